@@ -1,0 +1,67 @@
+/**
+ * `csv`, `csvwithnames`, `csvwithnamesandtypes` (GreptimeDB `http/result/csv_result.rs`): RFC 4180
+ * with CRLF and minimal quoting, as the Rust `csv` crate writes it with `QuoteStyle::Necessary`.
+ */
+import type { QueryOutput, Value } from "../../storage/types.ts";
+import { cellEncoderFor, isJsonType } from "./json_text.ts";
+import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, singleOutput } from "./response.ts";
+
+/** Options of the CSV renderer. */
+export interface CsvOptions extends LimitOptions {
+  /** Writes a first row of column names. */
+  withNames?: boolean;
+  /** Writes a row of data type names after the names (implies `withNames`). */
+  withTypes?: boolean;
+}
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** A field quoted only when it holds a quote, comma, CR or LF; inner quotes doubled. */
+export function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? '"' + text.replaceAll('"', '""') + '"' : text;
+}
+
+/** One CSV record with its CRLF; a record with no bytes is written `""` so it is not a blank line. */
+export function csvRecord(fields: string[]): string {
+  if (fields.length === 0 || (fields.length === 1 && fields[0] === "")) return '""\r\n';
+  let out = csvField(fields[0]);
+  for (let i = 1; i < fields.length; i++) out += "," + csvField(fields[i]);
+  return out + "\r\n";
+}
+
+/** The text of one cell: null → empty, strings raw, everything else its JSON text. */
+function cellTextFn(dataType: string): (v: Value) => string {
+  const encode = cellEncoderFor(dataType);
+  const json = isJsonType(dataType);
+  return (v: Value) => {
+    if (v === null) return "";
+    if (typeof v === "string" && !json) return v;
+    const text = encode(v);
+    // A JSON column holding a JSON string shows the string itself, as serde's csv does for Value::String.
+    return text.charCodeAt(0) === 34 ? JSON.parse(text) as string : text;
+  };
+}
+
+/** The CSV body of a single statement's output (empty when there is none). */
+export function csvBody(output: QueryOutput | undefined, opts: CsvOptions): string {
+  if (output === undefined) return "";
+  if (output.kind === "affected") return `${output.rows}\n`;
+  const withNames = opts.withNames === true || opts.withTypes === true;
+  let out = "";
+  if (withNames) out += csvRecord(output.columns.map((c) => c.name));
+  if (opts.withTypes) out += csvRecord(output.columns.map((c) => String(c.data_type)));
+  const texts = output.columns.map((c) => cellTextFn(c.data_type));
+  const rows = limitRows(output.rows, opts.limit);
+  const fields = new Array<string>(texts.length);
+  for (const row of rows) {
+    for (let i = 0; i < texts.length; i++) fields[i] = texts[i](row[i] ?? null);
+    out += csvRecord(fields);
+  }
+  return out;
+}
+
+/** Renders a single statement as CSV; several statements are a 400. */
+export function renderCsv(outputs: QueryOutput[], opts: CsvOptions): Response {
+  const body = csvBody(singleOutput(outputs, "csv"), opts);
+  return formatResponse(body, CONTENT_TYPE.csv, "csv", opts.executionTimeMs);
+}

@@ -1,0 +1,92 @@
+/**
+ * The `influxdb_v1` JSON result (GreptimeDB `http/result/influxdb_result_v1.rs`), with the `epoch`
+ * conversion of Timestamp columns. `limit` does not apply to this format.
+ */
+import type { QueryOutput, Value } from "../../storage/types.ts";
+import { type CellEncoder, cellEncoderFor, encodeRowArray } from "./json_text.ts";
+import { CONTENT_TYPE, formatResponse, type RenderOptions, wholeMillis } from "./response.ts";
+
+/** Options of the influxdb_v1 renderer. */
+export interface InfluxdbV1Options extends RenderOptions {
+  /** `ns|u|µ|ms|s`, case-insensitive; any other value means `ms`; absent means no conversion. */
+  epoch?: string;
+}
+
+/** Nanoseconds per unit, as GreptimeDB's `TimeUnit::factor()`. */
+const NANOS_PER: Record<string, bigint> = {
+  s: 1_000_000_000n,
+  ms: 1_000_000n,
+  u: 1_000n,
+  ns: 1n,
+};
+
+const UNIT_OF_TYPE: Record<string, string> = {
+  TimestampSecond: "s",
+  TimestampMillisecond: "ms",
+  TimestampMicrosecond: "u",
+  TimestampNanosecond: "ns",
+};
+
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+/** The target unit of an `epoch` parameter (GreptimeDB `Epoch::parse`, unknown → ms), or undefined. */
+export function parseEpoch(epoch: string | undefined): string | undefined {
+  if (epoch === undefined) return undefined;
+  const e = epoch.toLowerCase();
+  if (e === "ns" || e === "ms" || e === "s") return e;
+  if (e === "u" || e === "\u00b5") return "u";
+  return "ms";
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+}
+
+/**
+ * A timestamp value moved from one unit to another as `Timestamp::convert_to` does: coarser → finer
+ * multiplies (kept unchanged on i64 overflow), finer → coarser floors.
+ */
+export function convertTimestamp(value: Value, fromUnit: string, toUnit: string): Value {
+  if (typeof value !== "number" && typeof value !== "bigint") return value;
+  if (typeof value === "number" && !Number.isInteger(value)) return value;
+  const from = NANOS_PER[fromUnit];
+  const to = NANOS_PER[toUnit];
+  if (from === undefined || to === undefined || from === to) return value;
+  const v = BigInt(value);
+  let out: bigint;
+  if (from > to) {
+    out = v * (from / to);
+    if (out < I64_MIN || out > I64_MAX) return value;
+  } else {
+    out = floorDiv(v, to / from);
+  }
+  return out >= -9007199254740991n && out <= 9007199254740991n ? Number(out) : out;
+}
+
+function seriesJson(output: QueryOutput & { kind: "records" }, toUnit: string | undefined): string {
+  const columns = output.columns.map((c) => JSON.stringify(c.name)).join(",");
+  const encoders: CellEncoder[] = output.columns.map((c) => {
+    const encode = cellEncoderFor(c.data_type);
+    const fromUnit = UNIT_OF_TYPE[c.data_type];
+    if (toUnit === undefined || fromUnit === undefined || fromUnit === toUnit) return encode;
+    return (v: Value) => encode(convertTimestamp(v, fromUnit, toUnit));
+  });
+  const values = output.rows.map((row) => encodeRowArray(row, encoders)).join(",");
+  return `{"name":"","columns":[${columns}],"values":[${values}]}`;
+}
+
+/**
+ * `{"results":[{"statement_id":i,"series":[…]}],"execution_time_ms":N}`; affected-rows statements
+ * have `"series":[]`.
+ */
+export function renderInfluxdbV1(outputs: QueryOutput[], opts: InfluxdbV1Options): Response {
+  const ms = wholeMillis(opts.executionTimeMs);
+  const toUnit = parseEpoch(opts.epoch);
+  const results = outputs.map((o, i) =>
+    `{"statement_id":${i},"series":[${o.kind === "records" ? seriesJson(o, toUnit) : ""}]}`
+  );
+  const body = `{"results":[${results.join(",")}],"execution_time_ms":${ms}}`;
+  return formatResponse(body, CONTENT_TYPE.json, "influxdb_v1", ms);
+}

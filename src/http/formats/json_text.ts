@@ -1,0 +1,193 @@
+/**
+ * Value → JSON text exactly as GreptimeDB's serde_json renders result cells (reference §9):
+ * floats through ryu (`1024.0`, `1e16`, `1e-7`), NaN/±Inf as `null`, 64-bit integers as bare
+ * numbers, Binary as an array of byte numbers (serde's `[u8]` sequence), Json columns as nested
+ * JSON with keys sorted (jsonb keeps objects sorted).
+ */
+import type { Value } from "../../storage/types.ts";
+
+/** Turns one cell of a column into its JSON text. */
+export type CellEncoder = (value: Value) => string;
+
+interface Decimal {
+  negative: boolean;
+  /** Shortest round-trip significant digits, no leading zeros. */
+  digits: string;
+  /** Position of the decimal point relative to `digits`: value = 0.digits × 10^point. */
+  point: number;
+}
+
+/** Shortest round-trip decimal digits of a finite non-zero number (what ryu and V8 both compute). */
+function shortestDecimal(x: number): Decimal {
+  const negative = x < 0;
+  const text = (negative ? -x : x).toExponential();
+  const e = text.indexOf("e");
+  const mantissa = text.slice(0, e);
+  const exponent = Number(text.slice(e + 1));
+  const digits = mantissa.length > 1 ? mantissa[0] + mantissa.slice(2) : mantissa;
+  return { negative, digits, point: exponent + 1 };
+}
+
+/**
+ * A float as serde_json/ryu prints it: `1.0`, `0.001`, `1e16`, `1.5e-7`; non-finite → `null`.
+ * @example formatJsonFloat(1024) === "1024.0"
+ */
+export function formatJsonFloat(x: number): string {
+  if (!Number.isFinite(x)) return "null";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const { negative, digits, point } = shortestDecimal(x);
+  const sign = negative ? "-" : "";
+  const length = digits.length;
+  const k = point - length;
+  if (k >= 0 && point <= 16) return sign + digits + "0".repeat(k) + ".0";
+  if (point > 0 && point <= 16) return sign + digits.slice(0, point) + "." + digits.slice(point);
+  if (point > -5 && point <= 0) return sign + "0." + "0".repeat(-point) + digits;
+  const exp = "e" + (point - 1);
+  if (length === 1) return sign + digits + exp;
+  return sign + digits[0] + "." + digits.slice(1) + exp;
+}
+
+/**
+ * A float as Rust's `f64::to_string()` prints it (positional, no `.0`): `1`, `0.1`, `1e21` as
+ * twenty-two digits. Non-finite values use Prometheus' spellings `NaN`, `+Inf`, `-Inf`.
+ * @example formatDisplayFloat(2) === "2"
+ */
+export function formatDisplayFloat(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "+Inf";
+  if (x === -Infinity) return "-Inf";
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  const { negative, digits, point } = shortestDecimal(x);
+  const sign = negative ? "-" : "";
+  if (point >= digits.length) return sign + digits + "0".repeat(point - digits.length);
+  if (point > 0) return sign + digits.slice(0, point) + "." + digits.slice(point);
+  return sign + "0." + "0".repeat(-point) + digits;
+}
+
+/** An integral number as a JSON integer without exponent or precision loss in its digits. */
+function integerText(n: number): string {
+  if (n > -1e21 && n < 1e21) return n === 0 ? "0" : String(n);
+  return BigInt(n).toString();
+}
+
+/** Bytes as serde serializes `[u8]` into a JSON value: an array of numbers. */
+export function bytesJson(bytes: Uint8Array): string {
+  if (bytes.length === 0) return "[]";
+  let out = "[" + bytes[0];
+  for (let i = 1; i < bytes.length; i++) out += "," + bytes[i];
+  return out + "]";
+}
+
+/** Any cell value with no column type to guide it: integral numbers print as integers. */
+export function encodeValue(value: Value): string {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isInteger(value) ? integerText(value) : formatJsonFloat(value);
+    case "bigint":
+      return value.toString();
+    case "boolean":
+      return value ? "true" : "false";
+  }
+  return bytesJson(value);
+}
+
+function encodeFloat(value: Value): string {
+  if (typeof value === "number") return formatJsonFloat(value);
+  if (typeof value === "bigint") return formatJsonFloat(Number(value));
+  return encodeValue(value);
+}
+
+/** A number literal kept as written, so `1.0` and `1` stay distinct while re-rendering JSON text. */
+class NumberLiteral {
+  constructor(readonly source: string) {}
+}
+
+const U64_MAX = 18446744073709551615n;
+const I64_MIN = -9223372036854775808n;
+
+/** A JSON number literal as jsonb stores it: integers as i64/u64, anything else as f64. */
+function numberLiteralText(source: string): string {
+  if (!/[.eE]/.test(source)) {
+    const n = BigInt(source);
+    if (n >= I64_MIN && n <= U64_MAX) return n.toString();
+  }
+  return formatJsonFloat(Number(source));
+}
+
+function reviveNumber(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value === "number" && context?.source !== undefined) return new NumberLiteral(context.source);
+  return value;
+}
+
+function renderParsed(value: unknown): string {
+  if (value === null) return "null";
+  if (value instanceof NumberLiteral) return numberLiteralText(value.source);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") return encodeValue(value);
+  if (Array.isArray(value)) return "[" + value.map(renderParsed).join(",") + "]";
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) out += ",";
+    out += JSON.stringify(keys[i]) + ":" + renderParsed(record[keys[i]]);
+  }
+  return out + "}";
+}
+
+/**
+ * JSON text stored in a Json column, re-rendered compactly as GreptimeDB shows jsonb values (keys
+ * sorted, floats via ryu). Text that is not JSON is shown as a JSON string.
+ */
+export function renderJsonText(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, reviveNumber);
+  } catch {
+    return JSON.stringify(text);
+  }
+  return renderParsed(parsed);
+}
+
+function encodeJsonColumn(value: Value): string {
+  return typeof value === "string" ? renderJsonText(value) : encodeValue(value);
+}
+
+/** Whether a `data_type` name is a floating-point type (its integral values print with `.0`). */
+export function isFloatType(dataType: string): boolean {
+  return dataType === "Float64" || dataType === "Float32";
+}
+
+/** Whether a `data_type` name is GreptimeDB's JSON type (cells hold JSON text to render nested). */
+export function isJsonType(dataType: string): boolean {
+  return dataType === "Json" || dataType.startsWith("Json(") || dataType.startsWith("Json<");
+}
+
+/** The encoder for cells of a column with this `data_type`, chosen once per column. */
+export function cellEncoderFor(dataType: string): CellEncoder {
+  if (isFloatType(dataType)) return encodeFloat;
+  if (isJsonType(dataType)) return encodeJsonColumn;
+  return encodeValue;
+}
+
+/** Encodes one row as a JSON array with the per-column encoders. */
+export function encodeRowArray(row: Value[], encoders: CellEncoder[]): string {
+  let out = "[";
+  for (let i = 0; i < row.length; i++) {
+    if (i > 0) out += ",";
+    out += (encoders[i] ?? encodeValue)(row[i]);
+  }
+  return out + "]";
+}
+
+/** Encodes rows as a JSON array of arrays (`[[0],[1]]`). */
+export function encodeRowsArray(rows: Value[][], encoders: CellEncoder[]): string {
+  if (rows.length === 0) return "[]";
+  const parts = new Array<string>(rows.length);
+  for (let r = 0; r < rows.length; r++) parts[r] = encodeRowArray(rows[r], encoders);
+  return "[" + parts.join(",") + "]";
+}
