@@ -1,0 +1,82 @@
+/**
+ * Petrel's command line: `petrel start [flags]` runs the server (`deno task start`); `petrel vrl`
+ * runs VRL programs over events (`deno task vrl`).
+ */
+import { ConfigError, type ConfigFlags, loadConfig } from "./src/config/config.ts";
+import { startPetrel } from "./src/app.ts";
+
+const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
+
+Usage:
+  petrel start [--http-addr HOST:PORT] [--data-home DIR|:memory:] [--config-file FILE] [--user-provider SPEC]
+  petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object]
+
+Configuration: defaults < TOML file < env PETREL__SECTION__KEY < flags.`;
+
+const START_FLAGS: Record<string, keyof ConfigFlags> = {
+  "--http-addr": "httpAddr",
+  "--data-home": "dataHome",
+  "--config-file": "configFile",
+  "-c": "configFile",
+  "--user-provider": "userProvider",
+};
+
+/** Parses `start` flags (`--flag value` or `--flag=value`); throws ConfigError on anything unknown. */
+export function parseStartFlags(args: string[]): ConfigFlags {
+  const flags: ConfigFlags = {};
+  for (let i = 0; i < args.length; i++) {
+    let name = args[i];
+    let value: string | undefined;
+    const eq = name.indexOf("=");
+    if (name.startsWith("--") && eq > 0) {
+      value = name.slice(eq + 1);
+      name = name.slice(0, eq);
+    }
+    const key = START_FLAGS[name];
+    if (!key) throw new ConfigError(`Unknown option '${args[i]}' for 'petrel start'\n\n${USAGE}`);
+    value ??= args[++i];
+    if (value === undefined) throw new ConfigError(`Option '${name}' needs a value`);
+    flags[key] = value;
+  }
+  return flags;
+}
+
+async function start(args: string[]): Promise<number> {
+  const config = await loadConfig(parseStartFlags(args));
+  const server = await startPetrel(config);
+  console.log(`Petrel listening on http://${server.hostname}:${server.port}`);
+  const stop = () => {
+    server.shutdown().then(() => Deno.exit(0));
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+  return 0;
+}
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case "start":
+        return await start(rest);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        console.log(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        console.error(`Unknown command '${command}'\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`error: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,84 @@
+/** Administration endpoints outside `/v1`: health, status, metrics, config, log level, tracing. */
+import { renderConfigToml } from "../src/config/config.ts";
+import type { RequestContext } from "../src/http/context.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../src/http/errors.ts";
+import { LogFilter, setLogFilter } from "../src/log.ts";
+
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+
+/** `GET|POST /health`, `/ready`, `/v1/health` → `{}`. */
+export function health(): Response {
+  return Response.json({});
+}
+
+/** `GET /` → a small page linking the admin endpoints. */
+export function index(ctx: RequestContext): Response {
+  const html = `<!doctype html><html><head><title>Petrel</title></head><body><h1>Petrel</h1>` +
+    `<p>Version: ${ctx.app.build.version}</p><ul>` +
+    ["/dashboard", "/v1/health", "/status", "/metrics", "/config"].map((p) =>
+      `<li><a href="${p}">${p}</a></li>`
+    )
+      .join("") +
+    `</ul></body></html>`;
+  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+/** `GET /status` → build and host facts. */
+export function status(ctx: RequestContext): Response {
+  const b = ctx.app.build;
+  return Response.json({
+    version: b.version,
+    hostname: b.hostname,
+    source_time: b.source_time,
+    commit: b.commit,
+    branch: b.branch,
+    runtime: b.runtime,
+    rustc_version: b.runtime,
+  });
+}
+
+/** `GET /metrics` → Prometheus text exposition. */
+export async function metrics(ctx: RequestContext): Promise<Response> {
+  return new Response(await ctx.app.metrics.render(), {
+    headers: { "content-type": ctx.app.metrics.registry.contentType },
+  });
+}
+
+/** `GET /config` → the effective configuration as TOML (credentials redacted). */
+export function config(ctx: RequestContext): Response {
+  return new Response(renderConfigToml(ctx.app.config), { headers: TEXT });
+}
+
+/** `POST /debug/log_level` with a level or directive list such as `info,petrel::http=debug`. */
+export async function logLevel(ctx: RequestContext): Promise<Response> {
+  const body = (await ctx.text()).trim();
+  let filter: LogFilter;
+  try {
+    filter = LogFilter.parse(body);
+  } catch (e) {
+    throw invalidArguments(`Invalid request parameter: Invalid filter "${body}": ${(e as Error).message}`);
+  }
+  const old = setLogFilter(filter);
+  return new Response(`Log Level changed from ${old} to ${filter.text}\n`, { headers: TEXT });
+}
+
+/** `POST /debug/enable_trace` with `true` or `false`. */
+export async function enableTrace(ctx: RequestContext): Promise<Response> {
+  const body = (await ctx.text()).trim();
+  if (body !== "true" && body !== "false") {
+    throw invalidArguments(
+      `Invalid request parameter: Invalid parameter "enable": expected true or false, got "${body}"`,
+    );
+  }
+  ctx.app.traceEnabled = body === "true";
+  return new Response(ctx.app.traceEnabled ? "trace enabled" : "trace disabled", { headers: TEXT });
+}
+
+/** A placeholder for endpoints whose issue has not landed yet: 501 naming the endpoint. */
+export function notImplemented(ctx: RequestContext): Response {
+  throw new PetrelError(
+    StatusCode.Unsupported,
+    `${ctx.req.method} ${ctx.url.pathname} is not implemented yet in Petrel (see README, Endpoints)`,
+    { status: 501 },
+  );
+}

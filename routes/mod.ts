@@ -1,0 +1,180 @@
+/**
+ * THE route table: every endpoint of the spec, its handler, who may call it and the shape of its
+ * errors. Paths use the spec's names; the router also serves each `/v1/<protocol>/…` path under
+ * GreptimeDB's real protocol name (`lineproto` ↔ `influxdb`, `metricsapi` ↔ `prometheus`,
+ * `telemetry` ↔ `otlp`, `logpush` ↔ `loki`, `tsjson` ↔ `opentsdb`).
+ */
+import type { Route } from "../src/http/context.ts";
+import * as admin from "./admin.ts";
+
+const todo = admin.notImplemented;
+const GP = ["GET", "POST"] as const;
+
+export const ROUTES: Route[] = [
+  // Administration (never authenticated).
+  { method: "GET", path: "/", handler: admin.index, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/health", handler: admin.health, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/ready", handler: admin.health, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/v1/health", handler: admin.health, auth: "public", errors: "plain" },
+  { method: "GET", path: "/status", handler: admin.status, auth: "public", errors: "plain" },
+  { method: "GET", path: "/metrics", handler: admin.metrics, auth: "public", errors: "plain" },
+  { method: "GET", path: "/config", handler: admin.config, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/dashboard", handler: todo, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/dashboard/*", handler: todo, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/log_level", handler: admin.logLevel, auth: "public", errors: "plain" },
+  {
+    method: "POST",
+    path: "/debug/enable_trace",
+    handler: admin.enableTrace,
+    auth: "public",
+    errors: "plain",
+  },
+  { method: "POST", path: "/debug/prof/cpu", handler: todo, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/mem", handler: todo, auth: "public", errors: "plain" },
+  { method: "GET", path: "/debug/prof/mem/status", handler: todo, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/mem/activate", handler: todo, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/mem/deactivate", handler: todo, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/debug/prof/mem/gdump", handler: todo, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/mem/symbol", handler: todo, auth: "public", errors: "plain" },
+
+  // Queries.
+  { method: [...GP], path: "/v1/sql", handler: todo, auth: "custom", errors: "greptime" },
+  { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
+  { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/promql", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/logs", handler: todo, auth: "read", errors: "greptime" },
+
+  // Log ingestion and pipelines.
+  { method: "POST", path: "/v1/ingest", handler: todo, auth: "write", errors: "plain" },
+  { method: "POST", path: "/v1/events/logs", handler: todo, auth: "write", errors: "plain" },
+  { method: "POST", path: "/v1/pipelines/_dryrun", handler: todo, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/events/pipelines/dryrun", handler: todo, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/pipelines/:name", handler: todo, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
+  { method: "DELETE", path: "/v1/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
+  { method: "GET", path: "/v1/pipelines/:name/ddl", handler: todo, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/events/pipelines/:name", handler: todo, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/events/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
+  { method: "DELETE", path: "/v1/events/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
+
+  // Line protocol (InfluxDB).
+  {
+    method: "POST",
+    path: "/v1/lineproto/write",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "influxdb",
+  },
+  {
+    method: "POST",
+    path: "/v1/lineproto/api/v2/write",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "influxdb",
+  },
+  {
+    method: "GET",
+    path: "/v1/lineproto/ping",
+    handler: todo,
+    auth: "public",
+    errors: "plain",
+    feature: "influxdb",
+  },
+  {
+    method: "GET",
+    path: "/v1/lineproto/health",
+    handler: todo,
+    auth: "public",
+    errors: "plain",
+    feature: "influxdb",
+  },
+
+  // Metrics remote write/read and query API (Prometheus).
+  {
+    method: "POST",
+    path: "/v1/metricsapi/write",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "prom_store",
+  },
+  {
+    method: "POST",
+    path: "/v1/metricsapi/read",
+    handler: todo,
+    auth: "read",
+    errors: "plain",
+    feature: "prom_store",
+  },
+  ...["query", "query_range", "labels", "series", "parse_query", "format_query"].map((p): Route => ({
+    method: [...GP],
+    path: `/v1/metricsapi/api/v1/${p}`,
+    handler: todo,
+    auth: "read",
+    errors: "prometheus",
+  })),
+  ...["metadata", "status/buildinfo", "label/:name/values"].map((p): Route => ({
+    method: "GET",
+    path: `/v1/metricsapi/api/v1/${p}`,
+    handler: todo,
+    auth: "read",
+    errors: "prometheus",
+  })),
+
+  // Telemetry (OpenTelemetry OTLP/HTTP), log push (Loki), JSON put (OpenTSDB).
+  {
+    method: "POST",
+    path: "/v1/telemetry/v1/metrics",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "otlp",
+  },
+  {
+    method: "POST",
+    path: "/v1/telemetry/v1/traces",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "otlp",
+  },
+  {
+    method: "POST",
+    path: "/v1/telemetry/v1/logs",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "otlp",
+  },
+  {
+    method: "POST",
+    path: "/v1/logpush/api/v1/push",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "loki",
+  },
+  {
+    method: "POST",
+    path: "/v1/tsjson/api/put",
+    handler: todo,
+    auth: "write",
+    errors: "plain",
+    feature: "opentsdb",
+  },
+
+  // Trace queries (Jaeger) and dashboards.
+  ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((p): Route => ({
+    method: "GET",
+    path: `/v1/jaeger/api/${p}`,
+    handler: todo,
+    auth: "read",
+    errors: "plain",
+    feature: "jaeger",
+  })),
+  { method: "GET", path: "/v1/dashboards/", handler: todo, auth: "read", errors: "greptime" },
+  { method: "POST", path: "/v1/dashboards/:name", handler: todo, auth: "write", errors: "greptime" },
+  { method: "DELETE", path: "/v1/dashboards/:name", handler: todo, auth: "write", errors: "greptime" },
+];

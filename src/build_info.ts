@@ -1,0 +1,51 @@
+/** Version and build facts for `/status` and the Prometheus `buildinfo` endpoint. */
+
+/** Petrel's version. */
+export const VERSION = "0.1.0";
+
+/** What `/status` reports about this build. */
+export interface BuildInfo {
+  version: string;
+  commit: string;
+  branch: string;
+  source_time: string;
+  runtime: string;
+  hostname: string;
+}
+
+/** Reads commit facts from git when Petrel runs from a checkout; a compiled binary reports "unknown". */
+export async function buildInfo(): Promise<BuildInfo> {
+  const info: BuildInfo = {
+    version: VERSION,
+    commit: "unknown",
+    branch: "unknown",
+    source_time: "unknown",
+    runtime: `deno ${Deno.version.deno} (v8 ${Deno.version.v8}, typescript ${Deno.version.typescript})`,
+    hostname: Deno.hostname(),
+  };
+  const dir = new URL(".", import.meta.url);
+  if (dir.protocol !== "file:") return info;
+  try {
+    const out = await new Deno.Command("git", {
+      args: ["log", "-1", "--format=%H%n%cI", "HEAD"],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (out.success) {
+      const [commit, time] = new TextDecoder().decode(out.stdout).trim().split("\n");
+      info.commit = commit ?? "unknown";
+      info.source_time = time ?? "unknown";
+    }
+    const branch = await new Deno.Command("git", {
+      args: ["rev-parse", "--abbrev-ref", "HEAD"],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (branch.success) info.branch = new TextDecoder().decode(branch.stdout).trim();
+  } catch {
+    // No git on this host: keep "unknown".
+  }
+  return info;
+}

@@ -1,0 +1,278 @@
+/**
+ * Petrel's configuration: defaults < TOML file < env vars `PETREL__SECTION__KEY` < command-line flags.
+ * The schema below is the single list of keys; a key not in it, or a value of the wrong kind, stops
+ * start-up with a message naming the key and where it came from.
+ */
+import { parse as parseToml } from "smol-toml";
+import { formatDuration, formatSize, parseDuration, parseSize } from "./units.ts";
+
+/** The effective configuration, with durations in ms and sizes in bytes. */
+export interface Config {
+  enable_telemetry: boolean;
+  user_provider: string;
+  init_regions_in_background: boolean;
+  init_regions_parallelism: number;
+  auto_create_table: boolean;
+  default_timezone: string;
+  http: {
+    addr: string;
+    timeout: number;
+    body_limit: number;
+    is_strict_mode: boolean;
+    enable_cors: boolean;
+    cors_allowed_origins: string[];
+  };
+  storage: { data_home: string; ttl_sweep_interval: number };
+  logging: { level: string };
+  influxdb: { enable: boolean; default_merge_mode: string };
+  prom_store: { enable: boolean; with_metric_engine: boolean };
+  opentsdb: { enable: boolean };
+  otlp: { enable: boolean };
+  jaeger: { enable: boolean };
+  loki: { enable: boolean };
+}
+
+type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
+
+/** Every key with its kind and default; `""` is the top level. */
+const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
+  "": {
+    enable_telemetry: ["bool", true],
+    user_provider: ["string", ""],
+    init_regions_in_background: ["bool", false],
+    init_regions_parallelism: ["int", 16],
+    auto_create_table: ["bool", true],
+    default_timezone: ["string", "UTC"],
+  },
+  http: {
+    addr: ["addr", "127.0.0.1:4000"],
+    timeout: ["duration", 30_000],
+    body_limit: ["size", 64 * 1024 * 1024],
+    is_strict_mode: ["bool", false],
+    enable_cors: ["bool", true],
+    cors_allowed_origins: ["strings", []],
+  },
+  storage: { data_home: ["string", "./petrel_data"], ttl_sweep_interval: ["duration", 60_000] },
+  logging: { level: ["string", "info"] },
+  influxdb: { enable: ["bool", true], default_merge_mode: [["last_non_null", "last_row"], "last_non_null"] },
+  prom_store: { enable: ["bool", true], with_metric_engine: ["bool", true] },
+  opentsdb: { enable: ["bool", true] },
+  otlp: { enable: ["bool", true] },
+  jaeger: { enable: ["bool", true] },
+  loki: { enable: ["bool", true] },
+};
+
+/** A configuration problem; start-up prints the message and exits non-zero. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** The command-line flags that override configuration keys. */
+export interface ConfigFlags {
+  httpAddr?: string;
+  dataHome?: string;
+  configFile?: string;
+  userProvider?: string;
+}
+
+/** The default configuration. */
+export function defaultConfig(): Config {
+  const out: Record<string, unknown> = {};
+  for (const [section, keys] of Object.entries(SCHEMA)) {
+    const target = section === "" ? out : (out[section] = {}) as Record<string, unknown>;
+    for (const [key, [, def]] of Object.entries(keys)) target[key] = Array.isArray(def) ? [...def] : def;
+  }
+  return out as unknown as Config;
+}
+
+/** Builds the effective configuration from defaults, the TOML file, the environment and flags. */
+export async function loadConfig(
+  flags: ConfigFlags,
+  env: Record<string, string> = Deno.env.toObject(),
+): Promise<
+  Config
+> {
+  const config = defaultConfig();
+  if (flags.configFile) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(flags.configFile);
+    } catch (e) {
+      throw new ConfigError(`Cannot read config file ${flags.configFile}: ${(e as Error).message}`);
+    }
+    applyToml(config, text, flags.configFile);
+  }
+  applyEnv(config, env);
+  const flagValues: [string, string, string | undefined][] = [
+    ["http", "addr", flags.httpAddr],
+    ["storage", "data_home", flags.dataHome],
+    ["", "user_provider", flags.userProvider],
+  ];
+  for (const [section, key, value] of flagValues) {
+    if (value !== undefined) setKey(config, section, key, value, `flag --${flagName(key)}`);
+  }
+  return config;
+}
+
+function flagName(key: string): string {
+  if (key === "addr") return "http-addr";
+  return key.replaceAll("_", "-");
+}
+
+/** Applies a TOML document; unknown sections or keys and ill-typed values throw naming the file. */
+export function applyToml(config: Config, text: string, source: string): void {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`Invalid TOML in ${source}: ${(e as Error).message}`);
+  }
+  for (const [name, value] of Object.entries(doc)) {
+    if (name in SCHEMA && name !== "" && isTable(value)) {
+      for (const [key, v] of Object.entries(value)) setKey(config, name, key, v, source);
+    } else {
+      setKey(config, "", name, value, source);
+    }
+  }
+}
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+/** Applies `PETREL__KEY` and `PETREL__SECTION__KEY` variables. */
+export function applyEnv(config: Config, env: Record<string, string>): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith("PETREL__")) continue;
+    const parts = name.slice("PETREL__".length).toLowerCase().split("__");
+    const [section, key] = parts.length === 1 ? ["", parts[0]] : parts.length === 2 ? parts : ["?", name];
+    setKey(config, section, key, value, `environment variable ${name}`);
+  }
+}
+
+function setKey(config: Config, section: string, key: string, raw: unknown, source: string): void {
+  const full = section ? `${section}.${key}` : key;
+  const spec = SCHEMA[section]?.[key];
+  if (!spec) throw new ConfigError(`Unknown configuration key '${full}' in ${source}`);
+  const value = coerce(spec[0], raw);
+  if (value === undefined) {
+    throw new ConfigError(
+      `Invalid value for '${full}' in ${source}: expected ${describe(spec[0])}, got ${show(raw)}`,
+    );
+  }
+  const target =
+    (section === "" ? config : (config as unknown as Record<string, unknown>)[section]) as Record<
+      string,
+      unknown
+    >;
+  target[key] = value;
+}
+
+function coerce(kind: Kind, raw: unknown): unknown {
+  if (Array.isArray(kind)) return typeof raw === "string" && kind.includes(raw) ? raw : undefined;
+  switch (kind) {
+    case "bool":
+      if (typeof raw === "boolean") return raw;
+      if (raw === "true" || raw === "false") return raw === "true";
+      return undefined;
+    case "int": {
+      const n = typeof raw === "number" || typeof raw === "bigint"
+        ? Number(raw)
+        : typeof raw === "string"
+        ? Number(raw)
+        : NaN;
+      return Number.isInteger(n) && n >= 0 ? n : undefined;
+    }
+    case "string":
+      return typeof raw === "string" ? raw : undefined;
+    case "addr":
+      return typeof raw === "string" && parseAddr(raw) ? raw : undefined;
+    case "duration": {
+      if (typeof raw !== "string") return undefined;
+      return parseDuration(raw) ?? undefined;
+    }
+    case "size": {
+      if (typeof raw === "number" && Number.isInteger(raw) && raw >= 0) return raw;
+      if (typeof raw !== "string") return undefined;
+      return parseSize(raw) ?? undefined;
+    }
+    case "strings":
+      if (Array.isArray(raw) && raw.every((x) => typeof x === "string")) return raw;
+      if (typeof raw === "string") return raw === "" ? [] : raw.split(",").map((s) => s.trim());
+      return undefined;
+  }
+  return undefined;
+}
+
+function describe(kind: Kind): string {
+  if (Array.isArray(kind)) return `one of ${kind.join(", ")}`;
+  return {
+    bool: "a boolean (true or false)",
+    int: "a non-negative integer",
+    string: "a string",
+    addr: 'an address "HOST:PORT"',
+    duration: 'a duration like "30s" or "1h30m"',
+    size: 'a size like "64MiB" or "1GB"',
+    strings: "a list of strings",
+  }[kind as string] as string;
+}
+
+function show(raw: unknown): string {
+  return typeof raw === "string" ? JSON.stringify(raw) : String(raw);
+}
+
+/** Splits `HOST:PORT` (IPv6 as `[::1]:4000`); null when malformed. */
+export function parseAddr(addr: string): { hostname: string; port: number } | null {
+  const m = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(addr.trim());
+  if (!m) return null;
+  const port = Number(m[3]);
+  if (port > 65535) return null;
+  return { hostname: m[1] ?? m[2], port };
+}
+
+/** The effective configuration as TOML, as `GET /config` shows it; credentials are never printed. */
+export function renderConfigToml(config: Config): string {
+  const lines: string[] = [];
+  const sectionLines = (section: string) => {
+    const values =
+      (section === "" ? config : (config as unknown as Record<string, unknown>)[section]) as Record<
+        string,
+        unknown
+      >;
+    for (const [key, [kind]] of Object.entries(SCHEMA[section])) {
+      let value = values[key];
+      if (key === "user_provider") {
+        if (!value) continue;
+        value = redactUserProvider(value as string);
+      }
+      lines.push(`${key} = ${tomlValue(kind, value)}`);
+    }
+  };
+  sectionLines("");
+  for (const section of Object.keys(SCHEMA)) {
+    if (section === "") continue;
+    lines.push("", `[${section}]`);
+    sectionLines(section);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function tomlValue(kind: Kind, value: unknown): string {
+  if (kind === "duration") return JSON.stringify(formatDuration(value as number));
+  if (kind === "size") return JSON.stringify(formatSize(value as number));
+  return JSON.stringify(value);
+}
+
+/** Hides the passwords of an inline `static_user_provider:cmd:` list; file paths are not secrets. */
+export function redactUserProvider(spec: string): string {
+  const prefix = "static_user_provider:cmd:";
+  if (!spec.startsWith(prefix)) return spec;
+  const users = spec.slice(prefix.length).split(",").map((entry) => {
+    const eq = entry.indexOf("=");
+    return eq < 0 ? entry : `${entry.slice(0, eq)}=********`;
+  });
+  return prefix + users.join(",");
+}

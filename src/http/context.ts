@@ -1,0 +1,128 @@
+/** What a handler receives: the request, its route parameters, the app and per-request state. */
+import type { App } from "../app.ts";
+import { type Access, checkPermission, type UserInfo } from "./auth.ts";
+import { decodeContentEncoding, readBodyLimited } from "./body.ts";
+import type { ErrorShape } from "./render_error.ts";
+
+/** HTTP methods the route table uses. */
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** A handler: a plain function from a request context to a Response. */
+export type Handler = (ctx: RequestContext) => Response | Promise<Response>;
+
+/**
+ * Who may call a route: `public` needs no credentials; `read`/`write` need an authenticated user with
+ * that permission; `custom` authenticates and lets the handler call `ctx.authorize` (e.g. SQL decides
+ * per statement).
+ */
+export type AuthRule = "public" | "read" | "write" | "custom";
+
+/** Protocol switches in the config that can turn a route family off. */
+export type Feature = "influxdb" | "prom_store" | "opentsdb" | "otlp" | "jaeger" | "loki";
+
+/** One row of the route table. */
+export interface Route {
+  method: Method | Method[];
+  path: string;
+  handler: Handler;
+  auth: AuthRule;
+  errors: ErrorShape;
+  feature?: Feature;
+}
+
+/** Per-request state handed to handlers. */
+export class RequestContext {
+  /** The database the request targets (reference §2.1). */
+  readonly db: string;
+  /** Hints from `x-greptime-hints` / `x-greptime-hint-*` headers (reference §2.3). */
+  readonly hints: Record<string, string>;
+  private decoded?: Promise<Uint8Array>;
+
+  constructor(
+    readonly req: Request,
+    readonly url: URL,
+    readonly params: Record<string, string>,
+    readonly app: App,
+    readonly user: UserInfo | null,
+    readonly signal: AbortSignal,
+    readonly startedAt: number,
+  ) {
+    this.db = selectDatabase(req, url);
+    this.hints = extractHints(req.headers);
+  }
+
+  /** A query-string parameter. */
+  query(name: string): string | null {
+    return this.url.searchParams.get(name);
+  }
+
+  /** The body, size-limited and with gzip/deflate/br/zstd `Content-Encoding` decoded; read once. */
+  body(): Promise<Uint8Array> {
+    if (!this.decoded) {
+      const limit = this.app.config.http.body_limit;
+      this.decoded = readBodyLimited(this.req, limit).then((raw) =>
+        decodeContentEncoding(raw, this.req.headers.get("content-encoding"), limit)
+      );
+    }
+    return this.decoded;
+  }
+
+  /** The body as UTF-8 text. */
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.body());
+  }
+
+  /** Rejects the request (403) unless the user may perform `access`. */
+  authorize(access: Access): void {
+    checkPermission(this.user, access);
+  }
+
+  /** Milliseconds since the request arrived. */
+  elapsedMs(): number {
+    return Math.round(performance.now() - this.startedAt);
+  }
+}
+
+/** Header `x-greptime-db-name`, else `db` (then `bucket` on influx v2 paths), else `public`. */
+function selectDatabase(req: Request, url: URL): string {
+  let db = req.headers.get("x-greptime-db-name") ?? url.searchParams.get("db") ?? "";
+  if (db === "" && url.pathname.includes("/api/v2/")) db = url.searchParams.get("bucket") ?? "";
+  if (db === "") return "public";
+  // `catalog-schema`: Petrel has the single catalog `greptime`.
+  return db.startsWith("greptime-") ? db.slice("greptime-".length) : db;
+}
+
+const HINT_HEADERS = [
+  "auto_create_table",
+  "ttl",
+  "append_mode",
+  "merge_mode",
+  "physical_table",
+  "skip_wal",
+  "read_preference",
+];
+const RESERVED_HINTS = new Set([
+  "remote_query_id",
+  "initial_remote_dyn_filter_registrations",
+  "query.support_flight_metrics_before_batch",
+  "query.live_analyze_metrics",
+]);
+
+function extractHints(headers: Headers): Record<string, string> {
+  const hints: Record<string, string> = {};
+  const all = headers.get("x-greptime-hints");
+  if (all !== null) {
+    for (const item of all.split(",")) {
+      const eq = item.indexOf("=");
+      if (eq < 0) continue;
+      const key = item.slice(0, eq).trim();
+      if (!RESERVED_HINTS.has(key)) hints[key] = item.slice(eq + 1).trim();
+    }
+    return hints;
+  }
+  for (const key of HINT_HEADERS) {
+    const v = headers.get(`x-greptime-hint-${key}`);
+    if (v !== null) hints[key] = v.trim();
+  }
+  return hints;
+}

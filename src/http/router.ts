@@ -1,0 +1,96 @@
+/**
+ * Matches requests against the route table: literal paths through a map, parameterised ones through
+ * URLPattern. Every spec path is also served under GreptimeDB's real protocol name (and vice versa).
+ */
+import type { Feature, Method, Route } from "./context.ts";
+
+/** The spec's neutral path segments and GreptimeDB's real ones. */
+export const PROTOCOL_ALIASES: Record<string, string> = {
+  lineproto: "influxdb",
+  metricsapi: "prometheus",
+  telemetry: "otlp",
+  logpush: "loki",
+  tsjson: "opentsdb",
+};
+
+/** The other name of a `/v1/<protocol>/…` path, if it has one. */
+export function aliasPath(path: string): string | null {
+  const m = /^\/v1\/([^/]+)(\/.*)?$/.exec(path);
+  if (!m) return null;
+  const other = PROTOCOL_ALIASES[m[1]] ??
+    Object.entries(PROTOCOL_ALIASES).find(([, real]) => real === m[1])?.[0];
+  return other ? `/v1/${other}${m[2] ?? ""}` : null;
+}
+
+interface Entry {
+  route: Route;
+  methods: Method[];
+  pattern?: URLPattern;
+}
+
+/** The outcome of a lookup. */
+export type Match =
+  | { kind: "found"; route: Route; params: Record<string, string> }
+  | { kind: "method"; allow: string[] }
+  | { kind: "none" };
+
+/** A compiled route table. */
+export class Router {
+  private readonly literal = new Map<string, Entry[]>();
+  private readonly patterns: { path: string; entry: Entry }[] = [];
+
+  constructor(routes: Route[], enabled: (f: Feature) => boolean) {
+    for (const route of routes) {
+      if (route.feature && !enabled(route.feature)) continue;
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const paths = [route.path];
+      const alias = aliasPath(route.path);
+      if (alias) paths.push(alias);
+      for (const path of paths) {
+        if (path.includes(":") || path.includes("*")) {
+          this.patterns.push({
+            path,
+            entry: { route, methods, pattern: new URLPattern({ pathname: path }) },
+          });
+        } else {
+          const list = this.literal.get(path) ?? [];
+          list.push({ route, methods });
+          this.literal.set(path, list);
+        }
+      }
+    }
+  }
+
+  /** Finds the route for a method and path; `HEAD` matches `GET` routes. */
+  match(method: string, pathname: string): Match {
+    const want = method === "HEAD" ? "GET" : method;
+    const allow = new Set<string>();
+    const literal = this.literal.get(pathname);
+    if (literal) {
+      for (const e of literal) {
+        if ((e.methods as string[]).includes(want)) return { kind: "found", route: e.route, params: {} };
+        e.methods.forEach((m) => allow.add(m));
+      }
+      // A literal path owns its URL: `GET /v1/pipelines/_dryrun` is a 405, not a pipeline named `_dryrun`.
+      return methodNotAllowed(allow);
+    }
+    for (const { entry } of this.patterns) {
+      const m = entry.pattern!.exec({ pathname });
+      if (!m) continue;
+      if ((entry.methods as string[]).includes(want)) {
+        const params: Record<string, string> = {};
+        for (const [k, v] of Object.entries(m.pathname.groups)) {
+          if (v !== undefined) params[k] = decodeURIComponent(v);
+        }
+        return { kind: "found", route: entry.route, params };
+      }
+      entry.methods.forEach((x) => allow.add(x));
+    }
+    return allow.size > 0 ? methodNotAllowed(allow) : { kind: "none" };
+  }
+}
+
+function methodNotAllowed(allow: Set<string>): Match {
+  if (allow.has("GET")) allow.add("HEAD");
+  return { kind: "method", allow: [...allow].sort() };
+}

@@ -1,0 +1,154 @@
+/**
+ * The one request handler behind `Deno.serve`: routing, CORS, authentication, permission checks,
+ * timeouts, metrics, access logging and error rendering wrap every route once, here.
+ */
+import type { App } from "../app.ts";
+import { Logger } from "../log.ts";
+import { parseDuration } from "../config/units.ts";
+import { authenticateRequest, type AuthScheme, checkPermission, type UserInfo } from "./auth.ts";
+import { RequestContext, type Route } from "./context.ts";
+import { PetrelError, StatusCode } from "./errors.ts";
+import { type ErrorShape, renderError } from "./render_error.ts";
+import type { Router } from "./router.ts";
+
+const log = new Logger("petrel::http");
+
+/** Builds the `Deno.serve` handler for an app and its compiled route table. */
+export function createHandler(app: App, router: Router): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const startedAt = performance.now();
+    const url = new URL(req.url);
+    let routePath = "unmatched";
+    let response: Response;
+    try {
+      if (req.method === "OPTIONS" && app.config.http.enable_cors) {
+        response = new Response(null, { status: 200, headers: preflightHeaders(req) });
+      } else {
+        const match = router.match(req.method, url.pathname);
+        if (match.kind === "none") {
+          response = jsonError(404, `Not found: ${url.pathname}`);
+        } else if (match.kind === "method") {
+          response = jsonError(405, `Method ${req.method} not allowed for ${url.pathname}`);
+          response.headers.set("allow", match.allow.join(", "));
+        } else {
+          routePath = match.route.path;
+          response = await dispatch(app, req, url, match.route, match.params, startedAt);
+        }
+      }
+    } catch (e) {
+      response = renderUnexpected(e, "plain", startedAt);
+    }
+    if (app.config.http.enable_cors) addCorsHeaders(req, response, app.config.http.cors_allowed_origins);
+    const seconds = (performance.now() - startedAt) / 1000;
+    app.metrics.observe(req.method, routePath, response.status, seconds);
+    if (log.enabled("debug")) {
+      log.debug("request", {
+        method: req.method,
+        path: url.pathname,
+        route: routePath,
+        status: response.status,
+        elapsed_ms: Math.round(seconds * 1000),
+      });
+    }
+    return response;
+  };
+}
+
+async function dispatch(
+  app: App,
+  req: Request,
+  url: URL,
+  route: Route,
+  params: Record<string, string>,
+  startedAt: number,
+): Promise<Response> {
+  let user: UserInfo | null = null;
+  try {
+    if (app.userProvider && needsAuth(route, url.pathname)) {
+      user = authenticateRequest(app.userProvider, req, url, authScheme(url.pathname));
+    }
+    if (route.auth === "read" || route.auth === "write") checkPermission(user, route.auth);
+  } catch (e) {
+    // Auth and permission failures take GreptimeDB's ErrorResponse shape, whatever the endpoint (§3.3).
+    return renderUnexpected(e, "greptime", startedAt);
+  }
+  const controller = new AbortController();
+  const ctx = new RequestContext(req, url, params, app, user, controller.signal, startedAt);
+  const timeoutMs = requestTimeout(req, app.config.http.timeout);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const work = Promise.resolve(route.handler(ctx));
+    if (timeoutMs <= 0) return await work;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(
+          new PetrelError(StatusCode.DeadlineExceeded, `Request timed out after ${timeoutMs}ms`, {
+            status: 408,
+          }),
+        );
+      }, timeoutMs);
+    });
+    work.catch(() => {}); // a late failure after the 408 must not become an unhandled rejection
+    return await Promise.race([work, expired]);
+  } catch (e) {
+    return renderUnexpected(e, route.errors, startedAt);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Authentication applies to `/v1/…` except the public paths of reference §3.1 and routes marked public. */
+function needsAuth(route: Route, path: string): boolean {
+  return route.auth !== "public" && path.startsWith("/v1/");
+}
+
+function authScheme(path: string): AuthScheme {
+  return path.includes("influxdb") || path.includes("/lineproto/") ? "influxdb" : "standard";
+}
+
+/** `x-greptime-timeout` (humantime; `0s` = none) overrides the configured timeout. */
+function requestTimeout(req: Request, configured: number): number {
+  const header = req.headers.get("x-greptime-timeout");
+  if (header !== null) {
+    const ms = parseDuration(header);
+    if (ms !== null) return ms;
+  }
+  return configured;
+}
+
+const internalLog = new Logger("petrel::http::error");
+
+function renderUnexpected(e: unknown, shape: ErrorShape, startedAt: number): Response {
+  const elapsed = Math.round(performance.now() - startedAt);
+  if (e instanceof PetrelError) return renderError(e, shape, elapsed);
+  internalLog.error("unexpected failure", { error: String((e as Error)?.stack ?? e) });
+  return renderError(new PetrelError(StatusCode.Internal, String(e)), shape, elapsed);
+}
+
+function jsonError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ error: message }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+function preflightHeaders(req: Request): Headers {
+  return new Headers({
+    "access-control-allow-methods": "GET,POST,PUT,DELETE,HEAD",
+    "access-control-allow-headers": req.headers.get("access-control-request-headers") ?? "*",
+  });
+}
+
+function addCorsHeaders(req: Request, res: Response, allowed: string[]): void {
+  const origin = req.headers.get("origin");
+  try {
+    if (allowed.length === 0) res.headers.set("access-control-allow-origin", "*");
+    else if (origin && allowed.includes(origin)) {
+      res.headers.set("access-control-allow-origin", origin);
+      res.headers.append("vary", "origin");
+    }
+  } catch {
+    // Responses with immutable headers (e.g. Response.redirect) go out unchanged.
+  }
+}
