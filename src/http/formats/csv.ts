@@ -37,7 +37,9 @@ function cellTextFn(dataType: string): (v: Value) => string {
     if (v === null) return "";
     if (typeof v === "string" && !json) return v;
     const text = encode(v);
-    // A JSON column holding a JSON string shows the string itself, as serde's csv does for Value::String.
+    // NaN and JSON null are serde_json nulls (empty fields); a JSON column holding a JSON string
+    // shows the string itself, as the csv crate writes Value::String.
+    if (text === "null") return "";
     return text.charCodeAt(0) === 34 ? JSON.parse(text) as string : text;
   };
 }
