@@ -102,7 +102,11 @@ export class PetrelError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
 
-  constructor(code: number, message: string, opts: { status?: number; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: number,
+    message: string,
+    opts: { status?: number; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "PetrelError";
     this.code = code;
