@@ -48,3 +48,21 @@ Deno.test("convertTimestamp: Timestamp::convert_to semantics", () => {
     assert.equal(convertTimestamp(value, from, to), want, `${String(value)} ${from}→${to}`);
   }
 });
+
+Deno.test("convertTimestamp: the number fast path agrees with exact BigInt floor division", () => {
+  const samples = [0, 1, -1, 999, 1000, -999, -1000, -1001, 9007199254740991, -9007199254740991];
+  for (let k = 1; k < 2000; k++) samples.push(9007199254740991 - k * 997, -9007199254740991 + k * 1009);
+  for (const v of samples) {
+    for (
+      const [from, to, d] of [["ns", "s", 1_000_000_000n], ["u", "ms", 1000n], [
+        "ns",
+        "ms",
+        1_000_000n,
+      ]] as const
+    ) {
+      const b = BigInt(v);
+      const exact = b / d - ((b % d !== 0n && b < 0n) ? 1n : 0n);
+      assert.equal(BigInt(convertTimestamp(v, from, to) as number), exact, `${v} ${from}→${to}`);
+    }
+  }
+});

@@ -54,6 +54,20 @@ export function convertTimestamp(value: Value, fromUnit: string, toUnit: string)
   const from = NANOS_PER[fromUnit];
   const to = NANOS_PER[toUnit];
   if (from === undefined || to === undefined || from === to) return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) {
+    // Exact in doubles while every operand and result stays below 2^53; BigInt only beyond.
+    if (from > to) {
+      const out = value * Number(from / to);
+      if (Number.isSafeInteger(out)) return out;
+    } else {
+      const d = Number(to / from);
+      let q = Math.floor(value / d);
+      const r = value - q * d;
+      if (r < 0) q -= 1;
+      else if (r >= d) q += 1;
+      return q;
+    }
+  }
   const v = BigInt(value);
   let out: bigint;
   if (from > to) {

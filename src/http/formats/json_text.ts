@@ -35,6 +35,12 @@ function shortestDecimal(x: number): Decimal {
 export function formatJsonFloat(x: number): string {
   if (!Number.isFinite(x)) return "null";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const abs = x < 0 ? -x : x;
+  if (abs >= 1e-5 && abs < 1e16) {
+    // Both print the same shortest digits positionally here; ryu only adds `.0` to integers.
+    const text = String(x);
+    return Number.isInteger(x) ? text + ".0" : text;
+  }
   const { negative, digits, point } = shortestDecimal(x);
   const sign = negative ? "-" : "";
   const length = digits.length;

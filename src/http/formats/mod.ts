@@ -66,3 +66,18 @@ export function renderSqlOutputs(outputs: QueryOutput[], opts: SqlFormatOptions)
   const render = Object.hasOwn(RENDERERS, format) ? RENDERERS[format] : renderGreptimedbV1;
   return render(outputs, opts);
 }
+
+export {
+  type PromAnnotations,
+  prometheusError,
+  prometheusErrorFrom,
+  prometheusQueryResponse,
+  prometheusSuccess,
+  type PromHistogram,
+  type PromJson,
+  type PromMatrixSeries,
+  type PromQueryData,
+  type PromSample,
+  promSample,
+  type PromVectorSeries,
+} from "./prometheus.ts";
