@@ -74,6 +74,8 @@ const VALUE_CASES: [string, string, Value, string][] = [
   ["timestamp ns", "TimestampNanosecond", 1716668197217000000n, "1716668197217000000"],
   ["integral float", "Float64", 1024, "1024.0"],
   ["float32", "Float32", 3, "3.0"],
+  ["float32 widened from f32", "Float32", 0.1, "0.10000000149011612"],
+  ["float32 NaN", "Float32", NaN, "null"],
   ["float NaN", "Float64", NaN, "null"],
   ["bigint in float column", "Float64", 2n, "2.0"],
   ["boolean", "Boolean", true, "true"],

@@ -100,6 +100,12 @@ export function encodeValue(value: Value): string {
   return bytesJson(value);
 }
 
+/** GreptimeDB widens an f32 to f64 before ryu prints it, so `0.1` shows as `0.10000000149011612`. */
+function encodeFloat32(value: Value): string {
+  if (typeof value === "number") return formatJsonFloat(Math.fround(value));
+  return encodeFloat(value);
+}
+
 function encodeFloat(value: Value): string {
   if (typeof value === "number") return formatJsonFloat(value);
   if (typeof value === "bigint") return formatJsonFloat(Number(value));
@@ -175,7 +181,8 @@ export function isJsonType(dataType: string): boolean {
 
 /** The encoder for cells of a column with this `data_type`, chosen once per column. */
 export function cellEncoderFor(dataType: string): CellEncoder {
-  if (isFloatType(dataType)) return encodeFloat;
+  if (dataType === "Float32") return encodeFloat32;
+  if (dataType === "Float64") return encodeFloat;
   if (isJsonType(dataType)) return encodeJsonColumn;
   return encodeValue;
 }
