@@ -1,0 +1,57 @@
+/**
+ * Special variables (reference §9): `greptime_*` keys — and their `svc_*` spellings — are removed
+ * from the entry after the transform and become per-row table options and a table suffix.
+ */
+import { execError } from "./errors.ts";
+import { toStringLossy } from "./value.ts";
+
+/** Option names a hint can set (keys as the storage's `WITH (...)` uses them). */
+export const HINT_OPTIONS = [
+  "auto_create_table",
+  "ttl",
+  "append_mode",
+  "merge_mode",
+  "physical_table",
+  "skip_wal",
+] as const;
+
+const PREFIXES = ["greptime_", "svc_"];
+const OPTION_KEYS: [string, string][] = HINT_OPTIONS.flatMap((o) =>
+  PREFIXES.map((p) => [p + o, o] as [string, string])
+);
+const SUFFIX_KEYS = PREFIXES.map((p) => p + "table_suffix");
+
+/** The hints of one row. */
+export interface RowHints {
+  options?: Record<string, string>;
+  suffix?: string;
+}
+
+/** Removes every hint key from `entry` and returns the hints (undefined fields when absent). */
+export function takeHints(entry: Record<string, unknown>): RowHints {
+  let options: Record<string, string> | undefined;
+  let suffix: string | undefined;
+  for (let i = 0; i < OPTION_KEYS.length; i++) {
+    const [key, option] = OPTION_KEYS[i];
+    const v = entry[key];
+    if (v === undefined) continue;
+    delete entry[key];
+    const s = toStringLossy(v);
+    if (option === "auto_create_table" && s !== "true" && s !== "false") {
+      throw execError("`auto_create_table` hint must be a boolean");
+    }
+    (options ??= {})[option] = s;
+  }
+  for (const key of SUFFIX_KEYS) {
+    const v = entry[key];
+    if (v === undefined) continue;
+    delete entry[key];
+    suffix = toStringLossy(v);
+  }
+  return { options, suffix };
+}
+
+/** True for keys that are hints (never auto-typed into columns). */
+export function isHintKey(key: string): boolean {
+  return OPTION_KEYS.some(([k]) => k === key) || SUFFIX_KEYS.includes(key);
+}

@@ -1,0 +1,24 @@
+/**
+ * The pipeline engine's public API: compile a pipeline YAML, run it over a request's entries into
+ * write batches, the built-in identity pipeline, dry-run rendering and the DDL preview.
+ */
+export {
+  compilePipeline,
+  type Pipeline,
+  type PipelineResult,
+  type RunContext,
+  type TransformMode,
+} from "./pipeline.ts";
+export { type IdentityParams, identityPipeline } from "./identity.ts";
+export { dryRun, type DryRunCell, type DryRunColumn, dryRunJson, type DryRunTable } from "./dry_run.ts";
+export { type PipelineDdl, pipelineDdl } from "./ddl.ts";
+export {
+  type ColumnIndex,
+  type PipelineBatch,
+  type PipelineColumn,
+  PROTO_TYPE_NAME,
+  SQL_TYPE_NAME,
+} from "./types.ts";
+export { PipelineCompileError } from "./errors.ts";
+export { setVrlCompiler, type VrlCompiler, type VrlRunner } from "./processors/vrl.ts";
+export { type Entry, Timestamp } from "./value.ts";

@@ -1,0 +1,242 @@
+/**
+ * Compiles a pipeline document (reference §3) and runs it over a request's entries: processors,
+ * dispatcher, transform / auto-typing, hints, grouping into write batches.
+ */
+import type { ColumnSchema, Value } from "../src/storage/types.ts";
+import { PetrelError } from "../src/http/errors.ts";
+import { OptionReader } from "./config.ts";
+import { compileDispatcher, type Dispatcher, matchRule } from "./dispatcher.ts";
+import { compileError, execError, illegalState } from "./errors.ts";
+import { takeHints } from "./hints.ts";
+import type { Processor, TimeField } from "./processors/common.ts";
+import { PROCESSORS } from "./processors/mod.ts";
+import { RowCollector, timeIndexCell } from "./rows.ts";
+import { compileTableSuffix, renderTableSuffix, type TableSuffixTemplate } from "./table_suffix.ts";
+import { compileTransforms, produceCell, type TransformColumn } from "./transform.ts";
+import { type PipelineBatch, TIME_TYPE } from "./types.ts";
+import { type Entry, isObject, kindName } from "./value.ts";
+import { keyString, loadYaml, mapGet, nodeText, type YNode } from "./yaml_doc.ts";
+
+/** Per-request inputs of a run. */
+export interface RunContext {
+  /** The request's table (before suffixes). */
+  table: string;
+  /** Skip (and count) failing entries instead of failing the request. */
+  skipError: boolean;
+  /** Looks up a pipeline for dispatcher rules (latest version when `version` is absent). */
+  resolve: (name: string, version?: string) => Pipeline | undefined;
+  /** Existing columns of a table, when the caller knows them (adopted for auto-typed keys). */
+  existingColumns?: (table: string) => ColumnSchema[] | undefined;
+}
+
+/** What a run produces: one batch per destination (table, options), and the skipped count. */
+export interface PipelineResult {
+  batches: PipelineBatch[];
+  skipped: number;
+}
+
+/** How a pipeline turns entries into rows (§3.2). */
+export type TransformMode = "v1" | "v2" | "auto" | "identity";
+
+/** A compiled pipeline. */
+export interface Pipeline {
+  readonly name?: string;
+  readonly mode: TransformMode;
+  /** The transform columns (v1/v2); empty for auto and identity. */
+  readonly transform: readonly TransformColumn[];
+  readonly dispatcher?: Dispatcher;
+  readonly tableSuffix?: TableSuffixTemplate;
+  /** Runs the pipeline; throws the first per-entry error unless `ctx.skipError`. */
+  run(records: unknown[], ctx: RunContext): PipelineResult;
+}
+
+/** Compiles YAML text; throws PipelineCompileError (1004) with GreptimeDB's messages. */
+export function compilePipeline(yaml: string, opts: { name?: string } = {}): Pipeline {
+  const doc = loadYaml(yaml);
+  if (doc.t !== "map") {
+    // yaml-rust accepts a non-map document but then finds no keys: no processors, no transform.
+    return new CompiledPipeline(opts.name, 1, [], [], undefined, undefined);
+  }
+  const version = parseVersion(mapGet(doc, "version"));
+  const processors = compileProcessors(mapGet(doc, "processors"));
+  // `transforms` is accepted as well and wins over `transform`.
+  const transformNode = mapGet(doc, "transforms") ?? mapGet(doc, "transform");
+  const transformItems = transformNode?.t === "seq" ? transformNode.items : [];
+  const transform = transformItems.length ? compileTransforms(transformItems, version) : [];
+  const dispNode = mapGet(doc, "dispatcher");
+  const dispatcher = dispNode && dispNode.t !== "null" ? compileDispatcher(dispNode) : undefined;
+  const suffixNode = mapGet(doc, "table_suffix");
+  let tableSuffix: TableSuffixTemplate | undefined;
+  if (suffixNode && suffixNode.t !== "null") {
+    tableSuffix = compileTableSuffix(suffixNode.t === "str" ? suffixNode.v : undefined, {
+      key: "table_suffix",
+      line: suffixNode.line || undefined,
+    });
+  }
+  return new CompiledPipeline(opts.name, version, processors, transform, dispatcher, tableSuffix);
+}
+
+function parseVersion(n: YNode | undefined): 1 | 2 {
+  if (!n || n.t === "null") return 1;
+  if ((n.t === "int" || n.t === "str") && (String(n.v) === "1" || String(n.v) === "2")) {
+    return Number(n.v) as 1 | 2;
+  }
+  return compileError(`Invalid Pipeline doc version number: ${nodeText(n)}`, {
+    key: "version",
+    line: n.line,
+  });
+}
+
+function compileProcessors(n: YNode | undefined): Processor[] {
+  if (!n || n.t !== "seq") return [];
+  return n.items.map((item) => {
+    const loc = { line: item.line || undefined };
+    if (item.t !== "map" || item.pairs.length === 0) return compileError("Processor must be a map", loc);
+    const first = item.pairs[0];
+    const name = keyString(first);
+    if (name === undefined) return compileError("Processor key must be a string", loc);
+    if (!Object.hasOwn(PROCESSORS, name)) return compileError(`Unsupported ${name} processor`, loc);
+    if (first.value.t !== "map") {
+      return compileError("Processor must be a map", { processor: name, line: first.value.line || loc.line });
+    }
+    return PROCESSORS[name](new OptionReader(name, first.value));
+  });
+}
+
+/** The outcome of the processor stage for one record. */
+type Processed = { kind: "drop" } | { kind: "one"; entry: Entry } | { kind: "many"; entries: unknown[] };
+
+/** Runs the processors over one record. */
+export function runProcessors(processors: readonly Processor[], record: unknown): Processed {
+  let cur: unknown = record;
+  for (let i = 0; i < processors.length; i++) {
+    const p = processors[i];
+    if (!p.wholeEntry && !isObject(cur)) throw illegalState("Top level value must be map");
+    cur = p.exec(cur as Entry);
+    if (cur === null || cur === undefined) return { kind: "drop" };
+  }
+  if (isObject(cur)) return { kind: "one", entry: cur };
+  if (Array.isArray(cur)) return { kind: "many", entries: cur };
+  return { kind: "many", entries: [cur] };
+}
+
+class CompiledPipeline implements Pipeline {
+  readonly mode: TransformMode;
+  private readonly timeField?: TimeField;
+
+  constructor(
+    readonly name: string | undefined,
+    readonly version: 1 | 2,
+    readonly processors: Processor[],
+    readonly transform: TransformColumn[],
+    readonly dispatcher: Dispatcher | undefined,
+    readonly tableSuffix: TableSuffixTemplate | undefined,
+  ) {
+    this.mode = transform.length ? (version === 2 ? "v2" : "v1") : "auto";
+    if (this.mode === "auto") {
+      const candidates = processors.flatMap((p) => p.timeFields ?? []);
+      if (candidates.length !== 1 || candidates[0].ignoreMissing) {
+        compileError(
+          "Exactly one time-related processor and one timestamp value is required to use auto transform. `ignore_missing` can not be set to true.",
+          { processor: "transform" },
+        );
+      }
+      this.timeField = candidates[0];
+    }
+  }
+
+  run(records: unknown[], ctx: RunContext): PipelineResult {
+    const initial = this.mode === "auto"
+      ? [{
+        name: this.timeField!.target,
+        type: TIME_TYPE[this.timeField!.unit],
+        semantic: "TIMESTAMP" as const,
+      }]
+      : this.transform.map((t) => t.column);
+    const rows = new RowCollector(initial, ctx.existingColumns?.(ctx.table));
+    let skipped = 0;
+    const dispatched = new Map<number, Entry[]>();
+    for (let r = 0; r < records.length; r++) {
+      let processed: Processed;
+      try {
+        processed = runProcessors(this.processors, records[r]);
+        if (processed.kind === "one" && this.dispatcher) {
+          const rule = matchRule(this.dispatcher, processed.entry);
+          if (rule) {
+            const i = this.dispatcher.rules.indexOf(rule);
+            const list = dispatched.get(i);
+            if (list) list.push(processed.entry);
+            else dispatched.set(i, [processed.entry]);
+            continue;
+          }
+        }
+        if (processed.kind === "one") this.buildRow(processed.entry, rows, ctx);
+      } catch (e) {
+        if (!ctx.skipError) throw e;
+        skipped++;
+        continue;
+      }
+      if (processed.kind !== "many") continue;
+      for (let i = 0; i < processed.entries.length; i++) {
+        const el = processed.entries[i];
+        try {
+          if (!isObject(el)) {
+            throw illegalState(
+              `Array element at index ${i} must be an object for one-to-many transformation, got ${
+                kindName(el)
+              }`,
+            );
+          }
+          try {
+            this.buildRow(el, rows, ctx);
+          } catch (e) {
+            if (e instanceof PetrelError) {
+              throw new PetrelError(e.code, `Failed to transform array element at index ${i}: ${e.message}`);
+            }
+            throw e;
+          }
+        } catch (e) {
+          if (!ctx.skipError) throw e;
+          skipped++;
+        }
+      }
+    }
+    const batches = rows.finish();
+    for (const [i, entries] of dispatched) {
+      const rule = this.dispatcher!.rules[i];
+      const child = rule.pipeline === undefined ? identityFactory() : ctx.resolve(rule.pipeline);
+      if (!child) throw execError(`Pipeline not found, name: ${rule.pipeline}, version: latest`);
+      const res = child.run(entries, { ...ctx, table: ctx.table + rule.tableSuffix });
+      batches.push(...res.batches);
+      skipped += res.skipped;
+    }
+    return { batches: batches.filter((b) => b.rows.length > 0), skipped };
+  }
+
+  private buildRow(entry: Entry, rows: RowCollector, ctx: RunContext): void {
+    const row: Value[] = new Array(rows.columns.length);
+    const tf = this.transform;
+    if (this.mode === "auto") {
+      const key = this.timeField!.target;
+      row[0] = timeIndexCell(entry[key], this.timeField!.unit);
+      delete entry[key];
+    } else {
+      for (let i = 0; i < tf.length; i++) row[i] = produceCell(tf[i], entry);
+      if (this.mode === "v2") { for (let i = 0; i < tf.length; i++) delete entry[tf[i].input]; }
+    }
+    const hints = takeHints(entry);
+    let suffix = hints.suffix;
+    if (suffix === undefined && this.tableSuffix) suffix = renderTableSuffix(this.tableSuffix, entry);
+    if (this.mode !== "v1") rows.autoTypeInto(entry, row);
+    rows.push(row, suffix ? ctx.table + suffix : ctx.table, hints.options);
+  }
+}
+
+let identityFactory: () => Pipeline = () => {
+  throw new Error("identity pipeline not registered");
+};
+
+/** Lets `identity.ts` register itself as the dispatcher's default target (avoids an import cycle). */
+export function registerIdentity(factory: () => Pipeline): void {
+  identityFactory = factory;
+}

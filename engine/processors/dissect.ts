@@ -1,0 +1,180 @@
+/** `dissect`: splits a string by a `%{name}` pattern (reference §4.6), compiled to parts at upload. */
+import { execError } from "../errors.ts";
+import { keyString } from "../yaml_doc.ts";
+import { expectString, fieldProcessor, type ProcessorCompiler } from "./common.ts";
+
+type Modifier = "append" | "skip" | "mapKey" | "mapVal";
+type Part =
+  | { split: string }
+  | { name: string; mod?: Modifier; order: number; pad: boolean };
+
+/** A compiled dissect pattern. */
+export interface DissectPattern {
+  parts: Part[];
+  separator: string;
+}
+
+const MOD_CHARS: Record<string, Modifier> = { "+": "append", "?": "skip", "*": "mapKey", "&": "mapVal" };
+
+/** Compiles one pattern; throws Error(message) with GreptimeDB's texts. */
+export function compileDissect(p: string, separator = " "): DissectPattern {
+  if (p === "") throw new Error("Empty pattern is not allowed");
+  const bad = (m: string) => new Error(`Invalid Pattern: '${p}'. ${m}`);
+  const parts: Part[] = [];
+  let split = "";
+  const chars = [...p];
+  let i = 0;
+  while (i < chars.length) {
+    const c = chars[i];
+    if (c === "%" && chars[i + 1] === "{") {
+      if (split) parts.push({ split });
+      split = "";
+      i += 2;
+      let name = "";
+      let mod: Modifier | undefined;
+      let modChar = "";
+      let order: number | undefined;
+      let pad = false;
+      let closed = false;
+      while (i < chars.length) {
+        const ch = chars[i];
+        if (ch === "}") {
+          closed = true;
+          i++;
+          break;
+        }
+        if (MOD_CHARS[ch]) {
+          if (mod) throw bad(`Invalid '${ch}'`);
+          mod = MOD_CHARS[ch];
+          modChar = ch;
+          i++;
+        } else if (ch === "/") {
+          if (name === "") throw bad("Invalid '/'");
+          if (mod !== "append") throw bad(`Invalid '/' in '${name}'`);
+          i++;
+          let digits = "";
+          while (i < chars.length && /[0-9]/.test(chars[i])) digits += chars[i++];
+          if (digits === "") throw bad("Digit order must be set after '/'");
+          const n = Number(digits);
+          if (order !== undefined) {
+            throw new Error(`Append Order modifier is already set to '${order}', cannot be set to ${n}`);
+          }
+          order = n;
+          modChar += "/" + digits;
+        } else if (ch === "-") {
+          if (chars[i + 1] !== ">") throw bad("Expected '->' but only '-'");
+          if (chars[i + 2] !== "}") throw bad("Expected '}' after '->'");
+          pad = true;
+          i += 2;
+        } else if (/[\p{L}\p{N}_]/u.test(ch)) {
+          name += ch;
+          i++;
+        } else throw bad(`Invalid char '${ch}'`);
+      }
+      if (!closed) throw bad("'ident' is not closed");
+      if (mod && name === "") throw bad(`only '${modChar}' modifier is invalid`);
+      const prev = parts[parts.length - 1];
+      if (prev && "name" in prev) throw bad(`consecutive names are not allowed: '${prev.name}' '${name}'`);
+      parts.push({ name, mod, order: order ?? 0, pad });
+      continue;
+    }
+    split += c;
+    i++;
+  }
+  if (split) parts.push({ split });
+  // Reference keys/values must pair up one to one.
+  const keys = parts.filter((x) => "name" in x && x.mod === "mapKey").map((x) =>
+    (x as { name: string }).name
+  );
+  const vals = parts.filter((x) => "name" in x && x.mod === "mapVal").map((x) =>
+    (x as { name: string }).name
+  );
+  const seen = new Set<string>();
+  for (const k of keys) {
+    if (seen.has(k)) throw bad(`Duplicate map key: '${k}'`);
+    seen.add(k);
+  }
+  const unmatched = [...keys.filter((k) => !vals.includes(k)), ...vals.filter((v) => !keys.includes(v))];
+  if (unmatched.length) throw bad(`key and value not matched: '${unmatched.join(",")}'`);
+  return { parts, separator };
+}
+
+/** Matches `s`; writes captures into `out` and returns true, or returns false on mismatch. */
+export function matchDissect(pat: DissectPattern, s: string, out: Record<string, unknown>): boolean {
+  const parts = pat.parts;
+  let cur = 0;
+  const values: [string, string][] = [];
+  let appends: { name: string; order: number; value: string }[] | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if ("split" in part) {
+      if (!s.startsWith(part.split, cur)) return false;
+      cur += part.split.length;
+      continue;
+    }
+    const next = parts[i + 1] as { split: string } | undefined;
+    let value: string;
+    if (next) {
+      const ch = next.split[0];
+      const idx = s.indexOf(ch, cur);
+      if (idx < 0) {
+        if (part.pad) return false;
+        value = s.slice(cur);
+        cur = s.length;
+      } else {
+        value = s.slice(cur, idx);
+        cur = idx;
+        if (part.pad) { while (s[cur] === ch && s[cur + 1] === ch) cur++; }
+      }
+    } else {
+      value = s.slice(cur);
+      cur = s.length;
+    }
+    if (part.mod === "append") (appends ??= []).push({ name: part.name, order: part.order, value });
+    else if (part.mod === undefined && (part.name !== "" || !next)) values.push([part.name, value]);
+  }
+  for (let i = 0; i < values.length; i++) out[values[i][0]] = values[i][1];
+  if (appends) {
+    const byName = new Map<string, { order: number; value: string }[]>();
+    for (const a of appends) {
+      const list = byName.get(a.name);
+      if (list) list.push(a);
+      else byName.set(a.name, [a]);
+    }
+    for (const [name, list] of byName) {
+      list.sort((a, b) => a.order - b.order);
+      out[name] = list.map((x) => x.value).join(pat.separator);
+    }
+  }
+  return true;
+}
+
+/** Compiles a `dissect` processor. */
+export const compileDissectProcessor: ProcessorCompiler = (o) => {
+  let sources: string[] = [];
+  let key = "pattern";
+  for (const p of o.node.pairs) {
+    const k = keyString(p);
+    if (k === "pattern") {
+      sources = o.string("pattern") !== undefined ? [p.value.t === "str" ? p.value.v : ""] : [];
+      key = k;
+    } else if (k === "patterns") {
+      sources = o.stringList("patterns") ?? [];
+      key = k;
+    }
+  }
+  if (sources.length === 0) o.fail("Pattern is required", key);
+  const sep = o.string("append_separator") ?? " ";
+  const patterns = sources.map((src) => {
+    try {
+      return compileDissect(src, sep);
+    } catch (e) {
+      return o.fail((e as Error).message, key);
+    }
+  });
+  return fieldProcessor("dissect", o.fields(), o.ignoreMissing(), (v, _f, entry) => {
+    const s = expectString("dissect", v);
+    for (const pat of patterns) if (matchDissect(pat, s, entry)) return;
+    throw execError("No matching pattern found");
+  });
+};

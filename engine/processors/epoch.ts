@@ -1,0 +1,59 @@
+/** `epoch`: numbers or numeric strings in a resolution → timestamps (reference §4.7). */
+import { execError } from "../errors.ts";
+import { debugRepr, isInteger, Timestamp } from "../value.ts";
+import { fieldProcessor, type ProcessorCompiler, type TimeField } from "./common.ts";
+
+/** Epoch resolution names → (unit, ns per unit, long name). */
+export const RESOLUTIONS: Record<string, { unit: TimeField["unit"]; factor: bigint; long: string }> = {
+  s: { unit: "s", factor: 1_000_000_000n, long: "second" },
+  sec: { unit: "s", factor: 1_000_000_000n, long: "second" },
+  second: { unit: "s", factor: 1_000_000_000n, long: "second" },
+  ms: { unit: "ms", factor: 1_000_000n, long: "millisecond" },
+  milli: { unit: "ms", factor: 1_000_000n, long: "millisecond" },
+  millisecond: { unit: "ms", factor: 1_000_000n, long: "millisecond" },
+  us: { unit: "us", factor: 1000n, long: "microsecond" },
+  micro: { unit: "us", factor: 1000n, long: "microsecond" },
+  microsecond: { unit: "us", factor: 1000n, long: "microsecond" },
+  ns: { unit: "ns", factor: 1n, long: "nanosecond" },
+  nano: { unit: "ns", factor: 1n, long: "nanosecond" },
+  nanosecond: { unit: "ns", factor: 1n, long: "nanosecond" },
+};
+
+const I64_MAX = 9223372036854775807n;
+const I64_MIN = -9223372036854775808n;
+
+/** Compiles an `epoch` processor. */
+export const compileEpoch: ProcessorCompiler = (o) => {
+  const resName = o.string("resolution") ?? "millisecond";
+  const res = Object.hasOwn(RESOLUTIONS, resName) ? RESOLUTIONS[resName] : undefined;
+  if (!res) return o.fail(`Invalid resolution: ${resName}`, "resolution");
+  const fields = o.fields();
+  const ignoreMissing = o.ignoreMissing();
+  return fieldProcessor(
+    "epoch",
+    fields,
+    ignoreMissing,
+    (v, f, entry) => {
+      let n: bigint;
+      if (v instanceof Timestamp) {
+        entry[f.target] = v;
+        return;
+      } else if (typeof v === "string") {
+        if (!/^[+-]?[0-9]+$/.test(v)) throw execError(`Failed to parse ${v} to int`);
+        n = BigInt(v);
+        if (n > I64_MAX || n < I64_MIN) throw execError(`Failed to parse ${v} to int`);
+      } else if (isInteger(v)) n = BigInt(v);
+      else if (typeof v === "number" && Number.isFinite(v)) n = BigInt(Math.trunc(v));
+      else throw execError(`Processor epoch: unsupported value ${debugRepr(v)}`);
+      const ns = n * res.factor;
+      if (ns > I64_MAX || ns < I64_MIN) {
+        throw execError(
+          `Invalid epoch value '${n}' for resolution '${res.long}'`,
+        );
+      }
+      entry[f.target] = new Timestamp(ns);
+    },
+    {},
+    { timeFields: fields.map((f) => ({ target: f.target, unit: res.unit, ignoreMissing })) },
+  );
+};

@@ -1,0 +1,105 @@
+/**
+ * Column types of pipeline output: GreptimeDB data types plus the index a transform asked for,
+ * and the helpers that name and convert them.
+ */
+import type { ColumnSchema, DataType, Value, WriteBatch } from "../src/storage/types.ts";
+
+/** A secondary index a transform put on a column (reference §7.2); options are normalised strings. */
+export interface ColumnIndex {
+  kind: "inverted" | "fulltext" | "skipping";
+  options: Record<string, string>;
+}
+
+/** A pipeline output column: the storage column plus its index. */
+export interface PipelineColumn extends ColumnSchema {
+  index?: ColumnIndex;
+}
+
+/** A write batch produced by a pipeline; `columns` carry their index flags. */
+export interface PipelineBatch extends WriteBatch {
+  columns: PipelineColumn[];
+}
+
+/** Timestamp units by data type. */
+export const TIME_UNITS: Partial<Record<DataType, "s" | "ms" | "us" | "ns">> = {
+  TimestampSecond: "s",
+  TimestampMillisecond: "ms",
+  TimestampMicrosecond: "us",
+  TimestampNanosecond: "ns",
+};
+
+/** Nanoseconds per unit. */
+export const NS_PER: Record<"s" | "ms" | "us" | "ns", bigint> = {
+  s: 1_000_000_000n,
+  ms: 1_000_000n,
+  us: 1000n,
+  ns: 1n,
+};
+
+/** The timestamp data type of a unit. */
+export const TIME_TYPE: Record<"s" | "ms" | "us" | "ns", DataType> = {
+  s: "TimestampSecond",
+  ms: "TimestampMillisecond",
+  us: "TimestampMicrosecond",
+  ns: "TimestampNanosecond",
+};
+
+/** GreptimeDB's protobuf `ColumnDataType` names (dry run output, coercion messages). */
+export const PROTO_TYPE_NAME: Record<DataType, string> = {
+  Boolean: "BOOLEAN",
+  Int8: "INT8",
+  Int16: "INT16",
+  Int32: "INT32",
+  Int64: "INT64",
+  UInt8: "UINT8",
+  UInt16: "UINT16",
+  UInt32: "UINT32",
+  UInt64: "UINT64",
+  Float32: "FLOAT32",
+  Float64: "FLOAT64",
+  String: "STRING",
+  Binary: "BINARY",
+  Json: "JSON",
+  Date: "DATE",
+  TimestampSecond: "TIMESTAMP_SECOND",
+  TimestampMillisecond: "TIMESTAMP_MILLISECOND",
+  TimestampMicrosecond: "TIMESTAMP_MICROSECOND",
+  TimestampNanosecond: "TIMESTAMP_NANOSECOND",
+};
+
+/** SQL type names as SHOW CREATE TABLE prints them. */
+export const SQL_TYPE_NAME: Record<DataType, string> = {
+  Boolean: "BOOLEAN",
+  Int8: "TINYINT",
+  Int16: "SMALLINT",
+  Int32: "INT",
+  Int64: "BIGINT",
+  UInt8: "TINYINT UNSIGNED",
+  UInt16: "SMALLINT UNSIGNED",
+  UInt32: "INT UNSIGNED",
+  UInt64: "BIGINT UNSIGNED",
+  Float32: "FLOAT",
+  Float64: "DOUBLE",
+  String: "STRING",
+  Binary: "VARBINARY",
+  Json: "JSON",
+  Date: "DATE",
+  TimestampSecond: "TIMESTAMP(0)",
+  TimestampMillisecond: "TIMESTAMP(3)",
+  TimestampMicrosecond: "TIMESTAMP(6)",
+  TimestampNanosecond: "TIMESTAMP(9)",
+};
+
+/** A nanosecond instant as a cell of a timestamp column of `unit` (floor division). */
+export function timestampCell(ns: bigint, unit: "s" | "ms" | "us" | "ns"): Value {
+  if (unit === "ns") return ns;
+  const d = NS_PER[unit];
+  let q = ns / d;
+  if (ns % d < 0n) q -= 1n;
+  return intCell(q);
+}
+
+/** An integer as a cell: a number when it is exactly representable, else a bigint. */
+export function intCell(n: bigint): Value {
+  return n >= -9007199254740991n && n <= 9007199254740991n ? Number(n) : n;
+}

@@ -1,0 +1,115 @@
+/**
+ * Loads a pipeline YAML text into a small typed tree that remembers line numbers, so every compile
+ * error can say where it happened. Integer and float scalars are kept apart (`1` vs `1.0`), as
+ * yaml-rust does.
+ */
+import * as YAML from "yaml";
+import { compileError } from "./errors.ts";
+
+/** A YAML node with its 1-based line. */
+export type YNode =
+  | { t: "map"; pairs: YPair[]; line: number }
+  | { t: "seq"; items: YNode[]; line: number }
+  | { t: "str"; v: string; line: number }
+  | { t: "int"; v: number; line: number }
+  | { t: "float"; v: number; line: number }
+  | { t: "bool"; v: boolean; line: number }
+  | { t: "null"; line: number };
+
+/** A map entry; keys are nodes too (yaml allows non-string keys). */
+export interface YPair {
+  key: YNode;
+  value: YNode;
+}
+
+/** Parses `text`; exactly one document is required (reference §3.1). */
+export function loadYaml(text: string): YNode {
+  const lc = new YAML.LineCounter();
+  let docs: YAML.Document.Parsed[] | YAML.EmptyStream;
+  try {
+    docs = YAML.parseAllDocuments(text, { lineCounter: lc, uniqueKeys: false }) as
+      | YAML.Document.Parsed[]
+      | YAML.EmptyStream;
+  } catch {
+    return compileError("Yaml load error.");
+  }
+  if (!Array.isArray(docs)) return compileError("Yaml parse error.");
+  for (const d of docs) {
+    if (d.errors.length) {
+      const pos = d.errors[0].linePos?.[0];
+      return compileError("Yaml load error.", { line: pos?.line });
+    }
+  }
+  if (docs.length !== 1) return compileError("Yaml parse error.");
+  const line = (
+    n: { range?: [number, number, number] | null },
+  ) => (n.range ? lc.linePos(n.range[0]).line : 0);
+  const conv = (n: unknown): YNode => {
+    if (n === null || n === undefined) return { t: "null", line: 0 };
+    if (YAML.isAlias(n)) return conv(n.resolve(docs[0] as YAML.Document));
+    if (YAML.isMap(n)) {
+      return {
+        t: "map",
+        line: line(n),
+        pairs: n.items.map((p) => ({
+          key: conv(p.key),
+          value: withLine(conv(p.value), line(p.key as YAML.Node)),
+        })),
+      };
+    }
+    if (YAML.isSeq(n)) return { t: "seq", line: line(n), items: n.items.map(conv) };
+    if (YAML.isScalar(n)) {
+      const l = line(n);
+      const v = n.value;
+      if (v === null || v === undefined) return { t: "null", line: l };
+      if (typeof v === "boolean") return { t: "bool", v, line: l };
+      if (typeof v === "number" || typeof v === "bigint") {
+        const src = typeof n.source === "string" ? n.source : String(v);
+        const isInt = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/.test(src);
+        return { t: isInt ? "int" : "float", v: Number(v), line: l };
+      }
+      if (v instanceof Date) return { t: "str", v: n.source ?? v.toISOString(), line: l };
+      return { t: "str", v: String(v), line: l };
+    }
+    return { t: "null", line: 0 };
+  };
+  return conv(docs[0].contents);
+}
+
+// A null value has no range of its own; give it the line of its key.
+function withLine(n: YNode, keyLine: number): YNode {
+  if (n.line === 0) n.line = keyLine;
+  return n;
+}
+
+/** The key of a pair as a string, or undefined when it is not a string scalar. */
+export function keyString(p: YPair): string | undefined {
+  return p.key.t === "str" ? p.key.v : undefined;
+}
+
+/** Looks a string key up in a map node (last occurrence wins, as yaml-rust's map insert does). */
+export function mapGet(node: YNode, key: string): YNode | undefined {
+  if (node.t !== "map") return undefined;
+  let found: YNode | undefined;
+  for (const p of node.pairs) if (p.key.t === "str" && p.key.v === key) found = p.value;
+  return found;
+}
+
+/** A human-readable rendering of a node for messages (`Invalid … <v>`). */
+export function nodeText(n: YNode): string {
+  switch (n.t) {
+    case "str":
+      return n.v;
+    case "int":
+    case "float":
+      return String(n.v);
+    case "bool":
+      return String(n.v);
+    case "null":
+      return "null";
+    case "seq":
+      return "[" + n.items.map(nodeText).join(", ") + "]";
+    case "map":
+      return "{" + n.pairs.map((p) => `${nodeText(p.key)}: ${nodeText(p.value)}`).join(", ") + "}";
+  }
+}
