@@ -5,7 +5,7 @@
 import type { DataType, Value } from "../src/storage/types.ts";
 import { execError } from "./errors.ts";
 import { parseRustFloat } from "./processors/cmcd.ts";
-import { intCell, PROTO_TYPE_NAME, TIME_UNITS, timestampCell } from "./types.ts";
+import { intCell, PROTO_TYPE_NAME, TIME_UNITS, timestampCellOf } from "./types.ts";
 import { formatFloat, isInteger, isObject, Timestamp, toCompactJson } from "./value.ts";
 
 /** A coercion error that `on_failure: ignore|default` turns into null or a default. */
@@ -21,6 +21,32 @@ const INT_RANGE: Partial<Record<DataType, [bigint, bigint]>> = {
   UInt32: [0n, 4294967295n],
   UInt64: [0n, 18446744073709551615n],
 };
+const NUM_RANGE: Partial<Record<DataType, [number, number]>> = Object.fromEntries(
+  Object.entries(INT_RANGE).map(([k, [lo, hi]]) => [k, [Number(lo), Number(hi)]]),
+);
+
+// Parses a decimal integer of at most 15 digits (always exact as a number); undefined otherwise.
+function parseSmallInt(s: string): number | undefined {
+  const len = s.length;
+  if (len === 0 || len > 16) return undefined;
+  let i = 0;
+  let neg = false;
+  const c0 = s.charCodeAt(0);
+  if (c0 === 45 || c0 === 43) {
+    neg = c0 === 45;
+    i = 1;
+    if (len === 1) return undefined;
+  }
+  if (len - i > 15) return undefined;
+  let n = 0;
+  for (; i < len; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return undefined;
+    n = n * 10 + c;
+  }
+  return neg ? -n : n;
+}
+
 const SMALL_INTS = new Set<DataType>(["Int8", "Int16", "UInt8", "UInt16"]);
 
 /** How a column reacts to coercion failures. */
@@ -36,6 +62,7 @@ export function zeroValue(t: DataType): Value {
 
 /** Coerces `v` (not null/undefined) to `t`; `onFailure` matters only for timestamp columns here. */
 export function coerce(v: unknown, t: DataType, onFailure: OnFailure): Value {
+  if (typeof v === "string" && t === "String") return v;
   const unit = TIME_UNITS[t];
   if (unit) return coerceTimestamp(v, unit, onFailure);
   const range = INT_RANGE[t];
@@ -53,6 +80,21 @@ export function coerce(v: unknown, t: DataType, onFailure: OnFailure): Value {
   if (t === "Json") {
     if (typeof v === "string") throw execError(`Failed to coerce string value '${v}' to type 'BINARY'`);
     throw execError("Can not coerce json type to BINARY");
+  }
+  if (typeof v === "number" && Number.isSafeInteger(v)) {
+    // Fast path for the common case: no BigInt needed.
+    const nr = NUM_RANGE[t];
+    if (nr) {
+      if (v < nr[0] || v > nr[1]) {
+        throw new CoerceFailure(
+          `Failed to coerce value: integer value \`${v}\` is out of range for ${PROTO_TYPE_NAME[t]}`,
+        );
+      }
+      return v;
+    }
+    if (t === "Float32" || t === "Float64") return v;
+    if (t === "Boolean") return v !== 0;
+    if (t === "String") return String(v);
   }
   if (isInteger(v)) {
     const n = BigInt(v);
@@ -89,6 +131,12 @@ export function coerce(v: unknown, t: DataType, onFailure: OnFailure): Value {
   }
   if (typeof v === "string") {
     if (range) {
+      const fast = parseSmallInt(v);
+      if (fast !== undefined) {
+        const nr = NUM_RANGE[t]!;
+        if (fast < nr[0] || fast > nr[1]) throw stringFailure(v, t);
+        return fast;
+      }
       if (!/^[+-]?[0-9]+$/.test(v)) throw stringFailure(v, t);
       const n = BigInt(v);
       if (n < range[0] || n > range[1]) throw stringFailure(v, t);
@@ -115,7 +163,7 @@ function stringFailure(v: string, t: DataType): CoerceFailure {
 }
 
 function coerceTimestamp(v: unknown, unit: "s" | "ms" | "us" | "ns", onFailure: OnFailure): Value {
-  if (v instanceof Timestamp) return timestampCell(v.ns, unit);
+  if (v instanceof Timestamp) return timestampCellOf(v, unit);
   if (isInteger(v)) return intCell(BigInt(v));
   const kind = typeof v === "number"
     ? "Float"

@@ -11,7 +11,7 @@ import { type Pipeline, type PipelineResult, registerIdentity, type RunContext }
 import { RowCollector, timeIndexCell } from "./rows.ts";
 import { compileStrftime, parseStrftime } from "./strftime.ts";
 import { nowNs } from "./transform.ts";
-import { TIME_TYPE, timestampCell } from "./types.ts";
+import { TIME_TYPE, timestampCell, timestampCellOf } from "./types.ts";
 import { type Entry, isObject, Timestamp, toCompactJson } from "./value.ts";
 
 /** Options of the identity pipeline. */
@@ -128,7 +128,7 @@ class IdentityPipeline implements Pipeline {
         }
         const r = parseStrftime(v, c.format);
         if (!r || !r.zoned) throw unexpected(`Failed to cast type, msg: failed to parse ${v} as datestr`);
-        return timestampCell(r.ns, "ns");
+        return timestampCellOf(new Timestamp(r.ms, r.subMs), "ns");
       }
       return timeIndexCell(v, unit);
     } catch (e) {

@@ -4,7 +4,7 @@
  */
 import type { ColumnSchema, DataType, Value } from "../src/storage/types.ts";
 import { execError, unexpected } from "./errors.ts";
-import { intCell, type PipelineBatch, type PipelineColumn, timestampCell } from "./types.ts";
+import { intCell, type PipelineBatch, type PipelineColumn, timestampCellOf } from "./types.ts";
 import { compareKeys, isInteger, Timestamp, toCompactJson, toStringLossy } from "./value.ts";
 
 interface Group {
@@ -130,7 +130,7 @@ export class RowCollector {
 /** Converts the auto-transform / identity time-index value (§8), failing as "Unexpected" (500). */
 export function timeIndexCell(v: unknown, unit: "s" | "ms" | "us" | "ns"): Value {
   if (v === undefined || v === null) throw unexpected("Failed to cast type, msg: missing field");
-  if (v instanceof Timestamp) return timestampCell(v.ns, unit);
+  if (v instanceof Timestamp) return timestampCellOf(v, unit);
   if (isInteger(v)) return typeof v === "bigint" ? intCell(v) : v;
   if (typeof v === "string" && /^[+-]?[0-9]+$/.test(v)) return intCell(BigInt(v));
   throw unexpected(

@@ -16,9 +16,10 @@ type Item =
   | { k: "weekday"; long: boolean }
   | { k: "ampm" };
 
-/** The result of parsing: a UTC instant (zoned) or a wall-clock time (naive), both in ns. */
+/** The result of parsing: a UTC instant (zoned) or a wall-clock time (naive): ms + sub-ms ns. */
 export interface ParsedTime {
-  ns: bigint;
+  ms: number;
+  subMs: number;
   zoned: boolean;
 }
 
@@ -199,7 +200,7 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
   let month: number | undefined, day: number | undefined, ordinal: number | undefined;
   let hour: number | undefined, hour12: number | undefined, pm: boolean | undefined;
   let minute: number | undefined, second: number | undefined, nanos = 0;
-  let offset: number | undefined, epoch: bigint | undefined, weekday: number | undefined;
+  let offset: number | undefined, epoch: number | undefined, weekday: number | undefined;
   const skipWs = () => {
     while (pos < len && isSpace(s.charCodeAt(pos))) pos++;
   };
@@ -230,7 +231,7 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
         if (pos === start) return null;
         const digits = s.slice(start, pos);
         if (it.f === "s") {
-          epoch = BigInt(digits) * (neg ? -1n : 1n);
+          epoch = Number(digits) * (neg ? -1 : 1);
           break;
         }
         const v = Number(digits) * (neg ? -1 : 1);
@@ -299,18 +300,18 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
         const sign = s[pos];
         if (sign !== "+" && sign !== "-") return null;
         pos++;
-        const hh = /^[0-9]{2}/.exec(s.slice(pos, pos + 2));
-        if (!hh) return null;
+        const hh = twoDigits(s, pos);
+        if (hh < 0) return null;
         pos += 2;
         if (s[pos] === ":" || s[pos] === " ") pos++;
-        const mm = /^[0-9]{2}/.exec(s.slice(pos, pos + 2));
-        if (!mm) {
+        const mm = twoDigits(s, pos);
+        if (mm < 0) {
           if (!it.permissive) return null;
-          offset = (sign === "-" ? -1 : 1) * Number(hh[0]) * 3600;
+          offset = (sign === "-" ? -1 : 1) * hh * 3600;
           break;
         }
         pos += 2;
-        offset = (sign === "-" ? -1 : 1) * (Number(hh[0]) * 3600 + Number(mm[0]) * 60);
+        offset = (sign === "-" ? -1 : 1) * (hh * 3600 + mm * 60);
         break;
       }
       case "tzname":
@@ -340,8 +341,9 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
     }
   }
   if (pos !== len) return null;
-  const nanosBig = BigInt(nanos);
-  if (epoch !== undefined) return { ns: epoch * 1_000_000_000n + nanosBig, zoned: offset !== undefined };
+  const subMs = nanos % 1_000_000;
+  const nanoMs = (nanos - subMs) / 1_000_000;
+  if (epoch !== undefined) return { ms: epoch * 1000 + nanoMs, subMs, zoned: offset !== undefined };
   if (year === undefined) {
     if (yy === undefined) return null;
     year = century !== undefined ? century * 100 + yy : (yy < 70 ? 2000 + yy : 1900 + yy);
@@ -366,20 +368,33 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
   } else return null;
   if (year >= 0 && year < 100) dayMs = setFullYear(dayMs, year);
   if (weekday !== undefined && new Date(dayMs).getUTCDay() !== weekday) return null;
-  const ms = dayMs + (hour * 3600 + minute * 60 + Math.min(sec, 59)) * 1000;
-  let ns = BigInt(ms) * 1_000_000n + nanosBig + (sec === 60 ? 1_000_000_000n : 0n);
-  if (offset !== undefined) ns -= BigInt(offset) * 1_000_000_000n;
-  return { ns, zoned: offset !== undefined };
+  const ms = dayMs + (hour * 3600 + minute * 60 + sec - (offset ?? 0)) * 1000 + nanoMs;
+  if (!Number.isFinite(ms)) return null;
+  return { ms, subMs, zoned: offset !== undefined };
+}
+
+function twoDigits(s: string, pos: number): number {
+  const a = s.charCodeAt(pos) - 48;
+  const b = s.charCodeAt(pos + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+// ASCII case-insensitive prefix test without allocating.
+function startsWithCi(s: string, pos: number, lower: string): boolean {
+  if (pos + lower.length > s.length) return false;
+  for (let i = 0; i < lower.length; i++) {
+    if ((s.charCodeAt(pos + i) | 32) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 function matchName(s: string, pos: number, short: string[], long?: string[]) {
-  const low = s.slice(pos, pos + 9).toLowerCase();
   if (long) {
     for (let i = 0; i < long.length; i++) {
-      if (low.startsWith(long[i])) return { index: i, length: long[i].length };
+      if (startsWithCi(s, pos, long[i])) return { index: i, length: long[i].length };
     }
   }
-  for (let i = 0; i < short.length; i++) if (low.startsWith(short[i])) return { index: i, length: 3 };
+  for (let i = 0; i < short.length; i++) if (startsWithCi(s, pos, short[i])) return { index: i, length: 3 };
   return null;
 }
 

@@ -3,6 +3,7 @@
  * and the helpers that name and convert them.
  */
 import type { ColumnSchema, DataType, Value, WriteBatch } from "../src/storage/types.ts";
+import type { Timestamp } from "./value.ts";
 
 /** A secondary index a transform put on a column (reference §7.2); options are normalised strings. */
 export interface ColumnIndex {
@@ -89,6 +90,20 @@ export const SQL_TYPE_NAME: Record<DataType, string> = {
   TimestampMicrosecond: "TIMESTAMP(6)",
   TimestampNanosecond: "TIMESTAMP(9)",
 };
+
+/** A timestamp as a cell of a timestamp column of `unit` (floor division, numbers where exact). */
+export function timestampCellOf(ts: Timestamp, unit: "s" | "ms" | "us" | "ns"): Value {
+  switch (unit) {
+    case "s":
+      return Math.floor(ts.ms / 1000);
+    case "ms":
+      return ts.ms;
+    case "us":
+      return ts.ms * 1000 + Math.floor(ts.subMs / 1000);
+    case "ns":
+      return ts.ns;
+  }
+}
 
 /** A nanosecond instant as a cell of a timestamp column of `unit` (floor division). */
 export function timestampCell(ns: bigint, unit: "s" | "ms" | "us" | "ns"): Value {

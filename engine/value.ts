@@ -7,16 +7,31 @@
 /** One log entry as processors see it. */
 export type Entry = Record<string, unknown>;
 
-/** A UTC instant with nanosecond precision. */
+/** A UTC instant with nanosecond precision: floor epoch milliseconds plus 0..999_999 ns. */
 export class Timestamp {
-  constructor(readonly ns: bigint) {}
+  constructor(readonly ms: number, readonly subMs: number = 0) {}
+
+  /** The instant `ns` nanoseconds after the epoch. */
+  static fromNs(ns: bigint): Timestamp {
+    let ms = ns / 1_000_000n;
+    let r = ns % 1_000_000n;
+    if (r < 0n) {
+      ms -= 1n;
+      r += 1_000_000n;
+    }
+    return new Timestamp(Number(ms), Number(r));
+  }
+
+  /** Nanoseconds since the epoch. */
+  get ns(): bigint {
+    return BigInt(this.ms) * 1_000_000n + BigInt(this.subMs);
+  }
 
   /** RFC 3339 in UTC with automatic sub-second digits (0, 3, 6 or 9), as chrono's `AutoSi` prints. */
   toRfc3339(zulu = true): string {
-    let secs = this.ns / 1_000_000_000n;
-    if (this.ns % 1_000_000_000n < 0n) secs -= 1n;
-    const subNs = Number(this.ns - secs * 1_000_000_000n);
-    const iso = new Date(Number(secs) * 1000).toISOString().slice(0, 19);
+    const secs = Math.floor(this.ms / 1000);
+    const subNs = (this.ms - secs * 1000) * 1_000_000 + this.subMs;
+    const iso = new Date(secs * 1000).toISOString().slice(0, 19);
     let frac = "";
     if (subNs !== 0) {
       if (subNs % 1_000_000 === 0) frac = "." + String(subNs / 1_000_000).padStart(3, "0");

@@ -44,17 +44,15 @@ export const compileDate: ProcessorCompiler = (o) => {
         const r = parseStrftime(s, items);
         if (!r) continue;
         if (r.zoned || tzName === undefined || tzName === "UTC") {
-          entry[f.target] = new Timestamp(r.ns);
+          entry[f.target] = new Timestamp(r.ms, r.subMs);
           return;
         }
         const tz = resolveTimeZone(tzName);
         if (!tz) throw execError(`Parse date timezone error ${tzName}`);
-        let secs = r.ns / 1_000_000_000n;
-        if (r.ns % 1_000_000_000n < 0n) secs -= 1n;
-        const localMs = Number(secs) * 1000;
+        const localMs = Math.floor(r.ms / 1000) * 1000;
         const utc = tz.localToUtc(localMs);
         if (utc === null) continue;
-        entry[f.target] = new Timestamp(r.ns + BigInt(utc - localMs) * 1_000_000n);
+        entry[f.target] = new Timestamp(r.ms + (utc - localMs), r.subMs);
         return;
       }
       throw execError(`Processor date: failed to parse ${s}`);

@@ -102,9 +102,10 @@ export function compileDissect(p: string, separator = " "): DissectPattern {
 /** Matches `s`; writes captures into `out` and returns true, or returns false on mismatch. */
 export function matchDissect(pat: DissectPattern, s: string, out: Record<string, unknown>): boolean {
   const parts = pat.parts;
+  // Captures go to a scratch array first so a failed match writes nothing.
+  const caps = (pat as { scratch?: string[] }).scratch ??= new Array(parts.length);
   let cur = 0;
-  const values: [string, string][] = [];
-  let appends: { name: string; order: number; value: string }[] | undefined;
+  let hasAppend = false;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     if ("split" in part) {
@@ -113,33 +114,38 @@ export function matchDissect(pat: DissectPattern, s: string, out: Record<string,
       continue;
     }
     const next = parts[i + 1] as { split: string } | undefined;
-    let value: string;
     if (next) {
       const ch = next.split[0];
       const idx = s.indexOf(ch, cur);
       if (idx < 0) {
         if (part.pad) return false;
-        value = s.slice(cur);
+        caps[i] = s.slice(cur);
         cur = s.length;
       } else {
-        value = s.slice(cur, idx);
+        caps[i] = s.slice(cur, idx);
         cur = idx;
         if (part.pad) { while (s[cur] === ch && s[cur + 1] === ch) cur++; }
       }
     } else {
-      value = s.slice(cur);
+      caps[i] = s.slice(cur);
       cur = s.length;
     }
-    if (part.mod === "append") (appends ??= []).push({ name: part.name, order: part.order, value });
-    else if (part.mod === undefined && (part.name !== "" || !next)) values.push([part.name, value]);
+    if (part.mod === "append") hasAppend = true;
   }
-  for (let i = 0; i < values.length; i++) out[values[i][0]] = values[i][1];
-  if (appends) {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if ("split" in part || part.mod !== undefined) continue;
+    if (part.name !== "" || i === parts.length - 1) out[part.name] = caps[i];
+  }
+  if (hasAppend) {
     const byName = new Map<string, { order: number; value: string }[]>();
-    for (const a of appends) {
-      const list = byName.get(a.name);
-      if (list) list.push(a);
-      else byName.set(a.name, [a]);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i];
+      if ("split" in part || part.mod !== "append") continue;
+      const list = byName.get(part.name);
+      const item = { order: part.order, value: caps[i] };
+      if (list) list.push(item);
+      else byName.set(part.name, [item]);
     }
     for (const [name, list] of byName) {
       list.sort((a, b) => a.order - b.order);

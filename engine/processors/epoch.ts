@@ -51,7 +51,7 @@ export const compileEpoch: ProcessorCompiler = (o) => {
           `Invalid epoch value '${n}' for resolution '${res.long}'`,
         );
       }
-      entry[f.target] = new Timestamp(ns);
+      entry[f.target] = Timestamp.fromNs(ns);
     },
     {},
     { timeFields: fields.map((f) => ({ target: f.target, unit: res.unit, ignoreMissing })) },
