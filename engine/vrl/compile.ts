@@ -1,0 +1,805 @@
+/**
+ * Checker and code generator in one pass: each syntax node becomes a closure plus its static type and
+ * fallibility, so a program is type-checked once and then runs without walking the tree.
+ */
+
+import type { Closure, Expr, PathNode, Segment, Span, Target } from "./ast.ts";
+import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import { BINARY, binaryType } from "./ops.ts";
+import { getIn, hasIn, removeIn, setIn } from "./path.ts";
+import { type ArgInfo, type ClosureFn, type FnDef, kindBit, typeError } from "./stdlib/def.ts";
+import {
+  ANY,
+  isSubset,
+  K,
+  kindName,
+  t,
+  typeAt,
+  type TypeDef,
+  typeOfValue,
+  typeWith,
+  union,
+} from "./types.ts";
+import { deepClone, displayString, kindOf, type VrlValue } from "./value.ts";
+
+/** Per-run state: the event, its metadata, and local variable slots. */
+export interface Ctx {
+  event: VrlValue;
+  meta: VrlValue;
+  vars: VrlValue[];
+}
+
+type Run = (c: Ctx) => VrlValue;
+
+/** A compiled expression. */
+export interface Node {
+  run: Run;
+  type: TypeDef;
+  fallible: boolean;
+  /** The value is newly built on every run (no aliasing with event or variables). */
+  fresh: boolean;
+  constant?: { value: VrlValue };
+}
+
+interface VarInfo {
+  slot: number;
+  type: TypeDef;
+}
+
+class State {
+  constructor(public event: TypeDef, public meta: TypeDef, public vars: Map<string, VarInfo>) {}
+  clone(): State {
+    return new State(this.event, this.meta, new Map(this.vars));
+  }
+  /** Joins the states of two branches. */
+  static join(a: State, b: State): State {
+    const vars = new Map<string, VarInfo>();
+    for (const [k, v] of a.vars) {
+      const o = b.vars.get(k);
+      vars.set(k, { slot: v.slot, type: o ? union(v.type, o.type) : union(v.type, t(K.NULL)) });
+    }
+    for (const [k, v] of b.vars) {
+      if (!vars.has(k)) vars.set(k, { slot: v.slot, type: union(v.type, t(K.NULL)) });
+    }
+    return new State(union(a.event, b.event), union(a.meta, b.meta), vars);
+  }
+}
+
+/** Result of compiling a program. */
+export interface CompiledProgram {
+  run: Run;
+  slots: number;
+  type: TypeDef;
+}
+
+const cloneIfShared = (n: Node): Run => {
+  if (n.fresh || isSubset(n.type, K.SCALAR | K.REGEX)) return n.run;
+  const r = n.run;
+  return (c) => deepClone(r(c));
+};
+
+/** Compiles a parsed program against a function table. */
+export function compileProgram(body: Expr[], fns: Record<string, FnDef>): CompiledProgram {
+  const c = new Compiler(fns);
+  const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
+  const node = c.block(body, state);
+  return { run: node.run, slots: c.slots, type: node.type };
+}
+
+class Compiler {
+  slots = 0;
+  private slotByName = new Map<string, number>();
+  constructor(private readonly fns: Record<string, FnDef>) {}
+
+  private slotFor(name: string): number {
+    let s = this.slotByName.get(name);
+    if (s === undefined) {
+      s = this.slots++;
+      this.slotByName.set(name, s);
+    }
+    return s;
+  }
+
+  block(body: Expr[], st: State): Node {
+    if (body.length === 0) return { run: () => null, type: t(K.NULL), fallible: false, fresh: true };
+    const nodes = body.map((e) => this.statement(e, st));
+    const last = nodes[nodes.length - 1];
+    const runs = nodes.map((n) => n.run);
+    let run: Run;
+    if (runs.length === 1) run = runs[0];
+    else if (runs.length === 2) {
+      const [a, b] = runs;
+      run = (c) => (a(c), b(c));
+    } else {
+      run = (c) => {
+        const n = runs.length - 1;
+        for (let i = 0; i < n; i++) runs[i](c);
+        return runs[n](c);
+      };
+    }
+    return { run, type: last.type, fallible: false, fresh: last.fresh };
+  }
+
+  private statement(e: Expr, st: State): Node {
+    const n = this.expr(e, st);
+    if (n.fallible) {
+      throw new VrlCompileError(
+        "E100",
+        "unhandled error",
+        e.start,
+        e.end,
+        "expression can result in runtime error",
+      );
+    }
+    return n;
+  }
+
+  expr(e: Expr, st: State): Node {
+    switch (e.k) {
+      case "lit": {
+        const value = e.value;
+        return {
+          run: () => value,
+          type: typeOfValue(value),
+          fallible: false,
+          fresh: true,
+          constant: { value },
+        };
+      }
+      case "template":
+        return this.template(e.parts, st);
+      case "array":
+        return this.arrayLit(e.items, st);
+      case "object":
+        return this.objectLit(e.entries, st);
+      case "path":
+        return this.pathRead(e, st);
+      case "assign":
+        return this.assign(e.target, e.op, e.value, e, st);
+      case "assign2":
+        return this.assign2(e.ok, e.err, e.value, e, st);
+      case "call":
+        return this.call(e, st);
+      case "if":
+        return this.ifExpr(e.cond, e.then, e.else, st);
+      case "block": {
+        const n = this.block(e.body, st);
+        return n;
+      }
+      case "not": {
+        const x = this.expr(e.expr, st);
+        const r = x.run;
+        return {
+          run: (c) => {
+            const v = r(c);
+            if (typeof v !== "boolean") throw new VrlFailure(`expected boolean, got ${kindOf(v)}`);
+            return !v;
+          },
+          type: t(K.BOOLEAN),
+          fallible: x.fallible || !isSubset(x.type, K.BOOLEAN),
+          fresh: true,
+        };
+      }
+      case "neg": {
+        const x = this.expr(e.expr, st);
+        const r = x.run;
+        return {
+          run: (c) => {
+            const v = r(c);
+            if (typeof v === "bigint") return BigInt.asIntN(64, -v);
+            if (typeof v === "number") return -v;
+            throw new VrlFailure(`can't negate type ${kindOf(v)}`);
+          },
+          type: t(x.type.kind & K.NUMBER || K.NUMBER),
+          fallible: x.fallible || !isSubset(x.type, K.NUMBER),
+          fresh: true,
+        };
+      }
+      case "binary":
+        return this.binary(e.op, e.l, e.r, e, st);
+      case "abort": {
+        const m = e.message ? this.expr(e.message, st) : undefined;
+        if (m && !isSubset(m.type, K.BYTES)) {
+          throw new VrlCompileError(
+            "E110",
+            "invalid argument type",
+            e.message!.start,
+            e.message!.end,
+            "abort message must be a string",
+          );
+        }
+        const mr = m?.run;
+        return {
+          run: (c) => {
+            throw new VrlRuntimeError(mr ? String(mr(c)) : "aborted");
+          },
+          type: t(0),
+          fallible: m?.fallible ?? false,
+          fresh: true,
+        };
+      }
+      case "return":
+        throw new VrlCompileError("E203", "return is not supported", e.start, e.end);
+    }
+  }
+
+  private template(parts: (string | Expr)[], st: State): Node {
+    let fallible = false;
+    const runs: (string | Run)[] = parts.map((p) => {
+      if (typeof p === "string") return p;
+      const n = this.expr(p, st);
+      fallible ||= n.fallible;
+      const r = n.run;
+      return (c: Ctx) => displayString(r(c));
+    });
+    return {
+      run: (c) => {
+        let s = "";
+        for (const p of runs) s += typeof p === "string" ? p : p(c);
+        return s;
+      },
+      type: t(K.BYTES),
+      fallible,
+      fresh: true,
+    };
+  }
+
+  private arrayLit(items: Expr[], st: State): Node {
+    const nodes = items.map((i) => this.expr(i, st));
+    const fallible = nodes.some((n) => n.fallible);
+    if (nodes.every((n) => n.constant)) {
+      const value = nodes.map((n) => n.constant!.value);
+      return { run: () => deepClone(value), type: t(K.ARRAY), fallible, fresh: true, constant: { value } };
+    }
+    const runs = nodes.map(cloneIfShared);
+    return { run: (c) => runs.map((r) => r(c)), type: t(K.ARRAY), fallible, fresh: true };
+  }
+
+  private objectLit(entries: [string, Expr][], st: State): Node {
+    const nodes = entries.map(([k, e]) => [k, this.expr(e, st)] as const);
+    const fallible = nodes.some(([, n]) => n.fallible);
+    const fields = new Map(nodes.map(([k, n]) => [k, n.type]));
+    const type: TypeDef = { kind: K.OBJECT, fields, exact: true };
+    if (nodes.every(([, n]) => n.constant)) {
+      const value = new Map(nodes.map(([k, n]) => [k, n.constant!.value]));
+      return { run: () => deepClone(value), type, fallible, fresh: true, constant: { value } };
+    }
+    const runs = nodes.map(([k, n]) => [k, cloneIfShared(n)] as const);
+    return {
+      run: (c) => {
+        const m = new Map<string, VrlValue>();
+        for (const [k, r] of runs) m.set(k, r(c));
+        return m;
+      },
+      type,
+      fallible,
+      fresh: true,
+    };
+  }
+
+  private rootType(p: PathNode, st: State): TypeDef {
+    if (p.root.kind === "event") return st.event;
+    if (p.root.kind === "meta") return st.meta;
+    const v = st.vars.get(p.root.name);
+    if (!v) {
+      throw new VrlCompileError("E701", "call to undefined variable", p.start, p.end, "undefined variable");
+    }
+    return v.type;
+  }
+
+  private rootGetter(p: PathNode, st: State): Run {
+    if (p.root.kind === "event") return (c) => c.event;
+    if (p.root.kind === "meta") return (c) => c.meta;
+    const slot = st.vars.get(p.root.name)!.slot;
+    return (c) => c.vars[slot];
+  }
+
+  private pathRead(p: PathNode, st: State): Node {
+    const type = typeAt(this.rootType(p, st), p.segs);
+    const root = this.rootGetter(p, st);
+    const segs = p.segs;
+    let run: Run;
+    if (segs.length === 0) run = root;
+    else if (segs.length === 1 && typeof segs[0] === "string") {
+      const k = segs[0];
+      run = (c) => {
+        const o = root(c);
+        if (o instanceof Map) {
+          const v = o.get(k);
+          return v === undefined ? null : v;
+        }
+        return null;
+      };
+    } else run = (c) => getIn(root(c), segs);
+    return { run, type, fallible: false, fresh: false };
+  }
+
+  /** Returns a setter for a target and updates the static state. */
+  private targetSetter(tg: Target, type: TypeDef, st: State): (c: Ctx, v: VrlValue) => void {
+    if (tg.k === "noop") return () => {};
+    const segs = tg.segs;
+    if (tg.root.kind === "event") {
+      st.event = typeWith(st.event, segs, type);
+      if (segs.length === 0) return (c, v) => void (c.event = v);
+      if (segs.length === 1 && typeof segs[0] === "string") {
+        const k = segs[0];
+        return (c, v) => {
+          const e = c.event;
+          if (e instanceof Map) e.set(k, v);
+          else c.event = new Map([[k, v]]);
+        };
+      }
+      return (c, v) => void (c.event = setIn(c.event, segs, v));
+    }
+    if (tg.root.kind === "meta") {
+      st.meta = typeWith(st.meta, segs, type);
+      return (c, v) => void (c.meta = setIn(c.meta, segs, v));
+    }
+    const name = tg.root.name;
+    const prev = st.vars.get(name);
+    const slot = prev?.slot ?? this.slotFor(name);
+    st.vars.set(name, { slot, type: typeWith(prev?.type ?? t(K.NULL), segs, type) });
+    if (segs.length === 0) return (c, v) => void (c.vars[slot] = v);
+    return (c, v) => void (c.vars[slot] = setIn(c.vars[slot] ?? null, segs, v));
+  }
+
+  private assign(tg: Target, op: "=" | "|=", valueExpr: Expr, e: Span, st: State): Node {
+    const value = this.expr(valueExpr, st);
+    if (value.fallible) {
+      throw new VrlCompileError(
+        "E103",
+        "unhandled fallible assignment",
+        valueExpr.start,
+        valueExpr.end,
+        "this expression is fallible; handle the error with `!`, `??` or `value, err = …`",
+      );
+    }
+    const vr = cloneIfShared(value);
+    if (op === "|=") {
+      if (tg.k === "noop") throw new VrlCompileError("E203", "can't merge into `_`", e.start, e.end);
+      const cur = this.pathRead(tg, st);
+      const bt = binaryType("|", cur.type, value.type);
+      if (bt.fallible) {
+        throw new VrlCompileError(
+          "E103",
+          "unhandled fallible assignment",
+          e.start,
+          e.end,
+          "merge needs two objects",
+        );
+      }
+      const curRun = cur.run;
+      const set = this.targetSetter(tg, t(K.OBJECT), st);
+      const mergeFn = BINARY["|"];
+      return {
+        run: (c) => {
+          const v = mergeFn(curRun(c), vr(c));
+          set(c, v);
+          return v;
+        },
+        type: t(K.OBJECT),
+        fallible: false,
+        fresh: false,
+      };
+    }
+    const set = this.targetSetter(tg, value.type, st);
+    return {
+      run: (c) => {
+        const v = vr(c);
+        set(c, v);
+        return v;
+      },
+      type: value.type,
+      fallible: false,
+      fresh: false,
+    };
+  }
+
+  private assign2(okT: Target, errT: Target, valueExpr: Expr, e: Span, st: State): Node {
+    const value = this.expr(valueExpr, st);
+    if (!value.fallible) {
+      throw new VrlCompileError(
+        "E104",
+        "unnecessary error assignment",
+        valueExpr.start,
+        valueExpr.end,
+        "this expression can't fail",
+      );
+    }
+    const vr = cloneIfShared(value);
+    const dflt = defaultFor(value.type);
+    const okSet = this.targetSetter(okT, value.type, st);
+    const errSet = this.targetSetter(errT, t(K.BYTES | K.NULL), st);
+    void e;
+    return {
+      run: (c) => {
+        let v: VrlValue;
+        try {
+          v = vr(c);
+        } catch (x) {
+          if (!(x instanceof VrlFailure)) throw x;
+          okSet(c, deepClone(dflt));
+          errSet(c, x.message);
+          return deepClone(dflt);
+        }
+        okSet(c, v);
+        errSet(c, null);
+        return v;
+      },
+      type: value.type,
+      fallible: false,
+      fresh: false,
+    };
+  }
+
+  private ifExpr(condE: Expr, thenE: Expr[], elseE: Expr[] | undefined, st: State): Node {
+    const cond = this.expr(condE, st);
+    if (!isSubset(cond.type, K.BOOLEAN)) {
+      throw new VrlCompileError(
+        "E102",
+        "non-boolean predicate",
+        condE.start,
+        condE.end,
+        `this predicate resolves to ${kindName(cond.type.kind)}, not boolean`,
+      );
+    }
+    const s1 = st.clone();
+    const thenN = this.block(thenE, s1);
+    const s2 = st.clone();
+    const elseN = elseE ? this.block(elseE, s2) : undefined;
+    const joined = State.join(s1, s2);
+    st.event = joined.event;
+    st.meta = joined.meta;
+    st.vars = joined.vars;
+    const cr = cond.run, tr = thenN.run, er = elseN?.run;
+    return {
+      run: er ? (c) => (cr(c) === true ? tr(c) : er(c)) : (c) => (cr(c) === true ? tr(c) : null),
+      type: elseN ? union(thenN.type, elseN.type) : union(thenN.type, t(K.NULL)),
+      fallible: cond.fallible,
+      fresh: thenN.fresh && (elseN?.fresh ?? true),
+    };
+  }
+
+  private binary(op: string, lE: Expr, rE: Expr, e: Span, st: State): Node {
+    const l = this.expr(lE, st);
+    if (op === "??") {
+      if (!l.fallible) {
+        throw new VrlCompileError(
+          "E651",
+          "unnecessary error coalescing operation",
+          lE.start,
+          lE.end,
+          "this expression can't fail",
+        );
+      }
+      const r = this.expr(rE, st);
+      const lr = l.run, rr = r.run;
+      return {
+        run: (c) => {
+          try {
+            return lr(c);
+          } catch (x) {
+            if (x instanceof VrlFailure) return rr(c);
+            throw x;
+          }
+        },
+        type: union(l.type, r.type),
+        fallible: r.fallible,
+        fresh: l.fresh && r.fresh,
+      };
+    }
+    const r = this.expr(rE, st);
+    const bt = binaryType(op, l.type, r.type, r.constant?.value);
+    const fallible = l.fallible || r.fallible || bt.fallible;
+    const lr = l.run, rr = r.run;
+    if (op === "&&") {
+      return {
+        run: (c) => {
+          const a = lr(c);
+          if (a === null || a === false) return false;
+          if (a !== true) {
+            throw new VrlFailure(`can't apply an AND with types ${kindOf(a)} and ${kindOf(rr(c))}`);
+          }
+          const b = rr(c);
+          if (b === null) return false;
+          if (typeof b !== "boolean") {
+            throw new VrlFailure(`can't apply an AND with types boolean and ${kindOf(b)}`);
+          }
+          return b;
+        },
+        type: bt.type,
+        fallible,
+        fresh: true,
+      };
+    }
+    if (op === "||") {
+      return {
+        run: (c) => {
+          const a = lr(c);
+          return a === null || a === false ? rr(c) : a;
+        },
+        type: bt.type,
+        fallible,
+        fresh: l.fresh && r.fresh,
+      };
+    }
+    const f = BINARY[op];
+    if (!f) throw new VrlCompileError("E203", `unknown operator ${op}`, e.start, e.end);
+    if (l.constant && r.constant && !fallible) {
+      const value = f(l.constant.value, r.constant.value);
+      return { run: () => value, type: bt.type, fallible: false, fresh: true, constant: { value } };
+    }
+    return { run: (c) => f(lr(c), rr(c)), type: bt.type, fallible, fresh: true };
+  }
+
+  private call(e: Extract<Expr, { k: "call" }>, st: State): Node {
+    if (e.name === "del") return this.callDel(e, st);
+    if (e.name === "exists") return this.callExists(e, st);
+    const def = this.fns[e.name];
+    if (!def) {
+      throw new VrlCompileError(
+        "E105",
+        "call to undefined function",
+        e.nameSpan.start,
+        e.nameSpan.end,
+        `undefined function "${e.name}"`,
+      );
+    }
+    const slots: (Expr | undefined)[] = new Array(def.params.length).fill(undefined);
+    let pos = 0;
+    for (const a of e.args) {
+      let idx: number;
+      if (a.name !== undefined) {
+        idx = def.params.findIndex((p) => p.name === a.name);
+        if (idx < 0) {
+          throw new VrlCompileError(
+            "E108",
+            "unknown function argument",
+            a.start,
+            a.end,
+            `unknown argument "${a.name}"`,
+          );
+        }
+      } else {
+        while (pos < slots.length && slots[pos]) pos++;
+        idx = pos;
+        if (idx >= def.params.length) {
+          throw new VrlCompileError(
+            "E106",
+            "function argument arity mismatch",
+            a.start,
+            a.end,
+            `"${e.name}" takes at most ${def.params.length} arguments`,
+          );
+        }
+      }
+      if (slots[idx]) throw new VrlCompileError("E108", "duplicate function argument", a.start, a.end);
+      slots[idx] = a.expr;
+    }
+    const nodes: (Node | undefined)[] = [];
+    const infos: (ArgInfo | undefined)[] = [];
+    let fallible = !!def.fallible;
+    const checks: number[] = [];
+    def.params.forEach((p, i) => {
+      const a = slots[i];
+      if (!a) {
+        if (p.required) {
+          throw new VrlCompileError(
+            "E107",
+            "required argument missing",
+            e.start,
+            e.end,
+            `argument "${p.name}" is required`,
+          );
+        }
+        nodes.push(undefined);
+        infos.push(undefined);
+        checks.push(0);
+        return;
+      }
+      const n = this.expr(a, st);
+      if ((n.type.kind & p.kind) === 0) {
+        throw new VrlCompileError(
+          "E110",
+          "invalid argument type",
+          a.start,
+          a.end,
+          `argument "${p.name}" must be ${kindName(p.kind)}, got ${kindName(n.type.kind)}`,
+        );
+      }
+      const needsCheck = !isSubset(n.type, p.kind);
+      fallible ||= n.fallible || needsCheck;
+      checks.push(needsCheck ? p.kind : 0);
+      nodes.push(n);
+      infos.push({ type: n.type, constant: n.constant });
+    });
+    const problem = def.check?.(infos);
+    if (problem) throw new VrlCompileError("E110", "invalid argument", e.start, e.end, problem);
+    if (def.fallibleFor?.(infos)) fallible = true;
+
+    let closureRun: ((c: Ctx) => ClosureFn) | undefined;
+    if (e.closure) {
+      if (!def.closure) {
+        throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
+      }
+      const paramTypes = def.closure(infos);
+      const { make, fallible: cf } = this.closure(e.closure, paramTypes, st);
+      fallible ||= cf;
+      closureRun = make;
+    } else if (def.closure) {
+      throw new VrlCompileError("E111", "missing closure", e.start, e.end, `"${e.name}" requires a closure`);
+    }
+
+    if (e.bang && !fallible) {
+      throw new VrlCompileError(
+        "E620",
+        "can't abort infallible function",
+        e.nameSpan.start,
+        e.nameSpan.end,
+        "remove the `!`",
+      );
+    }
+    const type = typeof def.returns === "number"
+      ? t(def.returns)
+      : typeof def.returns === "function"
+      ? def.returns(infos)
+      : def.returns;
+    const where = `function call error for "${e.name}" at (${e.start}:${e.end}): `;
+    const bang = e.bang;
+    const runs = nodes.map((n) => n?.run);
+    const n = runs.length;
+    const anyCheck = checks.some((k) => k !== 0);
+    const impl = def.call;
+    const run: Run = (c) => {
+      const vals: (VrlValue | undefined)[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const r = runs[i];
+        vals[i] = r ? r(c) : undefined;
+      }
+      try {
+        if (anyCheck) {
+          for (let i = 0; i < n; i++) {
+            const v = vals[i];
+            if (checks[i] && v !== undefined && !(kindBit(v) & checks[i])) {
+              throw new VrlFailure(typeError(checks[i], v));
+            }
+          }
+        }
+        return impl(vals, closureRun?.(c));
+      } catch (x) {
+        if (x instanceof VrlFailure) {
+          if (bang) throw new VrlRuntimeError(where + x.message);
+          throw new VrlFailure(where + x.message);
+        }
+        throw x;
+      }
+    };
+    return { run, type, fallible: fallible && !bang, fresh: !!def.fresh };
+  }
+
+  private closure(
+    cl: Closure,
+    types: TypeDef[],
+    st: State,
+  ): { make: (c: Ctx) => ClosureFn; fallible: boolean } {
+    if (cl.params.length > types.length) {
+      const p = cl.params[types.length];
+      throw new VrlCompileError(
+        "E121",
+        "invalid closure parameter count",
+        p.span.start,
+        cl.params[cl.params.length - 1].span.end,
+      );
+    }
+    const inner = st.clone();
+    const slots = cl.params.map((p, i) => {
+      const slot = this.slots++;
+      inner.vars.set(p.name, { slot, type: types[i] ?? ANY });
+      return slot;
+    });
+    const body = this.block(cl.body, inner);
+    // Outer variables assigned in the body keep their slot; fold their types back conservatively.
+    for (const [k, v] of inner.vars) {
+      if (cl.params.some((p) => p.name === k)) continue;
+      const o = st.vars.get(k);
+      st.vars.set(k, { slot: v.slot, type: o ? union(o.type, v.type) : union(v.type, t(K.NULL)) });
+    }
+    st.event = union(st.event, inner.event);
+    st.meta = union(st.meta, inner.meta);
+    const br = body.run;
+    const [s0, s1] = slots;
+    const make = (c: Ctx): ClosureFn => (a: VrlValue, b?: VrlValue) => {
+      if (s0 !== undefined) c.vars[s0] = a;
+      if (s1 !== undefined) c.vars[s1] = b ?? null;
+      return br(c);
+    };
+    return { make, fallible: body.fallible };
+  }
+
+  private pathArg(e: Extract<Expr, { k: "call" }>, name: string): PathNode {
+    const a = e.args[0];
+    if (!a || a.expr.k !== "path") {
+      throw new VrlCompileError(
+        "E110",
+        "invalid argument type",
+        e.start,
+        e.end,
+        `"${name}" needs a path argument`,
+      );
+    }
+    return a.expr;
+  }
+
+  private callDel(e: Extract<Expr, { k: "call" }>, st: State): Node {
+    if (e.bang) {
+      throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    }
+    const p = this.pathArg(e, "del");
+    const type = typeAt(this.rootType(p, st), p.segs);
+    const compactArg = e.args.find((a, i) => a.name === "compact" || (i === 1 && !a.name));
+    const compactN = compactArg ? this.expr(compactArg.expr, st) : undefined;
+    const cr = compactN?.run;
+    const segs: Segment[] = p.segs;
+    let run: Run;
+    if (p.root.kind === "var") {
+      const slot = st.vars.get(p.root.name)!.slot;
+      run = segs.length === 0
+        ? (c) => {
+          const v = c.vars[slot];
+          c.vars[slot] = null;
+          return v;
+        }
+        : (c) => removeIn(c.vars[slot], segs, cr?.(c) === true);
+      st.vars.set(p.root.name, { slot, type: typeWith(st.vars.get(p.root.name)!.type, segs, t(K.NULL)) });
+    } else {
+      const isMeta = p.root.kind === "meta";
+      run = segs.length === 0
+        ? (c) => {
+          const v = isMeta ? c.meta : c.event;
+          if (isMeta) c.meta = new Map();
+          else c.event = new Map();
+          return v;
+        }
+        : isMeta
+        ? (c) => removeIn(c.meta, segs, cr?.(c) === true)
+        : (c) => removeIn(c.event, segs, cr?.(c) === true);
+      if (segs.length === 0) {
+        if (isMeta) st.meta = { kind: K.OBJECT, fields: new Map(), exact: true };
+        else st.event = { kind: K.OBJECT, fields: new Map(), exact: true };
+      } else if (isMeta) st.meta = typeWith(st.meta, segs, t(K.NULL));
+      else st.event = typeWith(st.event, segs, t(K.NULL));
+    }
+    return { run, type, fallible: compactN?.fallible ?? false, fresh: true };
+  }
+
+  private callExists(e: Extract<Expr, { k: "call" }>, st: State): Node {
+    if (e.bang) {
+      throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    }
+    const p = this.pathArg(e, "exists");
+    const segs = p.segs;
+    if (p.root.kind === "var" && !st.vars.has(p.root.name)) {
+      return { run: () => false, type: t(K.BOOLEAN), fallible: false, fresh: true };
+    }
+    const root = this.rootGetter(p, st);
+    return { run: (c) => hasIn(root(c), segs), type: t(K.BOOLEAN), fallible: false, fresh: true };
+  }
+}
+
+function defaultFor(td: TypeDef): VrlValue {
+  switch (td.kind) {
+    case K.BYTES:
+      return "";
+    case K.INTEGER:
+      return 0n;
+    case K.FLOAT:
+      return 0;
+    case K.BOOLEAN:
+      return false;
+    case K.OBJECT:
+      return new Map();
+    case K.ARRAY:
+      return [];
+  }
+  return null;
+}

@@ -1,0 +1,421 @@
+/** VRL parser: tokens to a syntax tree (recursive descent, VRL's operator precedence). */
+
+import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span, Target } from "./ast.ts";
+import { VrlCompileError } from "./diagnostic.ts";
+import { lex, type Token } from "./lexer.ts";
+import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
+import { compileRegex } from "./regex.ts";
+
+/** Parses a whole program into its top-level expressions. */
+export function parseProgram(src: string): Expr[] {
+  const p = new Parser(lex(src));
+  const body = p.statements("eof");
+  return body;
+}
+
+const BINARY_LEVELS: string[][] = [
+  ["??"],
+  ["|"],
+  ["||"],
+  ["&&"],
+  ["==", "!="],
+  ["<", "<=", ">", ">="],
+  ["+", "-"],
+  ["*", "/", "%"],
+];
+
+const KEYWORDS = new Set(["if", "else", "true", "false", "null", "abort", "return"]);
+
+class Parser {
+  private i = 0;
+  constructor(private readonly toks: Token[]) {}
+
+  private peek(off = 0): Token {
+    return this.toks[Math.min(this.i + off, this.toks.length - 1)];
+  }
+  private next(): Token {
+    const t = this.toks[this.i];
+    if (this.i < this.toks.length - 1) this.i++;
+    return t;
+  }
+  private is(text: string, off = 0): boolean {
+    const t = this.peek(off);
+    return (t.kind === "punct" || t.kind === "ident") && t.text === text;
+  }
+  private skipNewlines(): void {
+    while (this.peek().kind === "newline") this.i++;
+  }
+  private fail(t: Token, msg?: string): never {
+    const what = t.kind === "eof" ? "end of program" : t.kind === "newline" ? "newline" : `"${t.text}"`;
+    throw new VrlCompileError(
+      "E203",
+      msg ?? `syntax error: unexpected ${what}`,
+      t.start,
+      Math.max(t.end, t.start + 1),
+    );
+  }
+  private expect(text: string): Token {
+    if (!this.is(text)) {
+      this.fail(this.peek(), `syntax error: expected "${text}", found "${this.peek().text}"`);
+    }
+    return this.next();
+  }
+
+  /** Statement list until `close` (`}` or end of input), separated by newlines or `;`. */
+  statements(close: "}" | "eof"): Expr[] {
+    const out: Expr[] = [];
+    for (;;) {
+      while (this.peek().kind === "newline" || this.is(";")) this.next();
+      const t = this.peek();
+      if (close === "eof" ? t.kind === "eof" : this.is("}")) break;
+      if (t.kind === "eof") this.fail(t);
+      out.push(this.statement());
+      const after = this.peek();
+      if (after.kind === "newline" || this.is(";")) continue;
+      if (close === "eof" ? after.kind === "eof" : this.is("}")) break;
+      this.fail(after);
+    }
+    return out;
+  }
+
+  private statement(): Expr {
+    const start = this.peek().start;
+    if (this.is("abort")) {
+      this.next();
+      const t = this.peek();
+      let message: Expr | undefined;
+      if (t.kind !== "newline" && t.kind !== "eof" && !this.is(";") && !this.is("}")) message = this.expr();
+      return { k: "abort", message, start, end: message?.end ?? t.start };
+    }
+    const first = this.expr();
+    if ((this.is("=") || this.is("|=")) && isTarget(first)) {
+      const op = this.next().text as "=" | "|=";
+      this.skipNewlines();
+      const value = this.statement();
+      return { k: "assign", target: toTarget(first), op, value, start, end: value.end };
+    }
+    if (this.is(",") && isTarget(first)) {
+      this.next();
+      const second = this.expr();
+      if (!isTarget(second)) this.fail(this.peek(), "syntax error: expected an assignment target");
+      this.expect("=");
+      this.skipNewlines();
+      const value = this.statement();
+      return { k: "assign2", ok: toTarget(first), err: toTarget(second), value, start, end: value.end };
+    }
+    return first;
+  }
+
+  expr(level = 0): Expr {
+    if (level >= BINARY_LEVELS.length) return this.unary();
+    let l = this.expr(level + 1);
+    const ops = BINARY_LEVELS[level];
+    while (this.peek().kind === "punct" && ops.includes(this.peek().text)) {
+      const op = this.next().text;
+      this.skipNewlines();
+      const r = this.expr(level + 1);
+      l = { k: "binary", op, l, r, start: l.start, end: r.end };
+    }
+    return l;
+  }
+
+  private unary(): Expr {
+    const t = this.peek();
+    if (this.is("!")) {
+      this.next();
+      const expr = this.unary();
+      return { k: "not", expr, start: t.start, end: expr.end };
+    }
+    if (this.is("-")) {
+      this.next();
+      const expr = this.unary();
+      if (expr.k === "lit" && (typeof expr.value === "bigint" || typeof expr.value === "number")) {
+        return { k: "lit", value: -expr.value, start: t.start, end: expr.end };
+      }
+      return { k: "neg", expr, start: t.start, end: expr.end };
+    }
+    return this.primary();
+  }
+
+  private primary(): Expr {
+    const t = this.peek();
+    switch (t.kind) {
+      case "int":
+        this.next();
+        return { k: "lit", value: BigInt.asIntN(64, BigInt(t.text)), start: t.start, end: t.end };
+      case "float":
+        this.next();
+        return { k: "lit", value: Number(t.text), start: t.start, end: t.end };
+      case "rawstring":
+        this.next();
+        return { k: "lit", value: t.text, start: t.start, end: t.end };
+      case "regex":
+        this.next();
+        try {
+          return { k: "lit", value: compileRegex(t.text), start: t.start, end: t.end };
+        } catch (e) {
+          throw new VrlCompileError("E203", `invalid regex: ${(e as Error).message}`, t.start, t.end);
+        }
+      case "timestamp": {
+        this.next();
+        const ts = parseTimestampLiteral(t.text);
+        if (!ts) throw new VrlCompileError("E206", `invalid timestamp literal: ${t.text}`, t.start, t.end);
+        return { k: "lit", value: ts, start: t.start, end: t.end };
+      }
+      case "string":
+        this.next();
+        return this.stringLiteral(t);
+      case "ident":
+        return this.identExpr();
+      case "punct":
+        break;
+      default:
+        this.fail(t);
+    }
+    if (t.text === "(") {
+      this.next();
+      this.skipNewlines();
+      const e = this.statement();
+      this.skipNewlines();
+      const close = this.expect(")");
+      return { ...e, start: t.start, end: close.end } as Expr;
+    }
+    if (t.text === "[") return this.arrayLiteral();
+    if (t.text === "{") {
+      let j = 1;
+      while (this.peek(j).kind === "newline") j++;
+      const a = this.peek(j);
+      const isObject = (a.kind === "punct" && a.text === "}") ||
+        (a.kind === "string" && this.peek(j + 1).kind === "punct" && this.peek(j + 1).text === ":");
+      if (isObject) return this.objectLiteral();
+      this.next();
+      const body = this.statements("}");
+      const close = this.expect("}");
+      return { k: "block", body, start: t.start, end: close.end };
+    }
+    if (t.text === ".") {
+      this.next();
+      return this.pathTail({ kind: "event" }, t.start, t.end, true);
+    }
+    if (t.text === "%") {
+      this.next();
+      const nx = this.peek();
+      if (!nx.space && (nx.kind === "ident" || nx.kind === "string")) {
+        this.next();
+        const node = this.pathTail({ kind: "meta" }, t.start, nx.end, false);
+        node.segs.unshift(nx.text);
+        return node;
+      }
+      return this.pathTail({ kind: "meta" }, t.start, t.end, false);
+    }
+    return this.fail(t);
+  }
+
+  private stringLiteral(t: Token): Expr {
+    const parts = t.parts!;
+    if (parts.every((p) => "text" in p)) return { k: "lit", value: t.text, start: t.start, end: t.end };
+    const out: (string | Expr)[] = [];
+    for (const p of parts) {
+      if ("text" in p) {
+        out.push(p.text);
+        continue;
+      }
+      const sub = new Parser(lex(p.expr, p.offset));
+      sub.skipNewlines();
+      const e = sub.expr();
+      sub.skipNewlines();
+      if (sub.peek().kind !== "eof") sub.fail(sub.peek());
+      out.push(e);
+    }
+    return { k: "template", parts: out, start: t.start, end: t.end };
+  }
+
+  private arrayLiteral(): Expr {
+    const open = this.next();
+    const items: Expr[] = [];
+    this.skipNewlines();
+    while (!this.is("]")) {
+      items.push(this.expr());
+      this.skipNewlines();
+      if (this.is(",")) {
+        this.next();
+        this.skipNewlines();
+      } else if (!this.is("]")) this.fail(this.peek());
+    }
+    const close = this.next();
+    return { k: "array", items, start: open.start, end: close.end };
+  }
+
+  private objectLiteral(): Expr {
+    const open = this.next();
+    const entries: [string, Expr][] = [];
+    this.skipNewlines();
+    while (!this.is("}")) {
+      const key = this.next();
+      if (key.kind !== "string" || key.parts!.some((p) => !("text" in p))) {
+        this.fail(key, "syntax error: object keys must be string literals");
+      }
+      this.expect(":");
+      this.skipNewlines();
+      entries.push([key.text, this.expr()]);
+      this.skipNewlines();
+      if (this.is(",")) {
+        this.next();
+        this.skipNewlines();
+      } else if (!this.is("}")) this.fail(this.peek());
+    }
+    const close = this.next();
+    return { k: "object", entries, start: open.start, end: close.end };
+  }
+
+  /** Path segments after a root; `afterDot` means a field may follow directly (`.foo`). */
+  private pathTail(root: PathRoot, start: number, end: number, afterDot: boolean): PathNode {
+    const segs: Segment[] = [];
+    let expectField = afterDot;
+    for (;;) {
+      const t = this.peek();
+      if (t.space) break;
+      if (expectField && (t.kind === "ident" || t.kind === "int" || t.kind === "string")) {
+        if (t.kind === "string" && t.parts!.some((p) => !("text" in p))) this.fail(t);
+        this.next();
+        segs.push(t.text);
+        end = t.end;
+        expectField = false;
+        continue;
+      }
+      if (expectField && t.kind === "punct" && t.text === "(") {
+        this.fail(t, "syntax error: path coalescing `.(a | b)` is not supported");
+      }
+      if (!expectField && t.kind === "punct" && t.text === "." && !this.peek(1).space) {
+        const n = this.peek(1);
+        if (n.kind === "ident" || n.kind === "int" || n.kind === "string") {
+          this.next();
+          expectField = true;
+          continue;
+        }
+      }
+      if (t.kind === "punct" && t.text === "[") {
+        this.next();
+        let neg = false;
+        if (this.is("-")) {
+          this.next();
+          neg = true;
+        }
+        const n = this.next();
+        if (n.kind !== "int") this.fail(n, "syntax error: path index must be an integer literal");
+        const close = this.expect("]");
+        segs.push(neg ? -Number(n.text) : Number(n.text));
+        end = close.end;
+        expectField = false;
+        continue;
+      }
+      break;
+    }
+    return { k: "path", root, segs, start, end };
+  }
+
+  private identExpr(): Expr {
+    const t = this.next();
+    switch (t.text) {
+      case "true":
+        return { k: "lit", value: true, start: t.start, end: t.end };
+      case "false":
+        return { k: "lit", value: false, start: t.start, end: t.end };
+      case "null":
+        return { k: "lit", value: null, start: t.start, end: t.end };
+      case "if":
+        return this.ifExpr(t);
+      case "abort": {
+        this.i--;
+        return this.statement();
+      }
+    }
+    if (KEYWORDS.has(t.text)) this.fail(t);
+    const bang = this.is("!") && !this.peek().space && this.is("(", 1) && !this.peek(1).space;
+    if (bang) this.next();
+    if (this.is("(") && !this.peek().space) return this.call(t, bang);
+    if (bang) this.fail(this.peek());
+    return this.pathTail({ kind: "var", name: t.text }, t.start, t.end, false);
+  }
+
+  private ifExpr(t: Token): Expr {
+    const cond = this.expr();
+    const then = this.blockBody();
+    let end = this.toks[this.i - 1].end;
+    let otherwise: Expr[] | undefined;
+    let j = 0;
+    while (this.peek(j).kind === "newline") j++;
+    if (this.is("else", j)) {
+      this.i += j + 1;
+      if (this.is("if")) {
+        const inner = this.ifExpr(this.next());
+        otherwise = [inner];
+        end = inner.end;
+      } else {
+        otherwise = this.blockBody();
+        end = this.toks[this.i - 1].end;
+      }
+    }
+    return { k: "if", cond, then, else: otherwise, start: t.start, end };
+  }
+
+  private blockBody(): Expr[] {
+    this.expect("{");
+    const body = this.statements("}");
+    this.expect("}");
+    return body;
+  }
+
+  private call(name: Token, bang: boolean): Expr {
+    this.expect("(");
+    const args: Arg[] = [];
+    this.skipNewlines();
+    while (!this.is(")")) {
+      const start = this.peek().start;
+      let argName: string | undefined;
+      if (this.peek().kind === "ident" && this.is(":", 1)) {
+        argName = this.next().text;
+        this.next();
+        this.skipNewlines();
+      }
+      const expr = this.expr();
+      args.push({ name: argName, expr, start, end: expr.end });
+      this.skipNewlines();
+      if (this.is(",")) {
+        this.next();
+        this.skipNewlines();
+      } else if (!this.is(")")) this.fail(this.peek());
+    }
+    let end = this.next().end;
+    let closure: Closure | undefined;
+    if (this.is("->")) {
+      const arrow = this.next();
+      this.expect("|");
+      const params: Closure["params"] = [];
+      while (!this.is("|")) {
+        const p = this.next();
+        if (p.kind !== "ident") this.fail(p, "syntax error: expected a closure parameter name");
+        params.push({ name: p.text, span: { start: p.start, end: p.end } });
+        if (this.is(",")) this.next();
+        else if (!this.is("|")) this.fail(this.peek());
+      }
+      this.next();
+      const body = this.blockBody();
+      end = this.toks[this.i - 1].end;
+      closure = { params, body, start: arrow.start, end };
+    }
+    const nameSpan: Span = { start: name.start, end: name.end + (bang ? 1 : 0) };
+    return { k: "call", name: name.text, bang, args, closure, nameSpan, start: name.start, end };
+  }
+}
+
+function isTarget(e: Expr): e is PathNode {
+  return e.k === "path";
+}
+
+function toTarget(e: PathNode): Target {
+  if (e.root.kind === "var" && e.root.name === "_" && e.segs.length === 0) {
+    return { k: "noop", start: e.start, end: e.end };
+  }
+  return e;
+}

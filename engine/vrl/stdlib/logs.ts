@@ -1,0 +1,282 @@
+/** Log-line parsers: syslog (RFC 5424 / 3164), common log, Apache and Nginx formats. */
+
+import { K } from "../types.ts";
+import { type VrlObject, VrlTimestamp, type VrlValue } from "../value.ts";
+import { fail, type FnDef, opt, req, str } from "./def.ts";
+import { parseRfc3339, strptime } from "./timefmt.ts";
+
+const FACILITIES = [
+  "kern",
+  "user",
+  "mail",
+  "daemon",
+  "auth",
+  "syslog",
+  "lpr",
+  "news",
+  "uucp",
+  "cron",
+  "authpriv",
+  "ftp",
+  "ntp",
+  "audit",
+  "alert",
+  "clockd",
+  "local0",
+  "local1",
+  "local2",
+  "local3",
+  "local4",
+  "local5",
+  "local6",
+  "local7",
+];
+const SEVERITIES = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"];
+
+const intOrString = (s: string): VrlValue => (/^\d+$/.test(s) ? BigInt(s) : s);
+
+function putIf(o: VrlObject, k: string, v: VrlValue | undefined): void {
+  if (v !== undefined && v !== null && v !== "-" && v !== "") o.set(k, v);
+}
+
+function parseStructuredData(sd: string, o: VrlObject): void {
+  const re = /\[([^\s\]]+)((?:\s+[^\s=\]]+\s*=\s*"(?:[^"\\]|\\.)*")*)\s*\]/g;
+  for (let m = re.exec(sd); m; m = re.exec(sd)) {
+    const params: VrlObject = new Map();
+    const pre = /([^\s=\]]+)\s*=\s*"((?:[^"\\]|\\.)*)"/g;
+    for (let p = pre.exec(m[2]); p; p = pre.exec(m[2])) params.set(p[1], p[2].replace(/\\(["\\\]])/g, "$1"));
+    o.set(m[1], params);
+  }
+}
+
+const RFC5424 =
+  /^(?:<(\d{1,3})>)?(\d{1,2})\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*((?:-|(?:\[(?:[^\]"\\]|"(?:[^"\\]|\\.)*"|\\.)*\])+))?\s?([\s\S]*)$/;
+const RFC3164 =
+  /^(?:<(\d{1,3})>)?\s*([A-Z][a-z]{2}\s+\d{1,2}\s+(?:\d{4}\s+)?\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T\S+)\s+(?:(\S+)\s+)?([^\s:[]+)(?:\[(\w+)\])?:\s?([\s\S]*)$/;
+const RFC3164_NOTAG =
+  /^(?:<(\d{1,3})>)?\s*([A-Z][a-z]{2}\s+\d{1,2}\s+(?:\d{4}\s+)?\d{2}:\d{2}:\d{2})\s+(\S+)\s+([\s\S]*)$/;
+
+function bsdTimestamp(s: string): VrlTimestamp | null {
+  const iso = parseRfc3339(s);
+  if (iso) return iso;
+  const parts = s.split(/\s+/);
+  const hasYear = parts.length === 4;
+  const year = hasYear ? Number(parts[2]) : new Date().getUTCFullYear();
+  try {
+    const ts = strptime(`${year} ${parts[0]} ${parts[1]} ${parts[hasYear ? 3 : 2]}`, "%Y %b %d %H:%M:%S");
+    // syslog_loose: a date in the future (beyond a day) belongs to the previous year.
+    if (!hasYear && ts.ms > Date.now() + 86_400_000) {
+      return strptime(`${year - 1} ${parts[0]} ${parts[1]} ${parts[2]}`, "%Y %b %d %H:%M:%S");
+    }
+    return ts;
+  } catch {
+    return null;
+  }
+}
+
+function setPri(o: VrlObject, pri: string | undefined): void {
+  if (pri === undefined) return;
+  const n = Number(pri);
+  if (n > 191) return;
+  o.set("facility", FACILITIES[n >> 3]);
+  o.set("severity", SEVERITIES[n & 7]);
+}
+
+/** Parses a syslog line into VRL's `parse_syslog` object. */
+export function parseSyslog(line: string): VrlObject {
+  const text = line.trim();
+  const o: VrlObject = new Map();
+  const m5 = RFC5424.exec(text);
+  if (m5 && /^\d/.test(m5[3]) && parseRfc3339(m5[3]) !== null || m5 && m5[3] === "-") {
+    const [, pri, version, ts, host, app, procid, msgid, sd, msg] = m5!;
+    setPri(o, pri);
+    o.set("version", BigInt(version));
+    if (ts !== "-") o.set("timestamp", parseRfc3339(ts)!);
+    putIf(o, "hostname", host);
+    putIf(o, "appname", app);
+    if (procid !== "-") o.set("procid", intOrString(procid));
+    putIf(o, "msgid", msgid);
+    if (sd && sd !== "-") parseStructuredData(sd, o);
+    o.set("message", msg ?? "");
+    return o;
+  }
+  const m3 = RFC3164.exec(text);
+  if (m3) {
+    const [, pri, ts, host, tag, pid, msg] = m3;
+    const t = bsdTimestamp(ts);
+    if (t) {
+      setPri(o, pri);
+      o.set("timestamp", t);
+      putIf(o, "hostname", host);
+      putIf(o, "appname", tag);
+      if (pid) o.set("procid", intOrString(pid));
+      o.set("message", msg);
+      return o;
+    }
+  }
+  const m0 = RFC3164_NOTAG.exec(text);
+  if (m0) {
+    const t = bsdTimestamp(m0[2]);
+    if (t) {
+      setPri(o, m0[1]);
+      o.set("timestamp", t);
+      putIf(o, "hostname", m0[3]);
+      o.set("message", m0[4]);
+      return o;
+    }
+  }
+  return fail("unable to parse input as valid syslog message");
+}
+
+function parseTs(s: string, fmt: string, what: string): VrlTimestamp {
+  try {
+    return strptime(s, fmt);
+  } catch {
+    return fail(`failed parsing timestamp ${s} using format ${fmt}: ${what}`);
+  }
+}
+
+function requestParts(o: VrlObject, request: string): void {
+  o.set("message", request);
+  const m = /^(\S+) (\S+) (\S+)$/.exec(request);
+  if (m) {
+    o.set("method", m[1]);
+    o.set("path", m[2]);
+    o.set("protocol", m[3]);
+  }
+}
+
+const CLF = /^(\S+) (\S+) (\S+) \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) (\d+|-)/;
+const COMBINED =
+  /^(\S+) (\S+) (\S+) \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) (\d+|-) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"/;
+
+function commonLog(line: string, tsFmt: string, combined: boolean): VrlObject {
+  const m = (combined ? COMBINED : CLF).exec(line.trim());
+  if (!m) return fail(`failed parsing ${combined ? "combined" : "common"} log line`);
+  const o: VrlObject = new Map();
+  putIf(o, "host", m[1]);
+  putIf(o, "identity", m[2]);
+  putIf(o, "user", m[3]);
+  o.set("timestamp", parseTs(m[4], tsFmt, "invalid timestamp"));
+  if (m[5] !== "-") requestParts(o, m[5]);
+  if (m[6] !== "-") o.set("status", BigInt(m[6]));
+  if (m[7] !== "-") o.set("size", BigInt(m[7]));
+  if (combined) {
+    putIf(o, "referrer", m[8]);
+    putIf(o, "agent", m[9]);
+  }
+  return o;
+}
+
+const APACHE_ERROR =
+  /^\[([^\]]+)\] \[(?:([^:\]]+):)?([^\]]+)\](?: \[pid (\d+)(?::tid (\d+))?\])?(?: \[client ([^\]:]+|\[[^\]]+\]|[0-9a-fA-F:]+)(?::(\d+))?\])? ([\s\S]*)$/;
+
+function apacheError(line: string, tsFmt: string): VrlObject {
+  const m = APACHE_ERROR.exec(line.trim());
+  if (!m) return fail("failed parsing error log line");
+  const o: VrlObject = new Map();
+  o.set("timestamp", parseTs(m[1], tsFmt, "invalid timestamp"));
+  putIf(o, "module", m[2]);
+  o.set("severity", m[3]);
+  if (m[4]) o.set("pid", BigInt(m[4]));
+  if (m[5]) o.set("thread", m[5]);
+  putIf(o, "client", m[6]);
+  if (m[7]) o.set("port", BigInt(m[7]));
+  o.set("message", m[8]);
+  return o;
+}
+
+const NGINX_COMBINED =
+  /^(\S+) - (\S+) \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (\d+) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"(?: "((?:[^"\\]|\\.)*)")?/;
+const NGINX_ERROR = /^(\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}) \[(\w+)\] (\d+)#(\d+):(?: \*(\d+))? ([\s\S]*)$/;
+
+function nginxCombined(line: string, tsFmt: string): VrlObject {
+  const m = NGINX_COMBINED.exec(line.trim());
+  if (!m) return fail("failed parsing combined log line");
+  const o: VrlObject = new Map();
+  o.set("client", m[1]);
+  putIf(o, "user", m[2]);
+  o.set("timestamp", parseTs(m[3], tsFmt, "invalid timestamp"));
+  o.set("request", m[4]);
+  const r = /^(\S+) (\S+) (\S+)$/.exec(m[4]);
+  if (r) {
+    o.set("method", r[1]);
+    o.set("path", r[2]);
+    o.set("protocol", r[3]);
+  }
+  o.set("status", BigInt(m[5]));
+  o.set("size", BigInt(m[6]));
+  putIf(o, "referer", m[7]);
+  putIf(o, "agent", m[8]);
+  if (m[9] !== undefined) putIf(o, "compression", m[9]);
+  return o;
+}
+
+function nginxError(line: string, tsFmt: string): VrlObject {
+  const m = NGINX_ERROR.exec(line.trim());
+  if (!m) return fail("failed parsing error log line");
+  const o: VrlObject = new Map();
+  o.set("timestamp", parseTs(m[1], tsFmt, "invalid timestamp"));
+  o.set("severity", m[2]);
+  o.set("pid", BigInt(m[3]));
+  o.set("tid", BigInt(m[4]));
+  if (m[5]) o.set("cid", BigInt(m[5]));
+  let msg = m[6];
+  const kv = /, (client|server|request|upstream|host|referrer): ("(?:[^"\\]|\\.)*"|[^,]*)/g;
+  const first = msg.search(/, (client|server|request|upstream|host|referrer): /);
+  if (first >= 0) {
+    const tail = msg.slice(first);
+    msg = msg.slice(0, first);
+    for (let k = kv.exec(tail); k; k = kv.exec(tail)) o.set(k[1], k[2].replace(/^"|"$/g, ""));
+  }
+  o.set("message", msg);
+  return o;
+}
+
+/** Log-format functions by name. */
+export const LOG_FNS: Record<string, FnDef> = {
+  parse_syslog: {
+    params: [req("value", K.BYTES)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    call: ([v]) => parseSyslog(v as string),
+  },
+  parse_common_log: {
+    params: [req("value", K.BYTES), opt("timestamp_format", K.BYTES)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    call: ([v, f]) => commonLog(v as string, str(f, "%d/%b/%Y:%T %z"), false),
+  },
+  parse_apache_log: {
+    params: [req("value", K.BYTES), req("format", K.BYTES), opt("timestamp_format", K.BYTES)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    check: (a) => {
+      const f = a[1]?.constant?.value;
+      if (typeof f === "string" && !["common", "combined", "error"].includes(f)) {
+        return `unknown format "${f}"`;
+      }
+    },
+    call: ([v, f, tf]) => {
+      if (f === "error") return apacheError(v as string, str(tf, "%a %b %d %H:%M:%S%.f %Y"));
+      return commonLog(v as string, str(tf, "%d/%b/%Y:%T %z"), f === "combined");
+    },
+  },
+  parse_nginx_log: {
+    params: [req("value", K.BYTES), req("format", K.BYTES), opt("timestamp_format", K.BYTES)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    check: (a) => {
+      const f = a[1]?.constant?.value;
+      if (typeof f === "string" && !["combined", "error"].includes(f)) return `unknown format "${f}"`;
+    },
+    call: ([v, f, tf]) =>
+      f === "error"
+        ? nginxError(v as string, str(tf, "%Y/%m/%d %H:%M:%S"))
+        : nginxCombined(v as string, str(tf, "%d/%b/%Y:%T %z")),
+  },
+};

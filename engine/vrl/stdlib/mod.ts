@@ -1,0 +1,29 @@
+/** The standard library: one table from function name to definition. */
+
+import { COLLECTION_FNS } from "./collections.ts";
+import type { FnDef } from "./def.ts";
+import { ENCODING_FNS } from "./encoding.ts";
+import { GROK_FNS } from "./grok.ts";
+import { LOG_FNS } from "./logs.ts";
+import { MATH_FNS } from "./math.ts";
+import { MISC_FNS } from "./misc.ts";
+import { PARSE_FNS } from "./parse.ts";
+import { REGEX_FNS } from "./regex_fns.ts";
+import { STRING_FNS } from "./strings.ts";
+import { TIME_FNS } from "./time.ts";
+import { TYPE_FNS } from "./type_fns.ts";
+
+/** Every function VRL programs can call (`del` and `exists` are compiled as special forms). */
+export const STDLIB: Record<string, FnDef> = {
+  ...TYPE_FNS,
+  ...STRING_FNS,
+  ...REGEX_FNS,
+  ...PARSE_FNS,
+  ...LOG_FNS,
+  ...GROK_FNS,
+  ...ENCODING_FNS,
+  ...TIME_FNS,
+  ...COLLECTION_FNS,
+  ...MATH_FNS,
+  ...MISC_FNS,
+};

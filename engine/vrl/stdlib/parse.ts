@@ -1,0 +1,384 @@
+/** Parsing functions for structured text: JSON, key/value, logfmt, CSV, query strings, URLs, numbers, durations. */
+
+import { K } from "../types.ts";
+import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
+import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
+import { parseFloatStrict } from "./type_fns.ts";
+
+const S = K.BYTES;
+
+/** JSON text to a VRL value; integers beyond 2^53 keep full precision. */
+export function parseJsonText(text: string): VrlValue {
+  let parsed: unknown;
+  try {
+    parsed = /\d{16,}/.test(text)
+      ? JSON.parse(
+        text,
+        (_k, v, ctx?: { source?: string }) =>
+          typeof v === "number" && ctx?.source && /^-?\d+$/.test(ctx.source) && !Number.isSafeInteger(v)
+            ? (BigInt(ctx.source) <= 9223372036854775807n && BigInt(ctx.source) >= -9223372036854775808n
+              ? BigInt(ctx.source)
+              : v)
+            : v,
+      )
+      : JSON.parse(text);
+  } catch (e) {
+    return fail(`unable to parse json: ${(e as Error).message}`);
+  }
+  return fromJson(parsed);
+}
+
+function unquote(s: string): string {
+  if (s.length >= 2 && ((s[0] === '"' && s.endsWith('"')) || (s[0] === "'" && s.endsWith("'")))) {
+    return s.slice(1, -1).replace(/\\(["'\\])/g, "$1");
+  }
+  return s;
+}
+
+/** Splits `text` on `delim` outside of double quotes. */
+function splitOutsideQuotes(text: string, delim: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\" && i + 1 < text.length) {
+        cur += c + text[++i];
+        continue;
+      }
+      if (c === quote) quote = "";
+      cur += c;
+      continue;
+    }
+    if (c === '"') {
+      quote = c;
+      cur += c;
+      continue;
+    }
+    if (text.startsWith(delim, i)) {
+      out.push(cur);
+      cur = "";
+      i += delim.length - 1;
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** `parse_key_value` with VRL's options. */
+export function parseKeyValue(
+  text: string,
+  kvDelim: string,
+  fieldDelim: string,
+  strict: boolean,
+  standalone: boolean,
+): VrlObject {
+  const out: VrlObject = new Map();
+  const fields = fieldDelim === " "
+    ? splitOutsideQuotes(text.trim(), " ").filter((f) => f !== "")
+    : splitOutsideQuotes(text, fieldDelim);
+  for (let raw of fields) {
+    if (!strict) raw = raw.trim();
+    if (raw === "") continue;
+    const parts = splitOutsideQuotes(raw, kvDelim);
+    let key: string, value: VrlValue;
+    if (parts.length === 1) {
+      if (!standalone) return fail(`could not parse "${raw}" as a key value pair`);
+      key = unquote(parts[0]);
+      value = true;
+    } else {
+      key = unquote(strict ? parts[0] : parts[0].trim());
+      const rest = parts.slice(1).join(kvDelim);
+      value = unquote(strict ? rest : rest.trim());
+    }
+    const prev = out.get(key);
+    if (prev === undefined) out.set(key, value);
+    else if (Array.isArray(prev)) prev.push(value);
+    else out.set(key, [prev, value]);
+  }
+  return out;
+}
+
+function parseCsvRecord(text: string, delim: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let i = 0;
+  let quoted = false;
+  const line = text.replace(/\r?\n$/, "");
+  while (i <= line.length) {
+    const c = line[i];
+    if (quoted) {
+      if (c === undefined) return fail("unable to parse csv: unterminated quote");
+      if (c === '"') {
+        if (line[i + 1] === '"') {
+          cur += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      cur += c;
+      i++;
+      continue;
+    }
+    if (c === undefined || c === "\n") {
+      out.push(cur);
+      break;
+    }
+    if (c === '"' && cur === "") {
+      quoted = true;
+      i++;
+      continue;
+    }
+    if (c === delim) {
+      out.push(cur);
+      cur = "";
+      i++;
+      continue;
+    }
+    cur += c;
+    i++;
+  }
+  return out;
+}
+
+function percentDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s.replace(/%([0-9A-Fa-f]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+  }
+}
+
+/** `parse_query_string`: repeated keys collect into arrays. */
+export function parseQueryString(text: string): VrlObject {
+  const out: VrlObject = new Map();
+  const s = text.startsWith("?") ? text.slice(1) : text;
+  if (s === "") return out;
+  for (const pair of s.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const k = percentDecode((eq < 0 ? pair : pair.slice(0, eq)).replaceAll("+", " "));
+    const v = eq < 0 ? "" : percentDecode(pair.slice(eq + 1).replaceAll("+", " "));
+    const prev = out.get(k);
+    if (prev === undefined) out.set(k, v);
+    else if (Array.isArray(prev)) prev.push(v);
+    else out.set(k, [prev, v]);
+  }
+  return out;
+}
+
+const DEFAULT_PORTS: Record<string, bigint> = { http: 80n, https: 443n, ws: 80n, wss: 443n, ftp: 21n };
+
+function parseUrl(text: string, defaultPorts: boolean): VrlObject {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return fail(`unable to parse url: relative URL without a base`);
+  }
+  const scheme = u.protocol.replace(/:$/, "");
+  const port = u.port ? BigInt(u.port) : defaultPorts ? DEFAULT_PORTS[scheme] ?? null : null;
+  const host = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+  return new Map<string, VrlValue>([
+    ["fragment", u.hash ? percentDecode(u.hash.slice(1)) : null],
+    ["host", host || null],
+    ["password", percentDecode(u.password)],
+    ["path", u.pathname || "/"],
+    ["port", port],
+    ["query", parseQueryString(u.search)],
+    ["scheme", scheme],
+    ["username", percentDecode(u.username)],
+  ]);
+}
+
+function parseIntBase(text: string, base?: number): bigint {
+  let s = text;
+  let b = base;
+  let neg = false;
+  if (s.startsWith("-")) {
+    neg = true;
+    s = s.slice(1);
+  } else if (s.startsWith("+")) s = s.slice(1);
+  if (b === undefined) {
+    if (/^0[bB]/.test(s)) [b, s] = [2, s.slice(2)];
+    else if (/^0[oO]/.test(s)) [b, s] = [8, s.slice(2)];
+    else if (/^0[xX]/.test(s)) [b, s] = [16, s.slice(2)];
+    else if (/^0\d/.test(s)) [b, s] = [8, s.slice(1)];
+    else b = 10;
+  }
+  if (b < 2 || b > 36) return fail(`invalid base ${b}`);
+  const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, b);
+  if (s === "" || ![...s.toLowerCase()].every((c) => digits.includes(c))) {
+    return fail(`could not parse integer: invalid digit found in string`);
+  }
+  let n = 0n;
+  for (const c of s.toLowerCase()) n = n * BigInt(b) + BigInt(digits.indexOf(c));
+  if (neg) n = -n;
+  if (BigInt.asIntN(64, n) !== n) {
+    return fail("could not parse integer: number too large to fit in target type");
+  }
+  return n;
+}
+
+const DURATION_UNITS: Record<string, number> = {
+  ns: 1e-9,
+  us: 1e-6,
+  "µs": 1e-6,
+  ms: 1e-3,
+  cs: 1e-2,
+  ds: 1e-1,
+  s: 1,
+  m: 60,
+  h: 3600,
+  d: 86400,
+  w: 604800,
+};
+
+function parseDuration(text: string, unit: string): number {
+  const to = DURATION_UNITS[unit];
+  if (to === undefined) return fail(`unknown unit format: "${unit}"`);
+  const s = text.trim();
+  const re = /(-?\d+(?:\.\d+)?)\s*(ns|us|µs|ms|cs|ds|s|m|h|d|w)/gy;
+  let total = 0;
+  let pos = 0;
+  let any = false;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    total += Number(m[1]) * DURATION_UNITS[m[2]];
+    pos = re.lastIndex;
+    any = true;
+  }
+  if (!any || pos !== s.length) return fail(`unable to parse duration: "${text}"`);
+  return total / to;
+}
+
+const BYTE_UNITS: Record<string, [number, number]> = {
+  B: [1, 1],
+  kB: [1e3, 1024],
+  KB: [1e3, 1024],
+  KiB: [1024, 1024],
+  MB: [1e6, 1024 ** 2],
+  MiB: [1024 ** 2, 1024 ** 2],
+  GB: [1e9, 1024 ** 3],
+  GiB: [1024 ** 3, 1024 ** 3],
+  TB: [1e12, 1024 ** 4],
+  TiB: [1024 ** 4, 1024 ** 4],
+  PB: [1e15, 1024 ** 5],
+  PiB: [1024 ** 5, 1024 ** 5],
+};
+
+function parseBytes(text: string, unit: string, base: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*$/.exec(text);
+  if (!m || !BYTE_UNITS[m[2]]) return fail(`unable to parse bytes: "${text}"`);
+  if (!BYTE_UNITS[unit]) return fail(`unknown unit format: "${unit}"`);
+  const idx = base === "10" ? 0 : 1;
+  const factor = (u: string) => (u.includes("i") ? BYTE_UNITS[u][0] : BYTE_UNITS[u][idx]);
+  return (Number(m[1]) * factor(m[2])) / factor(unit);
+}
+
+/** `parse_tokens`: whitespace-separated tokens, with `"…"` and `[…]` kept whole and `-` as null. */
+export function parseTokens(text: string): VrlValue[] {
+  const out: VrlValue[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|\[([^\]]*)\]|(\S+)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const v = m[1] ?? m[2] ?? m[3];
+    out.push(m[3] === "-" ? null : v);
+  }
+  return out;
+}
+
+/** Parsing functions by name. */
+export const PARSE_FNS: Record<string, FnDef> = {
+  parse_json: {
+    params: [req("value", S), opt("max_depth", K.INTEGER), opt("lossy", K.BOOLEAN)],
+    returns: K.ANY,
+    fallible: true,
+    fresh: true,
+    call: ([v]) => parseJsonText(v as string),
+  },
+  parse_key_value: {
+    params: [
+      req("value", S),
+      opt("key_value_delimiter", S),
+      opt("field_delimiter", S),
+      opt("whitespace", S),
+      opt("accept_standalone_key", K.BOOLEAN),
+    ],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    call: ([v, kv, fd, ws, sa]) =>
+      parseKeyValue(v as string, str(kv, "="), str(fd, " "), str(ws, "lenient") === "strict", flag(sa, true)),
+  },
+  parse_logfmt: {
+    params: [req("value", S)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    call: ([v]) => parseKeyValue(v as string, "=", " ", false, true),
+  },
+  parse_csv: {
+    params: [req("value", S), opt("delimiter", S)],
+    returns: K.ARRAY,
+    fallible: true,
+    fresh: true,
+    call: ([v, d]) => {
+      const delim = str(d, ",");
+      if (delim.length !== 1) return fail("delimiter must be a single character");
+      return parseCsvRecord(v as string, delim);
+    },
+  },
+  parse_query_string: {
+    params: [req("value", S)],
+    returns: K.OBJECT,
+    fresh: true,
+    call: ([v]) => parseQueryString(v as string),
+  },
+  parse_url: {
+    params: [req("value", S), opt("default_known_ports", K.BOOLEAN)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    call: ([v, d]) => parseUrl(v as string, flag(d, false)),
+  },
+  parse_int: {
+    params: [req("value", S), opt("base", K.INTEGER)],
+    returns: K.INTEGER,
+    fallible: true,
+    call: ([v, b]) => parseIntBase(v as string, b === undefined ? undefined : num(b, 10)),
+  },
+  parse_float: {
+    params: [req("value", S)],
+    returns: K.FLOAT,
+    fallible: true,
+    call: ([v]) => {
+      const f = parseFloatStrict(v as string);
+      if (f === null || !Number.isFinite(f)) return fail(`could not parse "${v}" as float`);
+      return f;
+    },
+  },
+  parse_duration: {
+    params: [req("value", S), req("unit", S)],
+    returns: K.FLOAT,
+    fallible: true,
+    call: ([v, u]) => parseDuration(v as string, u as string),
+  },
+  parse_bytes: {
+    params: [req("value", S), req("unit", S), opt("base", S)],
+    returns: K.FLOAT,
+    fallible: true,
+    call: ([v, u, b]) => parseBytes(v as string, u as string, str(b, "2")),
+  },
+  parse_tokens: {
+    params: [req("value", S)],
+    returns: K.ARRAY,
+    fallible: true,
+    fresh: true,
+    call: ([v]) => parseTokens(v as string),
+  },
+};

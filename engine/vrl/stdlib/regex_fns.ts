@@ -1,0 +1,80 @@
+/** Regex functions: `match`, `match_any`, `match_array`, `parse_regex`, `parse_regex_all`. */
+
+import { globalRegex } from "../regex.ts";
+import { K } from "../types.ts";
+import { kindOf, type VrlObject, VrlRegex, type VrlValue } from "../value.ts";
+import { fail, flag, type FnDef, opt, req } from "./def.ts";
+
+function captures(m: RegExpExecArray, numeric: boolean): VrlObject {
+  const out: VrlObject = new Map();
+  if (numeric) m.forEach((g, i) => out.set(String(i), g ?? null));
+  if (m.groups) { for (const [k, g] of Object.entries(m.groups)) out.set(k, g ?? null); }
+  return out;
+}
+
+const test = (re: RegExp, s: string) => {
+  re.lastIndex = 0;
+  return re.test(s);
+};
+
+/** Regex functions by name. */
+export const REGEX_FNS: Record<string, FnDef> = {
+  match: {
+    params: [req("value", K.BYTES), req("pattern", K.REGEX)],
+    returns: K.BOOLEAN,
+    call: ([v, p]) => test((p as VrlRegex).re, v as string),
+  },
+  match_any: {
+    params: [req("value", K.BYTES), req("patterns", K.ARRAY)],
+    returns: K.BOOLEAN,
+    check: (a) => {
+      const c = a[1]?.constant?.value;
+      if (Array.isArray(c) && c.some((x) => !(x instanceof VrlRegex))) {
+        return "patterns must be an array of regexes";
+      }
+    },
+    call: ([v, ps]) => (ps as VrlValue[]).some((p) => p instanceof VrlRegex && test(p.re, v as string)),
+  },
+  match_array: {
+    params: [req("value", K.ARRAY), req("pattern", K.REGEX), opt("all", K.BOOLEAN)],
+    returns: K.BOOLEAN,
+    call: ([v, p, all]) => {
+      const re = (p as VrlRegex).re;
+      const ok = (x: VrlValue) => typeof x === "string" && test(re, x);
+      return flag(all, false) ? (v as VrlValue[]).every(ok) : (v as VrlValue[]).some(ok);
+    },
+  },
+  parse_regex: {
+    params: [req("value", K.BYTES), req("pattern", K.REGEX), opt("numeric_groups", K.BOOLEAN)],
+    returns: K.OBJECT,
+    fallible: true,
+    fresh: true,
+    call: ([v, p, n]) => {
+      const re = (p as VrlRegex).re;
+      re.lastIndex = 0;
+      const m = re.exec(v as string);
+      if (!m) return fail("could not find any pattern matches");
+      return captures(m, flag(n, false));
+    },
+  },
+  parse_regex_all: {
+    params: [req("value", K.BYTES), req("pattern", K.REGEX), opt("numeric_groups", K.BOOLEAN)],
+    returns: K.ARRAY,
+    fresh: true,
+    call: ([v, p, n]) => {
+      const re = globalRegex((p as VrlRegex).re);
+      const out: VrlValue[] = [];
+      const s = v as string;
+      for (let m = re.exec(s); m; m = re.exec(s)) {
+        out.push(captures(m, flag(n, false)));
+        if (m[0] === "") re.lastIndex++;
+      }
+      return out;
+    },
+  },
+};
+
+/** Raises the error VRL gives for a non-regex where a regex was needed. */
+export function expectRegex(v: VrlValue): VrlRegex {
+  return v instanceof VrlRegex ? v : fail(`expected regex, got ${kindOf(v)}`);
+}

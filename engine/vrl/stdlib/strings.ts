@@ -1,0 +1,328 @@
+/** String functions. */
+
+import { K, t } from "../types.ts";
+import { globalRegex } from "../regex.ts";
+import { formatFloat, kindOf, VrlRegex, type VrlValue } from "../value.ts";
+import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
+
+const S = K.BYTES;
+
+function caseFold(s: string, sensitive: boolean): string {
+  return sensitive ? s : s.toLowerCase();
+}
+
+/** Rust replacement syntax (`$1`, `$name`, `${name}`) to JS (`$1`, `$<name>`). */
+export function rustReplacement(w: string): string {
+  return w.replace(/\$(\$|\{([^}]*)\}|([0-9]+)|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, all, braced, n, name) => {
+    if (all === "$") return "$$";
+    const ref = braced ?? n ?? name;
+    return /^\d+$/.test(ref) ? `$${ref}` : `$<${ref}>`;
+  });
+}
+
+function replace(v: string, pattern: string | VrlRegex, w: string, count: number): string {
+  if (typeof pattern === "string") {
+    if (count < 0) return v.split(pattern).join(w);
+    let out = v;
+    let from = 0;
+    for (let i = 0; i < count; i++) {
+      const at = out.indexOf(pattern, from);
+      if (at < 0) break;
+      out = out.slice(0, at) + w + out.slice(at + pattern.length);
+      from = at + w.length;
+    }
+    return out;
+  }
+  const js = rustReplacement(w);
+  if (count < 0) return v.replace(globalRegex(pattern.re), js);
+  let n = 0;
+  return v.replace(globalRegex(pattern.re), (...m) => {
+    if (n++ >= count) return m[0];
+    const groups = typeof m[m.length - 1] === "object"
+      ? m[m.length - 1] as Record<string, string>
+      : undefined;
+    return js.replace(
+      /\$(\$|<([^>]*)>|(\d+))/g,
+      (_x, all, name, idx) =>
+        all === "$" ? "$" : name !== undefined ? groups?.[name] ?? "" : m[Number(idx)] ?? "",
+    );
+  });
+}
+
+function split(v: string, pattern: string | VrlRegex, limit?: number): string[] {
+  const parts = typeof pattern === "string"
+    ? (pattern === "" ? ["", ...[...v], ""] : v.split(pattern))
+    : v.split(globalRegex(pattern.re));
+  if (limit === undefined || parts.length <= limit) return parts;
+  if (limit <= 0) return [];
+  if (typeof pattern === "string") {
+    const head = parts.slice(0, limit - 1);
+    return [...head, parts.slice(limit - 1).join(pattern)];
+  }
+  const out: string[] = [];
+  let rest = v;
+  const re = globalRegex(pattern.re);
+  while (out.length < limit - 1) {
+    re.lastIndex = 0;
+    const m = re.exec(rest);
+    if (!m) break;
+    out.push(rest.slice(0, m.index));
+    rest = rest.slice(m.index + Math.max(m[0].length, 1));
+  }
+  out.push(rest);
+  return out;
+}
+
+function sliceIdx(len: number, start: number, end?: number): [number, number] {
+  let s = start < 0 ? len + start : start;
+  let e = end === undefined ? len : end < 0 ? len + end : end;
+  if (s < 0) s = 0;
+  if (e > len) e = len;
+  if (s > len || e < s) fail(`"start" must be between "0" and "${len}"`);
+  return [s, e];
+}
+
+/** Words of an identifier-like string (for the case functions). */
+export function words(s: string): string[] {
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase();
+
+function caseFn(conv: (ws: string[]) => string): FnDef {
+  return {
+    params: [req("value", S), opt("original_case", S)],
+    returns: S,
+    call: ([v]) => conv(words(v as string)),
+  };
+}
+
+function formatNumber(v: number | bigint, scale?: number, dec = ".", group = ""): string {
+  let s: string;
+  if (scale !== undefined) {
+    s = typeof v === "bigint"
+      ? v.toString() + (scale > 0 ? "." + "0".repeat(scale) : "")
+      : Number(v).toFixed(scale);
+  } else s = typeof v === "bigint" ? v.toString() : formatFloat(v);
+  const neg = s.startsWith("-");
+  if (neg) s = s.slice(1);
+  const [int, frac] = s.split(".");
+  const grouped = group ? int.replace(/\B(?=(\d{3})+(?!\d))/g, group) : int;
+  return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
+}
+
+// deno-lint-ignore no-control-regex -- ANSI escapes are control characters by definition.
+const ANSI =
+  /[\u001b\u009b][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[a-zA-Z\d]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PRZcf-ntqry=><~]))/g;
+
+/** String functions by name. */
+export const STRING_FNS: Record<string, FnDef> = {
+  upcase: { params: [req("value", S)], returns: S, call: ([v]) => (v as string).toUpperCase() },
+  downcase: { params: [req("value", S)], returns: S, call: ([v]) => (v as string).toLowerCase() },
+  contains: {
+    params: [req("value", S), req("substring", S), opt("case_sensitive", K.BOOLEAN)],
+    returns: K.BOOLEAN,
+    call: ([v, sub, cs]) =>
+      caseFold(v as string, flag(cs, true)).includes(caseFold(sub as string, flag(cs, true))),
+  },
+  contains_all: {
+    params: [req("value", S), req("substrings", K.ARRAY), opt("case_sensitive", K.BOOLEAN)],
+    returns: K.BOOLEAN,
+    fallible: true,
+    call: ([v, subs, cs]) => {
+      const hay = caseFold(v as string, flag(cs, true));
+      return (subs as VrlValue[]).every((x) =>
+        typeof x === "string"
+          ? hay.includes(caseFold(x, flag(cs, true)))
+          : fail(`expected string, got ${kindOf(x)}`)
+      );
+    },
+  },
+  starts_with: {
+    params: [req("value", S), req("substring", S), opt("case_sensitive", K.BOOLEAN)],
+    returns: K.BOOLEAN,
+    call: ([v, sub, cs]) =>
+      caseFold(v as string, flag(cs, true)).startsWith(caseFold(sub as string, flag(cs, true))),
+  },
+  ends_with: {
+    params: [req("value", S), req("substring", S), opt("case_sensitive", K.BOOLEAN)],
+    returns: K.BOOLEAN,
+    call: ([v, sub, cs]) =>
+      caseFold(v as string, flag(cs, true)).endsWith(caseFold(sub as string, flag(cs, true))),
+  },
+  replace: {
+    params: [req("value", S), req("pattern", S | K.REGEX), req("with", S), opt("count", K.INTEGER)],
+    returns: S,
+    call: ([v, p, w, c]) => replace(v as string, p as string | VrlRegex, w as string, num(c, -1)),
+  },
+  split: {
+    params: [req("value", S), req("pattern", S | K.REGEX), opt("limit", K.INTEGER)],
+    returns: K.ARRAY,
+    fresh: true,
+    call: ([v, p, l]) => split(v as string, p as string | VrlRegex, l === undefined ? undefined : num(l, 0)),
+  },
+  join: {
+    params: [req("value", K.ARRAY), opt("separator", S)],
+    returns: S,
+    fallible: true,
+    call: ([v, sep]) =>
+      (v as VrlValue[]).map((
+        x,
+      ) => (typeof x === "string" ? x : fail(`all array items must be strings, got ${kindOf(x)}`)))
+        .join(str(sep, "")),
+  },
+  slice: {
+    params: [req("value", S | K.ARRAY), req("start", K.INTEGER), opt("end", K.INTEGER)],
+    returns: (a) => t(a[0] ? a[0].type.kind & (S | K.ARRAY) : S | K.ARRAY),
+    fallible: true,
+    fresh: true,
+    call: ([v, s, e]) => {
+      if (typeof v === "string") {
+        const chars = [...v];
+        const [a, b] = sliceIdx(chars.length, num(s, 0), e === undefined ? undefined : num(e, 0));
+        return chars.slice(a, b).join("");
+      }
+      const arr = v as VrlValue[];
+      const [a, b] = sliceIdx(arr.length, num(s, 0), e === undefined ? undefined : num(e, 0));
+      return arr.slice(a, b);
+    },
+  },
+  strip_whitespace: { params: [req("value", S)], returns: S, call: ([v]) => (v as string).trim() },
+  truncate: {
+    params: [req("value", S), req("limit", K.INTEGER), opt("ellipsis", K.BOOLEAN), opt("suffix", S)],
+    returns: S,
+    call: ([v, l, ell, suf]) => {
+      const chars = [...(v as string)];
+      const limit = Math.max(0, num(l, 0));
+      if (chars.length <= limit) return v as string;
+      return chars.slice(0, limit).join("") +
+        (suf !== undefined ? (suf as string) : flag(ell, false) ? "..." : "");
+    },
+  },
+  strlen: { params: [req("value", S)], returns: K.INTEGER, call: ([v]) => BigInt([...(v as string)].length) },
+  format_number: {
+    params: [
+      req("value", K.NUMBER),
+      opt("scale", K.INTEGER),
+      opt("decimal_separator", S),
+      opt("grouping_separator", S),
+    ],
+    returns: S,
+    call: ([v, sc, d, g]) =>
+      formatNumber(v as number | bigint, sc === undefined ? undefined : num(sc, 0), str(d, "."), str(g, "")),
+  },
+  format_int: {
+    params: [req("value", K.INTEGER), opt("base", K.INTEGER)],
+    returns: S,
+    fallible: true,
+    call: ([v, b]) => {
+      const base = num(b, 10);
+      if (base < 2 || base > 36) return fail(`invalid base ${base}: must be between 2 and 36 (inclusive)`);
+      return (v as bigint).toString(base);
+    },
+  },
+  camelcase: caseFn((ws) => ws.map((w, i) => (i === 0 ? w.toLowerCase() : cap(w))).join("")),
+  pascalcase: caseFn((ws) => ws.map(cap).join("")),
+  snakecase: caseFn((ws) => ws.map((w) => w.toLowerCase()).join("_")),
+  kebabcase: caseFn((ws) => ws.map((w) => w.toLowerCase()).join("-")),
+  screamingsnakecase: caseFn((ws) => ws.map((w) => w.toUpperCase()).join("_")),
+  strip_ansi_escape_codes: {
+    params: [req("value", S)],
+    returns: S,
+    call: ([v]) => (v as string).replace(ANSI, ""),
+  },
+  find: {
+    params: [req("value", S), req("pattern", S | K.REGEX), opt("from", K.INTEGER)],
+    returns: K.INTEGER,
+    call: ([v, p, f]) => {
+      const from = Math.max(0, num(f, 0));
+      const s = v as string;
+      if (typeof p === "string") return BigInt(s.indexOf(p, from));
+      const re = globalRegex((p as VrlRegex).re);
+      re.lastIndex = from;
+      const m = re.exec(s);
+      return BigInt(m ? m.index : -1);
+    },
+  },
+  basename: {
+    params: [req("value", S)],
+    returns: S | K.NULL,
+    fallible: true,
+    call: ([v]) => {
+      const s = (v as string).replace(/\/+$/, "");
+      const b = s.slice(s.lastIndexOf("/") + 1);
+      return b === "" || b === ".." ? null : b;
+    },
+  },
+  dirname: {
+    params: [req("value", S)],
+    returns: S,
+    fallible: true,
+    call: ([v]) => {
+      const s = (v as string).replace(/(.)\/+$/, "$1");
+      const i = s.lastIndexOf("/");
+      if (i < 0) return ".";
+      if (i === 0) return "/";
+      return s.slice(0, i).replace(/(.)\/+$/, "$1");
+    },
+  },
+  split_path: {
+    params: [req("value", S)],
+    returns: K.ARRAY,
+    fresh: true,
+    call: ([v]) => {
+      const s = v as string;
+      const parts = s.split("/").filter((x) => x !== "");
+      return s.startsWith("/") ? ["/", ...parts] : parts;
+    },
+  },
+  sieve: {
+    params: [
+      req("value", S),
+      req("permitted_characters", S | K.REGEX),
+      opt("replace_single", S),
+      opt("replace_repeated", S),
+    ],
+    returns: S,
+    call: ([v, p, rs, rr]) => {
+      const ok = (
+        ch: string,
+      ) => (typeof p === "string"
+        ? p.includes(ch)
+        : new RegExp(`^(?:${(p as VrlRegex).re.source})$`, (p as VrlRegex).re.flags).test(ch));
+      let out = "";
+      const chars = [...(v as string)];
+      for (let i = 0; i < chars.length;) {
+        if (ok(chars[i])) {
+          out += chars[i++];
+          continue;
+        }
+        let j = i;
+        while (j < chars.length && !ok(chars[j])) j++;
+        out += j - i > 1 ? str(rr, "") : str(rs, "");
+        i = j;
+      }
+      return out;
+    },
+  },
+  shannon_entropy: {
+    params: [req("value", S), opt("segmentation", S)],
+    returns: K.FLOAT,
+    call: ([v]) => {
+      const units = [...new TextEncoder().encode(v as string)];
+      if (units.length === 0) return 0;
+      const counts = new Map<number, number>();
+      for (const u of units) counts.set(u, (counts.get(u) ?? 0) + 1);
+      let h = 0;
+      for (const c of counts.values()) {
+        const p = c / units.length;
+        h -= p * Math.log2(p);
+      }
+      return h;
+    },
+  },
+};
