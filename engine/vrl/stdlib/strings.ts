@@ -115,8 +115,9 @@ function formatNumber(v: number | bigint, scale?: number, dec = ".", group = "")
   return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
 }
 
-// deno-lint-ignore no-control-regex -- ANSI escapes are control characters by definition.
+// ANSI escapes are control characters by definition.
 const ANSI =
+  // deno-lint-ignore no-control-regex
   /[\u001b\u009b][[\]()#;?]*(?:(?:(?:[a-zA-Z\d]*(?:;[a-zA-Z\d]*)*)?\u0007)|(?:(?:\d{1,4}(?:;\d{0,4})*)?[\dA-PRZcf-ntqry=><~]))/g;
 
 /** String functions by name. */
