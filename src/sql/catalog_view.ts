@@ -1,0 +1,272 @@
+/**
+ * Resolving table names of a query against the catalog, and the `information_schema` tables that
+ * are materialized on demand into an attached in-memory schema.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
+import type { Storage, TableMeta } from "../storage/mod.ts";
+import { INFORMATION_SCHEMA } from "../storage/mod.ts";
+import { infoSchemaTypeName, sqlTypeName } from "../storage/datatypes.ts";
+import { qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
+import type { Value } from "../storage/types.ts";
+import { renderCreateOptions } from "./show.ts";
+
+/** Columns of the information_schema tables Petrel provides. */
+const INFO_TABLES: Record<string, string[]> = {
+  tables: [
+    "table_catalog",
+    "table_schema",
+    "table_name",
+    "table_type",
+    "table_id",
+    "data_length",
+    "max_data_length",
+    "index_length",
+    "max_index_length",
+    "avg_row_length",
+    "engine",
+    "version",
+    "row_format",
+    "table_rows",
+    "data_free",
+    "auto_increment",
+    "create_time",
+    "update_time",
+    "check_time",
+    "table_collation",
+    "checksum",
+    "create_options",
+    "table_comment",
+    "temporary",
+  ],
+  columns: [
+    "table_catalog",
+    "table_schema",
+    "table_name",
+    "column_name",
+    "ordinal_position",
+    "character_maximum_length",
+    "character_octet_length",
+    "numeric_precision",
+    "numeric_scale",
+    "datetime_precision",
+    "character_set_name",
+    "collation_name",
+    "column_key",
+    "extra",
+    "privileges",
+    "generation_expression",
+    "greptime_data_type",
+    "data_type",
+    "semantic_type",
+    "column_default",
+    "is_nullable",
+    "column_type",
+    "column_comment",
+  ],
+  schemata: [
+    "catalog_name",
+    "schema_name",
+    "default_character_set_name",
+    "default_collation_name",
+    "sql_path",
+    "options",
+  ],
+};
+
+/** Whether a name is one of the information_schema tables. */
+export function isInfoTable(name: string): boolean {
+  return name.toLowerCase() in INFO_TABLES;
+}
+
+function tableRows(storage: Storage): Value[][] {
+  const rows: Value[][] = [];
+  for (const db of storage.listDatabases()) {
+    if (db === INFORMATION_SCHEMA) {
+      for (const t of Object.keys(INFO_TABLES)) {
+        rows.push([
+          "greptime",
+          db,
+          t,
+          "LOCAL TEMPORARY",
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          null,
+          11,
+          "Fixed",
+          0,
+          0,
+          0,
+          null,
+          null,
+          null,
+          "utf8_bin",
+          0,
+          "",
+          "",
+          "Y",
+        ]);
+      }
+      continue;
+    }
+    for (const t of storage.listTables(db)) {
+      const created = new Date(t.createdAt).toISOString().replace("T", " ").replace("Z", "");
+      rows.push([
+        "greptime",
+        db,
+        t.name,
+        "BASE TABLE",
+        t.id + 1023,
+        0,
+        0,
+        0,
+        0,
+        0,
+        t.engine,
+        11,
+        "Fixed",
+        0,
+        0,
+        0,
+        created,
+        null,
+        null,
+        "utf8_bin",
+        0,
+        renderCreateOptions(t),
+        t.options.comment ?? "",
+        "N",
+      ]);
+    }
+  }
+  return rows;
+}
+
+function columnKey(t: TableMeta, name: string): string {
+  if (name === t.timeIndex) return "TIME INDEX";
+  return t.primaryKey.includes(name) ? "PRI" : "";
+}
+
+function columnRows(storage: Storage): Value[][] {
+  const rows: Value[][] = [];
+  for (const db of storage.listDatabases()) {
+    if (db === INFORMATION_SCHEMA) continue;
+    for (const t of storage.listTables(db)) {
+      t.columns.forEach((c, i) => {
+        const isTime = c.type.startsWith("Timestamp");
+        rows.push([
+          "greptime",
+          db,
+          t.name,
+          c.name,
+          i + 1,
+          c.type === "String" ? 2147483647 : null,
+          c.type === "String" ? 2147483647 : null,
+          /Int|Float/.test(c.type) ? (c.type.includes("64") ? 19 : 10) : null,
+          /Int/.test(c.type) ? 0 : null,
+          isTime
+            ? ({ TimestampSecond: 0, TimestampMillisecond: 3, TimestampMicrosecond: 6 })[c.type as string] ??
+              9
+            : null,
+          c.type === "String" ? "utf8" : null,
+          c.type === "String" ? "utf8_bin" : null,
+          columnKey(t, c.name),
+          "",
+          "select,insert",
+          "",
+          c.type,
+          infoSchemaTypeName(c.type),
+          c.semantic,
+          c.default ?? null,
+          c.nullable && c.name !== t.timeIndex ? "Yes" : "No",
+          sqlTypeName(c.type).toLowerCase(),
+          c.comment ?? "",
+        ]);
+      });
+    }
+  }
+  return rows;
+}
+
+const attached = new WeakSet<DatabaseSync>();
+
+/** Fills the attached `information_schema` schema of a connection with the current catalog. */
+export function refreshInformationSchema(conn: DatabaseSync, storage: Storage): void {
+  if (!attached.has(conn)) {
+    conn.exec(`ATTACH DATABASE ':memory:' AS ${INFORMATION_SCHEMA}`);
+    for (const [name, cols] of Object.entries(INFO_TABLES)) {
+      conn.exec(
+        `CREATE TABLE ${INFORMATION_SCHEMA}.${quoteIdent(name)} (${cols.map(quoteIdent).join(", ")})`,
+      );
+    }
+    attached.add(conn);
+  }
+  const data: Record<string, Value[][]> = {
+    tables: tableRows(storage),
+    columns: columnRows(storage),
+    schemata: storage.listDatabases().map((db) => ["greptime", db, "utf8", "utf8_bin", null, ""]),
+  };
+  for (const [name, rows] of Object.entries(data)) {
+    const target = `${INFORMATION_SCHEMA}.${quoteIdent(name)}`;
+    conn.exec(`DELETE FROM ${target}`);
+    const width = INFO_TABLES[name].length;
+    const stmt = conn.prepare(`INSERT INTO ${target} VALUES (${new Array(width).fill("?").join(", ")})`);
+    for (const r of rows) stmt.run(...(r as Array<string | number | null>));
+  }
+}
+
+/** What a table reference in a query resolved to. */
+export type ResolvedTable =
+  | { kind: "table"; table: TableMeta }
+  | { kind: "info"; name: string }
+  | { kind: "numbers" };
+
+/** Resolves `name`, `db.name` or `greptime.db.name` for a query running in `db`. */
+export function resolveTableRef(storage: Storage, db: string, parts: string[]): ResolvedTable {
+  let schema = db;
+  let name = parts[parts.length - 1];
+  if (parts.length === 3) {
+    if (parts[0].toLowerCase() !== "greptime") throw tableNotFound(parts.join("."));
+    schema = parts[1];
+  } else if (parts.length === 2) schema = parts[0];
+  else if (parts.length > 3) throw tableNotFound(parts.join("."));
+  if (schema.toLowerCase() === INFORMATION_SCHEMA) {
+    name = name.toLowerCase();
+    if (isInfoTable(name)) return { kind: "info", name };
+    throw tableNotFound(`greptime.${INFORMATION_SCHEMA}.${name}`);
+  }
+  if (!storage.hasDatabase(schema)) throw tableNotFound(`greptime.${schema}.${name}`);
+  if (schema !== db) {
+    throw new PetrelError(
+      StatusCode.Unsupported,
+      `Querying another database (${schema}) from ${db} is not supported`,
+    );
+  }
+  const t = storage.getTable(schema, name);
+  if (t) return { kind: "table", table: t };
+  if (name.toLowerCase() === "numbers" && schema === "public") return { kind: "numbers" };
+  throw tableNotFound(`greptime.${schema}.${name}`);
+}
+
+/** The SQLite text a resolved table reference becomes; expired rows are filtered out here. */
+export function tableRefSql(r: ResolvedTable, alias: string | undefined, limit?: number): string {
+  if (r.kind === "info") {
+    return `${INFORMATION_SCHEMA}.${quoteIdent(r.name)}${alias ? "" : ` AS ${quoteIdent(r.name)}`}`;
+  }
+  if (r.kind === "numbers") {
+    const n = Math.max(0, Math.min(limit ?? 100, 10_000_000));
+    return `(WITH RECURSIVE __petrel_n(number) AS (SELECT 0 UNION ALL SELECT number + 1 FROM __petrel_n WHERE number + 1 < ${n}) SELECT CAST(number AS UInt32) AS number FROM __petrel_n WHERE ${n} > 0)${
+      alias ? "" : ' AS "numbers"'
+    }`;
+  }
+  const t = r.table;
+  const cutoff = ttlCutoff(t);
+  if (cutoff === undefined) return qualifiedName(t);
+  return `(SELECT * FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} >= ${cutoff})${
+    alias ? "" : ` AS ${quoteIdent(t.name)}`
+  }`;
+}

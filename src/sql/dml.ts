@@ -1,0 +1,265 @@
+/**
+ * INSERT (through the storage writer, so SQL rows dedup like every protocol's) and DELETE.
+ */
+import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import type { Storage } from "../storage/mod.ts";
+import { qualifiedName } from "../storage/table.ts";
+import type { ColumnMeta, TableMeta } from "../storage/table.ts";
+import type { ColumnSchema, QueryOutput, Value } from "../storage/types.ts";
+import { isTimestampType, unitOf } from "../storage/datatypes.ts";
+import { registerSqlFunctions } from "./functions.ts";
+import { Cursor } from "./cursor.ts";
+import { isKeyword, isOp } from "./lexer.ts";
+import type { Token } from "./lexer.ts";
+import { tableName } from "./ddl.ts";
+import type { Session } from "./ddl.ts";
+import { rewriteQuery } from "./rewrite.ts";
+import { mapSqliteError, runQuery } from "./results.ts";
+import { parseTimestampIn } from "./time.ts";
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function fail(v: Value, col: ColumnMeta): PetrelError {
+  const shown = typeof v === "string" ? `'${v}'` : String(v);
+  return invalidArguments(`Failed to insert value ${shown} into column ${col.name} of type ${col.type}`);
+}
+
+function toInteger(v: Value, col: ColumnMeta): number | bigint {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw fail(v, col);
+    return Math.trunc(v);
+  }
+  if (typeof v === "string" && /^\s*[+-]?\d+\s*$/.test(v)) {
+    const b = BigInt(v.trim());
+    return b <= MAX_SAFE && b >= -MAX_SAFE ? Number(b) : b;
+  }
+  throw fail(v, col);
+}
+
+/** Converts a SQL literal to the value a column stores. */
+export function coerceValue(v: Value, col: ColumnMeta, timezone?: string): Value {
+  if (v === null) return null;
+  const t = col.type;
+  if (isTimestampType(t)) {
+    if (typeof v === "string") {
+      const parsed = parseTimestampIn(v, unitOf(t), timezone);
+      if (parsed !== undefined) return parsed <= MAX_SAFE && parsed >= -MAX_SAFE ? Number(parsed) : parsed;
+    }
+    return toInteger(v, col);
+  }
+  if (t === "Date") {
+    if (typeof v === "string") {
+      const ms = parseTimestampIn(v, "ms", timezone);
+      if (ms !== undefined) return Math.floor(Number(ms) / 86_400_000);
+    }
+    return toInteger(v, col);
+  }
+  if (t.startsWith("Int") || t.startsWith("UInt")) {
+    const n = toInteger(v, col);
+    if (t.startsWith("UInt") && n < 0) throw fail(v, col);
+    return n;
+  }
+  if (t === "Float64" || t === "Float32") {
+    if (typeof v === "number") return v;
+    if (typeof v === "bigint") return Number(v);
+    if (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v))) return Number(v);
+    throw fail(v, col);
+  }
+  if (t === "Boolean") {
+    if (typeof v === "boolean") return v;
+    if (typeof v === "number" || typeof v === "bigint") return Number(v) !== 0;
+    if (typeof v === "string" && /^(true|false)$/i.test(v.trim())) return v.trim().toLowerCase() === "true";
+    throw fail(v, col);
+  }
+  if (t === "Binary") return typeof v === "string" ? new TextEncoder().encode(v) : v;
+  if (t === "Json" && typeof v === "string") {
+    try {
+      JSON.parse(v);
+    } catch {
+      throw invalidArguments(`Invalid JSON value for column ${col.name}: ${v}`);
+    }
+    return v;
+  }
+  if (typeof v === "boolean") return String(v);
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  return String(v);
+}
+
+/** A literal token run as a value; undefined when it is an expression SQLite must evaluate. */
+function literalValue(toks: Token[]): Value | undefined {
+  if (toks.length === 1) {
+    const t = toks[0];
+    if (t.kind === "string") return t.value;
+    if (t.kind === "number") {
+      if (/^\d+$/.test(t.text)) {
+        const b = BigInt(t.text);
+        return b <= MAX_SAFE ? Number(b) : b;
+      }
+      return Number(t.text);
+    }
+    if (isKeyword(t, "NULL")) return null;
+    if (isKeyword(t, "TRUE")) return true;
+    if (isKeyword(t, "FALSE")) return false;
+  }
+  if (toks.length === 2 && isOp(toks[0], "-", "+") && toks[1].kind === "number") {
+    const v = literalValue([toks[1]]);
+    if (isOp(toks[0], "+")) return v;
+    return typeof v === "bigint" ? -v : -(v as number);
+  }
+  return undefined;
+}
+
+function tableColumns(table: TableMeta, names: string[] | undefined): ColumnMeta[] {
+  if (!names) return table.columns;
+  return names.map((n) => {
+    const c = table.columns.find((c) => c.name === n) ??
+      table.columns.find((c) => c.name.toLowerCase() === n.toLowerCase());
+    if (!c) {
+      throw new PetrelError(StatusCode.TableColumnNotFound, `Column ${n} not exists in table ${table.name}`);
+    }
+    return c;
+  });
+}
+
+function writeRows(
+  storage: Storage,
+  db: string,
+  table: TableMeta,
+  cols: ColumnMeta[],
+  rows: Value[][],
+): number {
+  if (
+    !cols.some((c) => c.name === table.timeIndex) &&
+    !table.columns.find((c) => c.name === table.timeIndex)?.default
+  ) {
+    throw invalidArguments(`Missing time index column ${table.timeIndex} in INSERT into ${table.name}`);
+  }
+  const columns: ColumnSchema[] = cols.map((c) => ({ name: c.name, type: c.type, semantic: c.semantic }));
+  return storage.write(db, [{ table: table.name, columns, rows }], { hints: { auto_create_table: "false" } });
+}
+
+/** `INSERT INTO t [(cols)] VALUES (…), … | SELECT …`. */
+export function executeInsert(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
+  const cur = new Cursor(tokens, sql);
+  cur.expectKw("INSERT");
+  cur.expectKw("INTO");
+  const { db, table: name } = tableName(cur.objectName(), session);
+  const handle = storage.database(db);
+  const table = handle.requireTable(name);
+  let names: string[] | undefined;
+  if (isOp(cur.peek(), "(") && !isKeyword(cur.peek(1), "SELECT")) {
+    names = [];
+    cur.expectOp("(");
+    do names.push(cur.ident("a column name")); while (cur.acceptOp(","));
+    cur.expectOp(")");
+  }
+  const cols = tableColumns(table, names);
+  if (isKeyword(cur.peek(), "SELECT", "WITH") || isOp(cur.peek(), "(")) {
+    registerSqlFunctions(handle.conn);
+    const q = rewriteQuery(tokens.slice(cur.i), { storage, db, sql, timezone: session.timezone });
+    let out;
+    try {
+      out = runQuery(handle.conn, q.sql, q.hints);
+    } catch (e) {
+      throw mapSqliteError(e, db);
+    }
+    if (out.kind !== "records") return out;
+    if (out.columns.length !== cols.length) {
+      throw invalidArguments(
+        `INSERT has ${cols.length} target columns but the query returns ${out.columns.length}`,
+      );
+    }
+    const rows = out.rows.map((r) => r.map((v, j) => coerceValue(v, cols[j], session.timezone)));
+    return { kind: "affected", rows: rows.length === 0 ? 0 : writeRows(storage, db, table, cols, rows) };
+  }
+  cur.expectKw("VALUES");
+  const rows: Value[][] = [];
+  do {
+    cur.expectOp("(");
+    const row: Value[] = [];
+    for (;;) {
+      const start = cur.i;
+      let depth = 0;
+      while (!cur.atEnd) {
+        const t = cur.peek()!;
+        if (depth === 0 && (isOp(t, ",") || isOp(t, ")"))) break;
+        if (isOp(t, "(")) depth++;
+        if (isOp(t, ")")) depth--;
+        cur.i++;
+      }
+      const expr = tokens.slice(start, cur.i);
+      if (expr.length === 0) throw cur.error(`Expected: an expression, found: ${cur.describe()}`);
+      const col = cols[row.length];
+      if (!col) throw invalidArguments(`Column count doesn't match value count at row ${rows.length + 1}`);
+      let v = literalValue(expr);
+      if (v === undefined) v = evaluate(storage, db, handle, expr, sql, session, col);
+      row.push(coerceValue(v, col, session.timezone));
+      if (cur.acceptOp(")")) break;
+      cur.expectOp(",");
+    }
+    if (row.length !== cols.length) {
+      throw invalidArguments(`Column count doesn't match value count at row ${rows.length + 1}`);
+    }
+    rows.push(row);
+  } while (cur.acceptOp(","));
+  cur.expectEnd();
+  return { kind: "affected", rows: writeRows(storage, db, table, cols, rows) };
+}
+
+function evaluate(
+  storage: Storage,
+  db: string,
+  handle: ReturnType<Storage["database"]>,
+  expr: Token[],
+  sql: string,
+  session: Session,
+  col: ColumnMeta,
+): Value {
+  registerSqlFunctions(handle.conn);
+  const select: Token = { kind: "ident", text: "SELECT", value: "SELECT", pos: -1 };
+  const q = rewriteQuery([select, ...expr], {
+    storage,
+    db,
+    sql,
+    timezone: session.timezone,
+    defaultUnit: isTimestampType(col.type) ? unitOf(col.type) : "ms",
+  });
+  try {
+    const out = runQuery(handle.conn, q.sql);
+    return out.kind === "records" ? out.rows[0]?.[0] ?? null : null;
+  } catch (e) {
+    throw mapSqliteError(e, db);
+  }
+}
+
+/** `DELETE FROM t [WHERE …]`: returns the rows deleted. */
+export function executeDelete(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
+  const cur = new Cursor(tokens, sql);
+  cur.expectKw("DELETE");
+  cur.expectKw("FROM");
+  const { db, table: name } = tableName(cur.objectName(), session);
+  const handle = storage.database(db);
+  const table = handle.requireTable(name);
+  let where = "";
+  if (cur.acceptKw("WHERE")) {
+    registerSqlFunctions(handle.conn);
+    const q = rewriteQuery(tokens.slice(cur.i), {
+      storage,
+      db,
+      sql,
+      timezone: session.timezone,
+      extraTables: [table],
+    });
+    where = ` WHERE ${q.sql}`;
+  } else if (!cur.atEnd) throw cur.error(`Expected: WHERE, found: ${cur.describe()}`);
+  try {
+    const r = handle.transaction(() =>
+      handle.conn.prepare(`DELETE FROM ${qualifiedName(table)}${where}`).run()
+    );
+    return { kind: "affected", rows: Number(r.changes) };
+  } catch (e) {
+    throw mapSqliteError(e, db);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The SQL front: splits a request into statements and runs each on the storage, returning one
+ * QueryOutput per statement.
+ *
+ * ```ts
+ * const [out] = executeSql(storage, "SELECT host, avg(v) FROM cpu GROUP BY host", { db: "public" });
+ * ```
+ */
+import { databaseNotFound, invalidArguments, PetrelError, unsupported } from "../http/errors.ts";
+import type { Storage } from "../storage/mod.ts";
+import { INFORMATION_SCHEMA } from "../storage/mod.ts";
+import type { QueryOutput, Value } from "../storage/types.ts";
+import { Cursor } from "./cursor.ts";
+import { executeDdl, tableName } from "./ddl.ts";
+import type { Session } from "./ddl.ts";
+import { executeDelete, executeInsert } from "./dml.ts";
+import { registerSqlFunctions } from "./functions.ts";
+import { splitStatements } from "./lexer.ts";
+import type { StatementText, Token } from "./lexer.ts";
+import { refreshInformationSchema } from "./catalog_view.ts";
+import { mapSqliteError, runQuery } from "./results.ts";
+import { rewriteQuery } from "./rewrite.ts";
+import { describeTable, renderCreateTable, stringRecords } from "./show.ts";
+import { checkTimezone } from "./time.ts";
+
+export type { Session } from "./ddl.ts";
+
+/** Request context of {@link executeSql}. */
+export interface SqlContext {
+  db: string;
+  timezone?: string;
+}
+
+const READ_STATEMENTS = ["SELECT", "WITH", "SHOW", "DESC", "DESCRIBE", "EXPLAIN", "VALUES", "TQL"];
+
+/** GreptimeDB's `Statement::is_readonly`: SELECT/SHOW/DESC/EXPLAIN read, everything else writes. */
+export function isReadOnlySql(sql: string): boolean {
+  let statements: StatementText[];
+  try {
+    statements = splitStatements(sql);
+  } catch {
+    return false;
+  }
+  return statements.every((s) => {
+    let i = 0;
+    while (s.tokens[i]?.kind === "op" && s.tokens[i].text === "(") i++;
+    const first = s.tokens[i];
+    return first?.kind === "ident" && READ_STATEMENTS.includes(first.text.toUpperCase());
+  });
+}
+
+/** Runs every `;`-separated statement; the first failure throws a PetrelError. */
+export function executeSql(storage: Storage, sql: string, ctx: SqlContext): QueryOutput[] {
+  if (typeof sql !== "string" || sql.trim() === "") throw invalidArguments("sql parameter is required.");
+  if (!storage.hasDatabase(ctx.db)) throw databaseNotFound(ctx.db);
+  if (ctx.timezone) checkTimezone(ctx.timezone);
+  const session: Session = { db: ctx.db, timezone: ctx.timezone };
+  const outputs: QueryOutput[] = [];
+  for (const stmt of splitStatements(sql)) outputs.push(executeStatement(storage, stmt.tokens, sql, session));
+  return outputs;
+}
+
+function likeToRegExp(pattern: string): RegExp {
+  const re = pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replaceAll("%", ".*").replaceAll("_", ".");
+  return new RegExp(`^${re}$`, "s");
+}
+
+/** Applies `LIKE 'p'` or `WHERE expr` of a SHOW statement to its rows. */
+function filterShow(
+  storage: Storage,
+  cur: Cursor,
+  session: Session,
+  names: string[],
+  rows: Value[][],
+): Value[][] {
+  if (cur.acceptKw("LIKE")) {
+    const p = cur.next();
+    if (p.kind !== "string") throw cur.error(`Expected: a string after LIKE, found: ${p.text}`);
+    cur.expectEnd();
+    const re = likeToRegExp(p.value);
+    return rows.filter((r) => re.test(String(r[0])));
+  }
+  if (cur.acceptKw("WHERE")) {
+    if (rows.length === 0) return rows;
+    const where = cur.tokens.slice(cur.i);
+    cur.i = cur.tokens.length;
+    const handle = storage.database("public");
+    const q = rewriteQuery(where, { storage, db: session.db, sql: cur.sql });
+    const values = rows.map((r) =>
+      `(${r.map((v) => (v === null ? "NULL" : `'${String(v).replaceAll("'", "''")}'`)).join(", ")})`
+    );
+    const cols = names.map((n) => `"${n.replaceAll('"', '""')}"`).join(", ");
+    const sql = `WITH __petrel_show(${cols}) AS (VALUES ${
+      values.join(", ")
+    }) SELECT * FROM __petrel_show WHERE ${q.sql}`;
+    try {
+      const out = runQuery(handle.conn, sql);
+      return out.kind === "records" ? out.rows : rows;
+    } catch (e) {
+      throw mapSqliteError(e, session.db);
+    }
+  }
+  cur.expectEnd();
+  return rows;
+}
+
+function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOutput {
+  if (cur.acceptKw("DATABASES") || cur.acceptKw("SCHEMAS")) {
+    const rows = storage.listDatabases().map((d): Value[] => [d]);
+    return stringRecords(["Database"], filterShow(storage, cur, session, ["Database"], rows));
+  }
+  const full = cur.acceptKw("FULL");
+  if (cur.acceptKw("TABLES")) {
+    let db = session.db;
+    if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
+    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+    let rows: Value[][];
+    if (db === INFORMATION_SCHEMA) {
+      rows = ["columns", "schemata", "tables"].map((t) => [t, "LOCAL TEMPORARY"]);
+    } else {
+      rows = storage.listTables(db).map((t): Value[] => [t.name, "BASE TABLE"]);
+      if (db === "public") rows.push(["numbers", "LOCAL TEMPORARY"]);
+      rows.sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+    }
+    const names = full ? ["Tables", "Table_type"] : ["Tables"];
+    if (!full) rows = rows.map((r) => [r[0]]);
+    return stringRecords(names, filterShow(storage, cur, session, names, rows));
+  }
+  if (full) throw cur.error(`Expected: TABLES after SHOW FULL, found: ${cur.describe()}`);
+  if (cur.acceptKw("CREATE", "TABLE")) {
+    const { db, table } = tableName(cur.objectName(), session);
+    cur.expectEnd();
+    const t = storage.database(db).requireTable(table);
+    return stringRecords(["Table", "Create Table"], [[t.name, renderCreateTable(t)]]);
+  }
+  if (cur.acceptKw("COLUMNS") || cur.acceptKw("FIELDS")) {
+    cur.acceptKw("FROM") || cur.acceptKw("IN");
+    const { db, table } = tableName(cur.objectName(), session);
+    const t = storage.database(db).requireTable(table);
+    const rows = t.columns.map((c): Value[] => [
+      c.name,
+      c.type,
+      c.nullable && c.name !== t.timeIndex ? "Yes" : "No",
+      c.name === t.timeIndex ? "TIME INDEX" : t.primaryKey.includes(c.name) ? "PRI" : "",
+      c.default ?? null,
+      c.semantic,
+    ]);
+    const names = ["Field", "Type", "Null", "Key", "Default", "Semantic Type"];
+    return stringRecords(names, filterShow(storage, cur, session, names, rows));
+  }
+  throw unsupported(`Unsupported statement: SHOW ${cur.describe().toUpperCase()}`);
+}
+
+function runSelect(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
+  const db = session.db === INFORMATION_SCHEMA ? "public" : session.db;
+  const handle = storage.database(db);
+  registerSqlFunctions(handle.conn);
+  const q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
+  try {
+    if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
+    return runQuery(handle.conn, q.sql, q.hints);
+  } catch (e) {
+    throw mapSqliteError(e, session.db);
+  }
+}
+
+function executeStatement(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
+  const cur = new Cursor(tokens, sql);
+  const first = tokens[0];
+  const word = first?.kind === "ident" ? first.text.toUpperCase() : first?.text ?? "";
+  try {
+    switch (word) {
+      case "SELECT":
+      case "WITH":
+      case "VALUES":
+      case "(":
+        return runSelect(storage, tokens, sql, session);
+      case "INSERT":
+        return executeInsert(storage, tokens, sql, session);
+      case "DELETE":
+        return executeDelete(storage, tokens, sql, session);
+      case "SHOW":
+        cur.next();
+        return showStatement(storage, cur, session);
+      case "DESC":
+      case "DESCRIBE": {
+        cur.next();
+        if (cur.acceptKw("DATABASE")) throw unsupported("DESC DATABASE is not supported");
+        cur.acceptKw("TABLE");
+        const { db, table } = tableName(cur.objectName(), session);
+        cur.expectEnd();
+        return describeTable(storage.database(db).requireTable(table));
+      }
+      case "USE": {
+        cur.next();
+        const db = cur.ident("a database name");
+        cur.expectEnd();
+        if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+        session.db = db;
+        return { kind: "affected", rows: 0 };
+      }
+      case "SET": {
+        cur.next();
+        cur.acceptKw("SESSION") || cur.acceptKw("LOCAL");
+        const name = cur.next().text.toLowerCase();
+        if (!cur.acceptKw("TO")) cur.acceptOp("=");
+        const value = cur.next().value;
+        if (name === "time_zone" || name === "timezone") {
+          checkTimezone(value);
+          session.timezone = value;
+        }
+        return { kind: "affected", rows: 0 };
+      }
+      case "EXPLAIN": {
+        cur.next();
+        cur.acceptKw("ANALYZE");
+        cur.acceptKw("VERBOSE");
+        const rest = tokens.slice(cur.i);
+        const db = session.db === INFORMATION_SCHEMA ? "public" : session.db;
+        const handle = storage.database(db);
+        registerSqlFunctions(handle.conn);
+        const q = rewriteQuery(rest, { storage, db: session.db, sql, timezone: session.timezone });
+        try {
+          if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
+          const plan = runQuery(handle.conn, `EXPLAIN QUERY PLAN ${q.sql}`);
+          const lines = plan.kind === "records" ? plan.rows.map((r) => String(r[3])).join("\n") : "";
+          return stringRecords(["plan_type", "plan"], [["logical_plan", q.sql], ["physical_plan", lines]]);
+        } catch (e) {
+          throw mapSqliteError(e, session.db);
+        }
+      }
+      case "UPDATE":
+        throw unsupported("UPDATE is not supported");
+      case "TQL":
+        throw unsupported("TQL is not supported over SQL yet");
+      default: {
+        const ddl = executeDdl(storage, tokens, sql, session);
+        if (ddl) return ddl;
+        throw cur.error(`Expected: an SQL statement, found: ${first?.text ?? "EOF"}`);
+      }
+    }
+  } catch (e) {
+    if (e instanceof PetrelError) throw e;
+    throw mapSqliteError(e, session.db);
+  }
+}

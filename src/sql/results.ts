@@ -1,0 +1,81 @@
+/**
+ * Running SQLite statements for SQL requests: result sets with GreptimeDB data types, and SQLite's
+ * errors mapped to GreptimeDB codes (a user's mistake is never a 500).
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
+import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
+import type { DataType, QueryOutput, ResultColumn, Value } from "../storage/types.ts";
+
+/** Maps an error thrown by SQLite while running user SQL to a PetrelError. */
+export function mapSqliteError(e: unknown, db: string): PetrelError {
+  if (e instanceof PetrelError) return e;
+  const msg = e instanceof Error ? e.message : String(e);
+  let m = /no such table: (?:[^.]+\.)?(.+)$/.exec(msg);
+  if (m) return tableNotFound(`greptime.${db}.${m[1]}`);
+  m = /no such column: (.+)$/.exec(msg);
+  if (m) return new PetrelError(StatusCode.PlanQuery, `Failed to plan SQL: No field named ${m[1]}`);
+  m = /no such function: (.+)$/.exec(msg);
+  if (m) return new PetrelError(StatusCode.PlanQuery, `Failed to plan SQL: Invalid function '${m[1]}'`);
+  if (/syntax error|incomplete input|unrecognized token/.test(msg)) {
+    return new PetrelError(StatusCode.InvalidSyntax, `Invalid SQL syntax: ${msg}`);
+  }
+  if (/too many|too big|string or blob too big|out of memory/i.test(msg)) {
+    return new PetrelError(StatusCode.RuntimeResourcesExhausted, msg);
+  }
+  return new PetrelError(StatusCode.PlanQuery, `Failed to execute query: ${msg}`);
+}
+
+function inferType(rows: unknown[][], col: number): DataType | string {
+  let sawInt = false;
+  for (const r of rows) {
+    const v = r[col];
+    if (v === null || v === undefined) continue;
+    if (typeof v === "number") return "Float64";
+    if (typeof v === "bigint") sawInt = true;
+    else if (typeof v === "string") return "String";
+    else if (v instanceof Uint8Array) return "Binary";
+  }
+  return sawInt ? "Int64" : "Null";
+}
+
+/** Runs a query and converts its rows: integers to numbers (bigint past 2^53), null tags to null. */
+export function runQuery(
+  conn: DatabaseSync,
+  sql: string,
+  hints: Array<DataType | undefined> = [],
+): QueryOutput {
+  const stmt = conn.prepare(sql);
+  stmt.setReadBigInts(true);
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  const meta = stmt.columns();
+  const raw = stmt.all() as unknown as unknown[][];
+  const columns: ResultColumn[] = [];
+  const declared: Array<DataType | undefined> = [];
+  meta.forEach((c, i) => {
+    const d = dataTypeOfDecl(c.type) ?? hints[i];
+    declared.push(d);
+    columns.push({ name: c.name, data_type: d ?? inferType(raw, i) });
+  });
+  for (let i = 0; i < columns.length; i++) {
+    const type = columns[i].data_type;
+    const isBool = type === "Boolean";
+    const isU64 = type === "UInt64";
+    const keepBlob = type === "Binary";
+    const isFloat = type === "Float64" || type === "Float32";
+    for (const r of raw) {
+      const v = r[i];
+      if (typeof v === "bigint") {
+        r[i] = isBool
+          ? v !== 0n
+          : isU64
+          ? fromSqliteInteger(decodeUInt64(v))
+          : isFloat
+          ? Number(v)
+          : fromSqliteInteger(v);
+      } else if (v instanceof Uint8Array && !keepBlob && isNullTag(v as Value)) r[i] = null;
+      else if (isBool && typeof v === "number") r[i] = v !== 0;
+    }
+  }
+  return { kind: "records", columns, rows: raw as Value[][] };
+}

@@ -1,0 +1,69 @@
+/** GreptimeDB's texts for SHOW CREATE TABLE, DESC TABLE and the create options of information_schema. */
+import type { TableMeta } from "../storage/mod.ts";
+import { sqlTypeName } from "../storage/datatypes.ts";
+import { formatTtl } from "../storage/options.ts";
+import type { QueryOutput, Value } from "../storage/types.ts";
+
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function optionKey(key: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(key) && key !== "comment" ? key : `'${key.replaceAll("'", "''")}'`;
+}
+
+function displayOptions(t: TableMeta): Array<[string, string]> {
+  return Object.entries(t.options)
+    .map(([k, v]): [string, string] => [k, k === "ttl" ? formatTtl(v) : v])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The `WITH(...)` options as one line, as information_schema.tables' create_options shows them. */
+export function renderCreateOptions(t: TableMeta): string {
+  return displayOptions(t).map(([k, v]) => `${k}=${v}`).join(" ");
+}
+
+/** GreptimeDB's `SHOW CREATE TABLE` text. */
+export function renderCreateTable(t: TableMeta): string {
+  const lines = t.columns.map((c) => {
+    const nullable = c.name === t.timeIndex || !c.nullable ? "NOT NULL" : "NULL";
+    let line = `  ${quoteName(c.name)} ${sqlTypeName(c.type)} ${nullable}`;
+    if (c.default !== undefined) line += ` DEFAULT ${c.default}`;
+    if (c.comment !== undefined) line += ` COMMENT '${c.comment.replaceAll("'", "''")}'`;
+    return line;
+  });
+  lines.push(`  TIME INDEX (${quoteName(t.timeIndex)})`);
+  if (t.primaryKey.length > 0) lines.push(`  PRIMARY KEY (${t.primaryKey.map(quoteName).join(", ")})`);
+  let sql = `CREATE TABLE IF NOT EXISTS ${quoteName(t.name)} (\n${
+    lines.join(",\n")
+  }\n)\n\nENGINE=${t.engine}`;
+  const opts = displayOptions(t);
+  if (opts.length > 0) {
+    sql += `\nWITH(\n${
+      opts.map(([k, v]) => `  ${optionKey(k)} = '${v.replaceAll("'", "''")}'`).join(",\n")
+    }\n)`;
+  }
+  return sql;
+}
+
+/** GreptimeDB's `DESC TABLE` result. */
+export function describeTable(t: TableMeta): QueryOutput {
+  const rows: Value[][] = t.columns.map((c) => {
+    const key = c.name === t.timeIndex ? "TIME INDEX" : t.primaryKey.includes(c.name) ? "PRI" : "";
+    const nullable = c.name === t.timeIndex || !c.nullable ? "NO" : "YES";
+    return [c.name, c.type, key, nullable, c.default ?? "", c.semantic];
+  });
+  return {
+    kind: "records",
+    columns: ["Column", "Type", "Key", "Null", "Default", "Semantic Type"].map((name) => ({
+      name,
+      data_type: "String",
+    })),
+    rows,
+  };
+}
+
+/** A records output of String columns. */
+export function stringRecords(names: string[], rows: Value[][]): QueryOutput {
+  return { kind: "records", columns: names.map((name) => ({ name, data_type: "String" })), rows };
+}

@@ -1,0 +1,132 @@
+/** Timestamp strings, timezones and intervals of the SQL dialect, as integers in a time unit. */
+import type { TimeUnit } from "../storage/datatypes.ts";
+import { parseDurationMs } from "../storage/options.ts";
+import { invalidArguments } from "../http/errors.ts";
+
+const NS_PER: Record<TimeUnit, bigint> = { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n };
+
+/** Converts nanoseconds to a unit, flooring. */
+export function nsToUnit(ns: bigint, unit: TimeUnit): bigint {
+  const d = NS_PER[unit];
+  const q = ns / d;
+  return ns % d < 0n ? q - 1n : q;
+}
+
+/** Converts a value in a unit to nanoseconds. */
+export function unitToNs(v: bigint, unit: TimeUnit): bigint {
+  return v * NS_PER[unit];
+}
+
+/** Converts an integer between units (flooring when coarsening). */
+export function convertUnit(v: bigint, from: TimeUnit, to: TimeUnit): bigint {
+  return from === to ? v : nsToUnit(unitToNs(v, from), to);
+}
+
+const TS_RE =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** The offset of a timezone (`UTC`, `+08:00`, `Asia/Shanghai`) at an instant, in minutes east of UTC. */
+export function timezoneOffsetMinutes(tz: string | undefined, atMs: number): number {
+  if (!tz) return 0;
+  const t = tz.trim();
+  if (t === "" || /^(utc|z|gmt)$/i.test(t)) return 0;
+  const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(t);
+  if (m) return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+  try {
+    const parts = new Intl.DateTimeFormat("en-US", {
+      timeZone: t,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }).formatToParts(new Date(atMs));
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    const local = Date.UTC(
+      get("year"),
+      get("month") - 1,
+      get("day"),
+      get("hour"),
+      get("minute"),
+      get("second"),
+    );
+    return Math.round((local - Math.floor(atMs / 1000) * 1000) / 60000);
+  } catch {
+    throw invalidArguments(`Invalid timezone: ${tz}`);
+  }
+}
+
+/** Validates a timezone name; throws 1004 for unknown ones. */
+export function checkTimezone(tz: string): void {
+  timezoneOffsetMinutes(tz, Date.now());
+}
+
+/** Parses a timestamp string into nanoseconds since the epoch; undefined if it is not one. */
+export function parseTimestampNs(text: string, timezone?: string): bigint | undefined {
+  const m = TS_RE.exec(text.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const baseMs = Date.UTC(
+    Number(y),
+    Number(mo) - 1,
+    Number(d),
+    Number(h ?? 0),
+    Number(mi ?? 0),
+    Number(s ?? 0),
+  );
+  if (Number.isNaN(baseMs)) return undefined;
+  let offsetMin: number;
+  if (zone) offsetMin = /^(z|utc)$/i.test(zone) ? 0 : timezoneOffsetMinutes(zone, baseMs);
+  else offsetMin = timezoneOffsetMinutes(timezone, baseMs - timezoneOffsetMinutes(timezone, baseMs) * 60000);
+  const fracNs = frac ? BigInt(frac.padEnd(9, "0")) : 0n;
+  return BigInt(baseMs - offsetMin * 60000) * 1_000_000n + fracNs;
+}
+
+/** Parses a timestamp string into an integer in `unit`. */
+export function parseTimestampIn(text: string, unit: TimeUnit, timezone?: string): bigint | undefined {
+  const ns = parseTimestampNs(text, timezone);
+  return ns === undefined ? undefined : nsToUnit(ns, unit);
+}
+
+const INTERVAL_WORDS: Record<string, string> = {
+  year: "y",
+  years: "y",
+  month: "M",
+  months: "M",
+  week: "w",
+  weeks: "w",
+  day: "d",
+  days: "d",
+  hour: "h",
+  hours: "h",
+  minute: "m",
+  minutes: "m",
+  second: "s",
+  seconds: "s",
+  millisecond: "ms",
+  milliseconds: "ms",
+  microsecond: "us",
+  microseconds: "us",
+  nanosecond: "ns",
+  nanoseconds: "ns",
+};
+
+/** Parses an interval (`5 minutes`, `1h30m`, `1 day 2 hours`, `PT5M`) into nanoseconds. */
+export function parseIntervalNs(text: string, unitWord?: string): bigint {
+  let s = text.trim();
+  if (unitWord) s = `${s} ${unitWord}`;
+  const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(s);
+  if (iso && s.length > 1) {
+    const ms = (Number(iso[1] ?? 0) * 86400 + Number(iso[2] ?? 0) * 3600 + Number(iso[3] ?? 0) * 60 +
+      Number(iso[4] ?? 0)) * 1000;
+    return BigInt(Math.round(ms * 1e6));
+  }
+  const normalized = s.replace(/([a-zA-Z]+)/g, (w) => INTERVAL_WORDS[w.toLowerCase()] ?? w);
+  const ms = parseDurationMs(normalized);
+  if (ms === undefined) {
+    throw invalidArguments(`Invalid interval: '${text}${unitWord ? " " + unitWord : ""}'`);
+  }
+  return BigInt(Math.round(ms * 1e6));
+}

@@ -1,0 +1,167 @@
+/**
+ * One Petrel database: a SQLite connection to `<db>.sqlite` (WAL) with the durability-skipping
+ * `<db>.nowal.sqlite` attached as schema `nowal`, and the catalog table that describes its tables.
+ */
+import { DatabaseSync } from "node:sqlite";
+import type { StatementSync } from "node:sqlite";
+import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
+import type { TableMeta } from "./table.ts";
+import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
+
+const CATALOG = "__petrel_catalog";
+
+/** Where a database's files live; `null` keeps everything in memory. */
+export interface DatabaseFiles {
+  main: string | null;
+  nowal: string | null;
+}
+
+/** A database connection plus its catalog, cached in memory. */
+export class DatabaseHandle {
+  readonly name: string;
+  readonly conn: DatabaseSync;
+  readonly files: DatabaseFiles;
+  private tables = new Map<string, TableMeta>();
+  private nowalAttached = false;
+  private nextId = 1;
+  /** Prepared statements keyed by the writer and readers; cleared on every schema change. */
+  readonly statements = new Map<string, StatementSync>();
+  /** Bumped on every schema change so callers can drop their own caches. */
+  schemaVersion = 0;
+
+  constructor(name: string, files: DatabaseFiles) {
+    this.name = name;
+    this.files = files;
+    this.conn = new DatabaseSync(files.main ?? ":memory:");
+    this.conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000");
+    this.conn.exec(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdent(CATALOG)} (name TEXT PRIMARY KEY, meta TEXT NOT NULL)`,
+    );
+    this.loadCatalog();
+    if ([...this.tables.values()].some((t) => t.schema === "nowal")) this.attachNowal();
+  }
+
+  /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */
+  loadCatalog(): void {
+    this.tables.clear();
+    const rows = this.conn.prepare(`SELECT meta FROM ${quoteIdent(CATALOG)}`).all() as Array<
+      { meta: string }
+    >;
+    for (const r of rows) {
+      const t = JSON.parse(r.meta) as TableMeta;
+      t.db = this.name;
+      this.tables.set(t.name, t);
+      this.nextId = Math.max(this.nextId, t.id + 1);
+    }
+    this.invalidate();
+  }
+
+  private invalidate(): void {
+    this.statements.clear();
+    this.schemaVersion++;
+  }
+
+  /** The `nowal` schema: synchronous=OFF, for `skip_wal` tables (a crash of the OS may lose recent writes). */
+  attachNowal(): void {
+    if (this.nowalAttached) return;
+    this.conn.prepare("ATTACH DATABASE ? AS nowal").run(this.files.nowal ?? ":memory:");
+    this.conn.exec("PRAGMA nowal.journal_mode=WAL; PRAGMA nowal.synchronous=OFF");
+    this.nowalAttached = true;
+  }
+
+  /** A table's metadata, if it exists (exact name first, then SQLite's case-insensitive match). */
+  getTable(name: string): TableMeta | undefined {
+    const exact = this.tables.get(name);
+    if (exact) return exact;
+    const lower = name.toLowerCase();
+    for (const t of this.tables.values()) if (t.name.toLowerCase() === lower) return t;
+    return undefined;
+  }
+
+  /** A table's metadata or a 4001 error. */
+  requireTable(name: string): TableMeta {
+    const t = this.getTable(name);
+    if (!t) throw tableNotFound(`greptime.${this.name}.${name}`);
+    return t;
+  }
+
+  /** All tables, by name. */
+  listTables(): TableMeta[] {
+    return [...this.tables.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** A fresh table id. */
+  allocateId(): number {
+    return this.nextId++;
+  }
+
+  /** Creates a table (inside the caller's transaction, if any). */
+  createTable(t: TableMeta): void {
+    if (this.getTable(t.name)) {
+      throw new PetrelError(
+        StatusCode.TableAlreadyExists,
+        `Table already exists: \`greptime.${this.name}.${t.name}\``,
+      );
+    }
+    if (t.schema === "nowal") this.attachNowal();
+    for (const sql of createTableSql(t)) this.conn.exec(sql);
+    this.saveMeta(t);
+  }
+
+  /** Persists a table's metadata and refreshes the cache. */
+  saveMeta(t: TableMeta): void {
+    const { db: _db, ...rest } = t;
+    this.conn.prepare(`INSERT OR REPLACE INTO ${quoteIdent(CATALOG)} (name, meta) VALUES (?, ?)`).run(
+      t.name,
+      JSON.stringify(rest),
+    );
+    this.tables.set(t.name, t);
+    this.invalidate();
+  }
+
+  /** Drops a table and its catalog entry. */
+  dropTable(name: string): void {
+    const t = this.requireTable(name);
+    this.conn.exec(`DROP TABLE IF EXISTS ${qualifiedName(t)}`);
+    this.conn.prepare(`DELETE FROM ${quoteIdent(CATALOG)} WHERE name = ?`).run(t.name);
+    this.tables.delete(t.name);
+    this.invalidate();
+  }
+
+  /** Deletes every row of a table. */
+  truncateTable(name: string): void {
+    const t = this.requireTable(name);
+    this.conn.exec(`DELETE FROM ${qualifiedName(t)}`);
+  }
+
+  /** Runs `fn` in one write transaction; on failure rolls back and reloads the catalog. */
+  transaction<T>(fn: () => T): T {
+    if (this.conn.isTransaction) return fn();
+    this.conn.exec("BEGIN IMMEDIATE");
+    try {
+      const out = fn();
+      this.conn.exec("COMMIT");
+      return out;
+    } catch (e) {
+      if (this.conn.isTransaction) this.conn.exec("ROLLBACK");
+      this.loadCatalog();
+      throw e;
+    }
+  }
+
+  /** Index name used by append-mode tables (exposed for schema evolution). */
+  appendIndex(t: TableMeta): string {
+    return `${quoteIdent(t.schema)}.${quoteIdent(appendIndexName(t))}`;
+  }
+
+  /** Checkpoints the WAL and closes the connection. */
+  close(): void {
+    try {
+      this.conn.exec("PRAGMA main.wal_checkpoint(TRUNCATE)");
+      if (this.nowalAttached) this.conn.exec("PRAGMA nowal.wal_checkpoint(TRUNCATE)");
+    } catch {
+      // a checkpoint is an optimisation of the next open; closing must still happen
+    }
+    this.conn.close();
+  }
+}

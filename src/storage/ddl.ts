@@ -1,0 +1,155 @@
+/**
+ * Table DDL on a database: create, drop, truncate, add or drop columns, change options. Used by the
+ * SQL statements and by the writer's schema evolution.
+ */
+import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import type { DatabaseHandle } from "./database.ts";
+import { isTimestampType } from "./datatypes.ts";
+import { normalizeOptions } from "./options.ts";
+import type { ColumnMeta, TableMeta } from "./table.ts";
+import {
+  addColumnSql,
+  createAppendIndexSql,
+  isAppendMode,
+  qualifiedName,
+  quoteIdent,
+  rebuildTableSql,
+} from "./table.ts";
+import type { TableOptions } from "./types.ts";
+import { validateTableName } from "./writer.ts";
+
+/** What CREATE TABLE says about a table. */
+export interface TableSpec {
+  name: string;
+  columns: ColumnMeta[];
+  timeIndex: string;
+  primaryKey: string[];
+  options: TableOptions;
+  engine?: string;
+}
+
+/** Creates a table from a spec; returns false when it existed and `ifNotExists` was set. */
+export function createTable(handle: DatabaseHandle, spec: TableSpec, ifNotExists: boolean): boolean {
+  validateTableName(spec.name);
+  if (handle.getTable(spec.name)) {
+    if (ifNotExists) return false;
+    throw new PetrelError(
+      StatusCode.TableAlreadyExists,
+      `Table already exists: \`greptime.${handle.name}.${spec.name}\``,
+    );
+  }
+  const names = new Set<string>();
+  for (const c of spec.columns) {
+    const key = c.name.toLowerCase();
+    if (names.has(key)) throw invalidArguments(`Duplicate column name: ${c.name}`);
+    if (key.startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${c.name}`);
+    names.add(key);
+  }
+  const ts = spec.columns.find((c) => c.name === spec.timeIndex);
+  if (!ts) throw invalidArguments(`Missing time index column ${spec.timeIndex} in table ${spec.name}`);
+  if (!isTimestampType(ts.type)) {
+    throw invalidArguments(`Time index column ${ts.name} must be a timestamp, got ${ts.type}`);
+  }
+  for (const k of spec.primaryKey) {
+    if (!spec.columns.some((c) => c.name === k)) {
+      throw invalidArguments(`Primary key column ${k} not found in table ${spec.name}`);
+    }
+    if (k === spec.timeIndex) {
+      throw invalidArguments(`Time index column ${k} cannot be part of the primary key`);
+    }
+  }
+  const options = normalizeOptions(spec.options);
+  const columns = spec.columns.map((c): ColumnMeta => ({
+    ...c,
+    semantic: c.name === spec.timeIndex ? "TIMESTAMP" : spec.primaryKey.includes(c.name) ? "TAG" : "FIELD",
+    nullable: c.name === spec.timeIndex ? false : c.nullable,
+  }));
+  const t: TableMeta = {
+    db: handle.name,
+    name: spec.name,
+    id: handle.allocateId(),
+    columns,
+    timeIndex: spec.timeIndex,
+    primaryKey: spec.primaryKey,
+    options,
+    engine: spec.engine ?? "mito",
+    createdAt: Date.now(),
+    schema: options.skip_wal === "true" ? "nowal" : "main",
+  };
+  handle.transaction(() => handle.createTable(t));
+  return true;
+}
+
+/** Adds columns (a new tag rebuilds a keyed table, since SQLite cannot change a primary key). */
+export function addColumns(handle: DatabaseHandle, table: TableMeta, added: ColumnMeta[]): TableMeta {
+  for (const c of added) {
+    if (table.columns.some((o) => o.name.toLowerCase() === c.name.toLowerCase())) {
+      throw new PetrelError(
+        StatusCode.TableColumnExists,
+        `Column ${c.name} already exists in table ${table.name}`,
+      );
+    }
+    if (c.semantic === "TIMESTAMP") throw invalidArguments(`Table ${table.name} already has a time index`);
+    if (c.name.toLowerCase().startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${c.name}`);
+  }
+  const next: TableMeta = {
+    ...table,
+    columns: [...table.columns, ...added],
+    primaryKey: [...table.primaryKey, ...added.filter((c) => c.semantic === "TAG").map((c) => c.name)],
+  };
+  const newTags = next.primaryKey.length !== table.primaryKey.length;
+  if (newTags && !isAppendMode(table)) {
+    for (const sql of rebuildTableSql(table, next)) handle.conn.exec(sql);
+  } else {
+    for (const c of added) handle.conn.exec(addColumnSql(next, c));
+    if (newTags) {
+      handle.conn.exec(`DROP INDEX IF EXISTS ${handle.appendIndex(table)}`);
+      handle.conn.exec(createAppendIndexSql(next));
+    }
+  }
+  handle.saveMeta(next);
+  return next;
+}
+
+/** Drops a field column. */
+export function dropColumn(handle: DatabaseHandle, table: TableMeta, name: string): void {
+  const col = table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!col) {
+    throw new PetrelError(StatusCode.TableColumnNotFound, `Column ${name} not exists in table ${table.name}`);
+  }
+  if (col.semantic !== "FIELD") {
+    throw invalidArguments(`Not allowed to remove index column ${col.name} from table ${table.name}`);
+  }
+  handle.transaction(() => {
+    handle.conn.exec(`ALTER TABLE ${qualifiedName(table)} DROP COLUMN ${quoteIdent(col.name)}`);
+    handle.saveMeta({ ...table, columns: table.columns.filter((c) => c !== col) });
+  });
+}
+
+const ALTERABLE = new Set([
+  "ttl",
+  "comment",
+  "compaction.type",
+  "compaction.twcs.time_window",
+  "compaction.twcs.trigger_file_num",
+  "compaction.twcs.max_output_file_size",
+  "write_buffer_size",
+]);
+
+/** Sets and unsets table options (only those that need no physical change). */
+export function alterOptions(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  set: TableOptions,
+  unset: string[],
+): void {
+  const normalized = normalizeOptions(set);
+  for (const k of [...Object.keys(normalized), ...unset.map((u) => u.toLowerCase())]) {
+    if (!ALTERABLE.has(k)) {
+      throw invalidArguments(`Invalid set table option request: altering ${k} is not supported`);
+    }
+  }
+  const options = { ...table.options, ...normalized };
+  for (const k of unset) delete options[k.toLowerCase()];
+  handle.transaction(() => handle.saveMeta({ ...table, options }));
+}

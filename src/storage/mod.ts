@@ -1,0 +1,176 @@
+/**
+ * Petrel's storage: databases (one SQLite file each under `<data_home>/data/`), their catalogs,
+ * the one writer API, and the ttl sweeper.
+ *
+ * ```ts
+ * const storage = Storage.open({ dataHome: ":memory:" });
+ * storage.write("public", [{ table: "cpu", columns, rows }]);
+ * ```
+ */
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { DatabaseHandle } from "./database.ts";
+import type { TableMeta } from "./table.ts";
+import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
+import type { TableOptions, WriteBatch } from "./types.ts";
+import type { WriteOptions } from "./writer.ts";
+import { writeBatches } from "./writer.ts";
+
+export type { ColumnMeta, TableMeta } from "./table.ts";
+export type { WriteOptions } from "./writer.ts";
+export { batchFromRecords } from "./writer.ts";
+export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
+
+/** Options of {@link Storage.open}. */
+export interface StorageOptions {
+  /** Directory holding `data/<db>.sqlite`; `":memory:"` keeps everything in memory, no files at all. */
+  dataHome: string;
+  /** Whether writes may create missing tables (GreptimeDB's default: true). */
+  autoCreateTable?: boolean;
+}
+
+/** Databases that always exist. */
+export const DEFAULT_DATABASES = ["public", "greptime_private"];
+/** The virtual database of metadata tables. */
+export const INFORMATION_SCHEMA = "information_schema";
+
+const DB_NAME = /^[A-Za-z_][A-Za-z0-9_\-]*$/;
+
+/** The storage engine: one instance per process. */
+export class Storage {
+  readonly dataHome: string;
+  readonly autoCreateTable: boolean;
+  private readonly dataDir: string | null;
+  private readonly dbs = new Map<string, DatabaseHandle>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+
+  private constructor(opts: StorageOptions) {
+    this.dataHome = opts.dataHome;
+    this.autoCreateTable = opts.autoCreateTable ?? true;
+    this.dataDir = opts.dataHome === ":memory:" ? null : join(opts.dataHome, "data");
+  }
+
+  /** Opens (or creates) the storage under `dataHome`; `public` always exists afterwards. */
+  static open(opts: StorageOptions): Storage {
+    const s = new Storage(opts);
+    if (s.dataDir) {
+      mkdirSync(s.dataDir, { recursive: true });
+      for (const f of readdirSync(s.dataDir)) {
+        const m = /^(.+)\.sqlite$/.exec(f);
+        if (m && !m[1].endsWith(".nowal") && DB_NAME.test(m[1])) s.openHandle(m[1]);
+      }
+    }
+    for (const db of DEFAULT_DATABASES) if (!s.dbs.has(db)) s.openHandle(db);
+    return s;
+  }
+
+  private openHandle(db: string): DatabaseHandle {
+    const files = this.dataDir
+      ? { main: join(this.dataDir, `${db}.sqlite`), nowal: join(this.dataDir, `${db}.nowal.sqlite`) }
+      : { main: null, nowal: null };
+    const h = new DatabaseHandle(db, files);
+    this.dbs.set(db, h);
+    return h;
+  }
+
+  /** Whether a database exists (`information_schema` always does). */
+  hasDatabase(db: string): boolean {
+    return db === INFORMATION_SCHEMA || this.dbs.has(db);
+  }
+
+  /** Creates a database; `false` if it existed and `ifNotExists` was set. */
+  createDatabase(db: string, ifNotExists = false): boolean {
+    if (this.hasDatabase(db)) {
+      if (ifNotExists) return false;
+      throw new PetrelError(StatusCode.DatabaseAlreadyExists, `Schema ${db} already exists`);
+    }
+    if (!DB_NAME.test(db)) throw invalidArguments(`Invalid database name: ${db}`);
+    this.openHandle(db);
+    return true;
+  }
+
+  /** Drops a database and its files. */
+  dropDatabase(db: string): void {
+    if (db === INFORMATION_SCHEMA) throw invalidArguments(`Cannot drop database ${db}`);
+    const h = this.database(db);
+    h.close();
+    this.dbs.delete(db);
+    for (const f of [h.files.main, h.files.nowal]) {
+      if (!f) continue;
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(f + suffix, { force: true });
+    }
+  }
+
+  /** Names of all databases, sorted (including `information_schema`). */
+  listDatabases(): string[] {
+    return [...this.dbs.keys(), INFORMATION_SCHEMA].sort();
+  }
+
+  /** The handle of a database or a 4004 error. */
+  database(db: string): DatabaseHandle {
+    const h = this.dbs.get(db);
+    if (!h) throw databaseNotFound(db);
+    return h;
+  }
+
+  /** A table's metadata (columns with DataType and semantic type, time index, primary key, options). */
+  getTable(db: string, table: string): TableMeta | undefined {
+    return this.dbs.get(db)?.getTable(table);
+  }
+
+  /** All tables of a database. */
+  listTables(db: string): TableMeta[] {
+    return this.database(db).listTables();
+  }
+
+  /**
+   * The one writer API: validates, auto-creates tables, evolves schemas, and commits all batches in
+   * one transaction before returning the number of rows written.
+   */
+  write(db: string, batches: WriteBatch[], opts: WriteOptions & { hints?: TableOptions } = {}): number {
+    return writeBatches(this.database(db), batches, opts, { autoCreateTable: this.autoCreateTable });
+  }
+
+  /** Deletes expired rows of every table with a ttl; returns the rows deleted. */
+  sweepExpired(nowMs = Date.now()): number {
+    let deleted = 0;
+    for (const h of this.dbs.values()) {
+      for (const t of h.listTables()) {
+        const cutoff = ttlCutoff(t, nowMs);
+        if (cutoff === undefined) continue;
+        const r = h.conn.prepare(`DELETE FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} < ?`).run(
+          cutoff,
+        );
+        deleted += Number(r.changes);
+      }
+    }
+    return deleted;
+  }
+
+  /** Starts the background sweeper that deletes expired rows every `intervalMs`. */
+  startTtlSweeper(intervalMs: number): void {
+    this.stopTtlSweeper();
+    this.sweeper = setInterval(() => {
+      try {
+        this.sweepExpired();
+      } catch (e) {
+        console.error("ttl sweeper:", e);
+      }
+    }, intervalMs);
+    Deno.unrefTimer(this.sweeper as unknown as number);
+  }
+
+  /** Stops the ttl sweeper. */
+  stopTtlSweeper(): void {
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  /** Stops the sweeper, checkpoints every WAL and closes every database. */
+  close(): void {
+    this.stopTtlSweeper();
+    for (const h of this.dbs.values()) h.close();
+    this.dbs.clear();
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Table options: validation of `WITH (...)` values and hints, the ttl duration grammar, and
+ * GreptimeDB's normalized display (`7d` → `7days`).
+ */
+import type { CreateType, TableOptions } from "./types.ts";
+import { invalidArguments } from "../http/errors.ts";
+
+/** Options that `WITH (...)` and write hints may set. */
+export const VALID_OPTION_KEYS = new Set([
+  "ttl",
+  "append_mode",
+  "merge_mode",
+  "skip_wal",
+  "comment",
+  "write_buffer_size",
+  "storage",
+  "sst_format",
+  "physical_metric_table",
+  "on_physical_table",
+  "table_data_model",
+  "otlp_metric_compat",
+  "compaction.type",
+  "compaction.twcs.time_window",
+  "compaction.twcs.trigger_file_num",
+  "compaction.twcs.max_output_file_size",
+  "index.type",
+  "memtable.type",
+  "physical_table",
+]);
+
+const UNIT_MS: Array<[RegExp, number]> = [
+  [/^(ns|nsec|nanos?|nanoseconds?)$/, 1e-6],
+  [/^(us|µs|usec|micros?|microseconds?)$/, 1e-3],
+  [/^(ms|msec|millis?|milliseconds?)$/, 1],
+  [/^(s|sec|secs|seconds?)$/, 1e3],
+  [/^(m|min|mins|minutes?)$/, 60e3],
+  [/^(h|hr|hrs|hours?)$/, 3600e3],
+  [/^(d|days?)$/, 86400e3],
+  [/^(w|wk|weeks?)$/, 7 * 86400e3],
+  [/^(M|months?)$/, 2_630_016_000],
+  [/^(y|yr|years?)$/, 31_557_600_000],
+];
+
+/** Parses a humantime duration (`7d`, `1h 30m`, `90s`, `5 minutes`) into milliseconds; undefined if malformed. */
+export function parseDurationMs(text: string): number | undefined {
+  const s = text.trim();
+  if (s === "") return undefined;
+  const re = /(\d+(?:\.\d+)?)\s*([a-zA-Zµ]+)\s*/y;
+  let total = 0;
+  let pos = 0;
+  while (pos < s.length) {
+    re.lastIndex = pos;
+    const m = re.exec(s);
+    if (!m) return undefined;
+    const word = m[2] === "M" ? "M" : m[2].toLowerCase();
+    const unit = UNIT_MS.find(([r]) => r.test(word));
+    if (!unit) return undefined;
+    total += Number(m[1]) * unit[1];
+    pos = re.lastIndex;
+  }
+  return total;
+}
+
+/** A parsed ttl: null keeps data forever, 0 keeps nothing (`instant`). */
+export function parseTtl(text: string): number | null {
+  const s = text.trim().toLowerCase();
+  if (s === "forever" || s === "") return null;
+  if (s === "instant") return 0;
+  const ms = parseDurationMs(text);
+  if (ms === undefined) throw invalidArguments(`Invalid ttl value: '${text}'`);
+  return ms === 0 ? null : ms;
+}
+
+const DISPLAY_UNITS: Array<[string, number]> = [
+  ["year", 31_557_600_000],
+  ["month", 2_630_016_000],
+  ["day", 86_400_000],
+  ["h", 3_600_000],
+  ["m", 60_000],
+  ["s", 1000],
+  ["ms", 1],
+];
+
+/** GreptimeDB's humantime rendering of a ttl (`7days`, `1day`, `1h`, `forever`, `instant`). */
+export function formatTtl(text: string): string {
+  const ms = parseTtl(text);
+  if (ms === null) return "forever";
+  if (ms === 0) return "instant";
+  let rest = Math.round(ms);
+  const parts: string[] = [];
+  for (const [name, size] of DISPLAY_UNITS) {
+    const n = Math.floor(rest / size);
+    if (n === 0) continue;
+    rest -= n * size;
+    const plural = name.length > 2 && n !== 1 ? "s" : "";
+    parts.push(`${n}${name}${plural}`);
+  }
+  return parts.join(" ");
+}
+
+function parseBoolOption(key: string, value: string): string {
+  const v = value.trim().toLowerCase();
+  if (v !== "true" && v !== "false") {
+    throw invalidArguments(`Invalid value for table option ${key}: '${value}'`);
+  }
+  return v;
+}
+
+/** Validates and normalizes table options (keys lowercased, booleans and ttl checked). */
+export function normalizeOptions(options: TableOptions, strictKeys = true): TableOptions {
+  const out: TableOptions = {};
+  for (const [rawKey, rawValue] of Object.entries(options)) {
+    const key = rawKey.toLowerCase();
+    const value = String(rawValue);
+    if (strictKeys && !VALID_OPTION_KEYS.has(key) && !key.startsWith("greptime.semantic.")) {
+      throw invalidArguments(`Invalid table option key: ${rawKey}`);
+    }
+    switch (key) {
+      case "append_mode":
+      case "skip_wal":
+        out[key] = parseBoolOption(key, value);
+        break;
+      case "merge_mode": {
+        const v = value.trim().toLowerCase();
+        if (v !== "last_row" && v !== "last_non_null") {
+          throw invalidArguments(`Invalid value for table option merge_mode: '${value}'`);
+        }
+        out[key] = v;
+        break;
+      }
+      case "ttl":
+        parseTtl(value);
+        out[key] = value.trim();
+        break;
+      default:
+        out[key] = value;
+    }
+  }
+  if (out.append_mode === "true" && out.merge_mode) {
+    throw invalidArguments("merge_mode is not allowed when append_mode is enabled");
+  }
+  return out;
+}
+
+/** Hints that steer a write but are never table options. */
+const WRITE_ONLY_HINTS = new Set(["auto_create_table", "read_preference", "trace_table_partitions"]);
+/** Hints only the physical (mito) create type copies. */
+const PHYSICAL_ONLY = new Set(["append_mode", "merge_mode", "compaction.twcs.time_window"]);
+
+/**
+ * The options a table gets when a write creates it (GreptimeDB's `fill_table_options_for_create`):
+ * hints and batch options, filtered by create type, plus the type's forced defaults.
+ */
+export function optionsForCreate(
+  createType: CreateType,
+  ...sources: Array<TableOptions | undefined>
+): TableOptions {
+  const merged: TableOptions = {};
+  for (const src of sources) {
+    if (!src) continue;
+    for (const [k, v] of Object.entries(src)) {
+      const key = k.toLowerCase();
+      if (WRITE_ONLY_HINTS.has(key)) continue;
+      if (!VALID_OPTION_KEYS.has(key) && !key.startsWith("greptime.semantic.")) continue;
+      if (PHYSICAL_ONLY.has(key) && createType !== "physical" && createType !== "last_non_null") continue;
+      merged[key] = String(v);
+    }
+  }
+  if (createType === "log" || createType === "trace") {
+    merged.append_mode = "true";
+    delete merged.merge_mode;
+  } else if (createType === "last_non_null") {
+    if (merged.append_mode !== "true") merged.merge_mode = "last_non_null";
+  }
+  return normalizeOptions(merged, false);
+}

@@ -1,0 +1,172 @@
+/**
+ * Table metadata (the catalog's truth) and the SQLite DDL that realises it: WITHOUT ROWID tables
+ * keyed by (tags…, time index) for dedup, rowid tables plus an index for append mode.
+ */
+import type { ColumnSchema, TableOptions } from "./types.ts";
+import { isTimestampType, NULL_TAG, sqliteDeclType, unitOf } from "./datatypes.ts";
+import type { TimeUnit } from "./datatypes.ts";
+import { parseTtl } from "./options.ts";
+
+/** A column as the catalog keeps it. */
+export interface ColumnMeta extends ColumnSchema {
+  nullable: boolean;
+  /** Default as SQL text (`0`, `'x'`, `current_timestamp()`), shown by DESC and SHOW CREATE TABLE. */
+  default?: string;
+  comment?: string;
+}
+
+/** Which attached SQLite file holds the table: the WAL file or the one that skips durability work. */
+export type TableSchemaName = "main" | "nowal";
+
+/** Everything known about a table. */
+export interface TableMeta {
+  db: string;
+  name: string;
+  id: number;
+  columns: ColumnMeta[];
+  timeIndex: string;
+  /** Tag column names, in primary-key order. */
+  primaryKey: string[];
+  options: TableOptions;
+  engine: string;
+  createdAt: number;
+  schema: TableSchemaName;
+}
+
+/** Double-quotes an identifier for SQLite; the only way Petrel puts a name into SQL. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Single-quotes a string literal for SQLite. */
+export function quoteString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** The qualified SQLite name of a table. */
+export function qualifiedName(t: TableMeta): string {
+  return `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
+}
+
+/** Whether rows of the table are all kept (no dedup). */
+export function isAppendMode(t: TableMeta): boolean {
+  return t.options.append_mode === "true";
+}
+
+/** The table's merge mode for dedup. */
+export function mergeMode(t: TableMeta): "last_row" | "last_non_null" {
+  return t.options.merge_mode === "last_non_null" ? "last_non_null" : "last_row";
+}
+
+/** The ttl in milliseconds; null for forever, 0 for instant. */
+export function ttlMs(t: TableMeta): number | null {
+  return t.options.ttl === undefined ? null : parseTtl(t.options.ttl);
+}
+
+/** The unit of the table's time index. */
+export function timeUnit(t: TableMeta): TimeUnit {
+  const col = t.columns.find((c) => c.name === t.timeIndex);
+  return unitOf(col?.type ?? "TimestampMillisecond");
+}
+
+/** The oldest time-index value still alive, in the table's unit; undefined when nothing expires. */
+export function ttlCutoff(t: TableMeta, nowMs = Date.now()): bigint | undefined {
+  const ttl = ttlMs(t);
+  if (ttl === null) return undefined;
+  const cutoffMs = ttl === 0 ? Number.MAX_SAFE_INTEGER : nowMs - ttl;
+  return msToUnit(cutoffMs, timeUnit(t));
+}
+
+/** Converts epoch milliseconds to an integer in a unit. */
+export function msToUnit(ms: number, unit: TimeUnit): bigint {
+  const whole = BigInt(Math.floor(ms));
+  switch (unit) {
+    case "s":
+      return BigInt(Math.floor(ms / 1000));
+    case "ms":
+      return whole;
+    case "us":
+      return BigInt(Math.round(ms * 1000));
+    case "ns":
+      return BigInt(Math.round(ms * 1000)) * 1000n;
+  }
+}
+
+/** Whether the table keeps null tags as the NULL_TAG stand-in (its key cannot hold NULL). */
+export function usesNullTag(t: TableMeta): boolean {
+  return !isAppendMode(t);
+}
+
+function defaultClause(c: ColumnMeta): string {
+  if (c.default === undefined) return "";
+  const d = c.default.trim();
+  if (/^current_timestamp(\(\))?$|^now\(\)$/i.test(d) && isTimestampType(c.type)) {
+    const per = ({ s: "1", ms: "1000", us: "1000000", ns: "1000000000" })[unitOf(c.type)];
+    return ` DEFAULT (CAST(unixepoch('subsec') * ${per} AS INTEGER))`;
+  }
+  return ` DEFAULT ${d}`;
+}
+
+function columnDef(t: TableMeta, c: ColumnMeta): string {
+  const isKey = c.name === t.timeIndex || (usesNullTag(t) && t.primaryKey.includes(c.name));
+  const notNull = isKey || !c.nullable ? " NOT NULL" : "";
+  const def = t.primaryKey.includes(c.name) && usesNullTag(t) && c.default === undefined
+    ? " DEFAULT X''"
+    : defaultClause(c);
+  return `${quoteIdent(c.name)} ${sqliteDeclType(c.type)}${notNull}${def}`;
+}
+
+/** `CREATE TABLE` statements realising the table, under a given physical name. */
+export function createTableSql(t: TableMeta, physicalName = t.name): string[] {
+  const target = `${quoteIdent(t.schema)}.${quoteIdent(physicalName)}`;
+  const cols = t.columns.map((c) => columnDef(t, c));
+  if (isAppendMode(t)) {
+    return [
+      `CREATE TABLE ${target} (${cols.join(", ")})`,
+      createAppendIndexSql(t),
+    ];
+  }
+  const key = [...t.primaryKey, t.timeIndex].map(quoteIdent).join(", ");
+  return [`CREATE TABLE ${target} (${cols.join(", ")}, PRIMARY KEY (${key})) WITHOUT ROWID`];
+}
+
+/** The name of the (tags, time) index of an append-mode table. */
+export function appendIndexName(t: TableMeta): string {
+  return `__petrel_idx_${t.name}`;
+}
+
+/** The index that gives append-mode tables fast (tags, time) lookups. */
+export function createAppendIndexSql(t: TableMeta): string {
+  const key = [...t.primaryKey, t.timeIndex].map(quoteIdent).join(", ");
+  return `CREATE INDEX ${quoteIdent(t.schema)}.${quoteIdent(appendIndexName(t))} ON ${
+    quoteIdent(t.name)
+  } (${key})`;
+}
+
+/** `ALTER TABLE … ADD COLUMN` for a new field column. */
+export function addColumnSql(t: TableMeta, c: ColumnMeta): string {
+  return `ALTER TABLE ${qualifiedName(t)} ADD COLUMN ${columnDef(t, c)}`;
+}
+
+/**
+ * Statements that rebuild a WITHOUT ROWID table whose primary key changed (a new tag): SQLite cannot
+ * alter a key, so rows are copied into a table with the new key, old rows getting a null tag.
+ */
+export function rebuildTableSql(before: TableMeta, after: TableMeta): string[] {
+  const tmp = `__petrel_rebuild_${after.name}`;
+  const oldCols = before.columns.map((c) => quoteIdent(c.name));
+  const added = after.columns.filter((c) => !before.columns.some((o) => o.name === c.name));
+  const addedValues = added.map((c) => (after.primaryKey.includes(c.name) ? "X''" : "NULL"));
+  const stmts = createTableSql(after, tmp);
+  stmts.push(
+    `INSERT INTO ${quoteIdent(after.schema)}.${quoteIdent(tmp)} (${
+      [...oldCols, ...added.map((c) => quoteIdent(c.name))].join(", ")
+    }) SELECT ${[...oldCols, ...addedValues].join(", ")} FROM ${qualifiedName(before)}`,
+    `DROP TABLE ${qualifiedName(before)}`,
+    `ALTER TABLE ${quoteIdent(after.schema)}.${quoteIdent(tmp)} RENAME TO ${quoteIdent(after.name)}`,
+  );
+  return stmts;
+}
+
+/** The stand-in stored for a null tag. */
+export { NULL_TAG };

@@ -1,0 +1,320 @@
+/**
+ * The one writer every ingestion path uses: resolves or creates the table, evolves its schema,
+ * and inserts each batch with cached multi-row statements, all in one transaction per call.
+ */
+import type { StatementSync } from "node:sqlite";
+import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "./types.ts";
+import { invalidArguments } from "../http/errors.ts";
+import { encodeUInt64, isTimestampType, NULL_TAG } from "./datatypes.ts";
+import type { DatabaseHandle } from "./database.ts";
+import { optionsForCreate } from "./options.ts";
+import type { ColumnMeta, TableMeta } from "./table.ts";
+import { addColumns } from "./ddl.ts";
+import { isAppendMode, mergeMode, qualifiedName, quoteIdent, ttlMs, usesNullTag } from "./table.ts";
+
+/** Options of one write call. */
+export interface WriteOptions {
+  /** Request hints (`x-greptime-hints`, pipeline variables): applied when a table is created. */
+  hints?: TableOptions;
+  /**
+   * GreptimeDB's `accommodate_existing_schema` (Influx, Prometheus, OpenTSDB): when the table exists,
+   * the batch's timestamp column is renamed to the table's time index.
+   */
+  accommodateExistingSchema?: boolean;
+}
+
+/** Storage-wide settings the writer needs. */
+export interface WriterSettings {
+  autoCreateTable: boolean;
+}
+
+const RESERVED_PREFIXES = ["__petrel", "sqlite_"];
+const MAX_VARIABLES = 32766;
+const MAX_ROWS_PER_STATEMENT = 128;
+
+/** Rejects table names SQLite or Petrel reserve. */
+export function validateTableName(name: string): void {
+  if (typeof name !== "string" || name.length === 0) throw invalidArguments("Table name must not be empty");
+  const lower = name.toLowerCase();
+  if (RESERVED_PREFIXES.some((p) => lower.startsWith(p))) {
+    throw invalidArguments(`Invalid table name: ${name}`);
+  }
+}
+
+function autoCreateAllowed(settings: WriterSettings, hints: TableOptions | undefined): boolean {
+  const hint = hints?.auto_create_table;
+  if (hint === undefined) return settings.autoCreateTable;
+  const v = String(hint).trim().toLowerCase();
+  if (v !== "true" && v !== "false") throw invalidArguments("`auto_create_table` hint must be a boolean");
+  return v === "true";
+}
+
+function validateBatchColumns(batch: WriteBatch): void {
+  const seen = new Set<string>();
+  for (const c of batch.columns) {
+    if (typeof c.name !== "string" || c.name.length === 0) {
+      throw invalidArguments(`Column name must not be empty in table ${batch.table}`);
+    }
+    if (c.name.toLowerCase().startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${c.name}`);
+    const key = c.name.toLowerCase();
+    if (seen.has(key)) throw invalidArguments(`Duplicate column name: ${c.name} in table ${batch.table}`);
+    seen.add(key);
+  }
+}
+
+function createTableMeta(handle: DatabaseHandle, batch: WriteBatch, options: TableOptions): TableMeta {
+  const timeCols = batch.columns.filter((c) => c.semantic === "TIMESTAMP");
+  if (timeCols.length !== 1) {
+    throw invalidArguments(
+      `Table ${batch.table} needs exactly one time index column, got ${timeCols.length}`,
+    );
+  }
+  if (!isTimestampType(timeCols[0].type)) {
+    throw invalidArguments(
+      `Time index column ${timeCols[0].name} must be a timestamp, got ${timeCols[0].type}`,
+    );
+  }
+  const columns: ColumnMeta[] = batch.columns.map((c) => ({
+    name: c.name,
+    type: c.type,
+    semantic: c.semantic,
+    nullable: c.semantic !== "TIMESTAMP",
+  }));
+  return {
+    db: handle.name,
+    name: batch.table,
+    id: handle.allocateId(),
+    columns,
+    timeIndex: timeCols[0].name,
+    primaryKey: batch.columns.filter((c) => c.semantic === "TAG").map((c) => c.name),
+    options,
+    engine: "mito",
+    createdAt: Date.now(),
+    schema: options.skip_wal === "true" ? "nowal" : "main",
+  };
+}
+
+function findColumn(t: TableMeta, name: string): ColumnMeta | undefined {
+  return t.columns.find((c) => c.name === name) ??
+    t.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+}
+
+/** Adds the batch's missing columns to the table (a new tag rebuilds a keyed table); returns column names. */
+function evolveSchema(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  batch: WriteBatch,
+  opts: WriteOptions,
+): { table: TableMeta; names: string[] } {
+  const names: string[] = [];
+  const added: ColumnMeta[] = [];
+  for (const c of batch.columns) {
+    let existing = findColumn(table, c.name);
+    if (!existing && c.semantic === "TIMESTAMP") {
+      if (opts.accommodateExistingSchema && !batch.columns.some((o) => o.name === table.timeIndex)) {
+        existing = findColumn(table, table.timeIndex);
+      } else {
+        throw invalidArguments(
+          `Timestamp column ${c.name} does not match the time index ${table.timeIndex} of table ${table.name}`,
+        );
+      }
+    }
+    if (existing) {
+      if (existing.type !== c.type) {
+        throw invalidArguments(
+          `Column datatype mismatch. For column: ${existing.name}, expected datatype: ${existing.type}, actual datatype: ${c.type}`,
+        );
+      }
+      if (c.semantic === "TIMESTAMP" && existing.name !== table.timeIndex) {
+        throw invalidArguments(`Column ${existing.name} of table ${table.name} is not its time index`);
+      }
+      names.push(existing.name);
+      continue;
+    }
+    const col: ColumnMeta = { name: c.name, type: c.type, semantic: c.semantic, nullable: true };
+    added.push(col);
+    names.push(c.name);
+  }
+  if (added.length === 0) return { table, names };
+  return { table: addColumns(handle, table, added), names };
+}
+
+type Converter = (v: Value | undefined) => Value;
+
+function converterFor(table: TableMeta, col: ColumnMeta): Converter | undefined {
+  const isTag = table.primaryKey.includes(col.name) && usesNullTag(table);
+  if (col.name === table.timeIndex) {
+    return (v) => {
+      if (v === null || v === undefined) throw invalidArguments("Time index must be non null.");
+      return v;
+    };
+  }
+  if (col.type === "Boolean") {
+    return (v) => (v === undefined || v === null ? (isTag ? NULL_TAG : null) : v ? 1 : 0);
+  }
+  if (col.type === "UInt64") {
+    return (
+      v,
+    ) => (typeof v === "bigint"
+      ? encodeUInt64(v)
+      : v === undefined || v === null
+      ? (isTag ? NULL_TAG : null)
+      : v);
+  }
+  if (isTag) return (v) => (v === null || v === undefined ? NULL_TAG : v);
+  return undefined;
+}
+
+function compareValues(a: Value | undefined, b: Value | undefined): number {
+  // mirrors SQLite's order for the stored values: the null-tag blob sorts after text
+  if (a === b) return 0;
+  if (a === null || a === undefined || (a instanceof Uint8Array && a.length === 0)) return 1;
+  if (b === null || b === undefined || (b instanceof Uint8Array && b.length === 0)) return -1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Sorts rows by the table key (stable, so later duplicates still win) unless they are sorted already. */
+function sortByKey(rows: Value[][], keyPositions: number[]): Value[][] {
+  const cmp = (x: Value[], y: Value[]): number => {
+    for (const p of keyPositions) {
+      const c = compareValues(x[p], y[p]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+  for (let i = 1; i < rows.length; i++) {
+    if (cmp(rows[i - 1], rows[i]) > 0) return [...rows].sort(cmp);
+  }
+  return rows;
+}
+
+function insertSql(table: TableMeta, names: string[], rowCount: number): string {
+  const cols = names.map(quoteIdent).join(", ");
+  const tuple = `(${names.map(() => "?").join(", ")})`;
+  const values = new Array(rowCount).fill(tuple).join(", ");
+  if (isAppendMode(table)) return `INSERT INTO ${qualifiedName(table)} (${cols}) VALUES ${values}`;
+  if (mergeMode(table) === "last_row") {
+    return `INSERT OR REPLACE INTO ${qualifiedName(table)} (${cols}) VALUES ${values}`;
+  }
+  const key = [...table.primaryKey, table.timeIndex];
+  const fields = names.filter((n) => !key.includes(n));
+  const action = fields.length === 0
+    ? "NOTHING"
+    : `UPDATE SET ${
+      fields.map((f) => `${quoteIdent(f)} = coalesce(excluded.${quoteIdent(f)}, ${quoteIdent(f)})`).join(", ")
+    }`;
+  return `INSERT INTO ${qualifiedName(table)} (${cols}) VALUES ${values} ON CONFLICT (${
+    key.map(quoteIdent).join(", ")
+  }) DO ${action}`;
+}
+
+function statementFor(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  names: string[],
+  rowCount: number,
+): StatementSync {
+  const key = `w\u0001${table.name}\u0001${names.join("\u0001")}\u0001${rowCount}`;
+  let stmt = handle.statements.get(key);
+  if (!stmt) {
+    stmt = handle.conn.prepare(insertSql(table, names, rowCount));
+    handle.statements.set(key, stmt);
+  }
+  return stmt;
+}
+
+/** Inserts rows with statements of `perStatement` rows, then powers of two for the rest. */
+function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], rows: Value[][]): void {
+  const cols = names.map((n) => findColumn(table, n)!);
+  const converters = cols.map((c) => converterFor(table, c));
+  const width = names.length;
+  const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
+  let i = 0;
+  const bind = (count: number): void => {
+    const stmt = statementFor(handle, table, names, count);
+    const args: Value[] = new Array(count * width);
+    let k = 0;
+    for (let r = i; r < i + count; r++) {
+      const row = rows[r];
+      if (row.length > width) {
+        throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${table.name}`);
+      }
+      for (let j = 0; j < width; j++) {
+        const conv = converters[j];
+        const v = row[j];
+        args[k++] = conv ? conv(v) : v === undefined ? null : v;
+      }
+    }
+    stmt.run(...(args as Array<string | number | bigint | null | Uint8Array>));
+    i += count;
+  };
+  while (rows.length - i >= perStatement) bind(perStatement);
+  for (let size = 64; size >= 1; size >>= 1) {
+    while (rows.length - i >= size) bind(size);
+  }
+}
+
+/** Writes one batch inside the caller's transaction; returns the rows accepted. */
+function writeBatch(
+  handle: DatabaseHandle,
+  batch: WriteBatch,
+  opts: WriteOptions,
+  settings: WriterSettings,
+): number {
+  validateTableName(batch.table);
+  validateBatchColumns(batch);
+  if (batch.rows.length === 0) return 0;
+  let table = handle.getTable(batch.table);
+  if (!table) {
+    if (!autoCreateAllowed(settings, opts.hints)) {
+      throw invalidArguments(
+        `Table \`${batch.table}\` does not exist, and \`auto_create_table\` hint is disabled`,
+      );
+    }
+    const createType: CreateType = batch.createType ?? "physical";
+    const options = optionsForCreate(
+      createType,
+      { comment: "Created on insertion" },
+      opts.hints,
+      batch.options,
+    );
+    table = createTableMeta(handle, batch, options);
+    handle.createTable(table);
+  }
+  const evolved = evolveSchema(handle, table, batch, opts);
+  table = evolved.table;
+  if (ttlMs(table) === 0) return batch.rows.length;
+  let rows = batch.rows;
+  if (!isAppendMode(table)) {
+    const keyPositions = [...table.primaryKey, table.timeIndex]
+      .map((k) => evolved.names.indexOf(k))
+      .filter((p) => p >= 0);
+    rows = sortByKey(rows, keyPositions);
+  }
+  insertRows(handle, table, evolved.names, rows);
+  return batch.rows.length;
+}
+
+/** Writes all batches in one transaction; returns the number of rows written. */
+export function writeBatches(
+  handle: DatabaseHandle,
+  batches: WriteBatch[],
+  opts: WriteOptions,
+  settings: WriterSettings,
+): number {
+  return handle.transaction(() => {
+    let affected = 0;
+    for (const b of batches) affected += writeBatch(handle, b, opts, settings);
+    return affected;
+  });
+}
+
+/** Builds a batch from row objects (keys are column names; missing keys are null). */
+export function batchFromRecords(
+  table: string,
+  columns: ColumnSchema[],
+  records: Array<Record<string, Value | undefined>>,
+): WriteBatch {
+  const rows = records.map((r) => columns.map((c) => r[c.name] ?? null));
+  return { table, columns, rows };
+}
