@@ -12,10 +12,15 @@ import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
 import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
 import { METRIC_TYPES } from "./proto/prometheus.ts";
 
-/** One sample: value (NaN payloads kept) and timestamp in milliseconds. */
+/**
+ * One sample: value and timestamp in milliseconds. `stale` marks Prometheus' staleness marker: V8 may
+ * rewrite NaN payloads whenever a number passes through optimized code (measured: the marker's bits
+ * did not survive a few copies), so the flag, not the NaN bit pattern, is what downstream code keeps.
+ */
 export interface RemoteSample {
   value: number;
   timestampMs: number;
+  stale?: true;
 }
 
 /** One series: its full label set (including `__name__`) and its samples. */
@@ -56,6 +61,13 @@ export interface RemoteWriteHeaders {
 }
 
 const STALE_HI = 0x7ff00000, STALE_LO = 2;
+const STALE_BYTES = [2, 0, 0, 0, 0, 0, 0xf0, 0x7f];
+
+/** Whether the 8 little-endian bytes at `at` are exactly Prometheus' staleness marker. */
+function staleAt(buf: Uint8Array, at: number): boolean {
+  for (let i = 0; i < 8; i++) if (buf[at + i] !== STALE_BYTES[i]) return false;
+  return true;
+}
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 
@@ -66,7 +78,12 @@ export const STALE_NAN: number = (() => {
   return f64[0];
 })();
 
-/** True for Prometheus' staleness marker, whether or not the quiet bit got set on the way. */
+/** True for a staleness marker (the flag, or NaN bits that survived: quiet bit set or not). */
+export function isStaleSample(s: RemoteSample): boolean {
+  return s.stale === true || isStaleNaN(s.value);
+}
+
+/** True for Prometheus' staleness marker bits, whether or not the quiet bit got set on the way. */
 export function isStaleNaN(v: number): boolean {
   if (v === v) return false;
   f64[0] = v;
@@ -166,14 +183,17 @@ function setLabel(labels: Record<string, string>, name: string, value: string): 
 function readSamples(r: ProtoReader, end: number, out: RemoteSample[]): void {
   let value = 0;
   let timestampMs = 0;
+  let stale = false;
   while (r.pos < end) {
     const tag = r.uint32();
-    if (tag === 9) value = r.double();
-    else if (tag === 16) timestampMs = r.int64();
+    if (tag === 9) {
+      stale = staleAt(r.buf, r.pos);
+      value = r.double();
+    } else if (tag === 16) timestampMs = r.int64();
     else r.skip(tag & 7);
   }
   if (r.pos !== end) throw new ProtoDecodeError("sample overruns its length");
-  out.push({ value, timestampMs });
+  out.push(stale ? { value: STALE_NAN, timestampMs, stale: true } : { value, timestampMs });
 }
 
 function decodeV1(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
@@ -313,16 +333,16 @@ function decodeV2(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
   return { version: 2, series, metadata, sampleCount, exemplarCount };
 }
 
-/** Writes a double, keeping the exact staleness-marker bits that V8 would otherwise disturb. */
-export function writeDouble(w: protobuf.Writer, v: number): void {
-  if (isStaleNaN(v)) w.fixed32(STALE_LO).fixed32(STALE_HI);
-  else w.double(v);
+/** Writes a sample's value, with the exact staleness-marker bits for a stale sample. */
+export function writeSampleValue(w: protobuf.Writer, s: RemoteSample): void {
+  if (isStaleSample(s)) w.fixed32(STALE_LO).fixed32(STALE_HI);
+  else w.double(s.value);
 }
 
 function writeSample(w: protobuf.Writer, s: RemoteSample): void {
   w.uint32(18).fork();
   w.uint32(9);
-  writeDouble(w, s.value);
+  writeSampleValue(w, s);
   if (s.timestampMs !== 0) w.uint32(16).int64(s.timestampMs);
   w.ldelim();
 }

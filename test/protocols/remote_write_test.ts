@@ -55,10 +55,21 @@ Deno.test("remote write 2.0 round trip, with per-series metadata", () => {
   assert.deepEqual(req.metadata, metadata);
 });
 
-Deno.test("remote write: stale markers and NaN payloads survive", () => {
+Deno.test("isStaleNaN: the marker bits with or without the quiet bit", () => {
+  const f = new Float64Array(1), u = new Uint32Array(f.buffer);
+  u[1] = 0x7ff00000, u[0] = 2;
+  assert.ok(isStaleNaN(f[0]));
+  u[1] = 0x7ff80000;
+  assert.ok(isStaleNaN(f[0]));
+  assert.ok(isStaleNaN(STALE_NAN));
+  assert.equal(isStaleNaN(NaN), false);
+  assert.equal(isStaleNaN(1), false);
+});
+
+Deno.test("remote write: stale markers are flagged and written back exactly", () => {
   const s: RemoteSeries[] = [{
     labels: { __name__: "up" },
-    samples: [{ value: STALE_NAN, timestampMs: 1 }, { value: NaN, timestampMs: 2 }, {
+    samples: [{ value: NaN, timestampMs: 1, stale: true }, { value: NaN, timestampMs: 2 }, {
       value: Infinity,
       timestampMs: 3,
     }],
@@ -66,7 +77,9 @@ Deno.test("remote write: stale markers and NaN payloads survive", () => {
   for (const [enc, h] of [[encodeRemoteWriteV1, V1], [encodeRemoteWriteV2, V2]] as const) {
     const body = enc(s);
     const got = decodeRemoteWrite(body, h, OPTS).series[0].samples;
-    assert.equal(isStaleNaN(got[0].value), true);
+    assert.equal(got[0].stale, true);
+    assert.ok(Number.isNaN(got[0].value));
+    assert.equal(got[1].stale, undefined);
     assert.equal(isStaleNaN(got[1].value), false);
     assert.ok(Number.isNaN(got[1].value));
     assert.equal(got[2].value, Infinity);

@@ -1,0 +1,244 @@
+/**
+ * Prometheus' XOR chunk encoding (tsdb/chunkenc/xor.go), bit for bit, so a real Prometheus can read
+ * the STREAMED_XOR_CHUNKS remote-read response: a 2-byte big-endian sample count, then the first
+ * timestamp as a signed varint and value as 64 raw bits, the second timestamp delta as a uvarint,
+ * then delta-of-delta timestamps in 1/16/20/24/68-bit buckets and Gorilla XOR-compressed values.
+ * 64-bit values are handled as (hi, lo) 32-bit halves to stay off BigInt in the loop.
+ */
+
+import { isStaleSample, type RemoteSample, STALE_NAN } from "./remote_write.ts";
+
+const STALE_HI = 0x7ff00000, STALE_LO = 2;
+
+/** Prometheus cuts head chunks at 120 samples; we use the same size. */
+export const SAMPLES_PER_CHUNK = 120;
+
+class BitWriter {
+  buf = new Uint8Array(64);
+  /** Total bits written. */
+  bits = 0;
+
+  private grow(): void {
+    const next = new Uint8Array(this.buf.length * 2);
+    next.set(this.buf);
+    this.buf = next;
+  }
+
+  /** Writes the low `n` (≤ 32) bits of `v`, most significant first. */
+  write(v: number, n: number): void {
+    while (n > 0) {
+      const byte = this.bits >>> 3;
+      if (byte >= this.buf.length) this.grow();
+      const free = 8 - (this.bits & 7);
+      const take = free < n ? free : n;
+      const chunk = (v >>> (n - take)) & ((1 << take) - 1);
+      this.buf[byte] |= chunk << (free - take);
+      n -= take;
+      this.bits += take;
+    }
+  }
+
+  /** Writes the low `n` (≤ 64) bits of the 64-bit value (hi, lo). */
+  write64(hi: number, lo: number, n: number): void {
+    if (n > 32) {
+      this.write(hi, n - 32);
+      this.write(lo, 32);
+    } else {
+      this.write(lo, n);
+    }
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.slice(0, (this.bits + 7) >>> 3);
+  }
+}
+
+class BitReader {
+  pos = 0;
+  constructor(private readonly buf: Uint8Array, startByte: number) {
+    this.pos = startByte * 8;
+  }
+
+  read(n: number): number {
+    let v = 0;
+    while (n > 0) {
+      const byte = this.pos >>> 3;
+      if (byte >= this.buf.length) throw new Error("XOR chunk is truncated");
+      const avail = 8 - (this.pos & 7);
+      const take = avail < n ? avail : n;
+      const chunk = (this.buf[byte] >>> (avail - take)) & ((1 << take) - 1);
+      v = v * (1 << take) + chunk;
+      n -= take;
+      this.pos += take;
+    }
+    return v;
+  }
+
+  /** Reads a varint-encoded byte sequence at the (possibly unaligned) bit position. */
+  uvarint(): number {
+    let v = 0, mul = 1;
+    for (let i = 0; i < 10; i++) {
+      const b = this.read(8);
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 128;
+    }
+    throw new Error("XOR chunk has an invalid varint");
+  }
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+
+function writeUvarint(w: BitWriter, v: number): void {
+  while (v >= 0x80) {
+    w.write((v % 128) | 0x80, 8);
+    v = Math.floor(v / 128);
+  }
+  w.write(v, 8);
+}
+
+function ctz32(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+function bitRange(x: number, nbits: number): boolean {
+  const half = 2 ** (nbits - 1);
+  return -(half - 1) <= x && x <= half;
+}
+
+/** Encodes samples (sorted by time) as one XOR chunk. */
+export function encodeXorChunk(samples: RemoteSample[]): Uint8Array {
+  if (samples.length > 0xffff) throw new RangeError("an XOR chunk holds at most 65535 samples");
+  const w = new BitWriter();
+  w.write(samples.length, 16);
+  let prevT = 0, prevDelta = 0, prevHi = 0, prevLo = 0, leading = 0xff, trailing = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const sample = samples[i];
+    const t = sample.timestampMs;
+    let hi: number, lo: number;
+    if (isStaleSample(sample)) {
+      hi = STALE_HI; // exact bits; V8 may have changed the NaN's payload on the way
+      lo = STALE_LO;
+    } else {
+      f64[0] = sample.value;
+      hi = u32[1];
+      lo = u32[0];
+    }
+    if (i === 0) {
+      writeUvarint(w, t >= 0 ? t * 2 : -t * 2 - 1);
+      w.write(hi, 32);
+      w.write(lo, 32);
+    } else {
+      const delta = t - prevT;
+      if (i === 1) {
+        writeUvarint(w, delta);
+      } else {
+        const dod = delta - prevDelta;
+        if (dod === 0) w.write(0, 1);
+        else if (bitRange(dod, 14)) w.write(0b10, 2), w.write(dod & 0x3fff, 14);
+        else if (bitRange(dod, 17)) w.write(0b110, 3), w.write(dod & 0x1ffff, 17);
+        else if (bitRange(dod, 20)) w.write(0b1110, 4), w.write(dod & 0xfffff, 20);
+        else w.write(0b1111, 4), w.write64(Math.floor(dod / 4294967296) >>> 0, dod >>> 0, 64);
+      }
+      prevDelta = delta;
+      const dhi = (hi ^ prevHi) >>> 0, dlo = (lo ^ prevLo) >>> 0;
+      if (dhi === 0 && dlo === 0) {
+        w.write(0, 1);
+      } else {
+        w.write(1, 1);
+        let newLeading = dhi !== 0 ? Math.clz32(dhi) : 32 + Math.clz32(dlo);
+        const newTrailing = dlo !== 0 ? ctz32(dlo) : 32 + ctz32(dhi);
+        if (newLeading >= 32) newLeading = 31;
+        let shift: number, nbits: number;
+        if (leading !== 0xff && newLeading >= leading && newTrailing >= trailing) {
+          w.write(0, 1);
+          shift = trailing;
+          nbits = 64 - leading - trailing;
+        } else {
+          leading = newLeading;
+          trailing = newTrailing;
+          w.write(1, 1);
+          w.write(newLeading, 5);
+          nbits = 64 - newLeading - newTrailing;
+          w.write(nbits & 63, 6); // 64 significant bits are written as 0
+          shift = newTrailing;
+        }
+        let shi: number, slo: number;
+        if (shift === 0) shi = dhi, slo = dlo;
+        else if (shift >= 32) shi = 0, slo = dhi >>> (shift - 32);
+        else shi = dhi >>> shift, slo = ((dlo >>> shift) | (dhi << (32 - shift))) >>> 0;
+        w.write64(shi, slo, nbits);
+      }
+    }
+    prevT = t;
+    prevHi = hi;
+    prevLo = lo;
+  }
+  return w.bytes();
+}
+
+const DOD_BITS = [0, 14, 17, 20, 64];
+
+/** Decodes an XOR chunk back into samples (the reader side of `encodeXorChunk`). */
+export function decodeXorChunk(bytes: Uint8Array): RemoteSample[] {
+  if (bytes.length < 2) throw new Error("XOR chunk is truncated");
+  const n = (bytes[0] << 8) | bytes[1];
+  const r = new BitReader(bytes, 2);
+  const out: RemoteSample[] = [];
+  let t = 0, delta = 0, hi = 0, lo = 0, leading = 0, trailing = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === 0) {
+      const z = r.uvarint();
+      t = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+      hi = r.read(32);
+      lo = r.read(32);
+    } else {
+      if (i === 1) {
+        delta = r.uvarint();
+      } else {
+        // The prefix is up to four 1-bits ended by a 0: 0 → dod 0, 10 → 14 bits, 110 → 17, 1110 → 20, 1111 → 64.
+        let ones = 0;
+        while (ones < 4 && r.read(1) === 1) ones++;
+        const size = DOD_BITS[ones];
+        let dod = 0;
+        if (size === 64) {
+          const dhi = r.read(32), dlo = r.read(32);
+          dod = (dhi | 0) * 4294967296 + dlo;
+        } else if (size > 0) {
+          dod = r.read(size);
+          if (dod > 2 ** (size - 1)) dod -= 2 ** size;
+        }
+        delta += dod;
+      }
+      t += delta;
+      if (r.read(1) === 1) {
+        if (r.read(1) === 1) {
+          leading = r.read(5);
+          let sig = r.read(6);
+          if (sig === 0) sig = 64;
+          trailing = 64 - leading - sig;
+        }
+        const sig = 64 - leading - trailing;
+        let vhi: number, vlo: number;
+        if (sig > 32) vhi = r.read(sig - 32), vlo = r.read(32);
+        else vhi = 0, vlo = r.read(sig);
+        // Shift (vhi, vlo) left by `trailing` into place, then XOR.
+        let xhi: number, xlo: number;
+        if (trailing === 0) xhi = vhi, xlo = vlo;
+        else if (trailing >= 32) xhi = vlo * 2 ** (trailing - 32), xlo = 0;
+        else xhi = (vhi << trailing) | (vlo >>> (32 - trailing)), xlo = vlo << trailing;
+        hi = (hi ^ xhi) >>> 0;
+        lo = (lo ^ xlo) >>> 0;
+      }
+    }
+    if (hi === STALE_HI && lo === STALE_LO) {
+      out.push({ value: STALE_NAN, timestampMs: t, stale: true });
+    } else {
+      u32[1] = hi;
+      u32[0] = lo;
+      out.push({ value: f64[0], timestampMs: t });
+    }
+  }
+  return out;
+}
