@@ -98,6 +98,7 @@ export function decodeSnappy(bytes: Uint8Array, limit: number): Uint8Array {
 }
 
 /** Compresses bytes into a snappy raw block (snappyjs). */
-export function encodeSnappy(bytes: Uint8Array): Uint8Array {
-  return snappy.compress(bytes);
+export function encodeSnappy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  // snappyjs always returns a fresh array over its own ArrayBuffer.
+  return snappy.compress(bytes) as Uint8Array<ArrayBuffer>;
 }

@@ -10,7 +10,7 @@ import { crc32c } from "../codec/crc32c.ts";
 import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
 import { decodeSnappy, encodeSnappy } from "../codec/snappy.ts";
 import { invalidArguments } from "../http/errors.ts";
-import { type RemoteSample, type RemoteSeries, writeSampleValue } from "./remote_write.ts";
+import { type RemoteSample, type RemoteSeries, writeSample } from "./remote_write.ts";
 import { decodeXorChunk, encodeXorChunk, SAMPLES_PER_CHUNK } from "./xor_chunk.ts";
 
 /** Content type of a SAMPLES response (body: snappy `ReadResponse`, `Content-Encoding: snappy`). */
@@ -254,19 +254,14 @@ function writeLabels(w: protobuf.Writer, labels: [string, string][]): void {
 }
 
 /** Encodes results as a snappy-compressed `ReadResponse` (SAMPLES), results in request order. */
-export function encodeReadResponse(results: ReadQueryResult[]): Uint8Array {
+export function encodeReadResponse(results: ReadQueryResult[]): Uint8Array<ArrayBuffer> {
   const w = protobuf.Writer.create();
   for (const result of results) {
     w.uint32(10).fork();
     for (const s of result.series) {
       w.uint32(10).fork();
       writeLabels(w, sortedLabels(s.labels));
-      for (const sample of s.samples) {
-        w.uint32(18).fork().uint32(9);
-        writeSampleValue(w, sample);
-        if (sample.timestampMs !== 0) w.uint32(16).int64(sample.timestampMs);
-        w.ldelim();
-      }
+      for (const sample of s.samples) writeSample(w, sample);
       w.ldelim();
     }
     w.ldelim();
@@ -277,7 +272,7 @@ export function encodeReadResponse(results: ReadQueryResult[]): Uint8Array {
 /** Prometheus' default `--storage.remote.read-max-bytes-in-frame`. */
 export const MAX_BYTES_IN_FRAME = 1 << 20;
 
-function frame(message: Uint8Array): Uint8Array {
+function frame(message: Uint8Array): Uint8Array<ArrayBuffer> {
   const head: number[] = [];
   let n = message.length;
   while (n >= 0x80) {
@@ -356,7 +351,10 @@ function chunkedMessage(
 }
 
 /** The whole STREAMED_XOR_CHUNKS response body (all frames of `chunkedReadFrames`, concatenated). */
-export function encodeChunkedReadResponse(results: ReadQueryResult[], maxBytesInFrame = MAX_BYTES_IN_FRAME) {
+export function encodeChunkedReadResponse(
+  results: ReadQueryResult[],
+  maxBytesInFrame = MAX_BYTES_IN_FRAME,
+): Uint8Array<ArrayBuffer> {
   const frames = [...chunkedReadFrames(results, maxBytesInFrame)];
   const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
   let at = 0;
@@ -364,12 +362,20 @@ export function encodeChunkedReadResponse(results: ReadQueryResult[], maxBytesIn
   return out;
 }
 
+/** One chunk of a decoded streamed response: its time range, raw XOR bytes and samples. */
+export interface DecodedChunk {
+  minTimeMs: number;
+  maxTimeMs: number;
+  data: Uint8Array;
+  samples: RemoteSample[];
+}
+
 /** One decoded frame of a streamed response (what a remote-read client sees). */
 export interface ChunkedReadFrame {
   queryIndex: number;
   series: {
     labels: Record<string, string>;
-    chunks: { minTimeMs: number; maxTimeMs: number; samples: RemoteSample[] }[];
+    chunks: DecodedChunk[];
   }[];
 }
 
@@ -407,15 +413,17 @@ export function decodeChunkedReadResponse(body: Uint8Array): ChunkedReadFrame[] 
             s.labels[name] = value;
           } else if (st === 18) {
             const cend = r.bytesEnd();
-            const c = { minTimeMs: 0, maxTimeMs: 0, samples: [] as RemoteSample[] };
+            const c: DecodedChunk = { minTimeMs: 0, maxTimeMs: 0, data: new Uint8Array(0), samples: [] };
             while (r.pos < cend) {
               const ct = r.uint32();
               if (ct === 8) c.minTimeMs = r.int64();
               else if (ct === 16) c.maxTimeMs = r.int64();
               else if (ct === 24) {
                 if (r.uint32() !== 1) throw new ProtoDecodeError("not an XOR chunk");
-              } else if (ct === 34) c.samples = decodeXorChunk(r.bytes());
-              else r.skip(ct & 7);
+              } else if (ct === 34) {
+                c.data = r.bytes();
+                c.samples = decodeXorChunk(c.data);
+              } else r.skip(ct & 7);
             }
             s.chunks.push(c);
           } else r.skip(st & 7);

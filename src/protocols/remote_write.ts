@@ -339,16 +339,22 @@ export function writeSampleValue(w: protobuf.Writer, s: RemoteSample): void {
   else w.double(s.value);
 }
 
-function writeSample(w: protobuf.Writer, s: RemoteSample): void {
-  w.uint32(18).fork();
-  w.uint32(9);
-  writeSampleValue(w, s);
+/** Writes one `Sample` as field `tag`; zero fields are omitted, as Prometheus' (gogo) encoder does. */
+export function writeSample(w: protobuf.Writer, s: RemoteSample, tag = 18): void {
+  w.uint32(tag).fork();
+  if (s.value !== 0 || s.stale === true) {
+    w.uint32(9);
+    writeSampleValue(w, s);
+  }
   if (s.timestampMs !== 0) w.uint32(16).int64(s.timestampMs);
   w.ldelim();
 }
 
 /** Encodes series (and metadata) as a snappy-compressed 1.0 `WriteRequest` body. */
-export function encodeRemoteWriteV1(series: RemoteSeries[], metadata: RemoteMetadata[] = []): Uint8Array {
+export function encodeRemoteWriteV1(
+  series: RemoteSeries[],
+  metadata: RemoteMetadata[] = [],
+): Uint8Array<ArrayBuffer> {
   const w = protobuf.Writer.create();
   for (const s of series) {
     w.uint32(10).fork();
@@ -366,7 +372,10 @@ export function encodeRemoteWriteV1(series: RemoteSeries[], metadata: RemoteMeta
 }
 
 /** Encodes series as a snappy-compressed 2.0 `Request` (symbol table; metadata per series by metric name). */
-export function encodeRemoteWriteV2(series: RemoteSeries[], metadata: RemoteMetadata[] = []): Uint8Array {
+export function encodeRemoteWriteV2(
+  series: RemoteSeries[],
+  metadata: RemoteMetadata[] = [],
+): Uint8Array<ArrayBuffer> {
   const symbols: string[] = [""];
   const index = new Map<string, number>([["", 0]]);
   const ref = (s: string): number => {

@@ -48,7 +48,7 @@ class BitWriter {
     }
   }
 
-  bytes(): Uint8Array {
+  bytes(): Uint8Array<ArrayBuffer> {
     return this.buf.slice(0, (this.bits + 7) >>> 3);
   }
 }
@@ -108,7 +108,7 @@ function bitRange(x: number, nbits: number): boolean {
 }
 
 /** Encodes samples (sorted by time) as one XOR chunk. */
-export function encodeXorChunk(samples: RemoteSample[]): Uint8Array {
+export function encodeXorChunk(samples: RemoteSample[]): Uint8Array<ArrayBuffer> {
   if (samples.length > 0xffff) throw new RangeError("an XOR chunk holds at most 65535 samples");
   const w = new BitWriter();
   w.write(samples.length, 16);
