@@ -32,7 +32,7 @@ const PUNCT3 = new Set<string>([]);
 const PUNCT2 = new Set(["==", "!=", "<=", ">=", "&&", "||", "??", "|=", "->"]);
 const PUNCT1 = new Set([..."()[]{},:;.=!<>+-*/%|"]);
 
-const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
+const isIdentStart = (c: string) => /[A-Za-z_@]/.test(c);
 const isIdentChar = (c: string) => /[A-Za-z0-9_@]/.test(c);
 const isDigit = (c: string) => c >= "0" && c <= "9";
 

@@ -104,11 +104,13 @@ export function typeWith(td: TypeDef, segs: Segment[], value: TypeDef, from = 0)
   if (from >= segs.length) return value;
   const s = segs[from];
   if (typeof s === "number") return t(K.ARRAY);
-  const isObj = td.kind === K.OBJECT;
-  const fields = new Map(isObj ? td.fields ?? [] : []);
-  const child = isObj ? (td.fields?.get(s) ?? (td.exact ? t(K.NULL) : ANY)) : t(K.NULL);
-  fields.set(s, typeWith(child, segs, value, from + 1));
-  return { kind: K.OBJECT, fields, exact: isObj ? !!td.exact : true };
+  // A value that may already be an object keeps its unknown fields; anything else becomes a fresh object.
+  const mayBeObj = (td.kind & K.OBJECT) !== 0;
+  const fields = new Map(mayBeObj ? td.fields ?? [] : []);
+  const known = td.fields?.get(s);
+  const child = mayBeObj ? (known ? union(known, t(K.NULL)) : td.exact ? t(K.NULL) : ANY) : t(K.NULL);
+  fields.set(s, typeWith(td.kind === K.OBJECT && known ? known : child, segs, value, from + 1));
+  return { kind: K.OBJECT, fields, exact: mayBeObj ? !!td.exact : true };
 }
 
 /** True when every kind in `td` is among `kinds`. */

@@ -1,0 +1,126 @@
+/**
+ * `petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object]`: runs a VRL program over
+ * newline-delimited JSON events, printing one JSON line per event (the program's result, or the
+ * resulting event with `--print-object`) or an `error: …` line on a runtime error. A compile error
+ * prints VRL's diagnostic to stderr and exits 1; bad usage exits 2. `--input -` (or no `--input`)
+ * reads standard input.
+ */
+
+import { compileVrl, encodeJson, parseJsonText, VrlRuntimeError, type VrlProgram } from "../../engine/vrl/mod.ts";
+import { PetrelError } from "../http/errors.ts";
+
+const USAGE = "usage: petrel vrl --program FILE.vrl [--input EVENTS.ndjson] [--print-object]";
+
+interface Options {
+  program: string;
+  input: string;
+  printObject: boolean;
+}
+
+function parseArgs(args: string[]): Options | string {
+  let program: string | undefined;
+  let input = "-";
+  let printObject = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = () => inline ?? args[++i];
+    switch (flag) {
+      case "--program":
+      case "-p":
+        program = value();
+        break;
+      case "--input":
+      case "-i":
+        input = value();
+        break;
+      case "--print-object":
+      case "-o":
+        printObject = true;
+        break;
+      case "--help":
+      case "-h":
+        return USAGE;
+      default:
+        return `unknown argument: ${a}\n${USAGE}`;
+    }
+  }
+  if (!program) return `missing --program\n${USAGE}`;
+  if (input === undefined) return `missing value for --input\n${USAGE}`;
+  return { program, input, printObject };
+}
+
+async function readText(path: string): Promise<string> {
+  if (path === "-") return await new Response(Deno.stdin.readable).text();
+  return await Deno.readTextFile(path);
+}
+
+/** Runs one input line; returns the output line. */
+export function runLine(program: VrlProgram, line: string, printObject: boolean): string {
+  let event;
+  try {
+    event = parseJsonText(line);
+  } catch (e) {
+    return `error: invalid JSON input: ${(e as Error).message}`;
+  }
+  try {
+    const result = program.run(event);
+    return encodeJson(printObject ? program.lastEvent : result);
+  } catch (e) {
+    if (e instanceof VrlRuntimeError) return `error: ${e.message}`;
+    throw e;
+  }
+}
+
+/** Entry point of the `vrl` command; returns the process exit code. */
+export async function runVrlCli(args: string[]): Promise<number> {
+  const opts = parseArgs(args);
+  if (typeof opts === "string") {
+    const isHelp = opts === USAGE;
+    (isHelp ? console.log : console.error)(opts);
+    return isHelp ? 0 : 2;
+  }
+  let source: string;
+  try {
+    source = await Deno.readTextFile(opts.program);
+  } catch (e) {
+    console.error(`error: cannot read program ${opts.program}: ${(e as Error).message}`);
+    return 2;
+  }
+  let program: VrlProgram;
+  try {
+    program = compileVrl(source);
+  } catch (e) {
+    if (e instanceof PetrelError) {
+      console.error(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  let text: string;
+  try {
+    text = await readText(opts.input);
+  } catch (e) {
+    console.error(`error: cannot read input ${opts.input}: ${(e as Error).message}`);
+    return 2;
+  }
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    out.push(runLine(program, line, opts.printObject));
+    if (out.length >= 1000) {
+      await writeOut(out.join("\n") + "\n");
+      out.length = 0;
+    }
+  }
+  if (out.length) await writeOut(out.join("\n") + "\n");
+  return 0;
+}
+
+async function writeOut(s: string): Promise<void> {
+  const bytes = new TextEncoder().encode(s);
+  let off = 0;
+  while (off < bytes.length) off += await Deno.stdout.write(bytes.subarray(off));
+}
+
+if (import.meta.main) Deno.exit(await runVrlCli(Deno.args));
