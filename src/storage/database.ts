@@ -38,7 +38,8 @@ export class DatabaseHandle {
       `CREATE TABLE IF NOT EXISTS ${quoteIdent(CATALOG)} (name TEXT PRIMARY KEY, meta TEXT NOT NULL)`,
     );
     this.loadCatalog();
-    if ([...this.tables.values()].some((t) => t.schema === "nowal")) this.attachNowal();
+    // ATTACH is impossible inside a transaction, and a write may create the first skip_wal table
+    this.attachNowal();
   }
 
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */
@@ -103,7 +104,6 @@ export class DatabaseHandle {
         `Table already exists: \`greptime.${this.name}.${t.name}\``,
       );
     }
-    if (t.schema === "nowal") this.attachNowal();
     for (const sql of createTableSql(t)) this.conn.exec(sql);
     this.saveMeta(t);
   }

@@ -1,0 +1,141 @@
+/**
+ * The storage speed targets, measured side by side in one run (called from `scripts/bench.ts`):
+ * writer inserts vs a raw prepared-statement insert of the same rows, and a GROUP BY through
+ * `executeSql` vs the same query issued directly to SQLite.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { Storage } from "./mod.ts";
+import type { ColumnSchema, Value, WriteBatch } from "./types.ts";
+import { executeSql } from "../sql/mod.ts";
+
+/** Results of {@link benchStorage}. */
+export interface StorageBench {
+  writerRowsPerSec: number;
+  rawRowsPerSec: number;
+  /** writer / raw; the target is ≥ 0.7. */
+  ratio: number;
+  groupByMs: number;
+  rawGroupByMs: number;
+  /** skip_wal table vs normal table, many small writes (rows/s). */
+  skipWalRowsPerSec?: number;
+  walRowsPerSec?: number;
+}
+
+const COLUMNS: ColumnSchema[] = [
+  { name: "host", type: "String", semantic: "TAG" },
+  { name: "ts", type: "TimestampMillisecond", semantic: "TIMESTAMP" },
+  { name: "v", type: "Float64", semantic: "FIELD" },
+];
+
+/** Time-major rows: every host at each timestamp, as real ingestion interleaves them. */
+function makeRows(count: number, hosts = 100, t0 = Date.now() - 86_400_000): Value[][] {
+  const rows: Value[][] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    rows[i] = [`host-${i % hosts}`, t0 + Math.floor(i / hosts) * 1000, (i % 997) / 7];
+  }
+  return rows;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Measures both speed targets; `rows` sizes the insert test, `groupRows` the GROUP BY table. */
+export function benchStorage(
+  opts: { rows?: number; groupRows?: number; batchRows?: number } = {},
+): StorageBench {
+  const rowsN = opts.rows ?? 200_000;
+  const groupN = opts.groupRows ?? 1_000_000;
+  const batchRows = opts.batchRows ?? 5_000;
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-bench-" });
+  try {
+    const rows = makeRows(rowsN);
+
+    // raw: the same rows, one prepared single-row INSERT per row, one transaction
+    const raw = new DatabaseSync(join(dir, "raw.sqlite"));
+    raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
+    raw.exec(
+      "CREATE TABLE t (host TEXT NOT NULL, ts INTEGER NOT NULL, v REAL, PRIMARY KEY (host, ts)) WITHOUT ROWID",
+    );
+    const ins = raw.prepare("INSERT OR REPLACE INTO t (host, ts, v) VALUES (?, ?, ?)");
+    let t = performance.now();
+    for (let b = 0; b < rows.length; b += batchRows) {
+      raw.exec("BEGIN");
+      const end = Math.min(rows.length, b + batchRows);
+      for (let i = b; i < end; i++) {
+        const r = rows[i];
+        ins.run(r[0] as string, r[1] as number, r[2] as number);
+      }
+      raw.exec("COMMIT");
+    }
+    const rawRowsPerSec = rowsN / ((performance.now() - t) / 1000);
+    raw.close();
+
+    const storage = Storage.open({ dataHome: dir });
+    t = performance.now();
+    for (let b = 0; b < rows.length; b += batchRows) {
+      const batch: WriteBatch = { table: "bench", columns: COLUMNS, rows: rows.slice(b, b + batchRows) };
+      storage.write("public", [batch]);
+    }
+    const writerRowsPerSec = rowsN / ((performance.now() - t) / 1000);
+
+    // GROUP BY over groupN rows, through executeSql and directly
+    const more = makeRows(groupN, 100, Date.now() - 40 * 86_400_000);
+    for (let b = 0; b < more.length; b += 50_000) {
+      storage.write("public", [{ table: "grp", columns: COLUMNS, rows: more.slice(b, b + 50_000) }]);
+    }
+    const q = "SELECT host, avg(v) FROM grp GROUP BY host";
+    const conn = storage.database("public").conn;
+    const direct = conn.prepare(`SELECT host, avg(v) FROM "grp" GROUP BY host`);
+    const ours: number[] = [], theirs: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      t = performance.now();
+      direct.all();
+      theirs.push(performance.now() - t);
+      t = performance.now();
+      executeSql(storage, q, { db: "public" });
+      ours.push(performance.now() - t);
+    }
+
+    // skip_wal vs normal: many small committed writes
+    const small = makeRows(20_000);
+    const timeSmall = (table: string, hints: Record<string, string>) => {
+      const start = performance.now();
+      for (let b = 0; b < small.length; b += 20) {
+        storage.write("public", [{ table, columns: COLUMNS, rows: small.slice(b, b + 20) }], { hints });
+      }
+      return small.length / ((performance.now() - start) / 1000);
+    };
+    const walRowsPerSec = timeSmall("wal_t", {});
+    const skipWalRowsPerSec = timeSmall("nowal_t", { skip_wal: "true" });
+    storage.close();
+    return {
+      writerRowsPerSec,
+      rawRowsPerSec,
+      ratio: writerRowsPerSec / rawRowsPerSec,
+      groupByMs: median(ours),
+      rawGroupByMs: median(theirs),
+      walRowsPerSec,
+      skipWalRowsPerSec,
+    };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const r = benchStorage();
+  console.log(
+    `writer ${Math.round(r.writerRowsPerSec)} rows/s, raw ${Math.round(r.rawRowsPerSec)} rows/s, ratio ${
+      r.ratio.toFixed(2)
+    }\n` +
+      `GROUP BY: ${r.groupByMs.toFixed(1)} ms via executeSql, ${r.rawGroupByMs.toFixed(1)} ms direct (×${
+        (r.groupByMs / r.rawGroupByMs).toFixed(2)
+      })\n` +
+      `small writes: wal ${Math.round(r.walRowsPerSec ?? 0)} rows/s, skip_wal ${
+        Math.round(r.skipWalRowsPerSec ?? 0)
+      } rows/s`,
+  );
+}

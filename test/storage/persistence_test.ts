@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { Storage } from "../../src/storage/mod.ts";
+import { CPU, dump } from "./helpers.ts";
+
+Deno.test("databases, tables, options and rows survive a restart", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-persist-" });
+  try {
+    let s = Storage.open({ dataHome: dir });
+    assert.deepEqual(s.listDatabases(), ["greptime_private", "information_schema", "public"]);
+    s.createDatabase("metrics", false);
+    s.write("metrics", [{ table: "cpu", columns: CPU, rows: [["a", 1, 1], [null, 2, 2]] }], {
+      hints: { ttl: "30d" },
+    });
+    s.write("public", [{ table: "fast", columns: CPU, rows: [["a", 1, 1]] }], {
+      hints: { skip_wal: "true" },
+    });
+    s.close();
+    assert.ok(existsSync(join(dir, "data", "metrics.sqlite")));
+    assert.ok(
+      !existsSync(join(dir, "data", "metrics.sqlite-wal")) ||
+        Deno.statSync(join(dir, "data", "metrics.sqlite-wal")).size === 0,
+    );
+
+    s = Storage.open({ dataHome: dir });
+    assert.ok(s.hasDatabase("metrics"));
+    const t = s.getTable("metrics", "cpu")!;
+    assert.equal(t.options.ttl, "30d");
+    assert.deepEqual(t.primaryKey, ["host"]);
+    assert.deepEqual(dump(s, "metrics", "cpu", "ts"), [["a", 1, 1], [null, 2, 2]]);
+    assert.equal(s.getTable("public", "fast")!.schema, "nowal");
+    assert.deepEqual(dump(s, "public", "fast"), [["a", 1, 1]]);
+    // the table id counter continues
+    s.write("metrics", [{ table: "mem", columns: CPU, rows: [["a", 1, 1]] }]);
+    assert.notEqual(s.getTable("metrics", "mem")!.id, t.id);
+    s.dropDatabase("metrics");
+    s.close();
+
+    s = Storage.open({ dataHome: dir });
+    assert.ok(!s.hasDatabase("metrics"));
+    assert.ok(!existsSync(join(dir, "data", "metrics.sqlite")));
+    s.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test(":memory: storage writes no files", () => {
+  const before = Deno.cwd();
+  const s = Storage.open({ dataHome: ":memory:" });
+  s.createDatabase("x", false);
+  s.write("x", [{ table: "t", columns: CPU, rows: [["a", 1, 1]] }]);
+  assert.ok(!existsSync(join(before, ":memory:")));
+  s.close();
+});
+
+Deno.test("createDatabase: exists errors, ifNotExists returns false, bad names rejected", () => {
+  const s = Storage.open({ dataHome: ":memory:" });
+  assert.equal(s.createDatabase("a", false), true);
+  assert.equal(s.createDatabase("a", true), false);
+  assert.throws(() => s.createDatabase("a", false), (e: { code: number }) => e.code === 4011);
+  for (const bad of ["../etc", "a/b", "", "a b"]) {
+    assert.throws(() => s.createDatabase(bad, false), /Invalid database name/);
+  }
+  s.close();
+});
+
+Deno.test("skip_wal tables live in the synchronous=OFF file", () => {
+  const s = Storage.open({ dataHome: ":memory:" });
+  s.write("public", [{ table: "fast", columns: CPU, rows: [["a", 1, 1]] }], { hints: { skip_wal: "true" } });
+  s.write("public", [{ table: "safe", columns: CPU, rows: [["a", 1, 1]] }]);
+  assert.equal(s.getTable("public", "fast")!.schema, "nowal");
+  assert.equal(s.getTable("public", "safe")!.schema, "main");
+  const conn = s.database("public").conn;
+  const sync = (schema: string) =>
+    (conn.prepare(`PRAGMA ${schema}.synchronous`).get() as { synchronous: number }).synchronous;
+  assert.equal(sync("nowal"), 0);
+  assert.equal(sync("main"), 1);
+  s.close();
+});
