@@ -87,7 +87,8 @@ function parseVersion(n: YNode | undefined): 1 | 2 {
   });
 }
 
-function compileProcessors(n: YNode | undefined): Processor[] {
+/** Compiles a `processors` list node (exported for tests and tools). */
+export function compileProcessors(n: YNode | undefined): Processor[] {
   if (!n || n.t !== "seq") return [];
   return n.items.map((item) => {
     const loc = { line: item.line || undefined };
