@@ -173,7 +173,8 @@ export function validateLabelName(name: string): void {
   validNames.add(name);
 }
 
-function setLabel(labels: Record<string, string>, name: string, value: string): void {
+/** Sets a label after validating its name (a plain assignment would turn `__proto__` into a prototype). */
+export function setLabel(labels: Record<string, string>, name: string, value: string): void {
   validateLabelName(name);
   // `__proto__` is a valid label name; a plain assignment would set the prototype instead.
   if (name === "__proto__") Object.defineProperty(labels, name, { value, enumerable: true, writable: true });
@@ -409,41 +410,4 @@ export function encodeRemoteWriteV2(
   out.set(head);
   out.set(tail, head.length);
   return encodeSnappy(out);
-}
-
-/** Where a series goes and what its tags are, once the special labels (reference §7.2) are taken out. */
-export interface SeriesTarget {
-  metric: string;
-  /** From `__schema__` (wins), `__database__` or `x_greptime_database`. */
-  database?: string;
-  /** From `__physical_table__` or `x_greptime_physical_table`. */
-  physicalTable?: string;
-  tags: Record<string, string>;
-}
-
-const DATABASE_LABELS = ["__schema__", "__database__", "x_greptime_database"];
-const PHYSICAL_LABELS = ["__physical_table__", "x_greptime_physical_table"];
-const SPECIAL = new Set(["__name__", ...DATABASE_LABELS, ...PHYSICAL_LABELS]);
-
-/** Splits a label set into metric name, database/physical-table selectors and tags; no `__name__` → 400. */
-export function splitSpecialLabels(labels: Record<string, string>): SeriesTarget {
-  const metric = labels.__name__;
-  if (metric === undefined || metric === "") {
-    throw invalidArguments("Invalid prometheus remote request, msg: missing '__name__' label in timeseries");
-  }
-  const target: SeriesTarget = { metric, tags: {} };
-  for (const k of DATABASE_LABELS) {
-    if (labels[k] !== undefined && Object.hasOwn(labels, k)) {
-      target.database = labels[k];
-      break;
-    }
-  }
-  for (const k of PHYSICAL_LABELS) {
-    if (labels[k] !== undefined && Object.hasOwn(labels, k)) {
-      target.physicalTable = labels[k];
-      break;
-    }
-  }
-  for (const k in labels) if (!SPECIAL.has(k)) setLabel(target.tags, k, labels[k]);
-  return target;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { encodeZstd } from "../../src/codec/zstd.ts";
 import { PetrelError } from "../../src/http/errors.ts";
+import { remoteWriteToBatches, splitSpecialLabels } from "../../src/protocols/remote_write_tables.ts";
 import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
 import {
   decodeRemoteWrite,
@@ -11,7 +12,6 @@ import {
   type RemoteMetadata,
   type RemoteSeries,
   remoteWriteVersion,
-  splitSpecialLabels,
   STALE_NAN,
 } from "../../src/protocols/remote_write.ts";
 
@@ -346,3 +346,52 @@ for (const [labels, want] of targets) {
     } else assert.deepEqual(splitSpecialLabels(labels), want);
   });
 }
+
+Deno.test("remoteWriteToBatches: one batch per database/physical table/metric, columns sorted by name", () => {
+  const out = remoteWriteToBatches([
+    {
+      labels: { __name__: "metric2", instance: "i1", idc: "z" },
+      samples: [{ value: 1, timestampMs: 10 }, { value: 2, timestampMs: 20 }],
+    },
+    { labels: { __name__: "metric2", instance: "i2" }, samples: [{ value: 3, timestampMs: 10 }] },
+    {
+      labels: { __name__: "metric2", instance: "i3", x_greptime_database: "db1" },
+      samples: [{ value: 4, timestampMs: 30 }],
+    },
+    {
+      labels: { __name__: "up", __physical_table__: "phy" },
+      samples: [{ value: NaN, timestampMs: 5, stale: true }],
+    },
+    { labels: { __name__: "nothing" }, samples: [] },
+  ]);
+  assert.deepEqual(
+    out.map((t) => [
+      t.database,
+      t.physicalTable,
+      t.batch.table,
+      t.batch.columns.map((c) => `${c.name}:${c.type}:${c.semantic}`),
+      t.batch.rows,
+    ]),
+    [
+      [undefined, undefined, "metric2", [
+        "greptime_timestamp:TimestampMillisecond:TIMESTAMP",
+        "greptime_value:Float64:FIELD",
+        "idc:String:TAG",
+        "instance:String:TAG",
+      ], [[10, 1, "z", "i1"], [20, 2, "z", "i1"], [10, 3, null, "i2"]]],
+      ["db1", undefined, "metric2", [
+        "greptime_timestamp:TimestampMillisecond:TIMESTAMP",
+        "greptime_value:Float64:FIELD",
+        "instance:String:TAG",
+      ], [[30, 4, "i3"]]],
+      [undefined, "phy", "up", [
+        "greptime_timestamp:TimestampMillisecond:TIMESTAMP",
+        "greptime_value:Float64:FIELD",
+      ], [[5, NaN]]],
+    ],
+  );
+  assert.throws(
+    () => remoteWriteToBatches([{ labels: { job: "x" }, samples: [{ value: 1, timestampMs: 1 }] }]),
+    /missing '__name__'/,
+  );
+});
