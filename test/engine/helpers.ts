@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { compileProcessors, runProcessors } from "../../engine/pipeline.ts";
 import { PipelineCompileError } from "../../engine/errors.ts";
-import { Timestamp } from "../../engine/value.ts";
+import { deepClone, Timestamp } from "../../engine/value.ts";
 import { loadYaml, mapGet } from "../../engine/yaml_doc.ts";
 import "../../engine/identity.ts";
 import type { Pipeline, PipelineResult } from "../../engine/pipeline.ts";
@@ -46,7 +46,7 @@ export function runProcessorCase(c: ProcessorCase): void {
     return;
   }
   const procs = compile();
-  const input = structuredClone(c.input);
+  const input = deepClone(c.input);
   if (c.runError !== undefined) {
     assert.throws(() => runProcessors(procs, input), (e: Error) => {
       assert.ok(e.message.includes(c.runError!), `"${e.message}" should contain "${c.runError}"`);
@@ -65,7 +65,7 @@ export function run(
   records: unknown[],
   opts: { table?: string; skipError?: boolean; resolve?: (n: string) => Pipeline | undefined } = {},
 ): PipelineResult {
-  return p.run(structuredClone(records), {
+  return p.run(deepClone(records), {
     table: opts.table ?? "t",
     skipError: opts.skipError ?? false,
     resolve: opts.resolve ?? (() => undefined),

@@ -1,0 +1,228 @@
+/** The built-in identity pipeline, dry-run rendering and the DDL preview (reference §10.1, §12.3, §12.8). */
+import assert from "node:assert/strict";
+import { compilePipeline, dryRun, dryRunJson, identityPipeline, pipelineDdl } from "../../engine/mod.ts";
+import { Timestamp } from "../../engine/value.ts";
+import { run, summary } from "./helpers.ts";
+
+Deno.test("identity: flattening, arrays as JSON, hints removed, greptime_timestamp input dropped", () => {
+  const before = BigInt(Date.now()) * 1_000_000n;
+  const res = run(identityPipeline(), [{
+    z: 1,
+    a: { c: { d: "x" }, b: 1.5, e: {} },
+    arr: [1, { b: 2, a: [3] }, new Timestamp(0)],
+    greptime_ttl: "1d",
+    greptime_table_suffix: "_ignored",
+    greptime_timestamp: 5,
+    n: null,
+  }]);
+  const s = summary(res);
+  assert.equal(s.length, 1);
+  assert.equal(s[0].table, "t");
+  assert.deepEqual(s[0].options, { ttl: "1d" });
+  assert.deepEqual(s[0].columns, [
+    "greptime_timestamp:TimestampNanosecond:TIMESTAMP",
+    "a.b:Float64:FIELD",
+    "a.c.d:String:FIELD",
+    "arr:String:FIELD",
+    "z:Int64:FIELD",
+  ]);
+  assert.deepEqual(s[0].rows[0].slice(1), [1.5, "x", '[1,{"a":[3],"b":2},"1970-01-01T00:00:00+00:00"]', 1]);
+  assert.ok((res.batches[0].rows[0][0] as bigint) >= before);
+});
+
+/** [max_nested_levels, expected columns after the time index]. */
+const LEVELS: [number | undefined, Record<string, unknown>][] = [
+  [undefined, { "a.b.c": 1 }],
+  [1, { a: '{"b":{"c":1}}' }],
+  [2, { "a.b": '{"c":1}' }],
+  [3, { "a.b.c": 1 }],
+  [0, { "a.b.c": 1 }],
+];
+
+for (const [levels, expected] of LEVELS) {
+  Deno.test(`identity: max_nested_levels=${levels}`, () => {
+    const b = run(identityPipeline({ maxNestedLevels: levels }), [{ a: { b: { c: 1 } } }]).batches[0];
+    const got: Record<string, unknown> = {};
+    b.columns.forEach((c, i) => i > 0 && (got[c.name] = b.rows[0][i]));
+    assert.deepEqual(got, expected);
+  });
+}
+
+Deno.test("identity: columns in sorted order as first encountered, later rows padded", () => {
+  const s = summary(run(identityPipeline(), [{ b: 1 }, { a: "x", c: true }]));
+  assert.deepEqual(s[0].columns.slice(1), ["b:Int64:FIELD", "a:String:FIELD", "c:Boolean:FIELD"]);
+  assert.deepEqual(s[0].rows.map((r) => r.slice(1)), [[1, null, null], [null, "x", true]]);
+});
+
+Deno.test("identity: non-object entry and type mismatch", () => {
+  assert.throws(() => run(identityPipeline(), [[1]]), /Top level value must be map/);
+  assert.throws(
+    () => run(identityPipeline(), [{ a: 1 }, { a: "x" }]),
+    /Column datatype mismatch\. For column: a/,
+  );
+  const res = run(identityPipeline(), [{ a: 1 }, { a: "x" }, 3], { skipError: true });
+  assert.equal(res.skipped, 2);
+});
+
+/** [custom_time_index, record, expected time column, expected cell | error]. */
+const CUSTOM: [string, Record<string, unknown>, string, unknown][] = [
+  ["ts;epoch;s", { ts: 1716668197, m: 1 }, "ts:TimestampSecond:TIMESTAMP", 1716668197],
+  ["ts;epoch;ms", { ts: "1716668197217" }, "ts:TimestampMillisecond:TIMESTAMP", 1716668197217],
+  [
+    "ts;epoch;us",
+    { ts: new Timestamp(1716668197217, 1000) },
+    "ts:TimestampMicrosecond:TIMESTAMP",
+    1716668197217001,
+  ],
+  [
+    "ts;datestr;%Y-%m-%d %H:%M:%S%z",
+    { ts: "2024-05-25 20:16:37+0800" },
+    "ts:TimestampNanosecond:TIMESTAMP",
+    1716639397000000000n,
+  ],
+  ["ts;epoch;ms", { ts: "abc" }, "", { error: "Failed to cast type, msg:" }],
+  ["ts;datestr;%Y-%m-%d %H:%M:%S", { ts: "2024-05-25 20:16:37" }, "", { error: "Failed to cast type, msg:" }],
+];
+
+for (const [cfg, rec, col, expected] of CUSTOM) {
+  Deno.test(`identity: custom_time_index ${cfg} on ${JSON.stringify(rec.ts)}`, () => {
+    const p = identityPipeline({ customTimeIndex: cfg });
+    if (expected && typeof expected === "object" && "error" in expected) {
+      assert.throws(() => run(p, [rec]), (e: Error & { status: number }) => {
+        assert.ok(e.message.startsWith((expected as { error: string }).error), e.message);
+        assert.equal(e.status, 500);
+        return true;
+      });
+      const lenient = identityPipeline({ customTimeIndex: cfg, ignoreErrors: true });
+      assert.equal(run(lenient, [rec]).batches[0].rows.length, 1);
+      return;
+    }
+    const b = run(p, [rec]).batches[0];
+    assert.equal(`${b.columns[0].name}:${b.columns[0].type}:${b.columns[0].semantic}`, col);
+    assert.deepEqual(b.rows[0][0], expected);
+    assert.ok(!b.columns.slice(1).some((c) => c.name === "ts"), "time field removed from normal columns");
+  });
+}
+
+const BAD_CONFIGS: [string, string][] = [
+  [
+    "ts;epoch",
+    "Invalid custom time index config: ts;epoch, reason: config format: '<field>;<type>;<config>'",
+  ],
+  [
+    "ts;epoch;m",
+    "Invalid custom time index config: ts;epoch;m, reason: epoch type must be one of ns, us, ms, s",
+  ],
+  [
+    "ts;date;x",
+    "Invalid custom time index config: ts;date;x, reason: identity time index type must be one of epoch, datestr",
+  ],
+];
+for (const [cfg, msg] of BAD_CONFIGS) {
+  Deno.test(`identity: bad custom_time_index ${cfg}`, () => {
+    assert.throws(() => identityPipeline({ customTimeIndex: cfg }), (e: Error & { status: number }) => {
+      assert.equal(e.message, msg);
+      assert.equal(e.status, 400);
+      return true;
+    });
+  });
+}
+
+const TEST_PIPELINE = `
+processors:
+  - dissect:
+      fields: [line]
+      patterns: ['%{id1} %{id2} %{logger} %{type} %{log} %{time}']
+  - epoch:
+      field: time
+      resolution: ns
+transform:
+  - fields: [id1, id2]
+    type: int32
+    index: inverted
+  - field: logger
+    type: string
+  - field: type
+    type: string
+    index: skipping
+    tag: true
+  - field: log
+    type: string
+    index: fulltext
+    tag: true
+  - field: time
+    type: time
+    index: timestamp
+`;
+
+Deno.test("dry run: schema, typed rows, exact nanosecond JSON", () => {
+  const p = compilePipeline(TEST_PIPELINE);
+  const out = dryRun(p, [{ line: "2436 2528 INTERACT.MANAGER I ClusterAdapter 1716668197217000000" }]);
+  assert.equal(out.length, 1);
+  assert.equal(out[0].table_name, "dry_run");
+  assert.deepEqual(out[0].schema.map((c) => [c.name, c.data_type, c.column_type, c.fulltext]), [
+    ["id1", "INT32", "FIELD", false],
+    ["id2", "INT32", "FIELD", false],
+    ["logger", "STRING", "FIELD", false],
+    ["type", "STRING", "TAG", false],
+    ["log", "STRING", "TAG", true],
+    ["time", "TIMESTAMP_NANOSECOND", "TIMESTAMP", false],
+  ]);
+  assert.deepEqual(out[0].rows[0][0], {
+    key: "id1",
+    value: 2436,
+    data_type: "INT32",
+    semantic_type: "FIELD",
+  });
+  const json = dryRunJson(out);
+  assert.ok(json.includes('"value":1716668197217000000,"data_type":"TIMESTAMP_NANOSECOND"'), json);
+  assert.deepEqual(JSON.parse(json)[0].rows[0][2], {
+    key: "logger",
+    value: "INTERACT.MANAGER",
+    data_type: "STRING",
+    semantic_type: "FIELD",
+  });
+});
+
+Deno.test("ddl: CREATE TABLE preview with indexes, tags and time index", () => {
+  const p = compilePipeline(TEST_PIPELINE);
+  assert.deepEqual(pipelineDdl(p, "logs1"), {
+    sql: [
+      "CREATE TABLE IF NOT EXISTS `logs1` (",
+      "  `id1` INT NULL INVERTED INDEX,",
+      "  `id2` INT NULL INVERTED INDEX,",
+      "  `logger` STRING NULL,",
+      "  `type` STRING NULL SKIPPING INDEX WITH(false_positive_rate = '0.01', granularity = '10240', type = 'BLOOM'),",
+      "  `log` STRING NULL FULLTEXT INDEX WITH(analyzer = 'English', backend = 'bloom', case_sensitive = 'false', false_positive_rate = '0.01', granularity = '10240'),",
+      "  `time` TIMESTAMP(9) NOT NULL,",
+      "  TIME INDEX (`time`),",
+      "  PRIMARY KEY (`type`, `log`)",
+      ")",
+      "ENGINE=mito",
+      "WITH(",
+      "  append_mode = 'true'",
+      ")",
+    ].join("\n"),
+  });
+  assert.equal(
+    pipelineDdl(p, "logs1", { tableExists: true }).message,
+    "table already exists, the CREATE TABLE SQL may be different",
+  );
+});
+
+Deno.test("ddl: warnings and errors", () => {
+  const withSuffix = compilePipeline(`${TEST_PIPELINE}table_suffix: _\${type}\n`);
+  assert.equal(
+    pipelineDdl(withSuffix, "t").message,
+    "the pipeline has dispatcher or table_suffix, the table name may not be fixed",
+  );
+  assert.throws(
+    () => pipelineDdl(identityPipeline(), "t"),
+    /built-in pipelines don't have fixed table schema/,
+  );
+  assert.throws(
+    () => pipelineDdl(compilePipeline("processors:\n  - epoch:\n      field: t\n"), "t"),
+    /auto transform doesn't have fixed table schema/,
+  );
+  assert.throws(() => pipelineDdl(compilePipeline(TEST_PIPELINE), ""), /table name is required/);
+});
