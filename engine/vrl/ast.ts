@@ -12,9 +12,13 @@ export interface Span {
 export type Segment = string | number;
 
 /** Where a path starts: the event (`.`), metadata (`%`), or a local variable. */
-export type PathRoot = { kind: "event" } | { kind: "meta" } | { kind: "var"; name: string };
+export type PathRoot =
+  | { kind: "event" }
+  | { kind: "meta" }
+  | { kind: "var"; name: string }
+  | { kind: "expr"; expr: Expr };
 
-/** A path query such as `.a.b[0]`, `%meta`, `x.y`. */
+/** A path query such as `.a.b[0]`, `%meta`, `x.y`, `parse_json!(.m).field`. */
 export interface PathNode extends Span {
   k: "path";
   root: PathRoot;

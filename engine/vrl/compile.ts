@@ -280,6 +280,7 @@ class Compiler {
   private rootType(p: PathNode, st: State): TypeDef {
     if (p.root.kind === "event") return st.event;
     if (p.root.kind === "meta") return st.meta;
+    if (p.root.kind === "expr") return ANY;
     const v = st.vars.get(p.root.name);
     if (!v) {
       throw new VrlCompileError("E701", "call to undefined variable", p.start, p.end, "undefined variable");
@@ -290,11 +291,24 @@ class Compiler {
   private rootGetter(p: PathNode, st: State): Run {
     if (p.root.kind === "event") return (c) => c.event;
     if (p.root.kind === "meta") return (c) => c.meta;
+    if (p.root.kind === "expr") {
+      throw new VrlCompileError("E110", "invalid argument type", p.start, p.end, "expected a path");
+    }
     const slot = st.vars.get(p.root.name)!.slot;
     return (c) => c.vars[slot];
   }
 
   private pathRead(p: PathNode, st: State): Node {
+    if (p.root.kind === "expr") {
+      const target = this.expr(p.root.expr, st);
+      const tr = target.run, segs = p.segs;
+      return {
+        run: (c) => getIn(tr(c), segs),
+        type: typeAt(target.type, segs),
+        fallible: target.fallible,
+        fresh: target.fresh,
+      };
+    }
     const type = typeAt(this.rootType(p, st), p.segs);
     const root = this.rootGetter(p, st);
     const segs = p.segs;
@@ -334,6 +348,9 @@ class Compiler {
     if (tg.root.kind === "meta") {
       st.meta = typeWith(st.meta, segs, type);
       return (c, v) => void (c.meta = setIn(c.meta, segs, v));
+    }
+    if (tg.root.kind === "expr") {
+      throw new VrlCompileError("E203", "invalid assignment target", tg.start, tg.end);
     }
     const name = tg.root.name;
     const prev = st.vars.get(name);

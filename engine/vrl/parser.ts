@@ -138,6 +138,17 @@ class Parser {
   }
 
   private primary(): Expr {
+    const e = this.primaryBase();
+    const n = this.peek();
+    if (
+      e.k !== "path" && e.k !== "lit" && !n.space && n.kind === "punct" && (n.text === "." || n.text === "[")
+    ) {
+      return this.pathTail({ kind: "expr", expr: e }, e.start, e.end, false);
+    }
+    return e;
+  }
+
+  private primaryBase(): Expr {
     const t = this.peek();
     switch (t.kind) {
       case "int":
@@ -410,7 +421,7 @@ class Parser {
 }
 
 function isTarget(e: Expr): e is PathNode {
-  return e.k === "path";
+  return e.k === "path" && e.root.kind !== "expr";
 }
 
 function toTarget(e: PathNode): Target {

@@ -6,7 +6,13 @@
  * reads standard input.
  */
 
-import { compileVrl, encodeJson, parseJsonText, VrlRuntimeError, type VrlProgram } from "../../engine/vrl/mod.ts";
+import {
+  compileVrl,
+  encodeJson,
+  parseJsonText,
+  type VrlProgram,
+  VrlRuntimeError,
+} from "../../engine/vrl/mod.ts";
 import { PetrelError } from "../http/errors.ts";
 
 const USAGE = "usage: petrel vrl --program FILE.vrl [--input EVENTS.ndjson] [--print-object]";
@@ -23,7 +29,9 @@ function parseArgs(args: string[]): Options | string {
   let printObject = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [flag, inline] = a.includes("=")
+      ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+      : [a, undefined];
     const value = () => inline ?? args[++i];
     switch (flag) {
       case "--program":

@@ -19,11 +19,23 @@ export interface VrlCase {
 }
 
 /** Shorthand: the program's result equals `want`. */
-export const ok = (program: string, want: unknown, input?: Record<string, unknown>): VrlCase => ({ program, want, input });
+export const ok = (program: string, want: unknown, input?: Record<string, unknown>): VrlCase => ({
+  program,
+  want,
+  input,
+});
 /** Shorthand: the result renders exactly as `json`. */
-export const exact = (program: string, json: string, input?: Record<string, unknown>): VrlCase => ({ program, json, input });
+export const exact = (program: string, json: string, input?: Record<string, unknown>): VrlCase => ({
+  program,
+  json,
+  input,
+});
 /** Shorthand: the program fails at run time with a message containing `error`. */
-export const fails = (program: string, error: string, input?: Record<string, unknown>): VrlCase => ({ program, error, input });
+export const fails = (program: string, error: string, input?: Record<string, unknown>): VrlCase => ({
+  program,
+  error,
+  input,
+});
 /** Shorthand: the program does not compile, with VRL error `code`. */
 export const rejects = (program: string, compile: string): VrlCase => ({ program, compile });
 

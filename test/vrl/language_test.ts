@@ -62,10 +62,13 @@ table("assignment", [
   ok(`.a = {"a": 1}; .a |= {"b": 2}; .a`, { a: 1, b: 2 }),
   rejects(`.a |= {"b": 2}`, "E103"),
   ok(`x = {"k": 1}; x |= {"k": 2, "j": 3}; x`, { j: 3, k: 2 }),
-  ok(`.a = 1
+  ok(
+    `.a = 1
 .b = 2
 .c = .a + .b
-.`, { a: 1, b: 2, c: 3 }),
+.`,
+    { a: 1, b: 2, c: 3 },
+  ),
 ]);
 
 table("del and exists", [

@@ -7,25 +7,33 @@ import { parseFloatStrict } from "./type_fns.ts";
 
 const S = K.BYTES;
 
-/** JSON text to a VRL value; integers beyond 2^53 keep full precision. */
+/** JSON text to a VRL value: `3.0` stays a float, integers beyond 2^53 keep full precision. */
 export function parseJsonText(text: string): VrlValue {
-  let parsed: unknown;
   try {
-    parsed = /\d{16,}/.test(text)
-      ? JSON.parse(
-        text,
-        (_k, v, ctx?: { source?: string }) =>
-          typeof v === "number" && ctx?.source && /^-?\d+$/.test(ctx.source) && !Number.isSafeInteger(v)
-            ? (BigInt(ctx.source) <= 9223372036854775807n && BigInt(ctx.source) >= -9223372036854775808n
-              ? BigInt(ctx.source)
-              : v)
-            : v,
-      )
-      : JSON.parse(text);
+    // Plain JSON.parse is exact unless a number is written as an integral float (`3.0`, `1e3`) or
+    // is a long integer; only then pay for the reviver that looks at each number's source text.
+    if (!/\d\.0*(?![0-9])|\d[eE]|\d{16,}/.test(text)) return fromJson(JSON.parse(text));
+    return JSON.parse(text, reviveVrl) as VrlValue;
   } catch (e) {
     return fail(`unable to parse json: ${(e as Error).message}`);
   }
-  return fromJson(parsed);
+}
+
+/** JSON.parse reviver building VRL values bottom-up, deciding integer vs float from the source text. */
+function reviveVrl(_k: string, v: unknown, ctx?: { source?: string }): unknown {
+  switch (typeof v) {
+    case "number": {
+      const src = ctx?.source ?? String(v);
+      if (/[.eE]/.test(src)) return v;
+      const n = BigInt(src);
+      return BigInt.asIntN(64, n) === n ? n : v;
+    }
+    case "string":
+    case "boolean":
+      return v;
+  }
+  if (v === null || Array.isArray(v)) return v;
+  return new Map(Object.entries(v as Record<string, VrlValue>));
 }
 
 function unquote(s: string): string {
@@ -226,18 +234,19 @@ function parseIntBase(text: string, base?: number): bigint {
   return n;
 }
 
+/** Unit sizes in nanoseconds, so that conversions divide exact integers. */
 const DURATION_UNITS: Record<string, number> = {
-  ns: 1e-9,
-  us: 1e-6,
-  "µs": 1e-6,
-  ms: 1e-3,
-  cs: 1e-2,
-  ds: 1e-1,
-  s: 1,
-  m: 60,
-  h: 3600,
-  d: 86400,
-  w: 604800,
+  ns: 1,
+  us: 1e3,
+  "µs": 1e3,
+  ms: 1e6,
+  cs: 1e7,
+  ds: 1e8,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+  d: 86400e9,
+  w: 604800e9,
 };
 
 function parseDuration(text: string, unit: string): number {

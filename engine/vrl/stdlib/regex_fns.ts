@@ -60,6 +60,7 @@ export const REGEX_FNS: Record<string, FnDef> = {
   parse_regex_all: {
     params: [req("value", K.BYTES), req("pattern", K.REGEX), opt("numeric_groups", K.BOOLEAN)],
     returns: K.ARRAY,
+    fallible: true,
     fresh: true,
     call: ([v, p, n]) => {
       const re = globalRegex((p as VrlRegex).re);

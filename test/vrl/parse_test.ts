@@ -1,0 +1,146 @@
+/** Parsing functions for structured text. */
+
+import { exact, fails, ok, rejects, table } from "./harness.ts";
+
+table("parse_json", [
+  ok(`parse_json!("{\\"a\\": [1, 2.5, null, true]}")`, { a: [1, 2.5, null, true] }),
+  exact(`parse_json!("3")`, "3"),
+  exact(`parse_json!("3.0")`, "3.0"),
+  exact(`parse_json!("9007199254740993")`, "9007199254740993"),
+  ok(`parse_json!("\\"s\\"")`, "s"),
+  fails(`parse_json!("{")`, "unable to parse json"),
+  fails(`parse_json!("")`, "unable to parse json"),
+  rejects(`parse_json("{}")`, "E100"),
+]);
+
+table("parse_key_value", [
+  ok(
+    `parse_key_value!("@timestamp=\\"Sun Jan 10 16:47:39 EST 2021\\" level=info msg=\\"Stopping all fetchers\\" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager")`,
+    {
+      "@timestamp": "Sun Jan 10 16:47:39 EST 2021",
+      level: "info",
+      msg: "Stopping all fetchers",
+      "tag#production": "stopping_fetchers",
+      id: "ConsumerFetcherManager-1382721708341",
+      module: "kafka.consumer.ConsumerFetcherManager",
+    },
+  ),
+  ok(
+    `parse_key_value!("path:\\"/cart_link\\", host:store.app.com, fwd: \\"102.30.171.16\\", dyno: web.1, connect:0ms, service:87ms, status:304, bytes:632, protocol:https", field_delimiter: ",", key_value_delimiter: ":")`,
+    {
+      path: "/cart_link",
+      host: "store.app.com",
+      fwd: "102.30.171.16",
+      dyno: "web.1",
+      connect: "0ms",
+      service: "87ms",
+      status: "304",
+      bytes: "632",
+      protocol: "https",
+    },
+  ),
+  ok(`parse_key_value!("env:prod,env:stage", field_delimiter: ",", key_value_delimiter: ":")`, {
+    env: ["prod", "stage"],
+  }),
+  ok(`parse_key_value!("a=1 flag")`, { a: "1", flag: true }),
+  fails(`parse_key_value!("a=1 flag", accept_standalone_key: false)`, "could not parse"),
+  ok(`parse_key_value!("")`, {}),
+]);
+
+table("parse_logfmt", [
+  ok(`parse_logfmt!("level=info msg=\\"Stopping all fetchers\\" tag=stopping_fetchers id=1")`, {
+    level: "info",
+    msg: "Stopping all fetchers",
+    tag: "stopping_fetchers",
+    id: "1",
+  }),
+  ok(`parse_logfmt!("lvl=info msg=\\"escaped \\\\\\"quote\\\\\\"\\"")`, {
+    lvl: "info",
+    msg: 'escaped "quote"',
+  }),
+  ok(`parse_logfmt!("standalone")`, { standalone: true }),
+]);
+
+table("parse_csv", [
+  ok(`parse_csv!("foo,bar,\\"foo \\"\\", bar\\"")`, ["foo", "bar", 'foo ", bar']),
+  ok(`parse_csv!("foo bar", delimiter: " ")`, ["foo", "bar"]),
+  ok(`parse_csv!("a,,c")`, ["a", "", "c"]),
+  ok(`parse_csv!("")`, [""]),
+  fails(`parse_csv!("a", delimiter: ",,")`, "single character"),
+  fails(`parse_csv!("\\"open")`, "unterminated"),
+]);
+
+table("parse_query_string", [
+  ok(`parse_query_string("foo=%2B1&bar=2&bar=3&xyz")`, { foo: "+1", bar: ["2", "3"], xyz: "" }),
+  ok(`parse_query_string("?foo%5b%5d=1&foo%5b%5d=2")`, { "foo[]": ["1", "2"] }),
+  ok(`parse_query_string("a=b+c")`, { a: "b c" }),
+  ok(`parse_query_string("")`, {}),
+  rejects(`parse_query_string!("a")`, "E620"),
+]);
+
+table("parse_url", [
+  ok(`parse_url!("ftp://foo:bar@example.com:4343/foobar?hello=world#123")`, {
+    fragment: "123",
+    host: "example.com",
+    password: "bar",
+    path: "/foobar",
+    port: 4343,
+    query: { hello: "world" },
+    scheme: "ftp",
+    username: "foo",
+  }),
+  ok(`parse_url!("https://example.com", default_known_ports: true)`, {
+    fragment: null,
+    host: "example.com",
+    password: "",
+    path: "/",
+    port: 443,
+    query: {},
+    scheme: "https",
+    username: "",
+  }),
+  ok(`parse_url!("http://[::1]:8080/x").host`, "::1"),
+  fails(`parse_url!("not a url")`, "unable to parse url"),
+]);
+
+table("parse_int/parse_float", [
+  exact(`parse_int!("-42")`, "-42"),
+  exact(`parse_int!("0x2A")`, "42"),
+  exact(`parse_int!("0b1010")`, "10"),
+  exact(`parse_int!("0o17")`, "15"),
+  exact(`parse_int!("017")`, "15"),
+  exact(`parse_int!("ff", base: 16)`, "255"),
+  exact(`parse_int!("0")`, "0"),
+  fails(`parse_int!("12a")`, "could not parse integer"),
+  fails(`parse_int!("99999999999999999999")`, "too large"),
+  fails(`parse_int!("1", base: 40)`, "invalid base"),
+  exact(`parse_float!("42.5")`, "42.5"),
+  exact(`parse_float!("-1e-2")`, "-0.01"),
+  exact(`parse_float!("7")`, "7.0"),
+  fails(`parse_float!("abc")`, "could not parse"),
+]);
+
+table("parse_duration/parse_bytes", [
+  exact(`parse_duration!("1005ms", unit: "s")`, "1.005"),
+  exact(`parse_duration!("1h30m", unit: "m")`, "90.0"),
+  exact(`parse_duration!("1s", "ms")`, "1000.0"),
+  exact(`parse_duration!("100ns", "us")`, "0.1"),
+  fails(`parse_duration!("1 parsec", "s")`, "unable to parse duration"),
+  fails(`parse_duration!("1s", "lightyears")`, "unknown unit"),
+  exact(`parse_bytes!("1KiB", unit: "B")`, "1024.0"),
+  exact(`parse_bytes!("1MB", unit: "KB", base: "10")`, "1000.0"),
+  exact(`parse_bytes!("2GiB", unit: "MiB")`, "2048.0"),
+  fails(`parse_bytes!("x", unit: "B")`, "unable to parse bytes"),
+]);
+
+table("parse_tokens", [
+  ok(`parse_tokens!("A sentence \\"with \\\\\\"a\\\\\\" sentence inside\\" and [some brackets] -")`, [
+    "A",
+    "sentence",
+    'with \\"a\\" sentence inside',
+    "and",
+    "some brackets",
+    null,
+  ]),
+  ok(`parse_tokens!("")`, []),
+]);

@@ -1,0 +1,61 @@
+/** Regex functions and Rust-to-JS regex translation. */
+
+import { fails, ok, rejects, table } from "./harness.ts";
+
+table("match", [
+  ok(`match("I'm a little teapot", r'teapot')`, true),
+  ok(`match("I'm a little teapot", r'^teapot')`, false),
+  ok(`match("ABC", r'(?i)abc')`, true),
+  ok(`match("a\\nb", r'(?s)a.b')`, true),
+  ok(`match("line1\\nline2", r'(?m)^line2$')`, true),
+  ok(`match("abc", r'\\Aabc\\z')`, true),
+  ok(`match("abc", r'[[:alpha:]]+')`, true),
+  ok(`match("123", r'^[[:digit:]]+$')`, true),
+  ok(`match("a b", r'(?x) a \\s b  # comment')`, true),
+  ok(`match("", r'^$')`, true),
+  rejects(`match("a", "a")`, "E110"),
+  rejects(`r'('`, "E203"),
+]);
+
+table("match_any/match_array", [
+  ok(`match_any("abc", [r'x', r'b'])`, true),
+  ok(`match_any("abc", [r'x', r'y'])`, false),
+  ok(`match_any("abc", [])`, false),
+  rejects(`match_any("abc", ["b"])`, "E110"),
+  ok(`match_array(["foo", "bar"], r'ba')`, true),
+  ok(`match_array(["foo", "bar"], r'ba', all: true)`, false),
+  ok(`match_array([], r'x')`, false),
+]);
+
+table("parse_regex", [
+  ok(`parse_regex!("first group and second group.", r'(?P<number>.*?) group')`, { number: "first" }),
+  ok(`parse_regex!("5.86.210.12 - zieme4647", r'^(?P<host>[\\w\\.]+) - (?P<user>[\\w]+)')`, {
+    host: "5.86.210.12",
+    user: "zieme4647",
+  }),
+  ok(`parse_regex!("ab", r'(?P<a>a)(?P<z>z)?', numeric_groups: true)`, {
+    "0": "a",
+    "1": "a",
+    "2": null,
+    a: "a",
+    z: null,
+  }),
+  ok(`parse_regex!("abc", r'b')`, {}),
+  fails(`parse_regex!("abc", r'z')`, "could not find any pattern matches"),
+  ok(`parse_regex(.missing, r'a') ?? "none"`, "none"),
+  rejects(`parse_regex("a", r'a')`, "E100"),
+]);
+
+table("parse_regex_all", [
+  ok(`parse_regex_all!("first group and second group.", r'(?P<number>\\w+) group')`, [
+    { number: "first" },
+    { number: "second" },
+  ]),
+  ok(`parse_regex_all!("abc", r'(?P<x>z)')`, []),
+  ok(`parse_regex_all!("a1b2", r'(?P<d>\\d)', numeric_groups: true)`, [{ "0": "1", "1": "1", d: "1" }, {
+    "0": "2",
+    "1": "2",
+    d: "2",
+  }]),
+  ok(`length(parse_regex_all!("aaa", r'a*'))`, 2),
+]);
