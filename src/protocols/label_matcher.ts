@@ -1,0 +1,59 @@
+/**
+ * Prometheus label matchers (`=`, `!=`, `=~`, `!~`) with Prometheus' semantics: regexes are fully
+ * anchored, `.` matches a newline, and an absent label matches as the empty string.
+ */
+
+import { invalidArguments } from "../http/errors.ts";
+
+/** Prometheus' label matcher kinds. */
+export type MatcherType = "EQ" | "NEQ" | "RE" | "NRE";
+
+/** A label matcher of a remote-read query. */
+export interface LabelMatcher {
+  type: MatcherType;
+  name: string;
+  value: string;
+}
+
+const regexCache = new Map<string, RegExp>();
+
+/** Prometheus' fully anchored regex (`^(?:re)$`, dot matches newline); a bad pattern → 400. */
+export function matcherRegExp(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (re === undefined) {
+    let source = pattern, flags = "s";
+    // RE2's leading `(?i)` has no JS spelling except the flag.
+    if (source.startsWith("(?i)")) source = source.slice(4), flags += "i";
+    try {
+      re = new RegExp(`^(?:${source})$`, flags);
+    } catch (e) {
+      throw invalidArguments(`Invalid regular expression in matcher: ${pattern}: ${(e as Error).message}`);
+    }
+    if (regexCache.size > 1000) regexCache.clear();
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+/** Whether a label value satisfies a matcher; an absent label matches as the empty string. */
+export function matchLabel(m: LabelMatcher, value: string | undefined | null): boolean {
+  const v = value ?? "";
+  switch (m.type) {
+    case "EQ":
+      return v === m.value;
+    case "NEQ":
+      return v !== m.value;
+    case "RE":
+      return matcherRegExp(m.value).test(v);
+    case "NRE":
+      return !matcherRegExp(m.value).test(v);
+  }
+}
+
+/** Whether a label set satisfies every matcher. */
+export function matchLabels(matchers: LabelMatcher[], labels: Record<string, string>): boolean {
+  for (const m of matchers) {
+    if (!matchLabel(m, Object.hasOwn(labels, m.name) ? labels[m.name] : undefined)) return false;
+  }
+  return true;
+}
