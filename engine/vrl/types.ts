@@ -17,6 +17,10 @@ export const K = {
   ANY: 511,
   NUMBER: 6,
   SCALAR: 63,
+  /** What JSON can hold. */
+  JSON: 1 | 2 | 4 | 8 | 16 | 128 | 256,
+  /** Anything but a regex: what an unknown event field can be (regexes only come from literals). */
+  DATA: 511 & ~64,
 } as const;
 
 /** A static type: kind bits plus, for objects, the fields known so far (`exact` = no other fields). */
@@ -28,6 +32,9 @@ export interface TypeDef {
 
 /** The "could be anything" type. */
 export const ANY: TypeDef = { kind: K.ANY };
+
+/** The type of a field nothing is known about. */
+export const UNKNOWN_FIELD: TypeDef = { kind: K.DATA };
 
 /** A plain type of the given kind bits. */
 export function t(kind: number): TypeDef {
@@ -90,10 +97,10 @@ export function typeAt(td: TypeDef, segs: Segment[], from = 0): TypeDef {
       const f = cur.fields?.get(s);
       if (f) cur = extraNull ? union(f, t(K.NULL)) : f;
       else if (cur.exact) return t(K.NULL);
-      else return ANY;
+      else return UNKNOWN_FIELD;
     } else {
       if (!(cur.kind & K.ARRAY)) return t(K.NULL);
-      return ANY;
+      return UNKNOWN_FIELD;
     }
   }
   return cur;

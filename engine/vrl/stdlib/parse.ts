@@ -305,7 +305,7 @@ export function parseTokens(text: string): VrlValue[] {
 export const PARSE_FNS: Record<string, FnDef> = {
   parse_json: {
     params: [req("value", S), opt("max_depth", K.INTEGER), opt("lossy", K.BOOLEAN)],
-    returns: K.ANY,
+    returns: K.JSON,
     fallible: true,
     fresh: true,
     call: ([v]) => parseJsonText(v as string),

@@ -1,0 +1,84 @@
+/** Compile-time checks: fallibility rules, type errors, and diagnostics with line and column. */
+
+import assert from "node:assert/strict";
+import { compileVrl } from "../../engine/vrl/mod.ts";
+import { PetrelError } from "../../src/http/errors.ts";
+import { ok, rejects, table } from "./harness.ts";
+
+table("fallibility rules", [
+  // A fallible call must be handled by `!`, `??`, or `ok, err =`.
+  rejects(`parse_json(.x)`, "E100"),
+  rejects(`.y = parse_json(.x)`, "E103"),
+  ok(`.y = parse_json(.x) ?? null; .y`, null, { x: "{" }),
+  // Calls become fallible when an argument's type is not known to fit.
+  rejects(`upcase(.x)`, "E100"),
+  ok(`.x = "a"; upcase(.x)`, "A"),
+  ok(`x = to_string(1); upcase(x)`, "1"),
+  // The type of the event is tracked through assignments and merges of branches.
+  ok(`if true { .x = "a" } else { .x = "b" }; upcase(.x)`, "A"),
+  rejects(`if true { .x = "a" } else { .x = 1 }; upcase(.x)`, "E100"),
+  rejects(`if true { .x = "a" }; upcase(.x)`, "E100"),
+  ok(`.a.b = "s"; upcase(.a.b)`, "S"),
+  rejects(`.a.b = "s"; . = parse_json!("{}"); upcase(.a.b)`, "E100"),
+  ok(`del(.x); .x == null`, true),
+  // Errors in function arguments propagate to the call.
+  rejects(`upcase(string(.x))`, "E100"),
+  ok(`upcase(string(.x) ?? "d")`, "D"),
+  // `!` aborts on error, so the expression is infallible.
+  ok(`upcase(string!(.x))`, "X", { x: "x" }),
+  // Arithmetic and comparison rules.
+  rejects(`1 + .x`, "E100"),
+  ok(`1 + 2.5 > 3`, true),
+  rejects(`"a" + 1`, "E100"),
+  rejects(`x = 5; x / .y`, "E100"),
+  ok(`x = 5; x / 2`, 2.5),
+  // Statically wrong argument types are compile errors, not runtime errors.
+  rejects(`upcase(1)`, "E110"),
+  rejects(`parse_regex("a", "not a regex")`, "E110"),
+  rejects(`to_unix_timestamp("2020")`, "E110"),
+  // Unnecessary handling is rejected.
+  rejects(`upcase!("a")`, "E620"),
+  rejects(`upcase("a") ?? "b"`, "E651"),
+  rejects(`a, err = upcase("a")`, "E104"),
+  // Undefined names.
+  rejects(`nope()`, "E105"),
+  rejects(`x + 1`, "E701"),
+  // Predicates must be boolean.
+  rejects(`if .x { 1 }`, "E102"),
+  ok(`if exists(.x) && .x == 1 { "y" } else { "n" }`, "y", { x: 1 }),
+  // Closure bodies are checked like blocks.
+  rejects(`map_values([1]) -> |v| { parse_json(v) }`, "E100"),
+  rejects(`map_values(["1"]) -> |v| { parse_json(v) }`, "E100"),
+  ok(`map_values(["1"]) -> |v| { parse_json!(v) }`, [1]),
+]);
+
+const diagnostics: [string, string, string[]][] = [
+  [".a = 1\n.b = parse_json(.x)\n.", "E103", [
+    "error[E103]: unhandled fallible assignment",
+    ":2:6",
+    "2 │ .b = parse_json(.x)",
+  ]],
+  ["upcase(\n  1\n)", "E110", [
+    "error[E110]: invalid argument type",
+    ":2:3",
+    'argument "value" must be string',
+  ]],
+  ["x = 1\n\nfoo(x)", "E105", ["error[E105]: call to undefined function", ":3:1", "^^^"]],
+  [".a = {", "E203", ["syntax error", ":1:7"]],
+  ["  .a = 1 +", "E203", [":1:11"]],
+  ['. = "\\q"', "E209", ["invalid escape character: \\q", ":1:6"]],
+];
+
+for (const [src, code, parts] of diagnostics) {
+  Deno.test(`diagnostic ${code} for ${JSON.stringify(src)}`, () => {
+    assert.throws(() => compileVrl(src), (e: unknown) => {
+      assert.ok(e instanceof PetrelError);
+      assert.equal(e.code, 1004);
+      assert.equal(e.status, 400);
+      for (const p of parts) {
+        assert.ok(e.message.includes(p), `missing ${JSON.stringify(p)} in:\n${e.message}`);
+      }
+      return true;
+    });
+  });
+}
