@@ -9,7 +9,8 @@ import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
 /** Decodes a zstd frame; output larger than `limit` → 413, malformed → 400. */
 export function decodeZstd(bytes: Uint8Array, limit: number): Uint8Array {
   try {
-    const out = zlib.zstdDecompressSync(bytes, { maxOutputLength: Math.max(1, limit) });
+    const cap = Number.isFinite(limit) ? Math.max(1, Math.floor(limit)) : Number.MAX_SAFE_INTEGER;
+    const out = zlib.zstdDecompressSync(bytes, { maxOutputLength: cap });
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   } catch (e) {
     const code = (e as { code?: string }).code;
