@@ -27,8 +27,21 @@ export interface RowHints {
   suffix?: string;
 }
 
+const HINT_KEYS = new Set([...OPTION_KEYS.map(([k]) => k), ...SUFFIX_KEYS]);
+const NO_HINTS: RowHints = Object.freeze({});
+
 /** Removes every hint key from `entry` and returns the hints (undefined fields when absent). */
 export function takeHints(entry: Record<string, unknown>): RowHints {
+  // One pass over the keys is much cheaper than probing fourteen absent properties.
+  let any = false;
+  for (const k in entry) {
+    const c = k.charCodeAt(0);
+    if ((c === 103 || c === 115) && HINT_KEYS.has(k)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return NO_HINTS;
   let options: Record<string, string> | undefined;
   let suffix: string | undefined;
   for (let i = 0; i < OPTION_KEYS.length; i++) {
@@ -53,5 +66,5 @@ export function takeHints(entry: Record<string, unknown>): RowHints {
 
 /** True for keys that are hints (never auto-typed into columns). */
 export function isHintKey(key: string): boolean {
-  return OPTION_KEYS.some(([k]) => k === key) || SUFFIX_KEYS.includes(key);
+  return HINT_KEYS.has(key);
 }

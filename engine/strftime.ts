@@ -201,20 +201,20 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
   let hour: number | undefined, hour12: number | undefined, pm: boolean | undefined;
   let minute: number | undefined, second: number | undefined, nanos = 0;
   let offset: number | undefined, epoch: number | undefined, weekday: number | undefined;
-  const skipWs = () => {
-    while (pos < len && isSpace(s.charCodeAt(pos))) pos++;
-  };
-  for (const it of items) {
+  for (let idx = 0; idx < items.length; idx++) {
+    const it = items[idx];
     switch (it.k) {
       case "lit":
-        if (!s.startsWith(it.s, pos)) return null;
+        if (it.s.length === 1 ? s.charCodeAt(pos) !== it.s.charCodeAt(0) : !s.startsWith(it.s, pos)) {
+          return null;
+        }
         pos += it.s.length;
         break;
       case "space":
-        skipWs();
+        while (pos < len && isSpace(s.charCodeAt(pos))) pos++;
         break;
       case "num": {
-        skipWs();
+        while (pos < len && isSpace(s.charCodeAt(pos))) pos++;
         let neg = false;
         let maxW = it.width;
         if (it.signed && (s[pos] === "-" || s[pos] === "+")) {
@@ -223,18 +223,19 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
           maxW = 40;
         }
         const start = pos;
+        let acc = 0;
         while (pos < len && pos - start < maxW) {
-          const c = s.charCodeAt(pos);
-          if (c < 48 || c > 57) break;
+          const c = s.charCodeAt(pos) - 48;
+          if (c < 0 || c > 9) break;
+          acc = acc * 10 + c;
           pos++;
         }
         if (pos === start) return null;
-        const digits = s.slice(start, pos);
+        const v = neg ? -acc : acc;
         if (it.f === "s") {
-          epoch = Number(digits) * (neg ? -1 : 1);
+          epoch = v;
           break;
         }
-        const v = Number(digits) * (neg ? -1 : 1);
         switch (it.f) {
           case "Y":
             year = v;
@@ -278,20 +279,24 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
           pos++;
         }
         const start = pos;
-        while (pos < len && s.charCodeAt(pos) >= 48 && s.charCodeAt(pos) <= 57) pos++;
-        const n = pos - start;
-        if (it.digits === 0) {
-          if (n === 0) return null;
-          nanos = Number(s.slice(start, start + Math.min(n, 9)).padEnd(9, "0"));
-        } else {
-          if (n < it.digits) return null;
-          pos = start + it.digits;
-          nanos = Number(s.slice(start, pos).padEnd(9, "0"));
+        const want = it.digits === 0 ? 9 : it.digits;
+        let acc = 0;
+        let taken = 0;
+        while (pos < len) {
+          const c = s.charCodeAt(pos) - 48;
+          if (c < 0 || c > 9) break;
+          if (taken < want) {
+            acc = acc * 10 + c;
+            taken++;
+          } else if (it.digits !== 0) break;
+          pos++;
         }
+        if (pos === start || taken < (it.digits === 0 ? 1 : it.digits)) return null;
+        nanos = acc * POW10[9 - taken];
         break;
       }
       case "offset": {
-        skipWs();
+        while (pos < len && isSpace(s.charCodeAt(pos))) pos++;
         if (it.permissive && (s[pos] === "Z" || s[pos] === "z")) {
           pos++;
           offset = 0;
@@ -402,8 +407,10 @@ function isLeap(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
 
+const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function daysIn(y: number, m: number): number {
-  return [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return m === 2 && isLeap(y) ? 29 : DAYS_IN_MONTH[m - 1];
 }
 
 // Date.UTC maps years 0..99 to 1900..1999; put the real year back.

@@ -8,10 +8,20 @@ type Part =
   | { split: string }
   | { name: string; mod?: Modifier; order: number; pad: boolean };
 
-/** A compiled dissect pattern. */
+/** A compiled dissect pattern: its parts plus flat arrays the matcher walks without allocation. */
 export interface DissectPattern {
   parts: Part[];
   separator: string;
+  /** Per part: the split text, or null for a name. */
+  splits: (string | null)[];
+  /** Per name part: the first character of the following split, or "" when it is the last part. */
+  stops: string[];
+  pads: boolean[];
+  /** Positions and names of normal (emitted) captures, in pattern order. */
+  emitAt: number[];
+  emitNames: string[];
+  hasAppend: boolean;
+  scratch: string[];
 }
 
 const MOD_CHARS: Record<string, Modifier> = { "+": "append", "?": "skip", "*": "mapKey", "&": "mapVal" };
@@ -96,50 +106,74 @@ export function compileDissect(p: string, separator = " "): DissectPattern {
   }
   const unmatched = [...keys.filter((k) => !vals.includes(k)), ...vals.filter((v) => !keys.includes(v))];
   if (unmatched.length) throw bad(`key and value not matched: '${unmatched.join(",")}'`);
-  return { parts, separator };
+  const splits = parts.map((x) => ("split" in x ? x.split : null));
+  const stops = parts.map((
+    x,
+    i,
+  ) => ("split" in x ? "" : (parts[i + 1] as { split: string } | undefined)?.split[0] ?? ""));
+  const pads = parts.map((x) => ("split" in x ? false : x.pad));
+  const emitAt: number[] = [];
+  const emitNames: string[] = [];
+  parts.forEach((x, i) => {
+    if ("split" in x || x.mod !== undefined) return;
+    // An anonymous `%{}` is skipped unless it is the last part (quirk 18).
+    if (x.name !== "" || i === parts.length - 1) {
+      emitAt.push(i);
+      emitNames.push(x.name);
+    }
+  });
+  const hasAppend = parts.some((x) => "name" in x && x.mod === "append");
+  return {
+    parts,
+    separator,
+    splits,
+    stops,
+    pads,
+    emitAt,
+    emitNames,
+    hasAppend,
+    scratch: new Array(parts.length),
+  };
 }
 
 /** Matches `s`; writes captures into `out` and returns true, or returns false on mismatch. */
 export function matchDissect(pat: DissectPattern, s: string, out: Record<string, unknown>): boolean {
-  const parts = pat.parts;
-  // Captures go to a scratch array first so a failed match writes nothing.
-  const caps = (pat as { scratch?: string[] }).scratch ??= new Array(parts.length);
+  const { splits, stops, pads, scratch: caps } = pat;
+  const n = splits.length;
+  const len = s.length;
   let cur = 0;
-  let hasAppend = false;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if ("split" in part) {
-      if (!s.startsWith(part.split, cur)) return false;
-      cur += part.split.length;
+  // Captures go to a scratch array first so a failed match writes nothing.
+  for (let i = 0; i < n; i++) {
+    const sp = splits[i];
+    if (sp !== null) {
+      if (sp.length === 1 ? s.charCodeAt(cur) !== sp.charCodeAt(0) : !s.startsWith(sp, cur)) return false;
+      cur += sp.length;
       continue;
     }
-    const next = parts[i + 1] as { split: string } | undefined;
-    if (next) {
-      const ch = next.split[0];
-      const idx = s.indexOf(ch, cur);
-      if (idx < 0) {
-        if (part.pad) return false;
-        caps[i] = s.slice(cur);
-        cur = s.length;
-      } else {
-        caps[i] = s.slice(cur, idx);
-        cur = idx;
-        if (part.pad) { while (s[cur] === ch && s[cur + 1] === ch) cur++; }
-      }
-    } else {
-      caps[i] = s.slice(cur);
-      cur = s.length;
+    const ch = stops[i];
+    if (ch === "") {
+      caps[i] = cur === 0 ? s : s.slice(cur);
+      cur = len;
+      continue;
     }
-    if (part.mod === "append") hasAppend = true;
+    const idx = s.indexOf(ch, cur);
+    if (idx < 0) {
+      if (pads[i]) return false;
+      caps[i] = s.slice(cur);
+      cur = len;
+    } else {
+      caps[i] = s.slice(cur, idx);
+      cur = idx;
+      if (pads[i]) { while (s[cur] === ch && s[cur + 1] === ch) cur++; }
+    }
   }
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i];
-    if ("split" in part || part.mod !== undefined) continue;
-    if (part.name !== "" || i === parts.length - 1) out[part.name] = caps[i];
-  }
-  if (hasAppend) {
+  const at = pat.emitAt;
+  const names = pat.emitNames;
+  for (let k = 0; k < at.length; k++) out[names[k]] = caps[at[k]];
+  if (pat.hasAppend) {
+    const parts = pat.parts;
     const byName = new Map<string, { order: number; value: string }[]>();
-    for (let i = 0; i < parts.length; i++) {
+    for (let i = 0; i < n; i++) {
       const part = parts[i];
       if ("split" in part || part.mod !== "append") continue;
       const list = byName.get(part.name);
