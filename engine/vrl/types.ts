@@ -151,3 +151,8 @@ export function mayContainRegex(td: TypeDef): boolean {
   if (td.fields) { for (const f of td.fields.values()) if (mayContainRegex(f)) return true; }
   return false;
 }
+
+/** An object type with known field kinds; `exact` says no other fields exist. */
+export function objectOf(fields: Record<string, number>, exact = false): TypeDef {
+  return { kind: K.OBJECT, fields: new Map(Object.entries(fields).map(([k, v]) => [k, t(v)])), exact };
+}

@@ -82,3 +82,17 @@ for (const [src, code, parts] of diagnostics) {
     });
   });
 }
+
+table("typed results of parsing functions", [
+  ok(`m = parse_regex!(.msg, r'user=(?P<user>\\w+)'); upcase(m.user)`, "BOB", { msg: "user=bob" }),
+  rejects(`m = parse_regex!(.msg, r'user=(?P<user>\\w+)'); upcase(m."1")`, "E100"),
+  ok(`s = parse_syslog!(.m); upcase(s.message)`, "HI", { m: "<13>1 2020-03-13T20:45:38.119Z h a 1 - - hi" }),
+  rejects(`s = parse_syslog!(.m); upcase(s.hostname)`, "E100"),
+  ok(`u = parse_url!(.u); upcase(u.scheme)`, "HTTPS", { u: "https://x" }),
+  ok(`c = parse_common_log!(.l); c.status == 200`, true, {
+    l: '1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.0" 200 1',
+  }),
+  ok(`is_null(parse_nginx_log!(.l, "combined").nope)`, true, {
+    l: '1.1.1.1 - - [01/Apr/2021:12:02:31 +0000] "GET / HTTP/1.1" 200 1 "-" "ua"',
+  }),
+]);

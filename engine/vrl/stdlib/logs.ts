@@ -1,6 +1,6 @@
 /** Log-line parsers: syslog (RFC 5424 / 3164), common log, Apache and Nginx formats. */
 
-import { K } from "../types.ts";
+import { K, objectOf } from "../types.ts";
 import { type VrlObject, VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, opt, req, str } from "./def.ts";
 import { parseRfc3339, strptime } from "./timefmt.ts";
@@ -233,25 +233,86 @@ function nginxError(line: string, tsFmt: string): VrlObject {
   return o;
 }
 
+const B = K.BYTES, BN = K.BYTES | K.NULL, IN = K.INTEGER | K.NULL, TN = K.TIMESTAMP | K.NULL;
+
+const SYSLOG_TYPE = objectOf({
+  message: B,
+  hostname: BN,
+  severity: BN,
+  facility: BN,
+  appname: BN,
+  msgid: BN,
+  timestamp: TN,
+  procid: B | K.INTEGER | K.NULL,
+  version: IN,
+});
+const COMMON_FIELDS = {
+  host: BN,
+  identity: BN,
+  user: BN,
+  timestamp: TN,
+  message: BN,
+  method: BN,
+  path: BN,
+  protocol: BN,
+  status: IN,
+  size: IN,
+};
+const COMMON_TYPE = objectOf(COMMON_FIELDS, true);
+const APACHE_TYPE = objectOf({
+  ...COMMON_FIELDS,
+  referrer: BN,
+  agent: BN,
+  module: BN,
+  severity: BN,
+  pid: IN,
+  thread: BN,
+  client: BN,
+  port: IN,
+}, true);
+const NGINX_TYPE = objectOf({
+  client: BN,
+  user: BN,
+  timestamp: TN,
+  request: BN,
+  method: BN,
+  path: BN,
+  protocol: BN,
+  status: IN,
+  size: IN,
+  referer: BN,
+  agent: BN,
+  compression: BN,
+  severity: BN,
+  pid: IN,
+  tid: IN,
+  cid: IN,
+  message: BN,
+  server: BN,
+  upstream: BN,
+  host: BN,
+  referrer: BN,
+}, true);
+
 /** Log-format functions by name. */
 export const LOG_FNS: Record<string, FnDef> = {
   parse_syslog: {
     params: [req("value", K.BYTES)],
-    returns: K.OBJECT,
+    returns: SYSLOG_TYPE,
     fallible: true,
     fresh: true,
     call: ([v]) => parseSyslog(v as string),
   },
   parse_common_log: {
     params: [req("value", K.BYTES), opt("timestamp_format", K.BYTES)],
-    returns: K.OBJECT,
+    returns: COMMON_TYPE,
     fallible: true,
     fresh: true,
     call: ([v, f]) => commonLog(v as string, str(f, "%d/%b/%Y:%T %z"), false),
   },
   parse_apache_log: {
     params: [req("value", K.BYTES), req("format", K.BYTES), opt("timestamp_format", K.BYTES)],
-    returns: K.OBJECT,
+    returns: APACHE_TYPE,
     fallible: true,
     fresh: true,
     check: (a) => {
@@ -267,7 +328,7 @@ export const LOG_FNS: Record<string, FnDef> = {
   },
   parse_nginx_log: {
     params: [req("value", K.BYTES), req("format", K.BYTES), opt("timestamp_format", K.BYTES)],
-    returns: K.OBJECT,
+    returns: NGINX_TYPE,
     fallible: true,
     fresh: true,
     check: (a) => {

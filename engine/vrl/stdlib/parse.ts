@@ -1,6 +1,6 @@
 /** Parsing functions for structured text: JSON, key/value, logfmt, CSV, query strings, URLs, numbers, durations. */
 
-import { K } from "../types.ts";
+import { K, objectOf } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
 import { parseFloatStrict } from "./type_fns.ts";
@@ -350,7 +350,16 @@ export const PARSE_FNS: Record<string, FnDef> = {
   },
   parse_url: {
     params: [req("value", S), opt("default_known_ports", K.BOOLEAN)],
-    returns: K.OBJECT,
+    returns: objectOf({
+      scheme: S,
+      username: S,
+      password: S,
+      path: S,
+      host: S | K.NULL,
+      port: K.INTEGER | K.NULL,
+      fragment: S | K.NULL,
+      query: K.OBJECT,
+    }, true),
     fallible: true,
     fresh: true,
     call: ([v, d]) => parseUrl(v as string, flag(d, false)),

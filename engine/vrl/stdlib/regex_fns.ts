@@ -1,9 +1,9 @@
 /** Regex functions: `match`, `match_any`, `match_array`, `parse_regex`, `parse_regex_all`. */
 
 import { globalRegex } from "../regex.ts";
-import { K } from "../types.ts";
+import { K, t, type TypeDef } from "../types.ts";
 import { kindOf, type VrlObject, VrlRegex, type VrlValue } from "../value.ts";
-import { fail, flag, type FnDef, opt, req } from "./def.ts";
+import { type ArgInfo, fail, flag, type FnDef, opt, req } from "./def.ts";
 
 function captures(m: RegExpExecArray, numeric: boolean): VrlObject {
   const out: VrlObject = new Map();
@@ -16,6 +16,17 @@ const test = (re: RegExp, s: string) => {
   re.lastIndex = 0;
   return re.test(s);
 };
+
+/** VRL's static type of a regex match object: named groups are strings, numbered ones string or null. */
+function captureType(a: (ArgInfo | undefined)[]): TypeDef {
+  const re = a[1]?.constant?.value;
+  if (!(re instanceof VrlRegex)) return t(K.OBJECT);
+  const fields = new Map<string, TypeDef>();
+  const groups = new RegExp(`${re.re.source}|`, re.re.flags).exec("")!;
+  for (let i = 0; i < groups.length; i++) fields.set(String(i), t(K.BYTES | K.NULL));
+  for (const name of Object.keys(groups.groups ?? {})) fields.set(name, t(K.BYTES));
+  return { kind: K.OBJECT, fields, exact: false };
+}
 
 /** Regex functions by name. */
 export const REGEX_FNS: Record<string, FnDef> = {
@@ -46,7 +57,7 @@ export const REGEX_FNS: Record<string, FnDef> = {
   },
   parse_regex: {
     params: [req("value", K.BYTES), req("pattern", K.REGEX), opt("numeric_groups", K.BOOLEAN)],
-    returns: K.OBJECT,
+    returns: captureType,
     fallible: true,
     fresh: true,
     call: ([v, p, n]) => {
