@@ -48,7 +48,8 @@ export class RowCollector {
       return this.addColumn({ name, type: ex.type, semantic: ex.semantic });
     }
     const have = this.columns[i].type;
-    if (have !== type && !this.adopted.has(name)) {
+    // JSON `2.0` arrives as the JS number 2: an integral value in a Float64 column is still a float.
+    if (have !== type && !this.adopted.has(name) && !(have === "Float64" && type === "Int64")) {
       throw execError(
         `Column datatype mismatch. For column: ${name}, expected datatype: ${have}, actual datatype: ${type}`,
       );
@@ -91,7 +92,8 @@ export class RowCollector {
         type = "Binary";
         cell = encoder.encode(toCompactJson(v));
       }
-      row[this.autoColumn(key, type)] = cell;
+      const col = this.autoColumn(key, type);
+      row[col] = typeof cell === "bigint" && this.columns[col].type === "Float64" ? Number(cell) : cell;
     }
   }
 

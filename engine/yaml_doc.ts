@@ -12,7 +12,7 @@ export type YNode =
   | { t: "seq"; items: YNode[]; line: number }
   | { t: "str"; v: string; line: number }
   | { t: "int"; v: number; line: number }
-  | { t: "float"; v: number; line: number }
+  | { t: "float"; v: number; line: number; src?: string }
   | { t: "bool"; v: boolean; line: number }
   | { t: "null"; line: number };
 
@@ -66,7 +66,7 @@ export function loadYaml(text: string): YNode {
       if (typeof v === "number" || typeof v === "bigint") {
         const src = typeof n.source === "string" ? n.source : String(v);
         const isInt = /^[-+]?(?:[0-9]+|0x[0-9a-fA-F]+|0o[0-7]+)$/.test(src);
-        return { t: isInt ? "int" : "float", v: Number(v), line: l };
+        return isInt ? { t: "int", v: Number(v), line: l } : { t: "float", v: Number(v), line: l, src };
       }
       if (v instanceof Date) return { t: "str", v: n.source ?? v.toISOString(), line: l };
       return { t: "str", v: String(v), line: l };
@@ -101,8 +101,9 @@ export function nodeText(n: YNode): string {
     case "str":
       return n.v;
     case "int":
-    case "float":
       return String(n.v);
+    case "float":
+      return n.src ?? String(n.v);
     case "bool":
       return String(n.v);
     case "null":

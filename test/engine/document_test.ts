@@ -13,6 +13,7 @@ const ERRORS: [string, string, string][] = [
   ["version 3", `version: 3\n${DATE}`, "Invalid Pipeline doc version number: 3"],
   ["version v2", `version: v2\n${DATE}`, "Invalid Pipeline doc version number: v2"],
   ["version 1.5", `version: 1.5\n${DATE}`, "Invalid Pipeline doc version number: 1.5"],
+  ["version 1.0 (a float)", `version: 1.0\n${DATE}`, "Invalid Pipeline doc version number: 1.0"],
   ["transform item not a map", `${DATE}transform:\n  - x\n`, "Transform element must be a map"],
   ["transform without fields", `${DATE}transform:\n  - type: string\n`, "Transform fields must be set."],
   ["transform without type", `${DATE}transform:\n  - fields: [a, b]\n`, "Transform [a, b] type MUST BE set."],

@@ -62,6 +62,14 @@ Deno.test("identity: non-object entry and type mismatch", () => {
   );
   const res = run(identityPipeline(), [{ a: 1 }, { a: "x" }, 3], { skipError: true });
   assert.equal(res.skipped, 2);
+  assert.throws(
+    () => run(identityPipeline(), [{ a: 1 }, { a: 1.5 }]),
+    /expected datatype: Int64, actual datatype: Float64/,
+  );
+  // JSON `2.0` is the JS number 2: after a float it stays a float.
+  const f = summary(run(identityPipeline(), [{ a: 1.5 }, { a: 2 }]));
+  assert.deepEqual(f[0].columns[1], "a:Float64:FIELD");
+  assert.deepEqual(f[0].rows.map((r) => r[1]), [1.5, 2]);
 });
 
 /** [custom_time_index, record, expected time column, expected cell | error]. */
