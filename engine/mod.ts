@@ -1,6 +1,15 @@
 /**
  * The pipeline engine's public API: compile a pipeline YAML, run it over a request's entries into
  * write batches, the built-in identity pipeline, dry-run rendering and the DDL preview.
+ *
+ * ```ts
+ * const p = compilePipeline(yamlText, { name: "nginx" });          // throws PipelineCompileError (1004)
+ * const { batches, skipped } = p.run(entries, {
+ *   table: "logs", skipError: false,
+ *   resolve: (name, version) => lookUpCompiledPipeline(name, version), // for dispatcher rules
+ * });
+ * for (const b of batches) writer.write(b);                         // b.table is already suffixed
+ * ```
  */
 export {
   compilePipeline,
