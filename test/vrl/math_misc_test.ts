@@ -50,6 +50,8 @@ table("assert", [
   rejects(`assert(1)`, "E110"),
 ]);
 
+Deno.env.set("VRL_TEST_VAR", "set");
+
 table("ip and host", [
   ok(`[is_ipv4("10.0.0.1"), is_ipv4("::1"), is_ipv6("::1"), is_ipv6("x")]`, [true, false, true, false]),
   ok(`ip_cidr_contains!("192.168.0.0/16", "192.168.10.32")`, true),
@@ -62,6 +64,8 @@ table("ip and host", [
   ok(`ip_subnet!("192.168.10.32", "255.255.255.0")`, "192.168.10.0"),
   ok(`ip_subnet!("192.168.10.32", "/16")`, "192.168.0.0"),
   ok(`is_string(get_hostname!())`, true),
+  ok(`get_env_var!("VRL_TEST_VAR")`, "set"),
+  fails(`get_env_var!("VRL_TEST_UNSET_VAR")`, "environment variable not found"),
 ]);
 
 table("log", [

@@ -7,12 +7,15 @@ import { parseFloatStrict } from "./type_fns.ts";
 
 const S = K.BYTES;
 
+/** A JSON number token that JSON.parse would misread: integral float (`3.0`, `1e3`) or a long integer. */
+const RISKY_NUMBER = /[:[,]\s*-?\d+(?:\.0*(?![0-9])|(?:\.\d+)?[eE]|\d{15,})/;
+
 /** JSON text to a VRL value: `3.0` stays a float, integers beyond 2^53 keep full precision. */
 export function parseJsonText(text: string): VrlValue {
   try {
     // Plain JSON.parse is exact unless a number is written as an integral float (`3.0`, `1e3`) or
     // is a long integer; only then pay for the reviver that looks at each number's source text.
-    if (!/\d\.0*(?![0-9])|\d[eE]|\d{16,}/.test(text)) return fromJson(JSON.parse(text));
+    if (!RISKY_NUMBER.test(text) && !/^\s*-?\d/.test(text)) return fromJson(JSON.parse(text));
     return JSON.parse(text, reviveVrl) as VrlValue;
   } catch (e) {
     return fail(`unable to parse json: ${(e as Error).message}`);
