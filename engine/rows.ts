@@ -118,7 +118,8 @@ export class RowCollector {
       }
       const batch: PipelineBatch = {
         table: g.table,
-        columns: this.columns.slice(),
+        // Copies, so a consumer that annotates columns cannot alter the compiled pipeline.
+        columns: this.columns.map((c) => ({ ...c })),
         rows: g.rows,
         createType: "log",
       };
