@@ -13,10 +13,17 @@ const STALE_HI = 0x7ff00000, STALE_LO = 2;
 /** Prometheus cuts head chunks at 120 samples; we use the same size. */
 export const SAMPLES_PER_CHUNK = 120;
 
+/**
+ * Writes bits MSB first. Besides the bits, it mirrors Go's `bstream` allocation (Prometheus 2.x):
+ * `writeByte` always appends a byte after the one it fills, so a stream that ends byte-aligned after
+ * a byte write carries one spare zero byte. Counting that keeps our chunks byte-identical to theirs.
+ */
 class BitWriter {
   buf = new Uint8Array(64);
-  /** Total bits written. */
+  /** Total bits written, header included. */
   bits = 0;
+  /** Bytes Go's bstream would hold: `alloc * 8 - bits` is its free-bit `count` (0..8). */
+  alloc = 0;
 
   private grow(): void {
     const next = new Uint8Array(this.buf.length * 2);
@@ -24,8 +31,14 @@ class BitWriter {
     this.buf = next;
   }
 
-  /** Writes the low `n` (≤ 32) bits of `v`, most significant first. */
-  write(v: number, n: number): void {
+  /** The 2-byte sample count: preallocated by Go (`count` 0), so no bookkeeping. */
+  header(n: number): void {
+    this.raw(n, 16);
+    this.alloc = 2;
+  }
+
+  /** Sets the low `n` (≤ 32) bits of `v` at the write position. */
+  private raw(v: number, n: number): void {
     while (n > 0) {
       const byte = this.bits >>> 3;
       if (byte >= this.buf.length) this.grow();
@@ -38,18 +51,40 @@ class BitWriter {
     }
   }
 
-  /** Writes the low `n` (≤ 64) bits of the 64-bit value (hi, lo). */
-  write64(hi: number, lo: number, n: number): void {
-    if (n > 32) {
-      this.write(hi, n - 32);
-      this.write(lo, 32);
-    } else {
-      this.write(lo, n);
+  /** Go's `writeBits(u, n)` bookkeeping: ⌊n/8⌋ `writeByte`s, then n%8 `writeBit`s (bits already set). */
+  private account(n: number): void {
+    let count = this.alloc * 8 - (this.bits - n);
+    for (let k = n >>> 3; k > 0; k--) {
+      if (count === 0) this.alloc++, count = 8;
+      this.alloc++;
+    }
+    for (let k = n & 7; k > 0; k--) {
+      if (count === 0) this.alloc++, count = 8;
+      count--;
     }
   }
 
+  /** Writes the low `n` (≤ 32) bits of `v`, most significant first, as one Go `writeBits` call. */
+  write(v: number, n: number): void {
+    this.raw(v, n);
+    this.account(n);
+  }
+
+  /** Writes the low `n` (≤ 64) bits of the 64-bit value (hi, lo), as one Go `writeBits` call. */
+  write64(hi: number, lo: number, n: number): void {
+    if (n > 32) {
+      this.raw(hi, n - 32);
+      this.raw(lo, 32);
+    } else {
+      this.raw(lo, n);
+    }
+    this.account(n);
+  }
+
   bytes(): Uint8Array<ArrayBuffer> {
-    return this.buf.slice(0, (this.bits + 7) >>> 3);
+    const out = new Uint8Array(this.alloc);
+    out.set(this.buf.subarray(0, Math.min(this.alloc, this.buf.length)));
+    return out;
   }
 }
 
@@ -111,7 +146,7 @@ function bitRange(x: number, nbits: number): boolean {
 export function encodeXorChunk(samples: RemoteSample[]): Uint8Array<ArrayBuffer> {
   if (samples.length > 0xffff) throw new RangeError("an XOR chunk holds at most 65535 samples");
   const w = new BitWriter();
-  w.write(samples.length, 16);
+  w.header(samples.length);
   let prevT = 0, prevDelta = 0, prevHi = 0, prevLo = 0, leading = 0xff, trailing = 0;
   for (let i = 0; i < samples.length; i++) {
     const sample = samples[i];
@@ -127,8 +162,7 @@ export function encodeXorChunk(samples: RemoteSample[]): Uint8Array<ArrayBuffer>
     }
     if (i === 0) {
       writeUvarint(w, t >= 0 ? t * 2 : -t * 2 - 1);
-      w.write(hi, 32);
-      w.write(lo, 32);
+      w.write64(hi, lo, 64);
     } else {
       const delta = t - prevT;
       if (i === 1) {

@@ -96,6 +96,25 @@ for (const [name, samples] of chunkCases) {
   });
 }
 
+Deno.test("XOR chunk carries Go bstream's spare byte when it ends byte-aligned after a byte write", () => {
+  // Header (2) + varint 0 + 64-bit value = 11 bytes of bits; Go's writeByte leaves a 12th, empty byte.
+  assert.deepEqual(Array.from(encodeXorChunk([{ timestampMs: 0, value: 1 }])), [
+    0,
+    1,
+    0,
+    0x3f,
+    0xf0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ]);
+  assert.deepEqual(Array.from(encodeXorChunk([])), [0, 0]);
+});
+
 Deno.test("XOR chunk keeps the exact staleness marker bits", () => {
   // The flag decides, whatever NaN payload the value still carries.
   const chunk = encodeXorChunk([{ value: NaN, timestampMs: 0, stale: true }]);
