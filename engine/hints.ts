@@ -31,12 +31,12 @@ const HINT_KEYS = new Set([...OPTION_KEYS.map(([k]) => k), ...SUFFIX_KEYS]);
 const NO_HINTS: RowHints = Object.freeze({});
 
 /** Removes every hint key from `entry` and returns the hints (undefined fields when absent). */
-export function takeHints(entry: Record<string, unknown>): RowHints {
+export function takeHints(entry: Record<string, unknown>, skip?: ReadonlySet<string>): RowHints {
   // One pass over the keys is much cheaper than probing fourteen absent properties.
   let any = false;
   for (const k in entry) {
     const c = k.charCodeAt(0);
-    if ((c === 103 || c === 115) && HINT_KEYS.has(k)) {
+    if ((c === 103 || c === 115) && HINT_KEYS.has(k) && !skip?.has(k)) {
       any = true;
       break;
     }
@@ -47,7 +47,7 @@ export function takeHints(entry: Record<string, unknown>): RowHints {
   for (let i = 0; i < OPTION_KEYS.length; i++) {
     const [key, option] = OPTION_KEYS[i];
     const v = entry[key];
-    if (v === undefined) continue;
+    if (v === undefined || skip?.has(key)) continue;
     delete entry[key];
     const s = toStringLossy(v);
     if (option === "auto_create_table" && s !== "true" && s !== "false") {
@@ -57,7 +57,7 @@ export function takeHints(entry: Record<string, unknown>): RowHints {
   }
   for (const key of SUFFIX_KEYS) {
     const v = entry[key];
-    if (v === undefined) continue;
+    if (v === undefined || skip?.has(key)) continue;
     delete entry[key];
     suffix = toStringLossy(v);
   }

@@ -77,11 +77,14 @@ class IdentityPipeline implements Pipeline {
   readonly transform = [];
   private readonly maxLevels: number;
   private readonly custom?: CustomTimeIndex;
+  /** Keys never auto-typed: the input `greptime_timestamp` and the custom time index field. */
+  private readonly skip: ReadonlySet<string>;
 
   constructor(private readonly params: IdentityParams) {
     const m = params.maxNestedLevels;
     this.maxLevels = m !== undefined && Number.isInteger(m) && m > 0 ? m : 10;
     if (params.customTimeIndex) this.custom = parseCustomTimeIndex(params.customTimeIndex);
+    this.skip = new Set(["greptime_timestamp", ...(this.custom ? [this.custom.field] : [])]);
   }
 
   run(records: unknown[], ctx: RunContext): PipelineResult {
@@ -105,8 +108,7 @@ class IdentityPipeline implements Pipeline {
         const hints = takeHints(entry);
         const row: Value[] = new Array(rows.columns.length);
         row[0] = this.timeCell(entry, unit);
-        if (!this.custom || this.custom.field !== "greptime_timestamp") delete entry.greptime_timestamp;
-        rows.autoTypeInto(entry, row);
+        rows.autoTypeInto(entry, row, this.skip);
         rows.push(row, ctx.table, hints.options);
       } catch (e) {
         if (!ctx.skipError) throw e;
@@ -120,7 +122,6 @@ class IdentityPipeline implements Pipeline {
     const c = this.custom;
     if (!c) return nowNs();
     const v = entry[c.field];
-    delete entry[c.field];
     try {
       if (c.format) {
         if (typeof v !== "string") {

@@ -124,6 +124,8 @@ export function runProcessors(processors: readonly Processor[], record: unknown)
 class CompiledPipeline implements Pipeline {
   readonly mode: TransformMode;
   private readonly timeField?: TimeField;
+  /** Keys the transform stage consumes (v2 inputs, the auto time field): invisible afterwards. */
+  private readonly consumed?: ReadonlySet<string>;
 
   constructor(
     readonly name: string | undefined,
@@ -143,7 +145,8 @@ class CompiledPipeline implements Pipeline {
         );
       }
       this.timeField = candidates[0];
-    }
+      this.consumed = new Set([this.timeField.target]);
+    } else if (this.mode === "v2") this.consumed = new Set(transform.map((t) => t.input));
   }
 
   run(records: unknown[], ctx: RunContext): PipelineResult {
@@ -220,15 +223,17 @@ class CompiledPipeline implements Pipeline {
     if (this.mode === "auto") {
       const key = this.timeField!.target;
       row[0] = timeIndexCell(entry[key], this.timeField!.unit);
-      delete entry[key];
     } else {
       for (let i = 0; i < tf.length; i++) row[i] = produceCell(tf[i], entry);
-      if (this.mode === "v2") { for (let i = 0; i < tf.length; i++) delete entry[tf[i].input]; }
     }
-    const hints = takeHints(entry);
+    // Consumed keys are skipped rather than deleted: `delete` turns objects into slow dictionaries.
+    const consumed = this.consumed;
+    const hints = takeHints(entry, consumed);
     let suffix = hints.suffix;
-    if (suffix === undefined && this.tableSuffix) suffix = renderTableSuffix(this.tableSuffix, entry);
-    if (this.mode !== "v1") rows.autoTypeInto(entry, row);
+    if (suffix === undefined && this.tableSuffix) {
+      suffix = renderTableSuffix(this.tableSuffix, entry, consumed);
+    }
+    if (this.mode !== "v1") rows.autoTypeInto(entry, row, consumed);
     rows.push(row, suffix ? ctx.table + suffix : ctx.table, hints.options);
   }
 }

@@ -58,12 +58,12 @@ export class RowCollector {
   }
 
   /** Auto-types every non-null key of `entry` (sorted order) into `row`. */
-  autoTypeInto(entry: Record<string, unknown>, row: Value[], skip?: (key: string) => boolean): void {
+  autoTypeInto(entry: Record<string, unknown>, row: Value[], skip?: ReadonlySet<string>): void {
     const keys = Object.keys(entry);
     keys.sort(compareKeys);
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k];
-      if (skip?.(key)) continue;
+      if (skip?.has(key)) continue;
       const v = entry[key];
       if (v === null || v === undefined) continue;
       let type: DataType;

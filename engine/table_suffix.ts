@@ -34,6 +34,7 @@ export function compileTableSuffix(text: string | undefined, loc: YamlLocation):
 export function renderTableSuffix(
   t: TableSuffixTemplate,
   entry: Record<string, unknown>,
+  skip?: ReadonlySet<string>,
 ): string | undefined {
   let out = "";
   for (const p of t.parts) {
@@ -41,6 +42,7 @@ export function renderTableSuffix(
       out += p;
       continue;
     }
+    if (skip?.has(p.key)) return undefined;
     const v = entry[p.key];
     if (typeof v === "string") out += v;
     else if (isInteger(v)) out += String(v);
