@@ -229,7 +229,7 @@ function parseSeriesKey(text: string, a: number, b: number): SeriesKey {
     keys.push(tagKey);
     vals.push(tagVal);
   }
-  return { measurement, keys: internKeys(keys), vals };
+  return { measurement, keys, vals };
 }
 
 /** The parsed series prefix text[start, end), from the cache when this exact text was seen before. */
@@ -237,9 +237,22 @@ export function lookupSeries(text: string, start: number, end: number): SeriesKe
   const key = text.slice(start, end);
   let series = seriesCache.get(key);
   if (series === undefined) {
-    series = parseSeriesKey(text, start, end);
+    const parsed = parseSeriesKey(text, start, end);
+    series = {
+      measurement: detach(parsed.measurement),
+      keys: internKeys(parsed.keys.map(detach)),
+      vals: parsed.vals.map(detach),
+    };
     if (seriesCache.size >= SERIES_CACHE_MAX) seriesCache.clear();
-    seriesCache.set(key, series);
+    seriesCache.set(detach(key), series);
   }
   return series;
+}
+
+/**
+ * A copy of `s` that does not point into its parent: V8 substrings of 13+ chars are views that keep
+ * the whole request body alive, which a cache living across requests must not do.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : (s + "\0").slice(0, -1);
 }
