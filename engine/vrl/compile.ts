@@ -552,6 +552,7 @@ class Compiler {
   private call(e: Extract<Expr, { k: "call" }>, st: State): Node {
     if (e.name === "del") return this.callDel(e, st);
     if (e.name === "exists") return this.callExists(e, st);
+    if (e.name === "unnest") return this.callUnnest(e, st);
     const def = this.fns[e.name];
     if (!def) {
       throw new VrlCompileError(
@@ -787,6 +788,43 @@ class Compiler {
       else st.event = typeWith(st.event, segs, t(K.NULL));
     }
     return { run, type, fallible: compactN?.fallible ?? false, fresh: true };
+  }
+
+  /** `unnest(path)`: one copy of the path's root per element of the array at the path. */
+  private callUnnest(e: Extract<Expr, { k: "call" }>, st: State): Node {
+    const p = this.pathArg(e, "unnest");
+    if (p.segs.length === 0) {
+      throw new VrlCompileError(
+        "E110",
+        "invalid argument type",
+        e.start,
+        e.end,
+        "unnest needs a path into an array",
+      );
+    }
+    const at = typeAt(this.rootType(p, st), p.segs);
+    const fallible = !isSubset(at, K.ARRAY);
+    if (e.bang && !fallible) {
+      throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    }
+    const root = this.rootGetter(p, st);
+    const segs = p.segs;
+    const where = `function call error for "unnest" at (${e.start}:${e.end}): `;
+    const bang = e.bang;
+    return {
+      run: (c) => {
+        const r = root(c);
+        const arr = getIn(r, segs);
+        if (!Array.isArray(arr)) {
+          const msg = where + `expected array, got ${kindOf(arr)}`;
+          throw bang ? new VrlRuntimeError(msg) : new VrlFailure(msg);
+        }
+        return arr.map((x) => setIn(deepClone(r), segs, deepClone(x)));
+      },
+      type: t(K.ARRAY),
+      fallible: fallible && !bang,
+      fresh: true,
+    };
   }
 
   private callExists(e: Extract<Expr, { k: "call" }>, st: State): Node {

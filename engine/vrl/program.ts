@@ -2,7 +2,7 @@
 
 import { invalidArguments } from "../../src/http/errors.ts";
 import { compileProgram, type Ctx } from "./compile.ts";
-import { renderDiagnostic, VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import { renderDiagnostic, VrlCompileError, VrlRuntimeError } from "./diagnostic.ts";
 import { parseProgram } from "./parser.ts";
 import { STDLIB } from "./stdlib/mod.ts";
 import { K, kindName, mayContainRegex, type TypeDef } from "./types.ts";
@@ -27,6 +27,10 @@ export function compileVrl(source: string): VrlProgram {
     compiled = compileProgram(parseProgram(source), STDLIB);
   } catch (e) {
     if (e instanceof VrlCompileError) throw invalidArguments(renderDiagnostic(source, e));
+    // A program nested deeply enough to exhaust the parser's stack is still bad input, not a crash.
+    if (e instanceof RangeError) {
+      throw invalidArguments(`error[E203]: program is too deeply nested: ${e.message}`);
+    }
     throw e;
   }
   const { run, slots, type } = compiled;
@@ -42,10 +46,10 @@ export function compileVrl(source: string): VrlProgram {
       try {
         return run(ctx);
       } catch (e) {
-        if (e instanceof VrlFailure) throw new VrlRuntimeError(e.message);
         if (e instanceof VrlRuntimeError) throw e;
-        if (e instanceof RangeError) throw new VrlRuntimeError(e.message);
-        throw e;
+        // Anything else (a failure that escaped handling, a stack overflow on deep data, a JS
+        // error inside a function) still only fails this event.
+        throw new VrlRuntimeError(e instanceof Error ? e.message : String(e));
       } finally {
         lastEvent = ctx.event;
       }

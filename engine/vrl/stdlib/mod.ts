@@ -3,6 +3,7 @@
 import { COLLECTION_FNS } from "./collections.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
+import { EXTRA_FNS } from "./extra.ts";
 import { GROK_FNS } from "./grok.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
@@ -13,7 +14,7 @@ import { STRING_FNS } from "./strings.ts";
 import { TIME_FNS } from "./time.ts";
 import { TYPE_FNS } from "./type_fns.ts";
 
-/** Every function VRL programs can call (`del` and `exists` are compiled as special forms). */
+/** Every function VRL programs can call (`del`, `exists` and `unnest` take paths and are compiled as special forms). */
 export const STDLIB: Record<string, FnDef> = {
   ...TYPE_FNS,
   ...STRING_FNS,
@@ -26,4 +27,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...COLLECTION_FNS,
   ...MATH_FNS,
   ...MISC_FNS,
+  ...EXTRA_FNS,
 };
