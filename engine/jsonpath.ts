@@ -214,6 +214,9 @@ class Parser {
   }
 }
 
+// jsonpath-rust's `NoValue`: a key or index that addressed nothing (distinct from "no matches").
+const NO_VALUE = Symbol("no value");
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -232,17 +235,15 @@ function descendants(v: unknown, out: unknown[]): void {
 function apply(sel: Selector, v: unknown, root: unknown, out: unknown[]): void {
   switch (sel.k) {
     case "key":
-      if (isObj(v)) { for (const n of sel.names) if (n in v) out.push(v[n]); }
+      for (const n of sel.names) out.push(isObj(v) && n in v ? v[n] : NO_VALUE);
       return;
     case "wild":
       out.push(...children(v));
       return;
     case "index":
-      if (Array.isArray(v)) {
-        for (const i of sel.idx) {
-          const j = i < 0 ? v.length + i : i;
-          if (j >= 0 && j < v.length) out.push(v[j]);
-        }
+      for (const i of sel.idx) {
+        const j = Array.isArray(v) ? (i < 0 ? v.length + i : i) : -1;
+        out.push(Array.isArray(v) && j >= 0 && j < v.length ? v[j] : NO_VALUE);
       }
       return;
     case "slice": {
@@ -275,10 +276,17 @@ function evalSteps(steps: Step[], start: unknown, root: unknown): unknown[] {
   for (const st of steps) {
     const next: unknown[] = [];
     for (const v of cur) {
+      if (v === NO_VALUE) {
+        next.push(NO_VALUE);
+        continue;
+      }
       if (st.desc) {
         const all: unknown[] = [];
         descendants(v, all);
-        for (const d of all) apply(st.sel, d, root, next);
+        // Descent only collects what exists.
+        const found: unknown[] = [];
+        for (const d of all) apply(st.sel, d, root, found);
+        for (const f of found) if (f !== NO_VALUE) next.push(f);
       } else apply(st.sel, v, root, next);
     }
     cur = next;
@@ -288,7 +296,7 @@ function evalSteps(steps: Step[], start: unknown, root: unknown): unknown[] {
 
 function operandValues(o: Operand, cur: unknown, root: unknown): unknown[] {
   if (o.k === "lit") return [o.v];
-  return evalSteps(o.steps, o.root === "@" ? cur : root, root);
+  return evalSteps(o.steps, o.root === "@" ? cur : root, root).filter((v) => v !== NO_VALUE);
 }
 
 function jsonEq(a: unknown, b: unknown): boolean {
@@ -356,7 +364,12 @@ function test(e: Expr, cur: unknown, root: unknown): boolean {
   }
 }
 
-/** Evaluates `path` against `value`; returns the list of matches. */
-export function queryJsonPath(path: JsonPath, value: unknown): unknown[] {
-  return evalSteps(path.steps, value, value);
+/**
+ * Evaluates `path` against `value`: the list of matches, or null when the path addressed nothing
+ * at all (every result is a missing key/index), as jsonpath-rust's `find` returns.
+ */
+export function queryJsonPath(path: JsonPath, value: unknown): unknown[] | null {
+  const res = evalSteps(path.steps, value, value);
+  const found = res.filter((v) => v !== NO_VALUE);
+  return res.length > 0 && found.length === 0 ? null : found;
 }

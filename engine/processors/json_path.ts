@@ -23,6 +23,6 @@ export const compileJsonPathProcessor: ProcessorCompiler = (o) => {
     // The value goes through generic JSON first, so timestamps become strings.
     const doc = v instanceof Timestamp ? v.toRfc3339() : v;
     const matches = queryJsonPath(path, doc);
-    entry[f.target] = index === undefined ? matches : (matches[index] ?? null);
+    entry[f.target] = index === undefined ? matches : (matches?.[index] ?? null);
   }, { nullIsPresent: true });
 };

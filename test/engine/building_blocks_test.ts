@@ -121,7 +121,7 @@ const DOC = {
 };
 
 /** [path, expected matches]. */
-const PATHS: [string, unknown[]][] = [
+const PATHS: [string, unknown[] | null][] = [
   ["$.store.bicycle.color", ["red"]],
   ["$['store']['bicycle']['price']", [19.95]],
   ["$.store.book[0].author", ["Nigel"]],
@@ -146,7 +146,9 @@ const PATHS: [string, unknown[]][] = [
   ["$.store.book[?(@.tags noneOf ['a'])].author", []],
   ["$.store.book.length()", [3]],
   ["$.odd-key", [1]],
-  ["$.missing", []],
+  ["$.missing", null],
+  ["$.store.book[*].missing", null],
+  ["$.store.book[?(@.price > 100)].author", []],
 ];
 
 for (const [path, expected] of PATHS) {

@@ -759,3 +759,50 @@ const CASES: ProcessorCase[] = [
 ];
 
 for (const c of CASES) Deno.test(`processor: ${c.name}`, () => runProcessorCase(c));
+
+/** Minimal options per field processor, for the shared `ignore_missing` / null rules (§4.0). */
+const FIELD_PROCESSORS: [string, string, boolean][] = [
+  // [name, extra options, null counts as present]
+  ["cmcd", "", false],
+  ["csv", "\n      target_fields: a", false],
+  ["date", "", false],
+  ["decolorize", "", false],
+  ["digest", "\n      presets: [numbers]", false],
+  ["dissect", "\n      pattern: '%{a}'", false],
+  ["epoch", "", false],
+  ["gsub", "\n      pattern: x\n      replacement: y", false],
+  ["join", "\n      separator: ','", false],
+  ["json_parse", "", true],
+  ["json_path", "\n      json_path: '$.a'", true],
+  ["letter", "", false],
+  ["regex", "\n      pattern: '(?<a>x)'", false],
+  ["simple_extract", "\n      key: a", true],
+  ["urlencoding", "", false],
+];
+
+for (const [name, extra, nullPresent] of FIELD_PROCESSORS) {
+  Deno.test(`processor ${name}: absent field fails unless ignore_missing`, () => {
+    runProcessorCase({
+      name,
+      yaml: `  - ${name}:\n      field: f${extra}`,
+      input: { other: 1 },
+      runError: `Processor ${name}: missing field: f`,
+    });
+    runProcessorCase({
+      name,
+      yaml: `  - ${name}:\n      field: f${extra}\n      ignore_missing: true`,
+      input: { other: 1 },
+      output: { other: 1 },
+    });
+  });
+  Deno.test(`processor ${name}: null field is ${nullPresent ? "processed" : "missing"}`, () => {
+    const yaml = `  - ${name}:\n      field: f${extra}\n      ignore_missing: true`;
+    if (!nullPresent) return runProcessorCase({ name, yaml, input: { f: null }, output: { f: null } });
+    // json_parse rejects null as a non-string; json_path and simple_extract write a null result.
+    if (name === "json_parse") {
+      return runProcessorCase({ name, yaml, input: { f: null }, runError: "must be a string" });
+    }
+    const out = { f: null };
+    runProcessorCase({ name, yaml, input: { f: null }, output: out });
+  });
+}
