@@ -6,6 +6,7 @@
 
 import { invalidArguments } from "../http/errors.ts";
 
+/** Char codes the scanner compares against. */
 export const SPACE = 32,
   TAB = 9,
   COMMA = 44,
@@ -30,11 +31,15 @@ const NANOS_PER: Record<string, bigint> = {
   h: 3_600_000_000_000n,
 };
 
+/** Bounds of Int64 and UInt64 field values and of timestamps. */
 export const I64_MIN = -(2n ** 63n), I64_MAX = 2n ** 63n - 1n, U64_MAX = 2n ** 64n - 1n;
+/** Bounds within which a 64-bit integer is returned as a number rather than a bigint. */
 export const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER), MIN_SAFE = -MAX_SAFE;
 
+/** Exact powers of ten up to 10^15, for the exact decimal fast path. */
 export const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
 
+/** Every spelling of a boolean field value line protocol accepts. */
 export const BOOLEANS: Record<string, boolean> = {
   t: true,
   T: true,
@@ -56,6 +61,7 @@ export function precisionToNanos(precision: string | undefined): bigint {
   return m;
 }
 
+/** The parser's message for an identifier ending in a backslash (as the Go and IOx parsers say it). */
 export const ENDS_WITH_BACKSLASH =
   "Measurements, tag keys and values, and field keys may not end with a backslash";
 
@@ -95,7 +101,10 @@ export function isEndOfValue(c: number): boolean {
   return c === COMMA || c === SPACE || c === NL || c === CR || Number.isNaN(c);
 }
 
-/** Removes escapes: `\` + one of `escapable` yields that char; any other `\` is kept as written. */
+/**
+ * Removes identifier escapes: `\,` and `\ ` (and `\=` outside measurements) yield the char; any other
+ * backslash is kept as written, as InfluxDB's Go parser does.
+ */
 export function unescape(s: string, measurement: boolean): string {
   let out = "";
   let from = 0;
@@ -113,7 +122,7 @@ export function unescape(s: string, measurement: boolean): string {
   return from === 0 ? s : out + s.slice(from);
 }
 
-/** Removes the `\\"` and `\\\\` escapes of a quoted string field value. */
+/** Removes the `\"` and `\\` escapes of a quoted string field value. */
 export function unescapeString(s: string): string {
   let out = "";
   let from = 0;
