@@ -6,6 +6,7 @@
  */
 import type { Route } from "../src/http/context.ts";
 import * as admin from "./admin.ts";
+import * as sql from "./sql.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -38,7 +39,7 @@ export const ROUTES: Route[] = [
   { method: "POST", path: "/debug/prof/mem/symbol", handler: todo, auth: "public", errors: "plain" },
 
   // Queries.
-  { method: [...GP], path: "/v1/sql", handler: todo, auth: "custom", errors: "greptime" },
+  { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: todo, auth: "read", errors: "greptime" },

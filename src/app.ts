@@ -10,12 +10,14 @@ import { createHandler } from "./http/server.ts";
 import { type BuildInfo, buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./log.ts";
 import { ROUTES } from "../routes/mod.ts";
+import { Storage } from "./storage/mod.ts";
 
 /** Everything handlers share. */
 export interface App {
   config: Config;
   metrics: ServerMetrics;
   userProvider: StaticUserProvider | null;
+  storage: Storage;
   build: BuildInfo;
   /** Toggled by `POST /debug/enable_trace`. */
   traceEnabled: boolean;
@@ -48,10 +50,16 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   if (config.storage.data_home !== ":memory:") {
     await Deno.mkdir(config.storage.data_home, { recursive: true });
   }
+  const storage = Storage.open({
+    dataHome: config.storage.data_home,
+    autoCreateTable: config.auto_create_table,
+  });
+  if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   const app: App = {
     config,
     metrics: new ServerMetrics(),
     userProvider,
+    storage,
     build: await buildInfo(),
     traceEnabled: false,
   };
@@ -106,6 +114,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
         clearTimeout(timer);
       }
       await server.shutdown();
+      storage.close();
       log.info("Petrel stopped");
     })();
     return stopping;

@@ -1,0 +1,54 @@
+/** `GET|POST /v1/sql`: GreptimeDB-dialect SQL executed on SQLite, answered in the requested format. */
+import type { RequestContext } from "../src/http/context.ts";
+import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../src/http/errors.ts";
+import { renderSqlOutputs } from "../src/http/formats/mod.ts";
+import { executeSql, isReadOnlySql } from "../src/sql/mod.ts";
+
+/** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
+export async function sqlParams(ctx: RequestContext): Promise<URLSearchParams> {
+  const params = new URLSearchParams(ctx.url.search);
+  if (ctx.req.method !== "POST") return params;
+  const type = (ctx.req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const body = await ctx.text();
+  if (type === "application/x-www-form-urlencoded") {
+    for (const [k, v] of new URLSearchParams(body)) if (!params.has(k)) params.set(k, v);
+  } else if (type === "" || type === "text/plain" || type === "application/sql") {
+    // The spec sends SQL "in the request body"; GreptimeDB only reads forms. Both work here.
+    if (!params.has("sql") && body.trim() !== "") params.set("sql", body);
+  } else {
+    throw new PetrelError(
+      StatusCode.Unsupported,
+      "Form requests must have `Content-Type: application/x-www-form-urlencoded`",
+      { status: 415 },
+    );
+  }
+  return params;
+}
+
+/** Runs the `sql` parameter's statements against the `db` parameter's database. */
+export async function sql(ctx: RequestContext): Promise<Response> {
+  const params = await sqlParams(ctx);
+  const text = params.get("sql");
+  if (text === null || text.trim() === "") throw invalidArguments("sql parameter is required.");
+  const db = dbParam(params.get("db")) ?? ctx.db;
+  ctx.authorize(isReadOnlySql(text) ? "read" : "write");
+  const storage = ctx.app.storage;
+  if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  const outputs = executeSql(storage, text, {
+    db,
+    timezone: ctx.req.headers.get("x-greptime-timezone") ?? undefined,
+  });
+  const limit = params.get("limit");
+  return renderSqlOutputs(outputs, {
+    format: params.get("format") ?? "greptimedb_v1",
+    epoch: params.get("epoch") ?? undefined,
+    limit: limit !== null && /^\d+$/.test(limit) ? Number(limit) : undefined,
+    compression: params.get("compression") ?? undefined,
+    executionTimeMs: ctx.elapsedMs(),
+  });
+}
+
+function dbParam(value: string | null): string | null {
+  if (!value) return null;
+  return value.startsWith("greptime-") ? value.slice("greptime-".length) : value;
+}
