@@ -1,14 +1,17 @@
 /** What the pipeline relies on: result shapes, hint variables, fan-out, result checks, value conversions. */
 
 import assert from "node:assert/strict";
+import { PetrelError } from "../../src/http/errors.ts";
 import {
   checkPipelineResult,
+  compileForPipeline,
   compileVrl,
   encodeJson,
   fromJson,
   kindOf,
   parseJsonText,
   resultHasRegex,
+  runForPipeline,
   toJson,
   VrlRuntimeError,
   VrlTimestamp,
@@ -146,3 +149,86 @@ Deno.test("parseJsonText keeps float-ness and big integers", () => {
   assert.equal(v.get("big"), 9223372036854775807n);
   assert.equal(kindOf(v.get("huge")!), "float");
 });
+
+const pipelineRuns: {
+  program: string;
+  input: Record<string, unknown>;
+  rows?: unknown[];
+  error?: [number, string];
+}[] = [
+  { program: `.a = 1\n.`, input: {}, rows: [{ a: 1 }] },
+  { program: `if .drop == true { null } else { . }`, input: { drop: true }, rows: [] },
+  { program: `[{"x": 1}, {"x": 2}]`, input: {}, rows: [{ x: 1 }, { x: 2 }] },
+  { program: `[]`, input: {}, rows: [] },
+  {
+    program: `[{"x": 1}, 2]`,
+    input: {},
+    error: [500, "Array element at index 1 must be an object for one-to-many transformation, got integer"],
+  },
+  {
+    program: `[{"x": 1}, {"y": {}}, {}, .obj]`,
+    input: { obj: { a: 1 } },
+    rows: [{ x: 1 }, { y: {} }, {}, { a: 1 }],
+  },
+  {
+    program: `parse_json!(.m)`,
+    input: { m: '"scalar"' },
+    error: [500, "Array element at index 0 must be an object for one-to-many transformation, got string"],
+  },
+  {
+    program: `[parse_json!(.m)]`,
+    input: { m: "{}" },
+    rows: [{}],
+  },
+  {
+    program: `[.]`,
+    input: { a: [] },
+    rows: [{ a: [] }],
+  },
+  { program: `parse_json!(.m)`, input: { m: "[{}, []]" }, error: [500, "got array"] },
+  {
+    program: `parse_json!(.m)`,
+    input: { m: "{" },
+    error: [400, "Failed to execute VRL, function call error"],
+  },
+  {
+    program: `if .x == 1 { abort "nope" }
+.`,
+    input: { x: 1 },
+    error: [400, "Failed to execute VRL, nope"],
+  },
+];
+
+for (const c of pipelineRuns) {
+  Deno.test(`runForPipeline: ${c.program.replaceAll("\n", "⏎")}`, () => {
+    const program = compileForPipeline(c.program);
+    const entry = fromJson(c.input) as Map<string, never>;
+    if (c.error) {
+      assert.throws(() => runForPipeline(program, entry), (e: unknown) => {
+        assert.ok(e instanceof PetrelError);
+        assert.equal(e.status, c.error![0]);
+        assert.ok(e.message.includes(c.error![1]), e.message);
+        return true;
+      });
+      return;
+    }
+    assert.deepEqual(runForPipeline(program, entry).map(toJson), c.rows);
+  });
+}
+
+const uploadErrors: [string, string][] = [
+  [`.a = parse_json(.x)\n.`, "Failed to compile VRL, error[E103]: unhandled fallible assignment"],
+  [`"s"`, "Vrl script should return object or array in the end, got `string`"],
+  [`.r = r'x'\n.`, "Please don't use regex in Vrl script"],
+];
+
+for (const [src, msg] of uploadErrors) {
+  Deno.test(`compileForPipeline rejects ${JSON.stringify(src)}`, () => {
+    assert.throws(() => compileForPipeline(src), (e: unknown) => {
+      assert.ok(e instanceof PetrelError);
+      assert.equal(e.code, 1004);
+      assert.ok(e.message.startsWith(msg), e.message);
+      return true;
+    });
+  });
+}
