@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
-import { decodeChunkedReadResponse, encodeReadResponse } from "../../src/protocols/remote_read.ts";
+import {
+  decodeChunkedReadResponse,
+  decodeReadRequest,
+  encodeReadResponse,
+  matchLabels,
+  READ_RESPONSE_CONTENT_TYPE,
+  readQueryTarget,
+  type ReadRequest,
+} from "../../src/protocols/remote_read.ts";
 import {
   encodeRemoteWriteV1,
   type RemoteSample,
@@ -23,9 +31,11 @@ const available = (() => {
   }
 })();
 
-async function startPrometheus(): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startPrometheus(
+  config = "global:\n  scrape_interval: 1h\n",
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "petrel-prom-" });
-  await Deno.writeTextFile(`${dir}/prometheus.yml`, "global:\n  scrape_interval: 1h\n");
+  await Deno.writeTextFile(`${dir}/prometheus.yml`, config);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = new Deno.Command(PROMETHEUS, {
     args: [
@@ -148,6 +158,93 @@ Deno.test({
       assert.equal(JSON.stringify(theirs), JSON.stringify(ours));
     } finally {
       await stop();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "real Prometheus queries through our remote-read server (request decoding, matchers, SAMPLES, staleness)",
+  ignore: !available,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const t = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+    const fixture: RemoteSeries[] = [
+      {
+        labels: { __name__: "fixture_metric", job: "a", replica: "promA" },
+        samples: [{ value: 1, timestampMs: t - 60_000 }, { value: 2, timestampMs: t - 30_000 }],
+      },
+      {
+        labels: { __name__: "fixture_metric", job: "b", replica: "promA" },
+        samples: [{ value: 5.5, timestampMs: t - 10_000 }],
+      },
+      {
+        labels: { __name__: "fixture_metric", job: "c", replica: "promA" },
+        samples: [{ value: 7, timestampMs: t - 40_000 }, {
+          value: NaN,
+          timestampMs: t - 20_000,
+          stale: true,
+        }],
+      },
+      {
+        labels: { __name__: "fixture_metric", job: "d", replica: "other" },
+        samples: [{ value: 9, timestampMs: t - 5_000 }],
+      },
+    ];
+    const requests: ReadRequest[] = [];
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      const rr = decodeReadRequest(new Uint8Array(await req.arrayBuffer()), 1 << 20);
+      requests.push(rr);
+      const results = rr.queries.map((q) => {
+        const target = readQueryTarget(q);
+        return {
+          series: fixture
+            .filter((s) => s.labels.__name__ === target.metric && matchLabels(target.matchers, s.labels))
+            .map((s) => ({
+              labels: s.labels,
+              samples: s.samples.filter((x) => x.timestampMs >= q.startMs && x.timestampMs <= q.endMs),
+            })),
+        };
+      });
+      return new Response(encodeReadResponse(results), {
+        headers: { "content-type": READ_RESPONSE_CONTENT_TYPE, "content-encoding": "snappy" },
+      });
+    });
+    const config = "global:\n  scrape_interval: 1h\n  external_labels:\n    replica: promA\n" +
+      `remote_read:\n  - url: http://127.0.0.1:${server.addr.port}/read\n    read_recent: true\n`;
+    const { url, stop } = await startPrometheus(config);
+    try {
+      const query = async (q: string) => {
+        const r = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(q)}&time=${t / 1000}`);
+        const body = await r.json();
+        assert.equal(body.status, "success", JSON.stringify(body));
+        assert.deepEqual(body.warnings ?? [], []);
+        return (body.data.result as { metric: Record<string, string>; value: [number, string] }[])
+          .map((x) => [x.metric.job, x.value[1]])
+          .sort();
+      };
+      // Stale job="c" drops out; the external label is stripped from the results; job="d" never matches.
+      assert.deepEqual(await query("fixture_metric"), [["a", "2"], ["b", "5.5"]]);
+      assert.deepEqual(await query('fixture_metric{job=~"a|c"}'), [["a", "2"]]);
+      assert.deepEqual(await query('fixture_metric{job!="a"}'), [["b", "5.5"]]);
+      assert.deepEqual(await query("count_over_time(fixture_metric[2m])"), [["a", "2"], ["b", "1"], [
+        "c",
+        "1",
+      ]]);
+      const first = requests[0];
+      assert.deepEqual(first.acceptedResponseTypes, [], "Prometheus 2.42 asks for SAMPLES implicitly");
+      assert.deepEqual(first.queries[0].matchers, [
+        { type: "EQ", name: "__name__", value: "fixture_metric" },
+        { type: "EQ", name: "replica", value: "promA" },
+      ]);
+      assert.ok(
+        requests.some((r) => r.queries[0].matchers.some((m) => m.type === "RE" && m.value === "a|c")),
+      );
+      assert.ok(requests.some((r) => r.queries[0].matchers.some((m) => m.type === "NEQ" && m.value === "a")));
+    } finally {
+      await stop();
+      await server.shutdown();
     }
   },
 });
