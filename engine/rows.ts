@@ -59,8 +59,7 @@ export class RowCollector {
 
   /** Auto-types every non-null key of `entry` (sorted order) into `row`. */
   autoTypeInto(entry: Record<string, unknown>, row: Value[], skip?: ReadonlySet<string>): void {
-    const keys = Object.keys(entry);
-    keys.sort(compareKeys);
+    const keys = this.sortedKeys(entry);
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k];
       if (skip?.has(key)) continue;
@@ -95,6 +94,28 @@ export class RowCollector {
       const col = this.autoColumn(key, type);
       row[col] = typeof cell === "bigint" && this.columns[col].type === "Float64" ? Number(cell) : cell;
     }
+  }
+
+  private lastKeys: string[] = [];
+  private lastSorted: string[] = [];
+
+  // Entries of one request usually share their key order: reuse the last sort when they do.
+  private sortedKeys(entry: Record<string, unknown>): string[] {
+    const keys = Object.keys(entry);
+    const last = this.lastKeys;
+    if (keys.length === last.length) {
+      let same = true;
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] !== last[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastSorted;
+    }
+    this.lastKeys = keys;
+    this.lastSorted = keys.slice().sort(compareKeys);
+    return this.lastSorted;
   }
 
   /** Adds a finished row to the group of (table, options). */
