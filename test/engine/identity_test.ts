@@ -234,3 +234,20 @@ Deno.test("ddl: warnings and errors", () => {
   );
   assert.throws(() => pipelineDdl(compilePipeline(TEST_PIPELINE), ""), /table name is required/);
 });
+
+Deno.test("identity: key order and key sets vary between entries", () => {
+  const s = summary(
+    run(identityPipeline(), [{ b: 1, a: 2 }, { b: 3, a: 4 }, { a: 5, b: 6 }, { c: 7, a: 8 }, {
+      b: 9,
+      a: 10,
+    }]),
+  );
+  assert.deepEqual(s[0].columns.slice(1), ["a:Int64:FIELD", "b:Int64:FIELD", "c:Int64:FIELD"]);
+  assert.deepEqual(s[0].rows.map((r) => r.slice(1)), [
+    [2, 1, null],
+    [4, 3, null],
+    [5, 6, null],
+    [8, null, 7],
+    [10, 9, null],
+  ]);
+});
