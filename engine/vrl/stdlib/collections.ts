@@ -359,14 +359,12 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   map_values: {
     params: [req("value", OA), opt("recursive", K.BOOLEAN)],
     returns: sameContainer,
-    fresh: true,
     closure: () => [ANY],
     call: ([v, r], f) => mapValues(v!, f!, flag(r, false)),
   },
   map_keys: {
     params: [req("value", K.OBJECT), opt("recursive", K.BOOLEAN)],
     returns: K.OBJECT,
-    fresh: true,
     closure: () => [t(K.BYTES)],
     call: ([v, r], f) => mapKeys(v!, f!, flag(r, false)),
   },
