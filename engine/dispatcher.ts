@@ -51,7 +51,7 @@ export function compileDispatcher(n: YNode): Dispatcher {
 
 /** The first rule whose value equals the entry's field value by typed equality, if any. */
 export function matchRule(d: Dispatcher, entry: Record<string, unknown>): DispatchRule | undefined {
-  if (!(d.field in entry)) return undefined;
+  if (!Object.hasOwn(entry, d.field)) return undefined;
   const v = entry[d.field];
   for (const r of d.rules) {
     const rv = r.value;

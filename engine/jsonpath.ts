@@ -235,7 +235,7 @@ function descendants(v: unknown, out: unknown[]): void {
 function apply(sel: Selector, v: unknown, root: unknown, out: unknown[]): void {
   switch (sel.k) {
     case "key":
-      for (const n of sel.names) out.push(isObj(v) && n in v ? v[n] : NO_VALUE);
+      for (const n of sel.names) out.push(isObj(v) && Object.hasOwn(v, n) ? v[n] : NO_VALUE);
       return;
     case "wild":
       out.push(...children(v));

@@ -317,7 +317,8 @@ export function nowNs(): bigint {
 
 /** Computes one transform cell from the entry (§7.4); throws per-entry errors. */
 export function produceCell(tc: TransformColumn, entry: Record<string, unknown>): Value {
-  const v = entry[tc.input];
+  let v = entry[tc.input];
+  if (typeof v === "function") v = undefined; // an inherited Object.prototype member, not data
   if (v === undefined) {
     let out: Value = null;
     if (tc.onFailure === "default") {

@@ -52,7 +52,9 @@ export function fieldProcessor(
       if (!isObject(entry)) throw illegalState("Top level value must be map");
       for (let i = 0; i < fields.length; i++) {
         const f = fields[i];
-        const v = entry[f.input];
+        let v = entry[f.input];
+        // Names like `toString` must not find Object.prototype members.
+        if (typeof v === "function") v = undefined;
         if (v === undefined || (v === null && !nullIsPresent)) {
           if (ignoreMissing) continue;
           throw missingField(name, f.input);

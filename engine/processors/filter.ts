@@ -16,7 +16,7 @@ export const compileFilter: ProcessorCompiler = (o) => {
     exec(entry) {
       if (!isObject(entry)) throw illegalState("Top level value must be map");
       for (const f of fields) {
-        if (!(f.input in entry)) continue;
+        if (!Object.hasOwn(entry, f.input)) continue;
         let s = expectString("filter", entry[f.input]);
         if (ci) s = s.toLowerCase();
         if (targets.has(s) !== notIn) return null;

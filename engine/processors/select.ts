@@ -20,7 +20,7 @@ export const compileSelect: ProcessorCompiler = (o) => {
         return entry;
       }
       for (const f of fields) {
-        if (f.rename !== undefined && f.rename !== f.input && f.input in entry) {
+        if (f.rename !== undefined && f.rename !== f.input && Object.hasOwn(entry, f.input)) {
           entry[f.rename] = entry[f.input];
           delete entry[f.input];
         }

@@ -9,7 +9,7 @@ export const compileSimpleExtract: ProcessorCompiler = (o) => {
   return fieldProcessor("simple_extract", o.fields(), o.ignoreMissing(), (v, f, entry) => {
     let cur: unknown = v;
     for (const k of path) {
-      if (!isObject(cur) || !(k in cur)) {
+      if (!isObject(cur) || !Object.hasOwn(cur, k)) {
         cur = null;
         break;
       }

@@ -806,3 +806,19 @@ for (const [name, extra, nullPresent] of FIELD_PROCESSORS) {
     runProcessorCase({ name, yaml, input: { f: null }, output: out });
   });
 }
+
+Deno.test("processor: field names of Object.prototype members are ordinary missing fields", () => {
+  runProcessorCase({
+    name: "toString",
+    yaml: "  - letter:\n      field: toString",
+    input: {},
+    runError: "Processor letter: missing field: toString",
+  });
+  runProcessorCase({
+    name: "constructor",
+    yaml:
+      "  - filter:\n      field: constructor\n      targets: [x]\n  - simple_extract:\n      field: o, v\n      key: toString",
+    input: { o: {} },
+    output: { o: {}, v: null },
+  });
+});
