@@ -3,11 +3,13 @@
  * fallibility, so a program is type-checked once and then runs without walking the tree.
  */
 
-import type { Closure, Expr, PathNode, Segment, Span, Target } from "./ast.ts";
+import type { Expr, PathNode, Span, Target } from "./ast.ts";
+import { compileCall } from "./calls.ts";
+import { cloneIfShared, type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { BINARY, binaryType } from "./ops.ts";
-import { getIn, hasIn, removeIn, setIn } from "./path.ts";
-import { type ArgInfo, type ClosureFn, type FnDef, kindBit, typeError } from "./stdlib/def.ts";
+import { getIn, setIn } from "./path.ts";
+import type { FnDef } from "./stdlib/def.ts";
 import {
   ANY,
   isSubset,
@@ -22,61 +24,12 @@ import {
 } from "./types.ts";
 import { deepClone, displayString, kindOf, type VrlValue } from "./value.ts";
 
-/** Per-run state: the event, its metadata, and local variable slots. */
-export interface Ctx {
-  event: VrlValue;
-  meta: VrlValue;
-  vars: VrlValue[];
-}
-
-type Run = (c: Ctx) => VrlValue;
-
-/** A compiled expression. */
-export interface Node {
-  run: Run;
-  type: TypeDef;
-  fallible: boolean;
-  /** The value is newly built on every run (no aliasing with event or variables). */
-  fresh: boolean;
-  constant?: { value: VrlValue };
-}
-
-interface VarInfo {
-  slot: number;
-  type: TypeDef;
-}
-
-class State {
-  constructor(public event: TypeDef, public meta: TypeDef, public vars: Map<string, VarInfo>) {}
-  clone(): State {
-    return new State(this.event, this.meta, new Map(this.vars));
-  }
-  /** Joins the states of two branches. */
-  static join(a: State, b: State): State {
-    const vars = new Map<string, VarInfo>();
-    for (const [k, v] of a.vars) {
-      const o = b.vars.get(k);
-      vars.set(k, { slot: v.slot, type: o ? union(v.type, o.type) : union(v.type, t(K.NULL)) });
-    }
-    for (const [k, v] of b.vars) {
-      if (!vars.has(k)) vars.set(k, { slot: v.slot, type: union(v.type, t(K.NULL)) });
-    }
-    return new State(union(a.event, b.event), union(a.meta, b.meta), vars);
-  }
-}
-
 /** Result of compiling a program. */
 export interface CompiledProgram {
   run: Run;
   slots: number;
   type: TypeDef;
 }
-
-const cloneIfShared = (n: Node): Run => {
-  if (n.fresh || isSubset(n.type, K.SCALAR | K.REGEX)) return n.run;
-  const r = n.run;
-  return (c) => deepClone(r(c));
-};
 
 /** Compiles a parsed program against a function table. */
 export function compileProgram(body: Expr[], fns: Record<string, FnDef>): CompiledProgram {
@@ -86,10 +39,14 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
   return { run: node.run, slots: c.slots, type: node.type };
 }
 
-class Compiler {
+class Compiler implements CompilerApi {
   slots = 0;
   private slotByName = new Map<string, number>();
-  constructor(private readonly fns: Record<string, FnDef>) {}
+  constructor(readonly fns: Record<string, FnDef>) {}
+
+  newSlot(): number {
+    return this.slots++;
+  }
 
   private slotFor(name: string): number {
     let s = this.slotByName.get(name);
@@ -159,7 +116,7 @@ class Compiler {
       case "assign2":
         return this.assign2(e.ok, e.err, e.value, e, st);
       case "call":
-        return this.call(e, st);
+        return compileCall(this, e, st);
       case "if":
         return this.ifExpr(e.cond, e.then, e.else, st);
       case "block": {
@@ -277,7 +234,7 @@ class Compiler {
     };
   }
 
-  private rootType(p: PathNode, st: State): TypeDef {
+  rootType(p: PathNode, st: State): TypeDef {
     if (p.root.kind === "event") return st.event;
     if (p.root.kind === "meta") return st.meta;
     if (p.root.kind === "expr") return ANY;
@@ -288,7 +245,7 @@ class Compiler {
     return v.type;
   }
 
-  private rootGetter(p: PathNode, st: State): Run {
+  rootGetter(p: PathNode, st: State): Run {
     if (p.root.kind === "event") return (c) => c.event;
     if (p.root.kind === "meta") return (c) => c.meta;
     if (p.root.kind === "expr") {
@@ -547,297 +504,6 @@ class Compiler {
       return { run: () => value, type: bt.type, fallible: false, fresh: true, constant: { value } };
     }
     return { run: (c) => f(lr(c), rr(c)), type: bt.type, fallible, fresh: true };
-  }
-
-  private call(e: Extract<Expr, { k: "call" }>, st: State): Node {
-    if (e.name === "del") return this.callDel(e, st);
-    if (e.name === "exists") return this.callExists(e, st);
-    if (e.name === "unnest") return this.callUnnest(e, st);
-    const def = this.fns[e.name];
-    if (!def) {
-      throw new VrlCompileError(
-        "E105",
-        "call to undefined function",
-        e.nameSpan.start,
-        e.nameSpan.end,
-        `undefined function "${e.name}"`,
-      );
-    }
-    const slots: (Expr | undefined)[] = new Array(def.params.length).fill(undefined);
-    let pos = 0;
-    for (const a of e.args) {
-      let idx: number;
-      if (a.name !== undefined) {
-        idx = def.params.findIndex((p) => p.name === a.name);
-        if (idx < 0) {
-          throw new VrlCompileError(
-            "E108",
-            "unknown function argument",
-            a.start,
-            a.end,
-            `unknown argument "${a.name}"`,
-          );
-        }
-      } else {
-        while (pos < slots.length && slots[pos]) pos++;
-        idx = pos;
-        if (idx >= def.params.length) {
-          throw new VrlCompileError(
-            "E106",
-            "function argument arity mismatch",
-            a.start,
-            a.end,
-            `"${e.name}" takes at most ${def.params.length} arguments`,
-          );
-        }
-      }
-      if (slots[idx]) throw new VrlCompileError("E108", "duplicate function argument", a.start, a.end);
-      slots[idx] = a.expr;
-    }
-    const nodes: (Node | undefined)[] = [];
-    const infos: (ArgInfo | undefined)[] = [];
-    let fallible = !!def.fallible;
-    const checks: number[] = [];
-    def.params.forEach((p, i) => {
-      const a = slots[i];
-      if (!a) {
-        if (p.required) {
-          throw new VrlCompileError(
-            "E107",
-            "required argument missing",
-            e.start,
-            e.end,
-            `argument "${p.name}" is required`,
-          );
-        }
-        nodes.push(undefined);
-        infos.push(undefined);
-        checks.push(0);
-        return;
-      }
-      const n = this.expr(a, st);
-      if ((n.type.kind & p.kind) === 0) {
-        throw new VrlCompileError(
-          "E110",
-          "invalid argument type",
-          a.start,
-          a.end,
-          `argument "${p.name}" must be ${kindName(p.kind)}, got ${kindName(n.type.kind)}`,
-        );
-      }
-      const needsCheck = !isSubset(n.type, p.kind);
-      fallible ||= n.fallible || needsCheck;
-      checks.push(needsCheck ? p.kind : 0);
-      nodes.push(n);
-      infos.push({ type: n.type, constant: n.constant });
-    });
-    const problem = def.check?.(infos);
-    if (problem) throw new VrlCompileError("E110", "invalid argument", e.start, e.end, problem);
-    if (def.fallibleFor?.(infos)) fallible = true;
-
-    let closureRun: ((c: Ctx) => ClosureFn) | undefined;
-    if (e.closure) {
-      if (!def.closure) {
-        throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
-      }
-      const paramTypes = def.closure(infos);
-      const { make, fallible: cf } = this.closure(e.closure, paramTypes, st);
-      fallible ||= cf;
-      closureRun = make;
-    } else if (def.closure) {
-      throw new VrlCompileError("E111", "missing closure", e.start, e.end, `"${e.name}" requires a closure`);
-    }
-
-    if (e.bang && !fallible) {
-      throw new VrlCompileError(
-        "E620",
-        "can't abort infallible function",
-        e.nameSpan.start,
-        e.nameSpan.end,
-        "remove the `!`",
-      );
-    }
-    const type = typeof def.returns === "number"
-      ? t(def.returns)
-      : typeof def.returns === "function"
-      ? def.returns(infos)
-      : def.returns;
-    const where = `function call error for "${e.name}" at (${e.start}:${e.end}): `;
-    const bang = e.bang;
-    const runs = nodes.map((n) => n?.run);
-    const n = runs.length;
-    const anyCheck = checks.some((k) => k !== 0);
-    const impl = def.call;
-    const run: Run = (c) => {
-      const vals: (VrlValue | undefined)[] = new Array(n);
-      for (let i = 0; i < n; i++) {
-        const r = runs[i];
-        vals[i] = r ? r(c) : undefined;
-      }
-      try {
-        if (anyCheck) {
-          for (let i = 0; i < n; i++) {
-            const v = vals[i];
-            if (checks[i] && v !== undefined && !(kindBit(v) & checks[i])) {
-              throw new VrlFailure(typeError(checks[i], v));
-            }
-          }
-        }
-        return impl(vals, closureRun?.(c));
-      } catch (x) {
-        if (x instanceof VrlFailure) {
-          if (bang) throw new VrlRuntimeError(where + x.message);
-          throw new VrlFailure(where + x.message);
-        }
-        throw x;
-      }
-    };
-    return { run, type, fallible: fallible && !bang, fresh: !!def.fresh };
-  }
-
-  private closure(
-    cl: Closure,
-    types: TypeDef[],
-    st: State,
-  ): { make: (c: Ctx) => ClosureFn; fallible: boolean } {
-    if (cl.params.length > types.length) {
-      const p = cl.params[types.length];
-      throw new VrlCompileError(
-        "E121",
-        "invalid closure parameter count",
-        p.span.start,
-        cl.params[cl.params.length - 1].span.end,
-      );
-    }
-    const inner = st.clone();
-    const slots = cl.params.map((p, i) => {
-      const slot = this.slots++;
-      inner.vars.set(p.name, { slot, type: types[i] ?? ANY });
-      return slot;
-    });
-    const body = this.block(cl.body, inner);
-    // Outer variables assigned in the body keep their slot; fold their types back conservatively.
-    for (const [k, v] of inner.vars) {
-      if (cl.params.some((p) => p.name === k)) continue;
-      const o = st.vars.get(k);
-      st.vars.set(k, { slot: v.slot, type: o ? union(o.type, v.type) : union(v.type, t(K.NULL)) });
-    }
-    st.event = union(st.event, inner.event);
-    st.meta = union(st.meta, inner.meta);
-    const br = body.run;
-    const [s0, s1] = slots;
-    const make = (c: Ctx): ClosureFn => (a: VrlValue, b?: VrlValue) => {
-      if (s0 !== undefined) c.vars[s0] = a;
-      if (s1 !== undefined) c.vars[s1] = b ?? null;
-      return br(c);
-    };
-    return { make, fallible: body.fallible };
-  }
-
-  private pathArg(e: Extract<Expr, { k: "call" }>, name: string): PathNode {
-    const a = e.args[0];
-    if (!a || a.expr.k !== "path") {
-      throw new VrlCompileError(
-        "E110",
-        "invalid argument type",
-        e.start,
-        e.end,
-        `"${name}" needs a path argument`,
-      );
-    }
-    return a.expr;
-  }
-
-  private callDel(e: Extract<Expr, { k: "call" }>, st: State): Node {
-    if (e.bang) {
-      throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
-    }
-    const p = this.pathArg(e, "del");
-    const type = typeAt(this.rootType(p, st), p.segs);
-    const compactArg = e.args.find((a, i) => a.name === "compact" || (i === 1 && !a.name));
-    const compactN = compactArg ? this.expr(compactArg.expr, st) : undefined;
-    const cr = compactN?.run;
-    const segs: Segment[] = p.segs;
-    let run: Run;
-    if (p.root.kind === "var") {
-      const slot = st.vars.get(p.root.name)!.slot;
-      run = segs.length === 0
-        ? (c) => {
-          const v = c.vars[slot];
-          c.vars[slot] = null;
-          return v;
-        }
-        : (c) => removeIn(c.vars[slot], segs, cr?.(c) === true);
-      st.vars.set(p.root.name, { slot, type: typeWith(st.vars.get(p.root.name)!.type, segs, t(K.NULL)) });
-    } else {
-      const isMeta = p.root.kind === "meta";
-      run = segs.length === 0
-        ? (c) => {
-          const v = isMeta ? c.meta : c.event;
-          if (isMeta) c.meta = new Map();
-          else c.event = new Map();
-          return v;
-        }
-        : isMeta
-        ? (c) => removeIn(c.meta, segs, cr?.(c) === true)
-        : (c) => removeIn(c.event, segs, cr?.(c) === true);
-      if (segs.length === 0) {
-        if (isMeta) st.meta = { kind: K.OBJECT, fields: new Map(), exact: true };
-        else st.event = { kind: K.OBJECT, fields: new Map(), exact: true };
-      } else if (isMeta) st.meta = typeWith(st.meta, segs, t(K.NULL));
-      else st.event = typeWith(st.event, segs, t(K.NULL));
-    }
-    return { run, type, fallible: compactN?.fallible ?? false, fresh: true };
-  }
-
-  /** `unnest(path)`: one copy of the path's root per element of the array at the path. */
-  private callUnnest(e: Extract<Expr, { k: "call" }>, st: State): Node {
-    const p = this.pathArg(e, "unnest");
-    if (p.segs.length === 0) {
-      throw new VrlCompileError(
-        "E110",
-        "invalid argument type",
-        e.start,
-        e.end,
-        "unnest needs a path into an array",
-      );
-    }
-    const at = typeAt(this.rootType(p, st), p.segs);
-    const fallible = !isSubset(at, K.ARRAY);
-    if (e.bang && !fallible) {
-      throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
-    }
-    const root = this.rootGetter(p, st);
-    const segs = p.segs;
-    const where = `function call error for "unnest" at (${e.start}:${e.end}): `;
-    const bang = e.bang;
-    return {
-      run: (c) => {
-        const r = root(c);
-        const arr = getIn(r, segs);
-        if (!Array.isArray(arr)) {
-          const msg = where + `expected array, got ${kindOf(arr)}`;
-          throw bang ? new VrlRuntimeError(msg) : new VrlFailure(msg);
-        }
-        return arr.map((x) => setIn(deepClone(r), segs, deepClone(x)));
-      },
-      type: t(K.ARRAY),
-      fallible: fallible && !bang,
-      fresh: true,
-    };
-  }
-
-  private callExists(e: Extract<Expr, { k: "call" }>, st: State): Node {
-    if (e.bang) {
-      throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
-    }
-    const p = this.pathArg(e, "exists");
-    const segs = p.segs;
-    if (p.root.kind === "var" && !st.vars.has(p.root.name)) {
-      return { run: () => false, type: t(K.BOOLEAN), fallible: false, fresh: true };
-    }
-    const root = this.rootGetter(p, st);
-    return { run: (c) => hasIn(root(c), segs), type: t(K.BOOLEAN), fallible: false, fresh: true };
   }
 }
 

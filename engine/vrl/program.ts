@@ -1,7 +1,8 @@
 /** Compile-once, run-many VRL programs: the entry point other modules use. */
 
 import { invalidArguments } from "../../src/http/errors.ts";
-import { compileProgram, type Ctx } from "./compile.ts";
+import { compileProgram } from "./compile.ts";
+import type { Ctx } from "./compile_state.ts";
 import { renderDiagnostic, VrlCompileError, VrlRuntimeError } from "./diagnostic.ts";
 import { parseProgram } from "./parser.ts";
 import { STDLIB } from "./stdlib/mod.ts";

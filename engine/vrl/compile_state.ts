@@ -1,0 +1,69 @@
+/** Types shared by the compiler and the call compiler: run context, compiled nodes, the static state. */
+
+import type { Expr, PathNode } from "./ast.ts";
+import type { FnDef } from "./stdlib/def.ts";
+import { isSubset, K, t, type TypeDef, union } from "./types.ts";
+import { deepClone, type VrlValue } from "./value.ts";
+
+/** Per-run state: the event, its metadata, and local variable slots. */
+export interface Ctx {
+  event: VrlValue;
+  meta: VrlValue;
+  vars: VrlValue[];
+}
+
+/** A compiled expression's evaluator. */
+export type Run = (c: Ctx) => VrlValue;
+
+/** A compiled expression. */
+export interface Node {
+  run: Run;
+  type: TypeDef;
+  fallible: boolean;
+  /** The value is newly built on every run (no aliasing with event or variables). */
+  fresh: boolean;
+  constant?: { value: VrlValue };
+}
+
+/** A variable's slot and static type. */
+export interface VarInfo {
+  slot: number;
+  type: TypeDef;
+}
+
+/** What the checker knows at a point of the program: types of event, metadata and variables. */
+export class State {
+  constructor(public event: TypeDef, public meta: TypeDef, public vars: Map<string, VarInfo>) {}
+  clone(): State {
+    return new State(this.event, this.meta, new Map(this.vars));
+  }
+  /** Joins the states of two branches. */
+  static join(a: State, b: State): State {
+    const vars = new Map<string, VarInfo>();
+    for (const [k, v] of a.vars) {
+      const o = b.vars.get(k);
+      vars.set(k, { slot: v.slot, type: o ? union(v.type, o.type) : union(v.type, t(K.NULL)) });
+    }
+    for (const [k, v] of b.vars) {
+      if (!vars.has(k)) vars.set(k, { slot: v.slot, type: union(v.type, t(K.NULL)) });
+    }
+    return new State(union(a.event, b.event), union(a.meta, b.meta), vars);
+  }
+}
+
+/** What the call compiler needs from the expression compiler. */
+export interface CompilerApi {
+  readonly fns: Record<string, FnDef>;
+  expr(e: Expr, st: State): Node;
+  block(body: Expr[], st: State): Node;
+  rootType(p: PathNode, st: State): TypeDef;
+  rootGetter(p: PathNode, st: State): Run;
+  newSlot(): number;
+}
+
+/** Wraps a node's evaluator so containers it returns are copied (they may alias stored data). */
+export const cloneIfShared = (n: Node): Run => {
+  if (n.fresh || isSubset(n.type, K.SCALAR | K.REGEX)) return n.run;
+  const r = n.run;
+  return (c) => deepClone(r(c));
+};
