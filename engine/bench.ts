@@ -5,7 +5,8 @@
 import "./identity.ts";
 import { compilePipeline } from "./pipeline.ts";
 
-const BENCH_PIPELINE = `
+/** The benchmark pipeline: dissect an nginx access line, parse its date, type the fields. */
+export const BENCH_PIPELINE = `
 processors:
   - dissect:
       fields:

@@ -34,28 +34,37 @@ export const compileDate: ProcessorCompiler = (o) => {
   const tzName = o.string("timezone");
   const fields = o.fields();
   const ignoreMissing = o.ignoreMissing();
+  const parseDate = (s: string): Timestamp => {
+    for (const items of compiled) {
+      const r = parseStrftime(s, items);
+      if (!r) continue;
+      if (r.zoned || tzName === undefined || tzName === "UTC") return new Timestamp(r.ms, r.subMs);
+      const tz = resolveTimeZone(tzName);
+      if (!tz) throw execError(`Parse date timezone error ${tzName}`);
+      const localMs = Math.floor(r.ms / 1000) * 1000;
+      const utc = tz.localToUtc(localMs);
+      if (utc === null) continue;
+      return new Timestamp(r.ms + (utc - localMs), r.subMs);
+    }
+    throw execError(`Processor date: failed to parse ${s}`);
+  };
+  let lastText: string | undefined;
+  let lastValue: Timestamp | undefined;
   return fieldProcessor(
     "date",
     fields,
     ignoreMissing,
     (v, f, entry) => {
       const s = expectString("date", v);
-      for (const items of compiled) {
-        const r = parseStrftime(s, items);
-        if (!r) continue;
-        if (r.zoned || tzName === undefined || tzName === "UTC") {
-          entry[f.target] = new Timestamp(r.ms, r.subMs);
-          return;
-        }
-        const tz = resolveTimeZone(tzName);
-        if (!tz) throw execError(`Parse date timezone error ${tzName}`);
-        const localMs = Math.floor(r.ms / 1000) * 1000;
-        const utc = tz.localToUtc(localMs);
-        if (utc === null) continue;
-        entry[f.target] = new Timestamp(r.ms + (utc - localMs), r.subMs);
+      // Consecutive log lines often carry the same timestamp text; timestamps are immutable.
+      if (s === lastText && lastValue) {
+        entry[f.target] = lastValue;
         return;
       }
-      throw execError(`Processor date: failed to parse ${s}`);
+      const ts = parseDate(s);
+      lastText = s;
+      lastValue = ts;
+      entry[f.target] = ts;
     },
     {},
     { timeFields: fields.map((f) => ({ target: f.target, unit: "ns", ignoreMissing })) },

@@ -61,6 +61,12 @@ const CASES: ProcessorCase[] = [
     output: { t: "ts:2024-05-25T12:16:37Z" },
   },
   {
+    name: "date repeated text reuses the parsed instant",
+    yaml: "  - date:\n      fields: [a, b, c]\n      formats: ['%Y-%m-%d %H:%M']",
+    input: { a: "2024-05-25 10:00", b: "2024-05-25 10:00", c: "2024-05-25 10:01" },
+    output: { a: "ts:2024-05-25T10:00:00Z", b: "ts:2024-05-25T10:00:00Z", c: "ts:2024-05-25T10:01:00Z" },
+  },
+  {
     name: "date builtin naive with fraction",
     yaml: "  - date:\n      field: t",
     input: { t: "2024-05-25T20:16:37.217" },
