@@ -7,6 +7,8 @@
 import type { Route } from "../src/http/context.ts";
 import * as admin from "./admin.ts";
 import * as sql from "./sql.ts";
+import * as pipelines from "./pipelines.ts";
+import { ingest } from "./ingest.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -46,17 +48,47 @@ export const ROUTES: Route[] = [
   { method: [...GP], path: "/v1/logs", handler: todo, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
-  { method: "POST", path: "/v1/ingest", handler: todo, auth: "write", errors: "plain" },
-  { method: "POST", path: "/v1/events/logs", handler: todo, auth: "write", errors: "plain" },
-  { method: "POST", path: "/v1/pipelines/_dryrun", handler: todo, auth: "read", errors: "plain" },
-  { method: "POST", path: "/v1/events/pipelines/dryrun", handler: todo, auth: "read", errors: "plain" },
-  { method: "GET", path: "/v1/pipelines/:name", handler: todo, auth: "read", errors: "plain" },
-  { method: "POST", path: "/v1/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
-  { method: "DELETE", path: "/v1/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
-  { method: "GET", path: "/v1/pipelines/:name/ddl", handler: todo, auth: "read", errors: "plain" },
-  { method: "GET", path: "/v1/events/pipelines/:name", handler: todo, auth: "read", errors: "plain" },
-  { method: "POST", path: "/v1/events/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
-  { method: "DELETE", path: "/v1/events/pipelines/:name", handler: todo, auth: "write", errors: "plain" },
+  { method: "POST", path: "/v1/ingest", handler: ingest, auth: "write", errors: "plain" },
+  { method: "POST", path: "/v1/events/logs", handler: ingest, auth: "write", errors: "plain" },
+  { method: "POST", path: "/v1/pipelines/_dryrun", handler: pipelines.dryrun, auth: "read", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/events/pipelines/dryrun",
+    handler: pipelines.dryrun,
+    auth: "read",
+    errors: "plain",
+  },
+  { method: "GET", path: "/v1/pipelines/:name", handler: pipelines.get, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/pipelines/:name", handler: pipelines.upload, auth: "write", errors: "plain" },
+  {
+    method: "DELETE",
+    path: "/v1/pipelines/:name",
+    handler: pipelines.remove,
+    auth: "write",
+    errors: "plain",
+  },
+  { method: "GET", path: "/v1/pipelines/:name/ddl", handler: pipelines.ddl, auth: "read", errors: "plain" },
+  {
+    method: "GET",
+    path: "/v1/events/pipelines/:name",
+    handler: pipelines.get,
+    auth: "read",
+    errors: "plain",
+  },
+  {
+    method: "POST",
+    path: "/v1/events/pipelines/:name",
+    handler: pipelines.upload,
+    auth: "write",
+    errors: "plain",
+  },
+  {
+    method: "DELETE",
+    path: "/v1/events/pipelines/:name",
+    handler: pipelines.remove,
+    auth: "write",
+    errors: "plain",
+  },
 
   // Line protocol (InfluxDB).
   {

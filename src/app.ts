@@ -11,6 +11,7 @@ import { type BuildInfo, buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import { Storage } from "./storage/mod.ts";
+import { PipelineStore } from "./pipelines/store.ts";
 
 /** Everything handlers share. */
 export interface App {
@@ -18,6 +19,7 @@ export interface App {
   metrics: ServerMetrics;
   userProvider: StaticUserProvider | null;
   storage: Storage;
+  pipelines: PipelineStore;
   build: BuildInfo;
   /** Toggled by `POST /debug/enable_trace`. */
   traceEnabled: boolean;
@@ -60,6 +62,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     metrics: new ServerMetrics(),
     userProvider,
     storage,
+    pipelines: new PipelineStore(storage),
     build: await buildInfo(),
     traceEnabled: false,
   };

@@ -1,0 +1,116 @@
+/**
+ * Log ingestion bodies by Content-Type (pipelines.md §12.7): a stream of JSON values, NDJSON, or
+ * plain text lines, turned into the entries a pipeline runs over.
+ */
+import { invalidArguments } from "../http/errors.ts";
+
+/** The content types `/v1/ingest` accepts. */
+export const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];
+
+/** Parses a body into entries; `ignoreErrors` keeps what parses instead of failing. */
+export function parsePayload(body: string, contentType: string, ignoreErrors = false): unknown[] {
+  const mime = contentType.split(";")[0].trim().toLowerCase();
+  if (mime === "application/json") return parseJsonStream(body, ignoreErrors);
+  if (mime === "application/x-ndjson") return parseNdjson(body, ignoreErrors);
+  if (mime === "text/plain") return parseText(body);
+  throw invalidArguments(
+    `Invalid request parameter: invalid content type: ${contentType}, expected: one of ${
+      INGEST_TYPES.join(", ")
+    }`,
+  );
+}
+
+function parseText(body: string): unknown[] {
+  const out: unknown[] = [];
+  for (const raw of body.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line !== "") out.push({ message: line });
+  }
+  return out;
+}
+
+function parseNdjson(body: string, ignoreErrors: boolean): unknown[] {
+  const out: unknown[] = [];
+  const lines = body.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === "") continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch (e) {
+      if (ignoreErrors) continue;
+      throw invalidArguments(
+        `Invalid request parameter: invalid JSON at index: ${i} (line ${i + 1}: ${(e as Error).message})`,
+      );
+    }
+  }
+  return out;
+}
+
+const SCALAR_ERROR = "Invalid request parameter: json format error, please check the date is valid JSON.";
+
+/** A whitespace-separated stream of JSON values: objects are entries, arrays contribute their elements. */
+function parseJsonStream(body: string, ignoreErrors: boolean): unknown[] {
+  const trimmed = body.trim();
+  if (trimmed === "") return [];
+  // Fast path: the common single document.
+  try {
+    return expand(JSON.parse(trimmed), ignoreErrors);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+  }
+  const out: unknown[] = [];
+  for (const piece of splitJsonValues(trimmed)) {
+    if ("error" in piece) {
+      if (ignoreErrors) break;
+      throw invalidArguments(`Failed to parse payload as json: ${piece.error}`);
+    }
+    out.push(...expand(piece.value, ignoreErrors));
+  }
+  return out;
+}
+
+function expand(value: unknown, ignoreErrors: boolean): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value !== null && typeof value === "object") return [value];
+  if (ignoreErrors) return [];
+  throw invalidArguments(SCALAR_ERROR);
+}
+
+/** Splits concatenated JSON values by tracking nesting and strings; each piece is parsed alone. */
+function splitJsonValues(text: string): ({ value: unknown } | { error: string })[] {
+  const pieces: ({ value: unknown } | { error: string })[] = [];
+  let i = 0;
+  while (i < text.length) {
+    while (i < text.length && /\s/.test(text[i])) i++;
+    if (i >= text.length) break;
+    const start = i;
+    let depth = 0;
+    let inString = false;
+    for (; i < text.length; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === "\\") i++;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === "{" || c === "[") depth++;
+      else if (c === "}" || c === "]") {
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      } else if (depth === 0 && /\s/.test(c)) break;
+    }
+    const chunk = text.slice(start, i);
+    try {
+      pieces.push({ value: JSON.parse(chunk) });
+    } catch (e) {
+      pieces.push({ error: `${(e as Error).message} (at byte ${start})` });
+      break;
+    }
+  }
+  return pieces;
+}

@@ -1,0 +1,118 @@
+/**
+ * Pipeline definitions and their versions, kept in `greptime_private.pipelines` (GreptimeDB's table
+ * and columns) and mirrored in memory with each version compiled once.
+ */
+import { compilePipeline, identityPipeline, type Pipeline } from "../../engine/mod.ts";
+import { invalidArguments } from "../http/errors.ts";
+import { executeSql } from "../sql/mod.ts";
+import type { Storage } from "../storage/mod.ts";
+import type { ColumnSchema, WriteBatch } from "../storage/types.ts";
+import { formatVersion, parseVersion } from "./version.ts";
+
+const DB = "greptime_private";
+const TABLE = "pipelines";
+const COLUMNS: ColumnSchema[] = [
+  { name: "name", type: "String", semantic: "TAG" },
+  { name: "schema", type: "String", semantic: "TAG" },
+  { name: "content_type", type: "String", semantic: "TAG" },
+  { name: "pipeline", type: "String", semantic: "FIELD" },
+  { name: "created_at", type: "TimestampNanosecond", semantic: "TIMESTAMP" },
+];
+
+/** One stored version. */
+export interface PipelineVersion {
+  name: string;
+  version: bigint;
+  yaml: string;
+  compiled?: Pipeline;
+}
+
+/** The names of built-in pipelines. */
+export const IDENTITY_PIPELINE = "greptime_identity";
+
+/** Persistent pipeline store. */
+export class PipelineStore {
+  private readonly byName = new Map<string, PipelineVersion[]>();
+  private lastVersion = 0n;
+
+  constructor(private readonly storage: Storage) {
+    this.load();
+  }
+
+  private load(): void {
+    if (!this.storage.getTable(DB, TABLE)) return;
+    const [out] = executeSql(this.storage, `SELECT name, pipeline, created_at FROM ${TABLE}`, { db: DB });
+    if (out.kind !== "records") return;
+    for (const [name, yaml, created] of out.rows) {
+      this.remember({ name: String(name), yaml: String(yaml), version: BigInt(created as number | bigint) });
+    }
+  }
+
+  private remember(v: PipelineVersion): void {
+    const list = this.byName.get(v.name) ?? [];
+    list.push(v);
+    list.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
+    this.byName.set(v.name, list);
+    if (v.version > this.lastVersion) this.lastVersion = v.version;
+  }
+
+  /** Compiles and stores a new version; returns its version string. Compile errors store nothing. */
+  add(name: string, yaml: string): PipelineVersion {
+    const compiled = compilePipeline(yaml, { name });
+    const now = BigInt(Date.now()) * 1_000_000n + BigInt(Math.floor((performance.now() % 1) * 1e6));
+    const version = now > this.lastVersion ? now : this.lastVersion + 1n;
+    const batch: WriteBatch = {
+      table: TABLE,
+      columns: COLUMNS,
+      rows: [[name, "", "yaml", yaml, version]],
+      createType: "physical",
+      options: { ttl: "forever" },
+    };
+    this.storage.write(DB, [batch]);
+    const entry = { name, version, yaml, compiled };
+    this.remember(entry);
+    return entry;
+  }
+
+  /** The given version (or the latest) of a pipeline, or undefined. */
+  get(name: string, version?: string | null): PipelineVersion | undefined {
+    const list = this.byName.get(name);
+    if (!list || list.length === 0) return undefined;
+    if (version === undefined || version === null || version === "") return list[list.length - 1];
+    const ns = parseVersion(version);
+    return list.find((v) => v.version === ns);
+  }
+
+  /** The compiled pipeline, built-ins included; throws GreptimeDB's "not found" error. */
+  compiled(
+    name: string,
+    version?: string | null,
+    identity?: Parameters<typeof identityPipeline>[0],
+  ): Pipeline {
+    if (name === IDENTITY_PIPELINE) return identityPipeline(identity);
+    const v = this.get(name, version);
+    if (!v) {
+      throw invalidArguments(
+        `Pipeline not found, name: ${name}, version: ${version ? version.trim() : "latest"}`,
+      );
+    }
+    v.compiled ??= compilePipeline(v.yaml, { name });
+    return v.compiled;
+  }
+
+  /** Deletes one version; returns whether it existed. */
+  delete(name: string, version: string): boolean {
+    const ns = parseVersion(version);
+    const list = this.byName.get(name);
+    const index = list?.findIndex((v) => v.version === ns) ?? -1;
+    if (!list || index < 0) return false;
+    const quoted = `'${name.replaceAll("'", "''")}'`;
+    executeSql(this.storage, `DELETE FROM ${TABLE} WHERE name = ${quoted} AND created_at = ${ns}`, {
+      db: DB,
+    });
+    list.splice(index, 1);
+    return true;
+  }
+}
+
+export { formatVersion };
