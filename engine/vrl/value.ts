@@ -256,7 +256,7 @@ export function encodeJson(v: VrlValue, pretty = false, indent = ""): string {
     case "bigint":
       return v.toString();
     case "number":
-      return Number.isInteger(v) && Math.abs(v) < 1e17 ? v.toFixed(1) : JSON.stringify(v);
+      return jsonFloat(v);
     case "boolean":
       return v ? "true" : "false";
   }
@@ -276,6 +276,14 @@ export function encodeJson(v: VrlValue, pretty = false, indent = ""): string {
   }
   if (v instanceof VrlTimestamp) return JSON.stringify(formatRfc3339(v));
   return JSON.stringify(v.source);
+}
+
+/** serde_json's (ryu) float text: `1.0`, `0.1`, and exponent form outside [1e-5, 1e16). */
+function jsonFloat(v: number): string {
+  if (!Number.isFinite(v)) return "null";
+  const a = Math.abs(v);
+  if (a !== 0 && (a >= 1e16 || a < 1e-5)) return v.toExponential().replace("e+", "e");
+  return Number.isInteger(v) ? v.toFixed(1) : String(v);
 }
 
 /** VRL's string rendering of any value (`to_string` semantics used by templates and `join`). */

@@ -8,6 +8,7 @@ table("encode_json", [
   ok(`encode_json(t'2020-01-01T00:00:00Z')`, '"2020-01-01T00:00:00Z"'),
   ok(`encode_json({"a": 1}, pretty: true)`, '{\n  "a": 1\n}'),
   ok(`encode_json({})`, "{}"),
+  ok(`encode_json([1e21, 1.5e-7, 1e15, 0.0])`, "[1e21,1.5e-7,1000000000000000.0,0.0]"),
   ok(`parse_json!(encode_json({"x": [1, "y"]}))`, { x: [1, "y"] }),
 ]);
 
