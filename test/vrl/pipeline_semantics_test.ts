@@ -117,7 +117,7 @@ Deno.test("literal containers are not shared between runs", () => {
 const conversions: [unknown, string, string][] = [
   [3, "integer", "3"],
   [3.5, "float", "3.5"],
-  [1e300, "float", JSON.stringify(1e300)],
+  [1e300, "float", "1e300"],
   ["s", "string", '"s"'],
   [true, "boolean", "true"],
   [null, "null", "null"],
