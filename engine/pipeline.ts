@@ -104,8 +104,11 @@ export function compileProcessors(n: YNode | undefined): Processor[] {
   });
 }
 
-/** The outcome of the processor stage for one record. */
-type Processed = { kind: "drop" } | { kind: "one"; entry: Entry } | { kind: "many"; entries: unknown[] };
+/**
+ * The outcome of the processor stage for one record: null when dropped, the entry, or (after a VRL
+ * one-to-many result) an array of elements. No wrapper object, to keep the per-record path lean.
+ */
+export type Processed = null | Entry | unknown[];
 
 /** Runs the processors over one record. */
 export function runProcessors(processors: readonly Processor[], record: unknown): Processed {
@@ -114,11 +117,12 @@ export function runProcessors(processors: readonly Processor[], record: unknown)
     const p = processors[i];
     if (!p.wholeEntry && !isObject(cur)) throw illegalState("Top level value must be map");
     cur = p.exec(cur as Entry);
-    if (cur === null || cur === undefined) return { kind: "drop" };
+    if (cur === null || cur === undefined) return null;
   }
-  if (isObject(cur)) return { kind: "one", entry: cur };
-  if (Array.isArray(cur)) return { kind: "many", entries: cur };
-  return { kind: "many", entries: [cur] };
+  if (isObject(cur)) return cur;
+  // Only a VRL result fans out; a record that was never an object is an error.
+  if (cur === record) throw illegalState("Top level value must be map");
+  return Array.isArray(cur) ? cur : [cur];
 }
 
 class CompiledPipeline implements Pipeline {
@@ -164,25 +168,25 @@ class CompiledPipeline implements Pipeline {
       let processed: Processed;
       try {
         processed = runProcessors(this.processors, records[r]);
-        if (processed.kind === "one" && this.dispatcher) {
-          const rule = matchRule(this.dispatcher, processed.entry);
+        if (processed === null) continue;
+        if (!Array.isArray(processed)) {
+          const rule = this.dispatcher ? matchRule(this.dispatcher, processed) : undefined;
           if (rule) {
-            const i = this.dispatcher.rules.indexOf(rule);
+            const i = this.dispatcher!.rules.indexOf(rule);
             const list = dispatched.get(i);
-            if (list) list.push(processed.entry);
-            else dispatched.set(i, [processed.entry]);
-            continue;
-          }
+            if (list) list.push(processed);
+            else dispatched.set(i, [processed]);
+          } else this.buildRow(processed, rows, ctx);
+          continue;
         }
-        if (processed.kind === "one") this.buildRow(processed.entry, rows, ctx);
       } catch (e) {
         if (!ctx.skipError) throw e;
         skipped++;
         continue;
       }
-      if (processed.kind !== "many") continue;
-      for (let i = 0; i < processed.entries.length; i++) {
-        const el = processed.entries[i];
+      if (!Array.isArray(processed)) continue;
+      for (let i = 0; i < processed.length; i++) {
+        const el = processed[i];
         try {
           if (!isObject(el)) {
             throw illegalState(

@@ -319,3 +319,8 @@ Deno.test("existing table columns are adopted for auto-typed keys", () => {
     "n:Int64:FIELD",
   ]);
 });
+
+Deno.test("a record that is an array is not fanned out without VRL", () => {
+  const p = compilePipeline("transform:\n  - field: a\n    type: string\n");
+  assert.throws(() => run(p, [[{ a: "x" }]]), /Top level value must be map/);
+});
