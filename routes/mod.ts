@@ -6,7 +6,10 @@
  */
 import type { Route } from "../src/http/context.ts";
 import * as admin from "./admin.ts";
+import * as lineproto from "./lineproto.ts";
+import * as metricsapi from "./metricsapi.ts";
 import * as sql from "./sql.ts";
+import * as tsjson from "./tsjson.ts";
 import * as pipelines from "./pipelines.ts";
 import { ingest } from "./ingest.ts";
 
@@ -94,7 +97,7 @@ export const ROUTES: Route[] = [
   {
     method: "POST",
     path: "/v1/lineproto/write",
-    handler: todo,
+    handler: lineproto.write,
     auth: "write",
     errors: "plain",
     feature: "influxdb",
@@ -102,7 +105,7 @@ export const ROUTES: Route[] = [
   {
     method: "POST",
     path: "/v1/lineproto/api/v2/write",
-    handler: todo,
+    handler: lineproto.write,
     auth: "write",
     errors: "plain",
     feature: "influxdb",
@@ -110,7 +113,7 @@ export const ROUTES: Route[] = [
   {
     method: "GET",
     path: "/v1/lineproto/ping",
-    handler: todo,
+    handler: lineproto.ping,
     auth: "public",
     errors: "plain",
     feature: "influxdb",
@@ -118,7 +121,7 @@ export const ROUTES: Route[] = [
   {
     method: "GET",
     path: "/v1/lineproto/health",
-    handler: todo,
+    handler: lineproto.health,
     auth: "public",
     errors: "plain",
     feature: "influxdb",
@@ -128,7 +131,7 @@ export const ROUTES: Route[] = [
   {
     method: "POST",
     path: "/v1/metricsapi/write",
-    handler: todo,
+    handler: metricsapi.write,
     auth: "write",
     errors: "plain",
     feature: "prom_store",
@@ -136,7 +139,7 @@ export const ROUTES: Route[] = [
   {
     method: "POST",
     path: "/v1/metricsapi/read",
-    handler: todo,
+    handler: metricsapi.read,
     auth: "read",
     errors: "plain",
     feature: "prom_store",
@@ -192,7 +195,7 @@ export const ROUTES: Route[] = [
   {
     method: "POST",
     path: "/v1/tsjson/api/put",
-    handler: todo,
+    handler: tsjson.put,
     auth: "write",
     errors: "plain",
     feature: "opentsdb",

@@ -1,0 +1,235 @@
+/**
+ * Metrics remote write and remote read (Prometheus protocol, reference §6.9, §7.2). Each metric is
+ * written as a plain table for now; the metric engine will take over the storage side later without
+ * changing these handlers' contract.
+ */
+import type { RequestContext } from "../src/http/context.ts";
+import { isStandardEncoding, readBodyLimited } from "../src/http/body.ts";
+import { databaseNotFound, PetrelError } from "../src/http/errors.ts";
+import {
+  decodeRemoteWrite,
+  type RemoteSample,
+  type RemoteSeries,
+  type RemoteWriteRequest,
+  STALE_NAN,
+} from "../src/protocols/remote_write.ts";
+import { remoteWriteToBatches } from "../src/protocols/remote_write_tables.ts";
+import {
+  CHUNKED_READ_RESPONSE_CONTENT_TYPE,
+  decodeReadRequest,
+  encodeChunkedReadResponse,
+  encodeReadResponse,
+  type LabelMatcher,
+  matchLabels,
+  pickReadResponseType,
+  READ_RESPONSE_CONTENT_TYPE,
+  type ReadQuery,
+  readQueryTarget,
+} from "../src/protocols/remote_read.ts";
+import type { Storage, TableMeta } from "../src/storage/mod.ts";
+import { executeSql } from "../src/sql/mod.ts";
+import type { Value, WriteBatch } from "../src/storage/types.ts";
+
+/**
+ * The compressed body as sent. gzip/deflate/br wrappers are undone by `ctx.body()` (the inner body is
+ * then snappy); a zstd body must reach the decoder still compressed, so it is read raw.
+ */
+async function remoteBody(ctx: RequestContext): Promise<{ body: Uint8Array; encoding: string | null }> {
+  const encoding = ctx.req.headers.get("content-encoding");
+  const name = encoding?.trim().toLowerCase() ?? "";
+  if (name === "zstd") {
+    return { body: await readBodyLimited(ctx.req, ctx.app.config.http.body_limit), encoding };
+  }
+  const body = await ctx.body();
+  return { body, encoding: isStandardEncoding(encoding) ? null : encoding };
+}
+
+function writtenHeaders(req: RemoteWriteRequest | null, samples: number): Record<string, string> {
+  if (req === null || req.version !== 2) return {};
+  return {
+    "X-Prometheus-Remote-Write-Samples-Written": String(samples),
+    "X-Prometheus-Remote-Write-Histograms-Written": "0",
+    "X-Prometheus-Remote-Write-Exemplars-Written": "0",
+  };
+}
+
+/** Groups remote-write tables by target database, stamping the options a created table gets. */
+function batchesByDatabase(decoded: RemoteWriteRequest, defaultDb: string): Map<string, WriteBatch[]> {
+  const byDb = new Map<string, WriteBatch[]>();
+  const options = {
+    "greptime.semantic.signal_type": "metric",
+    "greptime.semantic.source": "prometheus",
+    "greptime.semantic.source_version": decoded.version === 2 ? "2.0" : "1.0",
+  };
+  for (const t of remoteWriteToBatches(decoded.series)) {
+    const db = t.database ?? defaultDb;
+    t.batch.options = options;
+    t.batch.createType = "physical";
+    let list = byDb.get(db);
+    if (list === undefined) byDb.set(db, list = []);
+    list.push(t.batch);
+  }
+  return byDb;
+}
+
+/** `POST /v1/metricsapi/write`: a remote-write 1.0 or 2.0 request → 204. */
+export async function write(ctx: RequestContext): Promise<Response> {
+  if (ctx.url.searchParams.has("get_vm_proto_version")) {
+    // VictoriaMetrics' handshake: "1" means "speak Prometheus remote write 1.0 to me".
+    return new Response("1", { headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+  const { body, encoding } = await remoteBody(ctx);
+  const decoded = decodeRemoteWrite(
+    body,
+    { contentType: ctx.req.headers.get("content-type"), contentEncoding: encoding },
+    { limit: ctx.app.config.http.body_limit, strict: ctx.app.config.http.is_strict_mode },
+  );
+  const byDb = batchesByDatabase(decoded, ctx.db);
+  const storage = ctx.app.storage;
+  for (const db of byDb.keys()) if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  // The endpoint picks the physical table itself (GreptimeDB overwrites this hint here).
+  const hints = { ...ctx.hints };
+  delete hints.physical_table;
+  let rows = 0;
+  try {
+    for (const [db, batches] of byDb) {
+      rows += storage.write(db, batches, { hints, accommodateExistingSchema: true });
+    }
+  } catch (e) {
+    if (e instanceof PetrelError && decoded.version === 2) {
+      throw new PetrelError(e.code, e.message, {
+        status: e.status,
+        headers: { ...e.headers, ...writtenHeaders(decoded, rows) },
+      });
+    }
+    throw e;
+  }
+  ctx.app.metrics.addIngestedRows("prometheus", rows);
+  return new Response(null, { status: 204, headers: writtenHeaders(decoded, decoded.sampleCount) });
+}
+
+/** `POST /v1/metricsapi/read`: a snappy `ReadRequest` → SAMPLES or STREAMED_XOR_CHUNKS response. */
+export async function read(ctx: RequestContext): Promise<Response> {
+  const body = await ctx.body();
+  const req = decodeReadRequest(body, ctx.app.config.http.body_limit);
+  const type = pickReadResponseType(req);
+  const results = req.queries.map((q) => ({ series: readSeries(ctx.app.storage, ctx.db, q) }));
+  if (type === "STREAMED_XOR_CHUNKS") {
+    return new Response(encodeChunkedReadResponse(results), {
+      headers: { "content-type": CHUNKED_READ_RESPONSE_CONTENT_TYPE },
+    });
+  }
+  return new Response(encodeReadResponse(results), {
+    headers: { "content-type": READ_RESPONSE_CONTENT_TYPE, "content-encoding": "snappy" },
+  });
+}
+
+/** Time-index units per millisecond, by column type. */
+const PER_MS: Record<string, number> = {
+  TimestampSecond: 1e-3,
+  TimestampMillisecond: 1,
+  TimestampMicrosecond: 1e3,
+  TimestampNanosecond: 1e6,
+};
+
+/** A SQL string literal safe for Petrel's lexer (which also reads `\\'` and `\\\\` escapes). */
+function sqlString(s: string): string {
+  return `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+}
+
+function sqlIdent(s: string): string {
+  return `"${s.replaceAll('"', '""')}"`;
+}
+
+/** A bound of the time range in the table's unit, as an integer literal. */
+function timeLiteral(ms: number, perMs: number, bound: "start" | "end"): string {
+  if (perMs >= 1) return (BigInt(Math.trunc(ms)) * BigInt(perMs)).toString();
+  const v = ms * perMs;
+  return String(bound === "start" ? Math.ceil(v) : Math.floor(v));
+}
+
+/** The value column a series is read from: `greptime_value`, else the first numeric field. */
+function valueColumn(table: TableMeta): string | undefined {
+  const fields = table.columns.filter((c) => c.semantic === "FIELD");
+  if (fields.some((c) => c.name === "greptime_value")) return "greptime_value";
+  return fields.find((c) => /^(Float|Int|UInt)/.test(c.type))?.name;
+}
+
+function toNumber(v: Value): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return NaN;
+}
+
+/**
+ * The series answering one remote-read query. A metric with no table yields no series, as Prometheus'
+ * own remote-read server answers for an unknown metric: a 400 would turn into a warning on every
+ * query a Prometheus with a local copy of other metrics sends (the database must exist, though).
+ */
+export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery): RemoteSeries[] {
+  const target = readQueryTarget(query);
+  const db = target.database ?? defaultDb;
+  if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  const table = storage.getTable(db, target.metric);
+  if (table === undefined) return [];
+  const value = valueColumn(table);
+  const timeType = table.columns.find((c) => c.name === table.timeIndex)?.type ?? "TimestampMillisecond";
+  const perMs = PER_MS[timeType] ?? 1;
+  if (value === undefined) return [];
+  const tags = table.columns.filter((c) => c.semantic === "TAG").map((c) => c.name);
+  const tagSet = new Set(tags);
+  const where = [
+    `${sqlIdent(table.timeIndex)} >= ${timeLiteral(query.startMs, perMs, "start")}`,
+    `${sqlIdent(table.timeIndex)} <= ${timeLiteral(query.endMs, perMs, "end")}`,
+  ];
+  for (const m of target.matchers) {
+    if (m.type !== "EQ" || m.value === "") continue;
+    // An equality on a label the table does not have can match nothing.
+    if (!tagSet.has(m.name)) return [];
+    where.push(`${sqlIdent(m.name)} = ${sqlString(m.value)}`);
+  }
+  const cols = [...tags, table.timeIndex, value].map(sqlIdent).join(", ");
+  const order = [...tags, table.timeIndex].map(sqlIdent).join(", ");
+  const sql = `SELECT ${cols} FROM ${sqlIdent(table.name)} WHERE ${where.join(" AND ")} ORDER BY ${order}`;
+  const out = executeSql(storage, sql, { db });
+  const records = out[0];
+  if (records === undefined || records.kind !== "records") return [];
+  return groupSeries(target.metric, tags, records.rows, perMs, target.matchers);
+}
+
+/** Rows ordered by tags then time → one series per distinct tag tuple that passes the matchers. */
+function groupSeries(
+  metric: string,
+  tags: string[],
+  rows: Value[][],
+  perMs: number,
+  matchers: LabelMatcher[],
+): RemoteSeries[] {
+  const series: RemoteSeries[] = [];
+  const ts = tags.length, val = tags.length + 1;
+  let current: RemoteSeries | null = null;
+  let currentKey: string | null = null;
+  for (const row of rows) {
+    let key = "";
+    for (let i = 0; i < ts; i++) key += row[i] === null ? "\u0001" : `\u0000${row[i]}`;
+    if (key !== currentKey) {
+      currentKey = key;
+      const labels: Record<string, string> = { __name__: metric };
+      for (let i = 0; i < ts; i++) if (row[i] !== null && row[i] !== "") labels[tags[i]] = String(row[i]);
+      // A rejected series stays null, so its remaining rows are skipped without re-matching.
+      current = matchLabels(matchers, labels) ? { labels, samples: [] } : null;
+      if (current !== null) series.push(current);
+    }
+    if (current === null) continue;
+    const t = Math.round(toNumber(row[ts]) / perMs);
+    const v = row[val];
+    // A NULL value is a stored staleness marker (SQLite keeps NaN as NULL).
+    const sample: RemoteSample = v === null ? { value: STALE_NAN, timestampMs: t, stale: true } : {
+      value: toNumber(v),
+      timestampMs: t,
+    };
+    current.samples.push(sample);
+  }
+  return series;
+}
