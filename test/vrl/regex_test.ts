@@ -1,5 +1,7 @@
 /** Regex functions and Rust-to-JS regex translation. */
 
+import assert from "node:assert/strict";
+import { translateRegex } from "../../engine/vrl/regex.ts";
 import { fails, ok, rejects, table } from "./harness.ts";
 
 table("match", [
@@ -59,3 +61,23 @@ table("parse_regex_all", [
   }]),
   ok(`length(parse_regex_all!("aaa", r'a*'))`, 2),
 ]);
+
+const translations: [string, string, string][] = [
+  ["(?P<name>\\w+)", "(?<name>\\w+)", ""],
+  ["(?i)abc", "abc", "i"],
+  ["(?im)^a$", "^a$", "im"],
+  ["(?s)a.b", "a.b", "s"],
+  ["\\Aabc\\z", "^abc$(?![\\s\\S])", ""],
+  ["[[:alpha:]][[:digit:]]", "[A-Za-z][0-9]", ""],
+  ["(?>a+)b", "(?:a+)b", ""],
+  ["a++b*+", "a+b*", ""],
+  ["(?x) a b # c", "ab", ""],
+  ["[]a]", "[\\]a]", ""],
+  ["[^]a]", "[^\\]a]", ""],
+];
+
+for (const [rust, js, flags] of translations) {
+  Deno.test(`translateRegex ${rust}`, () => {
+    assert.deepEqual(translateRegex(rust), { source: js, flags });
+  });
+}
