@@ -101,18 +101,17 @@ export class RowCollector {
 
   // Entries of one request usually share their key order: reuse the last sort when they do.
   private sortedKeys(entry: Record<string, unknown>): string[] {
-    const keys = Object.keys(entry);
     const last = this.lastKeys;
-    if (keys.length === last.length) {
-      let same = true;
-      for (let i = 0; i < keys.length; i++) {
-        if (keys[i] !== last[i]) {
-          same = false;
-          break;
-        }
+    let i = 0;
+    let same = true;
+    for (const k in entry) {
+      if (k !== last[i++]) {
+        same = false;
+        break;
       }
-      if (same) return this.lastSorted;
     }
+    if (same && i === last.length) return this.lastSorted;
+    const keys = Object.keys(entry);
     this.lastKeys = keys;
     this.lastSorted = keys.slice().sort(compareKeys);
     return this.lastSorted;
