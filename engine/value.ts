@@ -106,10 +106,19 @@ export function toCompactJson(v: unknown, zuluTimestamps = true): string {
   if (typeof v === "boolean") return v ? "true" : "false";
   if (v instanceof Timestamp) return JSON.stringify(v.toRfc3339(zuluTimestamps));
   if (v instanceof Uint8Array) return JSON.stringify(new TextDecoder().decode(v));
-  if (Array.isArray(v)) return "[" + v.map((x) => toCompactJson(x, zuluTimestamps)).join(",") + "]";
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + toCompactJson(v[i], zuluTimestamps);
+    return out + "]";
+  }
   const o = v as Entry;
-  const keys = Object.keys(o).sort(compareKeys);
-  return "{" + keys.map((k) => JSON.stringify(k) + ":" + toCompactJson(o[k], zuluTimestamps)).join(",") + "}";
+  const keys = Object.keys(o);
+  if (keys.length > 1) keys.sort(compareKeys);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    out += (i ? "," : "") + JSON.stringify(keys[i]) + ":" + toCompactJson(o[keys[i]], zuluTimestamps);
+  }
+  return out + "}";
 }
 
 /** Byte-order comparison of keys (BTreeMap order); UTF-16 order equals it outside astral planes. */
