@@ -35,6 +35,10 @@ export function translateRegex(pattern: string, extraFlags = ""): { source: stri
   flags.delete("U");
   let out = "";
   let inClass = false;
+  // Rust's mid-pattern `(?i)` lasts to the end of the enclosing group; JS only has scoped `(?i:…)`.
+  // Each open group keeps the modifier groups opened inside it, closed (and reopened around `|`).
+  const scopes: string[][] = [[]];
+  const closeScoped = () => ")".repeat(scopes[scopes.length - 1].length);
   for (let i = 0; i < p.length; i++) {
     const c = p[i];
     if (c === "\\") {
@@ -78,6 +82,17 @@ export function translateRegex(pattern: string, extraFlags = ""): { source: stri
       continue;
     }
     if (c === "(" && p[i + 1] === "?") {
+      const inline = /^\(\?([imsxU]*(?:-[imsxU]*)?)\)/.exec(p.slice(i));
+      if (inline) {
+        const mods = inline[1].replace(/[xU]/g, "").replace(/-$/, "");
+        if (mods && mods !== "-") {
+          out += `(?${mods}:`;
+          scopes[scopes.length - 1].push(mods);
+        }
+        i += inline[0].length - 1;
+        continue;
+      }
+      scopes.push([]);
       if (p[i + 2] === "P" && p[i + 3] === "<") {
         out += "(?<";
         i += 3;
@@ -88,6 +103,22 @@ export function translateRegex(pattern: string, extraFlags = ""): { source: stri
         i += 2;
         continue;
       }
+      out += c;
+      continue;
+    }
+    if (c === "(") {
+      scopes.push([]);
+      out += c;
+      continue;
+    }
+    if (c === ")") {
+      out += closeScoped() + ")";
+      if (scopes.length > 1) scopes.pop();
+      continue;
+    }
+    if (c === "|" && scopes[scopes.length - 1].length) {
+      out += closeScoped() + "|" + scopes[scopes.length - 1].map((m) => `(?${m}:`).join("");
+      continue;
     }
     if ((c === "+" || c === "*" || c === "?" || c === "}") && p[i + 1] === "+") {
       out += c;
@@ -96,12 +127,17 @@ export function translateRegex(pattern: string, extraFlags = ""): { source: stri
     }
     out += c;
   }
+  out += closeScoped();
   return { source: out, flags: [...flags].join("") };
 }
 
 function stripExtended(p: string): string {
   let out = "";
   let inClass = false;
+  // Rust's mid-pattern `(?i)` lasts to the end of the enclosing group; JS only has scoped `(?i:…)`.
+  // Each open group keeps the modifier groups opened inside it, closed (and reopened around `|`).
+  const scopes: string[][] = [[]];
+  const closeScoped = () => ")".repeat(scopes[scopes.length - 1].length);
   for (let i = 0; i < p.length; i++) {
     const c = p[i];
     if (c === "\\") {

@@ -15,6 +15,7 @@ table("match", [
   ok(`match("123", r'^[[:digit:]]+$')`, true),
   ok(`match("a b", r'(?x) a \\s b  # comment')`, true),
   ok(`match("", r'^$')`, true),
+  ok(`[match("aB", r'a(?i)b'), match("AB", r'a(?i)b'), match("C", r'a(?i)b|c')]`, [true, false, true]),
   rejects(`match("a", "a")`, "E110"),
   rejects(`r'('`, "E203"),
 ]);
@@ -74,6 +75,11 @@ const translations: [string, string, string][] = [
   ["(?x) a b # c", "ab", ""],
   ["[]a]", "[\\]a]", ""],
   ["[^]a]", "[^\\]a]", ""],
+  ["a(?i)b", "a(?i:b)", ""],
+  ["a(?i)b|c", "a(?i:b)|(?i:c)", ""],
+  ["(x(?i)y)z", "(x(?i:y))z", ""],
+  ["(?i:a)b", "(?i:a)b", ""],
+  ["a(?-i)b", "a(?-i:b)", ""],
 ];
 
 for (const [rust, js, flags] of translations) {
