@@ -134,10 +134,6 @@ export function translateRegex(pattern: string, extraFlags = ""): { source: stri
 function stripExtended(p: string): string {
   let out = "";
   let inClass = false;
-  // Rust's mid-pattern `(?i)` lasts to the end of the enclosing group; JS only has scoped `(?i:…)`.
-  // Each open group keeps the modifier groups opened inside it, closed (and reopened around `|`).
-  const scopes: string[][] = [[]];
-  const closeScoped = () => ")".repeat(scopes[scopes.length - 1].length);
   for (let i = 0; i < p.length; i++) {
     const c = p[i];
     if (c === "\\") {
