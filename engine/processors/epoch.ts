@@ -29,11 +29,30 @@ export const compileEpoch: ProcessorCompiler = (o) => {
   if (!res) return o.fail(`Invalid resolution: ${resName}`, "resolution");
   const fields = o.fields();
   const ignoreMissing = o.ignoreMissing();
+  const unitsPerMs = 1_000_000 / Number(res.factor); // 0.001 (s), 1 (ms), 1000 (us), 1e6 (ns)
+  const msPerUnit = Number(res.factor) / 1_000_000; // exact for s (1000) and ms (1)
+  // Beyond these the ns value might leave i64 (s, ms, us) or the number is not exact (ns).
+  const fastLimit = { s: 9e9, ms: 9e12, us: 9e15, ns: Number.MAX_SAFE_INTEGER }[res.unit];
+  const fromUnits = (n: number): Timestamp => {
+    if (unitsPerMs <= 1) return new Timestamp(n * msPerUnit, 0);
+    const ms = Math.floor(n / unitsPerMs);
+    return new Timestamp(ms, (n - ms * unitsPerMs) * (1_000_000 / unitsPerMs));
+  };
   return fieldProcessor(
     "epoch",
     fields,
     ignoreMissing,
     (v, f, entry) => {
+      // Fast path: a safe integer within the resolution's range needs no BigInt.
+      const num = typeof v === "number"
+        ? Math.trunc(v)
+        : typeof v === "string" && v.length < 16 && /^[+-]?[0-9]+$/.test(v)
+        ? Number(v)
+        : NaN;
+      if (Number.isSafeInteger(num) && Math.abs(num) <= fastLimit) {
+        entry[f.target] = fromUnits(num);
+        return;
+      }
       let n: bigint;
       if (v instanceof Timestamp) {
         entry[f.target] = v;

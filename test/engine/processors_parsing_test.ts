@@ -1,4 +1,5 @@
 /** Data-driven cases for the parsing processors: csv, date, dissect, json_path (reference §4.2, §4.3, §4.6, §4.12). */
+import { Timestamp } from "../../engine/value.ts";
 import { type ProcessorCase, runProcessorCase } from "./helpers.ts";
 
 const CASES: ProcessorCase[] = [
@@ -303,3 +304,21 @@ const CASES: ProcessorCase[] = [
 ];
 
 for (const c of CASES) Deno.test(`processor: ${c.name}`, () => runProcessorCase(c));
+
+Deno.test("epoch: fast and exact paths agree at every resolution", () => {
+  for (
+    const [res, n] of [["s", 1716668197], ["ms", -1716668197217], ["us", 1716668197217001], [
+      "ns",
+      1716668197217000,
+    ]]
+  ) {
+    const big = BigInt(n) *
+      ({ s: 1_000_000_000n, ms: 1_000_000n, us: 1000n, ns: 1n } as Record<string, bigint>)[res as string];
+    runProcessorCase({
+      name: `epoch ${res}`,
+      yaml: `  - epoch:\n      fields: [a, b]\n      resolution: ${res}`,
+      input: { a: n, b: String(n) },
+      output: { a: "ts:" + Timestamp.fromNs(big).toRfc3339(), b: "ts:" + Timestamp.fromNs(big).toRfc3339() },
+    });
+  }
+});
