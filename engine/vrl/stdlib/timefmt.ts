@@ -50,6 +50,11 @@ function fracToNs(frac: string): number {
   return Number((frac + "000000000").slice(0, 9));
 }
 
+function daysInMonth(y: number, mo: number): number {
+  if (mo === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31;
+}
+
 /** Builds a timestamp from civil fields at a UTC offset in minutes; null when fields are out of range. */
 export function fromParts(
   y: number,
@@ -61,12 +66,17 @@ export function fromParts(
   ns: number,
   offsetMin: number,
 ): VrlTimestamp | null {
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  date.setUTCHours(h, mi, Math.min(s, 59), 0);
-  if (date.getUTCDate() !== d) return null;
-  const ms = date.getTime() - offsetMin * 60_000;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 60) return null;
+  let ms: number;
+  if (y >= 100) ms = Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59));
+  else {
+    // Date.UTC maps years 0..99 to 1900..1999.
+    const date = new Date(0);
+    date.setUTCFullYear(y, mo - 1, d);
+    date.setUTCHours(h, mi, Math.min(s, 59), 0);
+    ms = date.getTime();
+  }
+  ms -= offsetMin * 60_000;
   return new VrlTimestamp(BigInt(ms) * 1_000_000n + BigInt(ns));
 }
 
