@@ -7,7 +7,7 @@ import { qualifiedName } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../storage/types.ts";
 import { isTimestampType, unitOf } from "../storage/datatypes.ts";
-import { registerSqlFunctions } from "./functions.ts";
+import { registerSqlFunctions, takeFunctionError } from "./functions.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
@@ -255,9 +255,15 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
     where = ` WHERE ${q.sql}`;
   } else if (!cur.atEnd) throw cur.error(`Expected: WHERE, found: ${cur.describe()}`);
   try {
-    const r = handle.transaction(() =>
-      handle.conn.prepare(`DELETE FROM ${qualifiedName(table)}${where}`).run()
-    );
+    takeFunctionError();
+    const r = handle.transaction(() => {
+      const res = handle.conn.prepare(`DELETE FROM ${qualifiedName(table)}${where}`).run();
+      const failed = takeFunctionError();
+      if (failed !== undefined) {
+        throw invalidArguments(`Failed to execute DELETE: ${failed instanceof Error ? failed.message : failed}`);
+      }
+      return res;
+    });
     return { kind: "affected", rows: Number(r.changes) };
   } catch (e) {
     throw mapSqliteError(e, db);

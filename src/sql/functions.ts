@@ -22,6 +22,8 @@ interface ScalarDef {
   fn: (...args: Arg[]) => Ret;
   deterministic?: boolean;
   bigint?: boolean;
+  /** Integral results are returned as SQLite integers (a JS number would bind as REAL). */
+  int?: boolean;
 }
 
 const num = (v: Arg): number | null => (v === null || v instanceof Uint8Array ? null : Number(v));
@@ -254,6 +256,7 @@ const SCALARS: Record<string, ScalarDef> = {
   },
   __petrel_date_part: {
     bigint: true,
+    int: true,
     fn: (field, ts, unit, tz) => {
       const ns = toNs(ts, unitArg(unit), str(tz) ?? undefined);
       if (ns === null || field === null) return null;
@@ -331,10 +334,10 @@ const SCALARS: Record<string, ScalarDef> = {
   signum: math1(Math.sign),
   sign: math1(Math.sign),
   pi: { fn: () => Math.PI },
-  isnan: { fn: (a) => (typeof a === "number" && Number.isNaN(a) ? 1 : 0) },
+  isnan: { int: true, fn: (a) => (typeof a === "number" && Number.isNaN(a) ? 1 : 0) },
   greatest: { fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! > m! ? x : m))) },
   least: { fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! < m! ? x : m))) },
-  strpos: { fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1) },
+  strpos: { int: true, fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1) },
   left: { fn: (s, n) => (s === null || n === null ? null : str(s)!.slice(0, Number(n))) },
   right: {
     fn: (s, n) => (s === null || n === null ? null : Number(n) <= 0 ? "" : str(s)!.slice(-Number(n))),
@@ -357,8 +360,14 @@ const SCALARS: Record<string, ScalarDef> = {
       ? null
       : str(s)!.padEnd(Number(n), str(p ?? " ") ?? " ").slice(0, Number(n))),
   },
-  starts_with: { fn: (s, p) => (s === null || p === null ? null : str(s)!.startsWith(str(p)!) ? 1 : 0) },
-  ends_with: { fn: (s, p) => (s === null || p === null ? null : str(s)!.endsWith(str(p)!) ? 1 : 0) },
+  starts_with: {
+    int: true,
+    fn: (s, p) => (s === null || p === null ? null : str(s)!.startsWith(str(p)!) ? 1 : 0),
+  },
+  ends_with: {
+    int: true,
+    fn: (s, p) => (s === null || p === null ? null : str(s)!.endsWith(str(p)!) ? 1 : 0),
+  },
   split_part: {
     fn: (
       s,
@@ -385,14 +394,17 @@ const SCALARS: Record<string, ScalarDef> = {
   },
   reverse: { fn: (s) => (s === null ? null : [...str(s)!].reverse().join("")) },
   repeat: { fn: (s, n) => (s === null || n === null ? null : str(s)!.repeat(Math.max(0, Number(n)))) },
-  char_length: { fn: (s) => (s === null ? null : [...str(s)!].length) },
-  character_length: { fn: (s) => (s === null ? null : [...str(s)!].length) },
-  octet_length: { fn: (s) => (s === null ? null : new TextEncoder().encode(str(s)!).length) },
+  char_length: { int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
+  character_length: { int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
+  octet_length: { int: true, fn: (s) => (s === null ? null : new TextEncoder().encode(str(s)!).length) },
   chr: { fn: (n) => (n === null ? null : String.fromCodePoint(Number(n))) },
-  ascii: { fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
+  ascii: { int: true, fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
   md5: { fn: (s) => (s === null ? null : createHash("md5").update(str(s)!).digest("hex")) },
   to_hex: { fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
-  regexp: { fn: (p, s) => (p === null || s === null ? null : new RegExp(str(p)!).test(str(s)!) ? 1 : 0) },
+  regexp: {
+    int: true,
+    fn: (p, s) => (p === null || s === null ? null : new RegExp(str(p)!).test(str(s)!) ? 1 : 0),
+  },
   regexp_like: {
     fn: (
       s,
@@ -503,7 +515,7 @@ const AGGREGATES: Record<string, AggDef> = {
       if (v !== null) (acc as Set<unknown>).add(typeof v === "object" ? String(v) : v);
       return acc;
     },
-    result: (acc) => (acc as Set<unknown>).size,
+    result: (acc) => BigInt((acc as Set<unknown>).size),
   },
   bool_and: {
     start: () => null,
@@ -530,15 +542,45 @@ export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(A
 
 const registered = new WeakSet<DatabaseSync>();
 
+/*
+ * An exception thrown inside a user function hangs node:sqlite under Deno 2.9.6 (measured), so
+ * every function catches, returns NULL, and parks the error here for the caller to rethrow.
+ */
+let parkedError: unknown = undefined;
+
+/** Returns (and clears) the first error a user function raised since the last call. */
+export function takeFunctionError(): unknown {
+  const e = parkedError;
+  parkedError = undefined;
+  return e;
+}
+
+function guarded<A extends unknown[], R>(fn: (...args: A) => R, fallback: R): (...args: A) => R {
+  return (...args: A): R => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      parkedError ??= e;
+      return fallback;
+    }
+  };
+}
+
 /** Registers the function table on a connection, once. */
 export function registerSqlFunctions(db: DatabaseSync): void {
   if (registered.has(db)) return;
   registered.add(db);
   for (const [name, def] of Object.entries(SCALARS)) {
+    const fn = def.int
+      ? (...args: Arg[]) => {
+        const r = def.fn(...args);
+        return typeof r === "number" && Number.isInteger(r) ? BigInt(r) : r;
+      }
+      : def.fn;
     db.function(
       name,
       { deterministic: def.deterministic ?? true, varargs: true, useBigIntArguments: def.bigint ?? false },
-      def.fn as (...args: unknown[]) => Ret,
+      guarded(fn as (...args: unknown[]) => Ret, null),
     );
   }
   for (const [name, def] of Object.entries(AGGREGATES)) {

@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, Value } from "../storage/types.ts";
+import { takeFunctionError } from "./functions.ts";
 
 /** Maps an error thrown by SQLite while running user SQL to a PetrelError. */
 export function mapSqliteError(e: unknown, db: string): PetrelError {
@@ -49,7 +50,15 @@ export function runQuery(
   stmt.setReadBigInts(true);
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
   const meta = stmt.columns();
+  takeFunctionError();
   const raw = stmt.all() as unknown as unknown[][];
+  const failed = takeFunctionError();
+  if (failed !== undefined) {
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      `Failed to execute query: ${failed instanceof Error ? failed.message : failed}`,
+    );
+  }
   const columns: ResultColumn[] = [];
   const declared: Array<DataType | undefined> = [];
   meta.forEach((c, i) => {
