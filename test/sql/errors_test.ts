@@ -1,0 +1,87 @@
+/** Every error a user can type is a 4xx PetrelError with GreptimeDB's code; never a 500. */
+import assert from "node:assert/strict";
+import { Storage } from "../../src/storage/mod.ts";
+import { executeSql } from "../../src/sql/mod.ts";
+import { PetrelError } from "../../src/http/errors.ts";
+
+const SETUP = "CREATE TABLE t (host STRING PRIMARY KEY, ts TIMESTAMP TIME INDEX, v DOUBLE)";
+
+const ERRORS: Array<[string, number, RegExp, string?]> = [
+  ["", 1004, /^sql parameter is required\.$/],
+  ["   ", 1004, /^sql parameter is required\.$/],
+  ["SELECT 1", 4004, /^Database not found: nodb$/, "nodb"],
+  ["SELECT * FROM missing", 4001, /^Table not found: greptime\.public\.missing$/],
+  ["SELECT * FROM public.missing", 4001, /^Table not found: greptime\.public\.missing$/],
+  ["DESC TABLE missing", 4001, /Table not found: greptime\.public\.missing/],
+  ["SHOW CREATE TABLE missing", 4001, /Table not found/],
+  ["INSERT INTO missing VALUES (1)", 4001, /Table not found: greptime\.public\.missing/],
+  ["DELETE FROM missing", 4001, /Table not found/],
+  ["DROP TABLE missing", 4001, /Table not found/],
+  ["TRUNCATE TABLE missing", 4001, /Table not found/],
+  ["ALTER TABLE missing ADD COLUMN x DOUBLE", 4001, /Table not found/],
+  ["SELEC 1", 2000, /SELEC at Line: 1, Column: 1/],
+  ["SELECT 1;\n  FROBNICATE", 2000, /FROBNICATE at Line: 2, Column: 3/],
+  ["SELECT * FROM t WHERE", 2000, /syntax|incomplete/i],
+  ["SELECT (1", 2000, /Expected: \)/],
+  ["SELECT 'abc", 2000, /Unterminated string literal at Line: 1, Column: 8/],
+  ["SELECT nope FROM t", 3000, /No field named nope/],
+  ["SELECT nofunc(1)", 3000, /Invalid function 'nofunc'/],
+  ["CREATE TABLE t (ts TIMESTAMP TIME INDEX)", 4000, /Table already exists/],
+  ["CREATE TABLE x (v DOUBLE)", 1004, /Missing time index/],
+  ["CREATE TABLE x (ts STRING TIME INDEX)", 1004, /must be a timestamp/],
+  ["CREATE TABLE x (ts TIMESTAMP TIME INDEX, v FANCYTYPE)", 2000, /Unsupported data type: FANCYTYPE/],
+  ["CREATE TABLE x (ts TIMESTAMP TIME INDEX) WITH (ttl='soon')", 1004, /Invalid ttl value/],
+  ["CREATE TABLE x (ts TIMESTAMP TIME INDEX) WITH (foo='bar')", 1004, /Invalid table option key: foo/],
+  ["CREATE TABLE x (ts TIMESTAMP TIME INDEX, a STRING, a STRING)", 1004, /Duplicate column name/],
+  ["CREATE DATABASE public", 4011, /already exists/],
+  ["DROP DATABASE nodb", 4004, /Database not found: nodb/],
+  ["USE nodb", 4004, /Database not found: nodb/],
+  ["INSERT INTO t VALUES ('a', 'not a time', 1)", 1004, /Failed to insert value 'not a time' into column ts/],
+  ["INSERT INTO t VALUES ('a', 1, 'x')", 1004, /into column v of type Float64/],
+  ["INSERT INTO t VALUES ('a', 1)", 1004, /Column count doesn't match/],
+  ["INSERT INTO t (host, nope, ts) VALUES ('a', 1, 1)", 4002, /Column nope not exists/],
+  ["INSERT INTO t (host, v) VALUES ('a', 1)", 1004, /Missing time index column ts/],
+  ["ALTER TABLE t ADD COLUMN v DOUBLE", 4003, /already exists/],
+  ["ALTER TABLE t SET 'append_mode'='true'", 1004, /not supported/],
+  ["ALTER TABLE t DROP COLUMN host", 1004, /index column/],
+  ["UPDATE t SET v = 1", 1001, /UPDATE is not supported/],
+  ["SELECT * FROM other.t", 4001, /Table not found: greptime\.other\.t/],
+  ["SELECT date_trunc('fortnight', ts) FROM t", 3000, /date_trunc/],
+  ["SELECT interval 'forever and a day'", 1004, /Invalid interval/],
+  ["SELECT 1", 1004, /Invalid timezone/, "public|Mars/Olympus"],
+];
+
+for (const [sql, code, message, dbTz] of ERRORS) {
+  Deno.test(`error ${code}: ${JSON.stringify(sql)}`, () => {
+    const s = Storage.open({ dataHome: ":memory:" });
+    executeSql(s, SETUP + "; INSERT INTO t VALUES ('a', 1, 1)", { db: "public" });
+    const [db, timezone] = (dbTz ?? "public").split("|");
+    assert.throws(
+      () => executeSql(s, sql, { db, timezone }),
+      (e: unknown) => {
+        assert.ok(e instanceof PetrelError, `not a PetrelError: ${e}`);
+        assert.equal(e.code, code, e.message);
+        assert.ok(e.status >= 400 && e.status < 500, `status ${e.status}`);
+        assert.match(e.message, message);
+        return true;
+      },
+    );
+    s.close();
+  });
+}
+
+Deno.test("the first failing statement stops the request and earlier ones stay applied", () => {
+  const s = Storage.open({ dataHome: ":memory:" });
+  executeSql(s, SETUP, { db: "public" });
+  assert.throws(() =>
+    executeSql(
+      s,
+      "INSERT INTO t VALUES ('a', 1, 1); SELECT * FROM missing; INSERT INTO t VALUES ('b', 1, 1)",
+      {
+        db: "public",
+      },
+    )
+  );
+  const [out] = executeSql(s, "SELECT host FROM t", { db: "public" });
+  assert.deepEqual(out.kind === "records" ? out.rows : [], [["a"]]);
+});

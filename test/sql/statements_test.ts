@@ -1,0 +1,333 @@
+/**
+ * Data-driven statement tests: each case runs on a fresh storage after the shared setup, and the
+ * outputs are compared as (column name, data type) lists plus rows.
+ */
+import assert from "node:assert/strict";
+import { Storage } from "../../src/storage/mod.ts";
+import { executeSql } from "../../src/sql/mod.ts";
+import type { QueryOutput, Value } from "../../src/storage/types.ts";
+
+const SETUP = `
+CREATE TABLE monitor (
+  host STRING,
+  ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP() TIME INDEX,
+  cpu DOUBLE DEFAULT 0,
+  memory DOUBLE,
+  PRIMARY KEY(host)
+);
+INSERT INTO monitor VALUES
+  ('127.0.0.1', 1702433141000, 0.5, 0.2),
+  ('127.0.0.2', '2023-12-13 02:05:41', 0.3, 0.1),
+  ('127.0.0.1', '2023-12-13T02:05:42Z', 0.7, null),
+  ('127.0.0.2', 1702433142000, 0.4, 0.3);
+`;
+
+type Expect = { affected: number } | { columns: Array<[string, string]>; rows: Value[][] };
+
+interface Case {
+  name: string;
+  sql: string;
+  expect: Expect[];
+  db?: string;
+  timezone?: string;
+}
+
+const recs = (columns: Array<[string, string]>, rows: Value[][]): Expect => ({ columns, rows });
+const S = "String";
+const F = "Float64";
+const I = "Int64";
+const TMS = "TimestampMillisecond";
+
+const CASES: Case[] = [
+  {
+    name: "select all ordered",
+    sql: "SELECT * FROM monitor ORDER BY host, ts",
+    expect: [recs([["host", S], ["ts", TMS], ["cpu", F], ["memory", F]], [
+      ["127.0.0.1", 1702433141000, 0.5, 0.2],
+      ["127.0.0.1", 1702433142000, 0.7, null],
+      ["127.0.0.2", 1702433141000, 0.3, 0.1],
+      ["127.0.0.2", 1702433142000, 0.4, 0.3],
+    ])],
+  },
+  {
+    name: "where on a timestamp string, group by, order by, aggregates",
+    sql:
+      "SELECT host, avg(cpu) AS a, count(*) AS n, max(ts) FROM monitor WHERE ts >= '2023-12-13 02:05:42' GROUP BY host ORDER BY host",
+    expect: [recs([["host", S], ["a", F], ["n", I], ["max(ts)", TMS]], [
+      ["127.0.0.1", 0.7, 1, 1702433142000],
+      ["127.0.0.2", 0.4, 1, 1702433142000],
+    ])],
+  },
+  {
+    name: "between timestamp strings and in-lists",
+    sql:
+      "SELECT count(*) FROM monitor WHERE ts BETWEEN '2023-12-13 02:05:41' AND '2023-12-13 02:05:41.500' AND host IN ('127.0.0.1', 'x')",
+    expect: [recs([["count(*)", I]], [[1]])],
+  },
+  {
+    name: "timestamp cast with :: and CAST",
+    sql:
+      "SELECT count(*) AS n FROM monitor WHERE ts < '2023-12-13 02:05:42'::timestamp AND ts >= CAST('2023-12-13 02:05:41' AS TIMESTAMP)",
+    expect: [recs([["n", I]], [[2]])],
+  },
+  {
+    name: "limit and offset",
+    sql: "SELECT cpu FROM monitor ORDER BY cpu DESC LIMIT 2 OFFSET 1",
+    expect: [recs([["cpu", F]], [[0.5], [0.4]])],
+  },
+  {
+    name: "date_bin and date_trunc keep the timestamp type",
+    sql:
+      "SELECT date_bin(INTERVAL '1 minute', ts) AS m, date_trunc('hour', ts) AS h, sum(cpu) AS s FROM monitor GROUP BY m, h",
+    expect: [recs([["m", TMS], ["h", TMS], ["s", F]], [[1702433100000, 1702432800000, 1.9]])],
+  },
+  {
+    name: "interval arithmetic against now()",
+    sql: "SELECT count(*) AS n FROM monitor WHERE ts > now() - interval '5 minutes'",
+    expect: [recs([["n", I]], [[0]])],
+  },
+  {
+    name: "to_unixtime, arrow_cast, date_format",
+    sql:
+      "SELECT to_unixtime(ts) AS u, arrow_cast(ts, 'Timestamp(Second, None)') AS s, date_format(ts, '%Y-%m-%d %H:%M:%S') AS f FROM monitor WHERE host = '127.0.0.2' ORDER BY ts LIMIT 1",
+    expect: [recs([["u", I], ["s", I], ["f", S]], [[1702433141, 1702433141, "2023-12-13 02:05:41"]])],
+  },
+  {
+    name: "window functions and CTEs",
+    sql:
+      "WITH x AS (SELECT host, ts, cpu FROM monitor) SELECT host, cpu, row_number() OVER (PARTITION BY host ORDER BY ts) AS rn FROM x ORDER BY host, rn",
+    expect: [recs([["host", S], ["cpu", F], ["rn", I]], [
+      ["127.0.0.1", 0.5, 1],
+      ["127.0.0.1", 0.7, 2],
+      ["127.0.0.2", 0.3, 1],
+      ["127.0.0.2", 0.4, 2],
+    ])],
+  },
+  {
+    name: "joins and subqueries",
+    sql:
+      "SELECT a.host, b.cpu FROM monitor a JOIN (SELECT host, max(cpu) AS cpu FROM monitor GROUP BY host) b ON a.host = b.host AND a.cpu = b.cpu ORDER BY a.host",
+    expect: [recs([["host", S], ["cpu", F]], [["127.0.0.1", 0.7], ["127.0.0.2", 0.4]])],
+  },
+  {
+    name: "math and string functions SQLite lacks",
+    sql:
+      "SELECT sqrt(16) AS r, pow(2, 10) AS p, ln(1) AS l, floor(2.7) AS f, ceil(2.1) AS c, strpos('hello', 'l') AS i, split_part('a.b.c', '.', 2) AS s, lpad('7', 3, '0') AS z",
+    expect: [
+      recs([["r", F], ["p", F], ["l", F], ["f", F], ["c", F], ["i", I], ["s", S], ["z", S]], [[
+        4,
+        1024,
+        0,
+        2,
+        3,
+        3,
+        "b",
+        "007",
+      ]]),
+    ],
+  },
+  {
+    name: "median, stddev, approx_percentile_cont",
+    sql:
+      "SELECT median(cpu) AS m, round(stddev(cpu), 4) AS sd, approx_percentile_cont(cpu, 0.5) AS p FROM monitor",
+    expect: [recs([["m", F], ["sd", F], ["p", F]], [[0.45, 0.1708, 0.45]])],
+  },
+  {
+    name: "regex operator, ILIKE, IS DISTINCT FROM",
+    sql:
+      "SELECT count(*) AS n FROM monitor WHERE host ~ '^127\\.0\\.0\\.1$' AND host ILIKE '127%' AND memory IS DISTINCT FROM 0.2",
+    expect: [recs([["n", I]], [[1]])],
+  },
+  {
+    name: "select without from, unaliased rewritten expressions keep their text as name",
+    sql: "SELECT 1 + 1, '2024-01-01 00:00:00'::timestamp",
+    expect: [recs([["1 + 1", I], ["'2024-01-01 00:00:00'::timestamp", TMS]], [[2, 1704067200000]])],
+  },
+  {
+    name: "timezone applies to timestamp strings without an offset",
+    sql: "SELECT '2024-01-01 08:00:00'::timestamp AS t",
+    timezone: "+08:00",
+    expect: [recs([["t", TMS]], [[1704067200000]])],
+  },
+  {
+    name: "numbers table",
+    sql: "SELECT count(*) AS n, max(number) AS m FROM numbers",
+    expect: [recs([["n", I], ["m", I]], [[100, 99]])],
+  },
+  {
+    name: "insert with column list and defaults, then delete",
+    sql:
+      "INSERT INTO monitor (host, ts) VALUES ('h', 1), ('h', 2); SELECT host, ts, cpu, memory FROM monitor WHERE host = 'h' ORDER BY ts; DELETE FROM monitor WHERE host = 'h' AND ts > 1; SELECT count(*) FROM monitor WHERE host = 'h'",
+    expect: [
+      { affected: 2 },
+      recs([["host", S], ["ts", TMS], ["cpu", F], ["memory", F]], [["h", 1, 0, null], ["h", 2, 0, null]]),
+      { affected: 1 },
+      recs([["count(*)", I]], [[1]]),
+    ],
+  },
+  {
+    name: "insert replaces on the same key (last_row)",
+    sql:
+      "INSERT INTO monitor VALUES ('127.0.0.1', 1702433141000, 0.9, null); SELECT cpu, memory FROM monitor WHERE host = '127.0.0.1' AND ts = 1702433141000",
+    expect: [{ affected: 1 }, recs([["cpu", F], ["memory", F]], [[0.9, null]])],
+  },
+  {
+    name: "insert ... select",
+    sql:
+      "CREATE TABLE copy (host STRING PRIMARY KEY, ts TIMESTAMP TIME INDEX, cpu DOUBLE); INSERT INTO copy SELECT host, ts, cpu FROM monitor; SELECT count(*) FROM copy",
+    expect: [{ affected: 0 }, { affected: 4 }, recs([["count(*)", I]], [[4]])],
+  },
+  {
+    name: "create database, use, create table in it",
+    sql:
+      "CREATE DATABASE IF NOT EXISTS d1; CREATE DATABASE IF NOT EXISTS d1; USE d1; CREATE TABLE t (ts TIMESTAMP(9) TIME INDEX, v BIGINT UNSIGNED); INSERT INTO t VALUES ('2024-01-01T00:00:00.000000001Z', 18446744073709551615); SELECT * FROM t",
+    expect: [
+      { affected: 1 },
+      { affected: 0 },
+      { affected: 0 },
+      { affected: 0 },
+      { affected: 1 },
+      recs([["ts", "TimestampNanosecond"], ["v", "UInt64"]], [[1704067200000000001n, 18446744073709551615n]]),
+    ],
+  },
+  {
+    name: "drop database",
+    sql: "CREATE DATABASE d2; DROP DATABASE d2; DROP DATABASE IF EXISTS d2; SHOW DATABASES",
+    expect: [
+      { affected: 1 },
+      { affected: 0 },
+      { affected: 0 },
+      recs([["Database", S]], [["greptime_private"], [
+        "information_schema",
+      ], ["public"]]),
+    ],
+  },
+  {
+    name: "show tables, like, full, where",
+    sql:
+      "CREATE TABLE other (ts TIMESTAMP TIME INDEX); SHOW TABLES; SHOW TABLES LIKE 'mon%'; SHOW FULL TABLES WHERE Tables = 'other'",
+    expect: [
+      { affected: 0 },
+      recs([["Tables", S]], [["monitor"], ["numbers"], ["other"]]),
+      recs([["Tables", S]], [["monitor"]]),
+      recs([["Tables", S], ["Table_type", S]], [["other", "BASE TABLE"]]),
+    ],
+  },
+  {
+    name: "desc table",
+    sql: "DESC TABLE monitor",
+    expect: [
+      recs([["Column", S], ["Type", S], ["Key", S], ["Null", S], ["Default", S], ["Semantic Type", S]], [
+        ["host", "String", "PRI", "YES", "", "TAG"],
+        ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "CURRENT_TIMESTAMP()", "TIMESTAMP"],
+        ["cpu", "Float64", "", "YES", "0", "FIELD"],
+        ["memory", "Float64", "", "YES", "", "FIELD"],
+      ]),
+    ],
+  },
+  {
+    name: "show create table with options",
+    sql:
+      "CREATE TABLE IF NOT EXISTS logs (ts TIMESTAMP(9) TIME INDEX, msg STRING, lvl STRING, PRIMARY KEY(lvl)) ENGINE=mito WITH(ttl='7d', append_mode='true'); SHOW CREATE TABLE logs",
+    expect: [
+      { affected: 0 },
+      recs([["Table", S], ["Create Table", S]], [[
+        "logs",
+        'CREATE TABLE IF NOT EXISTS "logs" (\n  "ts" TIMESTAMP(9) NOT NULL,\n  "msg" STRING NULL,\n  "lvl" STRING NULL,\n  TIME INDEX ("ts"),\n  PRIMARY KEY ("lvl")\n)\n\nENGINE=mito\nWITH(\n  append_mode = \'true\',\n  ttl = \'7days\'\n)',
+      ]]),
+    ],
+  },
+  {
+    name: "alter table add column, set ttl, truncate",
+    sql:
+      "ALTER TABLE monitor ADD COLUMN disk DOUBLE DEFAULT 1; ALTER TABLE monitor SET 'ttl'='1d'; ALTER TABLE monitor UNSET 'ttl'; SELECT disk FROM monitor LIMIT 1; TRUNCATE TABLE monitor; SELECT count(*) FROM monitor",
+    expect: [
+      { affected: 0 },
+      { affected: 0 },
+      { affected: 0 },
+      recs([["disk", F]], [[1]]),
+      { affected: 0 },
+      recs([["count(*)", I]], [[0]]),
+    ],
+  },
+  {
+    name: "alter table add a tag column rebuilds the key",
+    sql:
+      "ALTER TABLE monitor ADD COLUMN dc STRING PRIMARY KEY; INSERT INTO monitor (host, dc, ts, cpu) VALUES ('127.0.0.1', 'x', 1702433141000, 9); SELECT dc, cpu FROM monitor WHERE host = '127.0.0.1' AND ts = 1702433141000 ORDER BY cpu",
+    expect: [{ affected: 0 }, { affected: 1 }, recs([["dc", S], ["cpu", F]], [[null, 0.5], ["x", 9]])],
+  },
+  {
+    name: "information_schema tables and columns",
+    sql:
+      "SELECT table_name, table_type, engine FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name; SELECT column_name, greptime_data_type, semantic_type, is_nullable FROM information_schema.columns WHERE table_name = 'monitor' ORDER BY ordinal_position",
+    expect: [
+      recs([["table_name", S], ["table_type", S], ["engine", S]], [["monitor", "BASE TABLE", "mito"]]),
+      recs([["column_name", S], ["greptime_data_type", S], ["semantic_type", S], ["is_nullable", S]], [
+        ["host", "String", "TAG", "Yes"],
+        ["ts", "TimestampMillisecond", "TIMESTAMP", "No"],
+        ["cpu", "Float64", "FIELD", "Yes"],
+        ["memory", "Float64", "FIELD", "Yes"],
+      ]),
+    ],
+  },
+  {
+    name: "explain returns a plan",
+    sql: "EXPLAIN SELECT * FROM monitor WHERE host = 'a'",
+    expect: [], // checked separately below
+  },
+];
+
+function shape(out: QueryOutput): Expect {
+  if (out.kind === "affected") return { affected: out.rows };
+  return { columns: out.columns.map((c) => [c.name, String(c.data_type)]), rows: out.rows };
+}
+
+function setup(): Storage {
+  const s = Storage.open({ dataHome: ":memory:" });
+  executeSql(s, SETUP, { db: "public" });
+  return s;
+}
+
+for (const c of CASES) {
+  if (c.expect.length === 0) continue;
+  Deno.test(`sql: ${c.name}`, () => {
+    const s = setup();
+    const outs = executeSql(s, c.sql, { db: c.db ?? "public", timezone: c.timezone });
+    assert.deepEqual(outs.map(shape), c.expect);
+    s.close();
+  });
+}
+
+Deno.test("sql: explain returns plan rows", () => {
+  const s = setup();
+  const [out] = executeSql(s, "EXPLAIN SELECT * FROM monitor WHERE host = 'a'", { db: "public" });
+  assert.equal(out.kind, "records");
+  if (out.kind === "records") {
+    assert.deepEqual(out.columns.map((c) => c.name), ["plan_type", "plan"]);
+    assert.match(String(out.rows[1][1]), /SEARCH|SCAN/);
+  }
+  s.close();
+});
+
+Deno.test("sql: statements survive a restart", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-sql-" });
+  try {
+    let s = Storage.open({ dataHome: dir });
+    executeSql(
+      s,
+      SETUP +
+        "; CREATE DATABASE db2; CREATE TABLE db2.t (ts TIMESTAMP TIME INDEX, v DOUBLE) WITH (ttl='forever')",
+      {
+        db: "public",
+      },
+    );
+    s.close();
+    s = Storage.open({ dataHome: dir });
+    const outs = executeSql(s, "SELECT count(*) FROM monitor; SHOW CREATE TABLE db2.t", { db: "public" });
+    assert.deepEqual(shape(outs[0]), recs([["count(*)", I]], [[4]]));
+    assert.match(String((outs[1] as { rows: Value[][] }).rows[0][1]), /ttl = 'forever'/);
+    s.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
