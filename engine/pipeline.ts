@@ -73,7 +73,7 @@ export function compilePipeline(yaml: string, opts: { name?: string } = {}): Pip
       line: suffixNode.line || undefined,
     });
   }
-  return new CompiledPipeline(opts.name, version, processors, transform, dispatcher, tableSuffix);
+  return new CompiledPipeline(opts.name, version, processors, transform, dispatcher, tableSuffix, doc.line);
 }
 
 function parseVersion(n: YNode | undefined): 1 | 2 {
@@ -138,6 +138,7 @@ class CompiledPipeline implements Pipeline {
     readonly transform: TransformColumn[],
     readonly dispatcher: Dispatcher | undefined,
     readonly tableSuffix: TableSuffixTemplate | undefined,
+    docLine = 0,
   ) {
     this.mode = transform.length ? (version === 2 ? "v2" : "v1") : "auto";
     if (this.mode === "auto") {
@@ -145,7 +146,7 @@ class CompiledPipeline implements Pipeline {
       if (candidates.length !== 1 || candidates[0].ignoreMissing) {
         compileError(
           "Exactly one time-related processor and one timestamp value is required to use auto transform. `ignore_missing` can not be set to true.",
-          { processor: "transform" },
+          { processor: "transform", line: docLine || undefined },
         );
       }
       this.timeField = candidates[0];

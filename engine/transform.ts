@@ -275,7 +275,7 @@ export function compileTransforms(items: YNode[], version: 1 | 2): TransformColu
       `Transform must have exactly one field specified as timestamp Index, but got ${timeCols.length}: ${
         timeCols.join(", ")
       }`,
-      { processor: "transform" },
+      { processor: "transform", line: items[0]?.line || undefined },
     );
   }
   // Column names must be unique across transforms (duplicates inside one list go unnoticed).
@@ -287,8 +287,10 @@ export function compileTransforms(items: YNode[], version: 1 | 2): TransformColu
     else owner.set(tc.column.name, tc.group);
   }
   if (dups.size) {
+    const dupLine = items[out.findLast((tc) => dups.has(tc.column.name))!.group]?.line;
     return compileError(`Column name must be unique, but got duplicated: ${[...dups].join(", ")}`, {
       processor: "transform",
+      line: dupLine || undefined,
     });
   }
   if (timeCols.length === 0) {

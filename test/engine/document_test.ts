@@ -265,3 +265,16 @@ Deno.test("document: compile error location names the line", () => {
     },
   );
 });
+
+Deno.test("document: section-level transform errors carry a line", () => {
+  assert.throws(
+    () =>
+      compilePipeline(
+        `${DATE}transform:\n  - field: a\n    type: string\n  - field: b, a\n    type: string\n${TS}`,
+      ),
+    (e: PipelineCompileError) => {
+      assert.equal(e.location.line, 7);
+      return true;
+    },
+  );
+});
