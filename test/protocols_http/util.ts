@@ -30,10 +30,11 @@ export async function showCreate(base: string, table: string, db = "public"): Pr
 /** A POST returning status, headers and body text. */
 export async function post(
   url: string,
-  body: BodyInit,
+  body: string | Uint8Array,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; text: string; headers: Headers }> {
-  const r = await fetch(url, { method: "POST", body, headers });
+  const payload = typeof body === "string" ? body : new Uint8Array(body);
+  const r = await fetch(url, { method: "POST", body: payload, headers });
   return { status: r.status, text: await r.text(), headers: r.headers };
 }
 
