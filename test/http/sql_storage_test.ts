@@ -1,0 +1,262 @@
+/**
+ * Storage semantics seen through `/v1/sql`: dedup in its three modes, schema evolution, persistence
+ * across a restart on the same data_home, and ttl expiry (read-time filter and the sweeper's deletes).
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { startTestServer } from "../helpers/server.ts";
+import { runCases, type SqlCase, sqlOk, sqlRows } from "./fixtures/sql_client.ts";
+
+const T0 = 1704067200000;
+
+const DEDUP: SqlCase[] = [
+  // last_row (the default): the later row wins whole, nulls included.
+  { sql: "CREATE TABLE lr (host STRING, a DOUBLE, b DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host))" },
+  { sql: `INSERT INTO lr VALUES ('h', 1, 1, ${T0})`, affected: [1] },
+  { sql: `INSERT INTO lr VALUES ('h', NULL, 2, ${T0})`, affected: [1] },
+  { name: "last_row: one row, the last values", sql: "SELECT host, a, b FROM lr", rows: [["h", null, 2.0]] },
+  {
+    name: "last_row: duplicates inside one INSERT keep the last",
+    sql: `INSERT INTO lr VALUES ('x', 1, 1, ${T0}), ('x', 5, 5, ${T0}); SELECT a, b FROM lr WHERE host = 'x'`,
+    outputs: [
+      { affectedrows: 2 },
+      {
+        records: {
+          schema: {
+            column_schemas: [{ name: "a", data_type: "Float64" }, { name: "b", data_type: "Float64" }],
+          },
+          rows: [[5.0, 5.0]],
+          total_rows: 1,
+        },
+      },
+    ],
+  },
+  {
+    name: "other tags or other timestamps are other rows",
+    sql: `INSERT INTO lr VALUES ('h2', 7, 7, ${T0}), ('h', 8, 8, ${T0 + 1}); SELECT count(*) FROM lr`,
+    outputs: [
+      { affectedrows: 2 },
+      {
+        records: {
+          schema: { column_schemas: [{ name: "count(*)", data_type: "Int64" }] },
+          rows: [[4]],
+          total_rows: 1,
+        },
+      },
+    ],
+  },
+  // last_non_null: field by field, a null never overwrites a value.
+  {
+    sql: "CREATE TABLE lnn (host STRING, a DOUBLE, b DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host)) " +
+      "WITH(merge_mode='last_non_null')",
+  },
+  { sql: `INSERT INTO lnn VALUES ('h', 1, 1, ${T0})` },
+  { sql: `INSERT INTO lnn VALUES ('h', NULL, 2, ${T0})` },
+  { name: "last_non_null: merged", sql: "SELECT host, a, b FROM lnn", rows: [["h", 1.0, 2.0]] },
+  { sql: `INSERT INTO lnn (host, a, ts) VALUES ('h', 3, ${T0})` },
+  { name: "last_non_null: omitted column kept", sql: "SELECT a, b FROM lnn", rows: [[3.0, 2.0]] },
+  {
+    name: "last_non_null: inside one INSERT",
+    sql: `INSERT INTO lnn VALUES ('y', 1, NULL, ${T0}), ('y', NULL, 9, ${T0})`,
+    affected: [2],
+  },
+  { sql: "SELECT a, b FROM lnn WHERE host = 'y'", rows: [[1.0, 9.0]] },
+  // append_mode: every row is kept.
+  {
+    sql: "CREATE TABLE app (host STRING, a DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host)) " +
+      "WITH(append_mode='true')",
+  },
+  { sql: `INSERT INTO app VALUES ('h', 1, ${T0})` },
+  { sql: `INSERT INTO app VALUES ('h', 2, ${T0}), ('h', 2, ${T0})` },
+  {
+    name: "append_mode: all rows kept",
+    sql: "SELECT host, a, ts FROM app ORDER BY a",
+    rows: [
+      ["h", 1.0, T0],
+      ["h", 2.0, T0],
+      ["h", 2.0, T0],
+    ],
+  },
+  {
+    name: "a table without tags dedups on the time index alone",
+    sql:
+      `CREATE TABLE notag (v DOUBLE, ts TIMESTAMP TIME INDEX); INSERT INTO notag VALUES (1, ${T0}), (2, ${T0})`,
+    affected: [0, 2],
+  },
+  { sql: "SELECT v FROM notag", rows: [[2.0]] },
+  {
+    name: "a null tag is a tag value of its own",
+    sql: `INSERT INTO lr (host, a, ts) VALUES (NULL, 1, ${T0}), (NULL, 2, ${T0})`,
+    affected: [2],
+  },
+  {
+    name: "null tags dedup like any tag",
+    sql: "SELECT host, a FROM lr WHERE a = 2 AND ts = " + T0,
+    rows: [[null, 2.0]],
+  },
+  {
+    sql: "SELECT host, a FROM lr WHERE host IS NULL",
+    rows: [[null, 2.0]],
+    bug: "null tags are stored as a stand-in value that `IS NULL` does not match (0 rows)",
+  },
+  {
+    sql: "SELECT count(*) FROM lr WHERE host IS NOT NULL",
+    rows: [[4]],
+    bug: "the null-tag stand-in counts as NOT NULL (5 instead of 4)",
+  },
+  {
+    sql: "SELECT coalesce(host, 'none') AS h FROM lr WHERE a = 2 AND ts = " + T0,
+    schema: [["h", "String"]],
+    rows: [["none"]],
+    bug: "coalesce() sees the null-tag stand-in: a Binary column holding []",
+  },
+];
+
+const EVOLUTION: SqlCase[] = [
+  { sql: "CREATE TABLE ev (host STRING, v DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host))" },
+  { sql: `INSERT INTO ev VALUES ('a', 1, ${T0})` },
+  { sql: "ALTER TABLE ev ADD COLUMN note STRING", affected: [0] },
+  { sql: "ALTER TABLE ev ADD COLUMN c BIGINT DEFAULT 5", affected: [0] },
+  { sql: "ALTER TABLE ev ADD COLUMN dc STRING PRIMARY KEY", affected: [0] },
+  { name: "an existing column", sql: "ALTER TABLE ev ADD COLUMN v DOUBLE", error: { code: 4003 } },
+  { sql: `INSERT INTO ev (host, dc, v, note, ts) VALUES ('a', 'x', 2, 'new', ${T0})`, affected: [1] },
+  {
+    name: "old rows read null (or the default), the new tag makes a new series",
+    sql: "SELECT host, dc, v, note, c FROM ev ORDER BY v",
+    schema: [["host", "String"], ["dc", "String"], ["v", "Float64"], ["note", "String"], ["c", "Int64"]],
+    rows: [["a", null, 1.0, null, 5], ["a", "x", 2.0, "new", 5]],
+  },
+  {
+    sql: "DESC ev",
+    rows: [
+      ["host", "String", "PRI", "YES", "", "TAG"],
+      ["v", "Float64", "", "YES", "", "FIELD"],
+      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["note", "String", "", "YES", "", "FIELD"],
+      ["c", "Int64", "", "YES", "5", "FIELD"],
+      ["dc", "String", "PRI", "YES", "", "TAG"],
+    ],
+  },
+  { sql: "ALTER TABLE ev DROP COLUMN note", affected: [0] },
+  { sql: "SELECT * FROM ev ORDER BY v", rows: [["a", 1.0, T0, 5, null], ["a", 2.0, T0, 5, "x"]] },
+  {
+    name: "unknown column in INSERT",
+    sql: `INSERT INTO ev (host, nope, ts) VALUES ('a', 1, 0)`,
+    error: { code: 4002 },
+  },
+  {
+    name: "wrong value type",
+    sql: `INSERT INTO ev (host, v, ts) VALUES ('a', 'x', 0)`,
+    error: { code: 1004 },
+  },
+  { name: "missing time index", sql: `INSERT INTO ev (host, v) VALUES ('a', 1)`, error: { code: 1004 } },
+];
+
+Deno.test("/v1/sql dedup modes", async (t) => {
+  const server = await startTestServer();
+  try {
+    await runCases(t, server.url, DEDUP);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("/v1/sql schema evolution", async (t) => {
+  const server = await startTestServer();
+  try {
+    await runCases(t, server.url, EVOLUTION);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("/v1/sql data survives a restart on the same data_home", async () => {
+  const dataHome = await Deno.makeTempDir({ prefix: "petrel_sql_restart_" });
+  try {
+    let server = await startTestServer({ storage: { data_home: dataHome, ttl_sweep_interval: 60_000 } });
+    const create = "CREATE TABLE r (host STRING, v DOUBLE, ts TIMESTAMP(6) TIME INDEX, PRIMARY KEY(host)) " +
+      "WITH(merge_mode='last_non_null', ttl='10000d')";
+    await sqlOk(server.url, "CREATE DATABASE keep");
+    await sqlOk(
+      server.url,
+      `${create}; INSERT INTO r VALUES ('a', 1, ${T0 * 1000}), ('b', 2, ${T0 * 1000})`,
+      {
+        db: "keep",
+      },
+    );
+    await sqlOk(server.url, "CREATE TABLE nowal (v DOUBLE, ts TIMESTAMP TIME INDEX) WITH(skip_wal='true')");
+    await sqlOk(server.url, `INSERT INTO nowal VALUES (1, ${T0})`);
+    const showBefore = await sqlRows(server.url, "SHOW CREATE TABLE r", { db: "keep" });
+    await server.stop();
+
+    server = await startTestServer({ storage: { data_home: dataHome, ttl_sweep_interval: 60_000 } });
+    try {
+      assert.ok((await sqlRows(server.url, "SHOW DATABASES")).some((r) => r[0] === "keep"));
+      assert.deepEqual(await sqlRows(server.url, "SHOW CREATE TABLE r", { db: "keep" }), showBefore);
+      assert.match(String(showBefore[0][1]), /merge_mode = 'last_non_null'/);
+      assert.deepEqual(await sqlRows(server.url, "SELECT host, v, ts FROM r ORDER BY host", { db: "keep" }), [
+        ["a", 1.0, T0 * 1000],
+        ["b", 2.0, T0 * 1000],
+      ]);
+      // The merge mode survived too: a null does not overwrite the stored value.
+      await sqlOk(server.url, `INSERT INTO r VALUES ('a', NULL, ${T0 * 1000})`, { db: "keep" });
+      assert.deepEqual(await sqlRows(server.url, "SELECT v FROM r WHERE host = 'a'", { db: "keep" }), [[
+        1.0,
+      ]]);
+      // A graceful stop keeps skip_wal tables as well.
+      assert.deepEqual(await sqlRows(server.url, "SELECT v, ts FROM nowal"), [[1.0, T0]]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await Deno.remove(dataHome, { recursive: true });
+  }
+});
+
+/** Rows of the table named `name` in the SQLite file of `db`, read beside the server. */
+function rowsOnDisk(dataHome: string, db: string, name: string): number {
+  const conn = new DatabaseSync(join(dataHome, "data", `${db}.sqlite`), { readOnly: true });
+  try {
+    const tables = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()
+      .map((r) => String(r.name)).filter((n) =>
+        n === name || n.endsWith(`.${name}`) || n.endsWith(`_${name}`)
+      );
+    assert.equal(tables.length, 1, `one SQLite table for ${name}, got ${JSON.stringify(tables)}`);
+    const row = conn.prepare(`SELECT count(*) AS n FROM "${tables[0].replaceAll('"', '""')}"`).get();
+    return Number(row?.n);
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("/v1/sql ttl: expired rows never show and the sweeper deletes them", async () => {
+  const server = await startTestServer({ storage: { ttl_sweep_interval: 200 } });
+  try {
+    const now = Date.now();
+    await sqlOk(
+      server.url,
+      "CREATE TABLE short (host STRING, v DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host)) " +
+        "WITH(ttl='1s')",
+    );
+    await sqlOk(server.url, "CREATE TABLE forever_t (v DOUBLE, ts TIMESTAMP TIME INDEX)");
+    await sqlOk(
+      server.url,
+      `INSERT INTO short VALUES ('old', 1, ${now - 60_000}), ('new', 2, ${now + 2_000})`,
+    );
+    await sqlOk(server.url, `INSERT INTO forever_t VALUES (1, ${now - 60_000})`);
+    // Before any sweep: the old row is already invisible to every kind of read.
+    assert.deepEqual(await sqlRows(server.url, "SELECT host FROM short"), [["new"]]);
+    assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM short WHERE host = 'old'"), [[0]]);
+    assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM forever_t"), [[1]]);
+
+    // After the future row ages past 1s and a few sweep intervals pass, both rows are gone from disk.
+    await new Promise((r) => setTimeout(r, 3_600));
+    assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM short"), [[0]]);
+    assert.equal(rowsOnDisk(server.dataHome, "public", "short"), 0);
+    assert.equal(rowsOnDisk(server.dataHome, "public", "forever_t"), 1);
+  } finally {
+    await server.stop();
+    await Deno.remove(server.dataHome, { recursive: true });
+  }
+});
