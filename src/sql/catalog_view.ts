@@ -7,7 +7,7 @@ import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
 import { infoSchemaTypeName, sqlTypeName } from "../storage/datatypes.ts";
-import { qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
+import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
 import type { Value } from "../storage/types.ts";
 import { renderCreateOptions } from "./show.ts";
 
@@ -265,8 +265,16 @@ export function tableRefSql(r: ResolvedTable, alias: string | undefined, limit?:
   }
   const t = r.table;
   const cutoff = ttlCutoff(t);
-  if (cutoff === undefined) return qualifiedName(t);
-  return `(SELECT * FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} >= ${cutoff})${
-    alias ? "" : ` AS ${quoteIdent(t.name)}`
-  }`;
+  const nullTags = nullTagColumns(t);
+  if (cutoff === undefined && nullTags.length === 0) return qualifiedName(t);
+  // null tags are stored as X'' (a key column cannot hold NULL): read them back as NULL
+  const cols = nullTags.length === 0
+    ? "*"
+    : t.columns.map((c) =>
+      nullTags.includes(c)
+        ? `NULLIF(${quoteIdent(c.name)}, X'') AS ${quoteIdent(c.name)}`
+        : quoteIdent(c.name)
+    ).join(", ");
+  const where = cutoff === undefined ? "" : ` WHERE ${quoteIdent(t.timeIndex)} >= ${cutoff}`;
+  return `(SELECT ${cols} FROM ${qualifiedName(t)}${where})${alias ? "" : ` AS ${quoteIdent(t.name)}`}`;
 }

@@ -161,7 +161,7 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
     const q = rewriteQuery(tokens.slice(cur.i), { storage, db, sql, timezone: session.timezone });
     let out;
     try {
-      out = runQuery(handle.conn, q.sql, q.hints);
+      out = runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
     } catch (e) {
       throw mapSqliteError(e, db);
     }
@@ -260,7 +260,9 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
       const res = handle.conn.prepare(`DELETE FROM ${qualifiedName(table)}${where}`).run();
       const failed = takeFunctionError();
       if (failed !== undefined) {
-        throw invalidArguments(`Failed to execute DELETE: ${failed instanceof Error ? failed.message : failed}`);
+        throw invalidArguments(
+          `Failed to execute DELETE: ${failed instanceof Error ? failed.message : failed}`,
+        );
       }
       return res;
     });

@@ -158,7 +158,7 @@ function runSelect(storage: Storage, tokens: Token[], sql: string, session: Sess
   const q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
   try {
     if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
-    return runQuery(handle.conn, q.sql, q.hints);
+    return runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
   } catch (e) {
     throw mapSqliteError(e, session.db);
   }

@@ -45,6 +45,7 @@ export function runQuery(
   conn: DatabaseSync,
   sql: string,
   hints: Array<DataType | undefined> = [],
+  nameTypes?: Map<string, DataType>,
 ): QueryOutput {
   const stmt = conn.prepare(sql);
   stmt.setReadBigInts(true);
@@ -62,7 +63,7 @@ export function runQuery(
   const columns: ResultColumn[] = [];
   const declared: Array<DataType | undefined> = [];
   meta.forEach((c, i) => {
-    const d = dataTypeOfDecl(c.type) ?? hints[i];
+    const d = dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined);
     declared.push(d);
     columns.push({ name: c.name, data_type: d ?? inferType(raw, i) });
   });

@@ -7,7 +7,7 @@ import type { DataType } from "../storage/types.ts";
 import type { TimeUnit } from "../storage/datatypes.ts";
 import { isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
-import { quoteIdent, quoteString } from "../storage/table.ts";
+import { nullTagColumns, quoteIdent, quoteString } from "../storage/table.ts";
 import { invalidArguments } from "../http/errors.ts";
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -32,6 +32,8 @@ export interface Rewritten {
   sql: string;
   /** Data types of output columns that SQLite cannot report (time functions), by position. */
   hints: Array<DataType | undefined>;
+  /** Types of columns that reach the result through an expression (null-tag mapping), by name. */
+  nameTypes: Map<string, DataType>;
   usesInfoSchema: boolean;
 }
 
@@ -557,7 +559,11 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     return undefined;
   }
 
-  return { sql, hints, usesInfoSchema };
+  const nameTypes = new Map<string, DataType>();
+  for (const t of tables) {
+    for (const c of nullTagColumns(t)) if (!nameTypes.has(c.name)) nameTypes.set(c.name, c.type);
+  }
+  return { sql, hints, nameTypes, usesInfoSchema };
 }
 
 function originalText(sql: string, toks: Token[], s: number, e: number): string {

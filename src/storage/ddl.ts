@@ -94,7 +94,8 @@ export function addColumns(handle: DatabaseHandle, table: TableMeta, added: Colu
   }
   const next: TableMeta = {
     ...table,
-    columns: [...table.columns, ...added],
+    // rows already stored get a null for a new tag
+    columns: [...table.columns, ...added.map((c) => (c.semantic === "TAG" ? { ...c, nullTags: true } : c))],
     primaryKey: [...table.primaryKey, ...added.filter((c) => c.semantic === "TAG").map((c) => c.name)],
   };
   const newTags = next.primaryKey.length !== table.primaryKey.length;

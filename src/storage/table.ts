@@ -13,6 +13,8 @@ export interface ColumnMeta extends ColumnSchema {
   /** Default as SQL text (`0`, `'x'`, `current_timestamp()`), shown by DESC and SHOW CREATE TABLE. */
   default?: string;
   comment?: string;
+  /** A tag of a keyed table that has stored the null-tag stand-in; readers must map it back to NULL. */
+  nullTags?: boolean;
 }
 
 /** Which attached SQLite file holds the table: the WAL file or the one that skips durability work. */
@@ -166,6 +168,11 @@ export function rebuildTableSql(before: TableMeta, after: TableMeta): string[] {
     `ALTER TABLE ${quoteIdent(after.schema)}.${quoteIdent(tmp)} RENAME TO ${quoteIdent(after.name)}`,
   );
   return stmts;
+}
+
+/** Tag columns whose stored null-tag stand-ins readers must turn back into NULL. */
+export function nullTagColumns(t: TableMeta): ColumnMeta[] {
+  return usesNullTag(t) ? t.columns.filter((c) => c.nullTags && t.primaryKey.includes(c.name)) : [];
 }
 
 /** The stand-in stored for a null tag. */

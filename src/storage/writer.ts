@@ -141,7 +141,7 @@ function evolveSchema(
 
 type Converter = (v: Value | undefined) => Value;
 
-function converterFor(table: TableMeta, col: ColumnMeta): Converter | undefined {
+function converterFor(table: TableMeta, col: ColumnMeta, sawNullTag: Set<string>): Converter | undefined {
   const isTag = table.primaryKey.includes(col.name) && usesNullTag(table);
   if (col.name === table.timeIndex) {
     return (v) => {
@@ -149,20 +149,30 @@ function converterFor(table: TableMeta, col: ColumnMeta): Converter | undefined 
       return v;
     };
   }
-  if (col.type === "Boolean") {
-    return (v) => (v === undefined || v === null ? (isTag ? NULL_TAG : null) : v ? 1 : 0);
-  }
+  const nullValue = (): Value => {
+    if (!isTag) return null;
+    sawNullTag.add(col.name);
+    return NULL_TAG;
+  };
+  if (col.type === "Boolean") return (v) => (v === undefined || v === null ? nullValue() : v ? 1 : 0);
   if (col.type === "UInt64") {
-    return (
-      v,
-    ) => (typeof v === "bigint"
-      ? encodeUInt64(v)
-      : v === undefined || v === null
-      ? (isTag ? NULL_TAG : null)
-      : v);
+    return (v) => (typeof v === "bigint" ? encodeUInt64(v) : v === undefined || v === null ? nullValue() : v);
   }
-  if (isTag) return (v) => (v === null || v === undefined ? NULL_TAG : v);
+  if (isTag) return (v) => (v === null || v === undefined ? nullValue() : v);
   return undefined;
+}
+
+/** Marks tag columns that now hold the null-tag stand-in, so readers map it back to NULL. */
+function recordNullTags(handle: DatabaseHandle, table: TableMeta, names: Set<string>): TableMeta {
+  if (!usesNullTag(table)) return table;
+  const fresh = table.columns.filter((c) => names.has(c.name) && !c.nullTags);
+  if (fresh.length === 0) return table;
+  const next = {
+    ...table,
+    columns: table.columns.map((c) => (names.has(c.name) ? { ...c, nullTags: true } : c)),
+  };
+  handle.saveMeta(next);
+  return next;
 }
 
 function compareValues(a: Value | undefined, b: Value | undefined): number {
@@ -226,7 +236,8 @@ function statementFor(
 /** Inserts rows with statements of `perStatement` rows, then powers of two for the rest. */
 function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], rows: Value[][]): void {
   const cols = names.map((n) => findColumn(table, n)!);
-  const converters = cols.map((c) => converterFor(table, c));
+  const sawNullTag = new Set<string>(table.primaryKey.filter((k) => !names.includes(k)));
+  const converters = cols.map((c) => converterFor(table, c, sawNullTag));
   const width = names.length;
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
   let i = 0;
@@ -252,6 +263,7 @@ function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], r
   for (let size = 64; size >= 1; size >>= 1) {
     while (rows.length - i >= size) bind(size);
   }
+  recordNullTags(handle, table, sawNullTag);
 }
 
 /** Writes one batch inside the caller's transaction; returns the rows accepted. */

@@ -331,3 +331,21 @@ Deno.test("sql: statements survive a restart", () => {
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("sql: null tags read back as NULL everywhere (IS NULL, count, group by, types)", () => {
+  const s = setup();
+  const outs = executeSql(
+    s,
+    "ALTER TABLE monitor ADD COLUMN dc STRING PRIMARY KEY; INSERT INTO monitor (host, dc, ts, cpu) VALUES ('127.0.0.1', 'x', 1, 1), (NULL, NULL, 2, 2); " +
+      "SELECT count(*) FROM monitor WHERE dc IS NULL; SELECT count(dc), count(host) FROM monitor; " +
+      "SELECT dc, count(*) FROM monitor GROUP BY dc ORDER BY dc; SELECT host, dc FROM monitor WHERE ts = 2",
+    { db: "public" },
+  );
+  assert.deepEqual(outs.slice(2).map(shape), [
+    recs([["count(*)", I]], [[5]]),
+    recs([["count(dc)", I], ["count(host)", I]], [[1, 5]]),
+    recs([["dc", S], ["count(*)", I]], [[null, 5], ["x", 1]]),
+    recs([["host", S], ["dc", S]], [[null, null]]),
+  ]);
+  s.close();
+});
