@@ -3,7 +3,7 @@
  * are materialized on demand into an attached in-memory schema.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
+import { tableNotFound } from "../http/errors.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
 import { infoSchemaTypeName, sqlTypeName } from "../storage/datatypes.ts";
@@ -240,12 +240,6 @@ export function resolveTableRef(storage: Storage, db: string, parts: string[]): 
     throw tableNotFound(`greptime.${INFORMATION_SCHEMA}.${name}`);
   }
   if (!storage.hasDatabase(schema)) throw tableNotFound(`greptime.${schema}.${name}`);
-  if (schema !== db) {
-    throw new PetrelError(
-      StatusCode.Unsupported,
-      `Querying another database (${schema}) from ${db} is not supported`,
-    );
-  }
   const t = storage.getTable(schema, name);
   if (t) return { kind: "table", table: t };
   if (name.toLowerCase() === "numbers" && schema === "public") return { kind: "numbers" };

@@ -157,13 +157,14 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
   }
   const cols = tableColumns(table, names);
   if (isKeyword(cur.peek(), "SELECT", "WITH") || isOp(cur.peek(), "(")) {
-    registerSqlFunctions(handle.conn);
-    const q = rewriteQuery(tokens.slice(cur.i), { storage, db, sql, timezone: session.timezone });
+    const q = rewriteQuery(tokens.slice(cur.i), { storage, db: session.db, sql, timezone: session.timezone });
+    const source = storage.database(q.database);
+    registerSqlFunctions(source.conn);
     let out;
     try {
-      out = runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
+      out = runQuery(source.conn, q.sql, q.hints, q.nameTypes);
     } catch (e) {
-      throw mapSqliteError(e, db);
+      throw mapSqliteError(e, q.database);
     }
     if (out.kind !== "records") return out;
     if (out.columns.length !== cols.length) {
@@ -226,8 +227,10 @@ function evaluate(
     timezone: session.timezone,
     defaultUnit: isTimestampType(col.type) ? unitOf(col.type) : "ms",
   });
+  const conn = storage.database(q.database).conn;
+  registerSqlFunctions(conn);
   try {
-    const out = runQuery(handle.conn, q.sql);
+    const out = runQuery(conn, q.sql);
     return out.kind === "records" ? out.rows[0]?.[0] ?? null : null;
   } catch (e) {
     throw mapSqliteError(e, db);

@@ -152,15 +152,14 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
 }
 
 function runSelect(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
-  const db = session.db === INFORMATION_SCHEMA ? "public" : session.db;
-  const handle = storage.database(db);
-  registerSqlFunctions(handle.conn);
   const q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
+  const handle = storage.database(q.database);
+  registerSqlFunctions(handle.conn);
   try {
     if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
     return runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
   } catch (e) {
-    throw mapSqliteError(e, session.db);
+    throw mapSqliteError(e, q.database);
   }
 }
 
@@ -216,10 +215,9 @@ function executeStatement(storage: Storage, tokens: Token[], sql: string, sessio
         cur.acceptKw("ANALYZE");
         cur.acceptKw("VERBOSE");
         const rest = tokens.slice(cur.i);
-        const db = session.db === INFORMATION_SCHEMA ? "public" : session.db;
-        const handle = storage.database(db);
-        registerSqlFunctions(handle.conn);
         const q = rewriteQuery(rest, { storage, db: session.db, sql, timezone: session.timezone });
+        const handle = storage.database(q.database);
+        registerSqlFunctions(handle.conn);
         try {
           if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
           const plan = runQuery(handle.conn, `EXPLAIN QUERY PLAN ${q.sql}`);

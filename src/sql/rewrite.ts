@@ -8,7 +8,7 @@ import type { TimeUnit } from "../storage/datatypes.ts";
 import { isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent, quoteString } from "../storage/table.ts";
-import { invalidArguments } from "../http/errors.ts";
+import { invalidArguments, unsupported } from "../http/errors.ts";
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { resolveTableRef, tableRefSql } from "./catalog_view.ts";
@@ -32,6 +32,8 @@ export interface Rewritten {
   sql: string;
   /** Data types of output columns that SQLite cannot report (time functions), by position. */
   hints: Array<DataType | undefined>;
+  /** The database whose connection must run the query (all its tables live there). */
+  database: string;
   /** Types of columns that reach the result through an expression (null-tag mapping), by name. */
   nameTypes: Map<string, DataType>;
   usesInfoSchema: boolean;
@@ -563,7 +565,12 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   for (const t of tables) {
     for (const c of nullTagColumns(t)) if (!nameTypes.has(c.name)) nameTypes.set(c.name, c.type);
   }
-  return { sql, hints, nameTypes, usesInfoSchema };
+  const dbs = new Set(tables.map((t) => t.db));
+  if (dbs.size > 1) {
+    throw unsupported(`A query cannot join tables of different databases (${[...dbs].sort().join(", ")})`);
+  }
+  const database = [...dbs][0] ?? (env.db === "information_schema" ? "public" : env.db);
+  return { sql, hints, database, nameTypes, usesInfoSchema };
 }
 
 function originalText(sql: string, toks: Token[], s: number, e: number): string {

@@ -349,3 +349,21 @@ Deno.test("sql: null tags read back as NULL everywhere (IS NULL, count, group by
   ]);
   s.close();
 });
+
+Deno.test("sql: a query may read another database's tables, one database per query", () => {
+  const s = setup();
+  const outs = executeSql(
+    s,
+    "CREATE DATABASE d; CREATE TABLE d.t (ts TIMESTAMP TIME INDEX, v DOUBLE); INSERT INTO d.t VALUES (1, 2.5); " +
+      "SELECT v FROM d.t; SELECT x.v FROM greptime.d.t AS x; INSERT INTO monitor (host, ts, cpu) SELECT 'copied', ts, v FROM d.t",
+    { db: "public" },
+  );
+  assert.deepEqual(outs.slice(3).map(shape), [recs([["v", F]], [[2.5]]), recs([["v", F]], [[2.5]]), {
+    affected: 1,
+  }]);
+  assert.throws(
+    () => executeSql(s, "SELECT * FROM d.t JOIN monitor ON true", { db: "public" }),
+    (e: { code: number }) => e.code === 1001,
+  );
+  s.close();
+});
