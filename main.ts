@@ -4,6 +4,7 @@
  */
 import { ConfigError, type ConfigFlags, loadConfig } from "./src/config/config.ts";
 import { startPetrel } from "./src/app.ts";
+import { runVrlCli } from "./src/cli/vrl.ts";
 
 const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
 
@@ -60,6 +61,8 @@ async function main(args: string[]): Promise<number> {
     switch (command) {
       case "start":
         return await start(rest);
+      case "vrl":
+        return await runVrlCli(rest);
       case undefined:
       case "help":
       case "--help":
