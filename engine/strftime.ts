@@ -324,16 +324,16 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
         break;
       case "month": {
         const idx = matchName(s, pos, MONTHS, it.long ? MONTHS_LONG : undefined);
-        if (!idx) return null;
-        month = idx.index + 1;
-        pos += idx.length;
+        if (idx < 0) return null;
+        month = (idx >> 4) + 1;
+        pos += idx & 15;
         break;
       }
       case "weekday": {
         const idx = matchName(s, pos, DAYS, it.long ? DAYS_LONG : undefined);
-        if (!idx) return null;
-        weekday = idx.index;
-        pos += idx.length;
+        if (idx < 0) return null;
+        weekday = idx >> 4;
+        pos += idx & 15;
         break;
       }
       case "ampm": {
@@ -393,14 +393,13 @@ function startsWithCi(s: string, pos: number, lower: string): boolean {
   return true;
 }
 
-function matchName(s: string, pos: number, short: string[], long?: string[]) {
+// Returns index * 16 + matched length, or -1 (packed to avoid allocating a result per call).
+function matchName(s: string, pos: number, short: string[], long?: string[]): number {
   if (long) {
-    for (let i = 0; i < long.length; i++) {
-      if (startsWithCi(s, pos, long[i])) return { index: i, length: long[i].length };
-    }
+    for (let i = 0; i < long.length; i++) if (startsWithCi(s, pos, long[i])) return i * 16 + long[i].length;
   }
-  for (let i = 0; i < short.length; i++) if (startsWithCi(s, pos, short[i])) return { index: i, length: 3 };
-  return null;
+  for (let i = 0; i < short.length; i++) if (startsWithCi(s, pos, short[i])) return i * 16 + 3;
+  return -1;
 }
 
 function isLeap(y: number): boolean {

@@ -22,9 +22,13 @@ export class Timestamp {
     return new Timestamp(Number(ms), Number(r));
   }
 
-  /** Nanoseconds since the epoch. */
+  #ns: bigint | undefined = undefined;
+
+  /** Nanoseconds since the epoch (computed once: shared timestamps are common). */
   get ns(): bigint {
-    return BigInt(this.ms) * 1_000_000n + BigInt(this.subMs);
+    return this.#ns ??= this.subMs === 0
+      ? BigInt(this.ms) * 1_000_000n
+      : BigInt(this.ms) * 1_000_000n + BigInt(this.subMs);
   }
 
   /** RFC 3339 in UTC with automatic sub-second digits (0, 3, 6 or 9), as chrono's `AutoSi` prints. */
