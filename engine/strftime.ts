@@ -4,7 +4,7 @@
  * whitespace, `%.f`-style fractions are optional, `%z` needs `±hh[:]mm`, trailing input fails.
  */
 
-type Num = "Y" | "C" | "y" | "m" | "d" | "H" | "I" | "M" | "S" | "j" | "f" | "s";
+type Num = "Y" | "C" | "y" | "m" | "d" | "H" | "I" | "M" | "S" | "j" | "f" | "s" | "u" | "w";
 type Item =
   | { k: "lit"; s: string }
   | { k: "space" }
@@ -109,6 +109,12 @@ export function compileStrftime(fmt: string): Item[] | null {
         break;
       case "j":
         num("j", 3);
+        break;
+      case "u":
+        num("u", 1);
+        break;
+      case "w":
+        num("w", 1);
         break;
       case "f":
         num("f", 9);
@@ -269,6 +275,14 @@ export function parseStrftime(s: string, items: Item[]): ParsedTime | null {
             break;
           case "f":
             nanos = v;
+            break;
+          case "u":
+            if (v < 1 || v > 7) return null;
+            weekday = v % 7;
+            break;
+          case "w":
+            if (v > 6) return null;
+            weekday = v;
             break;
         }
         break;

@@ -90,6 +90,9 @@ const DATES: [string, string, string | null][] = [
   ["%Y-%m-%d", "2024-05-25", null],
   ["%Y-%m-%d %H", "2024-05-25 10", null],
   ["%%%Y-%m-%d %H:%M", "%2024-05-25 10:00", "naive:2024-05-25T10:00:00Z"],
+  ["%u %Y-%m-%d %H:%M", "6 2024-05-25 10:00", "naive:2024-05-25T10:00:00Z"],
+  ["%w %Y-%m-%d %H:%M", "0 2024-05-26 10:00", "naive:2024-05-26T10:00:00Z"],
+  ["%u %Y-%m-%d %H:%M", "7 2024-05-25 10:00", null],
 ];
 
 for (const [fmt, input, expected] of DATES) {
