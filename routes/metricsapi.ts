@@ -26,6 +26,7 @@ import {
   type ReadQuery,
   readQueryTarget,
 } from "../src/protocols/remote_read.ts";
+import { compareLabelSets, sortedLabels } from "../src/protocols/remote_read_chunked.ts";
 import type { Storage, TableMeta } from "../src/storage/mod.ts";
 import { executeSql } from "../src/sql/mod.ts";
 import type { Value, WriteBatch } from "../src/storage/types.ts";
@@ -195,7 +196,11 @@ export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery
   const out = executeSql(storage, sql, { db });
   const records = out[0];
   if (records === undefined || records.kind !== "records") return [];
-  return groupSeries(target.metric, tags, records.rows, perMs, target.matchers);
+  const series = groupSeries(target.metric, tags, records.rows, perMs, target.matchers);
+  // Prometheus orders series by label set; SQL's tag order differs when tags are not sorted by name.
+  const keyed = series.map((s) => ({ s, key: sortedLabels(s.labels) }));
+  keyed.sort((a, b) => compareLabelSets(a.key, b.key));
+  return keyed.map((k) => k.s);
 }
 
 /** Rows ordered by tags then time → one series per distinct tag tuple that passes the matchers. */
