@@ -6,7 +6,7 @@
  * const [out] = executeSql(storage, "SELECT host, avg(v) FROM cpu GROUP BY host", { db: "public" });
  * ```
  */
-import { databaseNotFound, invalidArguments, PetrelError, unsupported } from "../http/errors.ts";
+import { databaseNotFound, invalidArguments, unsupported } from "../http/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
 import type { QueryOutput, Value } from "../storage/types.ts";
@@ -18,7 +18,7 @@ import { registerSqlFunctions } from "./functions.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
 import { refreshInformationSchema } from "./catalog_view.ts";
-import { mapSqliteError, runQuery } from "./results.ts";
+import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { describeTable, renderCreateTable, stringRecords } from "./show.ts";
 import { checkTimezone } from "./time.ts";
@@ -238,7 +238,6 @@ function executeStatement(storage: Storage, tokens: Token[], sql: string, sessio
       }
     }
   } catch (e) {
-    if (e instanceof PetrelError) throw e;
-    throw mapSqliteError(e, session.db);
+    throw withPosition(mapSqliteError(e, session.db), tokens, sql);
   }
 }

@@ -7,6 +7,21 @@ import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, Value } from "../storage/types.ts";
 import { takeFunctionError } from "./functions.ts";
+import { lineColumn } from "./lexer.ts";
+import type { Token } from "./lexer.ts";
+
+/**
+ * Adds the position to a syntax error SQLite found (it names the token it stopped at, or none for
+ * incomplete input), using the statement's own tokens.
+ */
+export function withPosition(e: PetrelError, tokens: Token[], sql: string): PetrelError {
+  if (e.code !== StatusCode.InvalidSyntax || / at Line: \d+/.test(e.message) || tokens.length === 0) return e;
+  const near = /near "(.+?)"/.exec(e.message)?.[1];
+  const at = near === undefined ? undefined : tokens.find((t) => t.text.toLowerCase() === near.toLowerCase());
+  const last = tokens[tokens.length - 1];
+  const { line, column } = lineColumn(sql, at ? at.pos : last.pos + last.text.length);
+  return new PetrelError(e.code, `${e.message} at Line: ${line}, Column: ${column}`);
+}
 
 /** Maps an error thrown by SQLite while running user SQL to a PetrelError. */
 export function mapSqliteError(e: unknown, db: string): PetrelError {
@@ -19,10 +34,7 @@ export function mapSqliteError(e: unknown, db: string): PetrelError {
   m = /no such function: (.+)$/.exec(msg);
   if (m) return new PetrelError(StatusCode.PlanQuery, `Failed to plan SQL: Invalid function '${m[1]}'`);
   if (/syntax error|incomplete input|unrecognized token/.test(msg)) {
-    return new PetrelError(StatusCode.InvalidSyntax, `Invalid SQL syntax: ${msg}`);
-  }
-  if (/too many|too big|string or blob too big|out of memory/i.test(msg)) {
-    return new PetrelError(StatusCode.RuntimeResourcesExhausted, msg);
+    return new PetrelError(StatusCode.InvalidSyntax, `Invalid SQL syntax: sql parser error: ${msg}`);
   }
   return new PetrelError(StatusCode.PlanQuery, `Failed to execute query: ${msg}`);
 }
