@@ -4,6 +4,7 @@
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments, PetrelError } from "../src/http/errors.ts";
+import type { WriteBatch } from "../src/storage/types.ts";
 import { renderError } from "../src/http/render_error.ts";
 import { parsePayload } from "../src/pipelines/payload.ts";
 import { IDENTITY_PIPELINE } from "../src/pipelines/store.ts";
@@ -35,11 +36,13 @@ export async function ingest(ctx: RequestContext): Promise<Response> {
   const skipParam = params.get("skip_error") ?? ctx.query("skip_error") ?? "false";
   const skipError = TRUTHY.has(skipParam.toLowerCase());
   const maxNested = params.get("max_nested_levels");
+  const ignoreErrors = TRUTHY.has((ctx.query("ignore_errors") ?? "").toLowerCase());
   const pipeline = ctx.app.pipelines.compiled(name, ctx.query("version"), {
     maxNestedLevels: maxNested && /^\d+$/.test(maxNested) ? Number(maxNested) : undefined,
     customTimeIndex: name === IDENTITY_PIPELINE ? ctx.query("custom_time_index") ?? undefined : undefined,
+    ignoreErrors,
   });
-  const entries = parsePayload(await ctx.text(), contentType, ctx.query("ignore_errors") === "true");
+  const entries = parsePayload(await ctx.text(), contentType, ignoreErrors);
   const storage = ctx.app.storage;
   const result = pipeline.run(entries, {
     table,
@@ -49,6 +52,7 @@ export async function ingest(ctx: RequestContext): Promise<Response> {
   });
   const batches = result.batches.filter((b) => b.rows.length > 0);
   try {
+    for (const b of batches) applyRowOptions(b, (t) => storage.getTable(ctx.db, t) !== undefined);
     storage.write(ctx.db, batches, { hints: ctx.hints });
   } catch (e) {
     // Insert-stage failures take the ErrorResponse shape, pipeline failures the plain one (§12.7).
@@ -67,4 +71,26 @@ export async function ingest(ctx: RequestContext): Promise<Response> {
       "x-greptime-execution-time": String(body.execution_time_ms),
     },
   });
+}
+
+/**
+ * Makes the per-row special variables take effect when they create a table (GreptimeDB ignores
+ * append/merge mode for log tables — quirk 14 — but the service spec makes them table options):
+ * `append_mode=false` or a `merge_mode` creates a keyed (deduplicating) table instead of a log
+ * table, and `auto_create_table=false` refuses to create a missing one.
+ */
+function applyRowOptions(batch: WriteBatch, exists: (table: string) => boolean): void {
+  const options = batch.options;
+  if (!options) return;
+  if (options.auto_create_table === "false" && !exists(batch.table)) {
+    throw invalidArguments(
+      `Table \`${batch.table}\` does not exist, and \`auto_create_table\` hint is disabled`,
+    );
+  }
+  const append = options.append_mode?.trim().toLowerCase();
+  if (append === "false" || (append === undefined && options.merge_mode !== undefined)) {
+    batch.createType = options.merge_mode?.trim().toLowerCase() === "last_non_null"
+      ? "last_non_null"
+      : "physical";
+  }
 }
