@@ -1,26 +1,67 @@
 /**
- * Petrel's speed targets, measured side by side in one run and printed as ratios. Run by hand:
- * `deno task bench` (never part of the tests).
+ * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
+ * hand: `deno task bench [section…]` (sections: storage, lineproto, remote_write, pipeline, vrl);
+ * never part of the tests.
  */
+import { benchPipeline } from "../engine/bench.ts";
+import { benchVrl } from "../engine/vrl/bench.ts";
+import { benchLineProtocol, benchRemoteWrite } from "../src/protocols/bench.ts";
+import { benchStorage } from "../src/storage/bench.ts";
 
-interface Result {
-  name: string;
-  value: string;
-  target: string;
-}
+type Line = [name: string, value: string, target: string];
 
-const results: Result[] = [];
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-/** Prints the collected results as a table. */
-function report(): void {
-  const width = Math.max(...results.map((r) => r.name.length), 10);
-  for (const r of results) console.log(`${r.name.padEnd(width)}  ${r.value.padEnd(36)}  target: ${r.target}`);
-}
+/** Each section returns printed lines: measured value and the target it is held to. */
+const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
+  storage: () => {
+    const r = benchStorage({ rows: 1_000_000, groupRows: 1_000_000 });
+    const lines: Line[] = [
+      ["storage: writer API rows/s", fmt(r.writerRowsPerSec), ""],
+      ["storage: raw node:sqlite prepared insert rows/s", fmt(r.rawRowsPerSec), ""],
+      ["storage: writer / raw", r.ratio.toFixed(2), ">= 0.70"],
+      ["storage: GROUP BY host avg over 1M rows (ms)", r.groupByMs.toFixed(0), ""],
+      ["storage: same query straight to SQLite (ms)", r.rawGroupByMs.toFixed(0), ""],
+      ["storage: Petrel / SQLite query time", (r.groupByMs / r.rawGroupByMs).toFixed(2), "<= 1.50"],
+    ];
+    if (r.skipWalRowsPerSec && r.walRowsPerSec) {
+      lines.push([
+        "storage: skip_wal / wal small-write rows/s",
+        (r.skipWalRowsPerSec / r.walRowsPerSec).toFixed(2),
+        "> 1",
+      ]);
+    }
+    return lines;
+  },
+  lineproto:
+    () => [["line protocol: parse rows/s (1M rows, 10k series)", fmt(benchLineProtocol()), "parser only"]],
+  remote_write:
+    () => [["remote write: decode samples/s (10k series)", fmt(benchRemoteWrite()), "decoder only"]],
+  pipeline: () => {
+    const r = benchPipeline();
+    return [
+      ["pipeline engine: dissect+date lines/s", fmt(r.linesPerSec), ">= 150k end to end"],
+      ["pipeline engine: JSON.parse alone lines/s", fmt(r.jsonParseLinesPerSec), ""],
+      ["pipeline engine / JSON.parse", (r.linesPerSec / r.jsonParseLinesPerSec).toFixed(2), ""],
+    ];
+  },
+  vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
+};
 
 if (import.meta.main) {
-  const t0 = performance.now();
-  const probe = await fetch("data:,");
-  await probe.body?.cancel();
-  results.push({ name: "harness", value: `${(performance.now() - t0).toFixed(1)} ms`, target: "-" });
-  report();
+  const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(SECTIONS);
+  const lines: Line[] = [];
+  for (const name of wanted) {
+    const section = SECTIONS[name];
+    if (!section) {
+      console.error(`unknown section ${name}; known: ${Object.keys(SECTIONS).join(", ")}`);
+      Deno.exit(2);
+    }
+    console.error(`running ${name}…`);
+    lines.push(...await section());
+  }
+  const width = Math.max(...lines.map((l) => l[0].length));
+  for (const [name, value, target] of lines) {
+    console.log(`${name.padEnd(width)}  ${value.padStart(14)}  ${target ? "target " + target : ""}`);
+  }
 }
