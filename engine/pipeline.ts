@@ -100,6 +100,14 @@ export function compileProcessors(n: YNode | undefined): Processor[] {
     if (first.value.t !== "map") {
       return compileError("Processor must be a map", { processor: name, line: first.value.line || loc.line });
     }
+    for (const p of first.value.pairs) {
+      if (p.key.t !== "str") {
+        return compileError(`Key must be a string, but got ${nodeText(p.key)}`, {
+          processor: name,
+          line: p.key.line,
+        });
+      }
+    }
     return PROCESSORS[name](new OptionReader(name, first.value));
   });
 }

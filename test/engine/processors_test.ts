@@ -82,6 +82,12 @@ const CASES: ProcessorCase[] = [
     compileError: "Processor must be a map",
   },
   {
+    name: "option keys must be strings",
+    yaml: "  - letter:\n      field: a\n      1: x",
+    input: {},
+    compileError: "Key must be a string, but got 1",
+  },
+  {
     name: "processor item must be a map",
     yaml: "  - decolorize",
     input: {},
