@@ -11,9 +11,10 @@ import { formatVersion, parseVersion } from "./version.ts";
 
 const DB = "greptime_private";
 const TABLE = "pipelines";
+// Tag order is GreptimeDB's PRIMARY KEY (schema, name, content_type).
 const COLUMNS: ColumnSchema[] = [
-  { name: "name", type: "String", semantic: "TAG" },
   { name: "schema", type: "String", semantic: "TAG" },
+  { name: "name", type: "String", semantic: "TAG" },
   { name: "content_type", type: "String", semantic: "TAG" },
   { name: "pipeline", type: "String", semantic: "FIELD" },
   { name: "created_at", type: "TimestampNanosecond", semantic: "TIMESTAMP" },
@@ -64,7 +65,7 @@ export class PipelineStore {
     const batch: WriteBatch = {
       table: TABLE,
       columns: COLUMNS,
-      rows: [[name, "", "yaml", yaml, version]],
+      rows: [["", name, "yaml", yaml, version]],
       createType: "physical",
       options: { ttl: "forever" },
     };
