@@ -152,12 +152,16 @@ function createTableStatement(storage: Storage, cur: Cursor, session: Session): 
     if (cur.acceptKw("TIME", "INDEX")) {
       const names = parseNameList(cur);
       if (names.length !== 1) throw invalidArguments("TIME INDEX must name exactly one column");
+      if (timeIndex !== undefined && timeIndex !== names[0]) throw cur.error("Expected: only one TIME INDEX");
       timeIndex = names[0];
     } else if (cur.acceptKw("PRIMARY", "KEY")) primaryKey = parseNameList(cur);
     else {
       const def = parseColumnDef(cur);
       columns.push(def.col);
-      if (def.timeIndex) timeIndex = def.col.name;
+      if (def.timeIndex) {
+        if (timeIndex !== undefined) throw cur.error("Expected: only one TIME INDEX");
+        timeIndex = def.col.name;
+      }
       if (def.primaryKey) primaryKey.push(def.col.name);
     }
   } while (cur.acceptOp(","));
@@ -248,8 +252,9 @@ export function executeDdl(
       const name = cur.ident("a database name");
       if (cur.acceptKw("WITH")) parseOptions(cur);
       cur.expectEnd();
-      const created = storage.createDatabase(name, ifNotExists);
-      return affected(created ? 1 : 0);
+      storage.createDatabase(name, ifNotExists);
+      // GreptimeDB answers 1 even when IF NOT EXISTS found the database
+      return affected(1);
     }
     if (cur.acceptKw("TABLE")) return createTableStatement(storage, cur, session);
     if (cur.acceptKw("EXTERNAL") || cur.acceptKw("VIEW") || cur.acceptKw("FLOW") || cur.acceptKw("OR")) {

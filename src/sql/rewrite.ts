@@ -5,7 +5,7 @@
  */
 import type { DataType } from "../storage/types.ts";
 import type { TimeUnit } from "../storage/datatypes.ts";
-import { isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
+import { isIntegerType, isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent, quoteString } from "../storage/table.ts";
 import { invalidArguments, unsupported } from "../http/errors.ts";
@@ -219,14 +219,32 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   }
 
   let limit: number | undefined;
-  for (let i = 0; i < n - 1; i++) {
-    if (isKeyword(toks[i], "LIMIT") && toks[i + 1].kind === "number") limit = Number(toks[i + 1].text);
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    if (isKeyword(t, "LIMIT", "OFFSET") && isOp(toks[i + 1], "-")) {
+      throw invalidArguments(`${t.text.toUpperCase()} must not be negative`);
+    }
+    if (isKeyword(t, "LIMIT") && toks[i + 1]?.kind === "number") limit = Number(toks[i + 1].text);
+    // SQLite would bind placeholders to NULL; a SQL request has no values to bind
+    const next = toks[i + 1];
+    if (
+      t.kind === "param" ||
+      (isOp(t, ":", "@", "$") && next && next.pos === t.pos + 1 &&
+        (next.kind === "ident" || next.kind === "number"))
+    ) {
+      throw errorAt(
+        cursor,
+        t,
+        `Placeholders are not supported, found: ${t.text}${isOp(t, ":", "@", "$") ? next!.text : ""}`,
+      );
+    }
   }
 
   // table references
   const replacements = new Map<number, { end: number; text: string }>();
   const tables: TableMeta[] = [...(env.extraTables ?? [])];
   let usesInfoSchema = false;
+  const relations: string[] = [];
   const parseRef = (start: number, inList: boolean): void => {
     let j = start;
     if (!toks[j] || (toks[j].kind !== "ident" && toks[j].kind !== "qident")) return;
@@ -253,6 +271,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       after = j + 1;
     }
     const isCte = parts.length === 1 && ctes.has(parts[0]);
+    if (parent[start] === -1) relations.push(alias ?? parts[parts.length - 1]);
     if (!isCte) {
       const resolved = resolveTableRef(env.storage, env.db, parts);
       if (resolved.kind === "table") tables.push(resolved.table);
@@ -287,6 +306,12 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     if (isOp(toks[i + 1], "(") || isOp(toks[i + 1], ".") || isKeyword(toks[i - 1], "AS")) return undefined;
     return tsCols.get(lower(t));
   };
+  const colTypes = new Map<string, DataType>();
+  for (const t of tables) {
+    for (const c of t.columns) {
+      if (!colTypes.has(c.name.toLowerCase())) colTypes.set(c.name.toLowerCase(), c.type);
+    }
+  }
   const segOf = new Array<number>(n).fill(0);
   const betweenAnd = new Array<boolean>(n).fill(false);
   {
@@ -388,7 +413,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     if (t.kind === "string" && isTimeComparison(i)) {
       const lit = timeLiteral(i, unit);
       if (lit !== undefined) return { text: lit, next: i + 1 };
-      return undefined;
+      if (/^\s*-?\d+\s*$/.test(t.value)) return { text: t.value.trim(), next: i + 1 };
+      throw invalidArguments(`Failed to cast '${t.value}' to ${timestampType(unit)}`);
     }
     if (t.kind === "op") {
       if (t.text === "~" && isOperandEnd(toks[i - 1])) return { text: "REGEXP", next: i + 1 };
@@ -532,8 +558,11 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       const { exprEnd, hasAlias } = aliasOf(toks, s, e);
       const original = originalText(env.sql, toks, s, exprEnd);
       const rewritten = emit(s, exprEnd).trim();
-      const needsName = !hasAlias && original !== "" && rewritten !== original && !isOp(toks[e - 1], "*");
-      out += itemText + (needsName ? ` AS ${quoteIdent(original)}` : "");
+      const plain = toks.slice(s, exprEnd).map((t, k) => (k === 0 ? "" : gap(s + k)) + tokenText(t)).join("");
+      const name = hasAlias || isOp(toks[e - 1], "*")
+        ? undefined
+        : outputName(s, exprEnd, original, rewritten !== plain);
+      out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
       if (toks.slice(s, e).some((t) => isOp(t, "*")) && e - s <= 3) starSeen = true;
       if (!starSeen) hints[idx] = itemHint(s, exprEnd);
     });
@@ -541,22 +570,78 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     sql = out;
   } else sql = emit(0, n);
 
+  /**
+   * The name of an unaliased output column when SQLite's own name would differ from GreptimeDB's:
+   * rewritten expressions keep their original text, and `fn(col)` is qualified as DataFusion does
+   * (`avg(monitor.cpu)`).
+   */
+  function outputName(s: number, e: number, original: string, rewritten: boolean): string | undefined {
+    const t = toks[s];
+    if (
+      t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
+      (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
+      !isKeyword(toks[s + 2], "DISTINCT", "ALL")
+    ) {
+      return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
+    }
+    return rewritten && original !== "" ? original : undefined;
+  }
+
+  function depthZero(s: number, e: number): Token[] {
+    const out: Token[] = [];
+    for (let k = s; k < e; k++) {
+      out.push(toks[k]);
+      if (isOp(toks[k], "(")) k = match[k] - 1;
+    }
+    return out;
+  }
+
   function itemHint(s: number, e: number): DataType | undefined {
     const t = toks[s];
-    if (!t || t.kind !== "ident") return undefined;
+    if (!t) return undefined;
+    const flat = depthZero(s, e);
+    if (
+      !isKeyword(t, "CASE") &&
+      flat.some((x) =>
+        isOp(x, ...CMP_OPS, "~", "!~", "~*", "!~*") ||
+        isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS")
+      )
+    ) return "Boolean";
+    if (
+      flat.some((x) => isKeyword(x, "INTERVAL")) &&
+      flat.every((x) => x.kind !== "op" || isOp(x, "+", "-", "(", ")"))
+    ) {
+      const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
+      if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
+    }
+    if (t.kind !== "ident") return undefined;
     const name = t.text.toLowerCase();
     if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {
       return timestampType(unitAt(s));
     }
+    const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
     if (name === "cast" && isOp(toks[s + 1], "(")) {
       const close = match[s + 1];
       const typeTok = toks.slice(s + 2, close).reverse().find((_, k, arr) => isKeyword(arr[k + 1], "AS"));
       if (typeTok && /^(TIMESTAMP|TIMESTAMPTZ|DATETIME)/i.test(typeTok.text)) return timestampType(unitAt(s));
     }
-    if (KEEP_TYPE_AGGS.has(name) && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) {
-      const inner = toks.slice(s + 2, e - 1);
-      const last = s + 2 + inner.length - 1;
-      if (inner.length >= 1 && isTsColumn(last)) return timestampType(isTsColumn(last)!);
+    if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
+      return "UInt64";
+    }
+    if (!isWholeCall) return undefined;
+    const argCol = e - s === 4 && (toks[s + 2].kind === "ident" || toks[s + 2].kind === "qident")
+      ? colTypes.get(lower(toks[s + 2]))
+      : undefined;
+    if (name === "arrow_cast") {
+      const a = args(s + 1);
+      const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;
+      return typeTok?.kind === "string" ? arrowType(typeTok.value) : undefined;
+    }
+    if (["count", "approx_distinct"].includes(name)) return "Int64";
+    if (AVERAGING.has(name)) return "Float64";
+    if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;
+    if (name === "sum" && argCol) {
+      return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
     }
     return undefined;
   }
@@ -571,6 +656,50 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   }
   const database = [...dbs][0] ?? (env.db === "information_schema" ? "public" : env.db);
   return { sql, hints, database, nameTypes, usesInfoSchema };
+}
+
+const AVERAGING = new Set([
+  "avg",
+  "mean",
+  "stddev",
+  "stddev_samp",
+  "stddev_pop",
+  "variance",
+  "var_samp",
+  "var_pop",
+  "median",
+  "approx_median",
+  "approx_percentile_cont",
+  "percentile_cont",
+  "corr",
+]);
+
+const ARROW_TYPES: Record<string, DataType> = {
+  int8: "Int8",
+  int16: "Int16",
+  int32: "Int32",
+  int64: "Int64",
+  uint8: "UInt8",
+  uint16: "UInt16",
+  uint32: "UInt32",
+  uint64: "UInt64",
+  float32: "Float32",
+  float64: "Float64",
+  utf8: "String",
+  largeutf8: "String",
+  boolean: "Boolean",
+};
+
+/** GreptimeDB's type for an Arrow type name given to arrow_cast. */
+function arrowType(name: string): DataType | undefined {
+  const ts = /^Timestamp\((\w+)/i.exec(name.trim());
+  if (ts) {
+    const unit = ({ second: "s", millisecond: "ms", microsecond: "us", nanosecond: "ns" } as const)[
+      ts[1].toLowerCase() as "second"
+    ];
+    return unit ? timestampType(unit) : undefined;
+  }
+  return ARROW_TYPES[name.trim().toLowerCase()];
 }
 
 function originalText(sql: string, toks: Token[], s: number, e: number): string {

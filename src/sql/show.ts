@@ -38,7 +38,8 @@ export function renderCreateTable(t: TableMeta): string {
     lines.join(",\n")
   }\n)\n\nENGINE=${t.engine}`;
   const opts = displayOptions(t);
-  if (opts.length > 0) {
+  if (opts.length === 0) sql += "\n";
+  else {
     sql += `\nWITH(\n${
       opts.map(([k, v]) => `  ${optionKey(k)} = '${v.replaceAll("'", "''")}'`).join(",\n")
     }\n)`;
