@@ -298,6 +298,13 @@ const SCALARS: Record<string, ScalarDef> = {
       return ns === null || fmt === null ? null : strftime(String(fmt), ns);
     },
   },
+  __petrel_nonzero: {
+    bigint: true,
+    fn: (v) => {
+      if (v === 0 || v === 0n) throw new Error("Divide by zero error");
+      return v;
+    },
+  },
   sqrt: math1(Math.sqrt),
   cbrt: math1(Math.cbrt),
   exp: math1(Math.exp),

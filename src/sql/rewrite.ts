@@ -386,6 +386,26 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     return (isOp(prev, "(") || isOp(prev, ",")) && p > 0 && isKeyword(toks[p - 1], "IN");
   };
 
+  /** The end of the operand (unary sign, literal, name, call, cast or parenthesized group) at `i`; `i` if none. */
+  const primaryEnd = (i: number): number => {
+    let k = i;
+    while (isOp(toks[k], "-", "+")) k++;
+    const t = toks[k];
+    if (!t) return i;
+    if (t.kind === "number" || t.kind === "string") return k + 1;
+    if (isOp(t, "(")) return match[k] + 1;
+    if (t.kind === "ident" || t.kind === "qident") {
+      if (isKeyword(t, "CASE", "NOT", "SELECT", "EXISTS")) return i;
+      if (isOp(toks[k + 1], "(")) return match[k + 1] + 1;
+      let j = k + 1;
+      while (
+        isOp(toks[j], ".") && toks[j + 1] && (toks[j + 1].kind === "ident" || toks[j + 1].kind === "qident")
+      ) j += 2;
+      return j;
+    }
+    return i;
+  };
+
   const emit = (a: number, b: number): string => {
     let out = "";
     for (let i = a; i < b;) {
@@ -417,6 +437,12 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       throw invalidArguments(`Failed to cast '${t.value}' to ${timestampType(unit)}`);
     }
     if (t.kind === "op") {
+      if ((t.text === "/" || t.text === "%") && isOperandEnd(toks[i - 1])) {
+        // SQLite answers NULL for a division by zero; GreptimeDB fails the query
+        const end = primaryEnd(i + 1);
+        if (end > i + 1) return { text: `${t.text} __petrel_nonzero(${emit(i + 1, end).trim()})`, next: end };
+        return undefined;
+      }
       if (t.text === "~" && isOperandEnd(toks[i - 1])) return { text: "REGEXP", next: i + 1 };
       if (t.text === "~*") return { text: "REGEXP", next: i + 1 };
       if (t.text === "!~" || t.text === "!~*") return { text: "NOT REGEXP", next: i + 1 };

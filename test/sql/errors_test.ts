@@ -53,6 +53,8 @@ const ERRORS: Array<[string, number, RegExp, string?]> = [
   ["SELECT :a", 2000, /Placeholders are not supported, found: :a/],
   ["SELECT @x", 2000, /Placeholders are not supported, found: @x/],
   ["SELECT * FROM t LIMIT -1", 1004, /LIMIT must not be negative/],
+  ["SELECT 1/0", 3000, /Divide by zero error/],
+  ["SELECT v % (v - v) FROM t", 3000, /Divide by zero error/],
   ["SELECT * FROM other.t", 4001, /Table not found: greptime\.other\.t/],
   ["SELECT date_trunc('fortnight', ts) FROM t", 3000, /date_trunc/],
   ["SELECT interval 'forever and a day'", 1004, /Invalid interval/],

@@ -176,6 +176,12 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: "division keeps SQLite's precedence and integer semantics",
+    sql:
+      "SELECT 7 / 2 AS a, 7.0 / 2 AS b, 2 * 9 / 3 % 4 AS c, -8 / -2 AS d, cpu / cpu AS e FROM monitor LIMIT 1",
+    expect: [recs([["a", I], ["b", F], ["c", I], ["d", I], ["e", F]], [[3, 3.5, 2, 4, 1]])],
+  },
+  {
     name: "numbers table",
     sql: "SELECT count(*) AS n, max(number) AS m FROM numbers",
     expect: [recs([["n", I], ["m", I]], [[100, 99]])],
