@@ -141,6 +141,25 @@ Deno.test("/v1/sql JSON formats", async (t) => {
         });
       });
     }
+    await t.step("influxdb_v1 epoch converts from the column's own unit", async () => {
+      await sqlOk(
+        url,
+        "CREATE TABLE s0 (ts TIMESTAMP(0) TIME INDEX, v BIGINT); INSERT INTO s0 VALUES (1704067200, 1)",
+      );
+      const sql = "SELECT ts FROM s0";
+      const values = async (epoch?: string) => {
+        const body = await json(
+          sql,
+          epoch ? { format: "influxdb_v1", epoch } : { format: "influxdb_v1" },
+        ) as {
+          results: { series: { values: unknown[][] }[] }[];
+        };
+        return body.results[0].series[0].values;
+      };
+      assert.deepEqual(await values(), [[T0 / 1000]]);
+      assert.deepEqual(await values("ms"), [[T0]]);
+      assert.deepEqual(await values("ns"), [[T0 * 1_000_000]]);
+    });
     await t.step("influxdb_v1 with several statements and affected rows", async () => {
       const body = await json("DELETE FROM f WHERE host = 'c'; SELECT n FROM f WHERE host = 'a'", {
         format: "influxdb_v1",

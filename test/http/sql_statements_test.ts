@@ -241,26 +241,6 @@ const SHOW_AND_DESC: SqlCase[] = [
       "without options GreptimeDB's text ends `ENGINE=mito\\n` (docs show a blank line after it); Petrel drops the newline",
   },
   {
-    name: "SHOW CREATE TABLE without options (all but the final newline)",
-    sql: "SHOW CREATE TABLE monitor",
-    rows: [[
-      "monitor",
-      [
-        `CREATE TABLE IF NOT EXISTS "monitor" (`,
-        `  "host" STRING NULL,`,
-        `  "dc" STRING NULL,`,
-        `  "cpu" DOUBLE NULL,`,
-        `  "mem" BIGINT NULL DEFAULT 0,`,
-        `  "ts" TIMESTAMP(3) NOT NULL,`,
-        `  TIME INDEX ("ts"),`,
-        `  PRIMARY KEY ("host", "dc")`,
-        `)`,
-        ``,
-        `ENGINE=mito`,
-      ].join("\n"),
-    ]],
-  },
-  {
     name: "CREATE TABLE with every option, shown back by SHOW CREATE TABLE",
     sql: "CREATE TABLE opts (ts TIMESTAMP(6) TIME INDEX, v DOUBLE) ENGINE=mito " +
       "WITH(ttl='30d', append_mode='true', skip_wal='true')",
@@ -350,6 +330,7 @@ const DATABASES: SqlCase[] = [
   },
   { sql: "SELECT * FROM m", db: "metrics", rows: [[1, 2.5]] },
   { name: "catalog-schema db form", sql: "SELECT v FROM m", db: "greptime-metrics", rows: [[2.5]] },
+  { name: "qualified name from another db", sql: "SELECT v FROM metrics.m", rows: [[2.5]] },
   { name: "not visible from public", sql: "SELECT * FROM m", error: { code: 4001 } },
   { sql: "SHOW TABLES", db: "metrics", rows: [["m"]] },
   { sql: "DROP DATABASE metrics", affected: [0] },
@@ -361,6 +342,69 @@ const DATABASES: SqlCase[] = [
   },
 ];
 
+/** Tables in second, microsecond and nanosecond units: literals, comparisons and results stay in the unit. */
+const TIME_UNITS: SqlCase[] = [
+  {
+    sql:
+      "CREATE TABLE s0 (ts TIMESTAMP(0) TIME INDEX, v BIGINT); CREATE TABLE s6 (ts TIMESTAMP_US TIME INDEX, v BIGINT);" +
+      "CREATE TABLE s9 (ts TIMESTAMP(9) TIME INDEX, v BIGINT)",
+    affected: [0, 0, 0],
+  },
+  {
+    sql: `INSERT INTO s0 VALUES ('2024-01-01 00:00:01', 1), (${T0 / 1000 + 2}, 2);` +
+      `INSERT INTO s6 VALUES ('2024-01-01T00:00:00.000001Z', 1), (${T0 * 1000 + 2}, 2);` +
+      `INSERT INTO s9 VALUES ('2024-01-01 00:00:00.000000001', 1), (${BigInt(T0) * 1_000_000n + 2n}, 2)`,
+    affected: [2, 2, 2],
+  },
+  {
+    sql: "SELECT ts, v FROM s0 ORDER BY ts",
+    schema: [["ts", "TimestampSecond"], ["v", "Int64"]],
+    rows: [
+      [T0 / 1000 + 1, 1],
+      [T0 / 1000 + 2, 2],
+    ],
+  },
+  {
+    sql: "SELECT ts FROM s6 ORDER BY ts",
+    schema: [["ts", "TimestampMicrosecond"]],
+    rows: [[T0 * 1000 + 1], [
+      T0 * 1000 + 2,
+    ]],
+  },
+  {
+    name: "nanoseconds beyond 2^53 survive as JSON integers",
+    sql: "SELECT ts FROM s9 ORDER BY ts",
+    format: "csv",
+    body: `${BigInt(T0) * 1_000_000n + 1n}\r\n${BigInt(T0) * 1_000_000n + 2n}\r\n`,
+  },
+  { sql: "SELECT v FROM s0 WHERE ts >= '2024-01-01 00:00:02' AND ts < now()", rows: [[2]] },
+  { sql: "SELECT v FROM s6 WHERE ts > '2024-01-01 00:00:00.000001'", rows: [[2]] },
+  { sql: "SELECT v FROM s9 WHERE ts > '2024-01-01 00:00:00.000000001'", rows: [[2]] },
+  {
+    sql:
+      "SELECT date_bin(INTERVAL '1 minute', ts) AS b, date_trunc('minute', ts) AS d, to_unixtime(ts) AS u " +
+      "FROM s9 WHERE v = 1",
+    schema: [["b", "TimestampNanosecond"], ["d", "TimestampNanosecond"], ["u", "Int64"]],
+    rows: [[T0 * 1_000_000, T0 * 1_000_000, T0 / 1000]],
+  },
+  {
+    sql: "SELECT date_trunc('minute', ts) AS d, max(ts) AS m FROM s0 GROUP BY d",
+    schema: [["d", "TimestampSecond"], ["m", "TimestampSecond"]],
+    rows: [[T0 / 1000, T0 / 1000 + 2]],
+  },
+  {
+    sql: "SELECT arrow_cast(ts, 'Timestamp(Millisecond, None)') AS m FROM s9 WHERE v = 1",
+    schema: [["m", "TimestampMillisecond"]],
+    rows: [[T0]],
+  },
+  {
+    name: "the session timezone reads local literals",
+    sql: "SELECT v FROM s0 WHERE ts = '2024-01-01 08:00:01'",
+    headers: { "x-greptime-timezone": "+08:00" },
+    rows: [[1]],
+  },
+];
+
 Deno.test("/v1/sql statements", async (t) => {
   const server = await startTestServer();
   try {
@@ -369,6 +413,7 @@ Deno.test("/v1/sql statements", async (t) => {
     await t.step("SHOW, DESC and information_schema", (t) => runCases(t, server.url, SHOW_AND_DESC));
     await t.step("ALTER, TRUNCATE, DROP", (t) => runCases(t, server.url, ALTER_TRUNCATE_DROP));
     await t.step("databases", (t) => runCases(t, server.url, DATABASES));
+    await t.step("time units", (t) => runCases(t, server.url, TIME_UNITS));
   } finally {
     await server.stop();
   }

@@ -98,18 +98,15 @@ const DEDUP: SqlCase[] = [
   {
     sql: "SELECT host, a FROM lr WHERE host IS NULL",
     rows: [[null, 2.0]],
-    bug: "null tags are stored as a stand-in value that `IS NULL` does not match (0 rows)",
   },
   {
     sql: "SELECT count(*) FROM lr WHERE host IS NOT NULL",
     rows: [[4]],
-    bug: "the null-tag stand-in counts as NOT NULL (5 instead of 4)",
   },
   {
     sql: "SELECT coalesce(host, 'none') AS h FROM lr WHERE a = 2 AND ts = " + T0,
     schema: [["h", "String"]],
     rows: [["none"]],
-    bug: "coalesce() sees the null-tag stand-in: a Binary column holding []",
   },
 ];
 
