@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { startTestServer } from "../helpers/server.ts";
+import { spawnServer, startTestServer } from "../helpers/server.ts";
 import { runCases, type SqlCase, sqlOk, sqlRows } from "./fixtures/sql_client.ts";
 
 const T0 = 1704067200000;
@@ -203,6 +203,37 @@ Deno.test("/v1/sql data survives a restart on the same data_home", async () => {
       ]]);
       // A graceful stop keeps skip_wal tables as well.
       assert.deepEqual(await sqlRows(server.url, "SELECT v, ts FROM nowal"), [[1.0, T0]]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await Deno.remove(dataHome, { recursive: true });
+  }
+});
+
+Deno.test("/v1/sql acknowledged writes survive a SIGKILL", async () => {
+  const dataHome = await Deno.makeTempDir({ prefix: "petrel_sql_kill_" });
+  const args = ["--http-addr", "127.0.0.1:0", "--data-home", dataHome];
+  try {
+    let server = await spawnServer(args);
+    try {
+      await sqlOk(
+        server.url,
+        "CREATE TABLE k (host STRING, v DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host))",
+      );
+      await sqlOk(server.url, `INSERT INTO k VALUES ('a', 1, ${T0}), ('b', 2, ${T0})`);
+      await sqlOk(server.url, `INSERT INTO k VALUES ('a', 3, ${T0})`);
+      await sqlOk(server.url, "ALTER TABLE k ADD COLUMN note STRING");
+    } finally {
+      const status = await server.stop("SIGKILL");
+      assert.equal(status.signal, "SIGKILL");
+    }
+    server = await spawnServer(args);
+    try {
+      assert.deepEqual(await sqlRows(server.url, "SELECT host, v, note FROM k ORDER BY host"), [
+        ["a", 3.0, null],
+        ["b", 2.0, null],
+      ]);
     } finally {
       await server.stop();
     }
