@@ -2,7 +2,6 @@
  * `/v1/sql` under `static_user_provider:cmd:admin=a,ro:ro=r,wo:wo=w`: authentication failures are 401,
  * read-only users may only read and write-only users may only write (403, code 7006).
  */
-import assert from "node:assert/strict";
 import { basicAuth, startTestServer } from "../helpers/server.ts";
 import { checkCase, type SqlCase } from "./fixtures/sql_client.ts";
 

@@ -405,6 +405,71 @@ const TIME_UNITS: SqlCase[] = [
   },
 ];
 
+/** Every column type: GreptimeDB's data_type names in results, DESC and information_schema. */
+const TYPES: [string, string, string, string, string][] = [
+  // [column, SQL type, data_type, information_schema type, inserted literal]
+  ["i8", "TINYINT", "Int8", "tinyint", "-1"],
+  ["i16", "SMALLINT", "Int16", "smallint", "-2"],
+  ["i32", "INT", "Int32", "int", "-3"],
+  ["i64", "BIGINT", "Int64", "bigint", "-4"],
+  ["u8", "TINYINT UNSIGNED", "UInt8", "tinyint unsigned", "1"],
+  ["u16", "SMALLINT UNSIGNED", "UInt16", "smallint unsigned", "2"],
+  ["u32", "INT UNSIGNED", "UInt32", "int unsigned", "3"],
+  ["u64", "BIGINT UNSIGNED", "UInt64", "bigint unsigned", "18446744073709551615"],
+  ["f32", "FLOAT", "Float32", "float", "1.5"],
+  ["f64", "DOUBLE", "Float64", "double", "2"],
+  ["b", "BOOLEAN", "Boolean", "boolean", "true"],
+  ["s", "STRING", "String", "string", "'s'"],
+  ["vc", "VARCHAR", "String", "string", "'v'"],
+  ["d", "DATE", "Date", "date", "'2024-01-02'"],
+  ["j", "JSON", "Json", "json", `'{"a":[1,2]}'`],
+  ["ts", "TIMESTAMP TIME INDEX", "TimestampMillisecond", "timestamp(3)", "0"],
+];
+
+const TYPE_CASES: SqlCase[] = [
+  { sql: `CREATE TABLE ty (${TYPES.map(([c, t]) => `${c} ${t}`).join(", ")})`, affected: [0] },
+  { sql: `INSERT INTO ty VALUES (${TYPES.map((t) => t[4]).join(", ")})`, affected: [1] },
+  {
+    sql: "SELECT * FROM ty",
+    schema: TYPES.map(([c, , t]) => [c, t]),
+    rows: [[
+      -1,
+      -2,
+      -3,
+      -4,
+      1,
+      2,
+      3,
+      18446744073709551615,
+      1.5,
+      2.0,
+      true,
+      "s",
+      "v",
+      19724,
+      { a: [1, 2] },
+      0,
+    ]],
+  },
+  {
+    name: "exact digits of the largest UInt64, dates as days, JSON as text",
+    sql: "SELECT u64, d, j FROM ty",
+    format: "csvwithnamesandtypes",
+    body: 'u64,d,j\r\nUInt64,Date,Json\r\n18446744073709551615,19724,"{""a"":[1,2]}"\r\n',
+  },
+  {
+    sql: "DESC ty",
+    rows: TYPES.map(([c, , t]) =>
+      c === "ts" ? [c, t, "TIME INDEX", "NO", "", "TIMESTAMP"] : [c, t, "", "YES", "", "FIELD"]
+    ),
+  },
+  {
+    sql: "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'ty' " +
+      "ORDER BY ordinal_position",
+    rows: TYPES.map(([c, , , t]) => [c, t]),
+  },
+];
+
 Deno.test("/v1/sql statements", async (t) => {
   const server = await startTestServer();
   try {
@@ -414,6 +479,7 @@ Deno.test("/v1/sql statements", async (t) => {
     await t.step("ALTER, TRUNCATE, DROP", (t) => runCases(t, server.url, ALTER_TRUNCATE_DROP));
     await t.step("databases", (t) => runCases(t, server.url, DATABASES));
     await t.step("time units", (t) => runCases(t, server.url, TIME_UNITS));
+    await t.step("column types", (t) => runCases(t, server.url, TYPE_CASES));
   } finally {
     await server.stop();
   }
