@@ -7,7 +7,7 @@ import { qualifiedName } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../storage/types.ts";
 import { isTimestampType, unitOf } from "../storage/datatypes.ts";
-import { registerSqlFunctions, takeFunctionError } from "./functions.ts";
+import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { Token } from "./lexer.ts";

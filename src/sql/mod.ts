@@ -14,7 +14,7 @@ import { Cursor } from "./cursor.ts";
 import { executeDdl, tableName } from "./ddl.ts";
 import type { Session } from "./ddl.ts";
 import { executeDelete, executeInsert } from "./dml.ts";
-import { registerSqlFunctions } from "./functions.ts";
+import { registerSqlFunctions } from "./functions/mod.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
 import { refreshInformationSchema } from "./catalog_view.ts";

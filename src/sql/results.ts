@@ -6,7 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, Value } from "../storage/types.ts";
-import { takeFunctionError } from "./functions.ts";
+import { takeFunctionError } from "./functions/mod.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { DataType } from "../storage/types.ts";
 import type { TimeUnit } from "../storage/datatypes.ts";
-import { isIntegerType, isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
+import { isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent, quoteString } from "../storage/table.ts";
 import { invalidArguments, unsupported } from "../http/errors.ts";
@@ -14,6 +14,22 @@ import { isKeyword, isOp } from "./lexer.ts";
 import { resolveTableRef, tableRefSql } from "./catalog_view.ts";
 import { nsToUnit, parseIntervalNs, parseTimestampIn } from "./time.ts";
 import { Cursor } from "./cursor.ts";
+import type { OutputContext } from "./output_columns.ts";
+import { itemHint, outputName } from "./output_columns.ts";
+import {
+  aliasOf,
+  CMP_OPS,
+  errorAt,
+  findTopSelect,
+  INTERVAL_UNITS,
+  isOperandEnd,
+  NOT_ALIAS,
+  NOW_NAMES,
+  originalText,
+  QueryTokens,
+  SEPARATORS,
+  SYNTHETIC,
+} from "./query_tokens.ts";
 
 /** What a rewrite needs to know. */
 export interface RewriteEnv {
@@ -39,173 +55,12 @@ export interface Rewritten {
   usesInfoSchema: boolean;
 }
 
-const SYNTHETIC = -1;
-const synth = (kind: Token["kind"], text: string): Token => ({ kind, text, value: text, pos: SYNTHETIC });
-
-const SEPARATORS = new Set([
-  "AND",
-  "OR",
-  "WHERE",
-  "ON",
-  "HAVING",
-  "SELECT",
-  "FROM",
-  "GROUP",
-  "ORDER",
-  "BY",
-  "LIMIT",
-  "OFFSET",
-  "WHEN",
-  "THEN",
-  "ELSE",
-  "END",
-  "JOIN",
-  "UNION",
-  "EXCEPT",
-  "INTERSECT",
-  "SET",
-  "VALUES",
-  "CASE",
-  "USING",
-  "WINDOW",
-  "PARTITION",
-]);
-
-const NOT_ALIAS = new Set([
-  ...SEPARATORS,
-  "INNER",
-  "LEFT",
-  "RIGHT",
-  "FULL",
-  "OUTER",
-  "CROSS",
-  "NATURAL",
-  "AS",
-  "INTO",
-  "NOT",
-  "ALIGN",
-  "FILL",
-  "RANGE",
-  "LATERAL",
-]);
-
-const CMP_OPS = ["=", "==", "<", ">", "<=", ">=", "<>", "!="];
-const NOW_NAMES = new Set([
-  "now",
-  "current_timestamp",
-  "localtimestamp",
-  "statement_timestamp",
-  "transaction_timestamp",
-]);
-const TIME_RESULT_FUNCS = new Set([...NOW_NAMES, "date_bin", "date_trunc", "__petrel_to_ts"]);
-const KEEP_TYPE_AGGS = new Set(["min", "max", "first_value", "last_value", "last", "first"]);
-const INTERVAL_UNITS = new Set([
-  "YEAR",
-  "YEARS",
-  "MONTH",
-  "MONTHS",
-  "WEEK",
-  "WEEKS",
-  "DAY",
-  "DAYS",
-  "HOUR",
-  "HOURS",
-  "MINUTE",
-  "MINUTES",
-  "SECOND",
-  "SECONDS",
-  "MILLISECOND",
-  "MILLISECONDS",
-  "MICROSECOND",
-  "MICROSECONDS",
-  "NANOSECOND",
-  "NANOSECONDS",
-]);
-
-function isOperandEnd(t: Token | undefined): boolean {
-  return !!t && (t.kind !== "op" || t.text === ")" || t.text === "]");
-}
-
-/** Turns `x::type` into `CAST(x AS type)` so later steps handle one form. */
-function expandDoubleColonCasts(tokens: Token[], cur: Cursor): Token[] {
-  const out: Token[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (!isOp(t, "::")) {
-      out.push(t);
-      continue;
-    }
-    let start = out.length - 1;
-    if (start < 0) throw errorAt(cur, t, "Expected: an expression before ::");
-    if (isOp(out[start], ")")) {
-      let depth = 0;
-      for (; start >= 0; start--) {
-        if (isOp(out[start], ")")) depth++;
-        else if (isOp(out[start], "(")) depth--;
-        if (depth === 0) break;
-      }
-      if (start > 0 && (out[start - 1].kind === "ident" || out[start - 1].kind === "qident")) start--;
-    } else {
-      while (start >= 2 && isOp(out[start - 1], ".")) start -= 2;
-    }
-    if (start > 0 && isKeyword(out[start - 1], "INTERVAL")) start--;
-    const operand = out.splice(start);
-    const type: Token[] = [];
-    i++;
-    if (!tokens[i] || (tokens[i].kind !== "ident" && tokens[i].kind !== "qident")) {
-      throw errorAt(cur, tokens[i] ?? t, "Expected: a data type after ::");
-    }
-    type.push(tokens[i]);
-    if (isOp(tokens[i + 1], "(")) {
-      while (i + 1 < tokens.length && !isOp(tokens[i], ")")) type.push(tokens[++i]);
-    }
-    while (isKeyword(tokens[i + 1], "UNSIGNED", "WITH", "WITHOUT", "TIME", "ZONE")) type.push(tokens[++i]);
-    out.push(
-      synth("ident", "CAST"),
-      synth("op", "("),
-      ...operand,
-      synth("ident", "AS"),
-      ...type,
-      synth("op", ")"),
-    );
-  }
-  return out;
-}
-
-function errorAt(cur: Cursor, t: Token, message: string): Error {
-  const idx = cur.tokens.indexOf(t);
-  if (idx >= 0) cur.i = idx;
-  return cur.error(message);
-}
-
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const cursor = new Cursor(tokensIn, env.sql);
-  const toks = expandDoubleColonCasts(tokensIn, cursor);
+  const q = new QueryTokens(tokensIn, cursor);
+  const { toks, match, parent, lower, funcOf, args, primaryEnd } = q;
   const n = toks.length;
-  const match = new Array<number>(n).fill(-1);
-  const parent = new Array<number>(n).fill(-1);
-  {
-    const stack: number[] = [];
-    for (let i = 0; i < n; i++) {
-      parent[i] = stack.length ? stack[stack.length - 1] : -1;
-      if (isOp(toks[i], "(")) stack.push(i);
-      else if (isOp(toks[i], ")")) {
-        const open = stack.pop();
-        if (open === undefined) throw errorAt(cursor, toks[i], "Expected: end of statement, found: )");
-        match[open] = i;
-        match[i] = open;
-        parent[i] = stack.length ? stack[stack.length - 1] : -1;
-      }
-    }
-    if (stack.length) throw errorAt(cursor, toks[stack[stack.length - 1]], "Expected: ), found: EOF");
-  }
-  const lower = (t: Token) => (t.kind === "qident" ? t.value : t.value.toLowerCase());
-  const funcOf = (open: number): string | undefined => {
-    const f = toks[open - 1];
-    return open > 0 && f && f.kind === "ident" ? f.value.toLowerCase() : undefined;
-  };
-
   // CTE names are not tables
   const ctes = new Set<string>();
   for (let i = 0; i < n; i++) {
@@ -357,20 +212,6 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     if (t.kind === "string") return quoteString(t.value);
     return t.text;
   };
-  const args = (open: number): Array<[number, number]> => {
-    const close = match[open];
-    const out: Array<[number, number]> = [];
-    let s = open + 1;
-    for (let k = open + 1; k < close; k++) {
-      if (isOp(toks[k], "(")) k = match[k];
-      else if (isOp(toks[k], ",")) {
-        out.push([s, k]);
-        s = k + 1;
-      }
-    }
-    if (close > open + 1) out.push([s, close]);
-    return out;
-  };
   const timeLiteral = (i: number, unit: TimeUnit): string | undefined => {
     const t = toks[i];
     if (t.kind !== "string") return undefined;
@@ -384,26 +225,6 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     if (isKeyword(prev, "AND") && betweenAnd[i - 1]) return true;
     const p = parent[i];
     return (isOp(prev, "(") || isOp(prev, ",")) && p > 0 && isKeyword(toks[p - 1], "IN");
-  };
-
-  /** The end of the operand (unary sign, literal, name, call, cast or parenthesized group) at `i`; `i` if none. */
-  const primaryEnd = (i: number): number => {
-    let k = i;
-    while (isOp(toks[k], "-", "+")) k++;
-    const t = toks[k];
-    if (!t) return i;
-    if (t.kind === "number" || t.kind === "string") return k + 1;
-    if (isOp(t, "(")) return match[k] + 1;
-    if (t.kind === "ident" || t.kind === "qident") {
-      if (isKeyword(t, "CASE", "NOT", "SELECT", "EXISTS")) return i;
-      if (isOp(toks[k + 1], "(")) return match[k + 1] + 1;
-      let j = k + 1;
-      while (
-        isOp(toks[j], ".") && toks[j + 1] && (toks[j + 1].kind === "ident" || toks[j + 1].kind === "qident")
-      ) j += 2;
-      return j;
-    }
-    return i;
   };
 
   const emit = (a: number, b: number): string => {
@@ -572,6 +393,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   };
 
   // the outermost select list: output types SQLite cannot see, and names for rewritten expressions
+  const outCtx: OutputContext = { q, relations, colTypes, isTsColumn, unitAt };
   const hints: Array<DataType | undefined> = [];
   let sql: string;
   const top = findTopSelect(toks, match);
@@ -587,90 +409,14 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       const plain = toks.slice(s, exprEnd).map((t, k) => (k === 0 ? "" : gap(s + k)) + tokenText(t)).join("");
       const name = hasAlias || isOp(toks[e - 1], "*")
         ? undefined
-        : outputName(s, exprEnd, original, rewritten !== plain);
+        : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
       out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
       if (toks.slice(s, e).some((t) => isOp(t, "*")) && e - s <= 3) starSeen = true;
-      if (!starSeen) hints[idx] = itemHint(s, exprEnd);
+      if (!starSeen) hints[idx] = itemHint(outCtx, s, exprEnd);
     });
     out += emit(top.items[top.items.length - 1][1], n);
     sql = out;
   } else sql = emit(0, n);
-
-  /**
-   * The name of an unaliased output column when SQLite's own name would differ from GreptimeDB's:
-   * rewritten expressions keep their original text, and `fn(col)` is qualified as DataFusion does
-   * (`avg(monitor.cpu)`).
-   */
-  function outputName(s: number, e: number, original: string, rewritten: boolean): string | undefined {
-    const t = toks[s];
-    if (
-      t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
-      (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
-      !isKeyword(toks[s + 2], "DISTINCT", "ALL")
-    ) {
-      return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
-    }
-    return rewritten && original !== "" ? original : undefined;
-  }
-
-  function depthZero(s: number, e: number): Token[] {
-    const out: Token[] = [];
-    for (let k = s; k < e; k++) {
-      out.push(toks[k]);
-      if (isOp(toks[k], "(")) k = match[k] - 1;
-    }
-    return out;
-  }
-
-  function itemHint(s: number, e: number): DataType | undefined {
-    const t = toks[s];
-    if (!t) return undefined;
-    const flat = depthZero(s, e);
-    if (
-      !isKeyword(t, "CASE") &&
-      flat.some((x) =>
-        isOp(x, ...CMP_OPS, "~", "!~", "~*", "!~*") ||
-        isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS")
-      )
-    ) return "Boolean";
-    if (
-      flat.some((x) => isKeyword(x, "INTERVAL")) &&
-      flat.every((x) => x.kind !== "op" || isOp(x, "+", "-", "(", ")"))
-    ) {
-      const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
-      if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
-    }
-    if (t.kind !== "ident") return undefined;
-    const name = t.text.toLowerCase();
-    if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {
-      return timestampType(unitAt(s));
-    }
-    const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
-    if (name === "cast" && isOp(toks[s + 1], "(")) {
-      const close = match[s + 1];
-      const typeTok = toks.slice(s + 2, close).reverse().find((_, k, arr) => isKeyword(arr[k + 1], "AS"));
-      if (typeTok && /^(TIMESTAMP|TIMESTAMPTZ|DATETIME)/i.test(typeTok.text)) return timestampType(unitAt(s));
-    }
-    if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
-      return "UInt64";
-    }
-    if (!isWholeCall) return undefined;
-    const argCol = e - s === 4 && (toks[s + 2].kind === "ident" || toks[s + 2].kind === "qident")
-      ? colTypes.get(lower(toks[s + 2]))
-      : undefined;
-    if (name === "arrow_cast") {
-      const a = args(s + 1);
-      const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;
-      return typeTok?.kind === "string" ? arrowType(typeTok.value) : undefined;
-    }
-    if (["count", "approx_distinct"].includes(name)) return "Int64";
-    if (AVERAGING.has(name)) return "Float64";
-    if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;
-    if (name === "sum" && argCol) {
-      return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
-    }
-    return undefined;
-  }
 
   const nameTypes = new Map<string, DataType>();
   for (const t of tables) {
@@ -682,113 +428,4 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   }
   const database = [...dbs][0] ?? (env.db === "information_schema" ? "public" : env.db);
   return { sql, hints, database, nameTypes, usesInfoSchema };
-}
-
-const AVERAGING = new Set([
-  "avg",
-  "mean",
-  "stddev",
-  "stddev_samp",
-  "stddev_pop",
-  "variance",
-  "var_samp",
-  "var_pop",
-  "median",
-  "approx_median",
-  "approx_percentile_cont",
-  "percentile_cont",
-  "corr",
-]);
-
-const ARROW_TYPES: Record<string, DataType> = {
-  int8: "Int8",
-  int16: "Int16",
-  int32: "Int32",
-  int64: "Int64",
-  uint8: "UInt8",
-  uint16: "UInt16",
-  uint32: "UInt32",
-  uint64: "UInt64",
-  float32: "Float32",
-  float64: "Float64",
-  utf8: "String",
-  largeutf8: "String",
-  boolean: "Boolean",
-};
-
-/** GreptimeDB's type for an Arrow type name given to arrow_cast. */
-function arrowType(name: string): DataType | undefined {
-  const ts = /^Timestamp\((\w+)/i.exec(name.trim());
-  if (ts) {
-    const unit = ({ second: "s", millisecond: "ms", microsecond: "us", nanosecond: "ns" } as const)[
-      ts[1].toLowerCase() as "second"
-    ];
-    return unit ? timestampType(unit) : undefined;
-  }
-  return ARROW_TYPES[name.trim().toLowerCase()];
-}
-
-function originalText(sql: string, toks: Token[], s: number, e: number): string {
-  const real = toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);
-  if (real.length === 0) return "";
-  const first = real[0], last = real[real.length - 1];
-  return sql.slice(first.pos, last.pos + last.text.length);
-}
-
-function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number; hasAlias: boolean } {
-  if (e - s >= 3 && isKeyword(toks[e - 2], "AS")) return { exprEnd: e - 2, hasAlias: true };
-  const last = toks[e - 1], prev = toks[e - 2];
-  if (
-    e - s >= 2 && last &&
-    (last.kind === "qident" || (last.kind === "ident" && !NOT_ALIAS.has(last.text.toUpperCase()))) &&
-    prev &&
-    (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
-      prev.kind === "string") &&
-    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL")
-  ) return { exprEnd: e - 1, hasAlias: true };
-  return { exprEnd: e, hasAlias: false };
-}
-
-/** The items of the first depth-0 SELECT list (after any WITH clause), as token ranges. */
-function findTopSelect(toks: Token[], match: number[]): { items: Array<[number, number]> } | undefined {
-  let i = 0;
-  for (; i < toks.length; i++) {
-    if (isOp(toks[i], "(")) i = match[i];
-    else if (isKeyword(toks[i], "SELECT")) break;
-  }
-  if (i >= toks.length) return undefined;
-  let s = i + 1;
-  if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
-  const items: Array<[number, number]> = [];
-  let k = s;
-  for (; k < toks.length; k++) {
-    const t = toks[k];
-    if (isOp(t, "(")) {
-      k = match[k];
-      continue;
-    }
-    if (
-      isKeyword(
-        t,
-        "FROM",
-        "WHERE",
-        "GROUP",
-        "ORDER",
-        "LIMIT",
-        "UNION",
-        "EXCEPT",
-        "INTERSECT",
-        "HAVING",
-        "WINDOW",
-        "OFFSET",
-        "ALIGN",
-      )
-    ) break;
-    if (isOp(t, ",")) {
-      items.push([s, k]);
-      s = k + 1;
-    }
-  }
-  if (k > s) items.push([s, k]);
-  return items.length ? { items } : undefined;
 }

@@ -1,0 +1,72 @@
+/**
+ * GreptimeDB/PostgreSQL functions SQLite lacks, as one table of SQLite user functions registered on
+ * every connection SQL runs on. Time functions take their column's unit as an extra argument that
+ * the rewriter adds.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { AGGREGATES } from "./aggregates.ts";
+import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
+import { TIME_SCALARS } from "./time.ts";
+import type { Arg, Ret, ScalarDef } from "./values.ts";
+
+const SCALARS: Record<string, ScalarDef> = { ...TIME_SCALARS, ...OTHER_SCALARS };
+
+/** Names of the functions this module provides, for the rewriter's checks. */
+export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
+
+const registered = new WeakSet<DatabaseSync>();
+
+/*
+ * An exception thrown inside a user function hangs node:sqlite under Deno 2.9.6 (measured), so
+ * every function catches, returns NULL, and parks the error here for the caller to rethrow.
+ */
+let parkedError: unknown = undefined;
+
+/** Returns (and clears) the first error a user function raised since the last call. */
+export function takeFunctionError(): unknown {
+  const e = parkedError;
+  parkedError = undefined;
+  return e;
+}
+
+function guarded<A extends unknown[], R>(fn: (...args: A) => R, fallback: R): (...args: A) => R {
+  return (...args: A): R => {
+    try {
+      return fn(...args);
+    } catch (e) {
+      parkedError ??= e;
+      return fallback;
+    }
+  };
+}
+
+/** Registers the function table on a connection, once. */
+export function registerSqlFunctions(db: DatabaseSync): void {
+  if (registered.has(db)) return;
+  registered.add(db);
+  for (const [name, def] of Object.entries(SCALARS)) {
+    const fn = def.int
+      ? (...args: Arg[]) => {
+        const r = def.fn(...args);
+        return typeof r === "number" && Number.isInteger(r) ? BigInt(r) : r;
+      }
+      : def.fn;
+    db.function(
+      name,
+      { deterministic: def.deterministic ?? true, varargs: true, useBigIntArguments: def.bigint ?? false },
+      guarded(fn as (...args: unknown[]) => Ret, null),
+    );
+  }
+  for (const [name, def] of Object.entries(AGGREGATES)) {
+    db.aggregate(
+      name,
+      {
+        start: def.start,
+        step: def.step as (acc: unknown, ...args: unknown[]) => unknown,
+        result: def.result as (acc: unknown) => Ret,
+        ...(def.inverse ? { inverse: def.inverse as (acc: unknown, ...args: unknown[]) => unknown } : {}),
+        varargs: true,
+      } as Parameters<DatabaseSync["aggregate"]>[1],
+    );
+  }
+}

@@ -1,0 +1,154 @@
+/** Math and string functions SQLite lacks (no MATH_FUNCTIONS in this build), and the division guard. */
+import { createHash } from "node:crypto";
+import type { Arg, ScalarDef } from "./values.ts";
+import { big, math1, num, str } from "./values.ts";
+
+function regexpFlags(flags: Arg): string {
+  return (str(flags) ?? "").replace(/[^imsu]/g, "");
+}
+
+/** Scalar functions by name. */
+export const SCALARS: Record<string, ScalarDef> = {
+  __petrel_nonzero: {
+    bigint: true,
+    fn: (v) => {
+      if (v === 0 || v === 0n) throw new Error("Divide by zero error");
+      return v;
+    },
+  },
+  sqrt: math1(Math.sqrt),
+  cbrt: math1(Math.cbrt),
+  exp: math1(Math.exp),
+  ln: math1(Math.log),
+  log10: math1(Math.log10),
+  log2: math1(Math.log2),
+  log: {
+    fn: (a, b) => {
+      const x = num(a);
+      if (x === null) return null;
+      if (b === undefined) return Math.log10(x);
+      const y = num(b);
+      return y === null ? null : Math.log(y) / Math.log(x);
+    },
+  },
+  pow: { fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.pow(num(a)!, num(b)!)) },
+  power: { fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.pow(num(a)!, num(b)!)) },
+  floor: math1(Math.floor),
+  ceil: math1(Math.ceil),
+  ceiling: math1(Math.ceil),
+  trunc: math1(Math.trunc),
+  sin: math1(Math.sin),
+  cos: math1(Math.cos),
+  tan: math1(Math.tan),
+  asin: math1(Math.asin),
+  acos: math1(Math.acos),
+  atan: math1(Math.atan),
+  atan2: { fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.atan2(num(a)!, num(b)!)) },
+  sinh: math1(Math.sinh),
+  cosh: math1(Math.cosh),
+  tanh: math1(Math.tanh),
+  degrees: math1((x) => (x * 180) / Math.PI),
+  radians: math1((x) => (x * Math.PI) / 180),
+  signum: math1(Math.sign),
+  sign: math1(Math.sign),
+  pi: { fn: () => Math.PI },
+  isnan: { int: true, fn: (a) => (typeof a === "number" && Number.isNaN(a) ? 1 : 0) },
+  greatest: { fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! > m! ? x : m))) },
+  least: { fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! < m! ? x : m))) },
+  strpos: { int: true, fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1) },
+  left: { fn: (s, n) => (s === null || n === null ? null : str(s)!.slice(0, Number(n))) },
+  right: {
+    fn: (s, n) => (s === null || n === null ? null : Number(n) <= 0 ? "" : str(s)!.slice(-Number(n))),
+  },
+  lpad: {
+    fn: (
+      s,
+      n,
+      p,
+    ) => (s === null || n === null
+      ? null
+      : str(s)!.padStart(Number(n), str(p ?? " ") ?? " ").slice(0, Number(n))),
+  },
+  rpad: {
+    fn: (
+      s,
+      n,
+      p,
+    ) => (s === null || n === null
+      ? null
+      : str(s)!.padEnd(Number(n), str(p ?? " ") ?? " ").slice(0, Number(n))),
+  },
+  starts_with: {
+    int: true,
+    fn: (s, p) => (s === null || p === null ? null : str(s)!.startsWith(str(p)!) ? 1 : 0),
+  },
+  ends_with: {
+    int: true,
+    fn: (s, p) => (s === null || p === null ? null : str(s)!.endsWith(str(p)!) ? 1 : 0),
+  },
+  split_part: {
+    fn: (
+      s,
+      d,
+      n,
+    ) => (s === null || d === null || n === null ? null : str(s)!.split(str(d)!)[Number(n) - 1] ?? ""),
+  },
+  btrim: {
+    fn: (s, chars) => {
+      if (s === null) return null;
+      const c = chars === undefined || chars === null ? " " : str(chars)!;
+      let v = str(s)!;
+      while (v.length > 0 && c.includes(v[0])) v = v.slice(1);
+      while (v.length > 0 && c.includes(v[v.length - 1])) v = v.slice(0, -1);
+      return v;
+    },
+  },
+  initcap: {
+    fn: (
+      s,
+    ) => (s === null
+      ? null
+      : str(s)!.toLowerCase().replace(/(^|[^a-zA-Z0-9])([a-z])/g, (_, a, b) => a + b.toUpperCase())),
+  },
+  reverse: { fn: (s) => (s === null ? null : [...str(s)!].reverse().join("")) },
+  repeat: { fn: (s, n) => (s === null || n === null ? null : str(s)!.repeat(Math.max(0, Number(n)))) },
+  char_length: { int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
+  character_length: { int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
+  octet_length: { int: true, fn: (s) => (s === null ? null : new TextEncoder().encode(str(s)!).length) },
+  chr: { fn: (n) => (n === null ? null : String.fromCodePoint(Number(n))) },
+  ascii: { int: true, fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
+  md5: { fn: (s) => (s === null ? null : createHash("md5").update(str(s)!).digest("hex")) },
+  to_hex: { fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
+  regexp: {
+    int: true,
+    fn: (p, s) => (p === null || s === null ? null : new RegExp(str(p)!).test(str(s)!) ? 1 : 0),
+  },
+  regexp_like: {
+    fn: (
+      s,
+      p,
+      f,
+    ) => (s === null || p === null
+      ? null
+      : new RegExp(str(p)!, regexpFlags(f ?? null)).test(str(s)!)
+      ? 1
+      : 0),
+  },
+  regexp_replace: {
+    fn: (s, p, r, f) => {
+      if (s === null || p === null || r === null) return null;
+      const flags = regexpFlags(f ?? null) + ((str(f ?? null) ?? "").includes("g") ? "g" : "");
+      return str(s)!.replace(new RegExp(str(p)!, flags), str(r)!.replace(/\\(\d)/g, "$$$1"));
+    },
+  },
+  regexp_match: {
+    fn: (s, p, f) => {
+      if (s === null || p === null) return null;
+      const m = new RegExp(str(p)!, regexpFlags(f ?? null)).exec(str(s)!);
+      return m ? JSON.stringify(m.length > 1 ? m.slice(1) : [m[0]]) : null;
+    },
+  },
+  uuid: { fn: () => crypto.randomUUID(), deterministic: false },
+  version: { fn: () => "8.0.0-petrel" },
+  database: { fn: () => null },
+};

@@ -1,0 +1,240 @@
+/** Time functions (`date_bin`, `date_trunc`, `date_part`, `to_unixtime`, `arrow_cast`, …) in a column's unit. */
+import type { TimeUnit } from "../../storage/datatypes.ts";
+import { convertUnit, nsToUnit, parseIntervalNs, timezoneOffsetMinutes } from "../time.ts";
+import type { Arg, Ret, ScalarDef } from "./values.ts";
+import { big, num, str, toNs, unitArg } from "./values.ts";
+
+const TRUNC_FIELDS = [
+  "microsecond",
+  "millisecond",
+  "second",
+  "minute",
+  "hour",
+  "day",
+  "week",
+  "month",
+  "quarter",
+  "year",
+];
+
+function dateTrunc(field: string, ns: bigint, offsetMin: number): bigint {
+  const f = field.toLowerCase().replace(/s$/, "");
+  const fixed: Record<string, bigint> = {
+    microsecond: 1_000n,
+    millisecond: 1_000_000n,
+    second: 1_000_000_000n,
+    minute: 60_000_000_000n,
+    hour: 3_600_000_000_000n,
+  };
+  const offNs = BigInt(offsetMin) * 60_000_000_000n;
+  const local = ns + offNs;
+  if (fixed[f]) {
+    const d = fixed[f];
+    const r = local % d;
+    return local - (r < 0n ? r + d : r) - offNs;
+  }
+  const ms = Number(local / 1_000_000n) - (local % 1_000_000n < 0n ? 1 : 0);
+  const d = new Date(ms);
+  const y = d.getUTCFullYear();
+  let mo = d.getUTCMonth(), day = d.getUTCDate();
+  if (f === "day") { /* keep */ }
+  else if (f === "week") {
+    const dow = (d.getUTCDay() + 6) % 7;
+    day -= dow;
+  } else if (f === "month") day = 1;
+  else if (f === "quarter") {
+    day = 1;
+    mo = mo - (mo % 3);
+  } else if (f === "year") {
+    day = 1;
+    mo = 0;
+  } else {
+    throw new Error(`Unsupported date_trunc field: ${field} (expected one of ${TRUNC_FIELDS.join(", ")})`);
+  }
+  return BigInt(Date.UTC(y, mo, day)) * 1_000_000n - offNs;
+}
+
+function datePart(field: string, ns: bigint): number | null {
+  const ms = Number(ns / 1_000_000n);
+  const d = new Date(ms);
+  switch (field.toLowerCase()) {
+    case "year":
+      return d.getUTCFullYear();
+    case "quarter":
+      return Math.floor(d.getUTCMonth() / 3) + 1;
+    case "month":
+      return d.getUTCMonth() + 1;
+    case "week": {
+      const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+      const dayNum = (t.getUTCDay() + 6) % 7;
+      t.setUTCDate(t.getUTCDate() - dayNum + 3);
+      const firstThursday = new Date(Date.UTC(t.getUTCFullYear(), 0, 4));
+      return 1 +
+        Math.round(
+          ((t.getTime() - firstThursday.getTime()) / 86400000 - 3 + ((firstThursday.getUTCDay() + 6) % 7)) /
+            7,
+        );
+    }
+    case "day":
+      return d.getUTCDate();
+    case "dow":
+      return d.getUTCDay();
+    case "doy":
+      return Math.floor((ms - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1;
+    case "hour":
+      return d.getUTCHours();
+    case "minute":
+      return d.getUTCMinutes();
+    case "second":
+      return d.getUTCSeconds() + Number(ns % 1_000_000_000n) / 1e9;
+    case "millisecond":
+      return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds();
+    case "epoch":
+      return Number(ns) / 1e9;
+    default:
+      return null;
+  }
+}
+
+function strftime(fmt: string, ns: bigint): string {
+  const d = new Date(Number(ns / 1_000_000n));
+  const p = (n: number, w = 2) => String(n).padStart(w, "0");
+  return fmt.replace(/%([YmdHMSfzZjaAbBe%]|3f|6f|9f)/g, (_, c: string) => {
+    switch (c) {
+      case "Y":
+        return String(d.getUTCFullYear());
+      case "m":
+        return p(d.getUTCMonth() + 1);
+      case "d":
+        return p(d.getUTCDate());
+      case "e":
+        return String(d.getUTCDate()).padStart(2, " ");
+      case "H":
+        return p(d.getUTCHours());
+      case "M":
+        return p(d.getUTCMinutes());
+      case "S":
+        return p(d.getUTCSeconds());
+      case "3f":
+        return p(d.getUTCMilliseconds(), 3);
+      case "6f":
+        return p(Number((ns % 1_000_000_000n) / 1000n), 6);
+      case "9f":
+      case "f":
+        return p(Number(ns % 1_000_000_000n), 9);
+      case "z":
+        return "+0000";
+      case "Z":
+        return "UTC";
+      case "j":
+        return p(Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1, 3);
+      case "a":
+        return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getUTCDay()];
+      case "A":
+        return ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][d.getUTCDay()];
+      case "b":
+        return d.toLocaleString("en-US", { month: "short", timeZone: "UTC" });
+      case "B":
+        return d.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
+      default:
+        return "%";
+    }
+  });
+}
+
+const ARROW_UNITS: Record<string, TimeUnit> = {
+  second: "s",
+  millisecond: "ms",
+  microsecond: "us",
+  nanosecond: "ns",
+};
+
+function arrowCast(v: Arg, target: string, srcUnit: TimeUnit): Ret {
+  if (v === null) return null;
+  const t = target.trim();
+  const ts = /^Timestamp\((\w+)/i.exec(t);
+  if (ts) {
+    const unit = ARROW_UNITS[ts[1].toLowerCase()] ?? "ms";
+    const ns = toNs(v, srcUnit);
+    return ns === null ? null : nsToUnit(ns, unit);
+  }
+  if (/^(U?Int\d+)$/i.test(t)) {
+    const b = big(v);
+    return b;
+  }
+  if (/^Float\d+$/i.test(t)) return num(v);
+  if (/^(Utf8|LargeUtf8|Utf8View)$/i.test(t)) return str(v);
+  if (/^Boolean$/i.test(t)) return num(v) ? 1 : 0;
+  throw new Error(`Unsupported arrow_cast type: ${target}`);
+}
+
+/** The time functions the rewriter calls (it adds the unit and timezone arguments). */
+export const TIME_SCALARS: Record<string, ScalarDef> = {
+  __petrel_now: {
+    fn: (unit) => nsToUnit(BigInt(Date.now()) * 1_000_000n, unitArg(unit)),
+    deterministic: false,
+  },
+  __petrel_date_bin: {
+    bigint: true,
+    fn: (interval, ts, origin) => {
+      const i = big(interval), t = big(ts), o = big(origin ?? 0n) ?? 0n;
+      if (i === null || t === null || i <= 0n) return null;
+      const r = (t - o) % i;
+      return t - (r < 0n ? r + i : r);
+    },
+  },
+  __petrel_date_trunc: {
+    bigint: true,
+    fn: (field, ts, unit, tz) => {
+      const u = unitArg(unit);
+      const ns = toNs(ts, u, str(tz) ?? undefined);
+      if (ns === null || field === null) return null;
+      const off = timezoneOffsetMinutes(str(tz) ?? undefined, Number(ns / 1_000_000n));
+      return nsToUnit(dateTrunc(String(field), ns, off), u);
+    },
+  },
+  __petrel_date_part: {
+    bigint: true,
+    int: true,
+    fn: (field, ts, unit, tz) => {
+      const ns = toNs(ts, unitArg(unit), str(tz) ?? undefined);
+      if (ns === null || field === null) return null;
+      const off = BigInt(timezoneOffsetMinutes(str(tz) ?? undefined, Number(ns / 1_000_000n))) *
+        60_000_000_000n;
+      return datePart(String(field), ns + off);
+    },
+  },
+  __petrel_to_unixtime: {
+    bigint: true,
+    fn: (v, unit, tz) => {
+      const ns = toNs(v, unitArg(unit), str(tz) ?? undefined);
+      return ns === null ? null : nsToUnit(ns, "s");
+    },
+  },
+  __petrel_to_ts: {
+    bigint: true,
+    fn: (v, unit, tz) => {
+      const ns = toNs(v, unitArg(unit), str(tz) ?? undefined);
+      return ns === null ? null : nsToUnit(ns, unitArg(unit));
+    },
+  },
+  __petrel_convert_unit: {
+    bigint: true,
+    fn: (v, from, to) => {
+      const b = big(v);
+      return b === null ? null : convertUnit(b, unitArg(from), unitArg(to));
+    },
+  },
+  __petrel_interval: { fn: (text, unit) => nsToUnit(parseIntervalNs(String(text)), unitArg(unit)) },
+  __petrel_arrow_cast: {
+    bigint: true,
+    fn: (v, type, unit) => arrowCast(v, String(type), unitArg(unit)),
+  },
+  __petrel_date_format: {
+    bigint: true,
+    fn: (ts, fmt, unit) => {
+      const ns = toNs(ts, unitArg(unit));
+      return ns === null || fmt === null ? null : strftime(String(fmt), ns);
+    },
+  },
+};

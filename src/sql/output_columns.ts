@@ -1,0 +1,143 @@
+/**
+ * Names and data types of output columns where SQLite's own would differ from GreptimeDB's:
+ * expressions have no declared type, and DataFusion names `avg(cpu)` as `avg(monitor.cpu)`.
+ */
+import type { DataType } from "../storage/types.ts";
+import type { TimeUnit } from "../storage/datatypes.ts";
+import { isIntegerType, isTimestampType, timestampType } from "../storage/datatypes.ts";
+import { isKeyword, isOp } from "./lexer.ts";
+import type { QueryTokens } from "./query_tokens.ts";
+import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
+
+/** What output typing needs to know about a query. */
+export interface OutputContext {
+  q: QueryTokens;
+  /** The relations (alias or table name) of the outermost FROM clause. */
+  relations: string[];
+  /** Types of the columns of every table in scope, by lowercased name. */
+  colTypes: Map<string, DataType>;
+  isTsColumn(i: number): TimeUnit | undefined;
+  unitAt(i: number): TimeUnit;
+}
+
+const AVERAGING = new Set([
+  "avg",
+  "mean",
+  "stddev",
+  "stddev_samp",
+  "stddev_pop",
+  "variance",
+  "var_samp",
+  "var_pop",
+  "median",
+  "approx_median",
+  "approx_percentile_cont",
+  "percentile_cont",
+  "corr",
+]);
+
+const ARROW_TYPES: Record<string, DataType> = {
+  int8: "Int8",
+  int16: "Int16",
+  int32: "Int32",
+  int64: "Int64",
+  uint8: "UInt8",
+  uint16: "UInt16",
+  uint32: "UInt32",
+  uint64: "UInt64",
+  float32: "Float32",
+  float64: "Float64",
+  utf8: "String",
+  largeutf8: "String",
+  boolean: "Boolean",
+};
+
+/** GreptimeDB's type for an Arrow type name given to arrow_cast. */
+function arrowType(name: string): DataType | undefined {
+  const ts = /^Timestamp\((\w+)/i.exec(name.trim());
+  if (ts) {
+    const unit = ({ second: "s", millisecond: "ms", microsecond: "us", nanosecond: "ns" } as const)[
+      ts[1].toLowerCase() as "second"
+    ];
+    return unit ? timestampType(unit) : undefined;
+  }
+  return ARROW_TYPES[name.trim().toLowerCase()];
+}
+
+/**
+ * The name of an unaliased output column when SQLite's own name would differ from GreptimeDB's:
+ * rewritten expressions keep their original text, and `fn(col)` is qualified as DataFusion does
+ * (`avg(monitor.cpu)`).
+ */
+export function outputName(
+  c: OutputContext,
+  s: number,
+  e: number,
+  original: string,
+  rewritten: boolean,
+): string | undefined {
+  const { toks, match } = c.q;
+  const relations = c.relations;
+  const t = toks[s];
+  if (
+    t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
+    (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
+    !isKeyword(toks[s + 2], "DISTINCT", "ALL")
+  ) {
+    return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
+  }
+  return rewritten && original !== "" ? original : undefined;
+}
+
+/** The data type of a select item SQLite cannot report (no declared type behind it). */
+export function itemHint(c: OutputContext, s: number, e: number): DataType | undefined {
+  const { toks, match, args, depthZero, lower } = c.q;
+  const { colTypes, isTsColumn, unitAt } = c;
+  const t = toks[s];
+  if (!t) return undefined;
+  const flat = depthZero(s, e);
+  if (
+    !isKeyword(t, "CASE") &&
+    flat.some((x) =>
+      isOp(x, ...CMP_OPS, "~", "!~", "~*", "!~*") ||
+      isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS")
+    )
+  ) return "Boolean";
+  if (
+    flat.some((x) => isKeyword(x, "INTERVAL")) &&
+    flat.every((x) => x.kind !== "op" || isOp(x, "+", "-", "(", ")"))
+  ) {
+    const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
+    if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
+  }
+  if (t.kind !== "ident") return undefined;
+  const name = t.text.toLowerCase();
+  if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {
+    return timestampType(unitAt(s));
+  }
+  const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
+  if (name === "cast" && isOp(toks[s + 1], "(")) {
+    const close = match[s + 1];
+    const typeTok = toks.slice(s + 2, close).reverse().find((_, k, arr) => isKeyword(arr[k + 1], "AS"));
+    if (typeTok && /^(TIMESTAMP|TIMESTAMPTZ|DATETIME)/i.test(typeTok.text)) return timestampType(unitAt(s));
+  }
+  if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
+    return "UInt64";
+  }
+  if (!isWholeCall) return undefined;
+  const argCol = e - s === 4 && (toks[s + 2].kind === "ident" || toks[s + 2].kind === "qident")
+    ? colTypes.get(lower(toks[s + 2]))
+    : undefined;
+  if (name === "arrow_cast") {
+    const a = args(s + 1);
+    const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;
+    return typeTok?.kind === "string" ? arrowType(typeTok.value) : undefined;
+  }
+  if (["count", "approx_distinct"].includes(name)) return "Int64";
+  if (AVERAGING.has(name)) return "Float64";
+  if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;
+  if (name === "sum" && argCol) {
+    return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
+  }
+  return undefined;
+}

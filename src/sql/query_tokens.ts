@@ -1,0 +1,311 @@
+/**
+ * The token-level structure of a query shared by the rewriter and the output-column typing:
+ * keyword vocabulary, `::` cast expansion, bracket matching, select-list items.
+ */
+import type { Token } from "./lexer.ts";
+import { isKeyword, isOp } from "./lexer.ts";
+import type { Cursor } from "./cursor.ts";
+
+export const SYNTHETIC = -1;
+export const synth = (kind: Token["kind"], text: string): Token => ({
+  kind,
+  text,
+  value: text,
+  pos: SYNTHETIC,
+});
+
+export const SEPARATORS = new Set([
+  "AND",
+  "OR",
+  "WHERE",
+  "ON",
+  "HAVING",
+  "SELECT",
+  "FROM",
+  "GROUP",
+  "ORDER",
+  "BY",
+  "LIMIT",
+  "OFFSET",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "END",
+  "JOIN",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "SET",
+  "VALUES",
+  "CASE",
+  "USING",
+  "WINDOW",
+  "PARTITION",
+]);
+
+export const NOT_ALIAS = new Set([
+  ...SEPARATORS,
+  "INNER",
+  "LEFT",
+  "RIGHT",
+  "FULL",
+  "OUTER",
+  "CROSS",
+  "NATURAL",
+  "AS",
+  "INTO",
+  "NOT",
+  "ALIGN",
+  "FILL",
+  "RANGE",
+  "LATERAL",
+]);
+
+export const CMP_OPS = ["=", "==", "<", ">", "<=", ">=", "<>", "!="];
+export const NOW_NAMES = new Set([
+  "now",
+  "current_timestamp",
+  "localtimestamp",
+  "statement_timestamp",
+  "transaction_timestamp",
+]);
+export const TIME_RESULT_FUNCS = new Set([...NOW_NAMES, "date_bin", "date_trunc", "__petrel_to_ts"]);
+export const KEEP_TYPE_AGGS = new Set(["min", "max", "first_value", "last_value", "last", "first"]);
+export const INTERVAL_UNITS = new Set([
+  "YEAR",
+  "YEARS",
+  "MONTH",
+  "MONTHS",
+  "WEEK",
+  "WEEKS",
+  "DAY",
+  "DAYS",
+  "HOUR",
+  "HOURS",
+  "MINUTE",
+  "MINUTES",
+  "SECOND",
+  "SECONDS",
+  "MILLISECOND",
+  "MILLISECONDS",
+  "MICROSECOND",
+  "MICROSECONDS",
+  "NANOSECOND",
+  "NANOSECONDS",
+]);
+
+export function isOperandEnd(t: Token | undefined): boolean {
+  return !!t && (t.kind !== "op" || t.text === ")" || t.text === "]");
+}
+
+/** Turns `x::type` into `CAST(x AS type)` so later steps handle one form. */
+export function expandDoubleColonCasts(tokens: Token[], cur: Cursor): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!isOp(t, "::")) {
+      out.push(t);
+      continue;
+    }
+    let start = out.length - 1;
+    if (start < 0) throw errorAt(cur, t, "Expected: an expression before ::");
+    if (isOp(out[start], ")")) {
+      let depth = 0;
+      for (; start >= 0; start--) {
+        if (isOp(out[start], ")")) depth++;
+        else if (isOp(out[start], "(")) depth--;
+        if (depth === 0) break;
+      }
+      if (start > 0 && (out[start - 1].kind === "ident" || out[start - 1].kind === "qident")) start--;
+    } else {
+      while (start >= 2 && isOp(out[start - 1], ".")) start -= 2;
+    }
+    if (start > 0 && isKeyword(out[start - 1], "INTERVAL")) start--;
+    const operand = out.splice(start);
+    const type: Token[] = [];
+    i++;
+    if (!tokens[i] || (tokens[i].kind !== "ident" && tokens[i].kind !== "qident")) {
+      throw errorAt(cur, tokens[i] ?? t, "Expected: a data type after ::");
+    }
+    type.push(tokens[i]);
+    if (isOp(tokens[i + 1], "(")) {
+      while (i + 1 < tokens.length && !isOp(tokens[i], ")")) type.push(tokens[++i]);
+    }
+    while (isKeyword(tokens[i + 1], "UNSIGNED", "WITH", "WITHOUT", "TIME", "ZONE")) type.push(tokens[++i]);
+    out.push(
+      synth("ident", "CAST"),
+      synth("op", "("),
+      ...operand,
+      synth("ident", "AS"),
+      ...type,
+      synth("op", ")"),
+    );
+  }
+  return out;
+}
+
+/** A syntax error positioned at a token. */
+export function errorAt(cur: Cursor, t: Token, message: string): Error {
+  const idx = cur.tokens.indexOf(t);
+  if (idx >= 0) cur.i = idx;
+  return cur.error(message);
+}
+
+/** A statement's tokens (with `::` casts expanded) and their bracket structure. */
+export class QueryTokens {
+  readonly toks: Token[];
+  /** For each bracket, the index of its partner; -1 elsewhere. */
+  readonly match: number[];
+  /** For each token, the index of the innermost open bracket around it; -1 at top level. */
+  readonly parent: number[];
+
+  constructor(tokensIn: Token[], readonly cursor: Cursor) {
+    const toks = expandDoubleColonCasts(tokensIn, cursor);
+    const n = toks.length;
+    const match = new Array<number>(n).fill(-1);
+    const parent = new Array<number>(n).fill(-1);
+    const stack: number[] = [];
+    for (let i = 0; i < n; i++) {
+      parent[i] = stack.length ? stack[stack.length - 1] : -1;
+      if (isOp(toks[i], "(")) stack.push(i);
+      else if (isOp(toks[i], ")")) {
+        const open = stack.pop();
+        if (open === undefined) throw errorAt(cursor, toks[i], "Expected: end of statement, found: )");
+        match[open] = i;
+        match[i] = open;
+        parent[i] = stack.length ? stack[stack.length - 1] : -1;
+      }
+    }
+    if (stack.length) throw errorAt(cursor, toks[stack[stack.length - 1]], "Expected: ), found: EOF");
+    this.toks = toks;
+    this.match = match;
+    this.parent = parent;
+  }
+
+  /** An identifier's name as GreptimeDB resolves it (bare names lowercased). */
+  lower = (t: Token): string => (t.kind === "qident" ? t.value : t.value.toLowerCase());
+
+  /** The function whose argument list opens at `open`, if any. */
+  funcOf = (open: number): string | undefined => {
+    const f = this.toks[open - 1];
+    return open > 0 && f && f.kind === "ident" ? f.value.toLowerCase() : undefined;
+  };
+
+  /** The token ranges of the comma-separated arguments inside the bracket at `open`. */
+  args = (open: number): Array<[number, number]> => {
+    const { toks, match } = this;
+    const close = match[open];
+    const out: Array<[number, number]> = [];
+    let s = open + 1;
+    for (let k = open + 1; k < close; k++) {
+      if (isOp(toks[k], "(")) k = match[k];
+      else if (isOp(toks[k], ",")) {
+        out.push([s, k]);
+        s = k + 1;
+      }
+    }
+    if (close > open + 1) out.push([s, close]);
+    return out;
+  };
+
+  /** The end of the operand (unary sign, literal, name, call, cast or parenthesized group) at `i`; `i` if none. */
+  primaryEnd = (i: number): number => {
+    const { toks, match } = this;
+    let k = i;
+    while (isOp(toks[k], "-", "+")) k++;
+    const t = toks[k];
+    if (!t) return i;
+    if (t.kind === "number" || t.kind === "string") return k + 1;
+    if (isOp(t, "(")) return match[k] + 1;
+    if (t.kind === "ident" || t.kind === "qident") {
+      if (isKeyword(t, "CASE", "NOT", "SELECT", "EXISTS")) return i;
+      if (isOp(toks[k + 1], "(")) return match[k + 1] + 1;
+      let j = k + 1;
+      while (
+        isOp(toks[j], ".") && toks[j + 1] && (toks[j + 1].kind === "ident" || toks[j + 1].kind === "qident")
+      ) j += 2;
+      return j;
+    }
+    return i;
+  };
+
+  /** The tokens of a range with bracketed groups collapsed to their opening bracket. */
+  depthZero = (s: number, e: number): Token[] => {
+    const out: Token[] = [];
+    for (let k = s; k < e; k++) {
+      out.push(this.toks[k]);
+      if (isOp(this.toks[k], "(")) k = this.match[k] - 1;
+    }
+    return out;
+  };
+}
+
+/** The source text of a token range (synthetic tokens skipped). */
+export function originalText(sql: string, toks: Token[], s: number, e: number): string {
+  const real = toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);
+  if (real.length === 0) return "";
+  const first = real[0], last = real[real.length - 1];
+  return sql.slice(first.pos, last.pos + last.text.length);
+}
+
+/** Where a select item's expression ends and whether an alias follows it. */
+export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number; hasAlias: boolean } {
+  if (e - s >= 3 && isKeyword(toks[e - 2], "AS")) return { exprEnd: e - 2, hasAlias: true };
+  const last = toks[e - 1], prev = toks[e - 2];
+  if (
+    e - s >= 2 && last &&
+    (last.kind === "qident" || (last.kind === "ident" && !NOT_ALIAS.has(last.text.toUpperCase()))) &&
+    prev &&
+    (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
+      prev.kind === "string") &&
+    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL")
+  ) return { exprEnd: e - 1, hasAlias: true };
+  return { exprEnd: e, hasAlias: false };
+}
+
+/** The items of the first depth-0 SELECT list (after any WITH clause), as token ranges. */
+export function findTopSelect(
+  toks: Token[],
+  match: number[],
+): { items: Array<[number, number]> } | undefined {
+  let i = 0;
+  for (; i < toks.length; i++) {
+    if (isOp(toks[i], "(")) i = match[i];
+    else if (isKeyword(toks[i], "SELECT")) break;
+  }
+  if (i >= toks.length) return undefined;
+  let s = i + 1;
+  if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
+  const items: Array<[number, number]> = [];
+  let k = s;
+  for (; k < toks.length; k++) {
+    const t = toks[k];
+    if (isOp(t, "(")) {
+      k = match[k];
+      continue;
+    }
+    if (
+      isKeyword(
+        t,
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "ORDER",
+        "LIMIT",
+        "UNION",
+        "EXCEPT",
+        "INTERSECT",
+        "HAVING",
+        "WINDOW",
+        "OFFSET",
+        "ALIGN",
+      )
+    ) break;
+    if (isOp(t, ",")) {
+      items.push([s, k]);
+      s = k + 1;
+    }
+  }
+  if (k > s) items.push([s, k]);
+  return items.length ? { items } : undefined;
+}
