@@ -26,7 +26,7 @@ export interface PipelineHttpOptions {
   lines?: number;
   /** Lines per request (default 5000). */
   batchLines?: number;
-  /** Requests in flight at once (default 2). */
+  /** Requests in flight at once (default 1: client and server share this process's thread). */
   concurrency?: number;
   /** Write a V8 CPU profile of the timed part here. */
   profilePath?: string;
@@ -36,7 +36,7 @@ export interface PipelineHttpOptions {
 export async function benchPipelineHttp(options: PipelineHttpOptions = {}): Promise<PipelineHttpResult> {
   const total = options.lines ?? 300_000;
   const batchLines = options.batchLines ?? 5_000;
-  const concurrency = options.concurrency ?? 2;
+  const concurrency = options.concurrency ?? 1;
   const dataHome = await Deno.makeTempDir({ prefix: "petrel_bench_pipeline_" });
   const config = defaultConfig();
   config.http.addr = "127.0.0.1:0";
