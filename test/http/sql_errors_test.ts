@@ -66,7 +66,6 @@ const SPECIFIED: SqlCase[] = [
     name: "two time indexes",
     sql: "CREATE TABLE two_ti (ts TIMESTAMP TIME INDEX, t2 TIMESTAMP TIME INDEX)",
     error: { code: 2000 },
-    bug: "a second TIME INDEX is accepted (200, affectedrows 0)",
   },
   {
     name: "a string time index",
@@ -77,25 +76,21 @@ const SPECIFIED: SqlCase[] = [
     name: "an unparsable timestamp literal in a filter",
     sql: "SELECT * FROM t WHERE ts = 'not a time'",
     error: {},
-    bug: "answered 200 with no rows; GreptimeDB fails the cast",
   },
   {
     name: "placeholders are not values",
     sql: "SELECT $1, ?, :a, @x",
     error: {},
-    bug: "SQLite binds the placeholders to NULL and answers 200",
   },
   {
     name: "division by zero",
     sql: "SELECT 1/0",
     error: {},
-    bug: "SQLite answers NULL (200); DataFusion fails with `Divide by zero error`",
   },
   {
     name: "a negative LIMIT",
     sql: "SELECT * FROM t LIMIT -1",
     error: {},
-    bug: "SQLite treats LIMIT -1 as no limit (200)",
   },
   {
     name: "unknown timezone header",

@@ -60,7 +60,6 @@ const TEXT_FORMATS: SqlCase[] = [
     sql: "SELECT sum(n) FROM f WHERE ts > 0",
     format: "table",
     body: "┌─sum(f.n)─┐\n│ 1        │\n└──────────┘\n",
-    bug: "the table header reads `sum(n)`; GreptimeDB qualifies the column as `sum(f.n)`",
   },
   { name: "csv of affected rows", sql: `INSERT INTO f VALUES ('c', 0, 0, 0)`, format: "csv", body: "1\n" },
   { name: "table of affected rows", sql: `DELETE FROM f WHERE host = 'c'`, format: "table", body: "1\n" },
