@@ -254,6 +254,26 @@ const SHOW_AND_DESC: SqlCase[] = [
     ]],
   },
   {
+    name: "information_schema.tables lists numbers",
+    sql: "SELECT table_name, table_type, engine FROM information_schema.tables WHERE table_name = 'numbers'",
+    rows: [["numbers", "LOCAL TEMPORARY", "test_engine"]],
+    bug: "information_schema.tables has no row for `numbers` (SHOW FULL TABLES lists it)",
+  },
+  {
+    name: "an empty information_schema result keeps its types",
+    sql: "SELECT table_name, table_rows FROM information_schema.tables WHERE table_name = 'nope'",
+    schema: [["table_name", "String"], ["table_rows", "UInt64"]],
+    rows: [],
+    bug: "with no rows, information_schema columns are typed Null",
+  },
+  {
+    name: "numbers is GreptimeDB's UInt32 table",
+    sql: "SELECT number FROM numbers WHERE number < 2",
+    schema: [["number", "UInt32"]],
+    rows: [[0], [1]],
+    bug: "numbers.number is typed Int64 (GreptimeDB: UInt32), and an empty scan of it is typed Null",
+  },
+  {
     sql: "SELECT column_name, data_type, semantic_type, is_nullable FROM information_schema.columns " +
       "WHERE table_schema = 'public' AND table_name = 'monitor' ORDER BY ordinal_position",
     rows: [

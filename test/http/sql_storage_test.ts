@@ -288,3 +288,41 @@ Deno.test("/v1/sql ttl: expired rows never show and the sweeper deletes them", a
     await Deno.remove(server.dataHome, { recursive: true });
   }
 });
+
+Deno.test("/v1/sql database ttl applies to its tables without their own ttl", async (t) => {
+  const server = await startTestServer();
+  try {
+    const now = Date.now();
+    await runCases(t, server.url, [
+      { sql: "CREATE DATABASE dttl WITH(ttl='1s')", affected: [1] },
+      {
+        sql:
+          "CREATE TABLE inherit (v DOUBLE, ts TIMESTAMP TIME INDEX); CREATE TABLE own (v DOUBLE, ts TIMESTAMP TIME INDEX) " +
+          "WITH(ttl='forever')",
+        db: "dttl",
+        affected: [0, 0],
+      },
+      {
+        sql: `INSERT INTO inherit VALUES (1, ${now - 60_000}), (2, ${now + 60_000});` +
+          `INSERT INTO own VALUES (1, ${now - 60_000})`,
+        db: "dttl",
+        affected: [2, 1],
+      },
+      { name: "a table's own ttl wins", sql: "SELECT v FROM own", db: "dttl", rows: [[1.0]] },
+      {
+        name: "the database ttl hides old rows",
+        sql: "SELECT v FROM inherit",
+        db: "dttl",
+        rows: [[2.0]],
+        bug: "CREATE DATABASE … WITH(ttl=…) is accepted but never applied (both rows come back)",
+      },
+      {
+        sql: "SELECT options FROM information_schema.schemata WHERE schema_name = 'dttl'",
+        rows: [["ttl='1s'"]],
+        bug: "information_schema.schemata.options is empty for a database created WITH(ttl='1s')",
+      },
+    ]);
+  } finally {
+    await server.stop();
+  }
+});
