@@ -11,6 +11,7 @@ import {
   type RemoteSample,
   type RemoteSeries,
   type RemoteWriteRequest,
+  remoteWriteVersion,
   STALE_NAN,
 } from "../src/protocols/remote_write.ts";
 import { remoteWriteToBatches } from "../src/protocols/remote_write_tables.ts";
@@ -45,8 +46,8 @@ async function remoteBody(ctx: RequestContext): Promise<{ body: Uint8Array; enco
   return { body, encoding: isStandardEncoding(encoding) ? null : encoding };
 }
 
-function writtenHeaders(req: RemoteWriteRequest | null, samples: number): Record<string, string> {
-  if (req === null || req.version !== 2) return {};
+/** The 2.0 response headers: samples written so far, no histograms or exemplars stored. */
+function writtenHeaders(samples: number): Record<string, string> {
   return {
     "X-Prometheus-Remote-Write-Samples-Written": String(samples),
     "X-Prometheus-Remote-Write-Histograms-Written": "0",
@@ -79,34 +80,41 @@ export async function write(ctx: RequestContext): Promise<Response> {
     // VictoriaMetrics' handshake: "1" means "speak Prometheus remote write 1.0 to me".
     return new Response("1", { headers: { "content-type": "text/plain; charset=utf-8" } });
   }
-  const { body, encoding } = await remoteBody(ctx);
-  const decoded = decodeRemoteWrite(
-    body,
-    { contentType: ctx.req.headers.get("content-type"), contentEncoding: encoding },
-    { limit: ctx.app.config.http.body_limit, strict: ctx.app.config.http.is_strict_mode },
-  );
-  const byDb = batchesByDatabase(decoded, ctx.db);
-  const storage = ctx.app.storage;
-  for (const db of byDb.keys()) if (!storage.hasDatabase(db)) throw databaseNotFound(db);
-  // The endpoint picks the physical table itself (GreptimeDB overwrites this hint here).
-  const hints = { ...ctx.hints };
-  delete hints.physical_table;
-  let rows = 0;
+  const contentType = ctx.req.headers.get("content-type");
+  let version: 1 | 2 = 1;
   try {
+    version = remoteWriteVersion(contentType);
+  } catch { /* decodeRemoteWrite answers the 415 */ }
+  let written = 0;
+  try {
+    const { body, encoding } = await remoteBody(ctx);
+    const decoded = decodeRemoteWrite(
+      body,
+      { contentType, contentEncoding: encoding },
+      { limit: ctx.app.config.http.body_limit, strict: ctx.app.config.http.is_strict_mode },
+    );
+    const byDb = batchesByDatabase(decoded, ctx.db);
+    const storage = ctx.app.storage;
+    for (const db of byDb.keys()) if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+    // The endpoint picks the physical table itself (GreptimeDB overwrites this hint here).
+    const hints = { ...ctx.hints };
+    delete hints.physical_table;
     for (const [db, batches] of byDb) {
-      rows += storage.write(db, batches, { hints, accommodateExistingSchema: true });
+      written += storage.write(db, batches, { hints, accommodateExistingSchema: true });
     }
   } catch (e) {
-    if (e instanceof PetrelError && decoded.version === 2) {
+    // 2.0 senders read the counts on errors too (partial writes across databases).
+    if (version === 2 && e instanceof PetrelError) {
       throw new PetrelError(e.code, e.message, {
         status: e.status,
-        headers: { ...e.headers, ...writtenHeaders(decoded, rows) },
+        headers: { ...e.headers, ...writtenHeaders(written) },
       });
     }
     throw e;
+  } finally {
+    ctx.app.metrics.addIngestedRows("prometheus", written);
   }
-  ctx.app.metrics.addIngestedRows("prometheus", rows);
-  return new Response(null, { status: 204, headers: writtenHeaders(decoded, decoded.sampleCount) });
+  return new Response(null, { status: 204, headers: version === 2 ? writtenHeaders(written) : {} });
 }
 
 /** `POST /v1/metricsapi/read`: a snappy `ReadRequest` → SAMPLES or STREAMED_XOR_CHUNKS response. */

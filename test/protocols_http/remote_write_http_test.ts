@@ -353,3 +353,21 @@ Deno.test("remote write HTTP: is_strict_mode rejects invalid UTF-8 label values;
   assert.equal(r.status, 204, r.text);
   assert.deepEqual(await sqlRows(base, `SELECT count(*) FROM ${m}`), [[1]]);
 });
+
+Deno.test("remote write HTTP: 2.0 errors carry the written counts; 1.0 errors do not", async () => {
+  const m = uniqueName("rwconflict");
+  // A table whose greptime_value is a string: the remote-write Float64 value cannot go in.
+  assert.equal((await post(`${base}/v1/lineproto/write`, `${m} greptime_value="x" 1`)).status, 204);
+  const series = [{ labels: { __name__: m }, samples: [{ value: 1, timestampMs: 1 }] }];
+  let r = await post(`${base}/v1/metricsapi/write`, encodeRemoteWriteV2(series), V2);
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.headers.get("x-prometheus-remote-write-samples-written"), "0");
+  assert.equal(r.headers.get("x-prometheus-remote-write-exemplars-written"), "0");
+  r = await post(`${base}/v1/metricsapi/write`, encodeSnappy(new Uint8Array([0x2a, 0xff])), V2);
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.headers.get("x-prometheus-remote-write-samples-written"), "0");
+  r = await post(`${base}/v1/metricsapi/write`, encodeRemoteWriteV1(series), V1);
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.headers.get("x-prometheus-remote-write-samples-written"), null);
+  assert.deepEqual(await sqlRows(base, `SELECT count(*) FROM ${m}`), [[1]]);
+});
