@@ -2,7 +2,7 @@
  * Running SQLite statements for SQL requests: result sets with GreptimeDB data types, and SQLite's
  * errors mapped to GreptimeDB codes (a user's mistake is never a 500).
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, Value } from "../storage/types.ts";
@@ -52,17 +52,11 @@ function inferType(rows: unknown[][], col: number): DataType | string {
   return sawInt ? "Int64" : "Null";
 }
 
-/** Runs a query and converts its rows: integers to numbers (bigint past 2^53), null tags to null. */
-export function runQuery(
-  conn: DatabaseSync,
-  sql: string,
-  hints: Array<DataType | undefined> = [],
-  nameTypes?: Map<string, DataType>,
-): QueryOutput {
-  const stmt = conn.prepare(sql);
-  stmt.setReadBigInts(true);
-  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  const meta = stmt.columns();
+/** Types whose values pass 2^53 routinely, so rows must be read as bigints. */
+const WIDE_TYPES = new Set<string>(["TimestampMicrosecond", "TimestampNanosecond", "UInt64"]);
+
+function readRows(stmt: StatementSync, bigints: boolean): unknown[][] {
+  stmt.setReadBigInts(bigints);
   takeFunctionError();
   const raw = stmt.all() as unknown as unknown[][];
   const failed = takeFunctionError();
@@ -72,19 +66,47 @@ export function runQuery(
       `Failed to execute query: ${failed instanceof Error ? failed.message : failed}`,
     );
   }
-  const columns: ResultColumn[] = [];
-  const declared: Array<DataType | undefined> = [];
-  meta.forEach((c, i) => {
-    const d = dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined);
-    declared.push(d);
-    columns.push({ name: c.name, data_type: d ?? inferType(raw, i) });
-  });
+  return raw;
+}
+
+/**
+ * Runs a query and converts its rows: integers to numbers (bigint past 2^53), booleans, UInt64.
+ * Rows are read as plain numbers when every column's type is known and none is wide (much faster);
+ * otherwise, or when a value turns out not to fit, as bigints, which also tell integers from reals.
+ */
+export function runQuery(
+  conn: DatabaseSync,
+  sql: string,
+  hints: Array<DataType | undefined> = [],
+  nameTypes?: Map<string, DataType>,
+): QueryOutput {
+  const stmt = conn.prepare(sql);
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  const meta = stmt.columns();
+  const known = meta.map((c, i) =>
+    dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined)
+  );
+  let bigints = known.some((d) => d === undefined || WIDE_TYPES.has(d));
+  let raw: unknown[][];
+  try {
+    raw = readRows(stmt, bigints);
+  } catch (e) {
+    if (bigints || !(e instanceof RangeError)) throw e;
+    bigints = true;
+    raw = readRows(stmt, true);
+  }
+  const columns: ResultColumn[] = meta.map((c, i) => ({
+    name: c.name,
+    data_type: known[i] ?? inferType(raw, i),
+  }));
   for (let i = 0; i < columns.length; i++) {
     const type = columns[i].data_type;
     const isBool = type === "Boolean";
     const isU64 = type === "UInt64";
     const keepBlob = type === "Binary";
     const isFloat = type === "Float64" || type === "Float32";
+    // numbers need no conversion; null tags reach here only as NULL (the table reference maps them)
+    if (!bigints && !isBool) continue;
     for (const r of raw) {
       const v = r[i];
       if (typeof v === "bigint") {

@@ -12,7 +12,7 @@ import { invalidArguments, unsupported } from "../http/errors.ts";
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { resolveTableRef, tableRefSql } from "./catalog_view.ts";
-import { nsToUnit, parseIntervalNs, parseTimestampIn } from "./time.ts";
+import { nsToUnit, parseIntervalNs, parseTimestampIn, timezoneOffsetMinutes } from "./time.ts";
 import { Cursor } from "./cursor.ts";
 import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
@@ -30,6 +30,22 @@ import {
   SEPARATORS,
   SYNTHETIC,
 } from "./query_tokens.ts";
+
+const NS_PER_UNIT: Record<TimeUnit, bigint> = { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n };
+const FIXED_TRUNC_NS: Record<string, bigint> = {
+  microsecond: 1_000n,
+  millisecond: 1_000_000n,
+  second: 1_000_000_000n,
+  minute: 60_000_000_000n,
+  hour: 3_600_000_000_000n,
+  day: 86_400_000_000_000n,
+};
+
+/** The offset of a timezone that has no daylight saving (UTC, `+08:00`); undefined for named zones. */
+function fixedOffsetMinutes(tz: string | undefined): number | undefined {
+  if (!tz || /^\s*(utc|z|gmt)?\s*$/i.test(tz)) return 0;
+  return /^[+-]\d{1,2}(:?\d{2})?$/.test(tz.trim()) ? timezoneOffsetMinutes(tz, 0) : undefined;
+}
 
 /** What a rewrite needs to know. */
 export interface RewriteEnv {
@@ -336,10 +352,32 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
           const lit = a[2][1] - a[2][0] === 1 ? timeLiteral(a[2][0], unit) : undefined;
           origin = `, ${lit ?? e(2)}`;
         }
-        return { text: `__petrel_date_bin(${e(0)}, ${e(1)}${origin})`, next: close + 1 };
+        const interval = e(0);
+        if (/^\d+$/.test(interval) && BigInt(interval) > 0n) {
+          // plain integer arithmetic: a user function per row costs several times more
+          const x = `(${e(1)})`, o = origin ? `(${origin.slice(2)})` : "0";
+          return {
+            text: `(${x} - (((${x} - ${o}) % ${interval}) + ${interval}) % ${interval})`,
+            next: close + 1,
+          };
+        }
+        return { text: `__petrel_date_bin(${interval}, ${e(1)}${origin})`, next: close + 1 };
       }
-      case "date_trunc":
+      case "date_trunc": {
+        const field = a[0] && a[0][1] - a[0][0] === 1 && toks[a[0][0]].kind === "string"
+          ? toks[a[0][0]].value.toLowerCase().replace(/s$/, "")
+          : undefined;
+        const perField = field === undefined ? undefined : FIXED_TRUNC_NS[field];
+        const offsetMin = fixedOffsetMinutes(env.timezone);
+        if (perField !== undefined && offsetMin !== undefined) {
+          const d = perField / NS_PER_UNIT[unit];
+          if (d <= 1n) return { text: `(${e(1)})`, next: close + 1 };
+          const off = (BigInt(offsetMin) * 60_000_000_000n) / NS_PER_UNIT[unit];
+          const x = `(${e(1)})`;
+          return { text: `(${x} - (((${x} + ${off}) % ${d}) + ${d}) % ${d})`, next: close + 1 };
+        }
         return { text: `__petrel_date_trunc(${e(0)}, ${e(1)}, '${unit}', ${tz})`, next: close + 1 };
+      }
       case "date_part":
       case "datepart":
         return { text: `__petrel_date_part(${e(0)}, ${e(1)}, '${unit}', ${tz})`, next: close + 1 };

@@ -399,3 +399,29 @@ Deno.test("sql: a query may read another database's tables, one database per que
   );
   s.close();
 });
+
+Deno.test("sql: date_bin and date_trunc by arithmetic agree with the function forms, across units and offsets", () => {
+  const s = Storage.open({ dataHome: ":memory:" });
+  executeSql(
+    s,
+    "CREATE TABLE n (ts TIMESTAMP(9) TIME INDEX, v DOUBLE); INSERT INTO n VALUES (-1, 1), (1702433141123456789, 2), ('1969-12-31 23:59:59.5', 3)",
+    { db: "public" },
+  );
+  for (const tz of ["UTC", "+08:00", "-03:30"]) {
+    const sql = "SELECT date_bin(INTERVAL '1 hour', ts) AS a, __petrel_date_bin(3600000000000, ts) AS b, " +
+      "date_bin(INTERVAL '15 minutes', ts, '1970-01-01 00:05:00') AS c, __petrel_date_bin(900000000000, ts, 300000000000) AS d, " +
+      "date_trunc('day', ts) AS e, __petrel_date_trunc('day', ts, 'ns', '" + tz + "') AS f, " +
+      "date_trunc('minute', ts) AS g, __petrel_date_trunc('minute', ts, 'ns', '" + tz +
+      "') AS h FROM n ORDER BY ts";
+    const [out] = executeSql(s, sql, { db: "public", timezone: tz });
+    assert.equal(out.kind, "records");
+    if (out.kind !== "records") continue;
+    for (const r of out.rows) {
+      assert.equal(r[0], r[1], `date_bin ${tz}`);
+      assert.equal(r[2], r[3], `date_bin with origin ${tz}`);
+      assert.equal(r[4], r[5], `date_trunc day ${tz}`);
+      assert.equal(r[6], r[7], `date_trunc minute ${tz}`);
+    }
+  }
+  s.close();
+});
