@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { type Table, tableFromIPC } from "apache-arrow";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk, sqlRequest } from "./fixtures/sql_client.ts";
+import { runCases, type SqlCase, sqlOk, sqlRequest, sqlRows } from "./fixtures/sql_client.ts";
 
 const T0 = 1704067200000;
 const SELECT = "SELECT host, v, n, ts FROM f ORDER BY ts";
@@ -279,4 +279,106 @@ Deno.test("/v1/sql request shapes", async (t) => {
       assert.equal(await res.text(), "2\r\n");
     });
   });
+});
+
+Deno.test("/v1/sql arrow with compression=zstd", async () => {
+  await withFixture(async ({ url }) => {
+    // Repetitive rows so that compression visibly pays off.
+    const rows = Array.from({ length: 2000 }, (_, i) => `('same host name', 1.0, 1, ${T0 + 120_000 + i})`);
+    await sqlOk(url, `INSERT INTO f VALUES ${rows.join(",")}`, { via: "form" });
+    const plain = await sqlRequest(url, SELECT, { format: "arrow" });
+    const res = await fetch(`${url}/v1/sql?format=arrow&compression=ZSTD&sql=${encodeURIComponent(SELECT)}`);
+    assert.equal(res.status, 200);
+    const zstd = new Uint8Array(await res.arrayBuffer());
+    assert.ok(
+      zstd.length * 3 < plain.bytes.length,
+      `zstd ${zstd.length} bytes vs plain ${plain.bytes.length}`,
+    );
+    // apache-arrow needs a registered ZSTD codec to read it (the in-process server registered one).
+    const decoded = tableFromIPC(zstd).toArray().map((r) => r.toJSON());
+    assert.deepEqual(decoded, tableFromIPC(plain.bytes).toArray().map((r) => r.toJSON()));
+    assert.equal(decoded.length, 2002);
+  });
+});
+
+Deno.test("/v1/sql a few thousand rows in every format", async (t) => {
+  const server = await startTestServer();
+  const n = 5000;
+  try {
+    const values = Array.from({ length: n }, (_, i) => `('h${i % 50}', ${i}.5, ${T0 + i * 1000})`).join(",");
+    const started = performance.now();
+    await sqlOk(
+      server.url,
+      "CREATE TABLE big (host STRING, v DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host))",
+    );
+    const [insert] = await sqlOk(server.url, `INSERT INTO big VALUES ${values}`, { via: "form" });
+    assert.deepEqual(insert, { affectedrows: n });
+    await t.step("count and group by", async () => {
+      const rows = await sqlRows(
+        server.url,
+        "SELECT host, count(*) AS c FROM big GROUP BY host ORDER BY host LIMIT 2",
+      );
+      assert.deepEqual(rows, [["h0", n / 50], ["h1", n / 50]]);
+    });
+    await t.step("csv", async () => {
+      const reply = await sqlRequest(server.url, "SELECT * FROM big ORDER BY ts", { format: "csv" });
+      const lines = reply.text.split("\r\n");
+      assert.equal(lines.length, n + 1);
+      assert.equal(lines[n - 1], `h${(n - 1) % 50},${n - 1}.5,${T0 + (n - 1) * 1000}`);
+    });
+    await t.step("arrow", async () => {
+      const reply = await sqlRequest(server.url, "SELECT * FROM big", { format: "arrow" });
+      assert.equal(tableFromIPC(reply.bytes).numRows, n);
+    });
+    await t.step("json and limit", async () => {
+      const reply = await sqlRequest(server.url, "SELECT * FROM big", { format: "json", limit: "10" });
+      assert.equal((JSON.parse(reply.text) as { data: unknown[] }).data.length, 10);
+    });
+    await t.step("table", async () => {
+      const reply = await sqlRequest(server.url, "SELECT * FROM big", { format: "table" });
+      assert.equal(reply.text.split("\n").length, n + 3);
+    });
+    // A generous bound: it catches per-row pathologies (quadratic work), not small regressions.
+    assert.ok(performance.now() - started < 20_000, `took ${performance.now() - started} ms`);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("/v1/sql limit applies to each output of a request", async () => {
+  const server = await startTestServer();
+  try {
+    const outputs = await sqlOk(
+      server.url,
+      "SELECT number FROM numbers LIMIT 5; SELECT number FROM numbers LIMIT 3",
+      {
+        limit: "2",
+      },
+    );
+    assert.deepEqual(outputs.map((o) => "records" in o ? o.records.rows : o), [[[0], [1]], [[0], [1]]]);
+    assert.deepEqual(
+      outputs.map((o) => "records" in o ? (o.records as { total_rows?: number }).total_rows : o),
+      [
+        2,
+        2,
+      ],
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("/v1/sql POST form with the sql in the query string and an empty body", async () => {
+  const server = await startTestServer();
+  try {
+    const res = await fetch(`${server.url}/v1/sql?sql=${encodeURIComponent("SELECT 1 AS one")}&format=csv`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "1\r\n");
+  } finally {
+    await server.stop();
+  }
 });
