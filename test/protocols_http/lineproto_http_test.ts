@@ -314,3 +314,14 @@ Deno.test("lineproto HTTP: credentials as u/p, Token and Basic; read-only user â
     assert.deepEqual(rows.output[0].records.rows, [[1], [2], [3]]);
   }, { user_provider: "static_user_provider:cmd:w=pw,r:ro=pr" });
 });
+
+Deno.test("lineproto HTTP: a gzip bomb past body_limit â†’ 413, nothing written", async () => {
+  await withServer(async (s) => {
+    const lines = "bomb v=1 1\n".repeat(200_000); // 2.2 MB, compresses to a few KB
+    const body = gzipSync(lines);
+    assert.ok(body.length < 64 * 1024);
+    const r = await post(`${s.url}/v1/lineproto/write`, body, { "content-encoding": "gzip" });
+    assert.equal(r.status, 413, r.text);
+    assert.deepEqual(await tableNames(s.url), []);
+  }, { http: { body_limit: 64 * 1024 } });
+});

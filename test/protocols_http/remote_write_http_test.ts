@@ -339,7 +339,7 @@ Deno.test("remote write HTTP: a bomb within the request limit but past body_limi
       assert.equal(r.status, 413, `${headers["content-encoding"]}: ${r.text}`);
     }
     assert.deepEqual(await tableNames(s.url), []);
-  }, { http: { body_limit: 64 * 1024 } as never });
+  }, { http: { body_limit: 64 * 1024 } });
 });
 
 Deno.test("remote write HTTP: is_strict_mode rejects invalid UTF-8 label values; lax mode accepts them", async () => {
@@ -347,7 +347,7 @@ Deno.test("remote write HTTP: is_strict_mode rejects invalid UTF-8 label values;
     const r = await post(`${s.url}/v1/metricsapi/write`, utf8Bad("strict_m"), V1);
     assert.equal(r.status, 400, r.text);
     assert.deepEqual(await tableNames(s.url), []);
-  }, { http: { is_strict_mode: true } as never });
+  }, { http: { is_strict_mode: true } });
   const m = uniqueName("lax");
   const r = await post(`${base}/v1/metricsapi/write`, utf8Bad(m), V1);
   assert.equal(r.status, 204, r.text);
