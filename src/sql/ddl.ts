@@ -117,6 +117,8 @@ function parseColumnDef(cur: Cursor): { col: ColumnMeta; timeIndex: boolean; pri
       ) {
         throw invalidArguments(`Unsupported default value: ${col.default}`);
       }
+      // GreptimeDB shows the function default in one spelling
+      if (/^(current_timestamp(\(\))?|now\(\))$/i.test(col.default)) col.default = "current_timestamp()";
     } else if (cur.acceptKw("COMMENT")) {
       const t = cur.next();
       col.comment = t.value;

@@ -115,6 +115,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const replacements = new Map<number, { end: number; text: string }>();
   const tables: TableMeta[] = [...(env.extraTables ?? [])];
   let usesInfoSchema = false;
+  let usesNumbers = false;
   const relations: string[] = [];
   const parseRef = (start: number, inList: boolean): void => {
     let j = start;
@@ -147,6 +148,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       const resolved = resolveTableRef(env.storage, env.db, parts);
       if (resolved.kind === "table") tables.push(resolved.table);
       if (resolved.kind === "info") usesInfoSchema = true;
+      if (resolved.kind === "numbers") usesNumbers = true;
       replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
     }
     if (inList && isOp(toks[after], ",")) parseRef(after + 1, true);
@@ -178,6 +180,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     return tsCols.get(lower(t));
   };
   const colTypes = new Map<string, DataType>();
+  if (usesNumbers) colTypes.set("number", "UInt32");
   for (const t of tables) {
     for (const c of t.columns) {
       if (!colTypes.has(c.name.toLowerCase())) colTypes.set(c.name.toLowerCase(), c.type);
@@ -457,6 +460,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   } else sql = emit(0, n);
 
   const nameTypes = new Map<string, DataType>();
+  if (usesNumbers) nameTypes.set("number", "UInt32");
   for (const t of tables) {
     for (const c of nullTagColumns(t)) if (!nameTypes.has(c.name)) nameTypes.set(c.name, c.type);
   }

@@ -89,6 +89,7 @@ export function benchStorage(
     const q = "SELECT host, avg(v) FROM grp GROUP BY host";
     const conn = storage.database("public").conn;
     const direct = conn.prepare(`SELECT host, avg(v) FROM "grp" GROUP BY host`);
+    (direct as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
     const ours: number[] = [], theirs: number[] = [];
     for (let k = 0; k < 3; k++) {
       t = performance.now();
