@@ -33,16 +33,19 @@ function parseNdjson(body: string, ignoreErrors: boolean): unknown[] {
   const out: unknown[] = [];
   const lines = body.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === "") continue;
+    const line = lines[i];
+    if (line.length === 0) continue;
+    // JSON.parse skips surrounding whitespace itself; only a failed line pays for a trim.
+    let value: unknown;
     try {
-      out.push(JSON.parse(line));
+      value = JSON.parse(line);
     } catch (e) {
-      if (ignoreErrors) continue;
+      if (ignoreErrors || line.trim() === "") continue;
       throw invalidArguments(
         `Invalid request parameter: invalid JSON at index: ${i} (line ${i + 1}: ${(e as Error).message})`,
       );
     }
+    out.push(value);
   }
   return out;
 }
@@ -59,6 +62,8 @@ function parseJsonStream(body: string, ignoreErrors: boolean): unknown[] {
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
   }
+  const byLine = parseLines(trimmed, ignoreErrors);
+  if (byLine !== undefined) return byLine;
   const out: unknown[] = [];
   for (const piece of splitJsonValues(trimmed)) {
     if ("error" in piece) {
@@ -66,6 +71,25 @@ function parseJsonStream(body: string, ignoreErrors: boolean): unknown[] {
       throw invalidArguments(`Failed to parse payload as json: ${piece.error}`);
     }
     out.push(...expand(piece.value, ignoreErrors));
+  }
+  return out;
+}
+
+/** The usual stream shape, one whole value per line (NDJSON sent as JSON); undefined if a line is not. */
+function parseLines(text: string, ignoreErrors: boolean): unknown[] | undefined {
+  const out: unknown[] = [];
+  for (const line of text.split("\n")) {
+    if (line.length === 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (line.trim() === "") continue;
+      return undefined;
+    }
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) out.push(value);
+    else if (Array.isArray(value)) { for (const v of value) out.push(v); }
+    else out.push(...expand(value, ignoreErrors));
   }
   return out;
 }
