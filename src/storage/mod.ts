@@ -44,6 +44,7 @@ export class Storage {
   private readonly dataDir: string | null;
   private readonly dbs = new Map<string, DatabaseHandle>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  private readonly lastSweep = new Map<string, number>();
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -132,13 +133,21 @@ export class Storage {
     return writeBatches(this.database(db), batches, opts, { autoCreateTable: this.autoCreateTable });
   }
 
-  /** Deletes expired rows of every table with a ttl; returns the rows deleted. */
+  /**
+   * Deletes expired rows of every table with a ttl; returns the rows deleted. Reads already hide
+   * expired rows, so this only reclaims space: a table is swept again only after a tenth of its ttl
+   * (a sweep scans the whole table, since its key starts with the tags).
+   */
   sweepExpired(nowMs = Date.now()): number {
     let deleted = 0;
     for (const h of this.dbs.values()) {
       for (const t of h.listTables()) {
         const cutoff = ttlCutoff(t, nowMs);
         if (cutoff === undefined) continue;
+        const key = `${h.name}\u0000${t.id}`;
+        const last = this.lastSweep.get(key);
+        if (last !== undefined && nowMs - last < (ttlMs(t) ?? 0) / 10) continue;
+        this.lastSweep.set(key, nowMs);
         const r = h.conn.prepare(`DELETE FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} < ?`).run(
           cutoff,
         );

@@ -74,3 +74,17 @@ Deno.test("ttl: nanosecond tables compute the cutoff in their unit", () => {
   assert.deepEqual(rowsOf(s, "SELECT host FROM n"), [["new"]]);
   s.close();
 });
+
+Deno.test("ttl: a table is swept again only after a tenth of its ttl", () => {
+  const s = Storage.open({ dataHome: ":memory:" });
+  const now = Date.now();
+  s.write("public", [{ table: "t", columns: CPU, rows: [["a", now - 7_200_000, 1]] }], {
+    hints: { ttl: "1h" },
+  });
+  assert.equal(s.sweepExpired(now), 1);
+  s.write("public", [{ table: "t", columns: CPU, rows: [["b", now - 7_200_000, 1]] }]);
+  assert.equal(s.sweepExpired(now + 60_000), 0, "within 6 minutes of the last sweep");
+  assert.equal(rowsOf(s, "SELECT * FROM t").length, 0, "still hidden from reads");
+  assert.equal(s.sweepExpired(now + 400_000), 1);
+  s.close();
+});
