@@ -25,7 +25,15 @@ export function parseVersion(text: string): bigint {
   if (!m) throw invalidArguments(`Invalid pipeline version format: ${text}`);
   const [, y, mo, d, h, mi, s, frac = "", zone] = m;
   let ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number.isNaN(ms)) throw invalidArguments(`Invalid pipeline version format: ${text}`);
+  // Date.UTC rolls over (month 13, day 40); a real date reads back the same fields.
+  const back = new Date(ms);
+  if (
+    Number.isNaN(ms) || back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d) ||
+    back.getUTCHours() !== Number(h) || back.getUTCMinutes() !== Number(mi) ||
+    back.getUTCSeconds() !== Number(s)
+  ) {
+    throw invalidArguments(`Invalid pipeline version format: ${text}`);
+  }
   if (zone && zone !== "Z") {
     const sign = zone[0] === "-" ? -1 : 1;
     const digits = zone.slice(1).replace(":", "");

@@ -456,6 +456,21 @@ const CASES: IngestCase[] = [
     },
   },
   {
+    name: "dispatcher: the child inherits skip_error",
+    others: {
+      child_epoch: "version: 2\nprocessors:\n  - epoch:\n      field: e\n" +
+        "transform:\n  - field: e\n    type: epoch, ms\n    index: timestamp\n",
+    },
+    yaml:
+      "processors: []\ndispatcher:\n  field: kind\n  rules:\n    - value: e\n      table_suffix: _e\n      pipeline: child_epoch\n" +
+      "transform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n",
+    query: { skip_error: "true" },
+    body: JSON.stringify([{ kind: "e", e: "bad" }, { kind: "e", e: TS }]),
+    reply: { output: [{ affectedrows: 1 }], skipped: 1 },
+    created: { "{t}_e": ['"e" TIMESTAMP(3) NOT NULL'] },
+    absent: ["{t}"],
+  },
+  {
     name: "dispatcher: rule naming a missing pipeline → 400",
     yaml:
       "processors: []\ndispatcher:\n  field: kind\n  rules:\n    - value: x\n      table_suffix: _x\n      pipeline: not_found\n" +
@@ -533,6 +548,14 @@ const CASES: IngestCase[] = [
     status: 400,
     error: "does not exist, and `auto_create_table` hint is disabled",
     absent: ["{t}"],
+  },
+  {
+    name: "auto_create_table=false writes to a table that exists",
+    yaml: V2_AUTO,
+    before: json({ v: 1 }),
+    body: json({ ts: TS + 1, v: 2, greptime_auto_create_table: "false" }),
+    select: "SELECT v FROM {t} ORDER BY ts",
+    rows: [[1], [2]],
   },
   {
     name: "auto_create_table must be a boolean",
