@@ -6,6 +6,22 @@
  * const storage = Storage.open({ dataHome: ":memory:" });
  * storage.write("public", [{ table: "cpu", columns, rows }]);
  * ```
+ *
+ * Layout and guarantees:
+ * - `<db>.sqlite` (WAL, synchronous=NORMAL) holds the catalog table `__petrel_catalog` and the
+ *   tables; a write call is acknowledged after its one transaction commits, so it survives a crash
+ *   of the process (an OS crash or power loss may lose the last commits before a checkpoint).
+ * - `<db>.nowal.sqlite` (attached as `nowal`, WAL, synchronous=OFF) holds `skip_wal='true'` tables:
+ *   no fsync ever, so an OS crash or power loss may lose everything since the last checkpoint
+ *   (a clean `close()` checkpoints both files). About twice as fast for small writes.
+ * - Tables with dedup are `WITHOUT ROWID` keyed by (tags…, time index); a NULL tag is stored as the
+ *   empty blob `X''` (a key column cannot hold NULL) and read back as NULL: the SQL layer maps it
+ *   once a table has stored one (`ColumnMeta.nullTags`). Append-mode tables are rowid tables with
+ *   an index on (tags…, time index) and store NULL as is.
+ * - Declared SQLite column types carry the GreptimeDB type (`Float64`, `TimestampMillisecond_INT`),
+ *   so result sets report it; UInt64 values above 2^63-1 are stored as their two's complement.
+ * - Room for the metric engine: `TableMeta.engine` and the catalog are per table, so physical
+ *   tables (series + samples) and their logical views can be added beside mito tables.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
