@@ -841,3 +841,22 @@ Deno.test("POST /v1/ingest cases", async (tc) => {
     await server.stop();
   }
 });
+
+Deno.test("POST /v1/ingest: a gzip Content-Encoding body", async () => {
+  const server = await startTestServer();
+  const client = new PipelineClient(server.url);
+  try {
+    const { gzipSync } = await import("node:zlib");
+    const body = new Uint8Array(gzipSync(new TextEncoder().encode("line one\nline two\n")));
+    const r = await client.request("POST", "/v1/ingest?table=gz&pipeline_name=greptime_identity", body, {
+      "content-type": "text/plain",
+      "content-encoding": "gzip",
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(await client.sql("SELECT message FROM gz ORDER BY message"), [["line one"], [
+      "line two",
+    ]]);
+  } finally {
+    await server.stop();
+  }
+});
