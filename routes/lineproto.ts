@@ -5,7 +5,8 @@
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { parseLineProtocol } from "../src/protocols/lineproto.ts";
-import type { TableOptions, WriteBatch } from "../src/storage/types.ts";
+import type { Storage } from "../src/storage/mod.ts";
+import type { DataType, TableOptions, Value, WriteBatch } from "../src/storage/types.ts";
 
 const SEMANTIC: TableOptions = {
   "greptime.semantic.signal_type": "metric",
@@ -32,6 +33,59 @@ export function influxCreateOptions(
   }
 }
 
+const PER_SECOND: Partial<Record<DataType, bigint>> = {
+  TimestampSecond: 1n,
+  TimestampMillisecond: 1_000n,
+  TimestampMicrosecond: 1_000_000n,
+  TimestampNanosecond: 1_000_000_000n,
+};
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A timestamp re-expressed in another unit (floor toward the past, as GreptimeDB converts). */
+function convertTime(v: Value, from: bigint, to: bigint): Value {
+  if (typeof v !== "number" && typeof v !== "bigint") return v;
+  let x = BigInt(v) * to;
+  const q = x / from;
+  x = q * from === x || x >= 0n ? q : q - 1n;
+  return x <= SAFE && x >= -SAFE ? Number(x) : x;
+}
+
+/**
+ * GreptimeDB's `accommodate_existing_schema` beyond renaming (which storage does): when a batch's
+ * table exists, its time index values are converted to the table's unit, and for single-value
+ * protocols (`singleField`) the one value field takes the name of the table's only field. Storage's
+ * writer rejects both mismatches today, so the routes adapt batches before writing.
+ */
+export function accommodateExistingTables(
+  storage: Storage,
+  db: string,
+  batches: WriteBatch[],
+  singleField = false,
+): void {
+  if (!storage.hasDatabase(db)) return;
+  for (const b of batches) {
+    const table = storage.getTable(db, b.table);
+    if (table === undefined) continue;
+    const have = new Set(table.columns.map((c) => c.name));
+    const tableTime = table.columns.find((c) => c.name === table.timeIndex);
+    const at = b.columns.findIndex((c) => c.semantic === "TIMESTAMP");
+    if (at >= 0 && tableTime !== undefined && tableTime.type !== b.columns[at].type) {
+      const from = PER_SECOND[b.columns[at].type], to = PER_SECOND[tableTime.type];
+      if (from !== undefined && to !== undefined) {
+        for (const row of b.rows) row[at] = convertTime(row[at], from, to);
+        b.columns = b.columns.map((c, i) => (i === at ? { ...c, type: tableTime.type } : c));
+      }
+    }
+    if (singleField) {
+      const fields = b.columns.filter((c) => c.semantic === "FIELD");
+      const tableFields = table.columns.filter((c) => c.semantic === "FIELD");
+      if (fields.length === 1 && !have.has(fields[0].name) && tableFields.length === 1) {
+        b.columns = b.columns.map((c) => (c === fields[0] ? { ...c, name: tableFields[0].name } : c));
+      }
+    }
+  }
+}
+
 /** Current time in nanoseconds (for lines without a timestamp). */
 function nowNanos(): bigint {
   return BigInt(Date.now()) * 1_000_000n;
@@ -43,6 +97,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
   const text = await ctx.text();
   const batches = parseLineProtocol(text, precision === "" ? undefined : precision, nowNanos());
   influxCreateOptions(batches, ctx.hints, ctx.app.config.influxdb.default_merge_mode);
+  accommodateExistingTables(ctx.app.storage, ctx.db, batches);
   const rows = ctx.app.storage.write(ctx.db, batches, {
     hints: ctx.hints,
     accommodateExistingSchema: true,

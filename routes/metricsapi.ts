@@ -27,6 +27,7 @@ import {
   type ReadQuery,
   readQueryTarget,
 } from "../src/protocols/remote_read.ts";
+import { accommodateExistingTables } from "./lineproto.ts";
 import { compareLabelSets, sortedLabels } from "../src/protocols/remote_read_chunked.ts";
 import type { Storage, TableMeta } from "../src/storage/mod.ts";
 import { executeSql } from "../src/sql/mod.ts";
@@ -100,6 +101,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
     const hints = { ...ctx.hints };
     delete hints.physical_table;
     for (const [db, batches] of byDb) {
+      accommodateExistingTables(storage, db, batches, true);
       written += storage.write(db, batches, { hints, accommodateExistingSchema: true });
     }
   } catch (e) {

@@ -8,15 +8,17 @@ import {
   tsjsonToBatches,
 } from "../src/protocols/tsjson.ts";
 import type { WriteBatch } from "../src/storage/types.ts";
+import { accommodateExistingTables } from "./lineproto.ts";
 
 const OPTIONS = {
   "greptime.semantic.signal_type": "metric",
   "greptime.semantic.source": "opentsdb",
 };
 
-function batchesOf(points: TsJsonPoint[]): WriteBatch[] {
+function batchesOf(ctx: RequestContext, points: TsJsonPoint[]): WriteBatch[] {
   const batches = tsjsonToBatches(points);
   for (const b of batches) b.options = OPTIONS;
+  accommodateExistingTables(ctx.app.storage, ctx.db, batches, true);
   return batches;
 }
 
@@ -43,7 +45,7 @@ export async function put(ctx: RequestContext): Promise<Response> {
   if (!summary && !details) {
     let rows: number;
     try {
-      rows = storage.write(ctx.db, batchesOf(points), opts);
+      rows = storage.write(ctx.db, batchesOf(ctx, points), opts);
     } catch (e) {
       throw new PetrelError(StatusCode.Internal, `Failed to write OpenTSDB points: ${pointError(e)}`);
     }
@@ -54,7 +56,7 @@ export async function put(ctx: RequestContext): Promise<Response> {
   let rows = 0;
   for (const p of points) {
     try {
-      rows += storage.write(ctx.db, batchesOf([p]), opts);
+      rows += storage.write(ctx.db, batchesOf(ctx, [p]), opts);
       errors.push(null);
     } catch (e) {
       errors.push(pointError(e));
