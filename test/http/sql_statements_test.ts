@@ -326,6 +326,23 @@ const DATABASES: SqlCase[] = [
   { name: "qualified name from another db", sql: "SELECT v FROM metrics.m", rows: [[2.5]] },
   { name: "not visible from public", sql: "SELECT * FROM m", error: { code: 4001 } },
   { sql: "SHOW TABLES", db: "metrics", rows: [["m"]] },
+  { sql: "CREATE TABLE metrics.q (ts TIMESTAMP TIME INDEX, v DOUBLE)", affected: [0] },
+  { sql: "INSERT INTO metrics.q VALUES (0, 1)", affected: [1] },
+  { sql: "SHOW TABLES FROM metrics", rows: [["m"], ["q"]] },
+  { sql: "SHOW FULL TABLES IN metrics LIKE 'q%'", rows: [["q", "BASE TABLE"]] },
+  { sql: "SHOW DATABASES LIKE 'met%'", rows: [["metrics"]] },
+  { sql: "SHOW DATABASES WHERE Database = 'public'", rows: [["public"]] },
+  {
+    sql: "DESCRIBE metrics.q",
+    rows: [
+      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["v", "Float64", "", "YES", "", "FIELD"],
+    ],
+  },
+  { sql: "SELECT q.v, m.v FROM metrics.q JOIN metrics.m ON q.ts < m.ts", rows: [[1.0, 2.5]] },
+  { sql: "DELETE FROM metrics.q WHERE ts = 0", affected: [1] },
+  { sql: "DROP TABLE metrics.q", affected: [0] },
+  { sql: "SHOW TABLES", db: "metrics", rows: [["m"]] },
   { sql: "DROP DATABASE metrics", affected: [0] },
   {
     name: "dropped database is unknown",

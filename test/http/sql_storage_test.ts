@@ -108,6 +108,54 @@ const DEDUP: SqlCase[] = [
     schema: [["h", "String"]],
     rows: [["none"]],
   },
+  {
+    name: "a deleted key can be written again",
+    sql: `DELETE FROM notag WHERE ts = ${T0}; INSERT INTO notag VALUES (3, ${T0}); SELECT v FROM notag`,
+    outputs: [{ affectedrows: 1 }, { affectedrows: 1 }, {
+      records: {
+        schema: { column_schemas: [{ name: "v", data_type: "Float64" }] },
+        rows: [[3.0]],
+        total_rows: 1,
+      },
+    }],
+  },
+  {
+    name: "DELETE by time range and tag",
+    sql:
+      `DELETE FROM lr WHERE host IN ('h', 'x') AND ts >= '2024-01-01 00:00:00' AND ts < '2024-01-01 00:00:01'`,
+    affected: [3],
+  },
+  {
+    name: "ORDER BY puts nulls last, as DataFusion does",
+    sql: "SELECT host FROM lr ORDER BY host",
+    rows: [["h2"], [null]],
+    bug:
+      "ORDER BY follows SQLite (nulls first when ascending); DataFusion sorts nulls last (first when DESC)",
+  },
+  {
+    sql: "SELECT host FROM lr ORDER BY host DESC",
+    rows: [[null], ["h2"]],
+    bug: "ORDER BY … DESC puts nulls last (SQLite); DataFusion puts them first",
+  },
+  {
+    name: "explicit NULLS LAST",
+    sql: "SELECT host FROM lr ORDER BY host NULLS LAST",
+    rows: [["h2"], [null]],
+  },
+  {
+    name: "TRUNCATE an append-mode table",
+    sql: "TRUNCATE TABLE app; SELECT count(*) FROM app",
+    outputs: [
+      { affectedrows: 0 },
+      {
+        records: {
+          schema: { column_schemas: [{ name: "count(*)", data_type: "Int64" }] },
+          rows: [[0]],
+          total_rows: 1,
+        },
+      },
+    ],
+  },
 ];
 
 const EVOLUTION: SqlCase[] = [
