@@ -1,12 +1,13 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
- * hand: `deno task bench [section…]` (sections: storage, lineproto, remote_write, pipeline, vrl);
+ * hand: `deno task bench [section…]` (sections: storage, lineproto, remote_write, pipeline, pipeline_http, vrl);
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
 import { benchVrl } from "../engine/vrl/bench.ts";
 import { benchLineProtocol, benchRemoteWrite } from "../src/protocols/bench.ts";
 import { benchStorage } from "../src/storage/bench.ts";
+import { benchPipelineHttp } from "./bench_pipeline.ts";
 
 type Line = [name: string, value: string, target: string];
 
@@ -43,6 +44,15 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
       ["pipeline engine: dissect+date lines/s", fmt(r.linesPerSec), ">= 150k end to end"],
       ["pipeline engine: JSON.parse alone lines/s", fmt(r.jsonParseLinesPerSec), ""],
       ["pipeline engine / JSON.parse", (r.linesPerSec / r.jsonParseLinesPerSec).toFixed(2), ""],
+    ];
+  },
+  pipeline_http: async () => {
+    const r = await benchPipelineHttp();
+    return [
+      ["pipeline over HTTP: dissect+date NDJSON lines/s", fmt(r.linesPerSec), ">= 150k"],
+      ["pipeline over HTTP: out-of-order timestamps lines/s", fmt(r.scatteredLinesPerSec), ""],
+      ["pipeline over HTTP: JSON.parse alone lines/s", fmt(r.jsonParseLinesPerSec), ""],
+      ["pipeline over HTTP / JSON.parse", r.ratio.toFixed(3), ""],
     ];
   },
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
