@@ -181,19 +181,22 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
     cur.expectOp("(");
     const row: Value[] = [];
     for (;;) {
+      // a plain scan: large INSERTs spend most of their parse time here
       const start = cur.i;
       let depth = 0;
-      while (!cur.atEnd) {
-        const t = cur.peek()!;
-        if (depth === 0 && (isOp(t, ",") || isOp(t, ")"))) break;
-        if (isOp(t, "(")) depth++;
-        if (isOp(t, ")")) depth--;
-        cur.i++;
+      let k = start;
+      for (; k < tokens.length; k++) {
+        const t = tokens[k];
+        if (t.kind !== "op") continue;
+        if (depth === 0 && (t.text === "," || t.text === ")")) break;
+        if (t.text === "(") depth++;
+        else if (t.text === ")") depth--;
       }
-      const expr = tokens.slice(start, cur.i);
-      if (expr.length === 0) throw cur.error(`Expected: an expression, found: ${cur.describe()}`);
+      cur.i = k;
+      if (k === start) throw cur.error(`Expected: an expression, found: ${cur.describe()}`);
       const col = cols[row.length];
       if (!col) throw invalidArguments(`Column count doesn't match value count at row ${rows.length + 1}`);
+      const expr = k - start === 1 ? [tokens[start]] : tokens.slice(start, k);
       let v = literalValue(expr);
       if (v === undefined) v = evaluate(storage, db, handle, expr, sql, session, col);
       row.push(coerceValue(v, col, session.timezone));

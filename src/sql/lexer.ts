@@ -17,6 +17,10 @@ export interface Token {
 
 const OPERATORS = ["::", "<=", ">=", "<>", "!=", "||", "!~*", "!~", "~*", "->>", "->", "==", "<<", ">>"];
 
+const NUMBER = /0x[0-9a-fA-F]+|\d*\.?\d+(?:[eE][+-]?\d+)?|\d+\.(?:[eE][+-]?\d+)?/y;
+const IDENT_START = /[A-Za-z_\u0080-\uffff]/;
+const IDENT = /[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/y;
+
 /** Line and column (1-based) of an offset, as GreptimeDB's parser errors show them. */
 export function lineColumn(sql: string, pos: number): { line: number; column: number } {
   let line = 1;
@@ -38,23 +42,25 @@ function syntaxError(sql: string, pos: number, what: string): Error {
 function readQuoted(sql: string, start: number, quote: string): { value: string; end: number } {
   let i = start + 1;
   let value = "";
-  while (i < sql.length) {
-    const ch = sql[i];
-    if (ch === quote) {
-      if (sql[i + 1] === quote) {
-        value += quote;
-        i += 2;
-        continue;
-      }
-      return { value, end: i + 1 };
-    }
-    if (ch === "\\" && quote === "'" && i + 1 < sql.length && "'\\".includes(sql[i + 1])) {
-      value += sql[i + 1];
-      i += 2;
+  const backslash = quote === "'";
+  for (;;) {
+    const q = sql.indexOf(quote, i);
+    if (q < 0) break;
+    // only a backslash before the closing quote matters; search just that span
+    const rel = backslash ? sql.slice(i, q).indexOf("\\") : -1;
+    const b = rel < 0 ? -1 : i + rel;
+    if (b >= 0 && (sql[b + 1] === "'" || sql[b + 1] === "\\")) {
+      value += sql.slice(i, b) + sql[b + 1];
+      i = b + 2;
       continue;
     }
-    value += ch;
-    i++;
+    value += sql.slice(i, q);
+    if (sql[q + 1] === quote) {
+      value += quote;
+      i = q + 2;
+      continue;
+    }
+    return { value, end: q + 1 };
   }
   throw syntaxError(sql, start, `Unterminated ${quote === "'" ? "string literal" : "quoted identifier"}`);
 }
@@ -65,7 +71,7 @@ export function tokenize(sql: string): Token[] {
   let i = 0;
   while (i < sql.length) {
     const ch = sql[i];
-    if (/\s/.test(ch)) {
+    if (ch === " " || ch === "\n" || ch === "\t" || ch === "\r" || /\s/.test(ch)) {
       i++;
       continue;
     }
@@ -92,18 +98,18 @@ export function tokenize(sql: string): Token[] {
       i = end;
       continue;
     }
-    if (/[0-9]/.test(ch) || (ch === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
-      const m = /^(0x[0-9a-fA-F]+|\d*\.?\d+(?:[eE][+-]?\d+)?|\d+\.(?:[eE][+-]?\d+)?)/.exec(
-        sql.slice(i, i + 400),
-      )!;
-      tokens.push({ kind: "number", text: m[0], value: m[0], pos: i });
-      i += m[0].length;
+    if ((ch >= "0" && ch <= "9") || (ch === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
+      NUMBER.lastIndex = i;
+      const text = NUMBER.exec(sql)![0];
+      tokens.push({ kind: "number", text, value: text, pos: i });
+      i += text.length;
       continue;
     }
-    if (/[A-Za-z_\u0080-\uffff]/.test(ch)) {
-      const m = /^[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/.exec(sql.slice(i, i + 1000))!;
-      tokens.push({ kind: "ident", text: m[0], value: m[0], pos: i });
-      i += m[0].length;
+    if (IDENT_START.test(ch)) {
+      IDENT.lastIndex = i;
+      const text = IDENT.exec(sql)![0];
+      tokens.push({ kind: "ident", text, value: text, pos: i });
+      i += text.length;
       continue;
     }
     if (ch === "?" || ch === "$") {
@@ -160,7 +166,7 @@ export function splitStatements(sql: string): StatementText[] {
 
 /** Whether a token is the given keyword (case-insensitive, unquoted). */
 export function isKeyword(t: Token | undefined, ...words: string[]): boolean {
-  if (!t || t.kind !== "ident") return false;
+  if (!t || t.kind !== "ident" || t.text.length > 16) return false;
   const u = t.text.toUpperCase();
   return words.includes(u);
 }
