@@ -314,6 +314,11 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       return { text: `__petrel_now('${unit}')`, next };
     }
     if (!isCall) return undefined;
+    if (
+      ["database", "current_schema", "current_database", "schema"].includes(name) && match[i + 1] === i + 2
+    ) {
+      return { text: quoteString(env.db), next: i + 3 };
+    }
     const open = i + 1;
     const close = match[open];
     const a = args(open);

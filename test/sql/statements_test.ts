@@ -182,6 +182,12 @@ const CASES: Case[] = [
     expect: [recs([["a", I], ["b", F], ["c", I], ["d", I], ["e", F]], [[3, 3.5, 2, 4, 1]])],
   },
   {
+    name: "database() names the current database",
+    sql:
+      "SELECT database() AS d, count(*) AS n FROM information_schema.tables WHERE table_schema = database()",
+    expect: [recs([["d", S], ["n", I]], [["public", 1]])],
+  },
+  {
     name: "numbers table",
     sql: "SELECT count(*) AS n, max(number) AS m FROM numbers",
     expect: [recs([["n", I], ["m", "UInt32"]], [[100, 99]])],

@@ -150,5 +150,4 @@ export const SCALARS: Record<string, ScalarDef> = {
   },
   uuid: { fn: () => crypto.randomUUID(), deterministic: false },
   version: { fn: () => "8.0.0-petrel" },
-  database: { fn: () => null },
 };
