@@ -178,6 +178,89 @@ const QUERIES: SqlCase[] = [
   },
 ];
 
+/** Where SQLite's and DataFusion's semantics part ways, GreptimeDB's (DataFusion's) answer is expected. */
+const SEMANTICS: SqlCase[] = [
+  {
+    name: "LIKE is case-sensitive",
+    sql:
+      "SELECT 'ABC' LIKE 'abc' AS l, 'ABC' ILIKE 'abc' AS il, count(*) AS n FROM monitor WHERE host LIKE 'H%'",
+    rows: [[false, true, 0]],
+    bug: "LIKE is SQLite's case-insensitive LIKE: 'ABC' LIKE 'abc' is true and host LIKE 'H%' matches 'h1'",
+  },
+  { name: "ILIKE ignores case", sql: "SELECT count(*) FROM monitor WHERE host ILIKE 'H%'", rows: [[4]] },
+  { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
+  {
+    name: "a failed string cast is an error",
+    sql: "SELECT CAST('abc' AS INT) AS x",
+    error: {},
+    bug: "CAST('abc' AS INT) answers 0 (SQLite); DataFusion fails the cast",
+  },
+  {
+    name: "CAST to INT is Int32",
+    sql:
+      "SELECT CAST(1.9 AS INT) AS i, CAST(1 AS BIGINT) AS b, CAST(1 AS DOUBLE) AS d, CAST(2 AS STRING) AS s",
+    schema: [["i", "Int32"], ["b", "Int64"], ["d", "Float64"], ["s", "String"]],
+    rows: [[1, 1, 1.0, "2"]],
+    bug: "CAST(x AS INT) is typed Int64",
+  },
+  {
+    name: "predicate functions are Boolean",
+    sql: "SELECT starts_with('hello', 'he') AS sw, regexp_like('Web', '^w', 'i') AS rl",
+    schema: [["sw", "Boolean"], ["rl", "Boolean"]],
+    rows: [[true, true]],
+    bug: "starts_with() is typed Int64 and regexp_like() Float64, both answer 1",
+  },
+  {
+    name: "integer arithmetic stays integral",
+    sql: "SELECT 7 / 2 AS d, 7.0 / 2 AS f, 5 % 3 AS m, count(DISTINCT host) AS n FROM monitor",
+    schema: [["d", "Int64"], ["f", "Float64"], ["m", "Int64"], ["n", "Int64"]],
+    rows: [[3, 3.5, 2, 2]],
+  },
+  {
+    name: "greatest/least keep the argument type",
+    sql: "SELECT greatest(1, 3, 2) AS g, least(1, 3, 2) AS l",
+    schema: [["g", "Int64"], ["l", "Int64"]],
+    rows: [[3, 1]],
+    bug: "greatest()/least() of integers are typed Float64 (3.0, 1.0)",
+  },
+  {
+    name: "string functions",
+    sql: "SELECT strpos('hello', 'l') AS p, split_part('a,b,c', ',', 2) AS sp, trim('  x ') AS t, " +
+      "lpad('7', 3, '0') AS lp, btrim('xxaxx', 'x') AS bt, left('hello', 2) AS le, right('hello', 2) AS ri, " +
+      "reverse('abc') AS rv, repeat('ab', 2) AS rp, initcap('hello world') AS ic, md5('a') AS m, " +
+      "to_hex(255) AS hx, char_length('ü') AS cl, octet_length('ü') AS ol, 'a' || 'b' AS cc",
+    rows: [[
+      3,
+      "b",
+      "x",
+      "007",
+      "a",
+      "he",
+      "lo",
+      "cba",
+      "abab",
+      "Hello World",
+      "0cc175b9c0f1b6a831c399e269772661",
+      "ff",
+      1,
+      2,
+      "ab",
+    ]],
+  },
+  {
+    name: "math functions",
+    sql: "SELECT ln(exp(1)) AS ln, log10(100) AS lg, pi() AS pi, trunc(2.7) AS tr, cbrt(27.0) AS cb, " +
+      "round(-1.25, 1) AS r, signum(-3.0) AS sg",
+    rows: [[1.0, 2.0, Math.PI, 2.0, 3.0, -1.3, -1.0]],
+  },
+  {
+    name: "time functions",
+    sql: "SELECT extract(hour FROM ts) AS e, to_timestamp_millis(1000) AS t1, " +
+      "date_format(ts, '%Y-%m-%d %H:%M:%S') AS f FROM monitor WHERE mem = 400",
+    rows: [[0, 1000, "2024-01-01 00:10:00"]],
+  },
+];
+
 const SHOW_AND_DESC: SqlCase[] = [
   { sql: "SHOW TABLES", schema: [["Tables", "String"]], rows: [["monitor"], ["numbers"], ["owners"]] },
   { sql: "SHOW TABLES LIKE 'mon%'", rows: [["monitor"]] },
@@ -485,6 +568,7 @@ Deno.test("/v1/sql statements", async (t) => {
   try {
     await t.step("DDL and DML", (t) => runCases(t, server.url, DDL_AND_DML));
     await t.step("queries", (t) => runCases(t, server.url, QUERIES));
+    await t.step("DataFusion semantics", (t) => runCases(t, server.url, SEMANTICS));
     await t.step("SHOW, DESC and information_schema", (t) => runCases(t, server.url, SHOW_AND_DESC));
     await t.step("ALTER, TRUNCATE, DROP", (t) => runCases(t, server.url, ALTER_TRUNCATE_DROP));
     await t.step("databases", (t) => runCases(t, server.url, DATABASES));
