@@ -27,11 +27,11 @@ import {
   type ReadQuery,
   readQueryTarget,
 } from "../src/protocols/remote_read.ts";
-import { accommodateExistingTables } from "./lineproto.ts";
 import { compareLabelSets, sortedLabels } from "../src/protocols/remote_read_chunked.ts";
-import type { Storage, TableMeta } from "../src/storage/mod.ts";
 import { executeSql } from "../src/sql/mod.ts";
+import type { Storage, TableMeta } from "../src/storage/mod.ts";
 import type { Value, WriteBatch } from "../src/storage/types.ts";
+import { accommodateExistingTables } from "./lineproto.ts";
 
 /**
  * The compressed body as sent. gzip/deflate/br wrappers are undone by `ctx.body()` (the inner body is
@@ -152,11 +152,19 @@ function sqlIdent(s: string): string {
   return `"${s.replaceAll('"', '""')}"`;
 }
 
-/** A bound of the time range in the table's unit, as an integer literal. */
+const I64_MIN = -(2n ** 63n), I64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A bound of the time range in the table's unit, as an integer literal within Int64. In finer units
+ * the end covers its whole millisecond, matching how read times floor to milliseconds.
+ */
 function timeLiteral(ms: number, perMs: number, bound: "start" | "end"): string {
-  if (perMs >= 1) return (BigInt(Math.trunc(ms)) * BigInt(perMs)).toString();
-  const v = ms * perMs;
-  return String(bound === "start" ? Math.ceil(v) : Math.floor(v));
+  let v: bigint;
+  if (perMs >= 1) {
+    const unit = BigInt(perMs);
+    v = bound === "start" ? BigInt(Math.trunc(ms)) * unit : (BigInt(Math.trunc(ms)) + 1n) * unit - 1n;
+  } else v = BigInt(bound === "start" ? Math.ceil(ms * perMs) : Math.floor(ms * perMs));
+  return String(v < I64_MIN ? I64_MIN : v > I64_MAX ? I64_MAX : v);
 }
 
 /** The value column a series is read from: `greptime_value`, else the first numeric field. */
@@ -164,6 +172,19 @@ function valueColumn(table: TableMeta): string | undefined {
   const fields = table.columns.filter((c) => c.semantic === "FIELD");
   if (fields.some((c) => c.name === "greptime_value")) return "greptime_value";
   return fields.find((c) => /^(Float|Int|UInt)/.test(c.type))?.name;
+}
+
+/** A time-index value in ms, floored so a sub-millisecond time never lands past the query's end. */
+function toMs(v: Value, perMs: number): number {
+  if (typeof v === "bigint" && perMs >= 1) {
+    const unit = BigInt(perMs);
+    let q = v / unit;
+    if (q * unit !== v && v < 0n) q -= 1n;
+    return Number(q);
+  }
+  // Seconds: multiply by the exact integer factor (dividing by 1e-3 is inexact in floating point).
+  if (perMs < 1) return toNumber(v) * Math.round(1 / perMs);
+  return Math.floor(toNumber(v) / perMs);
 }
 
 function toNumber(v: Value): number {
@@ -200,6 +221,9 @@ export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery
     if (!tagSet.has(m.name)) return [];
     where.push(`${sqlIdent(m.name)} = ${sqlString(m.value)}`);
   }
+  // NULL in `greptime_value` is a stored staleness marker; in any other field it is just no value.
+  const staleAsNull = value === "greptime_value";
+  if (!staleAsNull) where.push(`${sqlIdent(value)} IS NOT NULL`);
   const cols = [...tags, table.timeIndex, value].map(sqlIdent).join(", ");
   const order = [...tags, table.timeIndex].map(sqlIdent).join(", ");
   const sql = `SELECT ${cols} FROM ${sqlIdent(table.name)} WHERE ${where.join(" AND ")} ORDER BY ${order}`;
@@ -222,23 +246,25 @@ function groupSeries(
   matchers: LabelMatcher[],
 ): RemoteSeries[] {
   const series: RemoteSeries[] = [];
-  const ts = tags.length, val = tags.length + 1;
+  const tagCount = tags.length, timeAt = tags.length, valueAt = tags.length + 1;
   let current: RemoteSeries | null = null;
   let currentKey: string | null = null;
   for (const row of rows) {
     let key = "";
-    for (let i = 0; i < ts; i++) key += row[i] === null ? "\u0001" : `\u0000${row[i]}`;
+    for (let i = 0; i < tagCount; i++) key += row[i] === null ? "\u0001" : `\u0000${row[i]}`;
     if (key !== currentKey) {
       currentKey = key;
       const labels: Record<string, string> = { __name__: metric };
-      for (let i = 0; i < ts; i++) if (row[i] !== null && row[i] !== "") labels[tags[i]] = String(row[i]);
+      for (let i = 0; i < tagCount; i++) {
+        if (row[i] !== null && row[i] !== "") labels[tags[i]] = String(row[i]);
+      }
       // A rejected series stays null, so its remaining rows are skipped without re-matching.
       current = matchLabels(matchers, labels) ? { labels, samples: [] } : null;
       if (current !== null) series.push(current);
     }
     if (current === null) continue;
-    const t = Math.round(toNumber(row[ts]) / perMs);
-    const v = row[val];
+    const t = toMs(row[timeAt], perMs);
+    const v = row[valueAt];
     // A NULL value is a stored staleness marker (SQLite keeps NaN as NULL).
     const sample: RemoteSample = v === null ? { value: STALE_NAN, timestampMs: t, stale: true } : {
       value: toNumber(v),

@@ -331,3 +331,36 @@ for (const c of bad) {
     assert.match(JSON.parse(r.text).error, c.error);
   });
 }
+
+Deno.test("remote read HTTP: in a multi-field table, NULL is no sample (not a stale marker); sub-ms times floor", async () => {
+  const m = uniqueName("lpnull");
+  const body = `${m},host=a usage=1,idle=5 ${T0}000001\n${m},host=a idle=6 ${
+    T0 + 1
+  }999999\n${m},host=a usage=3 ${T0 + 2}999999`;
+  assert.equal((await post(`${base}/v1/lineproto/write`, body)).status, 204);
+  const [got] = await readSamples([{
+    start: T0,
+    end: T0 + 2,
+    matchers: [{ type: "EQ", name: "__name__", value: m }],
+  }]);
+  // `usage` is the first numeric field: the row with only `idle` has no sample for it.
+  assert.deepEqual(got, [{ labels: { __name__: m, host: "a" }, samples: [[T0, 1], [T0 + 2, 3]] }]);
+});
+
+Deno.test("remote read HTTP: a table with a seconds time index reads back in exact ms", async () => {
+  const m = uniqueName("secs");
+  await sqlExec(
+    base,
+    `CREATE TABLE ${m} (host STRING, greptime_value DOUBLE, ts TIMESTAMP(0) TIME INDEX, PRIMARY KEY (host));` +
+      `INSERT INTO ${m} VALUES ('a', 1, 1699999999), ('a', 2, 1700000000), ('a', 3, 1700000001)`,
+  );
+  const [got] = await readSamples([{
+    start: 1699999999001,
+    end: 1700000001000,
+    matchers: [{ type: "EQ", name: "__name__", value: m }],
+  }]);
+  assert.deepEqual(got, [{
+    labels: { __name__: m, host: "a" },
+    samples: [[1700000000000, 2], [1700000001000, 3]],
+  }]);
+});
