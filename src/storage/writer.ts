@@ -141,12 +141,33 @@ function evolveSchema(
 
 type Converter = (v: Value | undefined) => Value;
 
-function converterFor(table: TableMeta, col: ColumnMeta, sawNullTag: Set<string>): Converter | undefined {
+/** The JS value kinds a column accepts (anything else would be stored with the wrong SQLite type). */
+function acceptsValue(type: ColumnMeta["type"]): (v: Value) => boolean {
+  switch (type) {
+    case "String":
+    case "Json":
+      return (v) => typeof v === "string";
+    case "Binary":
+      return (v) => v instanceof Uint8Array || typeof v === "string";
+    case "Boolean":
+      return (v) => typeof v === "boolean" || typeof v === "number" || typeof v === "bigint";
+    default:
+      return (v) => typeof v === "number" || typeof v === "bigint";
+  }
+}
+
+function mismatch(col: ColumnMeta, v: Value): never {
+  const shown = typeof v === "string" ? `'${v.length > 40 ? v.slice(0, 40) + "…" : v}'` : String(v);
+  throw invalidArguments(`Invalid value ${shown} for column ${col.name} of type ${col.type}`);
+}
+
+function converterFor(table: TableMeta, col: ColumnMeta, sawNullTag: Set<string>): Converter {
   const isTag = table.primaryKey.includes(col.name) && usesNullTag(table);
+  const ok = acceptsValue(col.type);
   if (col.name === table.timeIndex) {
     return (v) => {
       if (v === null || v === undefined) throw invalidArguments("Time index must be non null.");
-      return v;
+      return ok(v) ? v : mismatch(col, v);
     };
   }
   const nullValue = (): Value => {
@@ -154,12 +175,20 @@ function converterFor(table: TableMeta, col: ColumnMeta, sawNullTag: Set<string>
     sawNullTag.add(col.name);
     return NULL_TAG;
   };
-  if (col.type === "Boolean") return (v) => (v === undefined || v === null ? nullValue() : v ? 1 : 0);
-  if (col.type === "UInt64") {
-    return (v) => (typeof v === "bigint" ? encodeUInt64(v) : v === undefined || v === null ? nullValue() : v);
+  if (col.type === "Boolean") {
+    return (v) => (v === undefined || v === null ? nullValue() : !ok(v) ? mismatch(col, v) : v ? 1 : 0);
   }
-  if (isTag) return (v) => (v === null || v === undefined ? nullValue() : v);
-  return undefined;
+  if (col.type === "UInt64") {
+    return (v) =>
+      v === undefined || v === null
+        ? nullValue()
+        : typeof v === "bigint"
+        ? encodeUInt64(v)
+        : ok(v)
+        ? v
+        : mismatch(col, v);
+  }
+  return (v) => (v === null || v === undefined ? nullValue() : ok(v) ? v : mismatch(col, v));
 }
 
 /** Marks tag columns that now hold the null-tag stand-in, so readers map it back to NULL. */
@@ -251,9 +280,7 @@ function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], r
         throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${table.name}`);
       }
       for (let j = 0; j < width; j++) {
-        const conv = converters[j];
-        const v = row[j];
-        args[k++] = conv ? conv(v) : v === undefined ? null : v;
+        args[k++] = converters[j](row[j]);
       }
     }
     stmt.run(...(args as Array<string | number | bigint | null | Uint8Array>));

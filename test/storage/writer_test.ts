@@ -214,3 +214,18 @@ Deno.test("large batches use multi-row statements and keep every row", () => {
   assert.equal(s.write("public", [{ table: "big", columns: CPU, rows }]), 1237);
   assert.equal(dump(s, "public", "big").length, 1237);
 });
+
+Deno.test("values of the wrong kind for their column are a 400, not a silently mistyped cell", () => {
+  const s = fresh();
+  const cases: Array<[unknown[], RegExp]> = [
+    [["a", 1, "1.5"], /Invalid value '1.5' for column v of type Float64/],
+    [[7, 1, 1.5], /Invalid value 7 for column host of type String/],
+    [["a", "2024-01-01", 1.5], /Invalid value '2024-01-01' for column ts of type TimestampMillisecond/],
+  ];
+  for (const [row, message] of cases) {
+    assert.throws(
+      () => s.write("public", [{ table: "cpu", columns: CPU, rows: [row as never] }]),
+      (e: PetrelError) => e.code === 1004 && message.test(e.message),
+    );
+  }
+});
