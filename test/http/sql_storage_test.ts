@@ -233,6 +233,18 @@ Deno.test("/v1/sql data survives a restart on the same data_home", async () => {
     await sqlOk(server.url, "CREATE TABLE nowal (v DOUBLE, ts TIMESTAMP TIME INDEX) WITH(skip_wal='true')");
     await sqlOk(server.url, `INSERT INTO nowal VALUES (1, ${T0})`);
     const showBefore = await sqlRows(server.url, "SHOW CREATE TABLE r", { db: "keep" });
+    // DDL after the data: drops, truncation and alters must all be what a restart sees.
+    await sqlOk(server.url, "CREATE DATABASE gone; DROP DATABASE gone");
+    await sqlOk(server.url, "CREATE TABLE dropped (ts TIMESTAMP TIME INDEX); DROP TABLE dropped");
+    await sqlOk(
+      server.url,
+      `CREATE TABLE trunc (ts TIMESTAMP TIME INDEX); INSERT INTO trunc VALUES (1); TRUNCATE TABLE trunc`,
+    );
+    await sqlOk(
+      server.url,
+      `CREATE TABLE altered (ts TIMESTAMP TIME INDEX); INSERT INTO altered VALUES (${T0});` +
+        "ALTER TABLE altered ADD COLUMN extra STRING; ALTER TABLE altered SET 'ttl'='20000d'",
+    );
     await server.stop();
 
     server = await startTestServer({ storage: { data_home: dataHome, ttl_sweep_interval: 60_000 } });
@@ -251,6 +263,17 @@ Deno.test("/v1/sql data survives a restart on the same data_home", async () => {
       ]]);
       // A graceful stop keeps skip_wal tables as well.
       assert.deepEqual(await sqlRows(server.url, "SELECT v, ts FROM nowal"), [[1.0, T0]]);
+      assert.ok(!(await sqlRows(server.url, "SHOW DATABASES")).some((r) => r[0] === "gone"));
+      assert.deepEqual(await sqlRows(server.url, "SHOW TABLES"), [["altered"], ["nowal"], ["numbers"], [
+        "trunc",
+      ]]);
+      assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM trunc"), [[0]]);
+      assert.deepEqual(await sqlRows(server.url, "SELECT ts, extra FROM altered"), [[T0, null]]);
+      // humantime's rendering (a year is 365.25 days, a month 30.44), as GreptimeDB shows it.
+      assert.match(
+        String((await sqlRows(server.url, "SHOW CREATE TABLE altered"))[0][1]),
+        /ttl = '54years 9months 2days 12h 57m 36s'/,
+      );
     } finally {
       await server.stop();
     }
@@ -321,16 +344,34 @@ Deno.test("/v1/sql ttl: expired rows never show and the sweeper deletes them", a
       `INSERT INTO short VALUES ('old', 1, ${now - 60_000}), ('new', 2, ${now + 2_000})`,
     );
     await sqlOk(server.url, `INSERT INTO forever_t VALUES (1, ${now - 60_000})`);
+    await sqlOk(
+      server.url,
+      "CREATE TABLE short_ns (v DOUBLE, ts TIMESTAMP(9) TIME INDEX) WITH(ttl='1s', append_mode='true');" +
+        `INSERT INTO short_ns VALUES (1, ${BigInt(now - 60_000) * 1_000_000n}), (2, ${
+          BigInt(now + 2_000) * 1_000_000n
+        })`,
+    );
     // Before any sweep: the old row is already invisible to every kind of read.
     assert.deepEqual(await sqlRows(server.url, "SELECT host FROM short"), [["new"]]);
     assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM short WHERE host = 'old'"), [[0]]);
     assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM forever_t"), [[1]]);
+    const hiddenEverywhere: [string, unknown[][]][] = [
+      ["SELECT v FROM short_ns", [[2.0]]],
+      ["SELECT count(*) FROM (SELECT * FROM short)", [[1]]],
+      ["WITH x AS (SELECT host FROM short) SELECT count(*) FROM x", [[1]]],
+      ["SELECT count(*) FROM short s JOIN forever_t f ON s.v > 0", [[1]]],
+      ["SELECT min(ts) = max(ts) FROM short", [[true]]],
+      ["SELECT count(*) FROM short WHERE ts < now()", [[0]]],
+    ];
+    for (const [sql, rows] of hiddenEverywhere) assert.deepEqual(await sqlRows(server.url, sql), rows, sql);
 
     // After the future row ages past 1s and a few sweep intervals pass, both rows are gone from disk.
     await new Promise((r) => setTimeout(r, 3_600));
     assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM short"), [[0]]);
     assert.equal(rowsOnDisk(server.dataHome, "public", "short"), 0);
     assert.equal(rowsOnDisk(server.dataHome, "public", "forever_t"), 1);
+    assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM short_ns"), [[0]]);
+    assert.equal(rowsOnDisk(server.dataHome, "public", "short_ns"), 0);
   } finally {
     await server.stop();
     await Deno.remove(server.dataHome, { recursive: true });
