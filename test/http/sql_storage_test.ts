@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { spawnServer, startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk, sqlRows } from "./fixtures/sql_client.ts";
+import { runCases, type SqlCase, sqlOk, sqlRequest, sqlRows } from "./fixtures/sql_client.ts";
 
 const T0 = 1704067200000;
 
@@ -411,6 +411,37 @@ Deno.test("/v1/sql database ttl applies to its tables without their own ttl", as
         bug: "information_schema.schemata.options is empty for a database created WITH(ttl='1s')",
       },
     ]);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("/v1/sql concurrent requests", async () => {
+  const server = await startTestServer();
+  try {
+    // Many clients racing to create the same table: all succeed, one table results.
+    const creates = await Promise.all(Array.from({ length: 10 }, () =>
+      sqlRequest(
+        server.url,
+        "CREATE TABLE IF NOT EXISTS race (host STRING, v DOUBLE, ts TIMESTAMP TIME INDEX, PRIMARY KEY(host))",
+      )));
+    assert.deepEqual(creates.map((r) => r.status), Array(10).fill(200));
+    // Writers and readers interleaved: every acknowledged row is there at the end, none doubled.
+    const writers = Array.from({ length: 20 }, (_, w) =>
+      sqlRequest(
+        server.url,
+        `INSERT INTO race VALUES ${
+          Array.from({ length: 50 }, (_, i) => `('w${w}', ${i}, ${T0 + i})`).join(",")
+        }`,
+        { via: "form" },
+      ));
+    const readers = Array.from({ length: 20 }, () => sqlRequest(server.url, "SELECT count(*) FROM race"));
+    const replies = await Promise.all([...writers, ...readers]);
+    for (const r of replies) assert.equal(r.status, 200, r.text);
+    assert.deepEqual(await sqlRows(server.url, "SELECT count(*), count(DISTINCT host) FROM race"), [[
+      1000,
+      20,
+    ]]);
   } finally {
     await server.stop();
   }
