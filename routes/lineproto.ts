@@ -4,6 +4,7 @@
  * request before anything is written, because parsing finishes before the one storage transaction.
  */
 import type { RequestContext } from "../src/http/context.ts";
+import { invalidArguments } from "../src/http/errors.ts";
 import { parseLineProtocol } from "../src/protocols/lineproto.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { DataType, TableOptions, Value, WriteBatch } from "../src/storage/types.ts";
@@ -26,6 +27,10 @@ export function influxCreateOptions(
 ): void {
   const appendMode = hints.append_mode?.trim().toLowerCase() === "true";
   const mergeMode = (hints.merge_mode ?? defaultMergeMode).trim().toLowerCase();
+  if (mergeMode !== "last_row" && mergeMode !== "last_non_null") {
+    // The LastNonNull create type would otherwise override a bad hint silently.
+    throw invalidArguments(`Invalid value for table option merge_mode: '${hints.merge_mode}'`);
+  }
   const lastRow = !appendMode && mergeMode === "last_row";
   for (const b of batches) {
     b.options = lastRow ? { ...SEMANTIC, merge_mode: "last_row" } : { ...SEMANTIC };

@@ -325,3 +325,13 @@ Deno.test("lineproto HTTP: a gzip bomb past body_limit → 413, nothing written"
     assert.deepEqual(await tableNames(s.url), []);
   }, { http: { body_limit: 64 * 1024 } });
 });
+
+Deno.test("lineproto HTTP: an invalid merge_mode hint → 400, nothing written", async () => {
+  const m = uniqueName("lp");
+  const r = await post(`${base}/v1/lineproto/write`, `${m} v=1 1`, {
+    "x-greptime-hint-merge_mode": "newest",
+  });
+  assert.equal(r.status, 400);
+  assert.deepEqual(JSON.parse(r.text), { error: "Invalid value for table option merge_mode: 'newest'" });
+  assert.ok(!(await tableNames(base)).includes(m));
+});
