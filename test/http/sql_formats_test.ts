@@ -382,3 +382,41 @@ Deno.test("/v1/sql POST form with the sql in the query string and an empty body"
     await server.stop();
   }
 });
+
+Deno.test("/v1/sql response headers", async (t) => {
+  await withFixture(async ({ url }) => {
+    const formats: [string, string, string][] = [
+      ["greptimedb_v1", "greptimedb_v1", "application/json"],
+      ["influxdb_v1", "influxdb_v1", "application/json"],
+      ["csv", "csv", "text/csv; charset=utf-8"],
+      ["csvWithNames", "csv", "text/csv; charset=utf-8"],
+      ["csvwithnamesandtypes", "csv", "text/csv; charset=utf-8"],
+      ["table", "table", "text/plain; charset=utf-8"],
+      ["arrow", "arrow", "application/arrow"],
+      ["json", "json", "application/json"],
+      ["null", "null", "text/plain; charset=utf-8"],
+    ];
+    for (const [format, header, type] of formats) {
+      await t.step(format, async () => {
+        const reply = await sqlRequest(url, SELECT, { format });
+        assert.equal(reply.status, 200);
+        assert.equal(reply.headers.get("x-greptime-format"), header);
+        assert.equal(reply.headers.get("content-type"), type);
+        assert.match(reply.headers.get("x-greptime-execution-time") ?? "", /^\d+$/);
+      });
+    }
+    await t.step("errors carry x-greptime-err-code and an ASCII x-greptime-err-msg", async () => {
+      const reply = await sqlRequest(url, 'SELECT * FROM "数据"');
+      assert.equal(reply.status, 400);
+      assert.equal(reply.headers.get("x-greptime-err-code"), "4001");
+      assert.match(
+        reply.headers.get("x-greptime-err-msg") ?? "",
+        /^error: Table not found: greptime\.public\.\\u\{6570\}\\u\{636e\}, execution_time_ms: \d+$/,
+      );
+      assert.equal(
+        (JSON.parse(reply.text) as { error: string }).error,
+        "Table not found: greptime.public.数据",
+      );
+    });
+  });
+});
