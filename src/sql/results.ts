@@ -52,6 +52,46 @@ function inferType(rows: unknown[][], col: number): DataType | string {
   return sawInt ? "Int64" : "Null";
 }
 
+// SQLite's authorizer codes (stable C API values; node:sqlite's typings do not declare them)
+const SQLITE_OK = 0;
+const SQLITE_DENY = 1;
+const SQLITE_READ = 20;
+const SQLITE_SELECT = 21;
+const SQLITE_FUNCTION = 31;
+const SQLITE_RECURSIVE = 33;
+const READ_ACTIONS = new Set<number>([SQLITE_SELECT, SQLITE_READ, SQLITE_FUNCTION, SQLITE_RECURSIVE]);
+
+type Authorizer = (action: number, arg1: string | null) => number;
+
+/**
+ * Prepares a query under an authorizer that allows reading only: a `WITH … DELETE` or a pragma
+ * function cannot slip through the query path (which read-only users may use), and Petrel's own
+ * tables stay invisible.
+ */
+function prepareReadOnly(conn: DatabaseSync, sql: string): StatementSync {
+  const withAuth = conn as unknown as { setAuthorizer(cb: Authorizer | null): void };
+  withAuth.setAuthorizer((action, arg1) => {
+    if (!READ_ACTIONS.has(action)) return SQLITE_DENY;
+    if (action === SQLITE_READ && arg1 && /^(__petrel_catalog|sqlite_|pragma_)/i.test(arg1)) {
+      return SQLITE_DENY;
+    }
+    return SQLITE_OK;
+  });
+  try {
+    return conn.prepare(sql);
+  } catch (e) {
+    if (e instanceof Error && /not authorized|is prohibited/.test(e.message)) {
+      throw new PetrelError(
+        StatusCode.InvalidArguments,
+        "Only queries can run here; the statement would modify data or read internals",
+      );
+    }
+    throw e;
+  } finally {
+    withAuth.setAuthorizer(null);
+  }
+}
+
 /** Types whose values pass 2^53 routinely, so rows must be read as bigints. */
 const WIDE_TYPES = new Set<string>(["TimestampMicrosecond", "TimestampNanosecond", "UInt64"]);
 
@@ -80,7 +120,7 @@ export function runQuery(
   hints: Array<DataType | undefined> = [],
   nameTypes?: Map<string, DataType>,
 ): QueryOutput {
-  const stmt = conn.prepare(sql);
+  const stmt = prepareReadOnly(conn, sql);
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
   const meta = stmt.columns();
   const known = meta.map((c, i) =>

@@ -47,6 +47,59 @@ function fixedOffsetMinutes(tz: string | undefined): number | undefined {
   return /^[+-]\d{1,2}(:?\d{2})?$/.test(tz.trim()) ? timezoneOffsetMinutes(tz, 0) : undefined;
 }
 
+const ORDER_BY_END = [
+  "LIMIT",
+  "OFFSET",
+  "FETCH",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "WINDOW",
+  "ROWS",
+  "RANGE",
+  "GROUPS",
+];
+
+/**
+ * DataFusion sorts NULLs last when ascending and first when descending (SQLite does the opposite):
+ * the text to append after the last token of each ORDER BY item that does not say NULLS itself.
+ */
+function orderByNulls(q: QueryTokens): Map<number, string> {
+  const { toks, match, parent } = q;
+  const out = new Map<number, string>();
+  for (let i = 0; i < toks.length - 1; i++) {
+    if (!isKeyword(toks[i], "ORDER") || !isKeyword(toks[i + 1], "BY")) continue;
+    const depth = parent[i];
+    let start = i + 2;
+    let k = start;
+    const finish = (end: number) => {
+      if (end <= start) return;
+      const item = toks.slice(start, end);
+      if (item.some((t) => isKeyword(t, "NULLS"))) return;
+      out.set(end - 1, isKeyword(toks[end - 1], "DESC") ? " NULLS FIRST" : " NULLS LAST");
+    };
+    for (; k < toks.length; k++) {
+      const t = toks[k];
+      if (isOp(t, "(")) {
+        k = match[k];
+        continue;
+      }
+      if (
+        isOp(t, ")") || parent[k] !== depth ||
+        (t.kind === "ident" && ORDER_BY_END.includes(t.text.toUpperCase()))
+      ) {
+        break;
+      }
+      if (isOp(t, ",")) {
+        finish(k);
+        start = k + 1;
+      }
+    }
+    finish(k);
+  }
+  return out;
+}
+
 /** What a rewrite needs to know. */
 export interface RewriteEnv {
   storage: Storage;
@@ -246,23 +299,19 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     return (isOp(prev, "(") || isOp(prev, ",")) && p > 0 && isKeyword(toks[p - 1], "IN");
   };
 
+  const nullsOrder = orderByNulls(q);
   const emit = (a: number, b: number): string => {
     let out = "";
     for (let i = a; i < b;) {
       const r = replacements.get(i);
-      if (r) {
-        out += gap(i) + r.text;
-        i = r.end;
-        continue;
+      const s = r ? undefined : special(i);
+      const next = r ? r.end : s ? s.next : i + 1;
+      out += gap(i) + (r ? r.text : s ? s.text : tokenText(toks[i]));
+      for (let k = i; k < next; k++) {
+        const suffix = nullsOrder.get(k);
+        if (suffix) out += suffix;
       }
-      const s = special(i);
-      if (s) {
-        out += gap(i) + s.text;
-        i = s.next;
-        continue;
-      }
-      out += gap(i) + tokenText(toks[i]);
-      i++;
+      i = next;
     }
     return out;
   };

@@ -188,6 +188,20 @@ const CASES: Case[] = [
     expect: [recs([["d", S], ["n", I]], [["public", 1]])],
   },
   {
+    name: "ORDER BY sorts NULLs as DataFusion does: last ascending, first descending, unless told",
+    sql: "INSERT INTO monitor VALUES ('n', 1, NULL, 1), ('n', 2, 0.9, 2); " +
+      "SELECT cpu FROM monitor WHERE host = 'n' ORDER BY cpu; SELECT cpu FROM monitor WHERE host = 'n' ORDER BY cpu DESC; " +
+      "SELECT cpu FROM monitor WHERE host = 'n' ORDER BY cpu NULLS FIRST; " +
+      "SELECT cpu, row_number() OVER (ORDER BY cpu) AS rn FROM monitor WHERE host = 'n' ORDER BY rn",
+    expect: [
+      { affected: 2 },
+      recs([["cpu", F]], [[0.9], [null]]),
+      recs([["cpu", F]], [[null], [0.9]]),
+      recs([["cpu", F]], [[null], [0.9]]),
+      recs([["cpu", F], ["rn", "UInt64"]], [[0.9, 1], [null, 2]]),
+    ],
+  },
+  {
     name: "numbers table",
     sql: "SELECT count(*) AS n, max(number) AS m FROM numbers",
     expect: [recs([["n", I], ["m", "UInt32"]], [[100, 99]])],
@@ -382,7 +396,7 @@ Deno.test("sql: null tags read back as NULL everywhere (IS NULL, count, group by
   assert.deepEqual(outs.slice(2).map(shape), [
     recs([["count(*)", I]], [[5]]),
     recs([["count(monitor.dc)", I], ["count(monitor.host)", I]], [[1, 5]]),
-    recs([["dc", S], ["count(*)", I]], [[null, 5], ["x", 1]]),
+    recs([["dc", S], ["count(*)", I]], [["x", 1], [null, 5]]),
     recs([["host", S], ["dc", S]], [[null, null]]),
   ]);
   s.close();
