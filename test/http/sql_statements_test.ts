@@ -421,7 +421,6 @@ const SHOW_AND_DESC: SqlCase[] = [
     sql: "SELECT number FROM numbers WHERE number < 2",
     schema: [["number", "UInt32"]],
     rows: [[0], [1]],
-    bug: "numbers.number is typed Int64 (GreptimeDB: UInt32), and an empty scan of it is typed Null",
   },
   {
     sql: "SELECT column_name, data_type, semantic_type, is_nullable FROM information_schema.columns " +
