@@ -1,6 +1,7 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
- * hand: `deno task bench [section…]` (sections: storage, lineproto, remote_write, pipeline, pipeline_http, vrl);
+ * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
+ * remote_write_http, pipeline, pipeline_http, vrl);
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -8,6 +9,19 @@ import { benchVrl } from "../engine/vrl/bench.ts";
 import { benchLineProtocol, benchRemoteWrite } from "../src/protocols/bench.ts";
 import { benchStorage } from "../src/storage/bench.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
+import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
+
+function ingestLines(label: string, unit: string, r: IngestBench): Line[] {
+  return [
+    [`${label}: Petrel ${unit}/s over HTTP`, fmt(r.petrel), ">= 500k"],
+    [
+      `${label}: VictoriaMetrics ${unit}/s, same body`,
+      r.victoriaMetrics === null ? "n/a" : fmt(r.victoriaMetrics),
+      "",
+    ],
+    [`${label}: Petrel / VictoriaMetrics`, r.ratio === null ? "n/a" : r.ratio.toFixed(2), ">= 0.50"],
+  ];
+}
 
 type Line = [name: string, value: string, target: string];
 
@@ -38,6 +52,8 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     () => [["line protocol: parse rows/s (1M rows, 10k series)", fmt(benchLineProtocol()), "parser only"]],
   remote_write:
     () => [["remote write: decode samples/s (10k series)", fmt(benchRemoteWrite()), "decoder only"]],
+  lineproto_http: async () => ingestLines("line protocol", "rows", await benchLineProtocolHttp()),
+  remote_write_http: async () => ingestLines("remote write", "samples", await benchRemoteWriteHttp()),
   pipeline: () => {
     const r = benchPipeline();
     return [
