@@ -93,6 +93,31 @@ const SPECIFIED: SqlCase[] = [
     error: {},
   },
   {
+    name: "arithmetic on a non-numeric string",
+    sql: "SELECT 'a' + 1",
+    error: {},
+    bug: "SQLite's affinity answers 1 (200); DataFusion fails casting 'a' to Int64",
+  },
+  { name: "abs of a string", sql: "SELECT abs('x')", error: {}, bug: "answers 0.0 (200)" },
+  {
+    name: "sum of a string column",
+    sql: "SELECT sum(host) FROM t",
+    error: {},
+    bug: "answers null typed Float64 (200)",
+  },
+  {
+    name: "date_bin with a bad stride",
+    sql: "SELECT date_bin('nonsense', ts) FROM t",
+    error: {},
+    bug: "answers 200 (null buckets)",
+  },
+  {
+    name: "an impossible date in a filter",
+    sql: "SELECT * FROM t WHERE ts > '2024-13-45 25:61:61'",
+    error: {},
+    bug: "answers 200 with no rows",
+  },
+  {
     name: "unknown timezone header",
     sql: "SELECT 1",
     headers: { "x-greptime-timezone": "Mars/Olympus" },
