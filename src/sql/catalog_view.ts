@@ -208,7 +208,14 @@ export function refreshInformationSchema(conn: DatabaseSync, storage: Storage): 
   const data: Record<string, Value[][]> = {
     tables: tableRows(storage),
     columns: columnRows(storage),
-    schemata: storage.listDatabases().map((db) => ["greptime", db, "utf8", "utf8_bin", null, ""]),
+    schemata: storage.listDatabases().map((db) => [
+      "greptime",
+      db,
+      "utf8",
+      "utf8_bin",
+      null,
+      Object.entries(storage.databaseOptions(db)).map(([k, v]) => `${k}='${v}'`).join(" "),
+    ]),
   };
   for (const [name, rows] of Object.entries(data)) {
     const target = `${INFORMATION_SCHEMA}.${quoteIdent(name)}`;

@@ -143,6 +143,29 @@ function parseNameList(cur: Cursor): string[] {
   return out;
 }
 
+/** `SET 'k' = 'v', …` or `UNSET 'k', …` of ALTER TABLE / ALTER DATABASE. */
+function parseSetUnset(cur: Cursor): { set: TableOptions; unset: string[] } {
+  const set: TableOptions = {};
+  const unset: string[] = [];
+  const key = (): string => {
+    let k = cur.next().value;
+    while (cur.acceptOp(".")) k += "." + cur.next().text;
+    return k.toLowerCase();
+  };
+  if (cur.acceptKw("SET")) {
+    do {
+      const k = key();
+      cur.expectOp("=");
+      set[k] = cur.next().value;
+    } while (cur.acceptOp(","));
+  } else {
+    cur.expectKw("UNSET");
+    do unset.push(key()); while (cur.acceptOp(","));
+  }
+  cur.expectEnd();
+  return { set, unset };
+}
+
 function createTableStatement(storage: Storage, cur: Cursor, session: Session): QueryOutput {
   const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
   const { db, table } = tableName(cur.objectName(), session);
@@ -217,24 +240,9 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     dropColumn(handle, meta, name);
     return affected(0);
   }
-  if (cur.acceptKw("SET")) {
-    const set: TableOptions = {};
-    do {
-      const k = cur.next();
-      let key = k.value;
-      while (cur.acceptOp(".")) key += "." + cur.next().text;
-      cur.expectOp("=");
-      set[key.toLowerCase()] = cur.next().value;
-    } while (cur.acceptOp(","));
-    cur.expectEnd();
-    alterOptions(handle, meta, set, []);
-    return affected(0);
-  }
-  if (cur.acceptKw("UNSET")) {
-    const keys: string[] = [];
-    do keys.push(cur.next().value); while (cur.acceptOp(","));
-    cur.expectEnd();
-    alterOptions(handle, meta, {}, keys);
+  if (isKeyword(cur.peek(), "SET", "UNSET")) {
+    const { set, unset } = parseSetUnset(cur);
+    alterOptions(handle, meta, set, unset);
     return affected(0);
   }
   throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
@@ -252,9 +260,9 @@ export function executeDdl(
     if (cur.acceptKw("DATABASE") || cur.acceptKw("SCHEMA")) {
       const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
       const name = cur.ident("a database name");
-      if (cur.acceptKw("WITH")) parseOptions(cur);
+      const options = cur.acceptKw("WITH") ? parseOptions(cur) : {};
       cur.expectEnd();
-      storage.createDatabase(name, ifNotExists);
+      storage.createDatabase(name, ifNotExists, options);
       // GreptimeDB answers 1 even when IF NOT EXISTS found the database
       return affected(1);
     }
@@ -295,6 +303,15 @@ export function executeDdl(
   }
   if (cur.acceptKw("ALTER")) {
     if (cur.acceptKw("TABLE")) return alterTableStatement(storage, cur, session);
+    if (cur.acceptKw("DATABASE") || cur.acceptKw("SCHEMA")) {
+      const name = cur.ident("a database name");
+      if (!storage.hasDatabase(name)) {
+        throw new PetrelError(StatusCode.DatabaseNotFound, `Database not found: ${name}`);
+      }
+      const { set, unset } = parseSetUnset(cur);
+      storage.alterDatabase(name, set, unset);
+      return affected(0);
+    }
     throw unsupported(`Unsupported statement: ALTER ${cur.describe().toUpperCase()}`);
   }
   if (cur.acceptKw("TRUNCATE")) {

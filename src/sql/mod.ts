@@ -20,7 +20,7 @@ import type { StatementText, Token } from "./lexer.ts";
 import { refreshInformationSchema } from "./catalog_view.ts";
 import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
-import { describeTable, renderCreateTable, stringRecords } from "./show.ts";
+import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords } from "./show.ts";
 import { checkTimezone } from "./time.ts";
 
 export type { Session } from "./ddl.ts";
@@ -127,6 +127,15 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     return stringRecords(names, filterShow(storage, cur, session, names, rows));
   }
   if (full) throw cur.error(`Expected: TABLES after SHOW FULL, found: ${cur.describe()}`);
+  if (cur.acceptKw("CREATE", "DATABASE") || cur.acceptKw("CREATE", "SCHEMA")) {
+    const db = cur.ident("a database name");
+    cur.expectEnd();
+    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+    return stringRecords(["Database", "Create Database"], [[
+      db,
+      renderCreateDatabase(db, storage.databaseOptions(db)),
+    ]]);
+  }
   if (cur.acceptKw("CREATE", "TABLE")) {
     const { db, table } = tableName(cur.objectName(), session);
     cur.expectEnd();

@@ -68,3 +68,13 @@ export function describeTable(t: TableMeta): QueryOutput {
 export function stringRecords(names: string[], rows: Value[][]): QueryOutput {
   return { kind: "records", columns: names.map((name) => ({ name, data_type: "String" })), rows };
 }
+
+/** GreptimeDB's `SHOW CREATE DATABASE` text. */
+export function renderCreateDatabase(db: string, options: Record<string, string>): string {
+  const opts = Object.entries(options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const base = `CREATE DATABASE IF NOT EXISTS ${quoteName(db)}`;
+  if (opts.length === 0) return base;
+  return `${base}\nWITH(\n${
+    opts.map(([k, v]) => `  ${optionKey(k)} = '${v.replaceAll("'", "''")}'`).join(",\n")
+  }\n)`;
+}

@@ -6,9 +6,11 @@ import { DatabaseSync } from "node:sqlite";
 import type { StatementSync } from "node:sqlite";
 import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import type { TableMeta } from "./table.ts";
+import type { TableOptions } from "./types.ts";
 import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
 
 const CATALOG = "__petrel_catalog";
+const OPTIONS = "__petrel_database_options";
 
 /** Where a database's files live; `null` keeps everything in memory. */
 export interface DatabaseFiles {
@@ -22,6 +24,8 @@ export class DatabaseHandle {
   readonly conn: DatabaseSync;
   readonly files: DatabaseFiles;
   private tables = new Map<string, TableMeta>();
+  /** Database options (`CREATE DATABASE … WITH (ttl = …)`). */
+  readonly options: TableOptions = {};
   private nowalAttached = false;
   private nextId = 1;
   /** Prepared statements keyed by the writer and readers; cleared on every schema change. */
@@ -37,6 +41,13 @@ export class DatabaseHandle {
     this.conn.exec(
       `CREATE TABLE IF NOT EXISTS ${quoteIdent(CATALOG)} (name TEXT PRIMARY KEY, meta TEXT NOT NULL)`,
     );
+    this.conn.exec(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdent(OPTIONS)} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    );
+    const rows = this.conn.prepare(`SELECT key, value FROM ${quoteIdent(OPTIONS)}`).all() as Array<
+      { key: string; value: string }
+    >;
+    for (const r of rows) this.options[r.key] = r.value;
     this.loadCatalog();
     // ATTACH is impossible inside a transaction, and a write may create the first skip_wal table
     this.attachNowal();
@@ -51,6 +62,7 @@ export class DatabaseHandle {
     for (const r of rows) {
       const t = JSON.parse(r.meta) as TableMeta;
       t.db = this.name;
+      t.databaseTtl = this.options.ttl;
       this.tables.set(t.name, t);
       this.nextId = Math.max(this.nextId, t.id + 1);
     }
@@ -110,7 +122,8 @@ export class DatabaseHandle {
 
   /** Persists a table's metadata and refreshes the cache. */
   saveMeta(t: TableMeta): void {
-    const { db: _db, ...rest } = t;
+    t.databaseTtl = this.options.ttl;
+    const { db: _db, databaseTtl: _ttl, ...rest } = t;
     this.conn.prepare(`INSERT OR REPLACE INTO ${quoteIdent(CATALOG)} (name, meta) VALUES (?, ?)`).run(
       t.name,
       JSON.stringify(rest),
@@ -152,6 +165,24 @@ export class DatabaseHandle {
   /** Index name used by append-mode tables (exposed for schema evolution). */
   appendIndex(t: TableMeta): string {
     return `${quoteIdent(t.schema)}.${quoteIdent(appendIndexName(t))}`;
+  }
+
+  /** Replaces the database options; tables without a ttl of their own follow the database ttl. */
+  setOptions(options: TableOptions): void {
+    this.conn.exec("BEGIN IMMEDIATE");
+    try {
+      this.conn.exec(`DELETE FROM ${quoteIdent(OPTIONS)}`);
+      const ins = this.conn.prepare(`INSERT INTO ${quoteIdent(OPTIONS)} (key, value) VALUES (?, ?)`);
+      for (const [k, v] of Object.entries(options)) ins.run(k, v);
+      this.conn.exec("COMMIT");
+    } catch (e) {
+      this.conn.exec("ROLLBACK");
+      throw e;
+    }
+    for (const k of Object.keys(this.options)) delete this.options[k];
+    Object.assign(this.options, options);
+    for (const t of this.tables.values()) t.databaseTtl = options.ttl;
+    this.invalidate();
   }
 
   /** Checkpoints the WAL and closes the connection. */

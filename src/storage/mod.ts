@@ -27,6 +27,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
 import { DatabaseHandle } from "./database.ts";
+import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
 import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
 import type { TableOptions, WriteBatch } from "./types.ts";
@@ -96,15 +97,33 @@ export class Storage {
     return db === INFORMATION_SCHEMA || this.dbs.has(db);
   }
 
-  /** Creates a database; `false` if it existed and `ifNotExists` was set. */
-  createDatabase(db: string, ifNotExists = false): boolean {
+  /**
+   * Creates a database; `false` if it existed and `ifNotExists` was set. Options (`ttl`) apply to
+   * its tables that have none of their own.
+   */
+  createDatabase(db: string, ifNotExists = false, options: TableOptions = {}): boolean {
     if (this.hasDatabase(db)) {
       if (ifNotExists) return false;
       throw new PetrelError(StatusCode.DatabaseAlreadyExists, `Schema ${db} already exists`);
     }
     if (!DB_NAME.test(db)) throw invalidArguments(`Invalid database name: ${db}`);
-    this.openHandle(db);
+    const normalized = normalizeDatabaseOptions(options);
+    const h = this.openHandle(db);
+    if (Object.keys(normalized).length > 0) h.setOptions(normalized);
     return true;
+  }
+
+  /** Sets and unsets options of a database. */
+  alterDatabase(db: string, set: TableOptions, unset: string[] = []): void {
+    const h = this.database(db);
+    const next = { ...h.options, ...normalizeDatabaseOptions(set) };
+    for (const k of unset) delete next[k.toLowerCase()];
+    h.setOptions(next);
+  }
+
+  /** A database's options (empty for `information_schema`). */
+  databaseOptions(db: string): TableOptions {
+    return { ...(this.dbs.get(db)?.options ?? {}) };
   }
 
   /** Drops a database and its files. */

@@ -174,3 +174,12 @@ export function optionsForCreate(
   }
   return normalizeOptions(merged, false);
 }
+
+/** Options a database accepts (`CREATE DATABASE … WITH (…)`): ttl, plus pass-through memtable and compaction settings. */
+export function normalizeDatabaseOptions(options: TableOptions): TableOptions {
+  const out = normalizeOptions(options);
+  for (const k of ["append_mode", "merge_mode", "skip_wal", "physical_table"]) {
+    if (k in out) throw invalidArguments(`Invalid database option key: ${k}`);
+  }
+  return out;
+}

@@ -33,6 +33,8 @@ export interface TableMeta {
   engine: string;
   createdAt: number;
   schema: TableSchemaName;
+  /** The database's ttl, which applies when the table has none of its own (not persisted with the table). */
+  databaseTtl?: string;
 }
 
 /** Double-quotes an identifier for SQLite; the only way Petrel puts a name into SQL. */
@@ -62,7 +64,8 @@ export function mergeMode(t: TableMeta): "last_row" | "last_non_null" {
 
 /** The ttl in milliseconds; null for forever, 0 for instant. */
 export function ttlMs(t: TableMeta): number | null {
-  return t.options.ttl === undefined ? null : parseTtl(t.options.ttl);
+  const ttl = t.options.ttl ?? t.databaseTtl;
+  return ttl === undefined ? null : parseTtl(ttl);
 }
 
 /** The unit of the table's time index. */

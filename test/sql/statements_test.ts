@@ -445,3 +445,52 @@ Deno.test("sql: date_bin and date_trunc by arithmetic agree with the function fo
   }
   s.close();
 });
+
+Deno.test("sql: a database ttl applies to its tables without their own, and survives a restart", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-dbttl-" });
+  try {
+    let s = Storage.open({ dataHome: dir });
+    const now = Date.now();
+    executeSql(
+      s,
+      "CREATE DATABASE dttl WITH(ttl='1h'); USE dttl; CREATE TABLE inherit (v DOUBLE, ts TIMESTAMP TIME INDEX); " +
+        "CREATE TABLE own (v DOUBLE, ts TIMESTAMP TIME INDEX) WITH(ttl='forever'); " +
+        `INSERT INTO inherit VALUES (1, ${now - 7_200_000}), (2, ${now}); INSERT INTO own VALUES (1, ${
+          now - 7_200_000
+        })`,
+      { db: "public" },
+    );
+    const check = () => {
+      const outs = executeSql(
+        s,
+        "SELECT v FROM inherit; SELECT v FROM own; SELECT options FROM information_schema.schemata WHERE schema_name = 'dttl'; SHOW CREATE DATABASE dttl",
+        { db: "dttl" },
+      );
+      assert.deepEqual(outs.map(shape).slice(0, 3), [
+        recs([["v", F]], [[2]]),
+        recs([["v", F]], [[1]]),
+        recs([["options", S]], [["ttl='1h'"]]),
+      ]);
+      assert.deepEqual((outs[3] as { rows: Value[][] }).rows, [[
+        "dttl",
+        "CREATE DATABASE IF NOT EXISTS \"dttl\"\nWITH(\n  ttl = '1h'\n)",
+      ]]);
+    };
+    check();
+    s.close();
+    s = Storage.open({ dataHome: dir });
+    check();
+    executeSql(s, "ALTER DATABASE dttl UNSET 'ttl'", { db: "public" });
+    assert.deepEqual(
+      shape(executeSql(s, "SELECT count(*) FROM inherit", { db: "dttl" })[0]),
+      recs([["count(*)", I]], [[2]]),
+    );
+    assert.throws(
+      () => executeSql(s, "CREATE DATABASE bad WITH(append_mode='true')", { db: "public" }),
+      /append_mode/,
+    );
+    s.close();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
