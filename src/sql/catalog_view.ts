@@ -6,9 +6,9 @@ import type { DatabaseSync } from "node:sqlite";
 import { tableNotFound } from "../http/errors.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
-import { infoSchemaTypeName, sqlTypeName } from "../storage/datatypes.ts";
+import { infoSchemaTypeName, sqliteDeclType, sqlTypeName } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
-import type { Value } from "../storage/types.ts";
+import type { DataType, Value } from "../storage/types.ts";
 import { renderCreateOptions } from "./show.ts";
 
 /** Columns of the information_schema tables Petrel provides. */
@@ -74,6 +74,27 @@ const INFO_TABLES: Record<string, string[]> = {
   ],
 };
 
+/** GreptimeDB's types of the non-String information_schema columns (declared so empty results keep them). */
+const INFO_TYPES: Record<string, DataType> = {
+  table_id: "UInt32",
+  data_length: "UInt64",
+  max_data_length: "UInt64",
+  index_length: "UInt64",
+  max_index_length: "UInt64",
+  avg_row_length: "UInt64",
+  version: "UInt64",
+  table_rows: "UInt64",
+  data_free: "UInt64",
+  auto_increment: "UInt64",
+  checksum: "UInt64",
+  ordinal_position: "Int64",
+  character_maximum_length: "Int64",
+  character_octet_length: "Int64",
+  numeric_precision: "Int64",
+  numeric_scale: "Int64",
+  datetime_precision: "Int64",
+};
+
 /** Whether a name is one of the information_schema tables. */
 export function isInfoTable(name: string): boolean {
   return name.toLowerCase() in INFO_TABLES;
@@ -112,6 +133,34 @@ function tableRows(storage: Storage): Value[][] {
         ]);
       }
       continue;
+    }
+    if (db === "public") {
+      rows.push([
+        "greptime",
+        db,
+        "numbers",
+        "LOCAL TEMPORARY",
+        2,
+        0,
+        0,
+        0,
+        0,
+        0,
+        "test_engine",
+        11,
+        "Fixed",
+        0,
+        0,
+        0,
+        null,
+        null,
+        null,
+        "utf8_bin",
+        0,
+        "",
+        "",
+        "Y",
+      ]);
     }
     for (const t of storage.listTables(db)) {
       const created = new Date(t.createdAt).toISOString().replace("T", " ").replace("Z", "");
@@ -200,7 +249,9 @@ export function refreshInformationSchema(conn: DatabaseSync, storage: Storage): 
     conn.exec(`ATTACH DATABASE ':memory:' AS ${INFORMATION_SCHEMA}`);
     for (const [name, cols] of Object.entries(INFO_TABLES)) {
       conn.exec(
-        `CREATE TABLE ${INFORMATION_SCHEMA}.${quoteIdent(name)} (${cols.map(quoteIdent).join(", ")})`,
+        `CREATE TABLE ${INFORMATION_SCHEMA}.${quoteIdent(name)} (${
+          cols.map((c) => `${quoteIdent(c)} ${sqliteDeclType(INFO_TYPES[c] ?? "String")}`).join(", ")
+        })`,
       );
     }
     attached.add(conn);

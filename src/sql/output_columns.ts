@@ -4,7 +4,7 @@
  */
 import type { DataType } from "../storage/types.ts";
 import type { TimeUnit } from "../storage/datatypes.ts";
-import { isIntegerType, isTimestampType, timestampType } from "../storage/datatypes.ts";
+import { isIntegerType, isTimestampType, parseSqlType, timestampType } from "../storage/datatypes.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
@@ -19,6 +19,8 @@ export interface OutputContext {
   isTsColumn(i: number): TimeUnit | undefined;
   unitAt(i: number): TimeUnit;
 }
+
+const BOOLEAN_FUNCS = new Set(["starts_with", "ends_with", "regexp_like", "isnan", "bool_and", "bool_or"]);
 
 const AVERAGING = new Set([
   "avg",
@@ -120,7 +122,16 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     const close = match[s + 1];
     const typeTok = toks.slice(s + 2, close).reverse().find((_, k, arr) => isKeyword(arr[k + 1], "AS"));
     if (typeTok && /^(TIMESTAMP|TIMESTAMPTZ|DATETIME)/i.test(typeTok.text)) return timestampType(unitAt(s));
+    if (typeTok) {
+      const unsigned = isKeyword(toks[close - 1], "UNSIGNED");
+      try {
+        return parseSqlType(typeTok.text, undefined, unsigned);
+      } catch {
+        return undefined;
+      }
+    }
   }
+  if (BOOLEAN_FUNCS.has(name) && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return "Boolean";
   if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
     return "UInt64";
   }

@@ -229,6 +229,27 @@ export class QueryTokens {
     return i;
   };
 
+  /** The start of the operand that ends just before `i` (name, literal, call or bracketed group); `i` if none. */
+  primaryStart = (i: number): number => {
+    const { toks, match } = this;
+    let k = i - 1;
+    const t = toks[k];
+    if (!t) return i;
+    if (isOp(t, ")")) {
+      k = match[k];
+      if (k > 0 && toks[k - 1].kind === "ident") k--;
+      return k;
+    }
+    if (t.kind === "number" || t.kind === "string") return k;
+    if (t.kind === "ident" || t.kind === "qident") {
+      while (
+        k >= 2 && isOp(toks[k - 1], ".") && (toks[k - 2].kind === "ident" || toks[k - 2].kind === "qident")
+      ) k -= 2;
+      return k;
+    }
+    return i;
+  };
+
   /** The tokens of a range with bracketed groups collapsed to their opening bracket. */
   depthZero = (s: number, e: number): Token[] => {
     const out: Token[] = [];

@@ -8,7 +8,7 @@ import type { TimeUnit } from "../storage/datatypes.ts";
 import { isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent, quoteString } from "../storage/table.ts";
-import { invalidArguments, unsupported } from "../http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode, unsupported } from "../http/errors.ts";
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { resolveTableRef, tableRefSql } from "./catalog_view.ts";
@@ -46,6 +46,19 @@ function fixedOffsetMinutes(tz: string | undefined): number | undefined {
   if (!tz || /^\s*(utc|z|gmt)?\s*$/i.test(tz)) return 0;
   return /^[+-]\d{1,2}(:?\d{2})?$/.test(tz.trim()) ? timezoneOffsetMinutes(tz, 0) : undefined;
 }
+
+const NUMERIC_AGGREGATES = new Set([
+  "sum",
+  "avg",
+  "mean",
+  "stddev",
+  "stddev_samp",
+  "stddev_pop",
+  "variance",
+  "var_samp",
+  "var_pop",
+  "median",
+]);
 
 const ORDER_BY_END = [
   "LIMIT",
@@ -300,10 +313,35 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   };
 
   const nullsOrder = orderByNulls(q);
+  // LIKE is case-sensitive (as in DataFusion; the connection sets case_sensitive_like), so ILIKE
+  // compares lowercased operands
+  const lazy = new Map<number, { end: number; render: () => string }>();
+  const active = new Set<number>();
+  for (let k = 0; k < n; k++) {
+    if (!isKeyword(toks[k], "ILIKE")) continue;
+    const negated = isKeyword(toks[k - 1], "NOT");
+    const leftEnd = negated ? k - 1 : k;
+    const start = q.primaryStart(leftEnd);
+    const end = primaryEnd(k + 1);
+    if (start === leftEnd || end === k + 1) throw errorAt(cursor, toks[k], "Expected: operands around ILIKE");
+    lazy.set(start, {
+      end,
+      render: () => {
+        active.add(start);
+        try {
+          const left = emit(start, leftEnd).trim();
+          return `lower(${left}) ${negated ? "NOT " : ""}LIKE lower(${emit(k + 1, end).trim()})`;
+        } finally {
+          active.delete(start);
+        }
+      },
+    });
+  }
   const emit = (a: number, b: number): string => {
     let out = "";
     for (let i = a; i < b;) {
-      const r = replacements.get(i);
+      const l = active.has(i) ? undefined : lazy.get(i);
+      const r = l ? { end: l.end, text: l.render() } : replacements.get(i);
       const s = r ? undefined : special(i);
       const next = r ? r.end : s ? s.next : i + 1;
       out += gap(i) + (r ? r.text : s ? s.text : tokenText(toks[i]));
@@ -319,6 +357,17 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const special = (i: number): { text: string; next: number } | undefined => {
     const t = toks[i];
     const unit = unitAt(i);
+    if (
+      t.kind === "string" &&
+      (isOp(toks[i + 1], "+", "*", "/", "%") ||
+        (isOp(toks[i - 1], "+", "-", "*", "/", "%") && isOperandEnd(toks[i - 2])) ||
+        (isOp(toks[i + 1], "-") && !isTimeComparison(i)))
+    ) {
+      // SQLite's affinity would read 'a' + 1 as 1; DataFusion fails the cast
+      if (!/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(t.value)) {
+        throw invalidArguments(`Cannot cast string '${t.value}' to a number for arithmetic`);
+      }
+    }
     if (t.kind === "string" && isTimeComparison(i)) {
       const lit = timeLiteral(i, unit);
       if (lit !== undefined) return { text: lit, next: i + 1 };
@@ -339,7 +388,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     }
     if (t.kind !== "ident") return undefined;
     const word = t.text.toUpperCase();
-    if (word === "ILIKE") return { text: "LIKE", next: i + 1 };
+
     if (word === "IS" && isKeyword(toks[i + 1], "DISTINCT") && isKeyword(toks[i + 2], "FROM")) {
       return { text: "IS NOT", next: i + 3 };
     }
@@ -371,6 +420,15 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     const open = i + 1;
     const close = match[open];
     const a = args(open);
+    if (NUMERIC_AGGREGATES.has(name) && a.length === 1 && a[0][1] - a[0][0] === 1) {
+      const argType = colTypes.get(lower(toks[a[0][0]]));
+      if (argType === "String" || argType === "Binary" || argType === "Json") {
+        throw new PetrelError(
+          StatusCode.PlanQuery,
+          `Failed to plan SQL: The function '${name}' does not support inputs of type ${argType}`,
+        );
+      }
+    }
     const e = (k: number) => (a[k] ? emit(a[k][0], a[k][1]).trim() : "NULL");
     switch (name) {
       case "cast": {
@@ -401,15 +459,32 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
           ? "REAL"
           : undefined;
         if (!mapped) return undefined;
-        return { text: `CAST(${emit(open + 1, as).trim()} AS ${mapped})`, next: close + 1 };
+        const operand = emit(open + 1, as).trim();
+        const numericOperand = as === open + 2 &&
+          (toks[open + 1].kind === "number" ||
+            ((toks[open + 1].kind === "ident" || toks[open + 1].kind === "qident") &&
+              /^(U?Int|Float|Boolean|Timestamp|Date)/.test(colTypes.get(lower(toks[open + 1])) ?? "")));
+        if (mapped === "TEXT" || numericOperand) {
+          return { text: `CAST(${operand} AS ${mapped})`, next: close + 1 };
+        }
+        // SQLite casts 'abc' to 0; DataFusion fails
+        return { text: `__petrel_cast_number(${operand}, '${mapped}')`, next: close + 1 };
       }
       case "date_bin": {
+        let stride: string | undefined;
+        if (a[0] && a[0][1] - a[0][0] === 1 && toks[a[0][0]].kind === "string") {
+          // DataFusion coerces a string stride to an interval
+          stride = nsToUnit(parseIntervalNs(toks[a[0][0]].value), unit).toString();
+        }
         let origin = "";
         if (a[2]) {
           const lit = a[2][1] - a[2][0] === 1 ? timeLiteral(a[2][0], unit) : undefined;
           origin = `, ${lit ?? e(2)}`;
         }
-        const interval = e(0);
+        const interval = stride ?? e(0);
+        if (/^-?\d+$/.test(interval) && BigInt(interval) <= 0n) {
+          throw invalidArguments(`date_bin stride must be a positive interval, got ${interval}`);
+        }
         if (/^\d+$/.test(interval) && BigInt(interval) > 0n) {
           // plain integer arithmetic: a user function per row costs several times more
           const x = `(${e(1)})`, o = origin ? `(${origin.slice(2)})` : "0";

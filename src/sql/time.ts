@@ -77,6 +77,13 @@ export function parseTimestampNs(text: string, timezone?: string): bigint | unde
     Number(s ?? 0),
   );
   if (Number.isNaN(baseMs)) return undefined;
+  // Date.UTC rolls 2024-02-30 over into March: an impossible date is not a timestamp
+  const check = new Date(baseMs);
+  if (
+    check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d) ||
+    check.getUTCHours() !== Number(h ?? 0) || check.getUTCMinutes() !== Number(mi ?? 0) ||
+    check.getUTCSeconds() !== Number(s ?? 0)
+  ) return undefined;
   let offsetMin: number;
   if (zone) offsetMin = /^(z|utc)$/i.test(zone) ? 0 : timezoneOffsetMinutes(zone, baseMs);
   else offsetMin = timezoneOffsetMinutes(timezone, baseMs - timezoneOffsetMinutes(timezone, baseMs) * 60000);

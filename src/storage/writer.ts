@@ -171,6 +171,7 @@ function converterFor(table: TableMeta, col: ColumnMeta, sawNullTag: Set<string>
     };
   }
   const nullValue = (): Value => {
+    if (!col.nullable) throw invalidArguments(`Column ${col.name} is NOT NULL but the value is null`);
     if (!isTag) return null;
     sawNullTag.add(col.name);
     return NULL_TAG;
@@ -265,6 +266,13 @@ function statementFor(
 /** Inserts rows with statements of `perStatement` rows, then powers of two for the rest. */
 function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], rows: Value[][]): void {
   const cols = names.map((n) => findColumn(table, n)!);
+  for (const c of table.columns) {
+    if (!c.nullable && c.default === undefined && c.name !== table.timeIndex && !names.includes(c.name)) {
+      throw invalidArguments(
+        `Column ${c.name} is NOT NULL and has no default, but the write does not set it`,
+      );
+    }
+  }
   const sawNullTag = new Set<string>(table.primaryKey.filter((k) => !names.includes(k)));
   const converters = cols.map((c) => converterFor(table, c, sawNullTag));
   const width = names.length;

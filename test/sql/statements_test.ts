@@ -185,7 +185,7 @@ const CASES: Case[] = [
     name: "database() names the current database",
     sql:
       "SELECT database() AS d, count(*) AS n FROM information_schema.tables WHERE table_schema = database()",
-    expect: [recs([["d", S], ["n", I]], [["public", 1]])],
+    expect: [recs([["d", S], ["n", I]], [["public", 2]])],
   },
   {
     name: "ORDER BY sorts NULLs as DataFusion does: last ascending, first descending, unless told",
@@ -200,6 +200,31 @@ const CASES: Case[] = [
       recs([["cpu", F]], [[null], [0.9]]),
       recs([["cpu", F], ["rn", "UInt64"]], [[0.9, 1], [null, 2]]),
     ],
+  },
+  {
+    name:
+      "DataFusion semantics: case-sensitive LIKE, ILIKE, typed casts, boolean predicates, integral greatest",
+    sql:
+      "SELECT 'ABC' LIKE 'abc' AS l, 'ABC' ILIKE 'abc' AS il, 'ABC' NOT ILIKE 'x%' AS nil, CAST(1.9 AS INT) AS i, CAST('2' AS BIGINT) AS b, " +
+      "CAST(1 AS DOUBLE) AS d, CAST(2 AS STRING) AS s, starts_with('hello', 'he') AS sw, greatest(1, 3, 2) AS g, abs(-2) AS a",
+    expect: [recs(
+      [
+        ["l", "Boolean"],
+        ["il", "Boolean"],
+        ["nil", "Boolean"],
+        ["i", "Int32"],
+        ["b", I],
+        ["d", F],
+        ["s", S],
+        ["sw", "Boolean"],
+        [
+          "g",
+          I,
+        ],
+        ["a", I],
+      ],
+      [[false, true, true, 1, 2, 1, "2", true, 3, 2]],
+    )],
   },
   {
     name: "numbers table",
@@ -311,9 +336,14 @@ const CASES: Case[] = [
   {
     name: "information_schema tables and columns",
     sql:
-      "SELECT table_name, table_type, engine FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name; SELECT column_name, greptime_data_type, semantic_type, is_nullable FROM information_schema.columns WHERE table_name = 'monitor' ORDER BY ordinal_position",
+      "SELECT table_name, table_type, engine FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name; SELECT table_name, table_rows FROM information_schema.tables WHERE table_name = 'nope'; SELECT column_name, greptime_data_type, semantic_type, is_nullable FROM information_schema.columns WHERE table_name = 'monitor' ORDER BY ordinal_position",
     expect: [
-      recs([["table_name", S], ["table_type", S], ["engine", S]], [["monitor", "BASE TABLE", "mito"]]),
+      recs([["table_name", S], ["table_type", S], ["engine", S]], [["monitor", "BASE TABLE", "mito"], [
+        "numbers",
+        "LOCAL TEMPORARY",
+        "test_engine",
+      ]]),
+      recs([["table_name", S], ["table_rows", "UInt64"]], []),
       recs([["column_name", S], ["greptime_data_type", S], ["semantic_type", S], ["is_nullable", S]], [
         ["host", "String", "TAG", "Yes"],
         ["ts", "TimestampMillisecond", "TIMESTAMP", "No"],

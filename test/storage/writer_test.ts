@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { batchFromRecords } from "../../src/storage/writer.ts";
 import { PetrelError } from "../../src/http/errors.ts";
+import { executeSql } from "../../src/sql/mod.ts";
 import type { ColumnSchema } from "../../src/storage/types.ts";
 import { canonical, CPU, dump } from "./helpers.ts";
 
@@ -229,3 +230,24 @@ Deno.test("values of the wrong kind for their column are a 400, not a silently m
     );
   }
 });
+
+Deno.test("NOT NULL columns refuse nulls and must be written unless they have a default", () => {
+  const s = fresh();
+  executeSqlSetup(s);
+  const cols: ColumnSchema[] = [CPU[0], CPU[1]];
+  assert.throws(
+    () => s.write("public", [{ table: "strict", columns: [CPU[1], CPU[2]], rows: [[1, 1]] }]),
+    /host is NOT NULL/,
+  );
+  assert.throws(
+    () => s.write("public", [{ table: "strict", columns: cols, rows: [[null, 1]] }]),
+    /host is NOT NULL/,
+  );
+  assert.equal(s.write("public", [{ table: "strict", columns: cols, rows: [["a", 1]] }]), 1);
+});
+
+function executeSqlSetup(s: Storage): void {
+  executeSql(s, "CREATE TABLE strict (host STRING NOT NULL PRIMARY KEY, ts TIMESTAMP TIME INDEX, v DOUBLE)", {
+    db: "public",
+  });
+}

@@ -44,6 +44,8 @@ function guarded<A extends unknown[], R>(fn: (...args: A) => R, fallback: R): (.
 export function registerSqlFunctions(db: DatabaseSync): void {
   if (registered.has(db)) return;
   registered.add(db);
+  // DataFusion's LIKE is case-sensitive (ILIKE is rewritten to compare lowercased operands)
+  db.exec("PRAGMA case_sensitive_like = ON");
   for (const [name, def] of Object.entries(SCALARS)) {
     const fn = def.int
       ? (...args: Arg[]) => {

@@ -16,6 +16,32 @@ export const SCALARS: Record<string, ScalarDef> = {
       return v;
     },
   },
+  __petrel_cast_number: {
+    bigint: true,
+    fn: (v, target) => {
+      if (v === null) return null;
+      let n: number | bigint;
+      if (typeof v === "string") {
+        const t = v.trim();
+        if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) {
+          throw new Error(`Cannot cast string '${v}' to a number`);
+        }
+        n = /^[+-]?\d+$/.test(t) ? BigInt(t) : Number(t);
+      } else if (v instanceof Uint8Array) throw new Error("Cannot cast binary to a number");
+      else n = v;
+      if (target === "REAL") return Number(n);
+      return typeof n === "bigint" ? n : BigInt(Math.trunc(n));
+    },
+  },
+  abs: {
+    bigint: true,
+    fn: (v) => {
+      if (v === null) return null;
+      if (typeof v === "bigint") return v < 0n ? -v : v;
+      if (typeof v === "number") return Math.abs(v);
+      throw new Error(`abs does not support a ${typeof v === "string" ? "string" : "binary"} argument`);
+    },
+  },
   sqrt: math1(Math.sqrt),
   cbrt: math1(Math.cbrt),
   exp: math1(Math.exp),
@@ -53,8 +79,14 @@ export const SCALARS: Record<string, ScalarDef> = {
   sign: math1(Math.sign),
   pi: { fn: () => Math.PI },
   isnan: { int: true, fn: (a) => (typeof a === "number" && Number.isNaN(a) ? 1 : 0) },
-  greatest: { fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! > m! ? x : m))) },
-  least: { fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! < m! ? x : m))) },
+  greatest: {
+    bigint: true,
+    fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! > m! ? x : m))),
+  },
+  least: {
+    bigint: true,
+    fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! < m! ? x : m))),
+  },
   strpos: { int: true, fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1) },
   left: { fn: (s, n) => (s === null || n === null ? null : str(s)!.slice(0, Number(n))) },
   right: {

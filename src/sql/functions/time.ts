@@ -178,7 +178,10 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
     bigint: true,
     fn: (interval, ts, origin) => {
       const i = big(interval), t = big(ts), o = big(origin ?? 0n) ?? 0n;
-      if (i === null || t === null || i <= 0n) return null;
+      if (t === null) return null;
+      if (i === null || i <= 0n) {
+        throw new Error(`date_bin stride must be a positive interval, got ${interval}`);
+      }
       const r = (t - o) % i;
       return t - (r < 0n ? r + i : r);
     },
