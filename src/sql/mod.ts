@@ -24,6 +24,8 @@ import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords }
 import { checkTimezone } from "./time.ts";
 
 export type { Session } from "./ddl.ts";
+export { executeSqlAsync, stopQueryWorkers } from "./async.ts";
+export type { AsyncSqlOptions } from "./async.ts";
 
 /** Request context of {@link executeSql}. */
 export interface SqlContext {
@@ -51,13 +53,18 @@ export function isReadOnlySql(sql: string): boolean {
 
 /** Runs every `;`-separated statement; the first failure throws a PetrelError. */
 export function executeSql(storage: Storage, sql: string, ctx: SqlContext): QueryOutput[] {
-  if (typeof sql !== "string" || sql.trim() === "") throw invalidArguments("sql parameter is required.");
-  if (!storage.hasDatabase(ctx.db)) throw databaseNotFound(ctx.db);
-  if (ctx.timezone) checkTimezone(ctx.timezone);
-  const session: Session = { db: ctx.db, timezone: ctx.timezone };
+  const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];
   for (const stmt of splitStatements(sql)) outputs.push(executeStatement(storage, stmt.tokens, sql, session));
   return outputs;
+}
+
+/** Checks a request's sql, database and timezone, and starts its session. */
+export function startSession(storage: Storage, sql: string, ctx: SqlContext): Session {
+  if (typeof sql !== "string" || sql.trim() === "") throw invalidArguments("sql parameter is required.");
+  if (!storage.hasDatabase(ctx.db)) throw databaseNotFound(ctx.db);
+  if (ctx.timezone) checkTimezone(ctx.timezone);
+  return { db: ctx.db, timezone: ctx.timezone };
 }
 
 function likeToRegExp(pattern: string): RegExp {
@@ -172,7 +179,13 @@ function runSelect(storage: Storage, tokens: Token[], sql: string, session: Sess
   }
 }
 
-function executeStatement(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
+/** Runs one statement on the calling thread (the session carries USE and SET between statements). */
+export function executeStatement(
+  storage: Storage,
+  tokens: Token[],
+  sql: string,
+  session: Session,
+): QueryOutput {
   const cur = new Cursor(tokens, sql);
   const first = tokens[0];
   const word = first?.kind === "ident" ? first.text.toUpperCase() : first?.text ?? "";

@@ -62,6 +62,7 @@ export class Storage {
   private readonly dbs = new Map<string, DatabaseHandle>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly lastSweep = new Map<string, number>();
+  private readonly closeHooks = new Set<() => void>();
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -211,9 +212,16 @@ export class Storage {
     this.sweeper = undefined;
   }
 
+  /** Registers work to do when the storage closes (e.g. stopping query workers that read its files). */
+  onClose(fn: () => void): void {
+    this.closeHooks.add(fn);
+  }
+
   /** Stops the sweeper, checkpoints every WAL and closes every database. */
   close(): void {
     this.stopTtlSweeper();
+    for (const fn of this.closeHooks) fn();
+    this.closeHooks.clear();
     for (const h of this.dbs.values()) h.close();
     this.dbs.clear();
   }

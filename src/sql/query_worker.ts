@@ -1,0 +1,47 @@
+/**
+ * The worker that runs read-only queries off the event loop, on its own read-only connections to
+ * the database files (WAL lets it read while the main thread writes). The main thread rewrites the
+ * query against the catalog; this side only executes the SQLite SQL it is given.
+ */
+/// <reference lib="deno.worker" />
+import { DatabaseSync } from "node:sqlite";
+import { PetrelError } from "../http/errors.ts";
+import type { DataType } from "../storage/types.ts";
+import { registerSqlFunctions } from "./functions/mod.ts";
+import { mapSqliteError, runQuery } from "./results.ts";
+
+/** A query for the worker. */
+export interface QueryRequest {
+  id: number;
+  db: string;
+  main: string;
+  nowal: string;
+  sql: string;
+  hints: Array<DataType | undefined>;
+  nameTypes: Array<[string, DataType]>;
+}
+
+const connections = new Map<string, DatabaseSync>();
+
+function connection(req: QueryRequest): DatabaseSync {
+  let conn = connections.get(req.main);
+  if (!conn) {
+    conn = new DatabaseSync(req.main, { readOnly: true });
+    conn.exec("PRAGMA busy_timeout=5000");
+    conn.prepare("ATTACH DATABASE ? AS nowal").run(req.nowal);
+    registerSqlFunctions(conn);
+    connections.set(req.main, conn);
+  }
+  return conn;
+}
+
+self.onmessage = (e: MessageEvent<QueryRequest>) => {
+  const req = e.data;
+  try {
+    const out = runQuery(connection(req), req.sql, req.hints, new Map(req.nameTypes));
+    self.postMessage({ id: req.id, output: out });
+  } catch (err) {
+    const p = err instanceof PetrelError ? err : mapSqliteError(err, req.db);
+    self.postMessage({ id: req.id, error: { code: p.code, message: p.message, status: p.status } });
+  }
+};
