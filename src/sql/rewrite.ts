@@ -12,8 +12,15 @@ import { invalidArguments, PetrelError, StatusCode, unsupported } from "../http/
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { resolveTableRef, tableRefSql } from "./catalog_view.ts";
-import { nsToUnit, parseIntervalNs, parseTimestampIn, timezoneOffsetMinutes } from "./time.ts";
+import { nsToUnit, parseIntervalNs, parseTimestampIn } from "./time.ts";
 import { Cursor } from "./cursor.ts";
+import {
+  FIXED_TRUNC_NS,
+  fixedOffsetMinutes,
+  NS_PER_UNIT,
+  NUMERIC_AGGREGATES,
+  orderByNulls,
+} from "./dialect_rules.ts";
 import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
 import {
@@ -30,88 +37,6 @@ import {
   SEPARATORS,
   SYNTHETIC,
 } from "./query_tokens.ts";
-
-const NS_PER_UNIT: Record<TimeUnit, bigint> = { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n };
-const FIXED_TRUNC_NS: Record<string, bigint> = {
-  microsecond: 1_000n,
-  millisecond: 1_000_000n,
-  second: 1_000_000_000n,
-  minute: 60_000_000_000n,
-  hour: 3_600_000_000_000n,
-  day: 86_400_000_000_000n,
-};
-
-/** The offset of a timezone that has no daylight saving (UTC, `+08:00`); undefined for named zones. */
-function fixedOffsetMinutes(tz: string | undefined): number | undefined {
-  if (!tz || /^\s*(utc|z|gmt)?\s*$/i.test(tz)) return 0;
-  return /^[+-]\d{1,2}(:?\d{2})?$/.test(tz.trim()) ? timezoneOffsetMinutes(tz, 0) : undefined;
-}
-
-const NUMERIC_AGGREGATES = new Set([
-  "sum",
-  "avg",
-  "mean",
-  "stddev",
-  "stddev_samp",
-  "stddev_pop",
-  "variance",
-  "var_samp",
-  "var_pop",
-  "median",
-]);
-
-const ORDER_BY_END = [
-  "LIMIT",
-  "OFFSET",
-  "FETCH",
-  "UNION",
-  "EXCEPT",
-  "INTERSECT",
-  "WINDOW",
-  "ROWS",
-  "RANGE",
-  "GROUPS",
-];
-
-/**
- * DataFusion sorts NULLs last when ascending and first when descending (SQLite does the opposite):
- * the text to append after the last token of each ORDER BY item that does not say NULLS itself.
- */
-function orderByNulls(q: QueryTokens): Map<number, string> {
-  const { toks, match, parent } = q;
-  const out = new Map<number, string>();
-  for (let i = 0; i < toks.length - 1; i++) {
-    if (!isKeyword(toks[i], "ORDER") || !isKeyword(toks[i + 1], "BY")) continue;
-    const depth = parent[i];
-    let start = i + 2;
-    let k = start;
-    const finish = (end: number) => {
-      if (end <= start) return;
-      const item = toks.slice(start, end);
-      if (item.some((t) => isKeyword(t, "NULLS"))) return;
-      out.set(end - 1, isKeyword(toks[end - 1], "DESC") ? " NULLS FIRST" : " NULLS LAST");
-    };
-    for (; k < toks.length; k++) {
-      const t = toks[k];
-      if (isOp(t, "(")) {
-        k = match[k];
-        continue;
-      }
-      if (
-        isOp(t, ")") || parent[k] !== depth ||
-        (t.kind === "ident" && ORDER_BY_END.includes(t.text.toUpperCase()))
-      ) {
-        break;
-      }
-      if (isOp(t, ",")) {
-        finish(k);
-        start = k + 1;
-      }
-    }
-    finish(k);
-  }
-  return out;
-}
 
 /** What a rewrite needs to know. */
 export interface RewriteEnv {
