@@ -131,11 +131,13 @@ async function runStatement(
   } catch (e) {
     throw withPosition(mapSqliteError(e, session.db), tokens, sql);
   }
-  const files = storage.database(q.database).files;
+  const handle = storage.database(q.database);
+  const files = handle.files;
   if (q.usesInfoSchema || !files.main || !files.nowal) return executeStatement(storage, tokens, sql, session);
   try {
     return await runInWorker({
       db: q.database,
+      instance: handle.instance,
       main: files.main,
       nowal: files.nowal,
       sql: q.sql,

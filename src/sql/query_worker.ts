@@ -14,6 +14,8 @@ import { mapSqliteError, runQuery } from "./results.ts";
 export interface QueryRequest {
   id: number;
   db: string;
+  /** The opening of the database (see DatabaseHandle.instance). */
+  instance: number;
   main: string;
   nowal: string;
   sql: string;
@@ -21,17 +23,18 @@ export interface QueryRequest {
   nameTypes: Array<[string, DataType]>;
 }
 
-const connections = new Map<string, DatabaseSync>();
+const connections = new Map<string, { instance: number; conn: DatabaseSync }>();
 
 function connection(req: QueryRequest): DatabaseSync {
-  let conn = connections.get(req.main);
-  if (!conn) {
-    conn = new DatabaseSync(req.main, { readOnly: true });
-    conn.exec("PRAGMA busy_timeout=5000");
-    conn.prepare("ATTACH DATABASE ? AS nowal").run(req.nowal);
-    registerSqlFunctions(conn);
-    connections.set(req.main, conn);
-  }
+  const cached = connections.get(req.main);
+  // a database dropped and created again has new files under the same name
+  if (cached && cached.instance === req.instance) return cached.conn;
+  cached?.conn.close();
+  const conn = new DatabaseSync(req.main, { readOnly: true });
+  conn.exec("PRAGMA busy_timeout=5000");
+  conn.prepare("ATTACH DATABASE ? AS nowal").run(req.nowal);
+  registerSqlFunctions(conn);
+  connections.set(req.main, { instance: req.instance, conn });
   return conn;
 }
 

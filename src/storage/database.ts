@@ -10,6 +10,7 @@ import type { TableOptions } from "./types.ts";
 import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
 
 const CATALOG = "__petrel_catalog";
+let instances = 0;
 const OPTIONS = "__petrel_database_options";
 
 /** Where a database's files live; `null` keeps everything in memory. */
@@ -32,6 +33,8 @@ export class DatabaseHandle {
   readonly statements = new Map<string, StatementSync>();
   /** Bumped on every schema change so callers can drop their own caches. */
   schemaVersion = 0;
+  /** Distinguishes this opening of the database from a dropped and recreated one of the same name. */
+  readonly instance = ++instances;
 
   constructor(name: string, files: DatabaseFiles) {
     this.name = name;

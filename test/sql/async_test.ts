@@ -74,3 +74,29 @@ Deno.test("a runaway query does not block the event loop and is cancelled by its
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("a database dropped and created again is read from its new files", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-async-" });
+  const s = Storage.open({ dataHome: dir });
+  try {
+    executeSql(
+      s,
+      "CREATE DATABASE d; CREATE TABLE d.t (ts TIMESTAMP TIME INDEX, v DOUBLE); INSERT INTO d.t VALUES (1, 1)",
+      {
+        db: "public",
+      },
+    );
+    assert.equal((await executeSqlAsync(s, "SELECT count(*) FROM t", { db: "d" }))[0].kind, "records");
+    executeSql(
+      s,
+      "DROP DATABASE d; CREATE DATABASE d; CREATE TABLE d.t (ts TIMESTAMP TIME INDEX, v DOUBLE)",
+      { db: "public" },
+    );
+    const [out] = await executeSqlAsync(s, "SELECT count(*) FROM t", { db: "d" });
+    assert.deepEqual(out.kind === "records" ? out.rows : [], [[0]]);
+  } finally {
+    stopQueryWorkers();
+    s.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
