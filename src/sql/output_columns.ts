@@ -20,7 +20,24 @@ export interface OutputContext {
   unitAt(i: number): TimeUnit;
 }
 
-const BOOLEAN_FUNCS = new Set(["starts_with", "ends_with", "regexp_like", "isnan", "bool_and", "bool_or"]);
+const JSON_GETTERS: Record<string, DataType> = {
+  json_get_string: "String",
+  json_get_int: "Int64",
+  json_get_float: "Float64",
+  json_get_bool: "Boolean",
+  json_to_string: "String",
+};
+
+const BOOLEAN_FUNCS = new Set([
+  "json_is_null",
+  "json_path_exists",
+  "starts_with",
+  "ends_with",
+  "regexp_like",
+  "isnan",
+  "bool_and",
+  "bool_or",
+]);
 
 const AVERAGING = new Set([
   "avg",
@@ -132,6 +149,7 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     }
   }
   if (BOOLEAN_FUNCS.has(name) && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return "Boolean";
+  if (name in JSON_GETTERS && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return JSON_GETTERS[name];
   if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
     return "UInt64";
   }

@@ -227,6 +227,17 @@ const CASES: Case[] = [
     )],
   },
   {
+    name: "JSON functions over JSON text",
+    sql:
+      'CREATE TABLE j (ts TIMESTAMP TIME INDEX, doc JSON); INSERT INTO j VALUES (1, \'{"a": {"b": [1, 2.5]}, "s": "x", "t": true}\'); ' +
+      "SELECT json_get_string(doc, 's') AS s, json_get_int(doc, 'a.b[0]') AS i, json_get_float(doc, 'a.b[1]') AS f, json_get_bool(doc, 't') AS b, json_path_exists(doc, 'a.c') AS e FROM j",
+    expect: [
+      { affected: 0 },
+      { affected: 1 },
+      recs([["s", S], ["i", I], ["f", F], ["b", "Boolean"], ["e", "Boolean"]], [["x", 1, 2.5, true, false]]),
+    ],
+  },
+  {
     name: "numbers table",
     sql: "SELECT count(*) AS n, max(number) AS m FROM numbers",
     expect: [recs([["n", I], ["m", "UInt32"]], [[100, 99]])],

@@ -7,6 +7,29 @@ function regexpFlags(flags: Arg): string {
   return (str(flags) ?? "").replace(/[^imsu]/g, "");
 }
 
+/** The value at a GreptimeDB JSON path (`a.b[0]`, `$.a.b`) of JSON text; undefined when absent. */
+function jsonAt(text: Arg, path: Arg): unknown {
+  if (text === null || path === null) return undefined;
+  const raw = typeof text === "string"
+    ? text
+    : text instanceof Uint8Array
+    ? new TextDecoder().decode(text)
+    : String(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  const steps = String(path).replace(/^\$\.?/, "").match(/[^.[\]]+|\[\d+\]/g) ?? [];
+  for (const step of steps) {
+    if (value === null || typeof value !== "object") return undefined;
+    const key = step.startsWith("[") ? Number(step.slice(1, -1)) : step;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
 /** Scalar functions by name. */
 export const SCALARS: Record<string, ScalarDef> = {
   __petrel_nonzero: {
@@ -40,6 +63,45 @@ export const SCALARS: Record<string, ScalarDef> = {
       if (typeof v === "bigint") return v < 0n ? -v : v;
       if (typeof v === "number") return Math.abs(v);
       throw new Error(`abs does not support a ${typeof v === "string" ? "string" : "binary"} argument`);
+    },
+  },
+  json_get_string: {
+    fn: (j, p) => {
+      const v = jsonAt(j, p);
+      return v === undefined || v === null ? null : typeof v === "string" ? v : JSON.stringify(v);
+    },
+  },
+  json_get_int: {
+    fn: (j, p) => {
+      const v = jsonAt(j, p);
+      return typeof v === "number" && Number.isFinite(v)
+        ? BigInt(Math.trunc(v))
+        : typeof v === "boolean"
+        ? BigInt(v)
+        : null;
+    },
+  },
+  json_get_float: {
+    fn: (j, p) => {
+      const v = jsonAt(j, p);
+      return typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : null;
+    },
+  },
+  json_get_bool: {
+    int: true,
+    fn: (j, p) => {
+      const v = jsonAt(j, p);
+      return typeof v === "boolean" ? (v ? 1 : 0) : null;
+    },
+  },
+  json_is_null: { int: true, fn: (j, p) => (jsonAt(j, p ?? "$") === null ? 1 : 0) },
+  json_path_exists: { int: true, fn: (j, p) => (jsonAt(j, p) === undefined ? 0 : 1) },
+  json_to_string: { fn: (j) => (j === null ? null : str(j)) },
+  parse_json: {
+    fn: (j) => {
+      if (j === null) return null;
+      JSON.parse(str(j)!);
+      return str(j);
     },
   },
   sqrt: math1(Math.sqrt),
