@@ -6,7 +6,9 @@ import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { Cursor } from "./cursor.ts";
 
+/** The position of tokens the rewriter made up (they have no source text). */
 export const SYNTHETIC = -1;
+/** A made-up token. */
 export const synth = (kind: Token["kind"], text: string): Token => ({
   kind,
   text,
@@ -14,6 +16,7 @@ export const synth = (kind: Token["kind"], text: string): Token => ({
   pos: SYNTHETIC,
 });
 
+/** Keywords that end one expression segment (the unit of time literals is chosen per segment). */
 export const SEPARATORS = new Set([
   "AND",
   "OR",
@@ -43,6 +46,7 @@ export const SEPARATORS = new Set([
   "PARTITION",
 ]);
 
+/** Keywords that can follow a table or select item and are not its alias. */
 export const NOT_ALIAS = new Set([
   ...SEPARATORS,
   "INNER",
@@ -61,7 +65,9 @@ export const NOT_ALIAS = new Set([
   "LATERAL",
 ]);
 
+/** Comparison operators. */
 export const CMP_OPS = ["=", "==", "<", ">", "<=", ">=", "<>", "!="];
+/** The spellings of now(). */
 export const NOW_NAMES = new Set([
   "now",
   "current_timestamp",
@@ -69,8 +75,11 @@ export const NOW_NAMES = new Set([
   "statement_timestamp",
   "transaction_timestamp",
 ]);
+/** Functions whose result is a timestamp in the unit of the expression. */
 export const TIME_RESULT_FUNCS = new Set([...NOW_NAMES, "date_bin", "date_trunc", "__petrel_to_ts"]);
+/** Aggregates whose result has their argument's type. */
 export const KEEP_TYPE_AGGS = new Set(["min", "max", "first_value", "last_value", "last", "first"]);
+/** Unit words of `INTERVAL '1' HOUR`. */
 export const INTERVAL_UNITS = new Set([
   "YEAR",
   "YEARS",
@@ -94,6 +103,7 @@ export const INTERVAL_UNITS = new Set([
   "NANOSECONDS",
 ]);
 
+/** Whether a token can end an operand (so a following `~` or `/` is binary). */
 export function isOperandEnd(t: Token | undefined): boolean {
   return !!t && (t.kind !== "op" || t.text === ")" || t.text === "]");
 }
