@@ -2,7 +2,7 @@
 import type { RequestContext } from "../src/http/context.ts";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../src/http/errors.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
-import { executeSql, isReadOnlySql } from "../src/sql/mod.ts";
+import { executeSqlAsync, isReadOnlySql } from "../src/sql/mod.ts";
 
 /** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
 export async function sqlParams(ctx: RequestContext): Promise<URLSearchParams> {
@@ -34,10 +34,10 @@ export async function sql(ctx: RequestContext): Promise<Response> {
   ctx.authorize(isReadOnlySql(text) ? "read" : "write");
   const storage = ctx.app.storage;
   if (!storage.hasDatabase(db)) throw databaseNotFound(db);
-  const outputs = executeSql(storage, text, {
-    db,
-    timezone: ctx.req.headers.get("x-greptime-timezone") ?? undefined,
-  });
+  // Reads of file-backed databases run in a worker, so a runaway query ends with the request's
+  // timeout instead of stalling the server.
+  const timezone = ctx.req.headers.get("x-greptime-timezone") ?? undefined;
+  const outputs = await executeSqlAsync(storage, text, { db, timezone }, { signal: ctx.signal });
   const limit = params.get("limit");
   return renderSqlOutputs(outputs, {
     format: params.get("format") ?? "greptimedb_v1",

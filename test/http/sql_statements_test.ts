@@ -289,13 +289,11 @@ const SHOW_AND_DESC: SqlCase[] = [
     name: "an explicit NULL into a NOT NULL field",
     sql: "INSERT INTO rich (host, n) VALUES ('b', NULL)",
     error: { code: 1004, message: "n" },
-    bug: "answered 3000 with SQLite's text `NOT NULL constraint failed: rich.n`",
   },
   {
     name: "an omitted NOT NULL tag without a default",
     sql: "INSERT INTO rich (v) VALUES (1)",
     error: { code: 1004, message: "host" },
-    bug: "accepted (200): the row is stored with a null host",
   },
   {
     sql: "SELECT table_name, table_type, engine FROM information_schema.tables " +
@@ -306,14 +304,12 @@ const SHOW_AND_DESC: SqlCase[] = [
     name: "information_schema.tables lists numbers",
     sql: "SELECT table_name, table_type, engine FROM information_schema.tables WHERE table_name = 'numbers'",
     rows: [["numbers", "LOCAL TEMPORARY", "test_engine"]],
-    bug: "information_schema.tables has no row for `numbers` (SHOW FULL TABLES lists it)",
   },
   {
     name: "an empty information_schema result keeps its types",
     sql: "SELECT table_name, table_rows FROM information_schema.tables WHERE table_name = 'nope'",
     schema: [["table_name", "String"], ["table_rows", "UInt64"]],
     rows: [],
-    bug: "with no rows, information_schema columns are typed Null",
   },
   {
     name: "numbers is GreptimeDB's UInt32 table",

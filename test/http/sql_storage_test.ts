@@ -129,13 +129,10 @@ const DEDUP: SqlCase[] = [
     name: "ORDER BY puts nulls last, as DataFusion does",
     sql: "SELECT host FROM lr ORDER BY host",
     rows: [["h2"], [null]],
-    bug:
-      "ORDER BY follows SQLite (nulls first when ascending); DataFusion sorts nulls last (first when DESC)",
   },
   {
     sql: "SELECT host FROM lr ORDER BY host DESC",
     rows: [[null], ["h2"]],
-    bug: "ORDER BY … DESC puts nulls last (SQLite); DataFusion puts them first",
   },
   {
     name: "explicit NULLS LAST",
@@ -409,12 +406,10 @@ Deno.test("/v1/sql database ttl applies to its tables without their own ttl", as
         sql: "SELECT v FROM inherit",
         db: "dttl",
         rows: [[2.0]],
-        bug: "CREATE DATABASE … WITH(ttl=…) is accepted but never applied (both rows come back)",
       },
       {
         sql: "SELECT options FROM information_schema.schemata WHERE schema_name = 'dttl'",
         rows: [["ttl='1s'"]],
-        bug: "information_schema.schemata.options is empty for a database created WITH(ttl='1s')",
       },
     ]);
   } finally {
