@@ -690,8 +690,6 @@ const CASES: IngestCase[] = [
   },
   {
     name: "skip_error does not skip write-stage errors (type conflict with the existing table)",
-    knownBug: "storage writes the string 'text' into the BIGINT column instead of refusing the batch " +
-      "(reference §11: `column v expect type Int64, given: STRING`); the engine defers this check to storage",
     yaml: V2_AUTO,
     before: json({ v: 1 }),
     query: { skip_error: "true" },
