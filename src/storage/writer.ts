@@ -10,7 +10,16 @@ import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import { addColumns } from "./ddl.ts";
-import { isAppendMode, mergeMode, qualifiedName, quoteIdent, ttlMs, usesNullTag } from "./table.ts";
+import {
+  CURRENT_LAYOUT,
+  isAppendMode,
+  keyColumns,
+  mergeMode,
+  qualifiedName,
+  quoteIdent,
+  ttlMs,
+  usesNullTag,
+} from "./table.ts";
 
 /** Options of one write call. */
 export interface WriteOptions {
@@ -91,6 +100,7 @@ function createTableMeta(handle: DatabaseHandle, batch: WriteBatch, options: Tab
     engine: "mito",
     createdAt: Date.now(),
     schema: options.skip_wal === "true" ? "nowal" : "main",
+    layout: CURRENT_LAYOUT,
   };
 }
 
@@ -333,7 +343,7 @@ function writeBatch(
   if (ttlMs(table) === 0) return batch.rows.length;
   let rows = batch.rows;
   if (!isAppendMode(table)) {
-    const keyPositions = [...table.primaryKey, table.timeIndex]
+    const keyPositions = keyColumns(table)
       .map((k) => evolved.names.indexOf(k))
       .filter((p) => p >= 0);
     rows = sortByKey(rows, keyPositions);
