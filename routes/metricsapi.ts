@@ -1,7 +1,7 @@
 /**
- * Metrics remote write and remote read (Prometheus protocol, reference §6.9, §7.2). Each metric is
- * written as a plain table for now; the metric engine will take over the storage side later without
- * changing these handlers' contract.
+ * Metrics remote write and remote read (Prometheus protocol, reference §6.9, §7.2). With
+ * `prom_store.with_metric_engine` (the default) each metric is a metric-engine logical table on a
+ * physical table; a metric whose table already exists as a plain table keeps being written there.
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { isStandardEncoding, readBodyLimited } from "../src/http/body.ts";
@@ -14,7 +14,7 @@ import {
   remoteWriteVersion,
   STALE_NAN,
 } from "../src/protocols/remote_write.ts";
-import { remoteWriteToBatches } from "../src/protocols/remote_write_tables.ts";
+import { remoteWriteToBatches, splitSpecialLabels } from "../src/protocols/remote_write_tables.ts";
 import {
   CHUNKED_READ_RESPONSE_CONTENT_TYPE,
   decodeReadRequest,
@@ -29,7 +29,8 @@ import {
 } from "../src/protocols/remote_read.ts";
 import { compareLabelSets, sortedLabels } from "../src/protocols/remote_read_chunked.ts";
 import { executeSql } from "../src/sql/mod.ts";
-import type { Storage, TableMeta } from "../src/storage/mod.ts";
+import type { MetricWrite, Storage, TableMeta } from "../src/storage/mod.ts";
+import { isMetricTable } from "../src/storage/mod.ts";
 import type { Value, WriteBatch } from "../src/storage/types.ts";
 import { accommodateExistingTables } from "./lineproto.ts";
 
@@ -54,6 +55,84 @@ function writtenHeaders(samples: number): Record<string, string> {
     "X-Prometheus-Remote-Write-Histograms-Written": "0",
     "X-Prometheus-Remote-Write-Exemplars-Written": "0",
   };
+}
+
+/** The options a table created by remote write gets. */
+function createOptions(decoded: RemoteWriteRequest): Record<string, string> {
+  return {
+    "greptime.semantic.signal_type": "metric",
+    "greptime.semantic.source": "prometheus",
+    "greptime.semantic.source_version": decoded.version === 2 ? "2.0" : "1.0",
+  };
+}
+
+/** What one database receives: metric-engine writes, and batches for metrics that are plain tables. */
+interface DatabaseWrites {
+  metrics: Map<string, MetricWrite>;
+  plain: RemoteSeries[];
+}
+
+/**
+ * Groups series by database and metric for the metric engine; series of a metric whose table
+ * exists as a plain (mito) table are set aside for the plain writer.
+ */
+function metricWritesByDatabase(
+  storage: Storage,
+  decoded: RemoteWriteRequest,
+  defaultDb: string,
+): Map<string, DatabaseWrites> {
+  const options = createOptions(decoded);
+  const byDb = new Map<string, DatabaseWrites>();
+  for (const s of decoded.series) {
+    if (s.samples.length === 0) continue;
+    const target = splitSpecialLabels(s.labels);
+    const db = target.database ?? defaultDb;
+    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+    let w = byDb.get(db);
+    if (w === undefined) byDb.set(db, w = { metrics: new Map(), plain: [] });
+    const existing = storage.getTable(db, target.metric);
+    if (existing !== undefined && !isMetricTable(existing)) {
+      w.plain.push(s);
+      continue;
+    }
+    const key = `${target.physicalTable ?? ""}\u0000${target.metric}`;
+    let m = w.metrics.get(key);
+    if (m === undefined) {
+      m = { metric: target.metric, series: [], options };
+      if (target.physicalTable !== undefined) m.physicalTable = target.physicalTable;
+      w.metrics.set(key, m);
+    }
+    m.series.push({ labels: target.tags, samples: s.samples });
+  }
+  return byDb;
+}
+
+/** Writes through the metric engine; returns the samples written. */
+function writeWithMetricEngine(
+  ctx: RequestContext,
+  decoded: RemoteWriteRequest,
+  onWritten: (n: number) => void,
+): void {
+  const storage = ctx.app.storage;
+  const byDb = metricWritesByDatabase(storage, decoded, ctx.db);
+  // `?physical_table=` picks the physical table; GreptimeDB overwrites the hint header here.
+  const hints = { ...ctx.hints };
+  delete hints.physical_table;
+  const physical = ctx.url.searchParams.get("physical_table");
+  if (physical) hints.physical_table = physical;
+  for (const [db, w] of byDb) {
+    if (w.metrics.size > 0) onWritten(storage.writeMetrics(db, [...w.metrics.values()], { hints }));
+    if (w.plain.length > 0) {
+      const batches = remoteWriteToBatches(w.plain).map((t) => ({
+        ...t.batch,
+        options: createOptions(decoded),
+      }));
+      accommodateExistingTables(storage, db, batches, true);
+      const plainHints = { ...hints };
+      delete plainHints.physical_table;
+      onWritten(storage.write(db, batches, { hints: plainHints, accommodateExistingSchema: true }));
+    }
+  }
 }
 
 /** Groups remote-write tables by target database, stamping the options a created table gets. */
@@ -94,6 +173,10 @@ export async function write(ctx: RequestContext): Promise<Response> {
       { contentType, contentEncoding: encoding },
       { limit: ctx.app.config.http.body_limit, strict: ctx.app.config.http.is_strict_mode },
     );
+    if (ctx.app.config.prom_store.with_metric_engine) {
+      writeWithMetricEngine(ctx, decoded, (n) => written += n);
+      return new Response(null, { status: 204, headers: version === 2 ? writtenHeaders(written) : {} });
+    }
     const byDb = batchesByDatabase(decoded, ctx.db);
     const storage = ctx.app.storage;
     for (const db of byDb.keys()) if (!storage.hasDatabase(db)) throw databaseNotFound(db);
@@ -205,6 +288,9 @@ export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery
   if (!storage.hasDatabase(db)) throw databaseNotFound(db);
   const table = storage.getTable(db, target.metric);
   if (table === undefined) return [];
+  if (isMetricTable(table)) {
+    return storage.selectSeries(db, table.name, target.matchers, query.startMs, query.endMs) ?? [];
+  }
   const value = valueColumn(table);
   const timeType = table.columns.find((c) => c.name === table.timeIndex)?.type ?? "TimestampMillisecond";
   const perMs = PER_MS[timeType] ?? 1;

@@ -8,6 +8,7 @@ import type { Storage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
 import { infoSchemaTypeName, sqliteDeclType, sqlTypeName } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
+import { isLogicalTable } from "../storage/metric_layout.ts";
 import type { DataType, Value } from "../storage/types.ts";
 import { renderCreateOptions } from "./show.ts";
 
@@ -283,6 +284,16 @@ export type ResolvedTable =
   | { kind: "info"; name: string }
   | { kind: "numbers" };
 
+/**
+ * A metric-engine logical table without a ttl of its own keeps its samples as long as its physical
+ * table does: the copy handed to the query carries the physical table's ttl.
+ */
+function withPhysicalTtl(storage: Storage, t: TableMeta): TableMeta {
+  if (!isLogicalTable(t) || t.options.ttl !== undefined) return t;
+  const ttl = storage.getTable(t.db, t.options.on_physical_table)?.options.ttl;
+  return ttl === undefined ? t : { ...t, options: { ...t.options, ttl } };
+}
+
 /** Resolves `name`, `db.name` or `greptime.db.name` for a query running in `db`. */
 export function resolveTableRef(storage: Storage, db: string, parts: string[]): ResolvedTable {
   let schema = db;
@@ -299,7 +310,7 @@ export function resolveTableRef(storage: Storage, db: string, parts: string[]): 
   }
   if (!storage.hasDatabase(schema)) throw tableNotFound(`greptime.${schema}.${name}`);
   const t = storage.getTable(schema, name);
-  if (t) return { kind: "table", table: t };
+  if (t) return { kind: "table", table: withPhysicalTtl(storage, t) };
   if (name.toLowerCase() === "numbers" && schema === "public") return { kind: "numbers" };
   throw tableNotFound(`greptime.${schema}.${name}`);
 }

@@ -4,6 +4,7 @@
  */
 import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported } from "../http/errors.ts";
 import type { Storage } from "../storage/mod.ts";
+import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
 import type { DataType, QueryOutput, TableOptions } from "../storage/types.ts";
 import { parseSqlType } from "../storage/datatypes.ts";
@@ -215,6 +216,12 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
   const handle = storage.database(db);
   const meta = handle.getTable(table);
   if (!meta) throw tableNotFound(`greptime.${db}.${table}`);
+  if (isMetricTable(meta) && !isKeyword(cur.peek(), "SET", "UNSET")) {
+    // columns of metric-engine tables follow the labels written; only options can change
+    throw unsupported(
+      `ALTER TABLE ${meta.name}: only SET/UNSET options are supported on metric engine tables`,
+    );
+  }
   if (cur.acceptKw("ADD")) {
     cur.acceptKw("COLUMN");
     const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
@@ -295,7 +302,7 @@ export function executeDdl(
           if (ifExists) continue;
           throw tableNotFound(`greptime.${db}.${table}`);
         }
-        handle.transaction(() => handle.dropTable(table));
+        storage.dropTable(db, table);
       }
       return affected(0);
     }
@@ -318,9 +325,7 @@ export function executeDdl(
     cur.acceptKw("TABLE");
     const { db, table } = tableName(cur.objectName(), session);
     cur.expectEnd();
-    const handle = storage.database(db);
-    handle.requireTable(table);
-    handle.transaction(() => handle.truncateTable(table));
+    storage.truncateTable(db, table);
     return affected(0);
   }
   return undefined;

@@ -3,6 +3,7 @@
  */
 import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
 import type { Storage } from "../storage/mod.ts";
+import { isMetricTable } from "../storage/metric_layout.ts";
 import { qualifiedName } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../storage/types.ts";
@@ -248,6 +249,11 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
   const { db, table: name } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
   const table = handle.requireTable(name);
+  if (isMetricTable(table)) {
+    throw invalidArguments(
+      `DELETE is not supported on metric engine table ${table.name} (use TRUNCATE or DROP)`,
+    );
+  }
   let where = "";
   if (cur.acceptKw("WHERE")) {
     registerSqlFunctions(handle.conn);

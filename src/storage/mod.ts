@@ -33,11 +33,22 @@ import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff
 import type { TableOptions, WriteBatch } from "./types.ts";
 import type { WriteOptions } from "./writer.ts";
 import { writeBatches } from "./writer.ts";
+import type { LabelMatcher } from "../protocols/label_matcher.ts";
+import { batchToMetricWrite } from "./metric_batch.ts";
+import type { MetricWrite } from "./metric_engine.ts";
+import { dropMetricTable, sweepMetricTable, truncateMetricTable, writeMetrics } from "./metric_engine.ts";
+import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
+import type { MetricSeries } from "./metric_read.ts";
+import { selectMetricSeries } from "./metric_read.ts";
+import { forgetSeries } from "./metric_series.ts";
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
 export { batchFromRecords } from "./writer.ts";
 export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
+export type { MetricSampleInput, MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
+export type { MetricSample, MetricSeries } from "./metric_read.ts";
+export { DEFAULT_PHYSICAL_TABLE, isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
 
 /** Options of {@link Storage.open}. */
 export interface StorageOptions {
@@ -163,10 +174,79 @@ export class Storage {
 
   /**
    * The one writer API: validates, auto-creates tables, evolves schemas, and commits all batches in
-   * one transaction before returning the number of rows written.
+   * one transaction before returning the number of rows written. Batches for metric-engine tables
+   * (and missing tables with `createType: "logical"`, created on the `physical_table` hint's
+   * physical table) go through the metric engine.
    */
   write(db: string, batches: WriteBatch[], opts: WriteOptions & { hints?: TableOptions } = {}): number {
-    return writeBatches(this.database(db), batches, opts, { autoCreateTable: this.autoCreateTable });
+    const h = this.database(db);
+    const metric: MetricWrite[] = [];
+    const plain: WriteBatch[] = [];
+    for (const b of batches) {
+      const t = typeof b.table === "string" ? h.getTable(b.table) : undefined;
+      if (isMetricTable(t) || (t === undefined && b.createType === "logical")) {
+        if (t !== undefined && !isLogicalTable(t)) {
+          throw invalidArguments(`Cannot write to the physical table ${t.name} of the metric engine`);
+        }
+        metric.push(batchToMetricWrite(b));
+      } else plain.push(b);
+    }
+    const settings = { autoCreateTable: this.autoCreateTable };
+    if (metric.length === 0) return writeBatches(h, plain, opts, settings);
+    try {
+      return h.transaction(() =>
+        writeMetrics(h, metric, { hints: opts.hints, autoCreateTable: this.autoCreateTable }) +
+        (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
+      );
+    } catch (e) {
+      forgetSeries(h);
+      throw e;
+    }
+  }
+
+  /**
+   * Writes metrics into metric-engine logical tables (created on demand on their physical table),
+   * in one transaction; returns the samples written.
+   */
+  writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
+    return writeMetrics(this.database(db), writes, {
+      hints: opts.hints,
+      autoCreateTable: this.autoCreateTable,
+    });
+  }
+
+  /**
+   * Series of a metric-engine logical table matching Prometheus label matchers (`__name__`
+   * included), with their samples in [startMs, endMs], sorted by label set; undefined when the
+   * table does not exist or is not a metric-engine logical table.
+   */
+  selectSeries(
+    db: string,
+    metric: string,
+    matchers: LabelMatcher[],
+    startMs: number,
+    endMs: number,
+  ): MetricSeries[] | undefined {
+    const h = this.database(db);
+    const t = h.getTable(metric);
+    if (t === undefined || !isLogicalTable(t)) return undefined;
+    return selectMetricSeries(h, t, matchers, startMs, endMs);
+  }
+
+  /** Drops a table of any engine (a physical metric table only once no logical table uses it). */
+  dropTable(db: string, table: string): void {
+    const h = this.database(db);
+    const t = h.requireTable(table);
+    if (isMetricTable(t)) dropMetricTable(h, t);
+    else h.transaction(() => h.dropTable(t.name));
+  }
+
+  /** Deletes every row of a table of any engine. */
+  truncateTable(db: string, table: string): void {
+    const h = this.database(db);
+    const t = h.requireTable(table);
+    if (isMetricTable(t)) truncateMetricTable(h, t);
+    else h.transaction(() => h.truncateTable(t.name));
   }
 
   /**
@@ -184,6 +264,10 @@ export class Storage {
         const last = this.lastSweep.get(key);
         if (last !== undefined && nowMs - last < (ttlMs(t) ?? 0) / 10) continue;
         this.lastSweep.set(key, nowMs);
+        if (isMetricTable(t)) {
+          deleted += sweepMetricTable(h, t, cutoff);
+          continue;
+        }
         const r = h.conn.prepare(`DELETE FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} < ?`).run(
           cutoff,
         );

@@ -1,0 +1,74 @@
+/**
+ * Writer batches (SQL INSERT, line protocol, OTLP metrics) aimed at metric-engine tables, turned
+ * into metric writes: the time index and `greptime_value` become samples, every tag a label.
+ */
+import { invalidArguments } from "../http/errors.ts";
+import type { Value, WriteBatch } from "./types.ts";
+import { METRIC_TIME_INDEX, METRIC_VALUE } from "./metric_layout.ts";
+import type { MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
+import { seriesKey } from "./metric_series.ts";
+
+const MS_PER: Record<string, number> = {
+  TimestampSecond: 1000,
+  TimestampMillisecond: 1,
+  TimestampMicrosecond: 1e-3,
+  TimestampNanosecond: 1e-6,
+};
+
+function toMs(v: Value, type: string): number {
+  const per = MS_PER[type] ?? 1;
+  if (typeof v === "bigint") return per >= 1 ? Number(v) * per : Number(v / BigInt(Math.round(1 / per)));
+  if (typeof v === "number") return Math.floor(v * per);
+  throw invalidArguments(`Invalid value for time index ${METRIC_TIME_INDEX}: ${String(v)}`);
+}
+
+function toValue(v: Value): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "boolean") return v ? 1 : 0;
+  throw invalidArguments(`Invalid value for ${METRIC_VALUE}: ${String(v)}`);
+}
+
+/**
+ * A batch for a metric table as a metric write. A metric table has exactly one time index and
+ * one value column: any other field is refused (400), as a metric-engine table cannot grow fields.
+ * A NULL value is stored as a staleness marker, as remote write's NaN markers are.
+ */
+export function batchToMetricWrite(batch: WriteBatch, physicalTable?: string): MetricWrite {
+  const tsAt = batch.columns.findIndex((c) => c.semantic === "TIMESTAMP");
+  if (tsAt < 0) throw invalidArguments(`Metric table ${batch.table} needs a time index column`);
+  let valueAt = -1;
+  const tagAt: number[] = [];
+  batch.columns.forEach((c, i) => {
+    if (i === tsAt) return;
+    if (c.semantic === "TAG") tagAt.push(i);
+    else if (c.name === METRIC_VALUE) valueAt = i;
+    else {
+      throw invalidArguments(
+        `Metric table ${batch.table} only stores ${METRIC_TIME_INDEX}, ${METRIC_VALUE} and String tags, not field ${c.name}`,
+      );
+    }
+  });
+  const tsType = batch.columns[tsAt].type;
+  const series = new Map<string, MetricSeriesInput>();
+  for (const row of batch.rows) {
+    const labels: Record<string, string> = {};
+    for (const i of tagAt) {
+      const v = row[i];
+      if (v !== null && v !== undefined && v !== "") labels[batch.columns[i].name] = String(v);
+    }
+    const key = seriesKey(labels);
+    let s = series.get(key);
+    if (s === undefined) series.set(key, s = { labels, samples: [] });
+    const raw = valueAt < 0 ? null : row[valueAt];
+    const ts = row[tsAt];
+    if (ts === null || ts === undefined) throw invalidArguments(`${METRIC_TIME_INDEX} must not be null`);
+    const timestampMs = toMs(ts, tsType);
+    if (raw === null || raw === undefined) s.samples.push({ timestampMs, value: NaN, stale: true });
+    else s.samples.push({ timestampMs, value: toValue(raw) });
+  }
+  const out: MetricWrite = { metric: batch.table, series: [...series.values()] };
+  if (physicalTable !== undefined) out.physicalTable = physicalTable;
+  if (batch.options !== undefined) out.options = batch.options;
+  return out;
+}

@@ -1,0 +1,392 @@
+/**
+ * The metric engine's write side (layout in `metric_layout.ts`): creates physical and logical
+ * tables on demand, adds label columns as labels appear, resolves series ids through the cached
+ * index and appends samples with sorted multi-row inserts, all inside one transaction per call.
+ */
+import type { StatementSync } from "node:sqlite";
+import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import type { DatabaseHandle } from "./database.ts";
+import { optionsForCreate } from "./options.ts";
+import type { TableMeta } from "./table.ts";
+import { quoteIdent, ttlMs } from "./table.ts";
+import type { TableOptions } from "./types.ts";
+import { validateTableName } from "./writer.ts";
+import {
+  addLabelSql,
+  baseColumns,
+  createPhysicalSql,
+  DEFAULT_PHYSICAL_TABLE,
+  isLogicalTable,
+  isPhysicalTable,
+  labelColumn,
+  labelColumns,
+  logicalViewSql,
+  METRIC_TIME_INDEX,
+  physicalViewSql,
+  samplesTable,
+  seriesTable,
+  sortColumns,
+  STORED_NAN,
+} from "./metric_layout.ts";
+import { addEntry, forgetSeries, seriesIndex, seriesKey } from "./metric_series.ts";
+import type { SeriesIndex } from "./metric_series.ts";
+
+/** One sample to write; `stale` marks a Prometheus staleness marker. */
+export interface MetricSampleInput {
+  timestampMs: number;
+  value: number;
+  stale?: boolean;
+}
+
+/** One series to write: its labels (no `__name__`, no special labels) and samples. */
+export interface MetricSeriesInput {
+  labels: Record<string, string>;
+  samples: MetricSampleInput[];
+}
+
+/** The series of one metric (logical table). */
+export interface MetricWrite {
+  metric: string;
+  /** The physical table a created logical table goes on (else the hint, else the default). */
+  physicalTable?: string;
+  series: MetricSeriesInput[];
+  /** Options a created logical table gets (e.g. `greptime.semantic.*`). */
+  options?: TableOptions;
+}
+
+/** Options of {@link writeMetrics}. */
+export interface MetricWriteOptions {
+  hints?: TableOptions;
+  autoCreateTable: boolean;
+}
+
+const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const ROWS_PER_STATEMENT = 256;
+
+/** Writes metrics into their logical tables in one transaction; returns the samples accepted. */
+export function writeMetrics(
+  handle: DatabaseHandle,
+  writes: MetricWrite[],
+  opts: MetricWriteOptions,
+): number {
+  try {
+    return handle.transaction(() => {
+      let n = 0;
+      for (const w of writes) n += writeMetric(handle, w, opts);
+      return n;
+    });
+  } catch (e) {
+    // series ids handed out inside the rolled-back transaction do not exist on disk
+    forgetSeries(handle);
+    throw e;
+  }
+}
+
+function autoCreateAllowed(opts: MetricWriteOptions): boolean {
+  const hint = opts.hints?.auto_create_table;
+  if (hint === undefined) return opts.autoCreateTable;
+  const v = String(hint).trim().toLowerCase();
+  if (v !== "true" && v !== "false") throw invalidArguments("`auto_create_table` hint must be a boolean");
+  return v === "true";
+}
+
+/** The physical table of a logical one. */
+export function physicalOf(handle: DatabaseHandle, logical: TableMeta): TableMeta {
+  const physical = handle.getTable(logical.options.on_physical_table);
+  if (physical === undefined || !isPhysicalTable(physical)) {
+    throw new PetrelError(
+      StatusCode.TableNotFound,
+      `Physical table ${logical.options.on_physical_table} of ${logical.name} not found`,
+    );
+  }
+  return physical;
+}
+
+/** The physical table named `name`, created when missing. */
+export function ensurePhysical(
+  handle: DatabaseHandle,
+  name: string,
+  hints: TableOptions | undefined,
+): TableMeta {
+  validateTableName(name);
+  const existing = handle.getTable(name);
+  if (existing !== undefined) {
+    if (!isPhysicalTable(existing)) {
+      throw invalidArguments(`Table ${name} is not a metric engine physical table`);
+    }
+    return existing;
+  }
+  const created = optionsForCreate("physical", hints);
+  const options: TableOptions = { physical_metric_table: "true" };
+  for (const k of ["ttl", "skip_wal"]) if (created[k] !== undefined) options[k] = created[k];
+  if (options.skip_wal === "true") handle.attachNowal();
+  const physical: TableMeta = {
+    db: handle.name,
+    name,
+    id: handle.allocateId(),
+    columns: baseColumns(),
+    timeIndex: METRIC_TIME_INDEX,
+    primaryKey: [],
+    options,
+    engine: "metric",
+    createdAt: Date.now(),
+    schema: options.skip_wal === "true" ? "nowal" : "main",
+  };
+  for (const sql of createPhysicalSql(physical)) handle.conn.exec(sql);
+  for (const sql of physicalViewSql(physical)) handle.conn.exec(sql);
+  handle.saveMeta(physical);
+  return physical;
+}
+
+function createLogical(
+  handle: DatabaseHandle,
+  w: MetricWrite,
+  opts: MetricWriteOptions,
+): TableMeta {
+  if (!autoCreateAllowed(opts)) {
+    throw invalidArguments(
+      `Table \`${w.metric}\` does not exist, and \`auto_create_table\` hint is disabled`,
+    );
+  }
+  const physical = ensurePhysical(
+    handle,
+    w.physicalTable ?? opts.hints?.physical_table ?? DEFAULT_PHYSICAL_TABLE,
+    opts.hints,
+  );
+  const options = optionsForCreate("logical", opts.hints, w.options);
+  delete options.skip_wal;
+  delete options.physical_table;
+  options.on_physical_table = physical.name;
+  const logical: TableMeta = {
+    db: handle.name,
+    name: w.metric,
+    id: handle.allocateId(),
+    columns: sortColumns(baseColumns()),
+    timeIndex: METRIC_TIME_INDEX,
+    primaryKey: [],
+    options,
+    engine: "metric",
+    createdAt: Date.now(),
+    schema: physical.schema,
+  };
+  for (const sql of logicalViewSql(physical, logical)) handle.conn.exec(sql);
+  handle.saveMeta(logical);
+  return logical;
+}
+
+/** Adds label columns new to the logical (and physical) table; returns the updated metadata. */
+function addLabels(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  logical: TableMeta,
+  labels: Set<string>,
+): { physical: TableMeta; logical: TableMeta } {
+  const have = new Set(logical.columns.map((c) => c.name));
+  const added = [...labels].filter((l) => !have.has(l));
+  if (added.length === 0) return { physical, logical };
+  for (const l of added) {
+    if (!LABEL_NAME.test(l)) throw invalidArguments(`Invalid label name: \`${l}\``);
+    if (l.toLowerCase().startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${l}`);
+  }
+  const physHave = new Set(physical.columns.map((c) => c.name));
+  const physAdded = added.filter((l) => !physHave.has(l));
+  if (physAdded.length > 0) {
+    for (const l of physAdded) handle.conn.exec(addLabelSql(physical, l));
+    physical = {
+      ...physical,
+      columns: [...physical.columns, ...labelColumns(physAdded)],
+      primaryKey: [...physical.primaryKey, ...physAdded.sort()],
+    };
+    for (const sql of physicalViewSql(physical)) handle.conn.exec(sql);
+    handle.saveMeta(physical);
+  }
+  const tags = [...logical.primaryKey, ...added].sort();
+  logical = { ...logical, columns: sortColumns([...baseColumns(), ...labelColumns(tags)]), primaryKey: tags };
+  for (const sql of logicalViewSql(physical, logical)) handle.conn.exec(sql);
+  handle.saveMeta(logical);
+  return { physical, logical };
+}
+
+/** Labels without empty values (Prometheus treats an empty label as an absent one). */
+function presentLabels(labels: Record<string, string>): Record<string, string> {
+  for (const k in labels) {
+    if (labels[k] === "") {
+      const out: Record<string, string> = {};
+      for (const j in labels) if (labels[j] !== "") out[j] = labels[j];
+      return out;
+    }
+  }
+  return labels;
+}
+
+function insertSeries(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  index: SeriesIndex,
+  tableId: number,
+  labels: Record<string, string>,
+  key: string,
+): number {
+  const names = Object.keys(labels).sort();
+  const stmtKey = `metric:series:${physical.id}:${names.join("\u0000")}`;
+  let stmt = handle.statements.get(stmtKey);
+  if (stmt === undefined) {
+    const cols = ["id", "table_id", "key", ...names.map(labelColumn)];
+    stmt = handle.conn.prepare(
+      `INSERT INTO ${seriesTable(physical)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`,
+    );
+    handle.statements.set(stmtKey, stmt);
+  }
+  const id = index.nextId;
+  const labelKey = key.slice(key.indexOf(":") + 1);
+  stmt.run(id, tableId, labelKey, ...names.map((n) => labels[n]));
+  const sorted: Record<string, string> = {};
+  for (const n of names) sorted[n] = labels[n];
+  addEntry(index, { id, tableId, labels: sorted }, key);
+  return id;
+}
+
+function insertStatement(handle: DatabaseHandle, physical: TableMeta, rows: number): StatementSync {
+  const key = `metric:samples:${physical.id}:${rows}`;
+  let stmt = handle.statements.get(key);
+  if (stmt === undefined) {
+    stmt = handle.conn.prepare(
+      `INSERT OR REPLACE INTO ${samplesTable(physical)} (ts, series_id, value) VALUES ${
+        new Array(rows).fill("(?, ?, ?)").join(", ")
+      }`,
+    );
+    handle.statements.set(key, stmt);
+  }
+  return stmt;
+}
+
+/** Inserts samples sorted by the samples key (time, series): appends at the b-tree's end. */
+function insertSamples(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  ts: number[],
+  ids: number[],
+  values: Array<number | string | null>,
+): void {
+  const n = ts.length;
+  const order = new Array<number>(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    order[i] = i;
+    if (i > 0 && (ts[i] < ts[i - 1] || (ts[i] === ts[i - 1] && ids[i] < ids[i - 1]))) sorted = false;
+  }
+  if (!sorted) order.sort((a, b) => ts[a] - ts[b] || ids[a] - ids[b]);
+  const args: Array<number | string | null> = [];
+  let i = 0;
+  const bind = (count: number) => {
+    args.length = count * 3;
+    for (let k = 0; k < count; k++) {
+      const at = order[i + k];
+      args[3 * k] = ts[at];
+      args[3 * k + 1] = ids[at];
+      args[3 * k + 2] = values[at];
+    }
+    insertStatement(handle, physical, count).run(...args);
+    i += count;
+  };
+  while (n - i >= ROWS_PER_STATEMENT) bind(ROWS_PER_STATEMENT);
+  for (let size = ROWS_PER_STATEMENT >> 1; size >= 1; size >>= 1) {
+    while (n - i >= size) bind(size);
+  }
+}
+
+function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOptions): number {
+  validateTableName(w.metric);
+  let logical = handle.getTable(w.metric);
+  if (logical !== undefined && !isLogicalTable(logical)) {
+    throw invalidArguments(`Table ${w.metric} is not a metric engine logical table`);
+  }
+  const series = w.series.filter((s) => s.samples.length > 0).map((s) => ({
+    labels: presentLabels(s.labels),
+    samples: s.samples,
+  }));
+  if (series.length === 0) return 0;
+  logical ??= createLogical(handle, w, opts);
+  let physical = physicalOf(handle, logical);
+  const names = new Set<string>();
+  for (const s of series) for (const k in s.labels) names.add(k);
+  ({ physical, logical } = addLabels(handle, physical, logical, names));
+  const index = seriesIndex(handle, physical);
+  const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];
+  for (const s of series) {
+    const key = `${logical.id}:${seriesKey(s.labels)}`;
+    const id = index.byKey.get(key) ?? insertSeries(handle, physical, index, logical.id, s.labels, key);
+    for (const sample of s.samples) {
+      if (!Number.isFinite(sample.timestampMs)) {
+        throw invalidArguments(`Invalid timestamp in metric ${w.metric}: ${sample.timestampMs}`);
+      }
+      ts.push(Math.floor(sample.timestampMs));
+      ids.push(id);
+      const v = sample.value;
+      values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
+    }
+  }
+  if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
+  insertSamples(handle, physical, ts, ids, values);
+  return ts.length;
+}
+
+/** Drops a logical table (its series and samples) or an unused physical table. */
+export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
+  handle.transaction(() => {
+    if (isPhysicalTable(t)) {
+      const users = handle.listTables().filter((o) =>
+        isLogicalTable(o) && o.options.on_physical_table === t.name
+      );
+      if (users.length > 0) {
+        throw invalidArguments(
+          `Physical table ${t.name} is used by logical tables: ${users.map((u) => u.name).join(", ")}`,
+        );
+      }
+      handle.conn.exec(`DROP VIEW IF EXISTS ${quoteIdent(t.schema)}.${quoteIdent(t.name)}`);
+      handle.conn.exec(`DROP TABLE IF EXISTS ${seriesTable(t)}`);
+      handle.conn.exec(`DROP TABLE IF EXISTS ${samplesTable(t)}`);
+    } else {
+      truncateMetricTable(handle, t);
+      const physical = physicalOf(handle, t);
+      handle.conn.prepare(`DELETE FROM ${seriesTable(physical)} WHERE table_id = ?`).run(t.id);
+      handle.conn.exec(`DROP VIEW IF EXISTS ${quoteIdent(t.schema)}.${quoteIdent(t.name)}`);
+    }
+    handle.dropTable(t.name);
+  });
+  forgetSeries(handle);
+}
+
+/** Deletes every sample of a metric table (series stay known). */
+export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void {
+  handle.transaction(() => {
+    if (isPhysicalTable(t)) {
+      handle.conn.exec(`DELETE FROM ${samplesTable(t)}`);
+      return;
+    }
+    const physical = physicalOf(handle, t);
+    handle.conn.prepare(
+      `DELETE FROM ${samplesTable(physical)} WHERE series_id IN (SELECT id FROM ${
+        seriesTable(physical)
+      } WHERE table_id = ?)`,
+    ).run(t.id);
+  });
+}
+
+/**
+ * Deletes samples older than `cutoff` (ms): of the whole physical table, or of one logical table's
+ * series. Cheap for a physical table, whose samples are keyed by time first.
+ */
+export function sweepMetricTable(handle: DatabaseHandle, t: TableMeta, cutoff: bigint): number {
+  if (isPhysicalTable(t)) {
+    return Number(handle.conn.prepare(`DELETE FROM ${samplesTable(t)} WHERE ts < ?`).run(cutoff).changes);
+  }
+  const physical = physicalOf(handle, t);
+  const ids = seriesIndex(handle, physical).byTable.get(t.id)?.map((e) => e.id) ?? [];
+  if (ids.length === 0) return 0;
+  return Number(
+    handle.conn.prepare(
+      `DELETE FROM ${samplesTable(physical)} WHERE ts < ? AND series_id IN (SELECT value FROM json_each(?))`,
+    ).run(cutoff, JSON.stringify(ids)).changes,
+  );
+}

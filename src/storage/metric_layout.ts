@@ -1,0 +1,133 @@
+/**
+ * The SQLite layout of the metric engine. A physical table `P` (catalog id `n`) is
+ * - `__petrel_series_n(id, table_id, key, <label>…)`: one row per series; `table_id` is the logical
+ *   table's catalog id, `key` the canonical label set; a label column is added when a label first
+ *   appears (NULL for series without it);
+ * - `__petrel_samples_n(ts, series_id, value)`, `PRIMARY KEY (ts, series_id) WITHOUT ROWID`: time
+ *   first, so ingestion appends at the end of the b-tree (measured ~8× faster than a series-first
+ *   key) while a (series, ts) pair still replaces (GreptimeDB's dedup);
+ * - a view named `P` and one view per logical table, so any SELECT reads them as tables.
+ * A stale marker is stored as a NULL value; any other NaN as the text `'NaN'` (SQLite turns a NaN
+ * REAL into NULL, and the two must stay apart on remote read).
+ */
+import { sqliteDeclType } from "./datatypes.ts";
+import type { ColumnMeta, TableMeta } from "./table.ts";
+import { quoteIdent } from "./table.ts";
+
+/** The time index every metric table has. */
+export const METRIC_TIME_INDEX = "greptime_timestamp";
+/** The value column every metric table has. */
+export const METRIC_VALUE = "greptime_value";
+/** The physical table used when no `physical_table` hint or label names one. */
+export const DEFAULT_PHYSICAL_TABLE = "greptime_physical_table";
+/** The text a non-stale NaN is stored as. */
+export const STORED_NAN = "NaN";
+
+/** The series table of a physical table. */
+export function seriesTable(physical: TableMeta): string {
+  return `${quoteIdent(physical.schema)}.${quoteIdent(`__petrel_series_${physical.id}`)}`;
+}
+
+/** The samples table of a physical table. */
+export function samplesTable(physical: TableMeta): string {
+  return `${quoteIdent(physical.schema)}.${quoteIdent(`__petrel_samples_${physical.id}`)}`;
+}
+
+/** The SQLite column of the series table holding a label. */
+export function labelColumn(label: string): string {
+  return quoteIdent(`l_${label}`);
+}
+
+/** Whether a table belongs to the metric engine (physical or logical). */
+export function isMetricTable(t: TableMeta | undefined): boolean {
+  return t !== undefined && t.engine === "metric" &&
+    (t.options.physical_metric_table === "true" || t.options.on_physical_table !== undefined);
+}
+
+/** Whether a table is a metric-engine physical table. */
+export function isPhysicalTable(t: TableMeta | undefined): boolean {
+  return t !== undefined && t.engine === "metric" && t.options.physical_metric_table === "true";
+}
+
+/** Whether a table is a metric-engine logical table. */
+export function isLogicalTable(t: TableMeta | undefined): boolean {
+  return t !== undefined && t.engine === "metric" && t.options.on_physical_table !== undefined;
+}
+
+/** The fixed columns of a metric table. */
+export function baseColumns(): ColumnMeta[] {
+  return [
+    { name: METRIC_TIME_INDEX, type: "TimestampMillisecond", semantic: "TIMESTAMP", nullable: false },
+    { name: METRIC_VALUE, type: "Float64", semantic: "FIELD", nullable: true },
+  ];
+}
+
+/** Label (TAG) columns for names, sorted. */
+export function labelColumns(names: Iterable<string>): ColumnMeta[] {
+  return [...names].sort().map((name): ColumnMeta => ({
+    name,
+    type: "String",
+    semantic: "TAG",
+    nullable: true,
+  }));
+}
+
+/** Columns sorted by name, as GreptimeDB sorts a logical table's columns. */
+export function sortColumns(cols: ColumnMeta[]): ColumnMeta[] {
+  return [...cols].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** DDL creating a physical table's series and samples tables. */
+export function createPhysicalSql(physical: TableMeta): string[] {
+  const series = seriesTable(physical);
+  return [
+    `CREATE TABLE ${series} (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, key TEXT NOT NULL)`,
+    `CREATE UNIQUE INDEX ${quoteIdent(physical.schema)}.${
+      quoteIdent(`__petrel_series_key_${physical.id}`)
+    } ON ${quoteIdent(`__petrel_series_${physical.id}`)} (table_id, key)`,
+    `CREATE TABLE ${samplesTable(physical)} (ts ${sqliteDeclType("TimestampMillisecond")} NOT NULL, ` +
+    `series_id INTEGER NOT NULL, value ${
+      sqliteDeclType("Float64")
+    }, PRIMARY KEY (ts, series_id)) WITHOUT ROWID`,
+  ];
+}
+
+/** DDL adding a label column to the series table. */
+export function addLabelSql(physical: TableMeta, label: string): string {
+  return `ALTER TABLE ${seriesTable(physical)} ADD COLUMN ${labelColumn(label)} ${sqliteDeclType("String")}`;
+}
+
+function selectList(t: TableMeta): string {
+  return t.columns.map((c) => {
+    if (c.name === METRIC_TIME_INDEX) return `s.ts AS ${quoteIdent(c.name)}`;
+    if (c.name === METRIC_VALUE) return `s.value AS ${quoteIdent(c.name)}`;
+    return `r.${labelColumn(c.name)} AS ${quoteIdent(c.name)}`;
+  }).join(", ");
+}
+
+/** The join a view reads; unqualified, since a view may only name objects of its own schema. */
+function viewSource(physical: TableMeta): string {
+  return `${quoteIdent(`__petrel_samples_${physical.id}`)} AS s JOIN ${
+    quoteIdent(`__petrel_series_${physical.id}`)
+  } AS r ON r.id = s.series_id`;
+}
+
+/** DDL (re)creating the view of a logical table (columns as its metadata lists them). */
+export function logicalViewSql(physical: TableMeta, logical: TableMeta): string[] {
+  const view = `${quoteIdent(logical.schema)}.${quoteIdent(logical.name)}`;
+  return [
+    `DROP VIEW IF EXISTS ${view}`,
+    `CREATE VIEW ${view} AS SELECT ${selectList(logical)} FROM ${
+      viewSource(physical)
+    } WHERE r.table_id = ${logical.id}`,
+  ];
+}
+
+/** DDL (re)creating the view of a physical table: every sample of every logical table. */
+export function physicalViewSql(physical: TableMeta): string[] {
+  const view = `${quoteIdent(physical.schema)}.${quoteIdent(physical.name)}`;
+  return [
+    `DROP VIEW IF EXISTS ${view}`,
+    `CREATE VIEW ${view} AS SELECT ${selectList(physical)} FROM ${viewSource(physical)}`,
+  ];
+}

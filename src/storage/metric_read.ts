@@ -1,0 +1,102 @@
+/**
+ * The metric engine's read side for remote read and PromQL: label matchers are resolved against the
+ * cached series index (no SQL), then one range scan of the time-first samples key returns the
+ * samples of the chosen series, each series' samples in time order.
+ */
+import type { LabelMatcher } from "../protocols/label_matcher.ts";
+import { matchLabels } from "../protocols/label_matcher.ts";
+import { STALE_NAN } from "../protocols/remote_write.ts";
+import type { DatabaseHandle } from "./database.ts";
+import type { TableMeta } from "./table.ts";
+import { ttlCutoff } from "./table.ts";
+import { samplesTable } from "./metric_layout.ts";
+import { physicalOf } from "./metric_engine.ts";
+import { seriesIndex } from "./metric_series.ts";
+import type { SeriesEntry } from "./metric_series.ts";
+
+/** A sample read back; a staleness marker has `stale: true` and the exact stale NaN as value. */
+export interface MetricSample {
+  timestampMs: number;
+  value: number;
+  stale?: true;
+}
+
+/** A series read back: its labels (with `__name__`) and samples in time order. */
+export interface MetricSeries {
+  labels: Record<string, string>;
+  samples: MetricSample[];
+}
+
+/** The series of a logical table matching every matcher, each label set given with `__name__`. */
+export function matchSeries(
+  handle: DatabaseHandle,
+  logical: TableMeta,
+  matchers: LabelMatcher[],
+): Array<{ entry: SeriesEntry; labels: Record<string, string> }> {
+  const index = seriesIndex(handle, physicalOf(handle, logical));
+  const out: Array<{ entry: SeriesEntry; labels: Record<string, string> }> = [];
+  for (const entry of index.byTable.get(logical.id) ?? []) {
+    const labels = { __name__: logical.name, ...entry.labels };
+    if (matchLabels(matchers, labels)) out.push({ entry, labels });
+  }
+  out.sort((a, b) => compareLabels(a.labels, b.labels));
+  return out;
+}
+
+function compareLabels(a: Record<string, string>, b: Record<string, string>): number {
+  const ka = Object.keys(a).sort(), kb = Object.keys(b).sort();
+  for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
+    if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    const va = a[ka[i]], vb = b[kb[i]];
+    if (va !== vb) return va < vb ? -1 : 1;
+  }
+  return ka.length - kb.length;
+}
+
+/**
+ * Series of a logical table matching the matchers, with their samples in [startMs, endMs]
+ * (expired samples hidden), sorted by label set as Prometheus sorts them. Series without samples
+ * in the range are left out.
+ */
+export function selectMetricSeries(
+  handle: DatabaseHandle,
+  logical: TableMeta,
+  matchers: LabelMatcher[],
+  startMs: number,
+  endMs: number,
+): MetricSeries[] {
+  const physical = physicalOf(handle, logical);
+  const matched = matchSeries(handle, logical, matchers);
+  if (matched.length === 0) return [];
+  let start = Math.ceil(startMs);
+  for (const t of [logical, physical]) {
+    const cutoff = ttlCutoff(t);
+    if (cutoff !== undefined && Number(cutoff) > start) start = Number(cutoff);
+  }
+  const end = Math.floor(endMs);
+  if (end < start) return [];
+  const bySeries = new Map<number, MetricSample[]>();
+  for (const m of matched) bySeries.set(m.entry.id, []);
+  const stmt = handle.conn.prepare(
+    `SELECT series_id, ts, value FROM ${
+      samplesTable(physical)
+    } WHERE ts >= ? AND ts <= ? AND series_id IN (SELECT value FROM json_each(?)) ORDER BY ts`,
+  );
+  stmt.setReadBigInts(false);
+  const rows = stmt.all(start, end, JSON.stringify([...bySeries.keys()])) as Array<
+    { series_id: number; ts: number; value: number | string | null }
+  >;
+  for (const r of rows) {
+    const v = r.value;
+    const sample: MetricSample = v === null
+      ? { timestampMs: r.ts, value: STALE_NAN, stale: true }
+      : { timestampMs: r.ts, value: typeof v === "number" ? v : NaN };
+    bySeries.get(r.series_id)?.push(sample);
+  }
+  const out: MetricSeries[] = [];
+  for (const m of matched) {
+    const samples = bySeries.get(m.entry.id)!;
+    if (samples.length > 0) out.push({ labels: m.labels, samples });
+  }
+  return out;
+}
