@@ -15,10 +15,9 @@ const SEMANTIC: TableOptions = {
 };
 
 /**
- * Table options a batch carries for creation: the semantic stamps, and the merge mode when it is
- * `last_row` (from the hint, else `[influxdb] default_merge_mode`). Storage's `last_non_null` create
- * type always forces `merge_mode='last_non_null'`, so a `last_row` table is created as `physical`
- * with the option spelled out instead (same table, same options as GreptimeDB's).
+ * Table options a batch carries for creation: the semantic stamps and the merge mode (the hint, else
+ * `[influxdb] default_merge_mode`), spelled out on a `physical` create so storage takes it as given
+ * (its `last_non_null` create type would force `last_non_null`). Append mode keeps no merge mode.
  */
 export function influxCreateOptions(
   batches: WriteBatch[],
@@ -28,13 +27,12 @@ export function influxCreateOptions(
   const appendMode = hints.append_mode?.trim().toLowerCase() === "true";
   const mergeMode = (hints.merge_mode ?? defaultMergeMode).trim().toLowerCase();
   if (mergeMode !== "last_row" && mergeMode !== "last_non_null") {
-    // The LastNonNull create type would otherwise override a bad hint silently.
     throw invalidArguments(`Invalid value for table option merge_mode: '${hints.merge_mode}'`);
   }
-  const lastRow = !appendMode && mergeMode === "last_row";
+  const options = appendMode ? SEMANTIC : { ...SEMANTIC, merge_mode: mergeMode };
   for (const b of batches) {
-    b.options = lastRow ? { ...SEMANTIC, merge_mode: "last_row" } : { ...SEMANTIC };
-    if (lastRow) b.createType = "physical";
+    b.options = options;
+    b.createType = "physical";
   }
 }
 
@@ -56,10 +54,11 @@ function convertTime(v: Value, from: bigint, to: bigint): Value {
 }
 
 /**
- * GreptimeDB's `accommodate_existing_schema` beyond renaming (which storage does): when a batch's
+ * GreptimeDB's `accommodate_existing_schema` done on the batches before writing: when a batch's
  * table exists, its time index values are converted to the table's unit, and for single-value
- * protocols (`singleField`) the one value field takes the name of the table's only field. Storage's
- * writer rejects both mismatches today, so the routes adapt batches before writing.
+ * protocols (`singleField`) the one value field takes the name of the table's only field.
+ * Storage's writer does the same for mito tables (`accommodateExistingSchema`, `singleValue`);
+ * this stays for batches that may land in metric-engine tables.
  */
 export function accommodateExistingTables(
   storage: Storage,
@@ -102,6 +101,8 @@ export async function write(ctx: RequestContext): Promise<Response> {
   const text = await ctx.text();
   const batches = parseLineProtocol(text, precision === "" ? undefined : precision, nowNanos());
   influxCreateOptions(batches, ctx.hints, ctx.app.config.influxdb.default_merge_mode);
+  // Storage converts time units for mito tables itself, but the metric engine's path truncates a
+  // negative ns time toward zero instead of flooring it, so the route still converts first.
   accommodateExistingTables(ctx.app.storage, ctx.db, batches);
   const rows = ctx.app.storage.write(ctx.db, batches, {
     hints: ctx.hints,

@@ -8,17 +8,15 @@ import {
   tsjsonToBatches,
 } from "../src/protocols/tsjson.ts";
 import type { WriteBatch } from "../src/storage/types.ts";
-import { accommodateExistingTables } from "./lineproto.ts";
 
 const OPTIONS = {
   "greptime.semantic.signal_type": "metric",
   "greptime.semantic.source": "opentsdb",
 };
 
-function batchesOf(ctx: RequestContext, points: TsJsonPoint[]): WriteBatch[] {
+function batchesOf(points: TsJsonPoint[]): WriteBatch[] {
   const batches = tsjsonToBatches(points);
   for (const b of batches) b.options = OPTIONS;
-  accommodateExistingTables(ctx.app.storage, ctx.db, batches, true);
   return batches;
 }
 
@@ -39,13 +37,13 @@ function pointError(e: unknown): string {
 export async function put(ctx: RequestContext): Promise<Response> {
   const points = parseTsJsonPut(await ctx.text());
   const storage = ctx.app.storage;
-  const opts = { hints: ctx.hints, accommodateExistingSchema: true };
+  const opts = { hints: ctx.hints, accommodateExistingSchema: true, singleValue: true };
   const summary = ctx.url.searchParams.has("summary");
   const details = ctx.url.searchParams.has("details");
   if (!summary && !details) {
     let rows: number;
     try {
-      rows = storage.write(ctx.db, batchesOf(ctx, points), opts);
+      rows = storage.write(ctx.db, batchesOf(points), opts);
     } catch (e) {
       throw new PetrelError(StatusCode.Internal, `Failed to write OpenTSDB points: ${pointError(e)}`);
     }
@@ -56,7 +54,7 @@ export async function put(ctx: RequestContext): Promise<Response> {
   let rows = 0;
   for (const p of points) {
     try {
-      rows += storage.write(ctx.db, batchesOf(ctx, [p]), opts);
+      rows += storage.write(ctx.db, batchesOf([p]), opts);
       errors.push(null);
     } catch (e) {
       errors.push(pointError(e));

@@ -1,7 +1,8 @@
 /**
  * The storage speed targets, measured side by side in one run (called from `scripts/bench.ts`):
- * writer inserts vs a raw prepared-statement insert of the same rows, and a GROUP BY through
- * `executeSql` vs the same query issued directly to SQLite.
+ * writer inserts vs a raw prepared-statement insert of the same rows into the same layout, a
+ * GROUP BY and a time-range + tag query through `executeSql` vs the same query issued directly to
+ * SQLite, and the writer on line-protocol-shaped batches (the HTTP target's storage share).
  */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
@@ -20,6 +21,11 @@ export interface StorageBench {
   /** skip_wal table vs normal table, many small writes (rows/s). */
   skipWalRowsPerSec?: number;
   walRowsPerSec?: number;
+  /** One host over a 10 % time range of the GROUP BY table: via executeSql and directly (ms). */
+  rangeTagMs?: number;
+  rawRangeTagMs?: number;
+  /** Writer rows/s on 5000-row batches of 10k series × (3 tags, 4 fields, ns time), last_non_null. */
+  lineShapedRowsPerSec?: number;
 }
 
 const COLUMNS: ColumnSchema[] = [
@@ -35,6 +41,43 @@ function makeRows(count: number, hosts = 100, t0 = Date.now() - 86_400_000): Val
     rows[i] = [`host-${i % hosts}`, t0 + Math.floor(i / hosts) * 1000, (i % 997) / 7];
   }
   return rows;
+}
+
+const LINE_COLUMNS: ColumnSchema[] = [
+  { name: "host", type: "String", semantic: "TAG" },
+  { name: "region", type: "String", semantic: "TAG" },
+  { name: "dc", type: "String", semantic: "TAG" },
+  { name: "usage_user", type: "Float64", semantic: "FIELD" },
+  { name: "usage_system", type: "Float64", semantic: "FIELD" },
+  { name: "usage_idle", type: "Float64", semantic: "FIELD" },
+  { name: "procs", type: "Int64", semantic: "FIELD" },
+  { name: "greptime_timestamp", type: "TimestampNanosecond", semantic: "TIMESTAMP" },
+];
+
+/** The writer alone on what the line-protocol parser hands it (same series and values as its bench). */
+function lineShapedWrites(storage: Storage, rows = 1_000_000, series = 10_000, batchRows = 5000): number {
+  const base = 1700000000000000000n;
+  const batches: WriteBatch[] = [];
+  for (let b = 0; b < rows; b += batchRows) {
+    const out: Value[][] = [];
+    for (let i = b; i < Math.min(rows, b + batchRows); i++) {
+      const h = i % series, ts = base + BigInt(Math.floor(i / series)) * 10000000000n;
+      out.push([
+        `host_${h}`,
+        `r${h % 10}`,
+        `dc${h % 3}`,
+        (i % 997) / 10,
+        (i % 113) / 7,
+        (i % 71) * 1.25,
+        i % 300,
+        ts,
+      ]);
+    }
+    batches.push({ table: "cpu", columns: LINE_COLUMNS, rows: out, createType: "last_non_null" });
+  }
+  const t = performance.now();
+  for (const b of batches) storage.write("public", [b]);
+  return rows / ((performance.now() - t) / 1000);
 }
 
 function median(xs: number[]): number {
@@ -53,11 +96,12 @@ export function benchStorage(
   try {
     const rows = makeRows(rowsN);
 
-    // raw: the same rows, one prepared single-row INSERT per row, one transaction
+    // raw: the same rows into the writer's layout (time-first key), one prepared single-row INSERT
+    // per row, one transaction per batch
     const raw = new DatabaseSync(join(dir, "raw.sqlite"));
     raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
     raw.exec(
-      "CREATE TABLE t (host TEXT NOT NULL, ts INTEGER NOT NULL, v REAL, PRIMARY KEY (host, ts)) WITHOUT ROWID",
+      "CREATE TABLE t (host TEXT NOT NULL, ts INTEGER NOT NULL, v REAL, PRIMARY KEY (ts, host)) WITHOUT ROWID",
     );
     const ins = raw.prepare("INSERT OR REPLACE INTO t (host, ts, v) VALUES (?, ?, ?)");
     let t = performance.now();
@@ -100,6 +144,25 @@ export function benchStorage(
       ours.push(performance.now() - t);
     }
 
+    // one host over a tenth of the time range
+    const [lo, hi] = [more[0][1] as number, more[more.length - 1][1] as number];
+    const from = Math.floor(lo + (hi - lo) * 0.45), to = Math.floor(lo + (hi - lo) * 0.55);
+    const rq = `SELECT count(*), avg(v) FROM grp WHERE host = 'host-7' AND ts >= ${from} AND ts < ${to}`;
+    const rangeDirect = conn.prepare(
+      `SELECT count(*), avg(v) FROM "grp" WHERE host = 'host-7' AND ts >= ${from} AND ts < ${to}`,
+    );
+    const rangeOurs: number[] = [], rangeTheirs: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      t = performance.now();
+      rangeDirect.all();
+      rangeTheirs.push(performance.now() - t);
+      t = performance.now();
+      executeSql(storage, rq, { db: "public" });
+      rangeOurs.push(performance.now() - t);
+    }
+
+    const lineShapedRowsPerSec = lineShapedWrites(storage);
+
     // skip_wal vs normal: many small committed writes
     const small = makeRows(20_000);
     const timeSmall = (table: string, hints: Record<string, string>) => {
@@ -120,6 +183,9 @@ export function benchStorage(
       rawGroupByMs: median(theirs),
       walRowsPerSec,
       skipWalRowsPerSec,
+      rangeTagMs: median(rangeOurs),
+      rawRangeTagMs: median(rangeTheirs),
+      lineShapedRowsPerSec,
     };
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -137,6 +203,10 @@ if (import.meta.main) {
       })\n` +
       `small writes: wal ${Math.round(r.walRowsPerSec ?? 0)} rows/s, skip_wal ${
         Math.round(r.skipWalRowsPerSec ?? 0)
-      } rows/s`,
+      } rows/s\n` +
+      `one host, 10 % time range: ${r.rangeTagMs?.toFixed(2)} ms via executeSql, ${
+        r.rawRangeTagMs?.toFixed(2)
+      } ms direct\n` +
+      `line-protocol-shaped batches: writer ${Math.round(r.lineShapedRowsPerSec ?? 0)} rows/s`,
   );
 }

@@ -5,7 +5,7 @@
 import type { StatementSync } from "node:sqlite";
 import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "./types.ts";
 import { invalidArguments } from "../http/errors.ts";
-import { encodeUInt64, isTimestampType, NULL_TAG } from "./datatypes.ts";
+import { encodeUInt64, isTimestampType, NULL_TAG, unitOf, UNITS_PER_SECOND } from "./datatypes.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
@@ -27,9 +27,15 @@ export interface WriteOptions {
   hints?: TableOptions;
   /**
    * GreptimeDB's `accommodate_existing_schema` (Influx, Prometheus, OpenTSDB): when the table exists,
-   * the batch's timestamp column is renamed to the table's time index.
+   * the batch's timestamp column is renamed to the table's time index and its values are converted
+   * to the table's unit (floored toward the past).
    */
   accommodateExistingSchema?: boolean;
+  /**
+   * The batches carry one value field (Prometheus, OpenTSDB): with `accommodateExistingSchema`, a
+   * value field the table lacks takes the name of the table's only field.
+   */
+  singleValue?: boolean;
 }
 
 /** Storage-wide settings the writer needs. */
@@ -39,7 +45,7 @@ export interface WriterSettings {
 
 const RESERVED_PREFIXES = ["__petrel", "sqlite_"];
 const MAX_VARIABLES = 32766;
-const MAX_ROWS_PER_STATEMENT = 128;
+const MAX_ROWS_PER_STATEMENT = 512;
 
 /** Rejects table names SQLite or Petrel reserve. */
 export function validateTableName(name: string): void {
@@ -109,19 +115,31 @@ function findColumn(t: TableMeta, name: string): ColumnMeta | undefined {
     t.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
 }
 
-/** Adds the batch's missing columns to the table (a new tag rebuilds a keyed table); returns column names. */
+/** How the batch's columns map onto the (evolved) table. */
+interface ColumnMapping {
+  table: TableMeta;
+  /** Table column name for each batch column. */
+  names: string[];
+  /** Units per second of the batch's and the table's time index, when they differ. */
+  timeConversion?: { from: bigint; to: bigint };
+}
+
+/** Adds the batch's missing columns to the table (a new tag rebuilds a keyed table); maps the columns. */
 function evolveSchema(
   handle: DatabaseHandle,
   table: TableMeta,
   batch: WriteBatch,
   opts: WriteOptions,
-): { table: TableMeta; names: string[] } {
+): ColumnMapping {
   const names: string[] = [];
   const added: ColumnMeta[] = [];
+  let timeConversion: ColumnMapping["timeConversion"];
+  const accommodate = opts.accommodateExistingSchema === true;
+  const singleField = accommodate && opts.singleValue ? singleFieldTarget(table, batch) : undefined;
   for (const c of batch.columns) {
     let existing = findColumn(table, c.name);
     if (!existing && c.semantic === "TIMESTAMP") {
-      if (opts.accommodateExistingSchema && !batch.columns.some((o) => o.name === table.timeIndex)) {
+      if (accommodate && !batch.columns.some((o) => o.name === table.timeIndex)) {
         existing = findColumn(table, table.timeIndex);
       } else {
         throw invalidArguments(
@@ -129,11 +147,20 @@ function evolveSchema(
         );
       }
     }
+    if (!existing && singleField && c.semantic === "FIELD") existing = singleField;
     if (existing) {
       if (existing.type !== c.type) {
-        throw invalidArguments(
-          `Column datatype mismatch. For column: ${existing.name}, expected datatype: ${existing.type}, actual datatype: ${c.type}`,
-        );
+        const convertible = accommodate && c.semantic === "TIMESTAMP" && existing.name === table.timeIndex &&
+          isTimestampType(c.type) && isTimestampType(existing.type);
+        if (!convertible) {
+          throw invalidArguments(
+            `Column datatype mismatch. For column: ${existing.name}, expected datatype: ${existing.type}, actual datatype: ${c.type}`,
+          );
+        }
+        timeConversion = {
+          from: BigInt(UNITS_PER_SECOND[unitOf(c.type)]),
+          to: BigInt(UNITS_PER_SECOND[unitOf(existing.type)]),
+        };
       }
       if (c.semantic === "TIMESTAMP" && existing.name !== table.timeIndex) {
         throw invalidArguments(`Column ${existing.name} of table ${table.name} is not its time index`);
@@ -145,24 +172,44 @@ function evolveSchema(
     added.push(col);
     names.push(c.name);
   }
-  if (added.length === 0) return { table, names };
-  return { table: addColumns(handle, table, added), names };
+  if (added.length === 0) return { table, names, timeConversion };
+  return { table: addColumns(handle, table, added), names, timeConversion };
 }
 
-type Converter = (v: Value | undefined) => Value;
+/** The table's only field, when the batch's only field is missing from the table (single-value protocols). */
+function singleFieldTarget(table: TableMeta, batch: WriteBatch): ColumnMeta | undefined {
+  const fields = batch.columns.filter((c) => c.semantic === "FIELD");
+  const tableFields = table.columns.filter((c) => c.semantic === "FIELD");
+  if (fields.length !== 1 || tableFields.length !== 1 || findColumn(table, fields[0].name)) return undefined;
+  return tableFields[0];
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A timestamp re-expressed in another unit, floored toward the past as GreptimeDB converts. */
+function convertTime(v: number | bigint, from: bigint, to: bigint): number | bigint {
+  const x = BigInt(v) * to;
+  let q = x / from;
+  if (q * from !== x && x < 0n) q -= 1n;
+  return q <= SAFE && q >= -SAFE ? Number(q) : q;
+}
+
+type SqlValue = string | number | bigint | null | Uint8Array;
 
 /** The JS value kinds a column accepts (anything else would be stored with the wrong SQLite type). */
-function acceptsValue(type: ColumnMeta["type"]): (v: Value) => boolean {
+type ValueKind = "text" | "binary" | "boolean" | "number";
+
+function kindOf(type: ColumnMeta["type"]): ValueKind {
   switch (type) {
     case "String":
     case "Json":
-      return (v) => typeof v === "string";
+      return "text";
     case "Binary":
-      return (v) => v instanceof Uint8Array || typeof v === "string";
+      return "binary";
     case "Boolean":
-      return (v) => typeof v === "boolean" || typeof v === "number" || typeof v === "bigint";
+      return "boolean";
     default:
-      return (v) => typeof v === "number" || typeof v === "bigint";
+      return "number";
   }
 }
 
@@ -171,35 +218,83 @@ function mismatch(col: ColumnMeta, v: Value): never {
   throw invalidArguments(`Invalid value ${shown} for column ${col.name} of type ${col.type}`);
 }
 
-function converterFor(table: TableMeta, col: ColumnMeta, sawNullTag: Set<string>): Converter {
-  const isTag = table.primaryKey.includes(col.name) && usesNullTag(table);
-  const ok = acceptsValue(col.type);
-  if (col.name === table.timeIndex) {
-    return (v) => {
-      if (v === null || v === undefined) throw invalidArguments("Time index must be non null.");
-      return ok(v) ? v : mismatch(col, v);
-    };
+/** What one column's conversion needs to know, decided once per batch. */
+interface ColumnPlan {
+  col: ColumnMeta;
+  kind: ValueKind;
+  isTime: boolean;
+  /** Stores the null-tag stand-in for a null (a tag of a keyed table). */
+  isTag: boolean;
+  timeConversion?: { from: bigint; to: bigint };
+}
+
+/** The value a null becomes in a column (or the error it is). */
+function nullFor(plan: ColumnPlan, sawNullTag: Set<string>): SqlValue {
+  if (plan.isTime) throw invalidArguments("Time index must be non null.");
+  if (!plan.col.nullable) throw invalidArguments(`Column ${plan.col.name} is NOT NULL but the value is null`);
+  if (!plan.isTag) return null;
+  sawNullTag.add(plan.col.name);
+  return NULL_TAG;
+}
+
+/**
+ * Converts column `j` of every row into `out` (row-major, `width` values per row): one loop per
+ * column, branching on the column's kind once instead of calling a converter per cell.
+ */
+function convertColumn(
+  plan: ColumnPlan,
+  rows: Value[][],
+  j: number,
+  width: number,
+  out: SqlValue[],
+  sawNullTag: Set<string>,
+): void {
+  const n = rows.length, col = plan.col;
+  let k = j;
+  switch (plan.kind) {
+    case "text":
+      for (let r = 0; r < n; r++, k += width) {
+        const v = rows[r][j];
+        out[k] = typeof v === "string"
+          ? v
+          : v === null || v === undefined
+          ? nullFor(plan, sawNullTag)
+          : mismatch(col, v);
+      }
+      return;
+    case "binary":
+      for (let r = 0; r < n; r++, k += width) {
+        const v = rows[r][j];
+        out[k] = v instanceof Uint8Array || typeof v === "string"
+          ? v
+          : v === null || v === undefined
+          ? nullFor(plan, sawNullTag)
+          : mismatch(col, v);
+      }
+      return;
+    case "boolean":
+      for (let r = 0; r < n; r++, k += width) {
+        const v = rows[r][j];
+        out[k] = v === null || v === undefined
+          ? nullFor(plan, sawNullTag)
+          : typeof v === "boolean" || typeof v === "number" || typeof v === "bigint"
+          ? (v ? 1 : 0)
+          : mismatch(col, v);
+      }
+      return;
+    case "number": {
+      const conv = plan.timeConversion;
+      const uint64 = col.type === "UInt64";
+      for (let r = 0; r < n; r++, k += width) {
+        const v = rows[r][j];
+        if (typeof v === "number") out[k] = conv ? convertTime(v, conv.from, conv.to) : v;
+        else if (typeof v === "bigint") {
+          out[k] = conv ? convertTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v;
+        } else if (v === null || v === undefined) out[k] = nullFor(plan, sawNullTag);
+        else mismatch(col, v);
+      }
+    }
   }
-  const nullValue = (): Value => {
-    if (!col.nullable) throw invalidArguments(`Column ${col.name} is NOT NULL but the value is null`);
-    if (!isTag) return null;
-    sawNullTag.add(col.name);
-    return NULL_TAG;
-  };
-  if (col.type === "Boolean") {
-    return (v) => (v === undefined || v === null ? nullValue() : !ok(v) ? mismatch(col, v) : v ? 1 : 0);
-  }
-  if (col.type === "UInt64") {
-    return (v) =>
-      v === undefined || v === null
-        ? nullValue()
-        : typeof v === "bigint"
-        ? encodeUInt64(v)
-        : ok(v)
-        ? v
-        : mismatch(col, v);
-  }
-  return (v) => (v === null || v === undefined ? nullValue() : ok(v) ? v : mismatch(col, v));
 }
 
 /** Marks tag columns that now hold the null-tag stand-in, so readers map it back to NULL. */
@@ -274,8 +369,8 @@ function statementFor(
 }
 
 /** Inserts rows with statements of `perStatement` rows, then powers of two for the rest. */
-function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], rows: Value[][]): void {
-  const cols = names.map((n) => findColumn(table, n)!);
+function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, rows: Value[][]): void {
+  const { table, names } = mapping;
   for (const c of table.columns) {
     if (!c.nullable && c.default === undefined && c.name !== table.timeIndex && !names.includes(c.name)) {
       throw invalidArguments(
@@ -283,29 +378,36 @@ function insertRows(handle: DatabaseHandle, table: TableMeta, names: string[], r
       );
     }
   }
-  const sawNullTag = new Set<string>(table.primaryKey.filter((k) => !names.includes(k)));
-  const converters = cols.map((c) => converterFor(table, c, sawNullTag));
   const width = names.length;
+  for (const row of rows) {
+    if (row.length > width) {
+      throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${table.name}`);
+    }
+  }
+  const sawNullTag = new Set<string>(table.primaryKey.filter((k) => !names.includes(k)));
+  const keyed = usesNullTag(table);
+  const values: SqlValue[] = new Array(rows.length * width);
+  names.forEach((name, j) => {
+    const col = findColumn(table, name)!;
+    const isTime = col.name === table.timeIndex;
+    const plan: ColumnPlan = {
+      col,
+      kind: kindOf(col.type),
+      isTime,
+      isTag: keyed && table.primaryKey.includes(col.name),
+      timeConversion: isTime ? mapping.timeConversion : undefined,
+    };
+    convertColumn(plan, rows, j, width, values, sawNullTag);
+  });
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
   let i = 0;
   const bind = (count: number): void => {
     const stmt = statementFor(handle, table, names, count);
-    const args: Value[] = new Array(count * width);
-    let k = 0;
-    for (let r = i; r < i + count; r++) {
-      const row = rows[r];
-      if (row.length > width) {
-        throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${table.name}`);
-      }
-      for (let j = 0; j < width; j++) {
-        args[k++] = converters[j](row[j]);
-      }
-    }
-    stmt.run(...(args as Array<string | number | bigint | null | Uint8Array>));
+    stmt.run(...values.slice(i * width, (i + count) * width));
     i += count;
   };
   while (rows.length - i >= perStatement) bind(perStatement);
-  for (let size = 64; size >= 1; size >>= 1) {
+  for (let size = 256; size >= 1; size >>= 1) {
     while (rows.length - i >= size) bind(size);
   }
   recordNullTags(handle, table, sawNullTag);
@@ -348,7 +450,7 @@ function writeBatch(
       .filter((p) => p >= 0);
     rows = sortByKey(rows, keyPositions);
   }
-  insertRows(handle, table, evolved.names, rows);
+  insertRows(handle, evolved, rows);
   return batch.rows.length;
 }
 
