@@ -191,10 +191,14 @@ export function rebuildTableSql(before: TableMeta, after: TableMeta): string[] {
   const added = after.columns.filter((c) => !before.columns.some((o) => o.name === c.name));
   const addedValues = added.map((c) => (after.primaryKey.includes(c.name) ? "X''" : "NULL"));
   const stmts = createTableSql(after, tmp);
+  // copying in the new key's order appends to the new B-tree instead of scattering over it
+  const order = keyColumns(after).filter((k) => before.columns.some((c) => c.name === k)).map(quoteIdent);
   stmts.push(
     `INSERT INTO ${quoteIdent(after.schema)}.${quoteIdent(tmp)} (${
       [...oldCols, ...added.map((c) => quoteIdent(c.name))].join(", ")
-    }) SELECT ${[...oldCols, ...addedValues].join(", ")} FROM ${qualifiedName(before)}`,
+    }) SELECT ${[...oldCols, ...addedValues].join(", ")} FROM ${qualifiedName(before)}${
+      order.length > 0 ? ` ORDER BY ${order.join(", ")}` : ""
+    }`,
     `DROP TABLE ${qualifiedName(before)}`,
     `ALTER TABLE ${quoteIdent(after.schema)}.${quoteIdent(tmp)} RENAME TO ${quoteIdent(after.name)}`,
   );
