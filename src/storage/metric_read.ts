@@ -27,6 +27,22 @@ export interface MetricSeries {
   samples: MetricSample[];
 }
 
+type Row = [seriesId: number, ts: number, value: number | string | null];
+
+function collect(rows: unknown[], bySeries: Map<number, MetricSample[]>): void {
+  let id = -1;
+  let list: MetricSample[] | undefined;
+  for (const r of rows as Row[]) {
+    if (r[0] !== id) list = bySeries.get(id = r[0]);
+    const v = r[2];
+    list?.push(
+      v === null
+        ? { timestampMs: r[1], value: STALE_NAN, stale: true }
+        : { timestampMs: r[1], value: typeof v === "number" ? v : NaN },
+    );
+  }
+}
+
 /** The series of a logical table matching every matcher, each label set given with `__name__`. */
 export function matchSeries(
   handle: DatabaseHandle,
@@ -77,22 +93,16 @@ export function selectMetricSeries(
   if (end < start) return [];
   const bySeries = new Map<number, MetricSample[]>();
   for (const m of matched) bySeries.set(m.entry.id, []);
+  // One scan of the time range in key order (time first). A (series, time) index would make reads
+  // of a few series over long ranges seeks, but measured: it cuts writes ~7× (10k series: 138k vs
+  // ~1M samples/s), a bucketed (bucket, series, ts) key or index ~2-3×.
   const stmt = handle.conn.prepare(
     `SELECT series_id, ts, value FROM ${
       samplesTable(physical)
     } WHERE ts >= ? AND ts <= ? AND series_id IN (SELECT value FROM json_each(?)) ORDER BY ts`,
   );
-  stmt.setReadBigInts(false);
-  const rows = stmt.all(start, end, JSON.stringify([...bySeries.keys()])) as Array<
-    { series_id: number; ts: number; value: number | string | null }
-  >;
-  for (const r of rows) {
-    const v = r.value;
-    const sample: MetricSample = v === null
-      ? { timestampMs: r.ts, value: STALE_NAN, stale: true }
-      : { timestampMs: r.ts, value: typeof v === "number" ? v : NaN };
-    bySeries.get(r.series_id)?.push(sample);
-  }
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  collect(stmt.all(start, end, JSON.stringify([...bySeries.keys()])), bySeries);
   const out: MetricSeries[] = [];
   for (const m of matched) {
     const samples = bySeries.get(m.entry.id)!;
