@@ -286,8 +286,9 @@ function convertColumn(
       const uint64 = col.type === "UInt64";
       for (let r = 0; r < n; r++, k += width) {
         const v = rows[r][j];
-        if (typeof v === "number") out[k] = conv ? convertTime(v, conv.from, conv.to) : v;
-        else if (typeof v === "bigint") {
+        if (typeof v === "number") {
+          out[k] = !conv ? v : Number.isInteger(v) ? convertTime(v, conv.from, conv.to) : mismatch(col, v);
+        } else if (typeof v === "bigint") {
           out[k] = conv ? convertTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v;
         } else if (v === null || v === undefined) out[k] = nullFor(plan, sawNull);
         else mismatch(col, v);

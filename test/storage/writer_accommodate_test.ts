@@ -1,5 +1,6 @@
 /** `accommodateExistingSchema` (and `singleValue`): batches adapted to a table another protocol created. */
 import assert from "node:assert/strict";
+import { PetrelError } from "../../src/http/errors.ts";
 import { Storage } from "../../src/storage/mod.ts";
 import type { ColumnSchema, DataType, Value } from "../../src/storage/types.ts";
 import { dump } from "./helpers.ts";
@@ -79,6 +80,22 @@ for (const c of CONVERSIONS) {
     }
   });
 }
+
+Deno.test("a fractional time that needs converting is a 400 naming the column", () => {
+  const s = Storage.open({ dataHome: ":memory:" });
+  try {
+    s.write("public", [{ table: "m", columns: cols("TimestampMillisecond"), rows: [["a", 1, 1]] }]);
+    assert.throws(
+      () =>
+        s.write("public", [{ table: "m", columns: cols("TimestampSecond"), rows: [["a", 1.5, 1]] }], {
+          accommodateExistingSchema: true,
+        }),
+      (e: PetrelError) => e.status === 400 && /Invalid value 1.5 for column ts/.test(e.message),
+    );
+  } finally {
+    s.close();
+  }
+});
 
 Deno.test("singleValue renames the one value field to the table's only field; otherwise it is added", () => {
   const s = Storage.open({ dataHome: ":memory:" });
