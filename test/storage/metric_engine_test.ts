@@ -336,3 +336,18 @@ Deno.test("metric engine: a batch for a metric table through Storage.write (line
     assert.equal(s.getTable("public", "otel_m")!.options.on_physical_table, "otel_phys");
   });
 });
+
+Deno.test("metric engine: a ttl set on the physical table later applies to logical tables without their own", () => {
+  withStorage((s) => {
+    const now = Date.now();
+    s.writeMetrics("public", [{
+      metric: "lt",
+      series: [series({ h: "a" }, [now - 3_600_000, 1], [now, 2])],
+    }]);
+    assert.equal(s.getTable("public", "lt")!.options.ttl, undefined);
+    assert.deepEqual(rows(s, "SELECT count(*) FROM lt"), [[2]]);
+    executeSql(s, "ALTER TABLE greptime_physical_table SET 'ttl' = '10m'", { db: "public" });
+    assert.deepEqual(rows(s, "SELECT greptime_value FROM lt"), [[2]]);
+    assert.deepEqual(s.selectSeries("public", "lt", [], 0, now + 1)![0].samples.map((x) => x.value), [2]);
+  });
+});
