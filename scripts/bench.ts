@@ -39,6 +39,13 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
       ["storage: same query straight to SQLite (ms)", r.rawGroupByMs.toFixed(0), ""],
       ["storage: Petrel / SQLite query time", (r.groupByMs / r.rawGroupByMs).toFixed(2), "<= 1.50"],
     ];
+    if (r.rangeTagMs !== undefined && r.rawRangeTagMs !== undefined) {
+      lines.push(["storage: one host, time range (ms)", r.rangeTagMs.toFixed(1), ""]);
+      lines.push(["storage: same query straight to SQLite (ms)", r.rawRangeTagMs.toFixed(1), ""]);
+    }
+    if (r.lineShapedRowsPerSec) {
+      lines.push(["storage: line-protocol-shaped writes rows/s", fmt(r.lineShapedRowsPerSec), ""]);
+    }
     if (r.skipWalRowsPerSec && r.walRowsPerSec) {
       lines.push([
         "storage: skip_wal / wal small-write rows/s",
