@@ -22,6 +22,7 @@ import {
   labelColumns,
   logicalViewSql,
   METRIC_TIME_INDEX,
+  METRIC_VALUE,
   physicalViewSql,
   samplesTable,
   seriesTable,
@@ -184,11 +185,19 @@ function addLabels(
   const have = new Set(logical.columns.map((c) => c.name));
   const added = [...labels].filter((l) => !have.has(l));
   if (added.length === 0) return { physical, logical };
+  const physHave = new Set(physical.columns.map((c) => c.name));
+  const physLower = new Map(physical.columns.map((c) => [c.name.toLowerCase(), c.name]));
   for (const l of added) {
     if (!LABEL_NAME.test(l)) throw invalidArguments(`Invalid label name: \`${l}\``);
     if (l.toLowerCase().startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${l}`);
+    const same = physLower.get(l.toLowerCase());
+    // SQL column names ignore case, Prometheus label names do not
+    if (same !== undefined && same !== l) {
+      throw invalidArguments(
+        `Label ${l} of metric ${logical.name} differs only in case from column ${same} of ${physical.name}`,
+      );
+    }
   }
-  const physHave = new Set(physical.columns.map((c) => c.name));
   const physAdded = added.filter((l) => !physHave.has(l));
   if (physAdded.length > 0) {
     for (const l of physAdded) handle.conn.exec(addLabelSql(physical, l));
@@ -310,6 +319,13 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   let physical = physicalOf(handle, logical);
   const names = new Set<string>();
   for (const s of series) for (const k in s.labels) names.add(k);
+  for (const reserved of [METRIC_TIME_INDEX, METRIC_VALUE]) {
+    if (names.has(reserved)) {
+      throw invalidArguments(
+        `Label ${reserved} of metric ${w.metric} collides with the column of the same name`,
+      );
+    }
+  }
   ({ physical, logical } = addLabels(handle, physical, logical, names));
   const index = seriesIndex(handle, physical);
   const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];

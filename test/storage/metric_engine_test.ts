@@ -351,3 +351,24 @@ Deno.test("metric engine: a ttl set on the physical table later applies to logic
     assert.deepEqual(s.selectSeries("public", "lt", [], 0, now + 1)![0].samples.map((x) => x.value), [2]);
   });
 });
+
+const badLabels: Array<{ name: string; labels: Record<string, string>; error: RegExp }> = [
+  { name: "invalid label name", labels: { "a-b": "x" }, error: /Invalid label name/ },
+  { name: "label named like the value column", labels: { greptime_value: "x" }, error: /collides/ },
+  { name: "label named like the time index", labels: { greptime_timestamp: "x" }, error: /collides/ },
+  { name: "label differing only in case", labels: { Host: "x" }, error: /differs only in case/ },
+  { name: "reserved prefix", labels: { __petrel_x: "x" }, error: /Invalid column name/ },
+];
+for (const c of badLabels) {
+  Deno.test(`metric engine: ${c.name} → 400, nothing written`, () => {
+    withStorage((s) => {
+      s.writeMetrics("public", [{ metric: "bl", series: [series({ host: "a" }, [T, 1])] }]);
+      assert.throws(
+        () => s.writeMetrics("public", [{ metric: "bl", series: [series(c.labels, [T, 2])] }]),
+        (e: unknown) =>
+          e instanceof Error && c.error.test(e.message) && (e as { status?: number }).status === 400,
+      );
+      assert.deepEqual(rows(s, "SELECT host, greptime_value FROM bl"), [["a", 1]]);
+    });
+  });
+}
