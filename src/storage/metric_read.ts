@@ -96,13 +96,17 @@ export function selectMetricSeries(
   // One scan of the time range in key order (time first). A (series, time) index would make reads
   // of a few series over long ranges seeks, but measured: it cuts writes ~7× (10k series: 138k vs
   // ~1M samples/s), a bucketed (bucket, series, ts) key or index ~2-3×.
+  // every series of the physical table: no need to filter by id
+  const all = matched.length === seriesIndex(handle, physical).byId.size;
+  const filter = all ? "" : " AND series_id IN (SELECT value FROM json_each(?))";
   const stmt = handle.conn.prepare(
     `SELECT series_id, ts, value FROM ${
       samplesTable(physical)
-    } WHERE ts >= ? AND ts <= ? AND series_id IN (SELECT value FROM json_each(?)) ORDER BY ts`,
+    } WHERE ts >= ? AND ts <= ?${filter} ORDER BY ts`,
   );
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  collect(stmt.all(start, end, JSON.stringify([...bySeries.keys()])), bySeries);
+  const rows = all ? stmt.all(start, end) : stmt.all(start, end, JSON.stringify([...bySeries.keys()]));
+  collect(rows, bySeries);
   const out: MetricSeries[] = [];
   for (const m of matched) {
     const samples = bySeries.get(m.entry.id)!;

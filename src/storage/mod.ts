@@ -39,7 +39,7 @@ import type { MetricWrite } from "./metric_engine.ts";
 import { dropMetricTable, sweepMetricTable, truncateMetricTable, writeMetrics } from "./metric_engine.ts";
 import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
 import type { MetricSeries } from "./metric_read.ts";
-import { selectMetricSeries } from "./metric_read.ts";
+import { matchSeries, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
@@ -231,6 +231,22 @@ export class Storage {
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
     return selectMetricSeries(h, t, matchers, startMs, endMs);
+  }
+
+  /**
+   * Label sets (with `__name__`) of a metric-engine logical table's series matching the matchers,
+   * sorted, whatever their samples (from the in-memory series index: no sample is read); undefined
+   * when the table is not a metric-engine logical table.
+   */
+  listSeries(
+    db: string,
+    metric: string,
+    matchers: LabelMatcher[],
+  ): Array<Record<string, string>> | undefined {
+    const h = this.database(db);
+    const t = h.getTable(metric);
+    if (t === undefined || !isLogicalTable(t)) return undefined;
+    return matchSeries(h, t, matchers).map((m) => m.labels);
   }
 
   /** Drops a table of any engine (a physical metric table only once no logical table uses it). */

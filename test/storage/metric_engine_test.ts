@@ -372,3 +372,21 @@ for (const c of badLabels) {
     });
   });
 }
+
+Deno.test("metric engine listSeries: label sets of matching series from the index, sorted", () => {
+  withStorage((s) => {
+    s.writeMetrics("public", [
+      { metric: "ls", series: MATCHER_DATA },
+      { metric: "other", series: [series({ job: "api" }, [T, 9])] },
+    ]);
+    assert.deepEqual(s.listSeries("public", "ls", [{ type: "EQ", name: "job", value: "api" }]), [
+      { __name__: "ls", instance: "i1", job: "api" },
+      { __name__: "ls", instance: "i2", job: "api" },
+    ]);
+    assert.equal(s.listSeries("public", "missing", []), undefined);
+    // a metric alone on its physical table reads without the series filter
+    s.writeMetrics("public", [{ metric: "solo", physicalTable: "solo_phys", series: MATCHER_DATA }]);
+    assert.equal(s.selectSeries("public", "solo", [], 0, T + 1)!.length, 4);
+    assert.equal(s.selectSeries("public", "ls", [], 0, T + 1)!.length, 4);
+  });
+});
