@@ -62,7 +62,7 @@ export interface MetricWriteOptions {
 }
 
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ROWS_PER_STATEMENT = 256;
+const ROWS_PER_STATEMENT = 1024;
 
 /** Writes metrics into their logical tables in one transaction; returns the samples accepted. */
 export function writeMetrics(
