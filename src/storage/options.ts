@@ -4,6 +4,7 @@
  */
 import type { CreateType, TableOptions } from "./types.ts";
 import { invalidArguments } from "../http/errors.ts";
+import { parseDuration } from "../config/units.ts";
 
 /** Options that `WITH (...)` and write hints may set. */
 export const VALID_OPTION_KEYS = new Set([
@@ -28,37 +29,9 @@ export const VALID_OPTION_KEYS = new Set([
   "physical_table",
 ]);
 
-const UNIT_MS: Array<[RegExp, number]> = [
-  [/^(ns|nsec|nanos?|nanoseconds?)$/, 1e-6],
-  [/^(us|µs|usec|micros?|microseconds?)$/, 1e-3],
-  [/^(ms|msec|millis?|milliseconds?)$/, 1],
-  [/^(s|sec|secs|seconds?)$/, 1e3],
-  [/^(m|min|mins|minutes?)$/, 60e3],
-  [/^(h|hr|hrs|hours?)$/, 3600e3],
-  [/^(d|days?)$/, 86400e3],
-  [/^(w|wk|weeks?)$/, 7 * 86400e3],
-  [/^(M|months?)$/, 2_630_016_000],
-  [/^(y|yr|years?)$/, 31_557_600_000],
-];
-
 /** Parses a humantime duration (`7d`, `1h 30m`, `90s`, `5 minutes`) into milliseconds; undefined if malformed. */
 export function parseDurationMs(text: string): number | undefined {
-  const s = text.trim();
-  if (s === "") return undefined;
-  const re = /(\d+(?:\.\d+)?)\s*([a-zA-Zµ]+)\s*/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < s.length) {
-    re.lastIndex = pos;
-    const m = re.exec(s);
-    if (!m) return undefined;
-    const word = m[2] === "M" ? "M" : m[2].toLowerCase();
-    const unit = UNIT_MS.find(([r]) => r.test(word));
-    if (!unit) return undefined;
-    total += Number(m[1]) * unit[1];
-    pos = re.lastIndex;
-  }
-  return total;
+  return parseDuration(text) ?? undefined;
 }
 
 /** A parsed ttl: null keeps data forever, 0 keeps nothing (`instant`). */
