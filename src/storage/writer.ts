@@ -1,6 +1,7 @@
 /**
  * The one writer every ingestion path uses: resolves or creates the table, evolves its schema,
- * and inserts each batch with cached multi-row statements, all in one transaction per call.
+ * and inserts each batch with cached multi-row statements, all in one transaction per call (left
+ * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
 import type { StatementSync } from "node:sqlite";
 import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "./types.ts";
@@ -10,6 +11,7 @@ import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import { addColumns } from "./ddl.ts";
+import { runGroupedWrite } from "./group_commit.ts";
 import {
   CURRENT_LAYOUT,
   isAppendMode,
@@ -429,16 +431,22 @@ function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, rows: Value[
   recordNullTags(handle, table, sawNullTag);
 }
 
-/** Writes one batch inside the caller's transaction; returns the rows accepted. */
+/** What one batch did: rows accepted, and whether they went to a table that must commit at once. */
+interface BatchResult {
+  rows: number;
+  durable: boolean;
+}
+
+/** Writes one batch inside the caller's transaction. */
 function writeBatch(
   handle: DatabaseHandle,
   batch: WriteBatch,
   opts: WriteOptions,
   settings: WriterSettings,
-): number {
+): BatchResult {
   validateTableName(batch.table);
   validateBatchColumns(batch);
-  if (batch.rows.length === 0) return 0;
+  if (batch.rows.length === 0) return { rows: 0, durable: false };
   let table = handle.getTable(batch.table);
   if (!table) {
     if (!autoCreateAllowed(settings, opts.hints)) {
@@ -458,7 +466,8 @@ function writeBatch(
   }
   const evolved = evolveSchema(handle, table, batch, opts);
   table = evolved.table;
-  if (ttlMs(table) === 0) return batch.rows.length;
+  const durable = table.schema !== "nowal";
+  if (ttlMs(table) === 0) return { rows: batch.rows.length, durable };
   let rows = batch.rows;
   if (!isAppendMode(table)) {
     const keyPositions = keyColumns(table)
@@ -467,20 +476,27 @@ function writeBatch(
     rows = sortByKey(rows, keyPositions);
   }
   insertRows(handle, evolved, rows);
-  return batch.rows.length;
+  return { rows: batch.rows.length, durable };
 }
 
-/** Writes all batches in one transaction; returns the number of rows written. */
+/**
+ * Writes all batches atomically; returns the number of rows written. Committed before it returns,
+ * unless group commit is on and every batch went to a skip_wal table (see `group_commit.ts`).
+ */
 export function writeBatches(
   handle: DatabaseHandle,
   batches: WriteBatch[],
   opts: WriteOptions,
   settings: WriterSettings,
 ): number {
-  return handle.transaction(() => {
-    let affected = 0;
-    for (const b of batches) affected += writeBatch(handle, b, opts, settings);
-    return affected;
+  return runGroupedWrite(handle, () => {
+    let affected = 0, durable = false;
+    for (const b of batches) {
+      const r = writeBatch(handle, b, opts, settings);
+      affected += r.rows;
+      durable ||= r.durable;
+    }
+    return { value: affected, rows: affected, durable };
   });
 }
 
