@@ -5,7 +5,7 @@
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments } from "../src/http/errors.ts";
-import { parseLineProtocol } from "../src/protocols/lineproto.ts";
+import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { DataType, TableOptions, Value, WriteBatch } from "../src/storage/types.ts";
 
@@ -98,8 +98,13 @@ function nowNanos(): bigint {
 /** `POST /v1/lineproto/write` and `/v1/lineproto/api/v2/write`: line protocol body → 204. */
 export async function write(ctx: RequestContext): Promise<Response> {
   const precision = ctx.query("precision") ?? undefined;
-  const text = await ctx.text();
-  const batches = parseLineProtocol(text, precision === "" ? undefined : precision, nowNanos());
+  const storage = ctx.app.storage;
+  const batches = await parseLineProtocolBody(
+    await ctx.body(),
+    precision === "" ? undefined : precision,
+    nowNanos(),
+    (stop) => storage.onClose(stop),
+  );
   influxCreateOptions(batches, ctx.hints, ctx.app.config.influxdb.default_merge_mode);
   // Storage converts time units for mito tables itself, but the metric engine's path truncates a
   // negative ns time toward zero instead of flooring it, so the route still converts first.

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { parseLineProtocol, precisionToNanos } from "../../src/protocols/lineproto.ts";
 import { PetrelError } from "../../src/http/errors.ts";
+import {
+  crashLineProtocolWorker,
+  lineProtocolWorkerReady,
+  parseLineProtocolBody,
+  reviveLineProtocolWorker,
+  setLineProtocolWorkerMinBytes,
+  stopLineProtocolWorker,
+} from "../../src/protocols/lineproto_pool.ts";
 import type { Value, WriteBatch } from "../../src/storage/types.ts";
 
 const NOW = 1_700_000_000_123_456_789n;
@@ -303,4 +311,74 @@ Deno.test("line protocol: real client bodies (node influx v1, influxdb-client v2
     42.25,
     1700000000000000000n,
   ]]);
+});
+
+Deno.test("line protocol worker: every grammar case parses (or fails) exactly as inline", async () => {
+  const old = setLineProtocolWorkerMinBytes(0);
+  try {
+    assert.ok(await lineProtocolWorkerReady(), "worker did not start");
+    const enc = new TextEncoder();
+    const all = [
+      ...cases,
+      ...precisions.map(([p]) => ({ name: `precision ${p}`, body: "m f=1 5", precision: p })),
+    ];
+    // All posted before any is awaited, so the worker holds several at once.
+    const results = all.map((c) => {
+      try {
+        return Promise.resolve(parseLineProtocolBody(enc.encode(c.body), c.precision, NOW));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    });
+    for (let i = 0; i < all.length; i++) {
+      const c = all[i];
+      let inline: WriteBatch[] | PetrelError;
+      try {
+        inline = parseLineProtocol(c.body, c.precision, NOW);
+      } catch (e) {
+        assert.ok(e instanceof PetrelError);
+        inline = e;
+      }
+      const viaWorker = await results[i].catch((e: unknown) => e);
+      if (inline instanceof PetrelError) {
+        assert.ok(viaWorker instanceof PetrelError, `${c.name}: worker did not fail`);
+        assert.deepEqual([viaWorker.code, viaWorker.status, viaWorker.message], [
+          inline.code,
+          inline.status,
+          inline.message,
+        ]);
+      } else {
+        assert.deepEqual(viaWorker, inline, c.name);
+      }
+    }
+  } finally {
+    setLineProtocolWorkerMinBytes(old);
+    stopLineProtocolWorker();
+  }
+});
+
+Deno.test("line protocol worker: a crash mid-request falls back to inline parsing, nothing lost", async () => {
+  const old = setLineProtocolWorkerMinBytes(0);
+  const body = new TextEncoder().encode("cpu,host=a u=1 1\ncpu,host=b u=2 2\n");
+  try {
+    assert.ok(await lineProtocolWorkerReady(), "worker did not start");
+    crashLineProtocolWorker();
+    const pending = [1, 2, 3].map(() => parseLineProtocolBody(body, undefined, NOW));
+    const want = parseLineProtocol("cpu,host=a u=1 1\ncpu,host=b u=2 2\n", undefined, NOW);
+    for (const p of pending) assert.deepEqual(await p, want);
+    // Broken: later bodies are parsed inline, synchronously.
+    assert.deepEqual(parseLineProtocolBody(body, undefined, NOW), want);
+    assert.throws(() => parseLineProtocolBody(new TextEncoder().encode("cpu u="), undefined, NOW), /line 1/);
+  } finally {
+    setLineProtocolWorkerMinBytes(old);
+    reviveLineProtocolWorker();
+    stopLineProtocolWorker();
+  }
+});
+
+Deno.test("line protocol worker: small bodies stay inline and start no worker", () => {
+  const r = parseLineProtocolBody(new TextEncoder().encode("m f=1 1"), "s", NOW);
+  assert.ok(Array.isArray(r));
+  assert.deepEqual(r, parseLineProtocol("m f=1 1", "s", NOW));
+  assert.throws(() => parseLineProtocolBody(new Uint8Array(100_000), "x", NOW), /precision/);
 });

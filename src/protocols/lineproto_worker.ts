@@ -1,0 +1,35 @@
+/**
+ * Worker entry for line-protocol parsing (see `lineproto_pool.ts`): decodes and parses one body per
+ * message and replies with the batches in columnar form, its buffers transferred. A PetrelError is
+ * sent back as code/message/status; any other failure as `crashed`, so the caller parses inline and
+ * behaves exactly as without the worker.
+ */
+/// <reference lib="deno.worker" />
+
+import { PetrelError } from "../http/errors.ts";
+import { parseLineProtocol } from "./lineproto.ts";
+import { encodeBatches } from "./lineproto_columnar.ts";
+import type { ParseReply, ParseRequest } from "./lineproto_pool.ts";
+
+const decoder = new TextDecoder();
+
+self.onmessage = (e: MessageEvent<ParseRequest | { crash: true }>) => {
+  if ("crash" in e.data) {
+    // Test hook: an error escaping the handler, as a bug here would raise.
+    throw new Error("line protocol worker crash requested");
+  }
+  const { id, body, precision, now } = e.data;
+  let reply: ParseReply;
+  try {
+    const { encoded, transfer } = encodeBatches(parseLineProtocol(decoder.decode(body), precision, now));
+    self.postMessage({ id, encoded } satisfies ParseReply, transfer);
+    return;
+  } catch (err) {
+    reply = err instanceof PetrelError
+      ? { id, error: { code: err.code, message: err.message, status: err.status } }
+      : { id, crashed: String(err) };
+  }
+  self.postMessage(reply);
+};
+
+self.postMessage({ id: 0, ready: true } satisfies ParseReply);
