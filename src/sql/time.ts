@@ -1,6 +1,7 @@
 /** Timestamp strings, timezones and intervals of the SQL dialect, as integers in a time unit. */
 import type { TimeUnit } from "../storage/datatypes.ts";
 import { parseDurationMs } from "../storage/options.ts";
+import { lenientTimeZone } from "../timezone.ts";
 import { invalidArguments } from "../http/errors.ts";
 
 const NS_PER: Record<TimeUnit, bigint> = { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n };
@@ -32,30 +33,9 @@ export function timezoneOffsetMinutes(tz: string | undefined, atMs: number): num
   if (t === "" || /^(utc|z|gmt)$/i.test(t)) return 0;
   const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(t);
   if (m) return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
-  try {
-    const parts = new Intl.DateTimeFormat("en-US", {
-      timeZone: t,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    }).formatToParts(new Date(atMs));
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-    const local = Date.UTC(
-      get("year"),
-      get("month") - 1,
-      get("day"),
-      get("hour"),
-      get("minute"),
-      get("second"),
-    );
-    return Math.round((local - Math.floor(atMs / 1000) * 1000) / 60000);
-  } catch {
-    throw invalidArguments(`Invalid timezone: ${tz}`);
-  }
+  const zone = lenientTimeZone(t);
+  if (!zone) throw invalidArguments(`Invalid timezone: ${tz}`);
+  return Math.round(zone.offsetAt(atMs) / 60000);
 }
 
 /** Validates a timezone name; throws 1004 for unknown ones. */

@@ -1,6 +1,7 @@
 /** strftime/strptime in chrono's dialect (what VRL uses), RFC 3339 parsing, and time zone offsets. */
 
 import { VrlTimestamp } from "../value.ts";
+import { lenientTimeZone } from "../../../src/timezone.ts";
 
 const MONTHS = [
   "January",
@@ -80,36 +81,14 @@ export function fromParts(
   return new VrlTimestamp(BigInt(ms) * 1_000_000n + BigInt(ns));
 }
 
-const dtfCache = new Map<string, Intl.DateTimeFormat>();
-
 /** Offset from UTC in minutes of time zone `tz` at instant `ms`; null for unknown zones. */
 export function tzOffset(tz: string, ms: number): number | null {
   if (tz === "UTC" || tz === "utc" || tz === "Z" || tz === "Etc/UTC") return 0;
   if (tz === "local") return -new Date(ms).getTimezoneOffset();
   const fixed = /^([+-])(\d{2}):?(\d{2})$/.exec(tz);
   if (fixed) return (fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]));
-  let f = dtfCache.get(tz);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat("en-US", {
-        timeZone: tz,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      });
-    } catch {
-      return null;
-    }
-    dtfCache.set(tz, f);
-  }
-  const parts: Record<string, number> = {};
-  for (const p of f.formatToParts(new Date(ms))) if (p.type !== "literal") parts[p.type] = Number(p.value);
-  const local = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
-  return Math.round((local - Math.floor(ms / 1000) * 1000) / 60_000);
+  const zone = lenientTimeZone(tz);
+  return zone ? Math.round(zone.offsetAt(ms) / 60_000) : null;
 }
 
 /** True when `tz` names a zone we can resolve. */

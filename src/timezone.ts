@@ -44,6 +44,38 @@ export function resolveTimeZone(name: string): TimeZone | null {
   return tz;
 }
 
+const lenient = new Map<string, TimeZone | null>();
+
+/**
+ * Like `resolveTimeZone`, but takes any zone name `Intl` knows, in any case (SQL session time zones
+ * and VRL accept `asia/shanghai`); null when unknown.
+ */
+export function lenientTimeZone(name: string): TimeZone | null {
+  const exact = resolveTimeZone(name);
+  if (exact) return exact;
+  const hit = lenient.get(name);
+  if (hit !== undefined) return hit;
+  let tz: TimeZone | null = null;
+  try {
+    const fmt = new Intl.DateTimeFormat("en-US", {
+      timeZone: name,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    tz = makeZone(fmt.resolvedOptions().timeZone, fmt);
+  } catch {
+    tz = null;
+  }
+  if (lenient.size > 1000) lenient.clear();
+  lenient.set(name, tz);
+  return tz;
+}
+
 function makeZone(name: string, fmt: Intl.DateTimeFormat): TimeZone {
   const cache = new Map<number, number>();
   const compute = (utcMs: number): number => {
