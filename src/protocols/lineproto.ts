@@ -117,7 +117,7 @@ class Parser {
   private parseLine(): void {
     const { text, n } = this;
     const start = this.pos;
-    let p = start;
+    let p = this.prefixEnd(start);
     while (p < n) {
       const c = text.charCodeAt(p);
       if (c === BACKSLASH) {
@@ -152,6 +152,34 @@ class Parser {
     }
     row[table.index.get(INFLUX_TIME_INDEX)!] = this.parseTimestamp();
     table.rows.push(row);
+  }
+
+  // Next space / newline / backslash at or after the position they were searched from; searching
+  // with native indexOf and reusing a hit until the scan passes it keeps the whole body O(n).
+  private nextSpace = -1;
+  private nextNl = -1;
+  private nextBackslash = -1;
+
+  /**
+   * Where the series prefix starting at `start` ends (first space or newline), found with indexOf;
+   * when a backslash comes first, returns `start` so the caller's escape-aware scan does the work.
+   */
+  private prefixEnd(start: number): number {
+    const { text, n } = this;
+    if (this.nextBackslash < start) {
+      this.nextBackslash = text.indexOf("\\", start);
+      if (this.nextBackslash < 0) this.nextBackslash = n;
+    }
+    if (this.nextSpace < start) {
+      this.nextSpace = text.indexOf(" ", start);
+      if (this.nextSpace < 0) this.nextSpace = n;
+    }
+    if (this.nextNl < start) {
+      this.nextNl = text.indexOf("\n", start);
+      if (this.nextNl < 0) this.nextNl = n;
+    }
+    const end = this.nextSpace < this.nextNl ? this.nextSpace : this.nextNl;
+    return this.nextBackslash < end ? start : end;
   }
 
   private table(measurement: string): TableBuilder {
@@ -317,6 +345,7 @@ class Parser {
    */
   private scanNumber(p: number, c: number): boolean {
     const text = this.text;
+    const start = p;
     let neg = false;
     if (c === MINUS) {
       neg = true;
@@ -333,7 +362,15 @@ class Parser {
       } else break;
       c = text.charCodeAt(++p);
     }
-    if (digits === 0 || digits > 15) return false;
+    if (digits === 0) return false;
+    if (digits > 15) {
+      // Too many digits for the exact shortcut, but the syntax is checked: let Number() round it.
+      if (!isEndOfValue(c)) return false;
+      this.numValue = Number(text.slice(start, p));
+      this.numType = "Float64";
+      this.numEnd = p;
+      return true;
+    }
     if (isEndOfValue(c)) {
       this.numValue = neg
         ? -(frac === 0 ? mant : mant / POW10[frac])

@@ -120,6 +120,38 @@ const cases: Case[] = [
     ]]]],
   },
   {
+    name: "floats past 15 digits round as Number() does",
+    body:
+      "m a=1.7142857142857142,b=-0.30000000000000004,c=12345678901234567890,d=1234567890123456.5e2,e=.1234567890123456789 1",
+    want: [["m", "abcde".split("").map((k) => `${k} FIELD Float64`).concat(TS), [[
+      1.7142857142857142,
+      -0.30000000000000004,
+      12345678901234567890,
+      123456789012345650,
+      0.1234567890123456789,
+      1n,
+    ]]]],
+  },
+  {
+    name: "long floats that are not floats",
+    body: "m a=1234567890123456.7.8 1",
+    error: "Unable to parse floating-point value '1234567890123456.7.8'",
+  },
+  {
+    name: "series prefixes found by search: no space on a later line, spaces only inside strings",
+    body: 'a,t=1 s="x y" 1\nb,t=2 s="p q"\nc,t=3\nd v=1',
+    error: "line 3 (1-based): No fields were provided",
+  },
+  {
+    name: "escaped space in one series prefix, plain ones around it",
+    body: "a,t=1 v=1 1\nb\\ c,t=x\\ y v=2 2\nd v=3 3",
+    want: [
+      ["a", ["t TAG String", "v FIELD Float64", TS], [["1", 1, 1n]]],
+      ["b c", ["t TAG String", "v FIELD Float64", TS], [["x y", 2, 2n]]],
+      ["d", ["v FIELD Float64", TS], [[3, 3n]]],
+    ],
+  },
+  {
     name: "integers at the 64-bit limits become bigint",
     body: "m a=9223372036854775807i,b=-9223372036854775808i,c=18446744073709551615u,d=9007199254740991i 1",
     want: [[
