@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Storage } from "./mod.ts";
 import type { ColumnSchema, Value, WriteBatch } from "./types.ts";
 import { executeSql } from "../sql/mod.ts";
-import { disableGroupCommit, enableGroupCommit, flushGroupCommit } from "./group_commit.ts";
+import { enableGroupCommit, flushGroupCommit } from "./group_commit.ts";
 
 /** Results of {@link benchStorage}. */
 export interface StorageBench {
@@ -184,7 +184,6 @@ export function benchStorage(
     }
     const walRowsPerSec = median(wal), skipWalRowsPerSec = median(skipWal);
     storage.close();
-    disableGroupCommit();
     return {
       writerRowsPerSec,
       rawRowsPerSec,

@@ -3,7 +3,8 @@
  * without committing. Its rows stay in a transaction left open on the database's connection, which
  * is committed `windowMs` later, once `maxRows` rows are pending, before any durable work on the
  * connection, and when the database closes. GreptimeDB's skip_wal has the same contract:
- * acknowledged writes can be lost on a crash until they are flushed.
+ * acknowledged writes can be lost on a crash until they are flushed. A graceful stop loses
+ * nothing: `close()` commits, and the commit timer keeps the process alive until it fires.
  *
  * Guarantees:
  * - A durable write (any batch touching a table of the `main` schema, or changing the catalog)
@@ -18,7 +19,8 @@
  *   the open transaction (never committing a durable change, or failing on `BEGIN`). A hook in
  *   `DatabaseHandle` itself would be cleaner; the wrapping keeps this module self-contained.
  *
- * Off until {@link enableGroupCommit}: it is a per-process setting (one Storage per process).
+ * On by default with {@link DEFAULT_GROUP_COMMIT}; {@link setGroupCommit} changes it for the
+ * process (one Storage per process).
  */
 import type { DatabaseHandle } from "./database.ts";
 import type { Storage } from "./mod.ts";
@@ -49,7 +51,7 @@ interface PendingGroup {
   timer?: ReturnType<typeof setTimeout>;
 }
 
-let config: GroupCommitOptions | null = null;
+let config: GroupCommitOptions | null = DEFAULT_GROUP_COMMIT;
 /** Handles with an open group transaction (acknowledged, uncommitted skip_wal rows). */
 const pending = new Map<DatabaseHandle, PendingGroup>();
 /** Handles inside a write, whose nested `transaction` calls must not commit the write halfway. */
@@ -57,20 +59,35 @@ const writing = new Set<DatabaseHandle>();
 const wrapped = new WeakSet<DatabaseHandle>();
 const SAVEPOINT = "petrel_write";
 
-/** Turns group commit on for skip_wal writes and flushes the storage's pending rows when it closes. */
-export function enableGroupCommit(storage: Storage, opts: Partial<GroupCommitOptions> = {}): void {
+/**
+ * Sets group commit of skip_wal writes for the process (missing options take the defaults);
+ * `null` turns it off after committing everything pending.
+ */
+export function setGroupCommit(opts: Partial<GroupCommitOptions> | null): void {
+  if (opts === null) {
+    for (const h of [...pending.keys()]) flushGroupCommit(h);
+    config = null;
+    return;
+  }
   const windowMs = opts.windowMs ?? DEFAULT_GROUP_COMMIT.windowMs;
   const maxRows = opts.maxRows ?? DEFAULT_GROUP_COMMIT.maxRows;
   if (!(windowMs >= 0 && windowMs <= 50)) throw new RangeError("group commit window must be 0–50 ms");
   if (!(maxRows >= 1)) throw new RangeError("group commit maxRows must be at least 1");
   config = { windowMs, maxRows };
+}
+
+/**
+ * Group commit for the storage's skip_wal writes, committed by a hook when it closes (closing a
+ * database commits as well: the hook makes the order explicit).
+ */
+export function enableGroupCommit(storage: Storage, opts: Partial<GroupCommitOptions> = {}): void {
+  setGroupCommit(opts);
   storage.onClose(() => flushGroupCommits(storage));
 }
 
-/** Turns group commit off (after committing everything pending). */
+/** Turns group commit off for the process (after committing everything pending). */
 export function disableGroupCommit(): void {
-  for (const h of [...pending.keys()]) flushGroupCommit(h);
-  config = null;
+  setGroupCommit(null);
 }
 
 /** The current group commit settings, `null` when off. */
@@ -166,8 +183,8 @@ export function runGroupedWrite<T>(handle: DatabaseHandle, write: () => GroupedW
   if (group) group.rows = rows;
   else {
     const fresh: PendingGroup = { rows };
+    // a referenced timer: a script that ends without close() still commits its rows
     fresh.timer = setTimeout(() => flushOnTimer(handle), config.windowMs);
-    Deno.unrefTimer(fresh.timer as unknown as number);
     pending.set(handle, fresh);
   }
   return out.value;

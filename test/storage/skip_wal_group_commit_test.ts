@@ -1,13 +1,15 @@
 /** Group commit of skip_wal writes: who sees pending rows when, and that nothing acknowledged is lost. */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Storage } from "../../src/storage/mod.ts";
 import type { QueryOutput, WriteBatch } from "../../src/storage/types.ts";
 import {
-  disableGroupCommit,
   enableGroupCommit,
   flushGroupCommit,
   pendingRows,
+  setGroupCommit,
 } from "../../src/storage/group_commit.ts";
 import { executeSql, executeSqlAsync } from "../../src/sql/mod.ts";
 import { PetrelError } from "../../src/http/errors.ts";
@@ -56,7 +58,7 @@ async function withStorage(
     await fn(s, dir);
   } finally {
     s.close();
-    disableGroupCommit();
+    setGroupCommit({});
     Deno.removeSync(dir, { recursive: true });
   }
 }
@@ -180,6 +182,12 @@ Deno.test("DDL, database options, metric writes and the ttl sweep on a connectio
     q("INSERT INTO made VALUES (1, 1)");
     s.sweepExpired();
     assert.equal(sqlCount(s, "fast"), 5); // ts 1 is older than 7 days
+    pend();
+    assert.deepEqual(
+      q("SELECT table_name FROM information_schema.tables WHERE table_name = 'made'")[0],
+      q("SELECT 'made' AS table_name")[0],
+    );
+    assert.equal(sqlCount(s, "fast"), 6);
     q("TRUNCATE TABLE made");
     q("DROP TABLE made");
     pend();
@@ -187,7 +195,8 @@ Deno.test("DDL, database options, metric writes and the ttl sweep on a connectio
     s.write("other", [fast([["a", 1, 1]])], NOWAL);
     s.write("other", [fast([["b", 2, 2]])], NOWAL);
     s.dropDatabase("other");
-    assert.equal(sqlCount(s, "fast"), 6);
+    assert.equal(sqlCount(s, "fast"), 7);
+    assert.equal(committedCount(s, "fast"), 6);
   });
 });
 
@@ -214,13 +223,13 @@ Deno.test("a graceful close commits pending rows, and they survive a restart", (
     s.write("more", [fast([["b", 2, 2]])], NOWAL);
     assert.equal(pendingRows(s.database("public")), 100);
     s.close();
-    disableGroupCommit();
+    setGroupCommit(null);
     s = Storage.open({ dataHome: dir });
     assert.equal(sqlCount(s, "fast"), 101);
     assert.equal(sqlCount(s, "fast", "more"), 2);
     s.close();
   } finally {
-    disableGroupCommit();
+    setGroupCommit({});
     Deno.removeSync(dir, { recursive: true });
   }
 });
@@ -228,6 +237,7 @@ Deno.test("a graceful close commits pending rows, and they survive a restart", (
 Deno.test("without group commit every skip_wal write commits before it returns", () => {
   const dir = Deno.makeTempDirSync({ prefix: "petrel-groupcommit-" });
   const s = Storage.open({ dataHome: dir });
+  setGroupCommit(null);
   try {
     s.write("public", [fast([["a", 1, 1]])], NOWAL);
     s.write("public", [fast([["b", 2, 2]])], NOWAL);
@@ -235,6 +245,7 @@ Deno.test("without group commit every skip_wal write commits before it returns",
     assert.equal(committedCount(s, "fast"), 2);
   } finally {
     s.close();
+    setGroupCommit({});
     Deno.removeSync(dir, { recursive: true });
   }
 });
@@ -246,5 +257,39 @@ Deno.test("group commit settings are checked", () => {
     assert.throws(() => enableGroupCommit(s, { maxRows: 0 }), RangeError);
   } finally {
     s.close();
+  }
+});
+
+Deno.test("group commit is on by default, and a script ending without close() still commits", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-groupcommit-" });
+  try {
+    const script = join(dir, "write.ts");
+    Deno.writeTextFileSync(
+      script,
+      `import { Storage } from ${JSON.stringify(import.meta.resolve("../../src/storage/mod.ts"))};
+import { pendingRows } from ${JSON.stringify(import.meta.resolve("../../src/storage/group_commit.ts"))};
+const s = Storage.open({ dataHome: ${JSON.stringify(dir)} });
+const columns = ${JSON.stringify(CPU)};
+for (let i = 0; i < 3; i++) {
+  s.write("public", [{ table: "fast", columns, rows: [["a", i, i]] }], { hints: { skip_wal: "true" } });
+}
+console.log(pendingRows(s.database("public")));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--config", fileURLToPath(import.meta.resolve("../../deno.json")), script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "2");
+    const s = Storage.open({ dataHome: dir });
+    try {
+      assert.equal(sqlCount(s, "fast"), 3);
+    } finally {
+      s.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });
