@@ -3,6 +3,10 @@
  * becomes one typed array (strings as indexes into one per-message string table), so posting a
  * 5000-row batch moves a handful of buffers instead of structured-cloning 5000 small row arrays.
  * Columns whose values do not share one JS type fall back to a plain array (cloned as is).
+ *
+ * Short strings (tag values, mostly) can be numbered by a `StringTable` that lives as long as the
+ * worker: a message then carries only the strings not sent before, and the receiver keeps a mirror
+ * array, so a steady stream of the same series moves and allocates no strings at all.
  */
 
 import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "../storage/types.ts";
@@ -26,22 +30,39 @@ export interface EncodedBatch {
   createType?: CreateType;
 }
 
-/** Batches of one message plus the strings their `str` columns index. */
+/**
+ * Batches of one message plus the strings their `str` columns index: index i ≥ 0 is entry i of the
+ * (possibly shared) table, of which this message adds `strings` from `base` on (after emptying it
+ * first when `reset`); -1 is null; i ≤ -2 is `extra[-2 - i]`, strings too long to keep.
+ */
 export interface EncodedBatches {
   batches: EncodedBatch[];
   strings: string[];
+  base: number;
+  reset: boolean;
+  extra: string[];
+}
+
+/** Strings longer than this are sent with each message rather than kept in a table. */
+const KEEP_MAX_CHARS = 128;
+/** A shared table is emptied (and the receiver told so) once it holds this many strings. */
+const TABLE_MAX = 100_000;
+
+/** The sender's numbering of short strings, kept across messages (one per receiver). */
+export class StringTable {
+  readonly ids = new Map<string, number>();
+}
+
+interface EncodeState {
+  ids: Map<string, number>;
+  added: string[];
+  extra: string[];
 }
 
 const I64_MIN = -(2n ** 63n), I64_MAX = 2n ** 63n - 1n;
 const BOOL_NULL = 2;
 
-function encodeColumn(
-  rows: Value[][],
-  j: number,
-  strings: string[],
-  stringIds: Map<string, number>,
-  transfer: ArrayBuffer[],
-): EncodedColumn {
+function encodeColumn(rows: Value[][], j: number, st: EncodeState, transfer: ArrayBuffer[]): EncodedColumn {
   const n = rows.length;
   let kind: "str" | "f64" | "i64" | "bool" | "null" | "any" = "null";
   let hasNull = false;
@@ -76,11 +97,16 @@ function encodeColumn(
           idx[r] = -1;
           continue;
         }
-        let id = stringIds.get(v);
+        let id = st.ids.get(v);
         if (id === undefined) {
-          id = strings.length;
-          strings.push(v);
-          stringIds.set(v, id);
+          if (v.length > KEEP_MAX_CHARS) {
+            id = -2 - st.extra.length;
+            st.extra.push(v);
+          } else {
+            id = st.ids.size;
+            st.added.push(v);
+            st.ids.set(v, id);
+          }
         }
         idx[r] = id;
       }
@@ -114,28 +140,49 @@ function encodeColumn(
   }
 }
 
-/** Batches → columnar form, plus the buffers to list as transferables when posting it. */
-export function encodeBatches(batches: WriteBatch[]): { encoded: EncodedBatches; transfer: ArrayBuffer[] } {
-  const strings: string[] = [];
-  const stringIds = new Map<string, number>();
+/**
+ * Batches → columnar form, plus the buffers to list as transferables when posting it. With a
+ * `table`, strings it already numbered are not sent again; decode with the receiver's mirror.
+ */
+export function encodeBatches(
+  batches: WriteBatch[],
+  table?: StringTable,
+): { encoded: EncodedBatches; transfer: ArrayBuffer[] } {
+  let reset = table === undefined;
+  if (table !== undefined && table.ids.size >= TABLE_MAX) {
+    table.ids.clear();
+    reset = true;
+  }
+  const ids = table?.ids ?? new Map<string, number>();
+  const base = ids.size;
+  const st: EncodeState = { ids, added: [], extra: [] };
   const transfer: ArrayBuffer[] = [];
   const out: EncodedBatch[] = batches.map((b) => {
     const e: EncodedBatch = {
       table: b.table,
       columns: b.columns,
       rowCount: b.rows.length,
-      values: b.columns.map((_, j) => encodeColumn(b.rows, j, strings, stringIds, transfer)),
+      values: b.columns.map((_, j) => encodeColumn(b.rows, j, st, transfer)),
     };
     if (b.options !== undefined) e.options = b.options;
     if (b.createType !== undefined) e.createType = b.createType;
     return e;
   });
-  return { encoded: { batches: out, strings }, transfer };
+  return { encoded: { batches: out, strings: st.added, base, reset, extra: st.extra }, transfer };
 }
 
-/** Columnar form → batches whose rows equal the encoded ones (numbers stay numbers, bigints bigints). */
-export function decodeBatches(encoded: EncodedBatches): WriteBatch[] {
-  const { strings } = encoded;
+/**
+ * Columnar form → batches whose rows equal the encoded ones (numbers stay numbers, bigints bigints).
+ * `mirror` is the receiver's copy of the sender's `StringTable`, updated here; without one the
+ * message must have been encoded without a table. Throws when the mirror is out of step.
+ */
+export function decodeBatches(encoded: EncodedBatches, mirror: string[] = []): WriteBatch[] {
+  if (encoded.reset) mirror.length = 0;
+  if (mirror.length !== encoded.base) {
+    throw new Error(`string table out of step: have ${mirror.length}, message starts at ${encoded.base}`);
+  }
+  for (const s of encoded.strings) mirror.push(s);
+  const strings = mirror, extra = encoded.extra;
   return encoded.batches.map((e) => {
     const n = e.rowCount, width = e.columns.length;
     const rows: Value[][] = new Array(n);
@@ -145,7 +192,10 @@ export function decodeBatches(encoded: EncodedBatches): WriteBatch[] {
       switch (col.kind) {
         case "str": {
           const idx = col.idx;
-          for (let r = 0; r < n; r++) rows[r][j] = idx[r] < 0 ? null : strings[idx[r]];
+          for (let r = 0; r < n; r++) {
+            const i = idx[r];
+            rows[r][j] = i >= 0 ? strings[i] : i === -1 ? null : extra[-2 - i];
+          }
           break;
         }
         case "f64":

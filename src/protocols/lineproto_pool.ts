@@ -52,6 +52,8 @@ let broken = false;
 let nextId = 1;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 const pending = new Map<number, Pending>();
+/** The receiving side of the worker's `StringTable`; a new worker starts with an empty one. */
+let mirror: string[] = [];
 
 function parseInline(body: Uint8Array, precision: string | undefined, now: bigint): WriteBatch[] {
   return parseLineProtocol(new TextDecoder().decode(body), precision, now);
@@ -103,8 +105,19 @@ function onReply(e: MessageEvent<ParseReply>): void {
   if (p === undefined) return;
   pending.delete(r.id);
   if (pending.size === 0) armIdleTimer();
-  if (r.encoded !== undefined) p.resolve(decodeBatches(r.encoded));
-  else if (r.error !== undefined) {
+  if (r.encoded !== undefined) {
+    let batches: WriteBatch[];
+    try {
+      batches = decodeBatches(r.encoded, mirror);
+    } catch (e) {
+      // Cannot happen while messages arrive in order; if it does, stay correct without the worker.
+      console.error(`line protocol worker reply unusable, parsing inline from now on: ${e}`);
+      settleInline(p);
+      fail();
+      return;
+    }
+    p.resolve(batches);
+  } else if (r.error !== undefined) {
     p.reject(new PetrelError(r.error.code, r.error.message, { status: r.error.status }));
   } else {
     // An unexpected failure inside the worker: the inline parse reproduces it (or succeeds).
@@ -114,7 +127,9 @@ function onReply(e: MessageEvent<ParseReply>): void {
 
 function spawn(): Worker {
   const w = new Worker(new URL("./lineproto_worker.ts", import.meta.url).href, { type: "module" });
-  w.onmessage = onReply;
+  mirror = [];
+  // A stopped worker's last replies are dropped: their requests were already parsed inline.
+  w.onmessage = (e: MessageEvent<ParseReply>) => w === worker && onReply(e);
   w.onerror = (e: ErrorEvent) => {
     e.preventDefault();
     console.error(`line protocol worker failed, parsing inline from now on: ${e.message}`);

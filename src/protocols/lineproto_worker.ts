@@ -8,10 +8,12 @@
 
 import { PetrelError } from "../http/errors.ts";
 import { parseLineProtocol } from "./lineproto.ts";
-import { encodeBatches } from "./lineproto_columnar.ts";
+import { encodeBatches, StringTable } from "./lineproto_columnar.ts";
 import type { ParseReply, ParseRequest } from "./lineproto_pool.ts";
 
 const decoder = new TextDecoder();
+/** Mirrored by the pool: tag values of series seen before are sent as numbers only. */
+const strings = new StringTable();
 
 self.onmessage = (e: MessageEvent<ParseRequest | { crash: true }>) => {
   if ("crash" in e.data) {
@@ -21,7 +23,10 @@ self.onmessage = (e: MessageEvent<ParseRequest | { crash: true }>) => {
   const { id, body, precision, now } = e.data;
   let reply: ParseReply;
   try {
-    const { encoded, transfer } = encodeBatches(parseLineProtocol(decoder.decode(body), precision, now));
+    const { encoded, transfer } = encodeBatches(
+      parseLineProtocol(decoder.decode(body), precision, now),
+      strings,
+    );
     self.postMessage({ id, encoded } satisfies ParseReply, transfer);
     return;
   } catch (err) {

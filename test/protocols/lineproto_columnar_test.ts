@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decodeBatches, encodeBatches } from "../../src/protocols/lineproto_columnar.ts";
+import { decodeBatches, encodeBatches, StringTable } from "../../src/protocols/lineproto_columnar.ts";
 import type { ColumnSchema, Value, WriteBatch } from "../../src/storage/types.ts";
 
 function batch(kinds: string[], rows: Value[][]): WriteBatch {
@@ -15,6 +15,12 @@ function batch(kinds: string[], rows: Value[][]): WriteBatch {
 const cases: [string, string, Value[]][] = [
   ["strings", "str", ["a", "b", "a", "", "é\u0000x"]],
   ["strings and nulls", "str", [null, "a", null]],
+  ["long strings (sent apart from the table) among short ones", "str", [
+    "x".repeat(129),
+    "a",
+    null,
+    "x".repeat(129),
+  ]],
   ["floats incl. -0, Infinity, NaN", "f64", [1.5, -0, 0, Infinity, -Infinity, NaN, 1e308]],
   ["numbers and nulls", "f64", [null, 1, null, 2]],
   ["bigints (time index)", "i64", [1700000000000000000n, -(2n ** 63n), 2n ** 63n - 1n]],
@@ -53,4 +59,35 @@ Deno.test("lineproto columnar: several batches share one string table; options a
   assert.deepEqual(decodeBatches(structuredClone(encoded)), [a, b]);
   assert.deepEqual(decodeBatches(encodeBatches([]).encoded), []);
   assert.deepEqual(decodeBatches(encodeBatches([batch(["String"], [])]).encoded), [batch(["String"], [])]);
+});
+
+Deno.test("lineproto columnar: a shared string table sends each short string once; receiver mirrors it", () => {
+  const table = new StringTable();
+  const mirror: string[] = [];
+  const long = "L".repeat(200);
+  const a = batch(["String", "String"], [["h1", "r1"], ["h2", "r1"]]);
+  const b = batch(["String", "String"], [["h2", long], ["h3", "r1"]]);
+  const first = encodeBatches([a], table).encoded;
+  assert.deepEqual([first.strings, first.base, first.reset], [["h1", "h2", "r1"], 0, false]);
+  assert.deepEqual(decodeBatches(structuredClone(first), mirror), [a]);
+  const second = encodeBatches([b], table).encoded;
+  assert.deepEqual([second.strings, second.base, second.extra], [["h3"], 3, [long]]);
+  assert.deepEqual(decodeBatches(structuredClone(second), mirror), [b]);
+  assert.deepEqual(mirror, ["h1", "h2", "r1", "h3"]);
+  // Replaying a message (or losing one) puts the mirror out of step: an error, never wrong strings.
+  assert.throws(() => decodeBatches(structuredClone(second), mirror), /out of step/);
+  assert.throws(() => decodeBatches(encodeBatches([b], table).encoded, []), /out of step/);
+});
+
+Deno.test("lineproto columnar: a full shared table starts over and tells the receiver", () => {
+  const table = new StringTable();
+  const mirror: string[] = [];
+  const many = batch(["String"], Array.from({ length: 100_000 }, (_, i) => [`s${i}`]));
+  assert.deepEqual(decodeBatches(encodeBatches([many], table).encoded, mirror), [many]);
+  assert.equal(mirror.length, 100_000);
+  const next = batch(["String"], [["s5"], ["new"]]);
+  const e = encodeBatches([next], table).encoded;
+  assert.deepEqual([e.reset, e.base, e.strings], [true, 0, ["s5", "new"]]);
+  assert.deepEqual(decodeBatches(e, mirror), [next]);
+  assert.deepEqual(mirror, ["s5", "new"]);
 });
