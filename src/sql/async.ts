@@ -15,6 +15,7 @@ import { rewriteQuery } from "./rewrite.ts";
 import { mapSqliteError, withPosition } from "./results.ts";
 import type { QueryRequest } from "./query_worker.ts";
 import type { Session } from "./ddl.ts";
+import { flushGroupCommit } from "../storage/group_commit.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -132,6 +133,8 @@ async function runStatement(
     throw withPosition(mapSqliteError(e, session.db), tokens, sql);
   }
   const handle = storage.database(q.database);
+  // The worker's own connection sees only committed rows: commit acknowledged skip_wal rows first.
+  flushGroupCommit(handle);
   const files = handle.files;
   if (q.usesInfoSchema || !files.main || !files.nowal) return executeStatement(storage, tokens, sql, session);
   try {

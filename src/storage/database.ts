@@ -8,6 +8,7 @@ import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
 import type { TableMeta } from "./table.ts";
 import type { TableOptions } from "./types.ts";
 import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
+import { flushGroupCommit } from "./group_commit.ts";
 
 const CATALOG = "__petrel_catalog";
 let instances = 0;
@@ -152,6 +153,8 @@ export class DatabaseHandle {
 
   /** Runs `fn` in one write transaction; on failure rolls back and reloads the catalog. */
   transaction<T>(fn: () => T): T {
+    // Pending skip_wal rows commit first, so a durable change never nests inside their open group.
+    flushGroupCommit(this);
     if (this.conn.isTransaction) return fn();
     this.conn.exec("BEGIN IMMEDIATE");
     try {
@@ -172,6 +175,7 @@ export class DatabaseHandle {
 
   /** Replaces the database options; tables without a ttl of their own follow the database ttl. */
   setOptions(options: TableOptions): void {
+    flushGroupCommit(this);
     this.conn.exec("BEGIN IMMEDIATE");
     try {
       this.conn.exec(`DELETE FROM ${quoteIdent(OPTIONS)}`);
@@ -190,6 +194,11 @@ export class DatabaseHandle {
 
   /** Checkpoints the WAL and closes the connection. */
   close(): void {
+    try {
+      flushGroupCommit(this);
+    } catch (e) {
+      console.error(`group commit of database ${this.name} failed on close:`, e);
+    }
     try {
       this.conn.exec("PRAGMA main.wal_checkpoint(TRUNCATE)");
       if (this.nowalAttached) this.conn.exec("PRAGMA nowal.wal_checkpoint(TRUNCATE)");

@@ -14,10 +14,9 @@
  * - The connection sees pending rows at once (executeSql, DDL); other connections (the query
  *   worker of `src/sql/async.ts`) see them once committed: within `windowMs` (≤ 50 ms), or at once
  *   if the reader calls {@link flushGroupCommit} first.
- * - `DatabaseHandle.transaction`, `setOptions` and `close` flush pending rows first: the handle's
- *   own methods are wrapped when its first group opens, because they would otherwise nest inside
- *   the open transaction (never committing a durable change, or failing on `BEGIN`). A hook in
- *   `DatabaseHandle` itself would be cleaner; the wrapping keeps this module self-contained.
+ * - `DatabaseHandle.transaction`, `setOptions` and `close` call {@link flushGroupCommit} first,
+ *   because they would otherwise nest inside the open transaction (never committing a durable
+ *   change, or failing on `BEGIN`).
  *
  * On by default with {@link DEFAULT_GROUP_COMMIT}; {@link setGroupCommit} changes it for the
  * process (one Storage per process).
@@ -56,7 +55,6 @@ let config: GroupCommitOptions | null = DEFAULT_GROUP_COMMIT;
 const pending = new Map<DatabaseHandle, PendingGroup>();
 /** Handles inside a write, whose nested `transaction` calls must not commit the write halfway. */
 const writing = new Set<DatabaseHandle>();
-const wrapped = new WeakSet<DatabaseHandle>();
 const SAVEPOINT = "petrel_write";
 
 /**
@@ -154,7 +152,6 @@ export function runGroupedWrite<T>(handle: DatabaseHandle, write: () => GroupedW
     flushGroupCommit(handle);
     return handle.transaction(() => write().value);
   }
-  wrapHandle(handle);
   const version = handle.schemaVersion;
   conn.exec(group ? `SAVEPOINT ${SAVEPOINT}` : "BEGIN IMMEDIATE");
   writing.add(handle);
@@ -198,29 +195,4 @@ function flushOnTimer(handle: DatabaseHandle): void {
   } catch (e) {
     console.error(`group commit of database ${handle.name} failed:`, e);
   }
-}
-
-/** Makes the handle's transaction, option and close methods commit pending rows first. */
-function wrapHandle(handle: DatabaseHandle): void {
-  if (wrapped.has(handle)) return;
-  wrapped.add(handle);
-  const transaction = handle.transaction.bind(handle);
-  const setOptions = handle.setOptions.bind(handle);
-  const close = handle.close.bind(handle);
-  handle.transaction = <T>(fn: () => T): T => {
-    flushGroupCommit(handle);
-    return transaction(fn);
-  };
-  handle.setOptions = (options) => {
-    flushGroupCommit(handle);
-    setOptions(options);
-  };
-  handle.close = () => {
-    try {
-      flushGroupCommit(handle);
-    } catch (e) {
-      console.error(`group commit of database ${handle.name} failed on close:`, e);
-    }
-    close();
-  };
 }

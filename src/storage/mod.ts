@@ -12,12 +12,15 @@
  *   tables; a write call is acknowledged after its one transaction commits, so it survives a crash
  *   of the process (an OS crash or power loss may lose the last commits before a checkpoint).
  * - `<db>.nowal.sqlite` (attached as `nowal`, WAL, synchronous=OFF) holds `skip_wal='true'` tables:
- *   no fsync ever, so an OS crash or power loss may lose everything since the last checkpoint
- *   (a clean `close()` checkpoints both files). About twice as fast for small writes.
- * - Tables with dedup are `WITHOUT ROWID` keyed by (tags…, time index); a NULL tag is stored as the
- *   empty blob `X''` (a key column cannot hold NULL) and read back as NULL: the SQL layer maps it
- *   once a table has stored one (`ColumnMeta.nullTags`). Append-mode tables are rowid tables with
- *   an index on (tags…, time index) and store NULL as is.
+ *   no fsync ever, and writes touching only these tables are group-committed: acknowledged before
+ *   their commit, which follows within 20 ms (`group_commit.ts`), so a process crash may lose those
+ *   last 20 ms and an OS crash everything since the last checkpoint (a clean `close()` commits and
+ *   checkpoints both files). About twice as fast for small writes.
+ * - Tables with dedup are `WITHOUT ROWID` keyed time-first by (time index, tags…) (layout 2; tables
+ *   of layout 1 keep (tags…, time index)); a NULL tag is stored as the empty blob `X''` (a key
+ *   column cannot hold NULL) and read back as NULL: the SQL layer maps it once a table has stored
+ *   one (`ColumnMeta.nullTags`). Append-mode tables are rowid tables with an index on the time
+ *   index and store NULL as is.
  * - Declared SQLite column types carry the GreptimeDB type (`Float64`, `TimestampMillisecond_INT`),
  *   so result sets report it; UInt64 values above 2^63-1 are stored as their two's complement.
  * - Room for the metric engine: `TableMeta.engine` and the catalog are per table, so physical

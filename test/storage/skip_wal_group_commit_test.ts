@@ -156,7 +156,9 @@ Deno.test("DDL, database options, metric writes and the ttl sweep on a connectio
   await withStorage((s) => {
     const q = (sql: string) => executeSql(s, sql, { db: "public" });
     s.write("public", [fast([["a", 1, 1]])], NOWAL);
-    const pend = () => s.write("public", [fast([["p", Date.now(), 1]])], NOWAL);
+    // Distinct timestamps: two writes in one millisecond would dedup into one row.
+    let n = 0;
+    const pend = () => s.write("public", [fast([["p", Date.now() + n++, 1]])], NOWAL);
     pend();
     q("CREATE TABLE made (ts TIMESTAMP TIME INDEX, v DOUBLE) WITH (skip_wal='true')");
     assert.equal(committedCount(s, "fast"), 2);
