@@ -20,6 +20,61 @@ export interface IngestBench {
   petrelSeconds: number;
   /** Rows/samples Petrel holds afterwards, read back with SQL (must equal `units`). */
   petrelStored: number;
+  /** CPU seconds Petrel's threads used while posting (Linux /proc; null elsewhere). */
+  petrelCpu: CpuSplit | null;
+  /** CPU seconds VictoriaMetrics used for the same bodies. */
+  victoriaMetricsCpu: number | null;
+}
+
+/** CPU seconds of one process, by thread kind. */
+export interface CpuSplit {
+  /** The JS main thread: HTTP, storage writer and SQLite (and parsing when done inline). */
+  main: number;
+  /** Web workers (Deno names them `worker-N`): the line-protocol parser, query workers. */
+  workers: number;
+  /** V8's GC/compiler helpers, tokio and the rest. */
+  other: number;
+}
+
+/** Per-thread CPU milliseconds of a process, keyed `tid name`; null where /proc is unavailable. */
+function threadCpu(pid: number): Map<string, number> | null {
+  try {
+    const out = new Map<string, number>();
+    for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
+      try {
+        const st = Deno.readTextFileSync(`/proc/${pid}/task/${e.name}/stat`);
+        const close = st.lastIndexOf(")");
+        const f = st.slice(close + 2).split(" ");
+        // utime + stime, in clock ticks (100/s on Linux)
+        out.set(`${e.name} ${st.slice(st.indexOf("(") + 1, close)}`, (Number(f[11]) + Number(f[12])) * 10);
+      } catch { /* thread ended */ }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU used between two `threadCpu` snapshots of Petrel, split by thread kind. */
+function cpuSplit(
+  pid: number,
+  before: Map<string, number> | null,
+  after: Map<string, number> | null,
+): CpuSplit | null {
+  if (before === null || after === null) return null;
+  const split: CpuSplit = { main: 0, workers: 0, other: 0 };
+  for (const [key, ms] of after) {
+    const used = (ms - (before.get(key) ?? 0)) / 1000;
+    const [tid, name] = [key.slice(0, key.indexOf(" ")), key.slice(key.indexOf(" ") + 1)];
+    if (Number(tid) === pid) split.main += used;
+    else if (name.startsWith("worker-")) split.workers += used;
+    else split.other += used;
+  }
+  return split;
+}
+
+function totalCpu(m: Map<string, number> | null): number | null {
+  return m === null ? null : [...m.values()].reduce((a, b) => a + b, 0) / 1000;
 }
 
 interface Target {
@@ -49,6 +104,7 @@ async function postAll(
 
 interface Peer {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -85,7 +141,7 @@ async function startVictoriaMetrics(): Promise<Peer | null> {
     await stop();
     throw new Error("victoria-metrics did not start");
   }
-  return { url, stop };
+  return { url, pid: child.pid, stop };
 }
 
 async function startPetrel(): Promise<Peer> {
@@ -95,6 +151,7 @@ async function startPetrel(): Promise<Peer> {
   });
   return {
     url: s.url,
+    pid: s.child.pid,
     stop: async () => {
       await s.stop();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
@@ -120,14 +177,22 @@ async function compare(
 ): Promise<IngestBench> {
   const vm = await startVictoriaMetrics();
   let vmSeconds: number | null = null;
+  let vmCpu: number | null = null;
   try {
-    if (vm) vmSeconds = await postAll({ url: vm.url + vmPath, headers }, bodies, concurrency);
+    if (vm) {
+      const before = totalCpu(threadCpu(vm.pid));
+      vmSeconds = await postAll({ url: vm.url + vmPath, headers }, bodies, concurrency);
+      const after = totalCpu(threadCpu(vm.pid));
+      vmCpu = before === null || after === null ? null : after - before;
+    }
   } finally {
     await vm?.stop();
   }
   const petrel = await startPetrel();
   try {
+    const before = threadCpu(petrel.pid);
     const seconds = await postAll({ url: petrel.url + petrelPath, headers }, bodies, concurrency);
+    const petrelCpu = cpuSplit(petrel.pid, before, threadCpu(petrel.pid));
     const petrelStored = await sqlCount(petrel.url, stored);
     const rate = units / seconds;
     const vmRate = vmSeconds === null ? null : units / vmSeconds;
@@ -139,6 +204,8 @@ async function compare(
       ratio: vmRate === null ? null : rate / vmRate,
       petrelSeconds: seconds,
       petrelStored,
+      petrelCpu,
+      victoriaMetricsCpu: vmCpu,
     };
   } finally {
     await petrel.stop();
@@ -217,6 +284,16 @@ function show(name: string, unit: string, r: IngestBench, target: string): void 
     `${name}: Petrel ${fmt(r.petrel)} ${unit}/s (${r.petrelSeconds.toFixed(2)} s, ${r.requests} requests, ` +
       `${fmt(r.petrelStored)} stored of ${fmt(r.units)})`,
   );
+  const c = r.petrelCpu;
+  if (c !== null) {
+    console.log(
+      `${name}: Petrel CPU ${(c.main + c.workers + c.other).toFixed(2)} s (main thread ${
+        c.main.toFixed(2)
+      }, ` +
+        `workers ${c.workers.toFixed(2)}, V8 helpers/other ${c.other.toFixed(2)})` +
+        (r.victoriaMetricsCpu === null ? "" : `; VictoriaMetrics CPU ${r.victoriaMetricsCpu.toFixed(2)} s`),
+    );
+  }
   if (r.victoriaMetrics === null) console.log(`${name}: VictoriaMetrics unavailable, no ratio`);
   else {
     console.log(
