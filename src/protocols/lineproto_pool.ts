@@ -44,7 +44,7 @@ interface Pending {
 /** Bodies below this many bytes are parsed inline. */
 let minWorkerBytes = 64 * 1024;
 /** An idle worker is stopped after this long: a live worker keeps the process from exiting. */
-const IDLE_MS = 30_000;
+const IDLE_MS = 10_000;
 
 let worker: Worker | null = null;
 let ready = false;
