@@ -4,16 +4,9 @@
  */
 import { execError } from "./errors.ts";
 import { toStringLossy } from "./value.ts";
+import { HINT_OPTIONS } from "../src/storage/options.ts";
 
-/** Option names a hint can set (keys as the storage's `WITH (...)` uses them). */
-export const HINT_OPTIONS = [
-  "auto_create_table",
-  "ttl",
-  "append_mode",
-  "merge_mode",
-  "physical_table",
-  "skip_wal",
-] as const;
+export { HINT_OPTIONS };
 
 const PREFIXES = ["greptime_", "svc_"];
 const OPTION_KEYS: [string, string][] = HINT_OPTIONS.flatMap((o) =>

@@ -23,16 +23,7 @@ export function resolveTimeZone(name: string): TimeZone | null {
   let tz: TimeZone | null = null;
   if (/^[A-Za-z]/.test(name)) {
     try {
-      const fmt = new Intl.DateTimeFormat("en-US", {
-        timeZone: name,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "numeric",
-        day: "numeric",
-        hour: "numeric",
-        minute: "numeric",
-        second: "numeric",
-      });
+      const fmt = zoneFormatter(name);
       const resolved = fmt.resolvedOptions().timeZone;
       // Intl matches names case-insensitively; chrono-tz does not.
       if (resolved === name || resolved.toLowerCase() !== name.toLowerCase()) tz = makeZone(name, fmt);
@@ -42,6 +33,20 @@ export function resolveTimeZone(name: string): TimeZone | null {
   }
   zones.set(name, tz);
   return tz;
+}
+
+/** The formatter offsets are read from; throws RangeError for a zone Intl does not know. */
+function zoneFormatter(name: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone: name,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  });
 }
 
 const lenient = new Map<string, TimeZone | null>();
@@ -57,16 +62,7 @@ export function lenientTimeZone(name: string): TimeZone | null {
   if (hit !== undefined) return hit;
   let tz: TimeZone | null = null;
   try {
-    const fmt = new Intl.DateTimeFormat("en-US", {
-      timeZone: name,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
+    const fmt = zoneFormatter(name);
     tz = makeZone(fmt.resolvedOptions().timeZone, fmt);
   } catch {
     tz = null;

@@ -3,6 +3,7 @@ import type { App } from "../app.ts";
 import { type Access, checkPermission, type UserInfo } from "./auth.ts";
 import { decodeContentEncoding, readBodyLimited } from "./body.ts";
 import type { ErrorShape } from "./render_error.ts";
+import { HINT_OPTIONS } from "../storage/options.ts";
 
 /** HTTP methods the route table uses. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -92,15 +93,7 @@ function selectDatabase(req: Request, url: URL): string {
   return db.startsWith("greptime-") ? db.slice("greptime-".length) : db;
 }
 
-const HINT_HEADERS = [
-  "auto_create_table",
-  "ttl",
-  "append_mode",
-  "merge_mode",
-  "physical_table",
-  "skip_wal",
-  "read_preference",
-];
+const HINT_HEADERS = [...HINT_OPTIONS, "read_preference"];
 const RESERVED_HINTS = new Set([
   "remote_query_id",
   "initial_remote_dyn_filter_registrations",

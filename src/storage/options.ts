@@ -6,6 +6,16 @@ import type { CreateType, TableOptions } from "./types.ts";
 import { invalidArguments } from "../http/errors.ts";
 import { parseDuration } from "../config/units.ts";
 
+/** Table options a request can set through hints (`x-greptime-hint-*`, pipeline `greptime_*` variables). */
+export const HINT_OPTIONS = [
+  "auto_create_table",
+  "ttl",
+  "append_mode",
+  "merge_mode",
+  "physical_table",
+  "skip_wal",
+] as const;
+
 /** Options that `WITH (...)` and write hints may set. */
 export const VALID_OPTION_KEYS = new Set([
   "ttl",

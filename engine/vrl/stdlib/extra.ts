@@ -7,9 +7,11 @@ import { globalRegex } from "../regex.ts";
 import { K, objectOf } from "../types.ts";
 import { kindOf, type VrlObject, VrlRegex, VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
+import { SEVERITIES } from "./logs.ts";
 import { strptime } from "./timefmt.ts";
 
-const FACILITIES = [
+/** `to_syslog_facility` names (VRL's table: 13 is `security`); `parse_syslog` uses syslog_loose's own names. */
+const FACILITY_NAMES = [
   "kern",
   "user",
   "mail",
@@ -35,8 +37,25 @@ const FACILITIES = [
   "local6",
   "local7",
 ];
-const LEVELS = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"];
 const GLOG_LEVELS: Record<string, string> = { I: "info", W: "warning", E: "error", F: "fatal" };
+
+/** `parse_glog` and `parse_klog`: the same record shape, klog's header lacks the year. */
+function glogFn(klog: boolean): FnDef {
+  return {
+    params: [req("value", K.BYTES)],
+    returns: objectOf({
+      file: K.BYTES,
+      id: K.INTEGER,
+      level: K.BYTES,
+      line: K.INTEGER,
+      message: K.BYTES,
+      timestamp: K.TIMESTAMP,
+    }, true),
+    fallible: true,
+    fresh: true,
+    call: ([v]) => glogLike(v as string, klog),
+  };
+}
 
 function glogLike(line: string, klog: boolean): VrlObject {
   const re = klog
@@ -157,14 +176,14 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.INTEGER)],
     returns: K.BYTES,
     fallible: true,
-    call: ([v]) => FACILITIES[Number(v)] ?? fail(`facility code ${v} not valid`),
+    call: ([v]) => FACILITY_NAMES[Number(v)] ?? fail(`facility code ${v} not valid`),
   },
   to_syslog_facility_code: {
     params: [req("value", K.BYTES)],
     returns: K.INTEGER,
     fallible: true,
     call: ([v]) => {
-      const i = FACILITIES.indexOf(v as string);
+      const i = FACILITY_NAMES.indexOf(v as string);
       return i >= 0 ? BigInt(i) : fail(`syslog facility '${v}' not valid`);
     },
   },
@@ -172,7 +191,7 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.INTEGER)],
     returns: K.BYTES,
     fallible: true,
-    call: ([v]) => LEVELS[Number(v)] ?? fail(`severity level ${v} not valid`),
+    call: ([v]) => SEVERITIES[Number(v)] ?? fail(`severity level ${v} not valid`),
   },
   to_syslog_severity: {
     params: [req("value", K.BYTES)],
@@ -185,38 +204,12 @@ export const EXTRA_FNS: Record<string, FnDef> = {
         error: "err",
         warn: "warning",
       };
-      const i = LEVELS.indexOf(alias[v as string] ?? (v as string));
+      const i = SEVERITIES.indexOf(alias[v as string] ?? (v as string));
       return i >= 0 ? BigInt(i) : fail(`syslog level ${v} not valid`);
     },
   },
-  parse_glog: {
-    params: [req("value", K.BYTES)],
-    returns: objectOf({
-      file: K.BYTES,
-      id: K.INTEGER,
-      level: K.BYTES,
-      line: K.INTEGER,
-      message: K.BYTES,
-      timestamp: K.TIMESTAMP,
-    }, true),
-    fallible: true,
-    fresh: true,
-    call: ([v]) => glogLike(v as string, false),
-  },
-  parse_klog: {
-    params: [req("value", K.BYTES)],
-    returns: objectOf({
-      file: K.BYTES,
-      id: K.INTEGER,
-      level: K.BYTES,
-      line: K.INTEGER,
-      message: K.BYTES,
-      timestamp: K.TIMESTAMP,
-    }, true),
-    fallible: true,
-    fresh: true,
-    call: ([v]) => glogLike(v as string, true),
-  },
+  parse_glog: glogFn(false),
+  parse_klog: glogFn(true),
   parse_linux_authorization: {
     params: [req("value", K.BYTES)],
     returns: K.OBJECT,

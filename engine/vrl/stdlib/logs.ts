@@ -5,7 +5,8 @@ import { type VrlObject, VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, opt, req, str } from "./def.ts";
 import { parseRfc3339, strptime } from "./timefmt.ts";
 
-const FACILITIES = [
+/** Facility names `parse_syslog` reports (the syslog_loose crate's: 13–15 are audit, alert, clockd). */
+const SYSLOG_LOOSE_FACILITIES = [
   "kern",
   "user",
   "mail",
@@ -31,7 +32,8 @@ const FACILITIES = [
   "local6",
   "local7",
 ];
-const SEVERITIES = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"];
+/** Syslog severity keywords by code, shared by `parse_syslog` and `to_syslog_level`. */
+export const SEVERITIES = ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"];
 
 const intOrString = (s: string): VrlValue => (/^\d+$/.test(s) ? BigInt(s) : s);
 
@@ -78,7 +80,7 @@ function setPri(o: VrlObject, pri: string | undefined): void {
   if (pri === undefined) return;
   const n = Number(pri);
   if (n > 191) return;
-  o.set("facility", FACILITIES[n >> 3]);
+  o.set("facility", SYSLOG_LOOSE_FACILITIES[n >> 3]);
   o.set("severity", SEVERITIES[n & 7]);
 }
 
