@@ -5,7 +5,6 @@
 import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments, PetrelError } from "../src/http/errors.ts";
 import type { WriteBatch } from "../src/storage/types.ts";
-import { renderError } from "../src/http/render_error.ts";
 import { parsePayload } from "../src/pipelines/payload.ts";
 import { IDENTITY_PIPELINE } from "../src/pipelines/store.ts";
 
@@ -56,8 +55,7 @@ export async function ingest(ctx: RequestContext): Promise<Response> {
     storage.write(ctx.db, batches, { hints: ctx.hints });
   } catch (e) {
     // Insert-stage failures take the ErrorResponse shape, pipeline failures the plain one (§12.7).
-    if (e instanceof PetrelError) return renderError(e, "greptime", ctx.elapsedMs());
-    throw e;
+    throw e instanceof PetrelError ? e.withShape("greptime") : e;
   }
   const rows = batches.reduce((n, b) => n + b.rows.length, 0);
   ctx.app.metrics.addIngestedRows("pipeline", rows);

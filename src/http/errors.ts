@@ -96,22 +96,33 @@ export function statusCodeName(code: number): string {
   return "Unknown";
 }
 
+/** Which body shape an endpoint's errors take (reference §4.1). */
+export type ErrorShape = "greptime" | "plain" | "prometheus";
+
 /** An error a request can end with; `status` overrides the HTTP status derived from `code`. */
 export class PetrelError extends Error {
   readonly code: number;
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Overrides the route's error shape (e.g. insert-stage failures of `/v1/ingest` use ErrorResponse). */
+  readonly shape?: ErrorShape;
 
   constructor(
     code: number,
     message: string,
-    opts: { status?: number; headers?: Record<string, string> } = {},
+    opts: { status?: number; headers?: Record<string, string>; shape?: ErrorShape } = {},
   ) {
     super(message);
     this.name = "PetrelError";
     this.code = code;
     this.status = opts.status ?? httpStatusOf(code);
     this.headers = opts.headers ?? {};
+    this.shape = opts.shape;
+  }
+
+  /** The same error rendered in another shape. */
+  withShape(shape: ErrorShape): PetrelError {
+    return new PetrelError(this.code, this.message, { status: this.status, headers: this.headers, shape });
   }
 }
 

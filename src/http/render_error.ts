@@ -1,8 +1,7 @@
 /** The one place errors become responses, in the three body shapes GreptimeDB uses (reference §4.1). */
-import { PetrelError, StatusCode, statusCodeName } from "./errors.ts";
+import { type ErrorShape, PetrelError, StatusCode, statusCodeName } from "./errors.ts";
 
-/** Which body shape an endpoint's errors take. */
-export type ErrorShape = "greptime" | "plain" | "prometheus";
+export type { ErrorShape };
 
 /** GreptimeDB masks internal failures (reference §4.2). */
 function visibleMessage(err: PetrelError): string {

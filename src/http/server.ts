@@ -121,7 +121,7 @@ const internalLog = new Logger("petrel::http::error");
 
 function renderUnexpected(e: unknown, shape: ErrorShape, startedAt: number): Response {
   const elapsed = Math.round(performance.now() - startedAt);
-  if (e instanceof PetrelError) return renderError(e, shape, elapsed);
+  if (e instanceof PetrelError) return renderError(e, e.shape ?? shape, elapsed);
   internalLog.error("unexpected failure", { error: String((e as Error)?.stack ?? e) });
   return renderError(new PetrelError(StatusCode.Internal, String(e)), shape, elapsed);
 }
