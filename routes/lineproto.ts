@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments } from "../src/http/errors.ts";
+import { yieldToIo } from "../src/http/yield.ts";
 import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { DataType, TableOptions, Value, WriteBatch } from "../src/storage/types.ts";
@@ -105,6 +106,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
     nowNanos(),
     (stop) => storage.onClose(stop),
   );
+  await yieldToIo();
   influxCreateOptions(batches, ctx.hints, ctx.app.config.influxdb.default_merge_mode);
   // Storage converts time units for mito tables itself, but the metric engine's path truncates a
   // negative ns time toward zero instead of flooring it, so the route still converts first.

@@ -1,5 +1,5 @@
 /**
- * Line-protocol parsing off the request thread: one worker parses large bodies while the main thread
+ * Line-protocol parsing off the request thread: a worker parses large bodies while the main thread
  * writes the previous request's rows to SQLite, so the two overlap (on this path parsing is about
  * as costly as the write). Batches come back in columnar form (`lineproto_columnar.ts`), which is
  * ~15× cheaper to receive than structured-cloned row arrays.
@@ -9,75 +9,38 @@
  * (the thread hop would cost more than it saves). If the worker dies or fails unexpectedly, every
  * pending body is parsed inline instead and the worker is not used again: a worker problem never
  * loses a write or hangs a request, and parse errors are the same PetrelErrors either way.
+ *
+ * Measured and dropped: cutting a body in two for two workers. It halves the parse wait only when
+ * a core is idle; on two cores the main thread's SQLite work already takes one, and the extra
+ * decode and merge cost more than they saved.
  */
 
-import { PetrelError } from "../http/errors.ts";
 import type { WriteBatch } from "../storage/types.ts";
 import { parseLineProtocol, precisionToNanos } from "./lineproto.ts";
-import { decodeBatches, type EncodedBatches } from "./lineproto_columnar.ts";
+import { ParseWorker } from "./lineproto_worker_client.ts";
 
-/** A body to parse, as posted to the worker. */
-export interface ParseRequest {
-  id: number;
-  body: Uint8Array;
-  precision: string | undefined;
-  now: bigint;
-}
-
-/** The worker's answer to request `id` (id 0 with `ready` once it has loaded). */
-export interface ParseReply {
-  id: number;
-  ready?: true;
-  encoded?: EncodedBatches;
-  error?: { code: number; message: string; status: number };
-  crashed?: string;
-}
-
-interface Pending {
-  body: Uint8Array;
-  precision: string | undefined;
-  now: bigint;
-  resolve(b: WriteBatch[]): void;
-  reject(e: unknown): void;
-}
+export type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
 
 /** Bodies below this many bytes are parsed inline. */
 let minWorkerBytes = 64 * 1024;
 /** An idle worker is stopped after this long: a live worker keeps the process from exiting. */
 const IDLE_MS = 10_000;
 
-let worker: Worker | null = null;
-let ready = false;
+let worker: ParseWorker | null = null;
 let broken = false;
-let nextId = 1;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
-const pending = new Map<number, Pending>();
-/** The receiving side of the worker's `StringTable`; a new worker starts with an empty one. */
-let mirror: string[] = [];
 
 function parseInline(body: Uint8Array, precision: string | undefined, now: bigint): WriteBatch[] {
   return parseLineProtocol(new TextDecoder().decode(body), precision, now);
-}
-
-/** Settles a request by parsing inline (after a worker failure); parse errors reject as usual. */
-function settleInline(p: Pending): void {
-  try {
-    p.resolve(parseInline(p.body, p.precision, p.now));
-  } catch (e) {
-    p.reject(e);
-  }
 }
 
 /** Stops the worker; bodies it still held are parsed inline, so no request is lost or left hanging. */
 export function stopLineProtocolWorker(): void {
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   idleTimer = undefined;
-  if (worker !== null) worker.terminate();
+  const w = worker;
   worker = null;
-  ready = false;
-  const left = [...pending.values()];
-  pending.clear();
-  for (const p of left) settleInline(p);
+  w?.stop();
 }
 
 function fail(): void {
@@ -85,58 +48,28 @@ function fail(): void {
   stopLineProtocolWorker();
 }
 
-function armIdleTimer(): void {
+function onSettled(): void {
+  if (worker?.busy) return;
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   const timer = setTimeout(() => {
     idleTimer = undefined;
-    if (pending.size === 0) stopLineProtocolWorker();
+    if (!worker?.busy) stopLineProtocolWorker();
   }, IDLE_MS);
   Deno.unrefTimer(timer);
   idleTimer = timer;
 }
 
-function onReply(e: MessageEvent<ParseReply>): void {
-  const r = e.data;
-  if (r.ready) {
-    ready = true;
-    return;
+/** The worker, started if needed; null (and inline parsing from now on) when workers are unavailable. */
+function ensureWorker(): ParseWorker | null {
+  if (worker !== null) return worker;
+  try {
+    worker = new ParseWorker({ parseInline, onFail: fail, onSettled });
+  } catch (e) {
+    // e.g. a compiled binary built without `--include src/protocols/lineproto_worker.ts`
+    console.error(`line protocol worker unavailable, parsing inline: ${e}`);
+    broken = true;
   }
-  const p = pending.get(r.id);
-  if (p === undefined) return;
-  pending.delete(r.id);
-  if (pending.size === 0) armIdleTimer();
-  if (r.encoded !== undefined) {
-    let batches: WriteBatch[];
-    try {
-      batches = decodeBatches(r.encoded, mirror);
-    } catch (e) {
-      // Cannot happen while messages arrive in order; if it does, stay correct without the worker.
-      console.error(`line protocol worker reply unusable, parsing inline from now on: ${e}`);
-      settleInline(p);
-      fail();
-      return;
-    }
-    p.resolve(batches);
-  } else if (r.error !== undefined) {
-    p.reject(new PetrelError(r.error.code, r.error.message, { status: r.error.status }));
-  } else {
-    // An unexpected failure inside the worker: the inline parse reproduces it (or succeeds).
-    settleInline(p);
-  }
-}
-
-function spawn(): Worker {
-  const w = new Worker(new URL("./lineproto_worker.ts", import.meta.url).href, { type: "module" });
-  mirror = [];
-  // A stopped worker's last replies are dropped: their requests were already parsed inline.
-  w.onmessage = (e: MessageEvent<ParseReply>) => w === worker && onReply(e);
-  w.onerror = (e: ErrorEvent) => {
-    e.preventDefault();
-    console.error(`line protocol worker failed, parsing inline from now on: ${e.message}`);
-    fail();
-  };
-  w.onmessageerror = () => fail();
-  return w;
+  return worker;
 }
 
 /**
@@ -152,27 +85,13 @@ export function parseLineProtocolBody(
 ): Promise<WriteBatch[]> | WriteBatch[] {
   precisionToNanos(precision); // an unknown precision is a 400 before any thread hop
   if (broken || body.byteLength < minWorkerBytes) return parseInline(body, precision, now);
-  if (worker === null) {
-    try {
-      worker = spawn();
-    } catch (e) {
-      // e.g. a compiled binary built without `--include src/protocols/lineproto_worker.ts`
-      console.error(`line protocol worker unavailable, parsing inline: ${e}`);
-      broken = true;
-      return parseInline(body, precision, now);
-    }
-    onClose?.(stopLineProtocolWorker);
-  }
-  if (!ready) return parseInline(body, precision, now);
+  const w = ensureWorker();
+  if (w === null) return parseInline(body, precision, now);
   onClose?.(stopLineProtocolWorker);
+  if (!w.ready) return parseInline(body, precision, now);
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   idleTimer = undefined;
-  const id = nextId++;
-  const w = worker;
-  return new Promise<WriteBatch[]>((resolve, reject) => {
-    pending.set(id, { body, precision, now, resolve, reject });
-    w.postMessage({ id, body, precision, now } satisfies ParseRequest);
-  });
+  return w.parse(body, precision, now);
 }
 
 /** For tests: the size from which bodies go to the worker; returns the previous value. */
@@ -184,7 +103,7 @@ export function setLineProtocolWorkerMinBytes(bytes: number): number {
 
 /** For tests: makes the worker throw outside any parse, as a bug in it would. */
 export function crashLineProtocolWorker(): void {
-  worker?.postMessage({ crash: true });
+  worker?.crash();
 }
 
 /** For tests: lets a worker be used again after a failure. */
@@ -194,10 +113,10 @@ export function reviveLineProtocolWorker(): void {
 
 /** For tests: resolves once the worker is up and taking bodies (false if it is broken). */
 export async function lineProtocolWorkerReady(timeoutMs = 10_000): Promise<boolean> {
-  if (worker === null && !broken) {
-    worker = spawn();
-  }
+  if (!broken) ensureWorker();
   const until = Date.now() + timeoutMs;
-  while (!ready && !broken && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  return ready;
+  while (!(worker?.ready ?? false) && !broken && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return worker?.ready ?? false;
 }

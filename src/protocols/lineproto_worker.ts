@@ -9,7 +9,7 @@
 import { PetrelError } from "../http/errors.ts";
 import { parseLineProtocol } from "./lineproto.ts";
 import { encodeBatches, StringTable } from "./lineproto_columnar.ts";
-import type { ParseReply, ParseRequest } from "./lineproto_pool.ts";
+import type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
 
 const decoder = new TextDecoder();
 /** Mirrored by the pool: tag values of series seen before are sent as numbers only. */

@@ -192,6 +192,11 @@ export class DatabaseHandle {
     this.invalidate();
   }
 
+  /** Sets the connection's automatic checkpoint threshold in pages (see `checkpointer.ts`). */
+  setAutoCheckpoint(pages: number): void {
+    if (this.conn.isOpen) this.conn.exec(`PRAGMA wal_autocheckpoint=${Math.trunc(pages)}`);
+  }
+
   /** Checkpoints the WAL and closes the connection. */
   close(): void {
     try {

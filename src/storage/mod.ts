@@ -29,6 +29,7 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { Checkpointer } from "./checkpointer.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
@@ -77,6 +78,7 @@ export class Storage {
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly lastSweep = new Map<string, number>();
   private readonly closeHooks = new Set<() => void>();
+  private readonly checkpointer = new Checkpointer();
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -145,6 +147,7 @@ export class Storage {
   dropDatabase(db: string): void {
     if (db === INFORMATION_SCHEMA) throw invalidArguments(`Cannot drop database ${db}`);
     const h = this.database(db);
+    for (const f of [h.files.main, h.files.nowal]) if (f) this.checkpointer.forget(f);
     h.close();
     this.dbs.delete(db);
     for (const f of [h.files.main, h.files.nowal]) {
@@ -195,11 +198,14 @@ export class Storage {
       } else plain.push(b);
     }
     const settings = { autoCreateTable: this.autoCreateTable };
-    if (metric.length === 0) return writeBatches(h, plain, opts, settings);
+    if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
     try {
-      return h.transaction(() =>
-        writeMetrics(h, metric, { hints: opts.hints, autoCreateTable: this.autoCreateTable }) +
-        (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
+      return this.wrote(
+        h,
+        h.transaction(() =>
+          writeMetrics(h, metric, { hints: opts.hints, autoCreateTable: this.autoCreateTable }) +
+          (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
+        ),
       );
     } catch (e) {
       forgetSeries(h);
@@ -207,15 +213,24 @@ export class Storage {
     }
   }
 
+  /** Hands the database's files to the background checkpointer after a write; returns `rows`. */
+  private wrote(h: DatabaseHandle, rows: number): number {
+    for (const path of [h.files.main, h.files.nowal]) {
+      if (path) this.checkpointer.wrote({ path, setAutoCheckpoint: (pages) => h.setAutoCheckpoint(pages) });
+    }
+    return rows;
+  }
+
   /**
    * Writes metrics into metric-engine logical tables (created on demand on their physical table),
    * in one transaction; returns the samples written.
    */
   writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
-    return writeMetrics(this.database(db), writes, {
-      hints: opts.hints,
-      autoCreateTable: this.autoCreateTable,
-    });
+    const h = this.database(db);
+    return this.wrote(
+      h,
+      writeMetrics(h, writes, { hints: opts.hints, autoCreateTable: this.autoCreateTable }),
+    );
   }
 
   /**
@@ -323,6 +338,7 @@ export class Storage {
   /** Stops the sweeper, checkpoints every WAL and closes every database. */
   close(): void {
     this.stopTtlSweeper();
+    this.checkpointer.stop();
     for (const fn of this.closeHooks) fn();
     this.closeHooks.clear();
     for (const h of this.dbs.values()) h.close();

@@ -1,0 +1,84 @@
+/**
+ * Background WAL checkpoints (`src/storage/checkpointer.ts`): after writes, a worker copies the
+ * WAL into the database file without the writer running a checkpoint, the writer's own threshold
+ * is raised while it does, and close() still leaves a fully checkpointed, truncated WAL.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { Storage } from "../../src/storage/mod.ts";
+import type { ColumnSchema, Value } from "../../src/storage/types.ts";
+
+const COLS: ColumnSchema[] = [
+  { name: "host", type: "String", semantic: "TAG" },
+  { name: "ts", type: "TimestampMillisecond", semantic: "TIMESTAMP" },
+  { name: "v", type: "Float64", semantic: "FIELD" },
+];
+
+function rows(from: number, n: number): Value[][] {
+  return Array.from({ length: n }, (_, i) => [`host-${(from + i) % 100}`, from + i, i / 3]);
+}
+
+const size = (path: string) => {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
+  }
+};
+
+Deno.test("checkpointer: the WAL reaches the database file without a checkpoint on the writer", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  const storage = Storage.open({ dataHome: dir });
+  const file = `${dir}/data/public.sqlite`;
+  try {
+    // ~1 MB of rows: far below the writer's own automatic threshold (1000 pages = 4 MB).
+    for (let k = 0; k < 10; k++) {
+      storage.write("public", [{ table: "m", columns: COLS, rows: rows(k * 2000, 2000) }]);
+    }
+    const before = size(file);
+    const conn = storage.database("public").conn;
+    assert.equal(conn.prepare("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint, 8192);
+    const until = Date.now() + 10_000;
+    while (size(file) <= before && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(size(file) > before, `database file still ${size(file)} bytes: nothing was checkpointed`);
+    // Everything reached the file: a reader of the file alone (WAL ignored) sees all rows.
+    const copy = `${dir}/copy.sqlite`;
+    Deno.copyFileSync(file, copy);
+    const reader = new DatabaseSync(copy, { readOnly: true });
+    assert.equal(reader.prepare('SELECT count(*) AS n FROM "m"').get()?.n, 20000);
+    reader.close();
+  } finally {
+    storage.close();
+  }
+  assert.equal(size(`${file}-wal`), 0, "close() leaves a truncated WAL");
+  const reopened = Storage.open({ dataHome: dir });
+  try {
+    const conn = reopened.database("public").conn;
+    assert.equal(conn.prepare('SELECT count(*) AS n FROM "m"').get()?.n, 20000);
+    assert.equal(conn.prepare("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint, 1000);
+  } finally {
+    reopened.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkpointer: a dropped and recreated database is written and checkpointed afresh", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  const storage = Storage.open({ dataHome: dir });
+  try {
+    storage.createDatabase("d");
+    storage.write("d", [{ table: "m", columns: COLS, rows: rows(0, 2000) }]);
+    storage.dropDatabase("d");
+    storage.createDatabase("d");
+    storage.write("d", [{ table: "m", columns: COLS, rows: rows(0, 500) }]);
+    const file = `${dir}/data/d.sqlite`;
+    const before = size(file);
+    const until = Date.now() + 10_000;
+    while (size(file) <= before && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(size(file) > before, "the new database's WAL was not checkpointed");
+    assert.equal(storage.database("d").conn.prepare('SELECT count(*) AS n FROM "m"').get()?.n, 500);
+  } finally {
+    storage.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
