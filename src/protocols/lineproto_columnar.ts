@@ -9,7 +9,15 @@
  * array, so a steady stream of the same series moves and allocates no strings at all.
  */
 
-import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "../storage/types.ts";
+import type {
+  ColumnSchema,
+  ColumnValues,
+  CreateType,
+  TableOptions,
+  Value,
+  WriteBatch,
+} from "../storage/types.ts";
+import { ColumnarBatch } from "../storage/types.ts";
 
 /** One column's values; `nulls[i] === 1` marks a null where the typed array cannot say so. */
 export type EncodedColumn =
@@ -172,57 +180,53 @@ export function encodeBatches(
 }
 
 /**
- * Columnar form → batches whose rows equal the encoded ones (numbers stay numbers, bigints bigints).
- * `mirror` is the receiver's copy of the sender's `StringTable`, updated here; without one the
- * message must have been encoded without a table. Throws when the mirror is out of step.
+ * Columnar form → batches (as `ColumnarBatch`es: the writer reads their columns as they are, and
+ * their `rows` equal the encoded ones: numbers stay numbers, bigints bigints). `mirror` is the
+ * receiver's copy of the sender's `StringTable`, updated here; without one the message must have
+ * been encoded without a table. Throws when the mirror is out of step.
  */
-export function decodeBatches(encoded: EncodedBatches, mirror: string[] = []): WriteBatch[] {
+export function decodeBatches(encoded: EncodedBatches, mirror: string[] = []): ColumnarBatch[] {
   if (encoded.reset) mirror.length = 0;
   if (mirror.length !== encoded.base) {
     throw new Error(`string table out of step: have ${mirror.length}, message starts at ${encoded.base}`);
   }
   for (const s of encoded.strings) mirror.push(s);
-  const strings = mirror, extra = encoded.extra;
   return encoded.batches.map((e) => {
-    const n = e.rowCount, width = e.columns.length;
-    const rows: Value[][] = new Array(n);
-    for (let r = 0; r < n; r++) rows[r] = new Array(width);
-    for (let j = 0; j < width; j++) {
-      const col = e.values[j];
-      switch (col.kind) {
-        case "str": {
-          const idx = col.idx;
-          for (let r = 0; r < n; r++) {
-            const i = idx[r];
-            rows[r][j] = i >= 0 ? strings[i] : i === -1 ? null : extra[-2 - i];
-          }
-          break;
-        }
-        case "f64":
-        case "i64": {
-          const { v, nulls } = col;
-          if (nulls === null) { for (let r = 0; r < n; r++) rows[r][j] = v[r]; }
-          else for (let r = 0; r < n; r++) rows[r][j] = nulls[r] === 1 ? null : v[r];
-          break;
-        }
-        case "bool": {
-          const v = col.v;
-          for (let r = 0; r < n; r++) rows[r][j] = v[r] === BOOL_NULL ? null : v[r] === 1;
-          break;
-        }
-        case "null":
-          for (let r = 0; r < n; r++) rows[r][j] = null;
-          break;
-        case "any": {
-          const v = col.v;
-          for (let r = 0; r < n; r++) rows[r][j] = v[r];
-          break;
-        }
-      }
-    }
-    const b: WriteBatch = { table: e.table, columns: e.columns, rows };
+    const cols = e.values.map((col) => decodeColumn(col, e.rowCount, mirror, encoded.extra));
+    const b = new ColumnarBatch(e.table, e.columns, cols, e.rowCount);
     if (e.options !== undefined) b.options = e.options;
     if (e.createType !== undefined) b.createType = e.createType;
     return b;
   });
+}
+
+/** One encoded column as values the writer reads directly (typed arrays kept where they hold no nulls). */
+function decodeColumn(col: EncodedColumn, n: number, strings: string[], extra: string[]): ColumnValues {
+  switch (col.kind) {
+    case "str": {
+      const idx = col.idx, out: Value[] = new Array(n);
+      for (let r = 0; r < n; r++) {
+        const i = idx[r];
+        out[r] = i >= 0 ? strings[i] : i === -1 ? null : extra[-2 - i];
+      }
+      return out;
+    }
+    case "f64":
+    case "i64": {
+      const { v, nulls } = col;
+      if (nulls === null) return v;
+      const out: Value[] = new Array(n);
+      for (let r = 0; r < n; r++) out[r] = nulls[r] === 1 ? null : v[r];
+      return out;
+    }
+    case "bool": {
+      const v = col.v, out: Value[] = new Array(n);
+      for (let r = 0; r < n; r++) out[r] = v[r] === BOOL_NULL ? null : v[r] === 1;
+      return out;
+    }
+    case "null":
+      return new Array<Value>(n).fill(null);
+    case "any":
+      return col.v;
+  }
 }

@@ -54,6 +54,56 @@ export interface WriteBatch {
   createType?: CreateType;
 }
 
+/** One column's values, row by row (a plain array, or a typed array for numbers or bigints). */
+export type ColumnValues = ArrayLike<Value>;
+
+/**
+ * A batch that holds its values by column, as a parse worker delivers them: the writer reads the
+ * columns directly, and `rows` is built (once) only when some other consumer asks for it, after which
+ * the rows are what counts (a consumer may have changed them).
+ */
+export class ColumnarBatch implements WriteBatch {
+  options?: TableOptions;
+  createType?: CreateType;
+  #rows: Value[][] | undefined;
+
+  /** `cols[j][r]` is row r of `columns[j]`; every column holds `rowCount` values. */
+  constructor(
+    public table: string,
+    public columns: ColumnSchema[],
+    readonly cols: ColumnValues[],
+    readonly rowCount: number,
+  ) {}
+
+  /** Whether `rows` has been built (then it, not `cols`, holds the values). */
+  get materialized(): boolean {
+    return this.#rows !== undefined;
+  }
+
+  get rows(): Value[][] {
+    if (this.#rows === undefined) {
+      const n = this.rowCount, width = this.cols.length;
+      const rows: Value[][] = new Array(n);
+      for (let r = 0; r < n; r++) {
+        const row: Value[] = new Array(width);
+        for (let j = 0; j < width; j++) row[j] = this.cols[j][r];
+        rows[r] = row;
+      }
+      this.#rows = rows;
+    }
+    return this.#rows;
+  }
+
+  set rows(rows: Value[][]) {
+    this.#rows = rows;
+  }
+}
+
+/** The batch's values by column when it still holds them that way (no copy), else null. */
+export function columnsOf(batch: WriteBatch): ColumnarBatch | null {
+  return batch instanceof ColumnarBatch && !batch.materialized ? batch : null;
+}
+
 /** A column of a result set. */
 export interface ResultColumn {
   name: string;

@@ -4,7 +4,16 @@
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
 import type { StatementSync } from "node:sqlite";
-import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "./types.ts";
+import type {
+  ColumnarBatch,
+  ColumnSchema,
+  ColumnValues,
+  CreateType,
+  TableOptions,
+  Value,
+  WriteBatch,
+} from "./types.ts";
+import { columnsOf } from "./types.ts";
 import { invalidArguments } from "../http/errors.ts";
 import { encodeUInt64, isTimestampType, NULL_TAG, unitOf, UNITS_PER_SECOND } from "./datatypes.ts";
 import type { DatabaseHandle } from "./database.ts";
@@ -239,23 +248,24 @@ function nullFor(plan: ColumnPlan, sawNull: Set<string>): SqlValue {
 }
 
 /**
- * Converts column `j` of every row into `out` (row-major, `width` values per row): one loop per
- * column, branching on the column's kind once instead of calling a converter per cell.
+ * Converts one column into `out` (row-major, `width` values per row, row k taken from
+ * `col[order[k]]`): one loop per column, branching on the column's kind once instead of calling a
+ * converter per cell.
  */
 function convertColumn(
   plan: ColumnPlan,
-  rows: Value[][],
+  source: ColumnSource,
   j: number,
   width: number,
   out: SqlValue[],
   sawNull: Set<string>,
 ): void {
-  const n = rows.length, col = plan.col;
+  const { n, order } = source, values = source.cols[j], col = plan.col;
   let k = j;
   switch (plan.kind) {
     case "text":
       for (let r = 0; r < n; r++, k += width) {
-        const v = rows[r][j];
+        const v = values[order[r]];
         out[k] = typeof v === "string"
           ? v
           : v === null || v === undefined
@@ -265,7 +275,7 @@ function convertColumn(
       return;
     case "binary":
       for (let r = 0; r < n; r++, k += width) {
-        const v = rows[r][j];
+        const v = values[order[r]];
         out[k] = v instanceof Uint8Array || typeof v === "string"
           ? v
           : v === null || v === undefined
@@ -275,7 +285,7 @@ function convertColumn(
       return;
     case "boolean":
       for (let r = 0; r < n; r++, k += width) {
-        const v = rows[r][j];
+        const v = values[order[r]];
         out[k] = v === null || v === undefined
           ? nullFor(plan, sawNull)
           : typeof v === "boolean" || typeof v === "number" || typeof v === "bigint"
@@ -287,7 +297,7 @@ function convertColumn(
       const conv = plan.timeConversion;
       const uint64 = col.type === "UInt64";
       for (let r = 0; r < n; r++, k += width) {
-        const v = rows[r][j];
+        const v = values[order[r]];
         if (typeof v === "number") {
           out[k] = !conv ? v : Number.isInteger(v) ? convertTime(v, conv.from, conv.to) : mismatch(col, v);
         } else if (typeof v === "bigint") {
@@ -333,6 +343,62 @@ function sortByKey(rows: Value[][], keyPositions: number[]): Value[][] {
     if (cmp(rows[i - 1], rows[i]) > 0) return [...rows].sort(cmp);
   }
   return rows;
+}
+
+/** A batch's values by column, with the order rows are inserted in (`order[k]` is the k-th row). */
+interface ColumnSource {
+  cols: ColumnValues[];
+  order: ArrayLike<number>;
+  n: number;
+}
+
+let identityCache = new Int32Array(0);
+
+/** 0, 1, 2, … (at least n of them). */
+function identity(n: number): Int32Array {
+  if (identityCache.length < n) {
+    identityCache = new Int32Array(Math.max(n, identityCache.length * 2));
+    for (let i = 0; i < identityCache.length; i++) identityCache[i] = i;
+  }
+  return identityCache;
+}
+
+/** Columns of a columnar batch, ordered by the table key (ties keep input order, so later duplicates win). */
+function columnarSource(batch: ColumnarBatch, keyPositions: number[] | null): ColumnSource {
+  const n = batch.rowCount, cols = batch.cols;
+  const keys = (keyPositions ?? []).map((p) => cols[p]);
+  const cmp = (a: number, b: number): number => {
+    for (const k of keys) {
+      const c = compareValues(k[a], k[b]);
+      if (c !== 0) return c;
+    }
+    return a - b;
+  };
+  for (let r = 1; r < n; r++) {
+    if (cmp(r - 1, r) > 0) {
+      const order = Int32Array.from(identity(n).subarray(0, n));
+      return { cols, order: order.sort(cmp), n };
+    }
+  }
+  return { cols, order: identity(n), n };
+}
+
+/** Columns of a row batch (rows sorted by the table key first when `keyPositions` is given). */
+function rowSource(batch: WriteBatch, width: number, keyPositions: number[] | null): ColumnSource {
+  for (const row of batch.rows) {
+    if (row.length > width) {
+      throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${batch.table}`);
+    }
+  }
+  const rows = keyPositions === null ? batch.rows : sortByKey(batch.rows, keyPositions);
+  const n = rows.length;
+  const cols: Value[][] = [];
+  for (let j = 0; j < width; j++) {
+    const col: Value[] = new Array(n);
+    for (let r = 0; r < n; r++) col[r] = rows[r][j];
+    cols.push(col);
+  }
+  return { cols, order: identity(n), n };
 }
 
 /** How rows are inserted: plain (append), replacing the row with the same key, or merging non-nulls. */
@@ -385,7 +451,7 @@ function statementFor(
 }
 
 /** Inserts rows with statements of `perStatement` rows, then powers of two for the rest. */
-function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, rows: Value[][]): void {
+function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, source: ColumnSource): void {
   const { table, names } = mapping;
   for (const c of table.columns) {
     if (!c.nullable && c.default === undefined && c.name !== table.timeIndex && !names.includes(c.name)) {
@@ -394,15 +460,10 @@ function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, rows: Value[
       );
     }
   }
-  const width = names.length;
-  for (const row of rows) {
-    if (row.length > width) {
-      throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${table.name}`);
-    }
-  }
+  const width = names.length, n = source.n;
   const sawNull = new Set<string>();
   const keyed = usesNullTag(table);
-  const values: SqlValue[] = new Array(rows.length * width);
+  const values: SqlValue[] = new Array(n * width);
   names.forEach((name, j) => {
     const col = findColumn(table, name)!;
     const isTime = col.name === table.timeIndex;
@@ -413,7 +474,7 @@ function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, rows: Value[
       isTag: keyed && table.primaryKey.includes(col.name),
       timeConversion: isTime ? mapping.timeConversion : undefined,
     };
-    convertColumn(plan, rows, j, width, values, sawNull);
+    convertColumn(plan, source, j, width, values, sawNull);
   });
   const verb = insertVerb(table, names, sawNull);
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
@@ -423,9 +484,9 @@ function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, rows: Value[
     stmt.run(...values.slice(i * width, (i + count) * width));
     i += count;
   };
-  while (rows.length - i >= perStatement) bind(perStatement);
+  while (n - i >= perStatement) bind(perStatement);
   for (let size = 256; size >= 1; size >>= 1) {
-    while (rows.length - i >= size) bind(size);
+    while (n - i >= size) bind(size);
   }
   const sawNullTag = new Set(table.primaryKey.filter((k) => !names.includes(k) || sawNull.has(k)));
   recordNullTags(handle, table, sawNullTag);
@@ -446,7 +507,9 @@ function writeBatch(
 ): BatchResult {
   validateTableName(batch.table);
   validateBatchColumns(batch);
-  if (batch.rows.length === 0) return { rows: 0, durable: false };
+  const columnar = columnsOf(batch);
+  const rowCount = columnar ? columnar.rowCount : batch.rows.length;
+  if (rowCount === 0) return { rows: 0, durable: false };
   let table = handle.getTable(batch.table);
   if (!table) {
     if (!autoCreateAllowed(settings, opts.hints)) {
@@ -467,16 +530,15 @@ function writeBatch(
   const evolved = evolveSchema(handle, table, batch, opts);
   table = evolved.table;
   const durable = table.schema !== "nowal";
-  if (ttlMs(table) === 0) return { rows: batch.rows.length, durable };
-  let rows = batch.rows;
-  if (!isAppendMode(table)) {
-    const keyPositions = keyColumns(table)
-      .map((k) => evolved.names.indexOf(k))
-      .filter((p) => p >= 0);
-    rows = sortByKey(rows, keyPositions);
-  }
-  insertRows(handle, evolved, rows);
-  return { rows: batch.rows.length, durable };
+  if (ttlMs(table) === 0) return { rows: rowCount, durable };
+  const keyPositions = isAppendMode(table)
+    ? null
+    : keyColumns(table).map((k) => evolved.names.indexOf(k)).filter((p) => p >= 0);
+  const source = columnar
+    ? columnarSource(columnar, keyPositions)
+    : rowSource(batch, evolved.names.length, keyPositions);
+  insertRows(handle, evolved, source);
+  return { rows: rowCount, durable };
 }
 
 /**
