@@ -10,6 +10,7 @@
 
 import { invalidArguments, PetrelError } from "../http/errors.ts";
 import type { ColumnSchema, DataType, Value, WriteBatch } from "../storage/types.ts";
+import { ColumnarBatch } from "../storage/types.ts";
 import {
   BACKSLASH,
   BOOLEANS,
@@ -51,7 +52,9 @@ interface TableBuilder {
   name: string;
   columns: ColumnSchema[];
   index: Map<string, number>;
-  rows: Value[][];
+  /** Values by column (`cols[j][r]`), each exactly `n` long between lines. */
+  cols: Value[][];
+  n: number;
   hasTime: boolean;
   /** Column indexes of each interned tag-key list seen in this request. */
   tagIdx: Map<string[], number[]>;
@@ -72,7 +75,7 @@ class Parser {
     this.n = text.length;
   }
 
-  run(): WriteBatch[] {
+  run(): ColumnarBatch[] {
     const { text, n } = this;
     while (this.pos < n) {
       let c = text.charCodeAt(this.pos);
@@ -102,14 +105,12 @@ class Parser {
     return this.finish();
   }
 
-  private finish(): WriteBatch[] {
-    const out: WriteBatch[] = [];
+  private finish(): ColumnarBatch[] {
+    const out: ColumnarBatch[] = [];
     for (const t of this.tables.values()) {
-      const width = t.columns.length;
-      for (const row of t.rows) {
-        for (let j = row.length; j < width; j++) row.push(null);
-      }
-      out.push({ table: t.name, columns: t.columns, rows: t.rows, createType: "last_non_null" });
+      const b = new ColumnarBatch(t.name, t.columns, t.cols, t.n);
+      b.createType = "last_non_null";
+      out.push(b);
     }
     return out;
   }
@@ -141,17 +142,20 @@ class Parser {
       tagIdx = series.keys.map((k) => this.column(table, k, "String", "TAG"));
       table.tagIdx.set(series.keys, tagIdx);
     }
-    const row: Value[] = new Array(table.columns.length).fill(null);
+    // This line is row r: a value is set by appending at index r, so the arrays stay packed.
+    const r = table.n, cols = table.cols;
     const tagVals = series.vals;
-    for (let k = 0; k < tagIdx.length; k++) row[tagIdx[k]] = tagVals[k];
-    this.parseFields(table, row);
+    for (let k = 0; k < tagIdx.length; k++) cols[tagIdx[k]][r] = tagVals[k];
+    this.parseFields(table, r);
     if (!table.hasTime) {
       table.hasTime = true;
       table.index.set(INFLUX_TIME_INDEX, table.columns.length);
       table.columns.push({ name: INFLUX_TIME_INDEX, type: "TimestampNanosecond", semantic: "TIMESTAMP" });
+      cols.push(new Array(r).fill(null));
     }
-    row[table.index.get(INFLUX_TIME_INDEX)!] = this.parseTimestamp();
-    table.rows.push(row);
+    cols[table.index.get(INFLUX_TIME_INDEX)!][r] = this.parseTimestamp();
+    for (let j = 0; j < cols.length; j++) if (cols[j].length === r) cols[j].push(null);
+    table.n = r + 1;
   }
 
   // Next space / newline / backslash at or after the position they were searched from; searching
@@ -189,7 +193,8 @@ class Parser {
         name: measurement,
         columns: [],
         index: new Map(),
-        rows: [],
+        cols: [],
+        n: 0,
         hasTime: false,
         tagIdx: new Map(),
         fieldKeys: [],
@@ -224,11 +229,12 @@ class Parser {
     }
     const at = table.columns.length;
     table.columns.push({ name, type, semantic });
+    table.cols.push(new Array(table.n).fill(null));
     table.index.set(name, at);
     return at;
   }
 
-  private parseFields(table: TableBuilder, row: Value[]): void {
+  private parseFields(table: TableBuilder, r: number): void {
     const { text, n } = this;
     let p = this.pos;
     for (let k = 0;; k++) {
@@ -312,10 +318,10 @@ class Parser {
         }
       }
       if (idx >= 0 && table.columns[idx].type === type) {
-        row[idx] = value;
+        table.cols[idx][r] = value;
       } else {
         idx = this.column(table, key, type, "FIELD");
-        row[idx] = value;
+        table.cols[idx][r] = value;
         if (!escaped) {
           table.fieldKeys[k] = key;
           table.fieldIdx[k] = idx;
@@ -448,12 +454,27 @@ class Parser {
 }
 
 /**
- * Parses a line-protocol body into one batch per measurement (timestamps in ns, as bigint).
- * Throws PetrelError 1004 naming the line and problem, or on an unknown precision.
+ * Parses a line-protocol body into one batch per measurement (timestamps in ns, as bigint), held
+ * by column as the writer and the worker transfer want them. Throws PetrelError 1004 naming the
+ * line and problem, or on an unknown precision.
  */
-export function parseLineProtocol(text: string, precision: string | undefined, now: bigint): WriteBatch[] {
+export function parseLineProtocolColumns(
+  text: string,
+  precision: string | undefined,
+  now: bigint,
+): ColumnarBatch[] {
   const mult = precisionToNanos(precision);
   return new Parser(text, mult, now).run();
+}
+
+/** `parseLineProtocolColumns` with plain row batches, for callers that want rows. */
+export function parseLineProtocol(text: string, precision: string | undefined, now: bigint): WriteBatch[] {
+  return parseLineProtocolColumns(text, precision, now).map((b) => ({
+    table: b.table,
+    columns: b.columns,
+    rows: b.rows,
+    createType: b.createType,
+  }));
 }
 
 /** True when `e` is a line-protocol parse error (for callers that map errors themselves). */

@@ -17,7 +17,7 @@ import type {
   Value,
   WriteBatch,
 } from "../storage/types.ts";
-import { ColumnarBatch } from "../storage/types.ts";
+import { ColumnarBatch, columnsOf } from "../storage/types.ts";
 
 /** One column's values; `nulls[i] === 1` marks a null where the typed array cannot say so. */
 export type EncodedColumn =
@@ -70,12 +70,16 @@ interface EncodeState {
 const I64_MIN = -(2n ** 63n), I64_MAX = 2n ** 63n - 1n;
 const BOOL_NULL = 2;
 
-function encodeColumn(rows: Value[][], j: number, st: EncodeState, transfer: ArrayBuffer[]): EncodedColumn {
-  const n = rows.length;
+function encodeColumn(
+  values: ArrayLike<Value>,
+  n: number,
+  st: EncodeState,
+  transfer: ArrayBuffer[],
+): EncodedColumn {
   let kind: "str" | "f64" | "i64" | "bool" | "null" | "any" = "null";
   let hasNull = false;
   for (let r = 0; r < n; r++) {
-    const v = rows[r][j];
+    const v = values[r];
     const t = v === null || v === undefined
       ? "null"
       : typeof v === "string"
@@ -96,11 +100,11 @@ function encodeColumn(rows: Value[][], j: number, st: EncodeState, transfer: Arr
     case "null":
       return { kind };
     case "any":
-      return { kind, v: rows.map((row) => row[j] ?? null) };
+      return { kind, v: Array.from({ length: n }, (_, r) => values[r] ?? null) };
     case "str": {
       const idx = new Int32Array(n);
       for (let r = 0; r < n; r++) {
-        const v = rows[r][j] as string | null;
+        const v = values[r] as string | null;
         if (v === null || v === undefined) {
           idx[r] = -1;
           continue;
@@ -124,7 +128,7 @@ function encodeColumn(rows: Value[][], j: number, st: EncodeState, transfer: Arr
     case "bool": {
       const v = new Uint8Array(n);
       for (let r = 0; r < n; r++) {
-        const x = rows[r][j];
+        const x = values[r];
         v[r] = x === null || x === undefined ? BOOL_NULL : x ? 1 : 0;
       }
       transfer.push(v.buffer);
@@ -135,7 +139,7 @@ function encodeColumn(rows: Value[][], j: number, st: EncodeState, transfer: Arr
       const v = kind === "f64" ? new Float64Array(n) : new BigInt64Array(n);
       const nulls = hasNull ? new Uint8Array(n) : null;
       for (let r = 0; r < n; r++) {
-        const x = rows[r][j];
+        const x = values[r];
         if (x === null || x === undefined) nulls![r] = 1;
         else v[r] = x as never;
       }
@@ -166,11 +170,15 @@ export function encodeBatches(
   const st: EncodeState = { ids, added: [], extra: [] };
   const transfer: ArrayBuffer[] = [];
   const out: EncodedBatch[] = batches.map((b) => {
+    const held = columnsOf(b);
+    const n = held ? held.rowCount : b.rows.length;
     const e: EncodedBatch = {
       table: b.table,
       columns: b.columns,
-      rowCount: b.rows.length,
-      values: b.columns.map((_, j) => encodeColumn(b.rows, j, st, transfer)),
+      rowCount: n,
+      values: b.columns.map((_, j) =>
+        encodeColumn(held ? held.cols[j] : b.rows.map((row) => row[j]), n, st, transfer)
+      ),
     };
     if (b.options !== undefined) e.options = b.options;
     if (b.createType !== undefined) e.createType = b.createType;

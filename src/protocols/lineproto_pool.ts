@@ -16,7 +16,7 @@
  */
 
 import type { WriteBatch } from "../storage/types.ts";
-import { parseLineProtocol, precisionToNanos } from "./lineproto.ts";
+import { parseLineProtocolColumns, precisionToNanos } from "./lineproto.ts";
 import { ParseWorker } from "./lineproto_worker_client.ts";
 
 export type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
@@ -31,7 +31,7 @@ let broken = false;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 function parseInline(body: Uint8Array, precision: string | undefined, now: bigint): WriteBatch[] {
-  return parseLineProtocol(new TextDecoder().decode(body), precision, now);
+  return parseLineProtocolColumns(new TextDecoder().decode(body), precision, now);
 }
 
 /** Stops the worker; bodies it still held are parsed inline, so no request is lost or left hanging. */

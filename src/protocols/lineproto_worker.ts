@@ -7,7 +7,7 @@
 /// <reference lib="deno.worker" />
 
 import { PetrelError } from "../http/errors.ts";
-import { parseLineProtocol } from "./lineproto.ts";
+import { parseLineProtocolColumns } from "./lineproto.ts";
 import { encodeBatches, StringTable } from "./lineproto_columnar.ts";
 import type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
 
@@ -24,7 +24,7 @@ self.onmessage = (e: MessageEvent<ParseRequest | { crash: true }>) => {
   let reply: ParseReply;
   try {
     const { encoded, transfer } = encodeBatches(
-      parseLineProtocol(decoder.decode(body), precision, now),
+      parseLineProtocolColumns(decoder.decode(body), precision, now),
       strings,
     );
     self.postMessage({ id, encoded } satisfies ParseReply, transfer);

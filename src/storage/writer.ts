@@ -4,18 +4,19 @@
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
 import type { StatementSync } from "node:sqlite";
-import type {
-  ColumnarBatch,
-  ColumnSchema,
-  ColumnValues,
-  CreateType,
-  TableOptions,
-  Value,
-  WriteBatch,
-} from "./types.ts";
+import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "./types.ts";
 import { columnsOf } from "./types.ts";
+import {
+  columnarSource,
+  type ColumnPlan,
+  type ColumnSource,
+  convertColumn,
+  kindOf,
+  rowSource,
+  type SqlValue,
+} from "./writer_values.ts";
 import { invalidArguments } from "../http/errors.ts";
-import { encodeUInt64, isTimestampType, NULL_TAG, unitOf, UNITS_PER_SECOND } from "./datatypes.ts";
+import { isTimestampType, unitOf, UNITS_PER_SECOND } from "./datatypes.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
@@ -195,120 +196,6 @@ function singleFieldTarget(table: TableMeta, batch: WriteBatch): ColumnMeta | un
   return tableFields[0];
 }
 
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A timestamp re-expressed in another unit, floored toward the past as GreptimeDB converts. */
-function convertTime(v: number | bigint, from: bigint, to: bigint): number | bigint {
-  const x = BigInt(v) * to;
-  let q = x / from;
-  if (q * from !== x && x < 0n) q -= 1n;
-  return q <= SAFE && q >= -SAFE ? Number(q) : q;
-}
-
-type SqlValue = string | number | bigint | null | Uint8Array;
-
-/** The JS value kinds a column accepts (anything else would be stored with the wrong SQLite type). */
-type ValueKind = "text" | "binary" | "boolean" | "number";
-
-function kindOf(type: ColumnMeta["type"]): ValueKind {
-  switch (type) {
-    case "String":
-    case "Json":
-      return "text";
-    case "Binary":
-      return "binary";
-    case "Boolean":
-      return "boolean";
-    default:
-      return "number";
-  }
-}
-
-function mismatch(col: ColumnMeta, v: Value): never {
-  const shown = typeof v === "string" ? `'${v.length > 40 ? v.slice(0, 40) + "…" : v}'` : String(v);
-  throw invalidArguments(`Invalid value ${shown} for column ${col.name} of type ${col.type}`);
-}
-
-/** What one column's conversion needs to know, decided once per batch. */
-interface ColumnPlan {
-  col: ColumnMeta;
-  kind: ValueKind;
-  isTime: boolean;
-  /** Stores the null-tag stand-in for a null (a tag of a keyed table). */
-  isTag: boolean;
-  timeConversion?: { from: bigint; to: bigint };
-}
-
-/** The value a null becomes in a column (or the error it is); records the column in `sawNull`. */
-function nullFor(plan: ColumnPlan, sawNull: Set<string>): SqlValue {
-  if (plan.isTime) throw invalidArguments("Time index must be non null.");
-  if (!plan.col.nullable) throw invalidArguments(`Column ${plan.col.name} is NOT NULL but the value is null`);
-  sawNull.add(plan.col.name);
-  return plan.isTag ? NULL_TAG : null;
-}
-
-/**
- * Converts one column into `out` (row-major, `width` values per row, row k taken from
- * `col[order[k]]`): one loop per column, branching on the column's kind once instead of calling a
- * converter per cell.
- */
-function convertColumn(
-  plan: ColumnPlan,
-  source: ColumnSource,
-  j: number,
-  width: number,
-  out: SqlValue[],
-  sawNull: Set<string>,
-): void {
-  const { n, order } = source, values = source.cols[j], col = plan.col;
-  let k = j;
-  switch (plan.kind) {
-    case "text":
-      for (let r = 0; r < n; r++, k += width) {
-        const v = values[order[r]];
-        out[k] = typeof v === "string"
-          ? v
-          : v === null || v === undefined
-          ? nullFor(plan, sawNull)
-          : mismatch(col, v);
-      }
-      return;
-    case "binary":
-      for (let r = 0; r < n; r++, k += width) {
-        const v = values[order[r]];
-        out[k] = v instanceof Uint8Array || typeof v === "string"
-          ? v
-          : v === null || v === undefined
-          ? nullFor(plan, sawNull)
-          : mismatch(col, v);
-      }
-      return;
-    case "boolean":
-      for (let r = 0; r < n; r++, k += width) {
-        const v = values[order[r]];
-        out[k] = v === null || v === undefined
-          ? nullFor(plan, sawNull)
-          : typeof v === "boolean" || typeof v === "number" || typeof v === "bigint"
-          ? (v ? 1 : 0)
-          : mismatch(col, v);
-      }
-      return;
-    case "number": {
-      const conv = plan.timeConversion;
-      const uint64 = col.type === "UInt64";
-      for (let r = 0; r < n; r++, k += width) {
-        const v = values[order[r]];
-        if (typeof v === "number") {
-          out[k] = !conv ? v : Number.isInteger(v) ? convertTime(v, conv.from, conv.to) : mismatch(col, v);
-        } else if (typeof v === "bigint") {
-          out[k] = conv ? convertTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v;
-        } else if (v === null || v === undefined) out[k] = nullFor(plan, sawNull);
-        else mismatch(col, v);
-      }
-    }
-  }
-}
-
 /** Marks tag columns that now hold the null-tag stand-in, so readers map it back to NULL. */
 function recordNullTags(handle: DatabaseHandle, table: TableMeta, names: Set<string>): TableMeta {
   if (!usesNullTag(table)) return table;
@@ -320,85 +207,6 @@ function recordNullTags(handle: DatabaseHandle, table: TableMeta, names: Set<str
   };
   handle.saveMeta(next);
   return next;
-}
-
-function compareValues(a: Value | undefined, b: Value | undefined): number {
-  // mirrors SQLite's order for the stored values: the null-tag blob sorts after text
-  if (a === b) return 0;
-  if (a === null || a === undefined || (a instanceof Uint8Array && a.length === 0)) return 1;
-  if (b === null || b === undefined || (b instanceof Uint8Array && b.length === 0)) return -1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Sorts rows by the table key (stable, so later duplicates still win) unless they are sorted already. */
-function sortByKey(rows: Value[][], keyPositions: number[]): Value[][] {
-  const cmp = (x: Value[], y: Value[]): number => {
-    for (const p of keyPositions) {
-      const c = compareValues(x[p], y[p]);
-      if (c !== 0) return c;
-    }
-    return 0;
-  };
-  for (let i = 1; i < rows.length; i++) {
-    if (cmp(rows[i - 1], rows[i]) > 0) return [...rows].sort(cmp);
-  }
-  return rows;
-}
-
-/** A batch's values by column, with the order rows are inserted in (`order[k]` is the k-th row). */
-interface ColumnSource {
-  cols: ColumnValues[];
-  order: ArrayLike<number>;
-  n: number;
-}
-
-let identityCache = new Int32Array(0);
-
-/** 0, 1, 2, … (at least n of them). */
-function identity(n: number): Int32Array {
-  if (identityCache.length < n) {
-    identityCache = new Int32Array(Math.max(n, identityCache.length * 2));
-    for (let i = 0; i < identityCache.length; i++) identityCache[i] = i;
-  }
-  return identityCache;
-}
-
-/** Columns of a columnar batch, ordered by the table key (ties keep input order, so later duplicates win). */
-function columnarSource(batch: ColumnarBatch, keyPositions: number[] | null): ColumnSource {
-  const n = batch.rowCount, cols = batch.cols;
-  const keys = (keyPositions ?? []).map((p) => cols[p]);
-  const cmp = (a: number, b: number): number => {
-    for (const k of keys) {
-      const c = compareValues(k[a], k[b]);
-      if (c !== 0) return c;
-    }
-    return a - b;
-  };
-  for (let r = 1; r < n; r++) {
-    if (cmp(r - 1, r) > 0) {
-      const order = Int32Array.from(identity(n).subarray(0, n));
-      return { cols, order: order.sort(cmp), n };
-    }
-  }
-  return { cols, order: identity(n), n };
-}
-
-/** Columns of a row batch (rows sorted by the table key first when `keyPositions` is given). */
-function rowSource(batch: WriteBatch, width: number, keyPositions: number[] | null): ColumnSource {
-  for (const row of batch.rows) {
-    if (row.length > width) {
-      throw invalidArguments(`Row has ${row.length} values for ${width} columns in table ${batch.table}`);
-    }
-  }
-  const rows = keyPositions === null ? batch.rows : sortByKey(batch.rows, keyPositions);
-  const n = rows.length;
-  const cols: Value[][] = [];
-  for (let j = 0; j < width; j++) {
-    const col: Value[] = new Array(n);
-    for (let r = 0; r < n; r++) col[r] = rows[r][j];
-    cols.push(col);
-  }
-  return { cols, order: identity(n), n };
 }
 
 /** How rows are inserted: plain (append), replacing the row with the same key, or merging non-nulls. */
