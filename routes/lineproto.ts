@@ -5,8 +5,8 @@
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments } from "../src/http/errors.ts";
-import { yieldToIo } from "../src/http/yield.ts";
 import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
+import { enterWrite, paceWrite } from "../src/protocols/lineproto_pacing.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { DataType, TableOptions, Value, WriteBatch } from "../src/storage/types.ts";
 
@@ -98,6 +98,15 @@ function nowNanos(): bigint {
 
 /** `POST /v1/lineproto/write` and `/v1/lineproto/api/v2/write`: line protocol body → 204. */
 export async function write(ctx: RequestContext): Promise<Response> {
+  const leave = enterWrite();
+  try {
+    return await writeBody(ctx);
+  } finally {
+    leave();
+  }
+}
+
+async function writeBody(ctx: RequestContext): Promise<Response> {
   const precision = ctx.query("precision") ?? undefined;
   const storage = ctx.app.storage;
   const batches = await parseLineProtocolBody(
@@ -106,7 +115,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
     nowNanos(),
     (stop) => storage.onClose(stop),
   );
-  await yieldToIo();
+  await paceWrite();
   influxCreateOptions(batches, ctx.hints, ctx.app.config.influxdb.default_merge_mode);
   // Storage converts time units for mito tables itself, but the metric engine's path truncates a
   // negative ns time toward zero instead of flooring it, so the route still converts first.

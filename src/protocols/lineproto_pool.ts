@@ -91,7 +91,30 @@ export function parseLineProtocolBody(
   if (!w.ready) return parseInline(body, precision, now);
   if (idleTimer !== undefined) clearTimeout(idleTimer);
   idleTimer = undefined;
-  return w.parse(body, precision, now);
+  const parsed = w.parse(body, precision, now);
+  for (const wake of queuedWaiters.splice(0)) wake();
+  return parsed;
+}
+
+const queuedWaiters: Array<() => void> = [];
+
+/** Whether the worker holds a body it has not answered yet. */
+export function lineProtocolWorkerBusy(): boolean {
+  return worker?.busy ?? false;
+}
+
+/** Resolves when a body is next handed to the worker, or after `ms` milliseconds. */
+export function nextBodyQueued(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      const at = queuedWaiters.indexOf(done);
+      if (at >= 0) queuedWaiters.splice(at, 1);
+      resolve();
+    }
+    queuedWaiters.push(done);
+  });
 }
 
 /** For tests: the size from which bodies go to the worker; returns the previous value. */

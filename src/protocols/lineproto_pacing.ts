@@ -1,0 +1,33 @@
+/**
+ * When a line-protocol write starts. The main thread cannot read request bodies while it runs a
+ * synchronous SQLite write, so a write started while the parse worker is idle keeps it idle for
+ * the whole write: the body a client sends on getting its previous response waits behind the
+ * write, then the main thread waits for its parse. With concurrent writers, a write therefore first
+ * waits briefly (at most `PACE_MS`) for the next body to reach the worker, and the two overlap; a
+ * lone sequential client is never delayed, as no other body is coming. Measured: +~10 % with two
+ * concurrent writers (`deno task bench lineproto_http`).
+ */
+import { lineProtocolWorkerBusy, nextBodyQueued } from "./lineproto_pool.ts";
+
+/** The longest a write waits for another body to reach the parse worker. */
+const PACE_MS = 3;
+/** Writes count as concurrent for this long after two were last seen in flight together. */
+const RECENT_MS = 1000;
+
+let active = 0;
+let lastConcurrent = -Infinity;
+
+/** Marks a line-protocol write request in flight; call the returned function when it ends. */
+export function enterWrite(): () => void {
+  active++;
+  if (active >= 2) lastConcurrent = performance.now();
+  return () => {
+    active--;
+  };
+}
+
+/** Resolves when the write should start (at once unless concurrent writers leave the parser idle). */
+export function paceWrite(): Promise<void> | void {
+  if (lineProtocolWorkerBusy() || performance.now() - lastConcurrent > RECENT_MS) return;
+  return nextBodyQueued(PACE_MS);
+}
