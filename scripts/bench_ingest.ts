@@ -1,13 +1,15 @@
 /**
  * Ingestion speed over HTTP, Petrel next to VictoriaMetrics (Debian's package) fed the very same
  * bodies in the same run: line protocol (1M rows, 10k series) and remote write (1M samples in
- * 1k-series requests). Both servers run as child processes on loopback with temp data dirs.
- * Run by hand: `deno run -A scripts/bench_ingest.ts [lineproto] [remote_write]`.
+ * 1k-series requests). Both servers run as child processes on loopback with temp data dirs and are
+ * fed by the same lean keep-alive HTTP/1.1 client (`bench_http_client.ts`), which shares the two
+ * cores with them. Run by hand: `deno run -A scripts/bench_ingest.ts [lineproto] [remote_write]`.
  */
 import { lineProtocolBody } from "../src/protocols/bench.ts";
 import { encodeRemoteWriteV1, type RemoteSeries } from "../src/protocols/remote_write.ts";
 import { ensureDebianBinary, freePort, waitFor } from "../test/helpers/debian.ts";
 import { spawnServer } from "../test/helpers/server.ts";
+import { postAllRaw } from "./bench_http_client.ts";
 
 /** What one comparison measured. `victoriaMetrics`/`ratio` are null when the peer is unavailable. */
 export interface IngestBench {
@@ -75,31 +77,6 @@ function cpuSplit(
 
 function totalCpu(m: Map<string, number> | null): number | null {
   return m === null ? null : [...m.values()].reduce((a, b) => a + b, 0) / 1000;
-}
-
-interface Target {
-  url: string;
-  headers: Record<string, string>;
-}
-
-/** POSTs every body with `concurrency` keep-alive workers; returns seconds, failing on any non-2xx. */
-async function postAll(
-  target: Target,
-  bodies: Uint8Array<ArrayBuffer>[],
-  concurrency: number,
-): Promise<number> {
-  let next = 0;
-  const t0 = performance.now();
-  const worker = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const r = await fetch(target.url, { method: "POST", body, headers: target.headers });
-      const text = await r.text();
-      if (r.status >= 300) throw new Error(`${target.url} → ${r.status}: ${text.slice(0, 300)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return (performance.now() - t0) / 1000;
 }
 
 interface Peer {
@@ -181,7 +158,7 @@ async function compare(
   try {
     if (vm) {
       const before = totalCpu(threadCpu(vm.pid));
-      vmSeconds = await postAll({ url: vm.url + vmPath, headers }, bodies, concurrency);
+      vmSeconds = await postAllRaw({ url: vm.url + vmPath, headers }, bodies, concurrency);
       const after = totalCpu(threadCpu(vm.pid));
       vmCpu = before === null || after === null ? null : after - before;
     }
@@ -191,7 +168,7 @@ async function compare(
   const petrel = await startPetrel();
   try {
     const before = threadCpu(petrel.pid);
-    const seconds = await postAll({ url: petrel.url + petrelPath, headers }, bodies, concurrency);
+    const seconds = await postAllRaw({ url: petrel.url + petrelPath, headers }, bodies, concurrency);
     const petrelCpu = cpuSplit(petrel.pid, before, threadCpu(petrel.pid));
     const petrelStored = await sqlCount(petrel.url, stored);
     const rate = units / seconds;
