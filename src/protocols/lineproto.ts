@@ -14,6 +14,7 @@ import { ColumnarBatch } from "../storage/types.ts";
 import {
   BACKSLASH,
   BOOLEANS,
+  cachedSeries,
   COMMA,
   CR,
   DOT,
@@ -56,6 +57,8 @@ interface TableBuilder {
   cols: Value[][];
   n: number;
   hasTime: boolean;
+  /** The time index column, once `hasTime`. */
+  timeIdx: number;
   /** Column indexes of each interned tag-key list seen in this request. */
   tagIdx: Map<string[], number[]>;
   /** The field keys (and their columns) of the previous line, by position: most lines repeat them. */
@@ -118,19 +121,25 @@ class Parser {
   private parseLine(): void {
     const { text, n } = this;
     const start = this.pos;
-    let p = this.prefixEnd(start);
-    while (p < n) {
-      const c = text.charCodeAt(p);
-      if (c === BACKSLASH) {
-        const next = text.charCodeAt(p + 1);
-        if (next === NL || next === CR || p + 1 >= n) throw new LineProblem(ENDS_WITH_BACKSLASH);
-        p += 2;
-        continue;
+    // Fast path: the prefix up to the next space was seen before. A cached prefix holds no newline
+    // (it was cut at one), so a hit without a backslash before that space is this line's prefix.
+    let p = this.spaceAfter(start);
+    let series = this.backslashAfter(start) > p ? cachedSeries(text, start, p) : undefined;
+    if (series === undefined) {
+      p = this.prefixEnd(start);
+      while (p < n) {
+        const c = text.charCodeAt(p);
+        if (c === BACKSLASH) {
+          const next = text.charCodeAt(p + 1);
+          if (next === NL || next === CR || p + 1 >= n) throw new LineProblem(ENDS_WITH_BACKSLASH);
+          p += 2;
+          continue;
+        }
+        if (c === SPACE || c === NL) break;
+        p++;
       }
-      if (c === SPACE || c === NL) break;
-      p++;
+      series = lookupSeries(text, start, p);
     }
-    const series = lookupSeries(text, start, p);
     this.pos = p;
     while (text.charCodeAt(this.pos) === SPACE) this.pos++;
     const c = text.charCodeAt(this.pos);
@@ -149,11 +158,12 @@ class Parser {
     this.parseFields(table, r);
     if (!table.hasTime) {
       table.hasTime = true;
+      table.timeIdx = table.columns.length;
       table.index.set(INFLUX_TIME_INDEX, table.columns.length);
       table.columns.push({ name: INFLUX_TIME_INDEX, type: "TimestampNanosecond", semantic: "TIMESTAMP" });
       cols.push(new Array(r).fill(null));
     }
-    cols[table.index.get(INFLUX_TIME_INDEX)!][r] = this.parseTimestamp();
+    cols[table.timeIdx][r] = this.parseTimestamp();
     for (let j = 0; j < cols.length; j++) if (cols[j].length === r) cols[j].push(null);
     table.n = r + 1;
   }
@@ -170,20 +180,31 @@ class Parser {
    */
   private prefixEnd(start: number): number {
     const { text, n } = this;
-    if (this.nextBackslash < start) {
-      this.nextBackslash = text.indexOf("\\", start);
-      if (this.nextBackslash < 0) this.nextBackslash = n;
-    }
-    if (this.nextSpace < start) {
-      this.nextSpace = text.indexOf(" ", start);
-      if (this.nextSpace < 0) this.nextSpace = n;
-    }
+    const backslash = this.backslashAfter(start), space = this.spaceAfter(start);
     if (this.nextNl < start) {
       this.nextNl = text.indexOf("\n", start);
       if (this.nextNl < 0) this.nextNl = n;
     }
-    const end = this.nextSpace < this.nextNl ? this.nextSpace : this.nextNl;
-    return this.nextBackslash < end ? start : end;
+    const end = space < this.nextNl ? space : this.nextNl;
+    return backslash < end ? start : end;
+  }
+
+  /** The first space at or after `start` (or the end of the text). */
+  private spaceAfter(start: number): number {
+    if (this.nextSpace < start) {
+      this.nextSpace = this.text.indexOf(" ", start);
+      if (this.nextSpace < 0) this.nextSpace = this.n;
+    }
+    return this.nextSpace;
+  }
+
+  /** The first backslash at or after `start` (or the end of the text). */
+  private backslashAfter(start: number): number {
+    if (this.nextBackslash < start) {
+      this.nextBackslash = this.text.indexOf("\\", start);
+      if (this.nextBackslash < 0) this.nextBackslash = this.n;
+    }
+    return this.nextBackslash;
   }
 
   private table(measurement: string): TableBuilder {
@@ -196,6 +217,7 @@ class Parser {
         cols: [],
         n: 0,
         hasTime: false,
+        timeIdx: -1,
         tagIdx: new Map(),
         fieldKeys: [],
         fieldIdx: [],

@@ -241,6 +241,11 @@ function parseSeriesKey(text: string, a: number, b: number): SeriesKey {
   return { measurement, keys, vals };
 }
 
+/** The parsed series prefix text[start, end) if this exact text was parsed before, else undefined. */
+export function cachedSeries(text: string, start: number, end: number): SeriesKey | undefined {
+  return seriesCache.get(text.slice(start, end));
+}
+
 /** The parsed series prefix text[start, end), from the cache when this exact text was seen before. */
 export function lookupSeries(text: string, start: number, end: number): SeriesKey {
   const key = text.slice(start, end);

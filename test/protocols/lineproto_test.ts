@@ -202,6 +202,17 @@ const cases: Case[] = [
   { name: "no fields", body: "m\n", error: "error parsing line 1 (1-based): No fields were provided" },
   { name: "no fields after tags", body: "m,t=a", error: "line 1 (1-based): No fields were provided" },
   {
+    // The prefix was parsed on line 1, so line 2 must not be taken for it up to line 3's space.
+    name: "no fields after a series seen on an earlier line",
+    body: "m,t=a f=1 1\nm,t=a\nm,t=a f=2 2",
+    error: "line 2 (1-based): No fields were provided",
+  },
+  {
+    name: "a series seen before, then the same text with an escaped space",
+    body: "m,t=a f=1 1\nm,t=a\\ b f=2 2",
+    want: [["m", ["t TAG String", "f FIELD Float64", TS], [["a", 1, 1n], ["a b", 2, 2n]]]],
+  },
+  {
     name: "empty measurement",
     body: ",t=a v=1",
     error: "line 1 (1-based): Invalid measurement was provided",
