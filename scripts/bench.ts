@@ -11,7 +11,7 @@ import { benchStorage } from "../src/storage/bench.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 
-function ingestLines(label: string, unit: string, r: IngestBench): Line[] {
+function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
     [`${label}: Petrel ${unit}/s over HTTP`, fmt(r.petrel), ">= 500k"],
     [
@@ -19,7 +19,7 @@ function ingestLines(label: string, unit: string, r: IngestBench): Line[] {
       r.victoriaMetrics === null ? "n/a" : fmt(r.victoriaMetrics),
       "",
     ],
-    [`${label}: Petrel / VictoriaMetrics`, r.ratio === null ? "n/a" : r.ratio.toFixed(2), ">= 0.50"],
+    [`${label}: Petrel / VictoriaMetrics`, r.ratio === null ? "n/a" : r.ratio.toFixed(2), ratioTarget],
   ];
 }
 
@@ -59,8 +59,9 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     () => [["line protocol: parse rows/s (1M rows, 10k series)", fmt(benchLineProtocol()), "parser only"]],
   remote_write:
     () => [["remote write: decode samples/s (10k series)", fmt(benchRemoteWrite()), "decoder only"]],
-  lineproto_http: async () => ingestLines("line protocol", "rows", await benchLineProtocolHttp()),
-  remote_write_http: async () => ingestLines("remote write", "samples", await benchRemoteWriteHttp()),
+  lineproto_http: async () => ingestLines("line protocol", "rows", await benchLineProtocolHttp(), ">= 0.50"),
+  // The issue holds remote write to the absolute rate only; the ratio is printed for reference.
+  remote_write_http: async () => ingestLines("remote write", "samples", await benchRemoteWriteHttp(), ""),
   pipeline: () => {
     const r = benchPipeline();
     return [

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { Storage } from "../../src/storage/mod.ts";
 import { CPU, dump } from "./helpers.ts";
@@ -78,4 +79,31 @@ Deno.test("skip_wal tables live in the synchronous=OFF file", () => {
   assert.equal(sync("nowal"), 0);
   assert.equal(sync("main"), 1);
   s.close();
+});
+
+Deno.test("new database files use 16 KiB pages; a file made with 4 KiB pages keeps them and works", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "petrel-pages-" });
+  try {
+    Deno.mkdirSync(join(dir, "data"));
+    const old = new DatabaseSync(join(dir, "data", "old.sqlite"));
+    old.exec("PRAGMA page_size=4096; PRAGMA journal_mode=WAL; CREATE TABLE t(x)");
+    old.close();
+    const s = Storage.open({ dataHome: dir });
+    try {
+      s.write("public", [{ table: "cpu", columns: CPU, rows: [["a", 1, 1]] }]);
+      s.write("public", [{ table: "fast", columns: CPU, rows: [["a", 1, 1]] }], {
+        hints: { skip_wal: "true" },
+      });
+      const conn = s.database("public").conn;
+      assert.equal(conn.prepare("PRAGMA main.page_size").get()?.page_size, 16384);
+      assert.equal(conn.prepare("PRAGMA nowal.page_size").get()?.page_size, 16384);
+      s.write("old", [{ table: "cpu", columns: CPU, rows: [["b", 2, 2]] }]);
+      assert.equal(s.database("old").conn.prepare("PRAGMA main.page_size").get()?.page_size, 4096);
+      assert.deepEqual(dump(s, "old", "cpu"), [["b", 2, 2]]);
+    } finally {
+      s.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
