@@ -110,7 +110,7 @@ async function writeBody(ctx: RequestContext): Promise<Response> {
   const precision = ctx.query("precision") ?? undefined;
   const storage = ctx.app.storage;
   const batches = await parseLineProtocolBody(
-    await ctx.body(),
+    await ctx.body({ shared: true }),
     precision === "" ? undefined : precision,
     nowNanos(),
     (stop) => storage.onClose(stop),

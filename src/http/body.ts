@@ -16,11 +16,11 @@ export function bodyTooLarge(limit: number): PetrelError {
 }
 
 /**
- * Reads the whole body into one buffer, preallocated from Content-Length when it is honest; a
- * `limit` of 0 means unlimited. Streaming instead of `req.arrayBuffer()` keeps RSS flat (measured in
+ * Reads the whole body into one buffer, preallocated from Content-Length when it is honest (in a
+ * SharedArrayBuffer when `shared`); a `limit` of 0 means unlimited. Streaming instead of `req.arrayBuffer()` keeps RSS flat (measured in
  * reference/deno-platform.md §4).
  */
-export async function readBodyLimited(req: Request, limit: number): Promise<Uint8Array> {
+export async function readBodyLimited(req: Request, limit: number, shared = false): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array(0);
   const max = limit > 0 ? limit : Number.MAX_SAFE_INTEGER;
   const declared = Number(req.headers.get("content-length") ?? -1);
@@ -28,7 +28,11 @@ export async function readBodyLimited(req: Request, limit: number): Promise<Uint
     await req.body.cancel().catch(() => {});
     throw bodyTooLarge(limit);
   }
-  const out = declared >= 0 ? new Uint8Array(declared) : null;
+  const out: Uint8Array | null = declared < 0
+    ? null
+    : shared
+    ? new Uint8Array(new SharedArrayBuffer(declared))
+    : new Uint8Array(declared);
   const chunks: Uint8Array[] = [];
   let n = 0;
   const reader = req.body.getReader();

@@ -57,11 +57,15 @@ export class RequestContext {
     return this.url.searchParams.get(name);
   }
 
-  /** The body, size-limited and with gzip/deflate/br/zstd `Content-Encoding` decoded; read once. */
-  body(): Promise<Uint8Array> {
+  /**
+   * The body, size-limited and with gzip/deflate/br/zstd `Content-Encoding` decoded; read once.
+   * `shared`: read an unencoded body straight into shared memory, so it can go to a worker uncopied.
+   */
+  body(opts: { shared?: boolean } = {}): Promise<Uint8Array> {
     if (!this.decoded) {
       const limit = this.app.config.http.body_limit;
-      this.decoded = readBodyLimited(this.req, limit).then((raw) =>
+      const shared = opts.shared === true && !this.req.headers.has("content-encoding");
+      this.decoded = readBodyLimited(this.req, limit, shared).then((raw) =>
         decodeContentEncoding(raw, this.req.headers.get("content-encoding"), limit)
       );
     }

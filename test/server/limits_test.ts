@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
+import { readBodyLimited } from "../../src/http/body.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 /** A body sent as a chunked stream (no Content-Length), `chunks` pieces with `delayMs` between them. */
@@ -127,4 +128,25 @@ Deno.test("request timeout: 408 on a slow request, from config or x-greptime-tim
   } finally {
     await s.stop();
   }
+});
+
+Deno.test("readBodyLimited: a body read for a worker lands in shared memory, whole and unchanged", async () => {
+  const bytes = new TextEncoder().encode("m f=1 1\n".repeat(20_000));
+  const post = () =>
+    new Request("http://x/", {
+      method: "POST",
+      body: bytes,
+      headers: { "content-length": String(bytes.length) },
+    });
+  const shared = await readBodyLimited(post(), 0, true);
+  assert.ok(shared.buffer instanceof SharedArrayBuffer);
+  assert.deepEqual(new Uint8Array(shared), bytes);
+  const plain = await readBodyLimited(post(), 0);
+  assert.ok(plain.buffer instanceof ArrayBuffer);
+  assert.deepEqual(plain, bytes);
+  // Still held to the limit.
+  await assert.rejects(
+    readBodyLimited(post(), 1000, true),
+    /length limit exceeded/,
+  );
 });
