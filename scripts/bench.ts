@@ -1,7 +1,7 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
- * remote_write_http, pipeline, pipeline_http, vrl);
+ * remote_write_http, pipeline, pipeline_http, vrl), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -82,17 +82,42 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
 };
 
+/** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */
+async function syncDisks(): Promise<void> {
+  try {
+    await new Deno.Command("sync").output();
+  } catch { /* no sync(1) here */ }
+}
+
+/**
+ * Runs one section in a fresh child process (`--section name`, which prints its lines as JSON):
+ * an earlier section's heap, threads and files then cannot slow a later one.
+ */
+async function runIsolated(name: string): Promise<Line[]> {
+  await syncDisks();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", import.meta.filename!, "--section", name],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`bench section ${name} failed`);
+  return JSON.parse(new TextDecoder().decode(out.stdout)) as Line[];
+}
+
 if (import.meta.main) {
+  if (Deno.args[0] === "--section") {
+    console.log(JSON.stringify(await SECTIONS[Deno.args[1]]()));
+    Deno.exit(0);
+  }
   const wanted = Deno.args.length > 0 ? Deno.args : Object.keys(SECTIONS);
   const lines: Line[] = [];
   for (const name of wanted) {
-    const section = SECTIONS[name];
-    if (!section) {
+    if (!SECTIONS[name]) {
       console.error(`unknown section ${name}; known: ${Object.keys(SECTIONS).join(", ")}`);
       Deno.exit(2);
     }
     console.error(`running ${name}…`);
-    lines.push(...await section());
+    lines.push(...await runIsolated(name));
   }
   const width = Math.max(...lines.map((l) => l[0].length));
   for (const [name, value, target] of lines) {
