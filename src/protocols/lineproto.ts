@@ -11,6 +11,7 @@
 import { invalidArguments, PetrelError } from "../http/errors.ts";
 import type { ColumnSchema, DataType, Value, WriteBatch } from "../storage/types.ts";
 import { ColumnarBatch } from "../storage/types.ts";
+import { parseIntegerToken, scanned, scanNumber } from "./lineproto_numbers.ts";
 import {
   BACKSLASH,
   BOOLEANS,
@@ -29,16 +30,13 @@ import {
   LineProblem,
   lookupSeries,
   MINUS,
-  narrow,
   NINE,
   NL,
   PLUS,
-  POW10,
   precisionToNanos,
   QUOTE,
   SPACE,
   TAB,
-  U64_MAX,
   unescape,
   unescapeString,
   ZERO,
@@ -312,10 +310,10 @@ class Parser {
         p++;
         value = esc ? unescapeString(raw) : raw;
         type = "String";
-      } else if (this.scanNumber(p, c)) {
-        value = this.numValue;
-        type = this.numType;
-        p = this.numEnd;
+      } else if (scanNumber(text, p, c)) {
+        value = scanned.value;
+        type = scanned.type;
+        p = scanned.end;
       } else {
         const valStart = p;
         while (!isEndOfValue(text.charCodeAt(p))) p++;
@@ -323,10 +321,10 @@ class Parser {
         const tok = text.slice(valStart, p);
         const last = tok.charCodeAt(tok.length - 1);
         if (last === 105 /* i */) {
-          value = this.parseInt(tok, true);
+          value = parseIntegerToken(tok, true);
           type = "Int64";
         } else if (last === 117 /* u */) {
-          value = this.parseInt(tok, false);
+          value = parseIntegerToken(tok, false);
           type = "UInt64";
         } else if ((c >= ZERO && c <= NINE) || c === MINUS || c === PLUS || c === DOT) {
           if (!isFloatToken(tok)) throw new LineProblem(`Unable to parse floating-point value '${tok}'`);
@@ -360,80 +358,6 @@ class Parser {
       this.pos = p;
       return;
     }
-  }
-
-  private numValue = 0;
-  private numType: DataType = "Float64";
-  private numEnd = 0;
-
-  /**
-   * Fast path for plain numbers (`-?digits[.digits]` with at most 15 digits, optional `i`/`u`): the
-   * digits fit a double exactly, so `mantissa / 10^k` is the correctly rounded value and no substring
-   * or `Number()` call is needed. Anything else returns false for the general path.
-   */
-  private scanNumber(p: number, c: number): boolean {
-    const text = this.text;
-    const start = p;
-    let neg = false;
-    if (c === MINUS) {
-      neg = true;
-      c = text.charCodeAt(++p);
-    }
-    let mant = 0, digits = 0, frac = 0, dot = false;
-    for (;;) {
-      if (c >= ZERO && c <= NINE) {
-        mant = mant * 10 + (c - ZERO);
-        digits++;
-        if (dot) frac++;
-      } else if (c === DOT && !dot) {
-        dot = true;
-      } else break;
-      c = text.charCodeAt(++p);
-    }
-    if (digits === 0) return false;
-    if (digits > 15) {
-      // Too many digits for the exact shortcut, but the syntax is checked: let Number() round it.
-      if (!isEndOfValue(c)) return false;
-      this.numValue = Number(text.slice(start, p));
-      this.numType = "Float64";
-      this.numEnd = p;
-      return true;
-    }
-    if (isEndOfValue(c)) {
-      this.numValue = neg
-        ? -(frac === 0 ? mant : mant / POW10[frac])
-        : frac === 0
-        ? mant
-        : mant / POW10[frac];
-      this.numType = "Float64";
-      this.numEnd = p;
-      return true;
-    }
-    if ((c === 105 /* i */ || (c === 117 /* u */ && !neg)) && !dot && isEndOfValue(text.charCodeAt(p + 1))) {
-      this.numValue = neg ? 0 - mant : mant;
-      this.numType = c === 105 ? "Int64" : "UInt64";
-      this.numEnd = p + 1;
-      return true;
-    }
-    return false;
-  }
-
-  private parseInt(tok: string, signed: boolean): number | bigint {
-    const end = tok.length - 1;
-    if (!isIntegerToken(tok, end, signed)) {
-      throw new LineProblem(
-        signed ? `Unable to parse integer value '${tok}'` : `Unable to parse unsigned integer value '${tok}'`,
-      );
-    }
-    const digits = tok.slice(0, end);
-    if (end <= 15) return Number(digits) + 0; // + 0 turns -0 into 0
-    const v = BigInt(digits);
-    if (signed ? v < I64_MIN || v > I64_MAX : v > U64_MAX) {
-      throw new LineProblem(
-        signed ? `Unable to parse integer value '${tok}'` : `Unable to parse unsigned integer value '${tok}'`,
-      );
-    }
-    return narrow(v);
   }
 
   /** Reads the optional timestamp and the end of the line; returns nanoseconds. */
