@@ -338,14 +338,14 @@ Deno.test("/v1/sql ttl: expired rows never show and the sweeper deletes them", a
     await sqlOk(server.url, "CREATE TABLE forever_t (v DOUBLE, ts TIMESTAMP TIME INDEX)");
     await sqlOk(
       server.url,
-      `INSERT INTO short VALUES ('old', 1, ${now - 60_000}), ('new', 2, ${now + 2_000})`,
+      `INSERT INTO short VALUES ('old', 1, ${now - 60_000}), ('new', 2, ${now + 5_000})`,
     );
     await sqlOk(server.url, `INSERT INTO forever_t VALUES (1, ${now - 60_000})`);
     await sqlOk(
       server.url,
       "CREATE TABLE short_ns (v DOUBLE, ts TIMESTAMP(9) TIME INDEX) WITH(ttl='1s', append_mode='true');" +
         `INSERT INTO short_ns VALUES (1, ${BigInt(now - 60_000) * 1_000_000n}), (2, ${
-          BigInt(now + 2_000) * 1_000_000n
+          BigInt(now + 5_000) * 1_000_000n
         })`,
     );
     // Before any sweep: the old row is already invisible to every kind of read.
@@ -362,9 +362,10 @@ Deno.test("/v1/sql ttl: expired rows never show and the sweeper deletes them", a
     ];
     for (const [sql, rows] of hiddenEverywhere) assert.deepEqual(await sqlRows(server.url, sql), rows, sql);
 
-    // Once the future row is past its 1s too (at now+3s), the sweeper must empty the files; poll
-    // rather than sleep a fixed time so a busy machine only slows the test down.
-    await new Promise((r) => setTimeout(r, Math.max(0, now + 3_000 - Date.now())));
+    // Once the future row is past its 1s too (at now+6s), the sweeper must empty the files; poll
+    // rather than sleep a fixed time so a busy machine only slows the test down. (The future row
+    // sits 5s ahead so the checks above still see it on a loaded machine: at 2s ahead they did not.)
+    await new Promise((r) => setTimeout(r, Math.max(0, now + 6_000 - Date.now())));
     assert.deepEqual(await sqlRows(server.url, "SELECT count(*) FROM short"), [[0]]);
     const deadline = Date.now() + 10_000;
     while (
