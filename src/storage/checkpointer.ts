@@ -21,10 +21,13 @@ export type CheckpointMessage =
   | { kind: "forget"; path: string }
   | { kind: "stop"; done: Int32Array };
 
-/** The writer's automatic checkpoint threshold (pages) while the worker runs: the safety net. */
-export const SAFETY_NET_PAGES = 8192;
-/** SQLite's default threshold, back in force when the worker is not running. */
-export const DEFAULT_PAGES = 1000;
+/**
+ * The writer's automatic checkpoint threshold (WAL bytes) while the worker runs: the safety net.
+ * PASSIVE checkpoints cannot restart the WAL while writes keep coming, so under sustained ingest it
+ * grows to this size before the writer checkpoints the (few) frames left and restarts it: 32 MiB
+ * bounds the disk it takes (128 MiB measured ~3 % faster; SQLite's default, 16 MiB here, ~5 % slower).
+ */
+export const SAFETY_NET_BYTES = 32 * 1024 * 1024;
 /** Pokes for one file closer together than this are dropped (the worker throttles anyway). */
 const POKE_EVERY_MS = 20;
 /** The worker is stopped after this long without writes. */
@@ -35,7 +38,8 @@ const STOP_WAIT_MS = 2_000;
 /** A database file the checkpointer looks after, and how to set its writer's own threshold. */
 export interface CheckpointTarget {
   path: string;
-  setAutoCheckpoint(pages: number): void;
+  /** Sets the writer's own threshold in WAL bytes; null restores SQLite's default (1000 pages). */
+  setAutoCheckpoint(bytes: number | null): void;
 }
 
 /** Background WAL checkpoints for the database files of one storage. */
@@ -56,7 +60,7 @@ export class Checkpointer {
     if (this.worker === null && !this.start()) return;
     if (!this.targets.has(target.path)) {
       this.targets.set(target.path, target);
-      target.setAutoCheckpoint(SAFETY_NET_PAGES);
+      target.setAutoCheckpoint(SAFETY_NET_BYTES);
     }
     this.lastPoke.set(target.path, now);
     this.worker!.postMessage({ kind: "poke", path: target.path } satisfies CheckpointMessage);
@@ -91,7 +95,7 @@ export class Checkpointer {
   private restoreDefaults(): void {
     for (const t of this.targets.values()) {
       try {
-        t.setAutoCheckpoint(DEFAULT_PAGES);
+        t.setAutoCheckpoint(null);
       } catch { /* closed */ }
     }
     this.targets.clear();

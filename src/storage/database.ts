@@ -200,9 +200,12 @@ export class DatabaseHandle {
     this.invalidate();
   }
 
-  /** Sets the connection's automatic checkpoint threshold in pages (see `checkpointer.ts`). */
-  setAutoCheckpoint(pages: number): void {
-    if (this.conn.isOpen) this.conn.exec(`PRAGMA wal_autocheckpoint=${Math.trunc(pages)}`);
+  /** Sets the connection's automatic checkpoint threshold in WAL bytes, null for SQLite's default (see `checkpointer.ts`). */
+  setAutoCheckpoint(bytes: number | null): void {
+    if (!this.conn.isOpen) return;
+    const pageSize = Number(this.conn.prepare("PRAGMA main.page_size").get()?.page_size ?? PAGE_SIZE);
+    const pages = bytes === null ? 1000 : Math.max(1, Math.ceil(bytes / pageSize));
+    this.conn.exec(`PRAGMA wal_autocheckpoint=${pages}`);
   }
 
   /** Checkpoints the WAL and closes the connection. */

@@ -216,7 +216,7 @@ export class Storage {
   /** Hands the database's files to the background checkpointer after a write; returns `rows`. */
   private wrote(h: DatabaseHandle, rows: number): number {
     for (const path of [h.files.main, h.files.nowal]) {
-      if (path) this.checkpointer.wrote({ path, setAutoCheckpoint: (pages) => h.setAutoCheckpoint(pages) });
+      if (path) this.checkpointer.wrote({ path, setAutoCheckpoint: (bytes) => h.setAutoCheckpoint(bytes) });
     }
     return rows;
   }

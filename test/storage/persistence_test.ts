@@ -99,6 +99,11 @@ Deno.test("new database files use 16 KiB pages; a file made with 4 KiB pages kee
       assert.equal(conn.prepare("PRAGMA nowal.page_size").get()?.page_size, 16384);
       s.write("old", [{ table: "cpu", columns: CPU, rows: [["b", 2, 2]] }]);
       assert.equal(s.database("old").conn.prepare("PRAGMA main.page_size").get()?.page_size, 4096);
+      // The background checkpointer's safety net is a WAL size, so it is more pages of 4 KiB.
+      assert.equal(
+        s.database("old").conn.prepare("PRAGMA wal_autocheckpoint").get()?.wal_autocheckpoint,
+        8192,
+      );
       assert.deepEqual(dump(s, "old", "cpu"), [["b", 2, 2]]);
     } finally {
       s.close();
