@@ -4,7 +4,7 @@
 import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
-import { qualifiedName } from "../storage/table.ts";
+import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../storage/types.ts";
 import { isTimestampType, unitOf } from "../storage/datatypes.ts";
@@ -241,6 +241,29 @@ function evaluate(
   }
 }
 
+/**
+ * The DELETE statement for a WHERE clause. A table that stores null tags as X'' is filtered through
+ * a view that reads them back as NULL (as every query sees them), matching rows by their stored key,
+ * so `WHERE host IS NULL` deletes exactly what `SELECT … WHERE host IS NULL` shows.
+ */
+function deleteSql(table: TableMeta, where: string): string {
+  const nullTags = nullTagColumns(table);
+  if (where === "" || nullTags.length === 0) return `DELETE FROM ${qualifiedName(table)}${where}`;
+  const key = keyColumns(table);
+  const keyAlias = (i: number) => quoteIdent(`__petrel_key_${i}`);
+  const view = [
+    ...key.map((k, i) => `${quoteIdent(k)} AS ${keyAlias(i)}`),
+    ...table.columns.map((c) =>
+      nullTags.includes(c)
+        ? `NULLIF(${quoteIdent(c.name)}, X'') AS ${quoteIdent(c.name)}`
+        : quoteIdent(c.name)
+    ),
+  ].join(", ");
+  return `DELETE FROM ${qualifiedName(table)} WHERE (${key.map(quoteIdent).join(", ")}) IN (SELECT ${
+    key.map((_, i) => keyAlias(i)).join(", ")
+  } FROM (SELECT ${view} FROM ${qualifiedName(table)}) AS ${quoteIdent(table.name)}${where})`;
+}
+
 /** `DELETE FROM t [WHERE …]`: returns the rows deleted. */
 export function executeDelete(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
   const cur = new Cursor(tokens, sql);
@@ -269,7 +292,7 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
   try {
     takeFunctionError();
     const r = handle.transaction(() => {
-      const res = handle.conn.prepare(`DELETE FROM ${qualifiedName(table)}${where}`).run();
+      const res = handle.conn.prepare(deleteSql(table, where)).run();
       const failed = takeFunctionError();
       if (failed !== undefined) {
         throw invalidArguments(
