@@ -1,7 +1,8 @@
 /**
  * Translates Rust `regex` crate syntax to a JavaScript RegExp with the `u` flag (reference §4.14):
- * `(?P<n>` → `(?<n>`, leading inline flags → RegExp flags, Unicode-aware `\d \w \b`, POSIX classes,
- * `\A \z`, `\x{…}`, `\pL`, and escapes JS rejects in unicode mode.
+ * `(?P<n>` → `(?<n>`, leading inline flags → RegExp flags, later ones (`a(?i)b`, `(?-s:…)`) → scoped
+ * modifier groups, Unicode-aware `\d \w \b`, POSIX classes, `\A \z`, `\x{…}`, `\pL`, and escapes JS
+ * rejects in unicode mode. VRL regex literals and the pipeline's regex processors both use it.
  */
 
 const WORD = "\\p{L}\\p{M}\\p{Nd}\\p{Pc}";
@@ -42,6 +43,10 @@ export function translateRustRegex(src: string): { source: string; flags: string
   let out = "";
   let inClass = false;
   let classStart = false;
+  // Rust's mid-pattern `(?i)` lasts to the end of the enclosing group; JS only has scoped `(?i:…)`.
+  // Each open group keeps the modifier groups opened inside it, closed (and reopened around `|`).
+  const scopes: string[][] = [[]];
+  const closeScoped = () => ")".repeat(scopes[scopes.length - 1].length);
   while (i < src.length) {
     const c = src[i];
     if (verbose && !inClass) {
@@ -161,9 +166,47 @@ export function translateRustRegex(src: string): { source: string; flags: string
       i++;
       continue;
     }
-    if (c === "(" && src.startsWith("(?P<", i)) {
-      out += "(?<";
-      i += 4;
+    if (c === "(" && src[i + 1] === "?") {
+      const inline = /^\(\?([imsxU]*)(?:-([imsxU]*))?(\)|:)/.exec(src.slice(i));
+      if (inline && (inline[1] || inline[2] !== undefined)) {
+        const [whole, on, off = "", end] = inline;
+        if (/[xU]/.test(on + off)) throw new Error(`unsupported inline flags: ${whole}`);
+        const mods = on + (off ? "-" + off : "");
+        if (end === ":") {
+          scopes.push([]);
+          out += mods === "" || mods === "-" ? "(?:" : `(?${mods}:`;
+        } else if (mods !== "" && mods !== "-") {
+          out += `(?${mods}:`;
+          scopes[scopes.length - 1].push(mods);
+        }
+        i += whole.length;
+        continue;
+      }
+      scopes.push([]);
+      if (src.startsWith("(?P<", i)) {
+        out += "(?<";
+        i += 4;
+        continue;
+      }
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === "(") {
+      scopes.push([]);
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === ")") {
+      out += closeScoped() + ")";
+      if (scopes.length > 1) scopes.pop();
+      i++;
+      continue;
+    }
+    if (c === "|" && scopes[scopes.length - 1].length) {
+      out += closeScoped() + "|" + scopes[scopes.length - 1].map((m) => `(?${m}:`).join("");
+      i++;
       continue;
     }
     if (c === "}" || c === "]") {
@@ -177,6 +220,7 @@ export function translateRustRegex(src: string): { source: string; flags: string
     i++;
   }
   if (inClass) throw new Error("unclosed character class");
+  out += closeScoped();
   return { source: out, flags: [...flags].join("") };
 }
 

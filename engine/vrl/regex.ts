@@ -1,5 +1,11 @@
-/** Rust `regex` syntax (what VRL uses) translated to JavaScript RegExp. */
+/**
+ * Regexes of VRL. Literals (`r'…'`) and `to_regex` are Rust `regex` syntax, translated by the
+ * engine's one Rust translator (`../rust_regex.ts`), so a pattern means the same in a VRL program
+ * and a pipeline processor. Grok patterns are Oniguruma's (atomic groups, possessive quantifiers),
+ * which `translateRegex` here approximates.
+ */
 
+import { translateRustRegex } from "../rust_regex.ts";
 import { VrlRegex } from "./value.ts";
 
 const POSIX_CLASSES: Record<string, string> = {
@@ -19,7 +25,7 @@ const POSIX_CLASSES: Record<string, string> = {
   xdigit: "0-9A-Fa-f",
 };
 
-/** Translates a Rust regex pattern into a JS source and flags (named groups, inline flags, `\A`, `\z`, POSIX classes). */
+/** Translates a grok (Oniguruma-flavoured) pattern into a JS source and flags (named groups, inline flags, atomic groups, POSIX classes). */
 export function translateRegex(pattern: string, extraFlags = ""): { source: string; flags: string } {
   const flags = new Set(extraFlags.split("").filter(Boolean));
   let p = pattern;
@@ -157,7 +163,7 @@ function stripExtended(p: string): string {
   return out;
 }
 
-/** Builds a JS RegExp from a Rust pattern; throws on syntax JS cannot accept. */
+/** Builds a JS RegExp from a grok pattern; throws on syntax JS cannot accept. */
 export function toJsRegExp(pattern: string, extraFlags = ""): RegExp {
   const { source, flags } = translateRegex(pattern, extraFlags);
   try {
@@ -167,9 +173,10 @@ export function toJsRegExp(pattern: string, extraFlags = ""): RegExp {
   }
 }
 
-/** Compiles a VRL regex literal (`r'…'`). */
+/** Compiles a VRL regex literal (`r'…'`) or `to_regex` argument: Rust syntax; throws on what Rust rejects. */
 export function compileRegex(pattern: string): VrlRegex {
-  return new VrlRegex(pattern, toJsRegExp(pattern));
+  const { source, flags } = translateRustRegex(pattern);
+  return new VrlRegex(pattern, new RegExp(source, flags));
 }
 
 /** A global-flagged copy of a regex for iteration (cached per RegExp). */

@@ -27,6 +27,15 @@ const REGEX: [string, string, string | null][] = [
   ["[]a]+", "]a]", "]a]"],
   ["a{2}", "aaa", "aa"],
   ["x}", "x}", "x}"],
+  // Inline flags after the start last to the end of their group (Rust), scoped modifiers in JS.
+  ["a(?i)b", "xaBx", "aB"],
+  ["a(?i)b|c", "C", "C"],
+  ["(x(?i)y)z", "xYz", "xYz"],
+  ["(x(?i)y)z", "xYZ", null],
+  ["(?i:a)b", "AbB", "Ab"],
+  ["(?i)a(?-i)b", "AB", null],
+  ["(?i)a(?-i:b)C", "AbC", "AbC"],
+  ["(?:a)(?s:.)", "a\n", "a\n"],
 ];
 
 for (const [pat, input, expected] of REGEX) {
@@ -40,6 +49,8 @@ Deno.test("rust regex: unsupported syntax is rejected", () => {
   assert.throws(() => compileRustRegex("(a)\\1"), /backreferences/);
   assert.throws(() => compileRustRegex("[a"), /unclosed/);
   assert.throws(() => compileRustRegex("("));
+  assert.throws(() => compileRustRegex("a(?U)b"), /unsupported inline flags/);
+  assert.throws(() => compileRustRegex("a(?x)b"), /unsupported inline flags/);
 });
 
 /** [replacement, expected on "k=v" with pattern (?P<key>\w)=(\w)]. */

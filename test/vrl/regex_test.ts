@@ -18,6 +18,11 @@ table("match", [
   ok(`[match("aB", r'a(?i)b'), match("AB", r'a(?i)b'), match("C", r'a(?i)b|c')]`, [true, false, true]),
   rejects(`match("a", "a")`, "E110"),
   rejects(`r'('`, "E203"),
+  // Literals are Rust regex, read by the same translator as the pipeline's regex processor: Unicode
+  // `\d`, and no atomic groups (Rust's regex crate rejects them; only grok patterns allow them).
+  ok(`match("٣٤", r'^\\d+$')`, true),
+  rejects(`r'(?>a)b'`, "E203"),
+  ok(`[match("xYz", r'(x(?i)y)z'), match("xYZ", r'(x(?i)y)z')]`, [true, false]),
 ]);
 
 table("match_any/match_array", [
