@@ -1,7 +1,8 @@
 /** `GET /v1/pipelines/{name}/ddl` (reference §12.3): the CREATE TABLE a pipeline's transform implies. */
 import { invalidArguments } from "../src/http/errors.ts";
+import { indexClause } from "../src/storage/column_index.ts";
 import type { Pipeline } from "./pipeline.ts";
-import { type PipelineColumn, SQL_TYPE_NAME } from "./types.ts";
+import { SQL_TYPE_NAME } from "./types.ts";
 
 /** The DDL preview and its optional warning. */
 export interface PipelineDdl {
@@ -11,14 +12,6 @@ export interface PipelineDdl {
 
 function quote(name: string): string {
   return "`" + name.replaceAll("`", "``") + "`";
-}
-
-/** Renders a column's index clause as SHOW CREATE TABLE prints it. */
-export function indexClause(c: PipelineColumn): string {
-  if (!c.index) return "";
-  if (c.index.kind === "inverted") return " INVERTED INDEX";
-  const opts = Object.keys(c.index.options).sort().map((k) => `${k} = '${c.index!.options[k]}'`).join(", ");
-  return c.index.kind === "fulltext" ? ` FULLTEXT INDEX WITH(${opts})` : ` SKIPPING INDEX WITH(${opts})`;
 }
 
 /** The CREATE TABLE preview for `table`; `tableExists` adds GreptimeDB's warning. */
@@ -35,7 +28,7 @@ export function pipelineDdl(
   const cols = pipeline.transform.map((t) => t.column);
   const lines = cols.map((c) =>
     `  ${quote(c.name)} ${SQL_TYPE_NAME[c.type]} ${c.semantic === "TIMESTAMP" ? "NOT NULL" : "NULL"}${
-      indexClause(c)
+      indexClause(c.index)
     }`
   );
   const time = cols.find((c) => c.semantic === "TIMESTAMP");

@@ -3,6 +3,7 @@
  * `default`/`on_failure`, and the time-index checks; `produceCell` computes one cell (§7.4).
  */
 import type { DataType, Value } from "../src/storage/types.ts";
+import { indexOptions } from "../src/storage/column_index.ts";
 import { coerce, CoerceFailure, type OnFailure, zeroValue } from "./coerce.ts";
 import { type FieldSpec, parseFieldSpec } from "./config.ts";
 import { compileError, execError, type YamlLocation } from "./errors.ts";
@@ -125,47 +126,18 @@ function parseIndex(n: YNode | undefined, loc: YamlLocation): IndexChoice {
   return { kind, options };
 }
 
-function indexOptions(
+function transformIndexOptions(
   kind: "fulltext" | "skipping",
   opts: (YNode & { t: "map" }) | undefined,
   loc: YamlLocation,
 ) {
-  const out: Record<string, string> = kind === "fulltext"
-    ? {
-      analyzer: "English",
-      backend: "bloom",
-      case_sensitive: "false",
-      false_positive_rate: "0.01",
-      granularity: "10240",
-    }
-    : { false_positive_rate: "0.01", granularity: "10240", type: "BLOOM" };
-  const bad = () => compileError(`Invalid options for \`${kind}\` index`, loc);
-  for (const p of opts?.pairs ?? []) {
-    const k = nodeText(p.key);
-    const v = nodeText(p.value);
-    if (k === "granularity") {
-      if (!/^[0-9]+$/.test(v) || Number(v) <= 0 || Number(v) > 4294967295) bad();
-      out.granularity = String(Number(v));
-    } else if (k === "false_positive_rate") {
-      const r = Number(v);
-      if (!(r > 0 && r <= 1)) bad();
-      out.false_positive_rate = String(r);
-    } else if (kind === "fulltext" && k === "analyzer") {
-      const a = v.toLowerCase();
-      if (a !== "english" && a !== "chinese") bad();
-      out.analyzer = a === "english" ? "English" : "Chinese";
-    } else if (kind === "fulltext" && k === "case_sensitive") {
-      if (v !== "true" && v !== "false") bad();
-      out.case_sensitive = v;
-    } else if (kind === "fulltext" && k === "backend") {
-      const b = v.toLowerCase();
-      if (b !== "bloom" && b !== "tantivy") bad();
-      out.backend = b;
-    } else if (kind === "skipping" && k === "type") {
-      if (v.toUpperCase() !== "BLOOM") bad();
-    } else return compileError(`Unsupported option \`${k}\` for \`${kind}\` index`, loc);
+  const given: Record<string, string> = {};
+  for (const p of opts?.pairs ?? []) given[nodeText(p.key)] = nodeText(p.value);
+  try {
+    return indexOptions(kind, given);
+  } catch (e) {
+    return compileError((e as Error).message, loc);
   }
-  return out;
 }
 
 function parseDefault(n: YNode, t: DataType, loc: YamlLocation): Value | undefined {
@@ -245,7 +217,7 @@ export function compileTransforms(items: YNode[], version: 1 | 2): TransformColu
       }
       columnIndex = {
         kind: index.kind,
-        options: indexOptions(index.kind, index.options, { ...loc, key: "index" }),
+        options: transformIndexOptions(index.kind, index.options, { ...loc, key: "index" }),
       };
     }
     let defaultValue: Value | undefined;

@@ -2,19 +2,13 @@
  * Column types of pipeline output: GreptimeDB data types plus the index a transform asked for,
  * and the helpers that name and convert them.
  */
-import type { ColumnSchema, DataType, Value, WriteBatch } from "../src/storage/types.ts";
+import type { ColumnIndex, ColumnSchema, DataType, Value, WriteBatch } from "../src/storage/types.ts";
 import type { Timestamp } from "./value.ts";
 
-/** A secondary index a transform put on a column (reference §7.2); options are normalised strings. */
-export interface ColumnIndex {
-  kind: "inverted" | "fulltext" | "skipping";
-  options: Record<string, string>;
-}
+export type { ColumnIndex };
 
-/** A pipeline output column: the storage column plus its index. */
-export interface PipelineColumn extends ColumnSchema {
-  index?: ColumnIndex;
-}
+/** A pipeline output column: the storage column with the index a transform asked for (reference §7.2). */
+export type PipelineColumn = ColumnSchema;
 
 /** A write batch produced by a pipeline; `columns` carry their index flags. */
 export interface PipelineBatch extends WriteBatch {

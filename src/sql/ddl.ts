@@ -8,6 +8,7 @@ import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
 import type { DataType, QueryOutput, TableOptions } from "../storage/types.ts";
 import { parseSqlType } from "../storage/datatypes.ts";
+import { indexOptions } from "../storage/column_index.ts";
 import { addColumns, alterOptions, createTable, dropColumn } from "../storage/ddl.ts";
 import type { TableSpec } from "../storage/ddl.ts";
 import { Cursor } from "./cursor.ts";
@@ -125,11 +126,18 @@ function parseColumnDef(cur: Cursor): { col: ColumnMeta; timeIndex: boolean; pri
       col.comment = t.value;
     } else if (cur.acceptKw("TIME", "INDEX")) timeIndex = true;
     else if (cur.acceptKw("PRIMARY", "KEY")) primaryKey = true;
-    else if (
-      cur.acceptKw("FULLTEXT", "INDEX") || cur.acceptKw("SKIPPING", "INDEX") ||
-      cur.acceptKw("INVERTED", "INDEX")
-    ) {
-      if (cur.acceptKw("WITH")) parseOptions(cur);
+    else if (cur.acceptKw("INVERTED", "INDEX")) col.index = { kind: "inverted", options: {} };
+    else if (cur.acceptKw("FULLTEXT", "INDEX") || cur.acceptKw("SKIPPING", "INDEX")) {
+      const kind = cur.tokens[cur.i - 2].text.toLowerCase() as "fulltext" | "skipping";
+      const given = cur.acceptKw("WITH") ? parseOptions(cur) : {};
+      if (kind === "fulltext" && type !== "String") {
+        throw invalidArguments(`FULLTEXT index only supports string type, column ${name} is ${type}`);
+      }
+      try {
+        col.index = { kind, options: indexOptions(kind, given) };
+      } catch (e) {
+        throw invalidArguments((e as Error).message);
+      }
     } else break;
   }
   return { col, timeIndex, primaryKey };

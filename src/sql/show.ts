@@ -1,5 +1,6 @@
 /** GreptimeDB's texts for SHOW CREATE TABLE, DESC TABLE and the create options of information_schema. */
 import type { TableMeta } from "../storage/mod.ts";
+import { indexClause } from "../storage/column_index.ts";
 import { sqlTypeName } from "../storage/datatypes.ts";
 import { formatTtl } from "../storage/options.ts";
 import type { QueryOutput, Value } from "../storage/types.ts";
@@ -30,7 +31,7 @@ export function renderCreateTable(t: TableMeta): string {
     let line = `  ${quoteName(c.name)} ${sqlTypeName(c.type)} ${nullable}`;
     if (c.default !== undefined) line += ` DEFAULT ${c.default}`;
     if (c.comment !== undefined) line += ` COMMENT '${c.comment.replaceAll("'", "''")}'`;
-    return line;
+    return line + indexClause(c.index);
   });
   lines.push(`  TIME INDEX (${quoteName(t.timeIndex)})`);
   if (t.primaryKey.length > 0) lines.push(`  PRIMARY KEY (${t.primaryKey.map(quoteName).join(", ")})`);

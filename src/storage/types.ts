@@ -31,11 +31,19 @@ export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";
 /** A cell value. Timestamps are integers in their column's unit (bigint where they exceed 2^53). */
 export type Value = string | number | bigint | boolean | null | Uint8Array;
 
+/** A secondary index on a column (GreptimeDB's column options); option values are normalised strings. */
+export interface ColumnIndex {
+  kind: "inverted" | "fulltext" | "skipping";
+  options: Record<string, string>;
+}
+
 /** One column of a batch or a table. */
 export interface ColumnSchema {
   name: string;
   type: DataType;
   semantic: SemanticType;
+  /** Applied when a write creates the table or adds the column (pipelines); kept by the catalog. */
+  index?: ColumnIndex;
 }
 
 /** Table options as GreptimeDB's `WITH (...)` clause holds them (string values, keys as given). */

@@ -106,6 +106,7 @@ function createTableMeta(handle: DatabaseHandle, batch: WriteBatch, options: Tab
     type: c.type,
     semantic: c.semantic,
     nullable: c.semantic !== "TIMESTAMP",
+    ...(c.index ? { index: c.index } : {}),
   }));
   return {
     db: handle.name,
@@ -181,6 +182,7 @@ function evolveSchema(
       continue;
     }
     const col: ColumnMeta = { name: c.name, type: c.type, semantic: c.semantic, nullable: true };
+    if (c.index) col.index = c.index;
     added.push(col);
     names.push(c.name);
   }

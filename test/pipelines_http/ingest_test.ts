@@ -57,6 +57,27 @@ const V2_AUTO =
   "version: 2\nprocessors: []\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
 
 const CASES: IngestCase[] = [
+  {
+    name: "index options become column options the table keeps (SHOW CREATE TABLE, as the ddl preview)",
+    yaml: v1(
+      "  []",
+      "  - field: id\n    type: int32\n    index: inverted\n" +
+        "  - field: lvl\n    type: string\n    index: skipping\n" +
+        "  - field: msg\n    type: string\n    index: fulltext\n" +
+        "  - field: note\n    type: string\n    index:\n      type: fulltext\n      options:\n        analyzer: Chinese\n        case_sensitive: true",
+    ),
+    body: json({ id: 1, lvl: "info", msg: "hello", note: "你好" }),
+    select: "SELECT id, lvl, msg, note FROM {t}",
+    rows: [[1, "info", "hello", "你好"]],
+    created: {
+      "{t}": [
+        '"id" INT NULL INVERTED INDEX',
+        "\"lvl\" STRING NULL SKIPPING INDEX WITH(false_positive_rate = '0.01', granularity = '10240', type = 'BLOOM')",
+        "\"msg\" STRING NULL FULLTEXT INDEX WITH(analyzer = 'English', backend = 'bloom', case_sensitive = 'false', false_positive_rate = '0.01', granularity = '10240')",
+        "\"note\" STRING NULL FULLTEXT INDEX WITH(analyzer = 'Chinese', backend = 'bloom', case_sensitive = 'true', false_positive_rate = '0.01', granularity = '10240')",
+      ],
+    },
+  },
   // ---- one case per processor (the engine's own tests cover every key)
   {
     name: "cmcd: keys typed per CMCD",

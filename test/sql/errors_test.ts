@@ -28,6 +28,21 @@ const ERRORS: Array<[string, number, RegExp, string?]> = [
   ["SELECT nope FROM t", 3000, /No field named nope/],
   ["SELECT nofunc(1)", 3000, /Invalid function 'nofunc'/],
   ["CREATE TABLE t (ts TIMESTAMP TIME INDEX)", 4000, /Table already exists/],
+  [
+    "CREATE TABLE i1 (ts TIMESTAMP TIME INDEX, m STRING FULLTEXT INDEX WITH(analyzer = 'Klingon'))",
+    1004,
+    /^Invalid options for `fulltext` index$/,
+  ],
+  [
+    "CREATE TABLE i2 (ts TIMESTAMP TIME INDEX, m STRING SKIPPING INDEX WITH(colour = 'red'))",
+    1004,
+    /^Unsupported option `colour` for `skipping` index$/,
+  ],
+  [
+    "CREATE TABLE i3 (ts TIMESTAMP TIME INDEX, m DOUBLE FULLTEXT INDEX)",
+    1004,
+    /FULLTEXT index only supports string type/,
+  ],
   ["CREATE TABLE x (v DOUBLE)", 1004, /Missing time index/],
   ["CREATE TABLE x (ts STRING TIME INDEX)", 1004, /must be a timestamp/],
   ["CREATE TABLE x (ts TIMESTAMP TIME INDEX, v FANCYTYPE)", 2000, /Unsupported data type: FANCYTYPE/],

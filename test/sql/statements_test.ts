@@ -326,6 +326,22 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: "show create table keeps column index clauses, GreptimeDB's defaults filled in",
+    sql:
+      "CREATE TABLE idx (ts TIMESTAMP TIME INDEX, host STRING INVERTED INDEX, msg STRING FULLTEXT INDEX WITH(analyzer = 'Chinese', case_sensitive = 'true'), lvl STRING SKIPPING INDEX, n INT COMMENT 'n' SKIPPING INDEX WITH(granularity = 8192)); SHOW CREATE TABLE idx",
+    expect: [
+      { affected: 0 },
+      recs([["Table", S], ["Create Table", S]], [[
+        "idx",
+        'CREATE TABLE IF NOT EXISTS "idx" (\n  "ts" TIMESTAMP(3) NOT NULL,\n  "host" STRING NULL INVERTED INDEX,\n' +
+        "  \"msg\" STRING NULL FULLTEXT INDEX WITH(analyzer = 'Chinese', backend = 'bloom', case_sensitive = 'true', false_positive_rate = '0.01', granularity = '10240'),\n" +
+        "  \"lvl\" STRING NULL SKIPPING INDEX WITH(false_positive_rate = '0.01', granularity = '10240', type = 'BLOOM'),\n" +
+        "  \"n\" INT NULL COMMENT 'n' SKIPPING INDEX WITH(false_positive_rate = '0.01', granularity = '8192', type = 'BLOOM'),\n" +
+        '  TIME INDEX ("ts")\n)\n\nENGINE=mito\n',
+      ]]),
+    ],
+  },
+  {
     name: "alter table add column, set ttl, truncate",
     sql:
       "ALTER TABLE monitor ADD COLUMN disk DOUBLE DEFAULT 1; ALTER TABLE monitor SET 'ttl'='1d'; ALTER TABLE monitor UNSET 'ttl'; SELECT disk FROM monitor LIMIT 1; TRUNCATE TABLE monitor; SELECT count(*) FROM monitor",

@@ -17,6 +17,10 @@ Deno.test("databases, tables, options and rows survive a restart", () => {
     s.write("public", [{ table: "fast", columns: CPU, rows: [["a", 1, 1]] }], {
       hints: { skip_wal: "true" },
     });
+    const indexed = CPU.map((c) =>
+      c.name === "v" ? { ...c, index: { kind: "skipping" as const, options: { granularity: "8" } } } : c
+    );
+    s.write("public", [{ table: "indexed", columns: indexed, rows: [["a", 1, 1]] }]);
     s.close();
     assert.ok(existsSync(join(dir, "data", "metrics.sqlite")));
     assert.ok(
@@ -32,6 +36,10 @@ Deno.test("databases, tables, options and rows survive a restart", () => {
     assert.deepEqual(dump(s, "metrics", "cpu", "ts"), [["a", 1, 1], [null, 2, 2]]);
     assert.equal(s.getTable("public", "fast")!.schema, "nowal");
     assert.deepEqual(dump(s, "public", "fast"), [["a", 1, 1]]);
+    assert.deepEqual(s.getTable("public", "indexed")!.columns.find((c) => c.name === "v")!.index, {
+      kind: "skipping",
+      options: { granularity: "8" },
+    });
     // the table id counter continues
     s.write("metrics", [{ table: "mem", columns: CPU, rows: [["a", 1, 1]] }]);
     assert.notEqual(s.getTable("metrics", "mem")!.id, t.id);
