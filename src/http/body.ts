@@ -17,8 +17,8 @@ export function bodyTooLarge(limit: number): PetrelError {
 
 /**
  * Reads the whole body into one buffer, preallocated from Content-Length when it is honest (in a
- * SharedArrayBuffer when `shared`); a `limit` of 0 means unlimited. Streaming instead of `req.arrayBuffer()` keeps RSS flat (measured in
- * reference/deno-platform.md §4).
+ * SharedArrayBuffer when `shared`); a `limit` of 0 means unlimited. Streaming instead of
+ * `req.arrayBuffer()` keeps RSS flat (measured in reference/deno-platform.md §4).
  */
 export async function readBodyLimited(req: Request, limit: number, shared = false): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array(0);

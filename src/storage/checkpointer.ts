@@ -1,16 +1,17 @@
 /**
  * WAL checkpoints off the writer's thread. SQLite's automatic checkpoint runs inside the COMMIT
- * that crosses its threshold, so the writer copies pages into the database file and fsyncs it
- * while requests wait: about a tenth of line-protocol throughput here. A worker thread with its own
+ * that crosses its threshold, so the writer copied pages into the database file and fsynced it
+ * while requests waited: ~7 % of line-protocol throughput here. A worker thread with its own
  * connections runs PASSIVE checkpoints shortly after writes instead, and the writer's own automatic
- * checkpoint moves to a much higher threshold, a safety net for when the worker falls behind
- * (PASSIVE cannot finish while the writer keeps appending) or is unavailable.
+ * checkpoint moves to a higher threshold, a safety net for when the worker falls behind (PASSIVE
+ * cannot finish while the writer keeps appending) or is unavailable.
  *
  * The worker starts on the first write and stops after `IDLE_MS` without writes, so an idle server
  * runs no extra thread; it never keeps the process alive (`unref`), so a script that writes and
  * ends without `close()` exits at once (a checkpoint cut short is harmless: SQLite redoes it).
- * It is a `node:worker_threads` worker because Deno's web workers cannot be unref'd. Durability is unchanged: a commit is as durable as before (WAL,
- * synchronous=NORMAL), only who copies the WAL into the database file changes.
+ * It is a `node:worker_threads` worker because Deno's web workers cannot be unref'd. Durability is
+ * unchanged: a commit is as durable as before (WAL, synchronous=NORMAL); only who copies the WAL
+ * into the database file changes.
  */
 
 import { Worker } from "node:worker_threads";

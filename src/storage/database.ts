@@ -200,7 +200,7 @@ export class DatabaseHandle {
     this.invalidate();
   }
 
-  /** Sets the connection's automatic checkpoint threshold in WAL bytes, null for SQLite's default (see `checkpointer.ts`). */
+  /** Sets the automatic checkpoint threshold in WAL bytes, null for SQLite's default (`checkpointer.ts`). */
   setAutoCheckpoint(bytes: number | null): void {
     if (!this.conn.isOpen) return;
     const pageSize = Number(this.conn.prepare("PRAGMA main.page_size").get()?.page_size ?? PAGE_SIZE);
