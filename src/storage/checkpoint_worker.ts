@@ -54,9 +54,8 @@ parentPort?.on("message", (m: CheckpointMessage) => {
     conns.delete(m.path);
   } else {
     closeAll();
-    // Tell the waiting owner the files are released, then end.
+    // Tell the waiting owner the files are released; it terminates this thread then.
     Atomics.store(m.done, 0, 1);
     Atomics.notify(m.done, 0);
-    parentPort?.close();
   }
 });

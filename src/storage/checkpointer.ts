@@ -45,6 +45,9 @@ export interface CheckpointTarget {
 
 /** Background WAL checkpoints for the database files of one storage. */
 export class Checkpointer {
+  /** `workerUrl` is for tests (a worker that fails to load). */
+  constructor(private readonly workerUrl = new URL("./checkpoint_worker.ts", import.meta.url)) {}
+
   private worker: Worker | null = null;
   private broken = false;
   private readonly targets = new Map<string, CheckpointTarget>();
@@ -105,13 +108,15 @@ export class Checkpointer {
 
   private start(): boolean {
     try {
-      const w = new Worker(new URL("./checkpoint_worker.ts", import.meta.url));
+      const w = new Worker(this.workerUrl);
       w.unref();
       w.on("error", (e: Error) => {
+        void w.terminate();
+        // A worker already stopped is no longer ours to judge.
+        if (this.worker !== w) return;
         console.error(`checkpoint worker failed, checkpoints stay with the writer: ${e.message}`);
         this.broken = true;
-        if (this.worker === w) this.worker = null;
-        void w.terminate();
+        this.worker = null;
         this.restoreDefaults();
       });
       this.worker = w;

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { Checkpointer, SAFETY_NET_BYTES } from "../../src/storage/checkpointer.ts";
 import { Storage } from "../../src/storage/mod.ts";
 import type { ColumnSchema, Value } from "../../src/storage/types.ts";
 
@@ -80,6 +81,61 @@ Deno.test("checkpointer: a dropped and recreated database is written and checkpo
     assert.equal(storage.database("d").conn.prepare('SELECT count(*) AS n FROM "m"').get()?.n, 500);
   } finally {
     storage.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkpointer: a worker that cannot load leaves checkpoints with the writer", async () => {
+  const thresholds: (number | null)[] = [];
+  const checkpointer = new Checkpointer(new URL("./no_such_checkpoint_worker.ts", import.meta.url));
+  const target = {
+    path: "/nonexistent/db.sqlite",
+    setAutoCheckpoint: (b: number | null) => thresholds.push(b),
+  };
+  try {
+    checkpointer.wrote(target);
+    const until = Date.now() + 10_000;
+    while (!thresholds.includes(null) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    // Raised while the worker was expected, then back to SQLite's default once it failed…
+    assert.deepEqual(thresholds, [SAFETY_NET_BYTES, null]);
+    // …and no further attempt is made.
+    await new Promise((r) => setTimeout(r, 30));
+    checkpointer.wrote(target);
+    assert.deepEqual(thresholds, [SAFETY_NET_BYTES, null]);
+  } finally {
+    checkpointer.stop();
+  }
+});
+
+Deno.test("checkpointer: after a stop (idle or close) the next write starts a worker again", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  const path = `${dir}/x.sqlite`;
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(x)");
+  const thresholds: (number | null)[] = [];
+  const checkpointer = new Checkpointer();
+  const target = { path, setAutoCheckpoint: (b: number | null) => thresholds.push(b) };
+  const writeAndWaitForCheckpoint = async () => {
+    const before = size(path);
+    db.exec("BEGIN");
+    const insert = db.prepare("INSERT INTO t VALUES (randomblob(200))");
+    for (let i = 0; i < 2000; i++) insert.run();
+    db.exec("COMMIT");
+    checkpointer.wrote(target);
+    const until = Date.now() + 10_000;
+    while (size(path) <= before && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    return size(path) > before;
+  };
+  try {
+    assert.ok(await writeAndWaitForCheckpoint(), "first write not checkpointed");
+    checkpointer.stop();
+    // Whatever the stopped worker does as it ends must not count as a failure of the checkpointer.
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(await writeAndWaitForCheckpoint(), "write after a stop not checkpointed");
+    assert.deepEqual(thresholds, [SAFETY_NET_BYTES, null, SAFETY_NET_BYTES]);
+  } finally {
+    checkpointer.stop();
+    db.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
