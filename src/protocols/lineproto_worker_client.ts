@@ -59,10 +59,12 @@ export class ParseWorker {
     w.onmessage = (e: MessageEvent<ParseReply>) => !this.stopped && this.onReply(e.data);
     w.onerror = (e: ErrorEvent) => {
       e.preventDefault();
+      // A worker already stopped (idle, or the storage closing) is no longer ours to judge.
+      if (this.stopped) return;
       console.error(`line protocol worker failed, parsing inline from now on: ${e.message}`);
       this.fail();
     };
-    w.onmessageerror = () => this.fail();
+    w.onmessageerror = () => !this.stopped && this.fail();
     this.worker = w;
   }
 
