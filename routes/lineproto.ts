@@ -98,24 +98,25 @@ function nowNanos(): bigint {
 
 /** `POST /v1/lineproto/write` and `/v1/lineproto/api/v2/write`: line protocol body → 204. */
 export async function write(ctx: RequestContext): Promise<Response> {
-  const leave = enterWrite();
+  const body = await ctx.body({ shared: true });
+  const leave = enterWrite(body.byteLength);
   try {
-    return await writeBody(ctx);
+    return await writeBody(ctx, body);
   } finally {
     leave();
   }
 }
 
-async function writeBody(ctx: RequestContext): Promise<Response> {
+async function writeBody(ctx: RequestContext, body: Uint8Array): Promise<Response> {
   const precision = ctx.query("precision") ?? undefined;
   const storage = ctx.app.storage;
   const batches = await parseLineProtocolBody(
-    await ctx.body({ shared: true }),
+    body,
     precision === "" ? undefined : precision,
     nowNanos(),
     (stop) => storage.onClose(stop),
   );
-  await paceWrite();
+  await paceWrite(body.byteLength);
   influxCreateOptions(batches, ctx.hints, ctx.app.config.influxdb.default_merge_mode);
   // Storage converts time units for mito tables itself, but the metric engine's path truncates a
   // negative ns time toward zero instead of flooring it, so the route still converts first.

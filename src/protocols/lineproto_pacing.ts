@@ -7,7 +7,7 @@
  * lone sequential client is never delayed, as no other body is coming. Measured: +~10 % with two
  * concurrent writers (`deno task bench lineproto_http`).
  */
-import { lineProtocolWorkerBusy, nextBodyQueued } from "./lineproto_pool.ts";
+import { lineProtocolWorkerBusy, nextBodyQueued, parsedInWorker } from "./lineproto_pool.ts";
 
 /** The longest a write waits for another body to reach the parse worker. */
 const PACE_MS = 3;
@@ -17,8 +17,14 @@ const RECENT_MS = 1000;
 let active = 0;
 let lastConcurrent = -Infinity;
 
-/** Marks a line-protocol write request in flight; call the returned function when it ends. */
-export function enterWrite(): () => void {
+const NOTHING = () => {};
+
+/**
+ * Marks a write of a `bytes`-long body in flight; call the returned function when it ends. Only
+ * bodies the worker parses count: small ones are parsed inline, so there is nothing to overlap.
+ */
+export function enterWrite(bytes: number): () => void {
+  if (!parsedInWorker(bytes)) return NOTHING;
   active++;
   if (active >= 2) lastConcurrent = performance.now();
   return () => {
@@ -26,8 +32,13 @@ export function enterWrite(): () => void {
   };
 }
 
-/** Resolves when the write should start (at once unless concurrent writers leave the parser idle). */
-export function paceWrite(): Promise<void> | void {
-  if (lineProtocolWorkerBusy() || performance.now() - lastConcurrent > RECENT_MS) return;
+/**
+ * Resolves when the write of a `bytes`-long body should start: at once unless it was parsed in the
+ * worker, writers are concurrent, and the worker is idle.
+ */
+export function paceWrite(bytes: number): Promise<void> | void {
+  if (!parsedInWorker(bytes) || lineProtocolWorkerBusy() || performance.now() - lastConcurrent > RECENT_MS) {
+    return;
+  }
   return nextBodyQueued(PACE_MS);
 }

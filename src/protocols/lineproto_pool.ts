@@ -98,6 +98,11 @@ export function parseLineProtocolBody(
 
 const queuedWaiters: Array<() => void> = [];
 
+/** Whether a body of this size goes to the worker (smaller ones, or all once workers failed, are parsed inline). */
+export function parsedInWorker(bytes: number): boolean {
+  return !broken && bytes >= minWorkerBytes;
+}
+
 /** Whether the worker holds a body it has not answered yet. */
 export function lineProtocolWorkerBusy(): boolean {
   return worker?.busy ?? false;

@@ -12,31 +12,35 @@ import {
   stopLineProtocolWorker,
 } from "../../src/protocols/lineproto_pool.ts";
 
+const LARGE = 1 << 20;
+
 Deno.test("line protocol pacing: a lone writer is never delayed", () => {
   for (let i = 0; i < 3; i++) {
-    const leave = enterWrite();
-    assert.equal(paceWrite(), undefined);
+    const leave = enterWrite(LARGE);
+    assert.equal(paceWrite(LARGE), undefined);
     leave();
   }
 });
 
 Deno.test("line protocol pacing: concurrent writers wait for the next body to reach an idle worker", async () => {
-  const old = setLineProtocolWorkerMinBytes(0);
+  const old = setLineProtocolWorkerMinBytes(1000);
   try {
     assert.ok(await lineProtocolWorkerReady(), "worker did not start");
-    const first = enterWrite(), second = enterWrite();
+    const first = enterWrite(LARGE), second = enterWrite(LARGE);
     first();
+    // Bodies parsed inline (small ones) never wait: there is nothing to overlap.
+    assert.equal(paceWrite(100), undefined);
     // Writers were concurrent just now and the worker is idle: the write waits…
-    const waiting = paceWrite();
+    const waiting = paceWrite(LARGE);
     assert.ok(waiting instanceof Promise);
     let woke = false;
     waiting.then(() => woke = true);
     // …and a body handed to the worker ends the wait (it would end after a few ms anyway).
-    const parsed = parseLineProtocolBody(new TextEncoder().encode("m f=1 1\n"), undefined, 0n);
+    const parsed = parseLineProtocolBody(new TextEncoder().encode("m f=1 1\n".repeat(200)), undefined, 0n);
     await Promise.resolve();
     assert.ok(woke, "queuing a body did not end the wait");
     // While the worker holds that body, a write starts at once.
-    assert.equal(paceWrite(), undefined);
+    assert.equal(paceWrite(LARGE), undefined);
     await parsed;
     second();
     await new Promise((r) => setTimeout(r, 10));
