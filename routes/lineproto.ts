@@ -8,7 +8,8 @@ import { invalidArguments } from "../src/http/errors.ts";
 import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
 import { enterWrite, paceWrite } from "../src/protocols/lineproto_pacing.ts";
 import type { Storage } from "../src/storage/mod.ts";
-import type { DataType, TableOptions, Value, WriteBatch } from "../src/storage/types.ts";
+import { convertTime } from "../src/storage/writer_values.ts";
+import type { DataType, TableOptions, WriteBatch } from "../src/storage/types.ts";
 
 const SEMANTIC: TableOptions = {
   "greptime.semantic.signal_type": "metric",
@@ -43,16 +44,6 @@ const PER_SECOND: Partial<Record<DataType, bigint>> = {
   TimestampMicrosecond: 1_000_000n,
   TimestampNanosecond: 1_000_000_000n,
 };
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A timestamp re-expressed in another unit (floor toward the past, as GreptimeDB converts). */
-function convertTime(v: Value, from: bigint, to: bigint): Value {
-  if (typeof v !== "number" && typeof v !== "bigint") return v;
-  let x = BigInt(v) * to;
-  const q = x / from;
-  x = q * from === x || x >= 0n ? q : q - 1n;
-  return x <= SAFE && x >= -SAFE ? Number(x) : x;
-}
 
 /**
  * GreptimeDB's `accommodate_existing_schema` done on the batches before writing: when a batch's
@@ -77,7 +68,10 @@ export function accommodateExistingTables(
     if (at >= 0 && tableTime !== undefined && tableTime.type !== b.columns[at].type) {
       const from = PER_SECOND[b.columns[at].type], to = PER_SECOND[tableTime.type];
       if (from !== undefined && to !== undefined) {
-        for (const row of b.rows) row[at] = convertTime(row[at], from, to);
+        for (const row of b.rows) {
+          const v = row[at];
+          if (typeof v === "number" || typeof v === "bigint") row[at] = convertTime(v, from, to);
+        }
         b.columns = b.columns.map((c, i) => (i === at ? { ...c, type: tableTime.type } : c));
       }
     }

@@ -15,7 +15,7 @@ let instances = 0;
 const OPTIONS = "__petrel_database_options";
 
 /** Page size of database files Petrel creates (existing files keep theirs). */
-export const PAGE_SIZE = 16384;
+const PAGE_SIZE = 16384;
 /** Where a database's files live; `null` keeps everything in memory. */
 export interface DatabaseFiles {
   main: string | null;

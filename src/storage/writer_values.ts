@@ -21,7 +21,7 @@ export function convertTime(v: number | bigint, from: bigint, to: bigint): numbe
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
 /** The JS value kinds a column accepts (anything else would be stored with the wrong SQLite type). */
-export type ValueKind = "text" | "binary" | "boolean" | "number";
+type ValueKind = "text" | "binary" | "boolean" | "number";
 
 /** The JS value kind a column of this type stores. */
 export function kindOf(type: ColumnMeta["type"]): ValueKind {

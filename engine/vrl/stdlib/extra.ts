@@ -7,36 +7,11 @@ import { globalRegex } from "../regex.ts";
 import { K, objectOf } from "../types.ts";
 import { kindOf, type VrlObject, VrlRegex, VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
-import { SEVERITIES } from "./logs.ts";
+import { SEVERITIES, SYSLOG_LOOSE_FACILITIES } from "./logs.ts";
 import { strptime } from "./timefmt.ts";
 
 /** `to_syslog_facility` names (VRL's table: 13 is `security`); `parse_syslog` uses syslog_loose's own names. */
-const FACILITY_NAMES = [
-  "kern",
-  "user",
-  "mail",
-  "daemon",
-  "auth",
-  "syslog",
-  "lpr",
-  "news",
-  "uucp",
-  "cron",
-  "authpriv",
-  "ftp",
-  "ntp",
-  "security",
-  "console",
-  "solaris-cron",
-  "local0",
-  "local1",
-  "local2",
-  "local3",
-  "local4",
-  "local5",
-  "local6",
-  "local7",
-];
+const FACILITY_NAMES = SYSLOG_LOOSE_FACILITIES.toSpliced(13, 3, "security", "console", "solaris-cron");
 const GLOG_LEVELS: Record<string, string> = { I: "info", W: "warning", E: "error", F: "fatal" };
 
 /** `parse_glog` and `parse_klog`: the same record shape, klog's header lacks the year. */

@@ -6,7 +6,7 @@ import { fail, type FnDef, opt, req, str } from "./def.ts";
 import { parseRfc3339, strptime } from "./timefmt.ts";
 
 /** Facility names `parse_syslog` reports (the syslog_loose crate's: 13–15 are audit, alert, clockd). */
-const SYSLOG_LOOSE_FACILITIES = [
+export const SYSLOG_LOOSE_FACILITIES = [
   "kern",
   "user",
   "mail",
