@@ -2,11 +2,12 @@
  * Coercion of engine values into transform column types (reference §7.5). Failures that
  * `on_failure` may handle throw `CoerceFailure`; the others throw a PetrelError directly.
  */
-import type { DataType, Value } from "../src/storage/types.ts";
+import type { DataType, Value } from "../src/common/rows.ts";
 import { execError } from "./errors.ts";
 import { parseRustFloat } from "./processors/cmcd.ts";
-import { intCell, PROTO_TYPE_NAME, TIME_UNITS, timestampCellOf } from "./types.ts";
+import { intCell, PROTO_TYPE_NAME, timestampCellOf } from "./types.ts";
 import { formatFloat, isInteger, isObject, Timestamp, toCompactJson } from "./value.ts";
+import { unitOfType } from "../src/common/time_unit.ts";
 
 /** A coercion error that `on_failure: ignore|default` turns into null or a default. */
 export class CoerceFailure extends Error {}
@@ -63,7 +64,7 @@ export function zeroValue(t: DataType): Value {
 /** Coerces `v` (not null/undefined) to `t`; `onFailure` matters only for timestamp columns here. */
 export function coerce(v: unknown, t: DataType, onFailure: OnFailure): Value {
   if (typeof v === "string" && t === "String") return v;
-  const unit = TIME_UNITS[t];
+  const unit = unitOfType(t);
   if (unit) return coerceTimestamp(v, unit, onFailure);
   const range = INT_RANGE[t];
   if (v instanceof Timestamp) {

@@ -1,5 +1,5 @@
 /** `GET /v1/pipelines/{name}/ddl` (reference §12.3): the CREATE TABLE a pipeline's transform implies. */
-import { invalidArguments } from "../src/http/errors.ts";
+import { invalidArguments } from "../src/common/errors.ts";
 import { indexClause } from "../src/storage/column_index.ts";
 import type { Pipeline } from "./pipeline.ts";
 import { SQL_TYPE_NAME } from "./types.ts";

@@ -1,5 +1,5 @@
 /** The dry-run response shape (reference §12.8): one element per would-be insert. */
-import type { Value } from "../src/storage/types.ts";
+import type { Value } from "../src/common/rows.ts";
 import type { Pipeline, RunContext } from "./pipeline.ts";
 import { PROTO_TYPE_NAME } from "./types.ts";
 

@@ -3,7 +3,7 @@
  * it happened; run-time errors carry the message only, with the status code GreptimeDB's error kind
  * maps to (most are InvalidArguments → 400; a few are IllegalState/Unexpected → 500).
  */
-import { PetrelError, StatusCode } from "../src/http/errors.ts";
+import { PetrelError, StatusCode } from "../src/common/errors.ts";
 
 /** Where in the pipeline document a compile error was found. */
 export interface YamlLocation {
@@ -12,14 +12,14 @@ export interface YamlLocation {
   key?: string;
 }
 
-/** A compile error: `reason` is GreptimeDB's text, `message` adds the location. */
+/** A compile error: `detail` is GreptimeDB's text, `message` adds the location. */
 export class PipelineCompileError extends PetrelError {
-  readonly reason: string;
+  readonly detail: string;
   readonly location: YamlLocation;
 
   constructor(reason: string, location: YamlLocation = {}) {
     super(StatusCode.InvalidArguments, reason + formatLocation(location));
-    this.reason = reason;
+    this.detail = reason;
     this.location = location;
   }
 }

@@ -3,16 +3,17 @@
  * keys, stores arrays as JSON strings, auto-types every key, and uses the arrival time (or a
  * `custom_time_index`) as the time index.
  */
-import type { Value } from "../src/storage/types.ts";
-import { invalidArguments } from "../src/http/errors.ts";
+import type { Value } from "../src/common/rows.ts";
+import { invalidArguments } from "../src/common/errors.ts";
 import { illegalState, unexpected } from "./errors.ts";
 import { takeHints } from "./hints.ts";
 import { type Pipeline, type PipelineResult, registerIdentity, type RunContext } from "./pipeline.ts";
 import { RowCollector, timeIndexCell } from "./rows.ts";
 import { compileStrftime, parseStrftime } from "./strftime.ts";
 import { nowNs } from "./transform.ts";
-import { TIME_TYPE, timestampCell, timestampCellOf } from "./types.ts";
+import { timestampCell, timestampCellOf } from "./types.ts";
 import { type Entry, isObject, Timestamp, toCompactJson } from "./value.ts";
+import { timestampType } from "../src/common/time_unit.ts";
 
 /** Options of the identity pipeline. */
 export interface IdentityParams {
@@ -91,7 +92,7 @@ class IdentityPipeline implements Pipeline {
     const timeName = this.custom?.field ?? "greptime_timestamp";
     const unit = this.custom?.unit ?? "ns";
     const rows = new RowCollector(
-      [{ name: timeName, type: TIME_TYPE[unit], semantic: "TIMESTAMP" }],
+      [{ name: timeName, type: timestampType(unit), semantic: "TIMESTAMP" }],
       ctx.existingColumns?.(ctx.table),
     );
     let skipped = 0;

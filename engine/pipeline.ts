@@ -2,8 +2,8 @@
  * Compiles a pipeline document (reference §3) and runs it over a request's entries: processors,
  * dispatcher, transform / auto-typing, hints, grouping into write batches.
  */
-import type { ColumnSchema, Value } from "../src/storage/types.ts";
-import { PetrelError } from "../src/http/errors.ts";
+import type { ColumnSchema, Value } from "../src/common/rows.ts";
+import { PetrelError } from "../src/common/errors.ts";
 import { OptionReader } from "./config.ts";
 import { compileDispatcher, type Dispatcher, matchRule } from "./dispatcher.ts";
 import { compileError, execError, illegalState } from "./errors.ts";
@@ -13,9 +13,10 @@ import { PROCESSORS } from "./processors/mod.ts";
 import { RowCollector, timeIndexCell } from "./rows.ts";
 import { compileTableSuffix, renderTableSuffix, type TableSuffixTemplate } from "./table_suffix.ts";
 import { compileTransforms, produceCell, type TransformColumn } from "./transform.ts";
-import { type PipelineBatch, TIME_TYPE } from "./types.ts";
+import { type PipelineBatch } from "./types.ts";
 import { type Entry, isObject, kindName } from "./value.ts";
 import { keyString, loadYaml, mapGet, nodeText, type YNode } from "./yaml_doc.ts";
+import { timestampType } from "../src/common/time_unit.ts";
 
 /** Per-request inputs of a run. */
 export interface RunContext {
@@ -166,7 +167,7 @@ class CompiledPipeline implements Pipeline {
     const initial = this.mode === "auto"
       ? [{
         name: this.timeField!.target,
-        type: TIME_TYPE[this.timeField!.unit],
+        type: timestampType(this.timeField!.unit),
         semantic: "TIMESTAMP" as const,
       }]
       : this.transform.map((t) => t.column);

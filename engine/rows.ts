@@ -2,7 +2,7 @@
  * Collects rows of one pipeline run: the evolving column list (GreptimeDB's `SchemaInfo`), the
  * auto-typing of untransformed keys (reference §8), and grouping by destination table + options.
  */
-import type { ColumnSchema, DataType, Value } from "../src/storage/types.ts";
+import type { ColumnSchema, DataType, Value } from "../src/common/rows.ts";
 import { execError, unexpected } from "./errors.ts";
 import { intCell, type PipelineBatch, type PipelineColumn, timestampCellOf } from "./types.ts";
 import { compareKeys, isInteger, Timestamp, toCompactJson, toStringLossy } from "./value.ts";

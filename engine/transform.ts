@@ -2,20 +2,14 @@
  * The `transform` section (reference §7): compiled into typed columns with index options,
  * `default`/`on_failure`, and the time-index checks; `produceCell` computes one cell (§7.4).
  */
-import type { DataType, Value } from "../src/storage/types.ts";
+import type { DataType, Value } from "../src/common/rows.ts";
 import { indexOptions } from "../src/storage/column_index.ts";
 import { coerce, CoerceFailure, type OnFailure, zeroValue } from "./coerce.ts";
 import { type FieldSpec, parseFieldSpec } from "./config.ts";
 import { compileError, execError, type YamlLocation } from "./errors.ts";
-import {
-  type ColumnIndex,
-  type PipelineColumn,
-  PROTO_TYPE_NAME,
-  TIME_TYPE,
-  TIME_UNITS,
-  timestampCell,
-} from "./types.ts";
+import { type ColumnIndex, type PipelineColumn, PROTO_TYPE_NAME, timestampCell } from "./types.ts";
 import { keyString, nodeText, type YNode } from "./yaml_doc.ts";
+import { timestampType, unitOfType } from "../src/common/time_unit.ts";
 
 /** One output column of the transform section. */
 export interface TransformColumn {
@@ -72,7 +66,7 @@ export function parseTransformType(text: string, loc: YamlLocation): DataType {
         loc,
       );
     }
-    return TIME_TYPE[unit];
+    return timestampType(unit);
   }
   const t = Object.hasOwn(TYPE_WORDS, word) ? TYPE_WORDS[word] : undefined;
   if (!t) return compileError(`Failed to parse type: '${text}'`, loc);
@@ -142,7 +136,7 @@ function transformIndexOptions(
 
 function parseDefault(n: YNode, t: DataType, loc: YamlLocation): Value | undefined {
   if (n.t !== "str" && n.t !== "int" && n.t !== "float" && n.t !== "bool") return undefined;
-  if (TIME_UNITS[t] || t === "Json" || t === "Binary") {
+  if (unitOfType(t) || t === "Json" || t === "Binary") {
     return compileError(`Default value not unsupported for type ${t}`, loc);
   }
   const text = nodeText(n);
@@ -297,7 +291,7 @@ export function produceCell(tc: TransformColumn, entry: Record<string, unknown>)
     let out: Value = null;
     if (tc.onFailure === "default") {
       if (tc.defaultValue !== undefined) out = tc.defaultValue;
-      else if (tc.timeIndex) out = timestampCell(nowNs(), TIME_UNITS[tc.column.type]!);
+      else if (tc.timeIndex) out = timestampCell(nowNs(), unitOfType(tc.column.type)!);
     }
     if (out === null && tc.timeIndex) throw execError("Time index must be non null.");
     return out;

@@ -2,8 +2,9 @@
  * Column types of pipeline output: GreptimeDB data types plus the index a transform asked for,
  * and the helpers that name and convert them.
  */
-import type { ColumnIndex, ColumnSchema, DataType, Value, WriteBatch } from "../src/storage/types.ts";
+import type { ColumnIndex, ColumnSchema, DataType, Value, WriteBatch } from "../src/common/rows.ts";
 import type { Timestamp } from "./value.ts";
+import { nsToUnit, type TimeUnit } from "../src/common/time_unit.ts";
 
 export type { ColumnIndex };
 
@@ -14,30 +15,6 @@ export type PipelineColumn = ColumnSchema;
 export interface PipelineBatch extends WriteBatch {
   columns: PipelineColumn[];
 }
-
-/** Timestamp units by data type. */
-export const TIME_UNITS: Partial<Record<DataType, "s" | "ms" | "us" | "ns">> = {
-  TimestampSecond: "s",
-  TimestampMillisecond: "ms",
-  TimestampMicrosecond: "us",
-  TimestampNanosecond: "ns",
-};
-
-/** Nanoseconds per unit. */
-export const NS_PER: Record<"s" | "ms" | "us" | "ns", bigint> = {
-  s: 1_000_000_000n,
-  ms: 1_000_000n,
-  us: 1000n,
-  ns: 1n,
-};
-
-/** The timestamp data type of a unit. */
-export const TIME_TYPE: Record<"s" | "ms" | "us" | "ns", DataType> = {
-  s: "TimestampSecond",
-  ms: "TimestampMillisecond",
-  us: "TimestampMicrosecond",
-  ns: "TimestampNanosecond",
-};
 
 /** GreptimeDB's protobuf `ColumnDataType` names (dry run output, coercion messages). */
 export const PROTO_TYPE_NAME: Record<DataType, string> = {
@@ -86,7 +63,7 @@ export const SQL_TYPE_NAME: Record<DataType, string> = {
 };
 
 /** A timestamp as a cell of a timestamp column of `unit` (floor division, numbers where exact). */
-export function timestampCellOf(ts: Timestamp, unit: "s" | "ms" | "us" | "ns"): Value {
+export function timestampCellOf(ts: Timestamp, unit: TimeUnit): Value {
   switch (unit) {
     case "s":
       return Math.floor(ts.ms / 1000);
@@ -100,12 +77,8 @@ export function timestampCellOf(ts: Timestamp, unit: "s" | "ms" | "us" | "ns"): 
 }
 
 /** A nanosecond instant as a cell of a timestamp column of `unit` (floor division). */
-export function timestampCell(ns: bigint, unit: "s" | "ms" | "us" | "ns"): Value {
-  if (unit === "ns") return ns;
-  const d = NS_PER[unit];
-  let q = ns / d;
-  if (ns % d < 0n) q -= 1n;
-  return intCell(q);
+export function timestampCell(ns: bigint, unit: TimeUnit): Value {
+  return unit === "ns" ? ns : intCell(nsToUnit(ns, unit));
 }
 
 /** An integer as a cell: a number when it is exactly representable, else a bigint. */

@@ -1,8 +1,8 @@
 /** Administration endpoints outside `/v1`: health, status, metrics, config, log level, tracing. */
 import { renderConfigToml } from "../src/config/config.ts";
 import type { RequestContext } from "../src/http/context.ts";
-import { invalidArguments, PetrelError, StatusCode } from "../src/http/errors.ts";
-import { LogFilter, setLogFilter } from "../src/log.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../src/common/errors.ts";
+import { LogFilter, setLogFilter } from "../src/common/log.ts";
 
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
 
@@ -79,6 +79,6 @@ export function notImplemented(ctx: RequestContext): Response {
   throw new PetrelError(
     StatusCode.Unsupported,
     `${ctx.req.method} ${ctx.url.pathname} is not implemented yet in Petrel (see README, Endpoints)`,
-    { status: 501 },
+    { reason: "not_implemented" },
   );
 }

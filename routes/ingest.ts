@@ -3,8 +3,9 @@
  * and written to the request's table, or to suffixed tables with options from the data.
  */
 import type { RequestContext } from "../src/http/context.ts";
-import { invalidArguments, PetrelError } from "../src/http/errors.ts";
-import type { WriteBatch } from "../src/storage/types.ts";
+import { invalidArguments, PetrelError } from "../src/common/errors.ts";
+import { HttpError } from "../src/http/render_error.ts";
+import type { WriteBatch } from "../src/common/rows.ts";
 import { parsePayload } from "../src/pipelines/payload.ts";
 import { IDENTITY_PIPELINE } from "../src/pipelines/store.ts";
 
@@ -55,7 +56,7 @@ export async function ingest(ctx: RequestContext): Promise<Response> {
     storage.write(ctx.db, batches, { hints: ctx.hints });
   } catch (e) {
     // Insert-stage failures take the ErrorResponse shape, pipeline failures the plain one (§12.7).
-    throw e instanceof PetrelError ? e.withShape("greptime") : e;
+    throw e instanceof PetrelError ? new HttpError(e, "greptime") : e;
   }
   const rows = batches.reduce((n, b) => n + b.rows.length, 0);
   ctx.app.metrics.addIngestedRows("pipeline", rows);

@@ -4,12 +4,12 @@
  * request before anything is written, because parsing finishes before the one storage transaction.
  */
 import type { RequestContext } from "../src/http/context.ts";
-import { invalidArguments } from "../src/http/errors.ts";
+import { invalidArguments } from "../src/common/errors.ts";
 import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
 import { enterWrite, paceWrite } from "../src/protocols/lineproto_pacing.ts";
 import type { Storage } from "../src/storage/mod.ts";
-import { convertTime } from "../src/storage/writer_values.ts";
-import type { DataType, TableOptions, WriteBatch } from "../src/storage/types.ts";
+import type { DataType, TableOptions, WriteBatch } from "../src/common/rows.ts";
+import { rescaleTime } from "../src/common/time_unit.ts";
 
 const SEMANTIC: TableOptions = {
   "greptime.semantic.signal_type": "metric",
@@ -70,7 +70,7 @@ export function accommodateExistingTables(
       if (from !== undefined && to !== undefined) {
         for (const row of b.rows) {
           const v = row[at];
-          if (typeof v === "number" || typeof v === "bigint") row[at] = convertTime(v, from, to);
+          if (typeof v === "number" || typeof v === "bigint") row[at] = rescaleTime(v, from, to);
         }
         b.columns = b.columns.map((c, i) => (i === at ? { ...c, type: tableTime.type } : c));
       }

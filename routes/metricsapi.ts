@@ -5,14 +5,12 @@
  */
 import type { RequestContext } from "../src/http/context.ts";
 import { isStandardEncoding, readBodyLimited } from "../src/http/body.ts";
-import { databaseNotFound, PetrelError } from "../src/http/errors.ts";
+import { databaseNotFound, PetrelError } from "../src/common/errors.ts";
+import { HttpError } from "../src/http/render_error.ts";
 import {
   decodeRemoteWrite,
-  type RemoteSample,
-  type RemoteSeries,
   type RemoteWriteRequest,
   remoteWriteVersion,
-  STALE_NAN,
 } from "../src/protocols/remote_write.ts";
 import { remoteWriteToBatches, splitSpecialLabels } from "../src/protocols/remote_write_tables.ts";
 import {
@@ -27,12 +25,12 @@ import {
   type ReadQuery,
   readQueryTarget,
 } from "../src/protocols/remote_read.ts";
-import { compareLabelSets, sortedLabels } from "../src/protocols/remote_read_chunked.ts";
 import { executeSql } from "../src/sql/mod.ts";
 import type { MetricWrite, Storage, TableMeta } from "../src/storage/mod.ts";
 import { isMetricTable } from "../src/storage/mod.ts";
-import type { Value, WriteBatch } from "../src/storage/types.ts";
+import type { Value, WriteBatch } from "../src/common/rows.ts";
 import { accommodateExistingTables } from "./lineproto.ts";
+import { type Sample, type Series, sortSeries, STALE_NAN } from "../src/common/series.ts";
 
 /**
  * The compressed body as sent. gzip/deflate/br wrappers are undone by `ctx.body()` (the inner body is
@@ -69,7 +67,7 @@ function createOptions(decoded: RemoteWriteRequest): Record<string, string> {
 /** What one database receives: metric-engine writes, and batches for metrics that are plain tables. */
 interface DatabaseWrites {
   metrics: Map<string, MetricWrite>;
-  plain: RemoteSeries[];
+  plain: Series[];
 }
 
 /**
@@ -190,10 +188,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
   } catch (e) {
     // 2.0 senders read the counts on errors too (partial writes across databases).
     if (version === 2 && e instanceof PetrelError) {
-      throw new PetrelError(e.code, e.message, {
-        status: e.status,
-        headers: { ...e.headers, ...writtenHeaders(written) },
-      });
+      throw new HttpError(e, undefined, writtenHeaders(written));
     }
     throw e;
   } finally {
@@ -282,7 +277,7 @@ function toNumber(v: Value): number {
  * own remote-read server answers for an unknown metric: a 400 would turn into a warning on every
  * query a Prometheus with a local copy of other metrics sends (the database must exist, though).
  */
-export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery): RemoteSeries[] {
+export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery): Series[] {
   const target = readQueryTarget(query);
   const db = target.database ?? defaultDb;
   if (!storage.hasDatabase(db)) throw databaseNotFound(db);
@@ -318,9 +313,7 @@ export function readSeries(storage: Storage, defaultDb: string, query: ReadQuery
   if (records === undefined || records.kind !== "records") return [];
   const series = groupSeries(target.metric, tags, records.rows, perMs, target.matchers);
   // Prometheus orders series by label set; SQL's tag order differs when tags are not sorted by name.
-  const keyed = series.map((s) => ({ s, key: sortedLabels(s.labels) }));
-  keyed.sort((a, b) => compareLabelSets(a.key, b.key));
-  return keyed.map((k) => k.s);
+  return sortSeries(series);
 }
 
 /** Rows ordered by tags then time → one series per distinct tag tuple that passes the matchers. */
@@ -330,10 +323,10 @@ function groupSeries(
   rows: Value[][],
   perMs: number,
   matchers: LabelMatcher[],
-): RemoteSeries[] {
-  const series: RemoteSeries[] = [];
+): Series[] {
+  const series: Series[] = [];
   const tagCount = tags.length, timeAt = tags.length, valueAt = tags.length + 1;
-  let current: RemoteSeries | null = null;
+  let current: Series | null = null;
   let currentKey: string | null = null;
   for (const row of rows) {
     let key = "";
@@ -352,7 +345,7 @@ function groupSeries(
     const t = toMs(row[timeAt], perMs);
     const v = row[valueAt];
     // A NULL value is a stored staleness marker (SQLite keeps NaN as NULL).
-    const sample: RemoteSample = v === null ? { value: STALE_NAN, timestampMs: t, stale: true } : {
+    const sample: Sample = v === null ? { value: STALE_NAN, timestampMs: t, stale: true } : {
       value: toNumber(v),
       timestampMs: t,
     };

@@ -4,7 +4,7 @@
  */
 import { compilePipeline, dryRun, dryRunJson, type Pipeline, pipelineDdl } from "../engine/mod.ts";
 import type { RequestContext } from "../src/http/context.ts";
-import { invalidArguments, PetrelError, StatusCode } from "../src/http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode, unsupportedMediaType } from "../src/common/errors.ts";
 import { parsePayload } from "../src/pipelines/payload.ts";
 import { formatVersion } from "../src/pipelines/store.ts";
 
@@ -35,10 +35,9 @@ export async function upload(ctx: RequestContext): Promise<Response> {
   } else if (type.trim().endsWith("yaml")) {
     yaml = await ctx.text();
   } else {
-    throw new PetrelError(
-      StatusCode.Unsupported,
+    throw unsupportedMediaType(
       `Unsupported Content-Type '${type}': upload a pipeline as application/x-yaml (or multipart/form-data)`,
-      { status: 415 },
+      StatusCode.Unsupported,
     );
   }
   if (yaml.trim() === "") throw invalidArguments("Invalid request parameter: pipeline is required in body");
@@ -145,6 +144,8 @@ function isDryRunRequest(v: unknown): v is DryRunRequest {
 }
 
 function rewrap(e: unknown, prefix: string): unknown {
-  if (e instanceof PetrelError) return new PetrelError(e.code, prefix + e.message, { status: e.status });
+  if (e instanceof PetrelError) {
+    return new PetrelError(e.code, prefix + e.message, e.reason === undefined ? {} : { reason: e.reason });
+  }
   return e;
 }

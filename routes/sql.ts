@@ -1,6 +1,11 @@
 /** `GET|POST /v1/sql`: GreptimeDB-dialect SQL executed on SQLite, answered in the requested format. */
 import type { RequestContext } from "../src/http/context.ts";
-import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../src/http/errors.ts";
+import {
+  databaseNotFound,
+  invalidArguments,
+  StatusCode,
+  unsupportedMediaType,
+} from "../src/common/errors.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { executeSqlAsync, isReadOnlySql } from "../src/sql/mod.ts";
 
@@ -16,10 +21,9 @@ export async function sqlParams(ctx: RequestContext): Promise<URLSearchParams> {
     // The spec sends SQL "in the request body"; GreptimeDB only reads forms. Both work here.
     if (!params.has("sql") && body.trim() !== "") params.set("sql", body);
   } else {
-    throw new PetrelError(
-      StatusCode.Unsupported,
+    throw unsupportedMediaType(
       "Form requests must have `Content-Type: application/x-www-form-urlencoded`",
-      { status: 415 },
+      StatusCode.Unsupported,
     );
   }
   return params;

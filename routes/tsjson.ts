@@ -1,13 +1,13 @@
 /** `POST /v1/tsjson/api/put`: JSON data points (OpenTSDB's put, reference §6.13, §7.7). */
 import type { RequestContext } from "../src/http/context.ts";
-import { PetrelError, StatusCode } from "../src/http/errors.ts";
+import { PetrelError, StatusCode } from "../src/common/errors.ts";
 import {
   parseTsJsonPut,
   type TsJsonPoint,
   tsjsonPutSummary,
   tsjsonToBatches,
 } from "../src/protocols/tsjson.ts";
-import type { WriteBatch } from "../src/storage/types.ts";
+import type { WriteBatch } from "../src/common/rows.ts";
 
 const OPTIONS = {
   "greptime.semantic.signal_type": "metric",

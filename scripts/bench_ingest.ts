@@ -6,10 +6,11 @@
  * cores with them. Run by hand: `deno run -A scripts/bench_ingest.ts [lineproto] [remote_write]`.
  */
 import { lineProtocolBody } from "../src/protocols/bench.ts";
-import { encodeRemoteWriteV1, type RemoteSeries } from "../src/protocols/remote_write.ts";
+import { encodeRemoteWriteV1 } from "../src/protocols/remote_write.ts";
 import { ensureDebianBinary, freePort, waitFor } from "../test/helpers/debian.ts";
 import { spawnServer } from "../test/helpers/server.ts";
 import { postAllRaw } from "./bench_http_client.ts";
+import { type Series } from "../src/common/series.ts";
 
 /** What one comparison measured. `victoriaMetrics`/`ratio` are null when the peer is unavailable. */
 export interface IngestBench {
@@ -222,7 +223,7 @@ export async function benchRemoteWriteHttp(
   const t0 = Date.now() - samplesPerSeries * 1000 - 5000;
   const bodies: Uint8Array<ArrayBuffer>[] = [];
   for (let j = 0; j < samplesPerSeries; j += perRequest) {
-    const ts: RemoteSeries[] = [];
+    const ts: Series[] = [];
     for (let s = 0; s < series; s++) {
       const samples = [];
       for (let k = j; k < Math.min(j + perRequest, samplesPerSeries); k++) {

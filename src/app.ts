@@ -8,7 +8,7 @@ import { ServerMetrics } from "./http/metrics.ts";
 import { Router } from "./http/router.ts";
 import { createHandler } from "./http/server.ts";
 import { type BuildInfo, buildInfo } from "./build_info.ts";
-import { LogFilter, Logger, setLogFilter } from "./log.ts";
+import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import { Storage } from "./storage/mod.ts";
 import { PipelineStore } from "./pipelines/store.ts";

@@ -5,11 +5,12 @@
 import type { FieldSpec, OptionReader } from "../config.ts";
 import { execError, illegalState, missingField } from "../errors.ts";
 import { debugRepr, type Entry, isObject } from "../value.ts";
+import { type TimeUnit } from "../../src/common/time_unit.ts";
 
 /** Time-index candidates a `date`/`epoch` processor offers to auto-transform (§3.2). */
 export interface TimeField {
   target: string;
-  unit: "s" | "ms" | "us" | "ns";
+  unit: TimeUnit;
   ignoreMissing: boolean;
 }
 

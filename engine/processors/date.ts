@@ -1,7 +1,7 @@
 /** `date`: parses strings with chrono-style formats into timestamps (reference §4.3). */
 import { execError } from "../errors.ts";
 import { compileStrftime, parseStrftime } from "../strftime.ts";
-import { resolveTimeZone } from "../../src/timezone.ts";
+import { resolveTimeZone } from "../../src/common/timezone.ts";
 import { Timestamp } from "../value.ts";
 import { expectString, fieldProcessor, type ProcessorCompiler } from "./common.ts";
 

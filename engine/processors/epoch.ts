@@ -1,22 +1,23 @@
 /** `epoch`: numbers or numeric strings in a resolution → timestamps (reference §4.7). */
 import { execError } from "../errors.ts";
 import { debugRepr, isInteger, Timestamp } from "../value.ts";
-import { fieldProcessor, type ProcessorCompiler, type TimeField } from "./common.ts";
+import { fieldProcessor, type ProcessorCompiler } from "./common.ts";
+import { NS_PER_UNIT, type TimeUnit } from "../../src/common/time_unit.ts";
 
-/** Epoch resolution names → (unit, ns per unit, long name). */
-export const RESOLUTIONS: Record<string, { unit: TimeField["unit"]; factor: bigint; long: string }> = {
-  s: { unit: "s", factor: 1_000_000_000n, long: "second" },
-  sec: { unit: "s", factor: 1_000_000_000n, long: "second" },
-  second: { unit: "s", factor: 1_000_000_000n, long: "second" },
-  ms: { unit: "ms", factor: 1_000_000n, long: "millisecond" },
-  milli: { unit: "ms", factor: 1_000_000n, long: "millisecond" },
-  millisecond: { unit: "ms", factor: 1_000_000n, long: "millisecond" },
-  us: { unit: "us", factor: 1000n, long: "microsecond" },
-  micro: { unit: "us", factor: 1000n, long: "microsecond" },
-  microsecond: { unit: "us", factor: 1000n, long: "microsecond" },
-  ns: { unit: "ns", factor: 1n, long: "nanosecond" },
-  nano: { unit: "ns", factor: 1n, long: "nanosecond" },
-  nanosecond: { unit: "ns", factor: 1n, long: "nanosecond" },
+/** Epoch resolution names → (unit, long name). */
+const RESOLUTIONS: Record<string, { unit: TimeUnit; long: string }> = {
+  s: { unit: "s", long: "second" },
+  sec: { unit: "s", long: "second" },
+  second: { unit: "s", long: "second" },
+  ms: { unit: "ms", long: "millisecond" },
+  milli: { unit: "ms", long: "millisecond" },
+  millisecond: { unit: "ms", long: "millisecond" },
+  us: { unit: "us", long: "microsecond" },
+  micro: { unit: "us", long: "microsecond" },
+  microsecond: { unit: "us", long: "microsecond" },
+  ns: { unit: "ns", long: "nanosecond" },
+  nano: { unit: "ns", long: "nanosecond" },
+  nanosecond: { unit: "ns", long: "nanosecond" },
 };
 
 const I64_MAX = 9223372036854775807n;
@@ -29,8 +30,9 @@ export const compileEpoch: ProcessorCompiler = (o) => {
   if (!res) return o.fail(`Invalid resolution: ${resName}`, "resolution");
   const fields = o.fields();
   const ignoreMissing = o.ignoreMissing();
-  const unitsPerMs = 1_000_000 / Number(res.factor); // 0.001 (s), 1 (ms), 1000 (us), 1e6 (ns)
-  const msPerUnit = Number(res.factor) / 1_000_000; // exact for s (1000) and ms (1)
+  const factor = NS_PER_UNIT[res.unit];
+  const unitsPerMs = 1_000_000 / Number(factor); // 0.001 (s), 1 (ms), 1000 (us), 1e6 (ns)
+  const msPerUnit = Number(factor) / 1_000_000; // exact for s (1000) and ms (1)
   // Beyond these the ns value might leave i64 (s, ms, us) or the number is not exact (ns).
   const fastLimit = { s: 9e9, ms: 9e12, us: 9e15, ns: Number.MAX_SAFE_INTEGER }[res.unit];
   const fromUnits = (n: number): Timestamp => {
@@ -64,7 +66,7 @@ export const compileEpoch: ProcessorCompiler = (o) => {
       } else if (isInteger(v)) n = BigInt(v);
       else if (typeof v === "number" && Number.isFinite(v)) n = BigInt(Math.trunc(v));
       else throw execError(`Processor epoch: unsupported value ${debugRepr(v)}`);
-      const ns = n * res.factor;
+      const ns = n * factor;
       if (ns > I64_MAX || ns < I64_MIN) {
         throw execError(
           `Invalid epoch value '${n}' for resolution '${res.long}'`,

@@ -8,7 +8,7 @@
  *
  *   setVrlCompiler(compileVrl, { check: checkPipelineResult, timestamp: (ns) => new VrlTimestamp(ns) });
  */
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { execError } from "../errors.ts";
 import { isInteger, Timestamp } from "../value.ts";
 import type { Processor, ProcessorCompiler } from "./common.ts";

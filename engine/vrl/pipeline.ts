@@ -4,7 +4,7 @@
  * into zero, one or many rows.
  */
 
-import { invalidArguments, PetrelError, StatusCode } from "../../src/http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../../src/common/errors.ts";
 import { VrlRuntimeError } from "./diagnostic.ts";
 import { checkPipelineResult, compileVrl, type VrlProgram } from "./program.ts";
 import type { VrlObject, VrlValue } from "./value.ts";

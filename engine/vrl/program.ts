@@ -1,6 +1,6 @@
 /** Compile-once, run-many VRL programs: the entry point other modules use. */
 
-import { invalidArguments } from "../../src/http/errors.ts";
+import { invalidArguments } from "../../src/common/errors.ts";
 import { compileProgram } from "./compile.ts";
 import type { Ctx } from "./compile_state.ts";
 import { renderDiagnostic, VrlCompileError, VrlRuntimeError } from "./diagnostic.ts";

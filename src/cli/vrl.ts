@@ -13,7 +13,7 @@ import {
   type VrlProgram,
   VrlRuntimeError,
 } from "../../engine/vrl/mod.ts";
-import { PetrelError } from "../http/errors.ts";
+import { PetrelError } from "../common/errors.ts";
 
 const USAGE = "usage: petrel vrl --program FILE.vrl [--input EVENTS.ndjson] [--print-object]";
 

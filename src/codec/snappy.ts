@@ -6,7 +6,7 @@
  */
 
 import snappy from "snappyjs";
-import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { invalidArguments, type PetrelError, tooLarge } from "../common/errors.ts";
 
 /** Reads the uvarint length header of a snappy block; returns [length, headerBytes]. */
 export function snappyDecodedLength(bytes: Uint8Array): [number, number] {
@@ -32,11 +32,7 @@ function corrupt(why: string): PetrelError {
 export function decodeSnappy(bytes: Uint8Array, limit: number): Uint8Array {
   const [length, start] = snappyDecodedLength(bytes);
   if (length > limit) {
-    throw new PetrelError(
-      StatusCode.InvalidArguments,
-      `Request body too large: snappy body declares ${length} bytes, limit is ${limit}`,
-      { status: 413 },
-    );
+    throw tooLarge(`Request body too large: snappy body declares ${length} bytes, limit is ${limit}`);
   }
   const out = new Uint8Array(length);
   const n = bytes.length;

@@ -4,7 +4,7 @@
  */
 
 import * as zlib from "node:zlib";
-import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { invalidArguments, tooLarge } from "../common/errors.ts";
 
 /** Decodes a zstd frame; output larger than `limit` → 413, malformed → 400. */
 export function decodeZstd(bytes: Uint8Array, limit: number): Uint8Array {
@@ -15,11 +15,7 @@ export function decodeZstd(bytes: Uint8Array, limit: number): Uint8Array {
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === "ERR_BUFFER_TOO_LARGE") {
-      throw new PetrelError(
-        StatusCode.InvalidArguments,
-        `Request body too large: zstd body expands beyond the limit of ${limit} bytes`,
-        { status: 413 },
-      );
+      throw tooLarge(`Request body too large: zstd body expands beyond the limit of ${limit} bytes`);
     }
     throw invalidArguments(`Failed to decompress zstd body: ${(e as Error).message}`);
   }

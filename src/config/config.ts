@@ -4,7 +4,7 @@
  * start-up with a message naming the key and where it came from.
  */
 import { parse as parseToml } from "smol-toml";
-import { formatDuration, formatSize, parseDuration, parseSize } from "./units.ts";
+import { formatDuration, formatSize, parseDuration, parseSize } from "../common/humantime.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
 export interface Config {

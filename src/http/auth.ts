@@ -3,7 +3,7 @@
  * from the request, constant-time password checks, and read/write permission checks.
  */
 import { createHash, pbkdf2Sync, timingSafeEqual } from "node:crypto";
-import { PetrelError, StatusCode } from "./errors.ts";
+import { PetrelError, StatusCode } from "../common/errors.ts";
 
 /** What a user may do. */
 export type Permission = "rw" | "ro" | "wo";
@@ -124,7 +124,7 @@ function hexBytes(hex: string): Uint8Array {
 }
 
 function authError(code: number, message: string): PetrelError {
-  return new PetrelError(code, message, { status: 401 });
+  return new PetrelError(code, message, { reason: "unauthenticated" });
 }
 
 /** Which credential rules a path follows (reference §3.2). */

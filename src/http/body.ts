@@ -4,15 +4,11 @@
  * to the same limit so a small compressed body cannot balloon in memory.
  */
 import zlib from "node:zlib";
-import { PetrelError, StatusCode } from "./errors.ts";
+import { PetrelError, StatusCode, tooLarge } from "../common/errors.ts";
 
 /** The 413 every over-limit body gets. */
 export function bodyTooLarge(limit: number): PetrelError {
-  return new PetrelError(
-    StatusCode.InvalidArguments,
-    `Failed to buffer the request body: length limit exceeded (body_limit is ${limit} bytes)`,
-    { status: 413 },
-  );
+  return tooLarge(`Failed to buffer the request body: length limit exceeded (body_limit is ${limit} bytes)`);
 }
 
 /**

@@ -1,7 +1,75 @@
-/** The one place errors become responses, in the three body shapes GreptimeDB uses (reference §4.1). */
-import { type ErrorShape, PetrelError, StatusCode, statusCodeName } from "./errors.ts";
+/**
+ * The one place errors become responses: the HTTP status of a GreptimeDB status code (reference
+ * §4.3) or of an error's reason, and the three body shapes GreptimeDB uses (reference §4.1).
+ */
+import { type ErrorReason, PetrelError, StatusCode, statusCodeName } from "../common/errors.ts";
 
-export type { ErrorShape };
+/** Which body shape an endpoint's errors take (reference §4.1). */
+export type ErrorShape = "greptime" | "plain" | "prometheus";
+
+const HTTP_BY_CODE: Record<number, number> = {
+  0: 200,
+  1000: 500,
+  1001: 400,
+  1002: 500,
+  1003: 500,
+  1004: 400,
+  1005: 504,
+  1006: 500,
+  1007: 503,
+  1008: 504,
+  1009: 503,
+  2000: 400,
+  3000: 400,
+  3001: 500,
+  4007: 401,
+  4008: 503,
+  4009: 503,
+  4010: 503,
+  5000: 503,
+  5001: 400,
+  6000: 500,
+  6001: 429,
+  7000: 401,
+  7001: 401,
+  7002: 401,
+  7003: 401,
+  7004: 401,
+  7005: 403,
+  7006: 403,
+};
+
+const HTTP_BY_REASON: Record<ErrorReason, number> = {
+  too_large: 413,
+  unsupported_media_type: 415,
+  timed_out: 408,
+  unauthenticated: 401,
+  not_implemented: 501,
+};
+
+/** GreptimeDB's status code → HTTP status mapping (reference §4.3). */
+export function httpStatusOfCode(code: number): number {
+  if (code in HTTP_BY_CODE) return HTTP_BY_CODE[code];
+  if (code >= 4000 && code < 5000) return 400;
+  if (code >= 8000 && code < 10000) return 400;
+  return 500;
+}
+
+/** The HTTP status an error is answered with: its reason's, else its code's. */
+export function httpStatusOf(err: PetrelError): number {
+  return err.reason !== undefined ? HTTP_BY_REASON[err.reason] : httpStatusOfCode(err.code);
+}
+
+/**
+ * An error a route wants rendered its own way: in another shape than the route's (insert-stage
+ * failures of `/v1/ingest`) or with extra headers (remote write 2.0's written counts).
+ */
+export class HttpError extends Error {
+  constructor(readonly error: PetrelError, readonly shape?: ErrorShape, readonly headers: HeadersInit = {}) {
+    super(error.message);
+    this.name = "HttpError";
+  }
+}
 
 /** GreptimeDB masks internal failures (reference §4.2). */
 function visibleMessage(err: PetrelError): string {
@@ -21,10 +89,16 @@ function headerSafe(text: string): string {
   return out;
 }
 
-/** Renders a PetrelError in the given shape. */
-export function renderError(err: PetrelError, shape: ErrorShape, executionTimeMs: number): Response {
+/** Renders a PetrelError in the given shape, with extra headers. */
+export function renderError(
+  err: PetrelError,
+  shape: ErrorShape,
+  executionTimeMs: number,
+  extraHeaders: HeadersInit = {},
+): Response {
   const message = visibleMessage(err);
-  const headers = new Headers({ "content-type": "application/json", ...err.headers });
+  const headers = new Headers(extraHeaders);
+  headers.set("content-type", "application/json");
   let body: unknown;
   if (shape === "greptime") {
     body = { code: err.code, error: message, execution_time_ms: executionTimeMs };
@@ -35,5 +109,5 @@ export function renderError(err: PetrelError, shape: ErrorShape, executionTimeMs
   } else {
     body = { error: message };
   }
-  return new Response(JSON.stringify(body), { status: err.status, headers });
+  return new Response(JSON.stringify(body), { status: httpStatusOf(err), headers });
 }

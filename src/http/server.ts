@@ -3,12 +3,12 @@
  * timeouts, metrics, access logging and error rendering wrap every route once, here.
  */
 import type { App } from "../app.ts";
-import { Logger } from "../log.ts";
-import { parseDuration } from "../config/units.ts";
+import { Logger } from "../common/log.ts";
+import { parseDuration } from "../common/humantime.ts";
 import { authenticateRequest, type AuthScheme, checkPermission, type UserInfo } from "./auth.ts";
 import { RequestContext, type Route } from "./context.ts";
-import { PetrelError, StatusCode } from "./errors.ts";
-import { type ErrorShape, renderError } from "./render_error.ts";
+import { PetrelError, StatusCode, timedOut } from "../common/errors.ts";
+import { type ErrorShape, HttpError, renderError } from "./render_error.ts";
 import type { Router } from "./router.ts";
 
 const log = new Logger("petrel::http");
@@ -82,11 +82,7 @@ async function dispatch(
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(
-          new PetrelError(StatusCode.DeadlineExceeded, `Request timed out after ${timeoutMs}ms`, {
-            status: 408,
-          }),
-        );
+        reject(timedOut(`Request timed out after ${timeoutMs}ms`));
       }, timeoutMs);
     });
     work.catch(() => {}); // a late failure after the 408 must not become an unhandled rejection
@@ -121,7 +117,8 @@ const internalLog = new Logger("petrel::http::error");
 
 function renderUnexpected(e: unknown, shape: ErrorShape, startedAt: number): Response {
   const elapsed = Math.round(performance.now() - startedAt);
-  if (e instanceof PetrelError) return renderError(e, e.shape ?? shape, elapsed);
+  if (e instanceof HttpError) return renderError(e.error, e.shape ?? shape, elapsed, e.headers);
+  if (e instanceof PetrelError) return renderError(e, shape, elapsed);
   internalLog.error("unexpected failure", { error: String((e as Error)?.stack ?? e) });
   return renderError(new PetrelError(StatusCode.Internal, String(e)), shape, elapsed);
 }

@@ -3,10 +3,10 @@
  * and columns) and mirrored in memory with each version compiled once.
  */
 import { compilePipeline, identityPipeline, type Pipeline } from "../../engine/mod.ts";
-import { invalidArguments } from "../http/errors.ts";
+import { invalidArguments } from "../common/errors.ts";
 import { executeSql } from "../sql/mod.ts";
 import type { Storage } from "../storage/mod.ts";
-import type { ColumnSchema, WriteBatch } from "../storage/types.ts";
+import type { ColumnSchema, WriteBatch } from "../common/rows.ts";
 import { formatVersion, parseVersion } from "./version.ts";
 
 const DB = "greptime_private";

@@ -4,7 +4,8 @@
  */
 
 import { parseLineProtocol } from "./lineproto.ts";
-import { decodeRemoteWrite, encodeRemoteWriteV1, type RemoteSeries } from "./remote_write.ts";
+import { decodeRemoteWrite, encodeRemoteWriteV1 } from "./remote_write.ts";
+import { type Series } from "../common/series.ts";
 
 /** Line-protocol text shaped like the reference load (3 tags, 3 float + 1 int field per line). */
 export function lineProtocolBody(rows: number, series: number, startRow = 0): string {
@@ -39,7 +40,7 @@ export function benchLineProtocol(rows = 1_000_000, series = 10_000): number {
 export function benchRemoteWrite(series = 10_000, samplesPerSeries = 1, requests = 50): number {
   const bodies: Uint8Array[] = [];
   for (let r = 0; r < requests; r++) {
-    const ts: RemoteSeries[] = [];
+    const ts: Series[] = [];
     for (let s = 0; s < series; s++) {
       ts.push({
         labels: {

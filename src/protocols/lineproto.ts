@@ -8,9 +8,9 @@
  * The whole body is parsed before anything is returned, so a bad line means nothing is written.
  */
 
-import { invalidArguments, PetrelError } from "../http/errors.ts";
-import type { ColumnSchema, DataType, Value, WriteBatch } from "../storage/types.ts";
-import { ColumnarBatch } from "../storage/types.ts";
+import { invalidArguments, PetrelError } from "../common/errors.ts";
+import type { ColumnSchema, DataType, Value, WriteBatch } from "../common/rows.ts";
+import { ColumnarBatch } from "../common/rows.ts";
 import { parseIntegerToken, scanned, scanNumber } from "./lineproto_numbers.ts";
 import {
   BACKSLASH,

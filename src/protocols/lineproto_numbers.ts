@@ -3,7 +3,7 @@
  * `i`/`u` integer tokens with their Int64/UInt64 range checks.
  */
 
-import type { DataType } from "../storage/types.ts";
+import type { DataType } from "../common/rows.ts";
 import {
   DOT,
   I64_MAX,

@@ -15,7 +15,7 @@
  * decode and merge cost more than they saved.
  */
 
-import type { WriteBatch } from "../storage/types.ts";
+import type { WriteBatch } from "../common/rows.ts";
 import { parseLineProtocolColumns, precisionToNanos } from "./lineproto.ts";
 import { ParseWorker } from "./lineproto_worker_client.ts";
 

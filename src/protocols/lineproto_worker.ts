@@ -6,7 +6,7 @@
  */
 /// <reference lib="deno.worker" />
 
-import { PetrelError } from "../http/errors.ts";
+import { errorToData, PetrelError } from "../common/errors.ts";
 import { parseLineProtocolColumns } from "./lineproto.ts";
 import { encodeBatches, StringTable } from "./lineproto_columnar.ts";
 import type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
@@ -30,9 +30,7 @@ self.onmessage = (e: MessageEvent<ParseRequest | { crash: true }>) => {
     self.postMessage({ id, encoded } satisfies ParseReply, transfer);
     return;
   } catch (err) {
-    reply = err instanceof PetrelError
-      ? { id, error: { code: err.code, message: err.message, status: err.status } }
-      : { id, crashed: String(err) };
+    reply = err instanceof PetrelError ? { id, error: errorToData(err) } : { id, crashed: String(err) };
   }
   self.postMessage(reply);
 };

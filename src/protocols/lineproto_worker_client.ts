@@ -4,8 +4,8 @@
  * worker itself settles every body it held by parsing inline, so no request is lost or left hanging.
  */
 
-import { PetrelError } from "../http/errors.ts";
-import type { WriteBatch } from "../storage/types.ts";
+import { type ErrorData, errorFromData } from "../common/errors.ts";
+import type { WriteBatch } from "../common/rows.ts";
 import { decodeBatches, type EncodedBatches } from "./lineproto_columnar.ts";
 
 /** A body to parse, as posted to the worker (in shared memory, so posting it copies nothing). */
@@ -21,7 +21,7 @@ export interface ParseReply {
   id: number;
   ready?: true;
   encoded?: EncodedBatches;
-  error?: { code: number; message: string; status: number };
+  error?: ErrorData;
   crashed?: string;
 }
 
@@ -143,7 +143,7 @@ export class ParseWorker {
       }
       p.resolve(batches);
     } else if (r.error !== undefined) {
-      p.reject(new PetrelError(r.error.code, r.error.message, { status: r.error.status }));
+      p.reject(errorFromData(r.error));
     } else {
       // An unexpected failure inside the worker: the inline parse reproduces it (or succeeds).
       this.settleInline(p);

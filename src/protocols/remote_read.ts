@@ -8,10 +8,11 @@
 import protobuf from "protobufjs";
 import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
 import { decodeSnappy, encodeSnappy } from "../codec/snappy.ts";
-import { invalidArguments } from "../http/errors.ts";
-import type { LabelMatcher, MatcherType } from "./label_matcher.ts";
-import { type ReadQueryResult, sortedLabels, writeLabels } from "./remote_read_chunked.ts";
+import { invalidArguments } from "../common/errors.ts";
+import type { LabelMatcher, MatcherType } from "../common/label_matcher.ts";
+import { type ReadQueryResult, writeLabels } from "./remote_read_chunked.ts";
 import { writeSample } from "./remote_write.ts";
+import { sortedLabels } from "../common/series.ts";
 
 export {
   type LabelMatcher,
@@ -19,7 +20,7 @@ export {
   type MatcherType,
   matchLabel,
   matchLabels,
-} from "./label_matcher.ts";
+} from "../common/label_matcher.ts";
 export {
   CHUNKED_READ_RESPONSE_CONTENT_TYPE,
   type ChunkedReadFrame,

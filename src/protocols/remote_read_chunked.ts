@@ -8,8 +8,8 @@
 import protobuf from "protobufjs";
 import { crc32c } from "../codec/crc32c.ts";
 import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
-import type { RemoteSample, RemoteSeries } from "./remote_write.ts";
 import { decodeXorChunk, encodeXorChunk, SAMPLES_PER_CHUNK } from "./xor_chunk.ts";
+import { compareLabelSets, type Sample, type Series, sortedLabels } from "../common/series.ts";
 
 /** Content type of a STREAMED_XOR_CHUNKS response (no content encoding). */
 export const CHUNKED_READ_RESPONSE_CONTENT_TYPE =
@@ -17,22 +17,7 @@ export const CHUNKED_READ_RESPONSE_CONTENT_TYPE =
 
 /** The series answering one query, in request order. */
 export interface ReadQueryResult {
-  series: RemoteSeries[];
-}
-
-/** Label pairs sorted by name, as Prometheus expects them on the wire. */
-export function sortedLabels(labels: Record<string, string>): [string, string][] {
-  return Object.entries(labels).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-
-/** Orders label sets as Prometheus does (name, then value, pair by pair). */
-export function compareLabelSets(a: [string, string][], b: [string, string][]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    if (a[i][0] !== b[i][0]) return a[i][0] < b[i][0] ? -1 : 1;
-    if (a[i][1] !== b[i][1]) return a[i][1] < b[i][1] ? -1 : 1;
-  }
-  return a.length - b.length;
+  series: Series[];
 }
 
 /** Writes `Label` messages (field 1) of a series. */
@@ -60,7 +45,7 @@ function frame(message: Uint8Array): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-function sortedSamples(samples: RemoteSample[]): RemoteSample[] {
+function sortedSamples(samples: Sample[]): Sample[] {
   for (let i = 1; i < samples.length; i++) {
     if (samples[i].timestampMs < samples[i - 1].timestampMs) {
       return [...samples].sort((a, b) => a.timestampMs - b.timestampMs);
@@ -140,7 +125,7 @@ export interface DecodedChunk {
   minTimeMs: number;
   maxTimeMs: number;
   data: Uint8Array;
-  samples: RemoteSample[];
+  samples: Sample[];
 }
 
 /** One decoded frame of a streamed response (what a remote-read client sees). */

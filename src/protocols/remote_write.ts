@@ -9,25 +9,9 @@ import protobuf from "protobufjs";
 import { decodeSnappy, encodeSnappy } from "../codec/snappy.ts";
 import { decodeZstd } from "../codec/zstd.ts";
 import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
-import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { invalidArguments, PetrelError, unsupportedMediaType } from "../common/errors.ts";
 import { METRIC_TYPES } from "./proto/prometheus.ts";
-
-/**
- * One sample: value and timestamp in milliseconds. `stale` marks Prometheus' staleness marker: V8 may
- * rewrite NaN payloads whenever a number passes through optimized code (measured: the marker's bits
- * did not survive a few copies), so the flag, not the NaN bit pattern, is what downstream code keeps.
- */
-export interface RemoteSample {
-  value: number;
-  timestampMs: number;
-  stale?: true;
-}
-
-/** One series: its full label set (including `__name__`) and its samples. */
-export interface RemoteSeries {
-  labels: Record<string, string>;
-  samples: RemoteSample[];
-}
+import { isStaleSample, type Sample, type Series, STALE_HI, STALE_LO, STALE_NAN } from "../common/series.ts";
 
 /** Metric metadata, from 1.0's `metadata` list or 2.0's per-series `metadata`. */
 export interface RemoteMetadata {
@@ -40,7 +24,7 @@ export interface RemoteMetadata {
 /** A decoded remote-write request. */
 export interface RemoteWriteRequest {
   version: 1 | 2;
-  series: RemoteSeries[];
+  series: Series[];
   metadata: RemoteMetadata[];
   /** Total samples over all series (for the 2.0 `…-Samples-Written` header). */
   sampleCount: number;
@@ -60,7 +44,6 @@ export interface RemoteWriteHeaders {
   contentEncoding?: string | null;
 }
 
-const STALE_HI = 0x7ff00000, STALE_LO = 2;
 const STALE_BYTES = [2, 0, 0, 0, 0, 0, 0xf0, 0x7f];
 
 /** Whether the 8 little-endian bytes at `at` are exactly Prometheus' staleness marker. */
@@ -68,34 +51,13 @@ function staleAt(buf: Uint8Array, at: number): boolean {
   for (let i = 0; i < 8; i++) if (buf[at + i] !== STALE_BYTES[i]) return false;
   return true;
 }
-const f64 = new Float64Array(1);
-const u32 = new Uint32Array(f64.buffer);
-
-/** Prometheus' staleness marker value (bits 0x7ff0000000000002; V8 may set the quiet bit). */
-export const STALE_NAN: number = (() => {
-  u32[0] = STALE_LO;
-  u32[1] = STALE_HI;
-  return f64[0];
-})();
-
-/** True for a staleness marker (the flag, or NaN bits that survived: quiet bit set or not). */
-export function isStaleSample(s: RemoteSample): boolean {
-  return s.stale === true || isStaleNaN(s.value);
-}
-
-/** True for Prometheus' staleness marker bits, whether or not the quiet bit got set on the way. */
-export function isStaleNaN(v: number): boolean {
-  if (v === v) return false;
-  f64[0] = v;
-  return u32[0] === STALE_LO && (u32[1] & 0xfff7ffff) === STALE_HI;
-}
 
 function decodeError(why: string): PetrelError {
   return invalidArguments(`Failed to decode prometheus remote request: ${why}`);
 }
 
 function unsupportedMedia(message: string): PetrelError {
-  return new PetrelError(StatusCode.InvalidArguments, message, { status: 415 });
+  return unsupportedMediaType(message);
 }
 
 /** The remote-write version a `Content-Type` asks for; anything unknown → 415. */
@@ -130,7 +92,7 @@ function decompress(body: Uint8Array, encoding: string | null | undefined, versi
     return first(body, limit);
   } catch (e) {
     // vmagent may send zstd under a snappy label (and back); 2.0 senders are trusted to label it.
-    if (version === 2 || (e instanceof PetrelError && e.status === 413)) throw e;
+    if (version === 2 || (e instanceof PetrelError && e.reason === "too_large")) throw e;
     try {
       return (first === decodeZstd ? decodeSnappy : decodeZstd)(body, limit);
     } catch {
@@ -181,7 +143,7 @@ export function setLabel(labels: Record<string, string>, name: string, value: st
   else labels[name] = value;
 }
 
-function readSamples(r: ProtoReader, end: number, out: RemoteSample[]): void {
+function readSamples(r: ProtoReader, end: number, out: Sample[]): void {
   let value = 0;
   let timestampMs = 0;
   let stale = false;
@@ -199,7 +161,7 @@ function readSamples(r: ProtoReader, end: number, out: RemoteSample[]): void {
 
 function decodeV1(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
   const r = new ProtoReader(buf);
-  const series: RemoteSeries[] = [];
+  const series: Series[] = [];
   const metadata: RemoteMetadata[] = [];
   let sampleCount = 0, exemplarCount = 0;
   while (r.more()) {
@@ -207,7 +169,7 @@ function decodeV1(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
     if (tag === 10) {
       const end = r.bytesEnd();
       const labels: Record<string, string> = {};
-      const samples: RemoteSample[] = [];
+      const samples: Sample[] = [];
       while (r.pos < end) {
         const t = r.uint32();
         if (t === 10) {
@@ -272,7 +234,7 @@ function decodeV2(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
     if (ref >= symbols.length) throw new ProtoDecodeError(`symbol reference ${ref} out of range`);
     return symbols[ref];
   };
-  const series: RemoteSeries[] = [];
+  const series: Series[] = [];
   const metadata: RemoteMetadata[] = [];
   let sampleCount = 0, exemplarCount = 0;
   const refs: number[] = [];
@@ -280,7 +242,7 @@ function decodeV2(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
     const end = seriesAt[i + 1];
     r.pos = seriesAt[i];
     refs.length = 0;
-    const samples: RemoteSample[] = [];
+    const samples: Sample[] = [];
     let meta: [number, number, number] | undefined;
     while (r.pos < end) {
       const t = r.uint32();
@@ -335,13 +297,13 @@ function decodeV2(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
 }
 
 /** Writes a sample's value, with the exact staleness-marker bits for a stale sample. */
-export function writeSampleValue(w: protobuf.Writer, s: RemoteSample): void {
+export function writeSampleValue(w: protobuf.Writer, s: Sample): void {
   if (isStaleSample(s)) w.fixed32(STALE_LO).fixed32(STALE_HI);
   else w.double(s.value);
 }
 
 /** Writes one `Sample` as field `tag`; zero fields are omitted, as Prometheus' (gogo) encoder does. */
-export function writeSample(w: protobuf.Writer, s: RemoteSample, tag = 18): void {
+export function writeSample(w: protobuf.Writer, s: Sample, tag = 18): void {
   w.uint32(tag).fork();
   if (s.value !== 0 || s.stale === true) {
     w.uint32(9);
@@ -353,7 +315,7 @@ export function writeSample(w: protobuf.Writer, s: RemoteSample, tag = 18): void
 
 /** Encodes series (and metadata) as a snappy-compressed 1.0 `WriteRequest` body. */
 export function encodeRemoteWriteV1(
-  series: RemoteSeries[],
+  series: Series[],
   metadata: RemoteMetadata[] = [],
 ): Uint8Array<ArrayBuffer> {
   const w = protobuf.Writer.create();
@@ -374,7 +336,7 @@ export function encodeRemoteWriteV1(
 
 /** Encodes series as a snappy-compressed 2.0 `Request` (symbol table; metadata per series by metric name). */
 export function encodeRemoteWriteV2(
-  series: RemoteSeries[],
+  series: Series[],
   metadata: RemoteMetadata[] = [],
 ): Uint8Array<ArrayBuffer> {
   const symbols: string[] = [""];

@@ -4,9 +4,10 @@
  * `greptime_timestamp` (TimestampMillisecond) and `greptime_value` (Float64).
  */
 
-import { invalidArguments } from "../http/errors.ts";
-import type { ColumnSchema, Value, WriteBatch } from "../storage/types.ts";
-import { type RemoteSeries, setLabel } from "./remote_write.ts";
+import { invalidArguments } from "../common/errors.ts";
+import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
+import { setLabel } from "./remote_write.ts";
+import { type Series } from "../common/series.ts";
 
 /** Where a series goes and what its tags are, once the special labels (reference §7.2) are taken out. */
 export interface SeriesTarget {
@@ -62,10 +63,10 @@ export interface RemoteWriteTable {
  * samples. Columns are sorted by name, as metric-engine logical tables are. Stale samples arrive as
  * NaN values: the batch cannot carry their `stale` flag, so storage must treat NaN as the marker.
  */
-export function remoteWriteToBatches(series: RemoteSeries[]): RemoteWriteTable[] {
+export function remoteWriteToBatches(series: Series[]): RemoteWriteTable[] {
   const groups = new Map<
     string,
-    RemoteWriteTable & { tagNames: Set<string>; series: [Record<string, string>, RemoteSeries][] }
+    RemoteWriteTable & { tagNames: Set<string>; series: [Record<string, string>, Series][] }
   >();
   for (const s of series) {
     if (s.samples.length === 0) continue;

@@ -1,3 +1,4 @@
+import { isStaleSample, type Sample, STALE_NAN } from "../common/series.ts";
 /**
  * Prometheus' XOR chunk encoding (tsdb/chunkenc/xor.go), bit for bit, so a real Prometheus can read
  * the STREAMED_XOR_CHUNKS remote-read response: a 2-byte big-endian sample count, then the first
@@ -5,8 +6,6 @@
  * then delta-of-delta timestamps in 1/16/20/24/68-bit buckets and Gorilla XOR-compressed values.
  * 64-bit values are handled as (hi, lo) 32-bit halves to stay off BigInt in the loop.
  */
-
-import { isStaleSample, type RemoteSample, STALE_NAN } from "./remote_write.ts";
 
 const STALE_HI = 0x7ff00000, STALE_LO = 2;
 
@@ -143,7 +142,7 @@ function bitRange(x: number, nbits: number): boolean {
 }
 
 /** Encodes samples (sorted by time) as one XOR chunk. */
-export function encodeXorChunk(samples: RemoteSample[]): Uint8Array<ArrayBuffer> {
+export function encodeXorChunk(samples: Sample[]): Uint8Array<ArrayBuffer> {
   if (samples.length > 0xffff) throw new RangeError("an XOR chunk holds at most 65535 samples");
   const w = new BitWriter();
   w.header(samples.length);
@@ -215,11 +214,11 @@ export function encodeXorChunk(samples: RemoteSample[]): Uint8Array<ArrayBuffer>
 const DOD_BITS = [0, 14, 17, 20, 64];
 
 /** Decodes an XOR chunk back into samples (the reader side of `encodeXorChunk`). */
-export function decodeXorChunk(bytes: Uint8Array): RemoteSample[] {
+export function decodeXorChunk(bytes: Uint8Array): Sample[] {
   if (bytes.length < 2) throw new Error("XOR chunk is truncated");
   const n = (bytes[0] << 8) | bytes[1];
   const r = new BitReader(bytes, 2);
-  const out: RemoteSample[] = [];
+  const out: Sample[] = [];
   let t = 0, delta = 0, hi = 0, lo = 0, leading = 0, trailing = 0;
   for (let i = 0; i < n; i++) {
     if (i === 0) {

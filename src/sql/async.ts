@@ -4,9 +4,9 @@
  * the signal terminates the worker (the caller answers 408) and a fresh one takes its place.
  * Everything else (writes, DDL, SHOW, information_schema, in-memory databases) runs on the caller.
  */
-import { PetrelError, StatusCode } from "../http/errors.ts";
+import { errorFromData, PetrelError, timedOut } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
-import type { QueryOutput } from "../storage/types.ts";
+import type { QueryOutput } from "../common/rows.ts";
 import type { SqlContext } from "./mod.ts";
 import { executeStatement, startSession } from "./mod.ts";
 import { splitStatements } from "./lexer.ts";
@@ -84,16 +84,14 @@ function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal): Promi
     const onAbort = () => {
       done(false);
       reject(
-        new PetrelError(StatusCode.DeadlineExceeded, "Query cancelled: the request timed out", {
-          status: 408,
-        }),
+        timedOut("Query cancelled: the request timed out"),
       );
     };
     worker.onmessage = (e: MessageEvent<Reply>) => {
       if (e.data.id !== id) return;
       done(true);
       const { output, error } = e.data;
-      if (error) reject(new PetrelError(error.code, error.message, { status: error.status }));
+      if (error) reject(errorFromData(error));
       else resolve(output!);
     };
     worker.onerror = (e: ErrorEvent) => {

@@ -3,13 +3,13 @@
  * are materialized on demand into an attached in-memory schema.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { tableNotFound } from "../http/errors.ts";
+import { tableNotFound } from "../common/errors.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
 import { infoSchemaTypeName, sqliteDeclType, sqlTypeName } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
 import { isLogicalTable } from "../storage/metric_layout.ts";
-import type { DataType, Value } from "../storage/types.ts";
+import type { DataType, Value } from "../common/rows.ts";
 import { renderCreateOptions } from "./show.ts";
 
 /** Columns of the information_schema tables Petrel provides. */

@@ -1,6 +1,6 @@
 /** A cursor over a statement's tokens with the small vocabulary the statement parsers need. */
-import { invalidSyntax } from "../http/errors.ts";
-import type { PetrelError } from "../http/errors.ts";
+import { invalidSyntax } from "../common/errors.ts";
+import type { PetrelError } from "../common/errors.ts";
 import { isKeyword, isOp, lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 

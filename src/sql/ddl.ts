@@ -2,11 +2,11 @@
  * DDL statements: CREATE/DROP DATABASE, CREATE/DROP/ALTER/TRUNCATE TABLE, parsed from tokens and
  * applied through the storage catalog.
  */
-import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported } from "../http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
-import type { DataType, QueryOutput, TableOptions } from "../storage/types.ts";
+import type { DataType, QueryOutput, TableOptions } from "../common/rows.ts";
 import { parseSqlType } from "../storage/datatypes.ts";
 import { indexOptions } from "../storage/column_index.ts";
 import { addColumns, alterOptions, createTable, dropColumn } from "../storage/ddl.ts";

@@ -2,18 +2,10 @@
  * Where GreptimeDB's SQL (DataFusion) and SQLite disagree on semantics, the small rules the rewriter
  * applies: NULL ordering, fixed-length date_trunc fields, numeric-only aggregates.
  */
-import type { TimeUnit } from "../storage/datatypes.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { timezoneOffsetMinutes } from "./time.ts";
 
-/** Nanoseconds in one of each time unit. */
-export const NS_PER_UNIT: Record<TimeUnit, bigint> = {
-  s: 1_000_000_000n,
-  ms: 1_000_000n,
-  us: 1_000n,
-  ns: 1n,
-};
 /** date_trunc fields of fixed length, in nanoseconds. */
 export const FIXED_TRUNC_NS: Record<string, bigint> = {
   microsecond: 1_000n,

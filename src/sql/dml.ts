@@ -1,13 +1,13 @@
 /**
  * INSERT (through the storage writer, so SQL rows dedup like every protocol's) and DELETE.
  */
-import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
-import type { ColumnSchema, QueryOutput, Value } from "../storage/types.ts";
-import { isTimestampType, unitOf } from "../storage/datatypes.ts";
+import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
+import { isTimestampType } from "../storage/datatypes.ts";
 import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -17,6 +17,7 @@ import type { Session } from "./ddl.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { mapSqliteError, runQuery } from "./results.ts";
 import { parseTimestampIn } from "./time.ts";
+import { unitOf } from "../common/time_unit.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

@@ -2,7 +2,7 @@
  * SQL tokens for GreptimeDB's dialect: identifiers (bare, "double" or `backtick` quoted), 'strings',
  * numbers and operators; comments are dropped. Positions are kept for error messages.
  */
-import { invalidSyntax } from "../http/errors.ts";
+import { invalidSyntax } from "../common/errors.ts";
 
 /** Kinds of tokens. */
 export type TokenKind = "ident" | "qident" | "string" | "number" | "op" | "param";

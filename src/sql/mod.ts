@@ -6,10 +6,10 @@
  * const [out] = executeSql(storage, "SELECT host, avg(v) FROM cpu GROUP BY host", { db: "public" });
  * ```
  */
-import { databaseNotFound, invalidArguments, unsupported } from "../http/errors.ts";
+import { databaseNotFound, invalidArguments, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
-import type { QueryOutput, Value } from "../storage/types.ts";
+import type { QueryOutput, Value } from "../common/rows.ts";
 import { Cursor } from "./cursor.ts";
 import { executeDdl, tableName } from "./ddl.ts";
 import type { Session } from "./ddl.ts";

@@ -2,12 +2,12 @@
  * Names and data types of output columns where SQLite's own would differ from GreptimeDB's:
  * expressions have no declared type, and DataFusion names `avg(cpu)` as `avg(monitor.cpu)`.
  */
-import type { DataType } from "../storage/types.ts";
-import type { TimeUnit } from "../storage/datatypes.ts";
-import { isIntegerType, isTimestampType, parseSqlType, timestampType } from "../storage/datatypes.ts";
+import type { DataType } from "../common/rows.ts";
+import { isIntegerType, isTimestampType, parseSqlType } from "../storage/datatypes.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
+import { timestampType, type TimeUnit } from "../common/time_unit.ts";
 
 /** What output typing needs to know about a query. */
 export interface OutputContext {

@@ -5,8 +5,8 @@
  */
 /// <reference lib="deno.worker" />
 import { DatabaseSync } from "node:sqlite";
-import { PetrelError } from "../http/errors.ts";
-import type { DataType } from "../storage/types.ts";
+import { errorToData, PetrelError } from "../common/errors.ts";
+import type { DataType } from "../common/rows.ts";
 import { registerSqlFunctions } from "./functions/mod.ts";
 import { mapSqliteError, runQuery } from "./results.ts";
 
@@ -45,6 +45,6 @@ self.onmessage = (e: MessageEvent<QueryRequest>) => {
     self.postMessage({ id: req.id, output: out });
   } catch (err) {
     const p = err instanceof PetrelError ? err : mapSqliteError(err, req.db);
-    self.postMessage({ id: req.id, error: { code: p.code, message: p.message, status: p.status } });
+    self.postMessage({ id: req.id, error: errorToData(p) });
   }
 };

@@ -3,9 +3,9 @@
  * errors mapped to GreptimeDB codes (a user's mistake is never a 500).
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
+import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
-import type { DataType, QueryOutput, ResultColumn, Value } from "../storage/types.ts";
+import type { DataType, QueryOutput, ResultColumn, Value } from "../common/rows.ts";
 import { takeFunctionError } from "./functions/mod.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";

@@ -3,24 +3,17 @@
  * (quoted, ttl-filtered), `::` casts, `interval '…'`, timestamp strings compared with time columns
  * and time functions become integers or user functions in the unit of the time column they meet.
  */
-import type { DataType } from "../storage/types.ts";
-import type { TimeUnit } from "../storage/datatypes.ts";
-import { isTimestampType, timestampType, unitOf } from "../storage/datatypes.ts";
+import type { DataType } from "../common/rows.ts";
+import { isTimestampType } from "../storage/datatypes.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent, quoteString } from "../storage/table.ts";
-import { invalidArguments, PetrelError, StatusCode, unsupported } from "../http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode, unsupported } from "../common/errors.ts";
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { resolveTableRef, tableRefSql } from "./catalog_view.ts";
-import { nsToUnit, parseIntervalNs, parseTimestampIn } from "./time.ts";
+import { parseIntervalNs, parseTimestampIn } from "./time.ts";
 import { Cursor } from "./cursor.ts";
-import {
-  FIXED_TRUNC_NS,
-  fixedOffsetMinutes,
-  NS_PER_UNIT,
-  NUMERIC_AGGREGATES,
-  orderByNulls,
-} from "./dialect_rules.ts";
+import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES, orderByNulls } from "./dialect_rules.ts";
 import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
 import {
@@ -37,6 +30,7 @@ import {
   SEPARATORS,
   SYNTHETIC,
 } from "./query_tokens.ts";
+import { NS_PER_UNIT, nsToUnit, timestampType, type TimeUnit, unitOf } from "../common/time_unit.ts";
 
 /** What a rewrite needs to know. */
 export interface RewriteEnv {

@@ -3,7 +3,7 @@ import type { TableMeta } from "../storage/mod.ts";
 import { indexClause } from "../storage/column_index.ts";
 import { sqlTypeName } from "../storage/datatypes.ts";
 import { formatTtl } from "../storage/options.ts";
-import type { QueryOutput, Value } from "../storage/types.ts";
+import type { QueryOutput, Value } from "../common/rows.ts";
 
 function quoteName(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

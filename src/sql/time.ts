@@ -1,27 +1,8 @@
 /** Timestamp strings, timezones and intervals of the SQL dialect, as integers in a time unit. */
-import type { TimeUnit } from "../storage/datatypes.ts";
 import { parseDurationMs } from "../storage/options.ts";
-import { lenientTimeZone } from "../timezone.ts";
-import { invalidArguments } from "../http/errors.ts";
-
-const NS_PER: Record<TimeUnit, bigint> = { s: 1_000_000_000n, ms: 1_000_000n, us: 1_000n, ns: 1n };
-
-/** Converts nanoseconds to a unit, flooring. */
-export function nsToUnit(ns: bigint, unit: TimeUnit): bigint {
-  const d = NS_PER[unit];
-  const q = ns / d;
-  return ns % d < 0n ? q - 1n : q;
-}
-
-/** Converts a value in a unit to nanoseconds. */
-export function unitToNs(v: bigint, unit: TimeUnit): bigint {
-  return v * NS_PER[unit];
-}
-
-/** Converts an integer between units (flooring when coarsening). */
-export function convertUnit(v: bigint, from: TimeUnit, to: TimeUnit): bigint {
-  return from === to ? v : nsToUnit(unitToNs(v, from), to);
-}
+import { lenientTimeZone } from "../common/timezone.ts";
+import { invalidArguments } from "../common/errors.ts";
+import { nsToUnit, type TimeUnit } from "../common/time_unit.ts";
 
 const TS_RE =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|z|UTC|[+-]\d{2}(?::?\d{2})?)?$/;

@@ -7,7 +7,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { Storage } from "./mod.ts";
-import type { ColumnSchema, Value, WriteBatch } from "./types.ts";
+import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
 import { executeSql } from "../sql/mod.ts";
 import { enableGroupCommit, flushGroupCommit } from "./group_commit.ts";
 

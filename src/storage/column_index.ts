@@ -3,7 +3,7 @@
  * the checks on given options (pipeline `index:` and SQL `… INDEX WITH(…)` share them), and the
  * clause SHOW CREATE TABLE prints after the column.
  */
-import type { ColumnIndex } from "./types.ts";
+import type { ColumnIndex } from "../common/rows.ts";
 
 const DEFAULTS: Record<"fulltext" | "skipping", Record<string, string>> = {
   fulltext: {

@@ -4,9 +4,9 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import type { StatementSync } from "node:sqlite";
-import { PetrelError, StatusCode, tableNotFound } from "../http/errors.ts";
+import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import type { TableMeta } from "./table.ts";
-import type { TableOptions } from "./types.ts";
+import type { TableOptions } from "../common/rows.ts";
 import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
 import { flushGroupCommit } from "./group_commit.ts";
 

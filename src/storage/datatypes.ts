@@ -2,11 +2,9 @@
  * GreptimeDB data types and how they live in SQLite: the declared column type carries the
  * GreptimeDB type name (so result sets can report it) plus a word that picks the right affinity.
  */
-import type { DataType, Value } from "./types.ts";
-import { invalidArguments } from "../http/errors.ts";
-
-/** Time units of timestamp columns. */
-export type TimeUnit = "s" | "ms" | "us" | "ns";
+import type { DataType, Value } from "../common/rows.ts";
+import { invalidArguments } from "../common/errors.ts";
+import { unitOf } from "../common/time_unit.ts";
 
 const DECL: Record<DataType, string> = {
   Boolean: "Boolean_INT",
@@ -57,31 +55,6 @@ export function isIntegerType(type: DataType): boolean {
   return type.startsWith("Int") || type.startsWith("UInt") || isTimestampType(type) ||
     type === "Boolean" || type === "Date";
 }
-
-const UNIT_OF: Record<string, TimeUnit> = {
-  TimestampSecond: "s",
-  TimestampMillisecond: "ms",
-  TimestampMicrosecond: "us",
-  TimestampNanosecond: "ns",
-};
-
-/** The unit of a timestamp type (milliseconds for anything else). */
-export function unitOf(type: string): TimeUnit {
-  return UNIT_OF[type] ?? "ms";
-}
-
-/** The timestamp type of a unit. */
-export function timestampType(unit: TimeUnit): DataType {
-  return ({
-    s: "TimestampSecond",
-    ms: "TimestampMillisecond",
-    us: "TimestampMicrosecond",
-    ns: "TimestampNanosecond",
-  } as const)[unit];
-}
-
-/** How many of a unit make one second. */
-export const UNITS_PER_SECOND: Record<TimeUnit, number> = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 };
 
 /** The SQL type name GreptimeDB prints in SHOW CREATE TABLE. */
 export function sqlTypeName(type: DataType): string {

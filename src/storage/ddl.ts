@@ -2,7 +2,7 @@
  * Table DDL on a database: create, drop, truncate, add or drop columns, change options. Used by the
  * SQL statements and by the writer's schema evolution.
  */
-import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isTimestampType } from "./datatypes.ts";
 import { normalizeOptions } from "./options.ts";
@@ -15,7 +15,7 @@ import {
   quoteIdent,
   rebuildTableSql,
 } from "./table.ts";
-import type { TableOptions } from "./types.ts";
+import type { TableOptions } from "../common/rows.ts";
 import { validateTableName } from "./writer.ts";
 
 /** What CREATE TABLE says about a table. */

@@ -2,23 +2,16 @@
  * Writer batches (SQL INSERT, line protocol, OTLP metrics) aimed at metric-engine tables, turned
  * into metric writes: the time index and `greptime_value` become samples, every tag a label.
  */
-import { invalidArguments } from "../http/errors.ts";
-import type { Value, WriteBatch } from "./types.ts";
+import { invalidArguments } from "../common/errors.ts";
+import type { Value, WriteBatch } from "../common/rows.ts";
 import { METRIC_TIME_INDEX, METRIC_VALUE } from "./metric_layout.ts";
 import type { MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
 import { seriesKey } from "./metric_series.ts";
+import { toEpochMs, unitOf } from "../common/time_unit.ts";
 
-const MS_PER: Record<string, number> = {
-  TimestampSecond: 1000,
-  TimestampMillisecond: 1,
-  TimestampMicrosecond: 1e-3,
-  TimestampNanosecond: 1e-6,
-};
-
+/** A time-index cell as epoch milliseconds, floored (before 1970 too). */
 function toMs(v: Value, type: string): number {
-  const per = MS_PER[type] ?? 1;
-  if (typeof v === "bigint") return per >= 1 ? Number(v) * per : Number(v / BigInt(Math.round(1 / per)));
-  if (typeof v === "number") return Math.floor(v * per);
+  if (typeof v === "bigint" || typeof v === "number") return toEpochMs(v, unitOf(type));
   throw invalidArguments(`Invalid value for time index ${METRIC_TIME_INDEX}: ${String(v)}`);
 }
 

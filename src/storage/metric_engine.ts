@@ -4,12 +4,12 @@
  * index and appends samples with sorted multi-row inserts, all inside one transaction per call.
  */
 import type { StatementSync } from "node:sqlite";
-import { invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { TableMeta } from "./table.ts";
 import { quoteIdent, ttlMs } from "./table.ts";
-import type { TableOptions } from "./types.ts";
+import type { TableOptions } from "../common/rows.ts";
 import { validateTableName } from "./writer.ts";
 import {
   addLabelSql,

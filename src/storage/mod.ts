@@ -28,30 +28,29 @@
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../http/errors.ts";
+import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
 import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
-import type { TableOptions, WriteBatch } from "./types.ts";
+import type { TableOptions, WriteBatch } from "../common/rows.ts";
 import type { WriteOptions } from "./writer.ts";
 import { writeBatches } from "./writer.ts";
-import type { LabelMatcher } from "../protocols/label_matcher.ts";
+import type { LabelMatcher } from "../common/label_matcher.ts";
 import { batchToMetricWrite } from "./metric_batch.ts";
 import type { MetricWrite } from "./metric_engine.ts";
 import { dropMetricTable, sweepMetricTable, truncateMetricTable, writeMetrics } from "./metric_engine.ts";
 import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
-import type { MetricSeries } from "./metric_read.ts";
 import { matchSeries, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
+import { type Series } from "../common/series.ts";
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
 export { batchFromRecords } from "./writer.ts";
 export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
 export type { MetricSampleInput, MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
-export type { MetricSample, MetricSeries } from "./metric_read.ts";
 export { DEFAULT_PHYSICAL_TABLE, isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
 
 /** Options of {@link Storage.open}. */
@@ -244,7 +243,7 @@ export class Storage {
     matchers: LabelMatcher[],
     startMs: number,
     endMs: number,
-  ): MetricSeries[] | undefined {
+  ): Series[] | undefined {
     const h = this.database(db);
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;

@@ -2,9 +2,9 @@
  * Table options: validation of `WITH (...)` values and hints, the ttl duration grammar, and
  * GreptimeDB's normalized display (`7d` → `7days`).
  */
-import type { CreateType, TableOptions } from "./types.ts";
-import { invalidArguments } from "../http/errors.ts";
-import { parseDuration } from "../config/units.ts";
+import type { CreateType, TableOptions } from "../common/rows.ts";
+import { invalidArguments } from "../common/errors.ts";
+import { parseDuration } from "../common/humantime.ts";
 
 /** Table options a request can set through hints (`x-greptime-hint-*`, pipeline `greptime_*` variables). */
 export const HINT_OPTIONS = [

@@ -5,10 +5,10 @@
  * end of the B-tree instead of dirtying one page per series (measured ~8× faster inserts). Tables
  * created before keep layout 1, keyed (tags…, time index), and stay that way until a rebuild.
  */
-import type { ColumnSchema, TableOptions } from "./types.ts";
-import { isTimestampType, NULL_TAG, sqliteDeclType, unitOf } from "./datatypes.ts";
-import type { TimeUnit } from "./datatypes.ts";
+import type { ColumnSchema, TableOptions } from "../common/rows.ts";
+import { isTimestampType, NULL_TAG, sqliteDeclType } from "./datatypes.ts";
 import { parseTtl } from "./options.ts";
+import { msToUnit, type TimeUnit, unitOf } from "../common/time_unit.ts";
 
 /** A column as the catalog keeps it. */
 export interface ColumnMeta extends ColumnSchema {
@@ -103,21 +103,6 @@ export function ttlCutoff(t: TableMeta, nowMs = Date.now()): bigint | undefined 
   if (ttl === null) return undefined;
   const cutoffMs = ttl === 0 ? Number.MAX_SAFE_INTEGER : nowMs - ttl;
   return msToUnit(cutoffMs, timeUnit(t));
-}
-
-/** Converts epoch milliseconds to an integer in a unit. */
-export function msToUnit(ms: number, unit: TimeUnit): bigint {
-  const whole = BigInt(Math.floor(ms));
-  switch (unit) {
-    case "s":
-      return BigInt(Math.floor(ms / 1000));
-    case "ms":
-      return whole;
-    case "us":
-      return BigInt(Math.round(ms * 1000));
-    case "ns":
-      return BigInt(Math.round(ms * 1000)) * 1000n;
-  }
 }
 
 /** Whether the table keeps null tags as the NULL_TAG stand-in (its key cannot hold NULL). */

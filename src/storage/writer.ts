@@ -4,8 +4,8 @@
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
 import type { StatementSync } from "node:sqlite";
-import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "./types.ts";
-import { columnsOf } from "./types.ts";
+import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
+import { columnsOf } from "../common/rows.ts";
 import {
   columnarSource,
   type ColumnPlan,
@@ -15,8 +15,8 @@ import {
   rowSource,
   type SqlValue,
 } from "./writer_values.ts";
-import { invalidArguments } from "../http/errors.ts";
-import { isTimestampType, unitOf, UNITS_PER_SECOND } from "./datatypes.ts";
+import { invalidArguments } from "../common/errors.ts";
+import { isTimestampType } from "./datatypes.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
@@ -32,6 +32,7 @@ import {
   ttlMs,
   usesNullTag,
 } from "./table.ts";
+import { unitOf, UNITS_PER_SECOND } from "../common/time_unit.ts";
 
 /** Options of one write call. */
 export interface WriteOptions {

@@ -3,20 +3,11 @@
  * from a row batch or a `ColumnarBatch` without copying it), and their conversion to what SQLite
  * stores (time unit changes, UInt64, booleans, the null-tag stand-in), one loop per column.
  */
-import { invalidArguments } from "../http/errors.ts";
+import { invalidArguments } from "../common/errors.ts";
 import { encodeUInt64, NULL_TAG } from "./datatypes.ts";
 import type { ColumnMeta } from "./table.ts";
-import type { ColumnarBatch, ColumnValues, Value, WriteBatch } from "./types.ts";
-
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A timestamp re-expressed in another unit, floored toward the past as GreptimeDB converts. */
-export function convertTime(v: number | bigint, from: bigint, to: bigint): number | bigint {
-  const x = BigInt(v) * to;
-  let q = x / from;
-  if (q * from !== x && x < 0n) q -= 1n;
-  return q <= SAFE && q >= -SAFE ? Number(q) : q;
-}
+import type { ColumnarBatch, ColumnValues, Value, WriteBatch } from "../common/rows.ts";
+import { rescaleTime } from "../common/time_unit.ts";
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
@@ -113,9 +104,9 @@ export function convertColumn(
       for (let r = 0; r < n; r++, k += width) {
         const v = values[order[r]];
         if (typeof v === "number") {
-          out[k] = !conv ? v : Number.isInteger(v) ? convertTime(v, conv.from, conv.to) : mismatch(col, v);
+          out[k] = !conv ? v : Number.isInteger(v) ? rescaleTime(v, conv.from, conv.to) : mismatch(col, v);
         } else if (typeof v === "bigint") {
-          out[k] = conv ? convertTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v;
+          out[k] = conv ? rescaleTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v;
         } else if (v === null || v === undefined) out[k] = nullFor(plan, sawNull);
         else mismatch(col, v);
       }

@@ -1,3 +1,4 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Compile-time cases for the pipeline document and the transform section (reference §3, §5–§7, §13). */
 import assert from "node:assert/strict";
 import { compilePipeline, PipelineCompileError } from "../../engine/mod.ts";
@@ -151,9 +152,9 @@ for (const [name, yaml, expected] of ERRORS) {
     assert.throws(() => compilePipeline(yaml), (e: Error) => {
       assert.ok(e instanceof PipelineCompileError, `not a compile error: ${e}`);
       assert.equal(e.code, 1004);
-      assert.equal(e.status, 400);
+      assert.equal(httpStatusOf(e), 400);
       assert.ok(e.message.includes(expected), `"${e.message}" should contain "${expected}"`);
-      assert.ok(e.reason.includes(expected.split(" (")[0]), `reason "${e.reason}"`);
+      assert.ok(e.detail.includes(expected.split(" (")[0]), `detail "${e.detail}"`);
       return true;
     });
   });
@@ -259,7 +260,7 @@ Deno.test("document: compile error location names the line", () => {
         "processors:\n  - date:\n      field: t\n  - letter:\n      field: a\n      method: x\n",
       ),
     (e: PipelineCompileError) => {
-      assert.equal(e.reason, "Invalid method: x");
+      assert.equal(e.detail, "Invalid method: x");
       assert.deepEqual(e.location, { processor: "letter", key: "method", line: 6 });
       return true;
     },

@@ -1,3 +1,5 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 /** The built-in identity pipeline, dry-run rendering and the DDL preview (reference §10.1, §12.3, §12.8). */
 import assert from "node:assert/strict";
 import { compilePipeline, dryRun, dryRunJson, identityPipeline, pipelineDdl } from "../../engine/mod.ts";
@@ -96,9 +98,9 @@ for (const [cfg, rec, col, expected] of CUSTOM) {
   Deno.test(`identity: custom_time_index ${cfg} on ${JSON.stringify(rec.ts)}`, () => {
     const p = identityPipeline({ customTimeIndex: cfg });
     if (expected && typeof expected === "object" && "error" in expected) {
-      assert.throws(() => run(p, [rec]), (e: Error & { status: number }) => {
+      assert.throws(() => run(p, [rec]), (e: PetrelError) => {
         assert.ok(e.message.startsWith((expected as { error: string }).error), e.message);
-        assert.equal(e.status, 500);
+        assert.equal(httpStatusOf(e), 500);
         return true;
       });
       const lenient = identityPipeline({ customTimeIndex: cfg, ignoreErrors: true });
@@ -128,9 +130,9 @@ const BAD_CONFIGS: [string, string][] = [
 ];
 for (const [cfg, msg] of BAD_CONFIGS) {
   Deno.test(`identity: bad custom_time_index ${cfg}`, () => {
-    assert.throws(() => identityPipeline({ customTimeIndex: cfg }), (e: Error & { status: number }) => {
+    assert.throws(() => identityPipeline({ customTimeIndex: cfg }), (e: PetrelError) => {
       assert.equal(e.message, msg);
-      assert.equal(e.status, 400);
+      assert.equal(httpStatusOf(e), 400);
       return true;
     });
   });

@@ -1,3 +1,5 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 /** Whole-pipeline runs: modes, auto-typing, hints, table suffixes, dispatcher, skip_error (reference §3.2, §5–§9). */
 import assert from "node:assert/strict";
 import { compilePipeline, type Pipeline, setVrlCompiler } from "../../engine/mod.ts";
@@ -43,16 +45,16 @@ Deno.test("auto transform: date time index and Int64/Float64 mismatch", () => {
 
 Deno.test("auto transform: missing or bad time index is an Unexpected (500) cast error", () => {
   const p = compilePipeline("processors:\n  - epoch:\n      field: ts\n      ignore_missing: false\n");
-  assert.throws(() => run(p, [{ x: 1 }]), (e: Error & { status: number }) => {
+  assert.throws(() => run(p, [{ x: 1 }]), (e: PetrelError) => {
     assert.ok(e.message.includes("Processor epoch: missing field: ts"));
     return true;
   });
   const q = compilePipeline(
     "processors:\n  - epoch:\n      field: ts\n  - select:\n      fields: [ts]\n      type: exclude\n",
   );
-  assert.throws(() => run(q, [{ ts: 1 }]), (e: Error & { status: number }) => {
+  assert.throws(() => run(q, [{ ts: 1 }]), (e: PetrelError) => {
     assert.equal(e.message, "Failed to cast type, msg: missing field");
-    assert.equal(e.status, 500);
+    assert.equal(httpStatusOf(e), 500);
     return true;
   });
 });
@@ -238,9 +240,9 @@ Deno.test("filter drops entries silently (not counted as skipped); all filtered 
 
 Deno.test("non-object record: Top level value must be map (500)", () => {
   const p = compilePipeline(AUTO);
-  assert.throws(() => run(p, ["x"]), (e: Error & { status: number }) => {
+  assert.throws(() => run(p, ["x"]), (e: PetrelError) => {
     assert.equal(e.message, "Top level value must be map");
-    assert.equal(e.status, 500);
+    assert.equal(httpStatusOf(e), 500);
     return true;
   });
 });

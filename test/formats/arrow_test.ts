@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type DataType, type Table, tableFromIPC, TimeUnit, Type } from "apache-arrow";
 import { renderSqlOutputs } from "../../src/http/formats/mod.ts";
-import type { QueryOutput, Value } from "../../src/storage/types.ts";
+import type { QueryOutput, Value } from "../../src/common/rows.ts";
 
 interface Expect {
   typeId: Type;

@@ -1,7 +1,8 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import { renderSqlOutputs, type SqlFormatOptions } from "../../src/http/formats/mod.ts";
-import { PetrelError } from "../../src/http/errors.ts";
-import type { QueryOutput } from "../../src/storage/types.ts";
+import { PetrelError } from "../../src/common/errors.ts";
+import type { QueryOutput } from "../../src/common/rows.ts";
 
 const demo: QueryOutput = {
   kind: "records",
@@ -415,7 +416,7 @@ for (const [format, name] of MULTI_REJECTED) {
       (e: unknown) => {
         assert.ok(e instanceof PetrelError);
         assert.equal(e.code, 1004);
-        assert.equal(e.status, 400);
+        assert.equal(httpStatusOf(e), 400);
         assert.equal(e.message, `cannot output multi-statements result in ${name} format`);
         return true;
       },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { convertTimestamp, parseEpoch } from "../../src/http/formats/influxdb_v1.ts";
-import type { Value } from "../../src/storage/types.ts";
+import type { Value } from "../../src/common/rows.ts";
 
 const EPOCHS: [string | undefined, string | undefined][] = [
   [undefined, undefined],

@@ -6,7 +6,7 @@ import {
   formatJsonFloat,
   renderJsonText,
 } from "../../src/http/formats/json_text.ts";
-import type { Value } from "../../src/storage/types.ts";
+import type { Value } from "../../src/common/rows.ts";
 
 // What serde_json (ryu) prints for an f64.
 const RYU_CASES: [number, string][] = [

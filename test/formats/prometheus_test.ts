@@ -6,7 +6,8 @@ import {
   prometheusSuccess,
   promSample,
 } from "../../src/http/formats/prometheus.ts";
-import { internal, invalidArguments, PetrelError, tableNotFound } from "../../src/http/errors.ts";
+import { internal, invalidArguments, PetrelError, tableNotFound } from "../../src/common/errors.ts";
+import { HttpError } from "../../src/http/render_error.ts";
 
 interface Case {
   name: string;
@@ -157,7 +158,7 @@ for (const c of CASES) {
 
 Deno.test("prometheus: error headers of a PetrelError are kept", () => {
   const err = invalidArguments("bad");
-  const withHeaders = new PetrelError(err.code, err.message, { headers: { "retry-after": "1" } });
+  const withHeaders = new HttpError(err, undefined, { "retry-after": "1" });
   const res = prometheusErrorFrom(withHeaders);
   assert.equal(res.headers.get("retry-after"), "1");
   assert.equal(res.headers.get("content-type"), "application/json");

@@ -1,4 +1,4 @@
-import type { WriteBatch } from "../../src/storage/types.ts";
+import type { WriteBatch } from "../../src/common/rows.ts";
 
 /** A batch as a plain object (rows materialized), comparable with deepEqual whatever class made it. */
 export function plainBatch(b: WriteBatch): WriteBatch {

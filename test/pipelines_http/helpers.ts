@@ -1,5 +1,5 @@
 /** HTTP helpers for the pipeline tests: upload, ingest, dry run and `/v1/sql` reads against a real server. */
-import type { Value } from "../../src/storage/types.ts";
+import type { Value } from "../../src/common/rows.ts";
 
 /** A status and parsed JSON body (or the raw text when it is not JSON). */
 export interface Reply {

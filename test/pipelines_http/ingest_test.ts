@@ -4,7 +4,7 @@
  * One real server serves every case; each case writes to its own table `t<i>`.
  */
 import assert from "node:assert/strict";
-import type { Value } from "../../src/storage/types.ts";
+import type { Value } from "../../src/common/rows.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { errorOf, PipelineClient } from "./helpers.ts";
 

@@ -1,7 +1,8 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Ingest bodies by content type (reference §12.7), as a table of (type, body, flags) → entries or error. */
 import assert from "node:assert/strict";
 import { parsePayload } from "../../src/pipelines/payload.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 
 interface PayloadCase {
   name: string;
@@ -117,7 +118,7 @@ for (const c of CASES) {
     if (c.error !== undefined) {
       assert.throws(() => parsePayload(c.body, c.type, c.ignoreErrors), (e: unknown) => {
         assert.ok(e instanceof PetrelError);
-        assert.equal(e.status, 400);
+        assert.equal(httpStatusOf(e), 400);
         assert.ok(e.message.startsWith(c.error!), e.message);
         return true;
       });

@@ -1,8 +1,9 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import snappy from "snappyjs";
 import { decodeSnappy, encodeSnappy, snappyDecodedLength } from "../../src/codec/snappy.ts";
 import { decodeZstd, encodeZstd } from "../../src/codec/zstd.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 
 function mixed(n: number): Uint8Array {
   const out = new Uint8Array(n);
@@ -36,7 +37,7 @@ function status(fn: () => unknown): number {
     fn();
   } catch (e) {
     assert.ok(e instanceof PetrelError, `expected PetrelError, got ${e}`);
-    return e.status;
+    return httpStatusOf(e);
   }
   assert.fail("expected an error");
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { decodeBatches, encodeBatches, StringTable } from "../../src/protocols/lineproto_columnar.ts";
-import type { ColumnSchema, Value, WriteBatch } from "../../src/storage/types.ts";
+import type { ColumnSchema, Value, WriteBatch } from "../../src/common/rows.ts";
 import { plainBatch } from "../helpers/batches.ts";
 
 function batch(kinds: string[], rows: Value[][]): WriteBatch {

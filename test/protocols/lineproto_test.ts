@@ -1,6 +1,7 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import { parseLineProtocol, precisionToNanos } from "../../src/protocols/lineproto.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import {
   crashLineProtocolWorker,
   lineProtocolWorkerReady,
@@ -9,7 +10,7 @@ import {
   setLineProtocolWorkerMinBytes,
   stopLineProtocolWorker,
 } from "../../src/protocols/lineproto_pool.ts";
-import type { Value, WriteBatch } from "../../src/storage/types.ts";
+import type { Value, WriteBatch } from "../../src/common/rows.ts";
 import { plainBatch } from "../helpers/batches.ts";
 
 const NOW = 1_700_000_000_123_456_789n;
@@ -279,7 +280,7 @@ for (const c of cases) {
       assert.throws(() => parseLineProtocol(c.body, c.precision, NOW), (e: unknown) => {
         assert.ok(e instanceof PetrelError);
         assert.equal(e.code, 1004);
-        assert.equal(e.status, 400);
+        assert.equal(httpStatusOf(e), 400);
         assert.ok(e.message.startsWith(P), e.message);
         assert.ok(e.message.includes(c.error!), `${e.message}\n  does not contain\n${c.error}`);
         return true;
@@ -316,7 +317,7 @@ for (const p of ["", "x", "sec", "NS", "mins"]) {
   Deno.test(`line protocol bad precision '${p}'`, () => {
     assert.throws(() => parseLineProtocol("m v=1 1", p, NOW), (e: unknown) => {
       assert.ok(e instanceof PetrelError);
-      assert.equal(e.status, 400);
+      assert.equal(httpStatusOf(e), 400);
       assert.equal(e.message, `Failed to convert time precision, name: ${p}`);
       return true;
     });
@@ -390,9 +391,9 @@ Deno.test("line protocol worker: every grammar case parses (or fails) exactly as
       const viaWorker = await results[i];
       if (inline instanceof PetrelError) {
         assert.ok(viaWorker instanceof PetrelError, `${c.name}: worker did not fail`);
-        assert.deepEqual([viaWorker.code, viaWorker.status, viaWorker.message], [
+        assert.deepEqual([viaWorker.code, httpStatusOf(viaWorker), viaWorker.message], [
           inline.code,
-          inline.status,
+          httpStatusOf(inline),
           inline.message,
         ]);
       } else {

@@ -15,12 +15,9 @@ import {
   readQueryTarget,
   type ReadRequest,
 } from "../../src/protocols/remote_read.ts";
-import {
-  encodeRemoteWriteV1,
-  type RemoteSample,
-  type RemoteSeries,
-} from "../../src/protocols/remote_write.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { encodeXorChunk } from "../../src/protocols/xor_chunk.ts";
+import { type Sample, type Series } from "../../src/common/series.ts";
 
 const PROMETHEUS = "/usr/bin/prometheus";
 const available = (() => {
@@ -76,12 +73,12 @@ Deno.test({
     try {
       const now = Math.floor(Date.now() / 1000) * 1000;
       const times = Array.from({ length: 300 }, (_, i) => now - 600_000 + i * 2000 + (i % 7) * 13);
-      const samples: RemoteSample[] = times.map((t, i) => ({
+      const samples: Sample[] = times.map((t, i) => ({
         value: i % 50 === 49 ? Math.sin(i) * 1e3 : i * 0.25,
         timestampMs: t,
       }));
       samples[150] = { value: NaN, timestampMs: samples[150].timestampMs, stale: true };
-      const written: RemoteSeries[] = [
+      const written: Series[] = [
         { labels: { __name__: "interop_metric", a: "1" }, samples },
         {
           labels: { __name__: "interop_metric", a: "2" },
@@ -125,7 +122,7 @@ Deno.test({
       const streamed = await read([1]);
       assert.equal(streamed.type, "application/x-streamed-protobuf; proto=prometheus.ChunkedReadResponse");
       const frames = decodeChunkedReadResponse(streamed.body);
-      const got = new Map<string, RemoteSample[]>();
+      const got = new Map<string, Sample[]>();
       let chunks = 0;
       for (const f of frames) {
         for (const s of f.series) {
@@ -170,7 +167,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const t = Math.floor(Date.now() / 1000) * 1000 - 60_000;
-    const fixture: RemoteSeries[] = [
+    const fixture: Series[] = [
       {
         labels: { __name__: "fixture_metric", job: "a", replica: "promA" },
         samples: [{ value: 1, timestampMs: t - 60_000 }, { value: 2, timestampMs: t - 30_000 }],

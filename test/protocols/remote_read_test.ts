@@ -1,7 +1,8 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import { crc32c } from "../../src/codec/crc32c.ts";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
 import {
   decodeChunkedReadResponse,
@@ -15,8 +16,8 @@ import {
   type ReadQueryResult,
   readQueryTarget,
 } from "../../src/protocols/remote_read.ts";
-import type { RemoteSample } from "../../src/protocols/remote_write.ts";
 import { decodeXorChunk, encodeXorChunk } from "../../src/protocols/xor_chunk.ts";
+import { type Sample } from "../../src/common/series.ts";
 
 const root = prometheusProtoRoot();
 const ReadRequest = root.lookupType("prometheus.ReadRequest");
@@ -39,7 +40,7 @@ Deno.test("XOR chunk matches a vector worked out by hand from Prometheus' xor.go
   assert.deepEqual(Array.from(chunk), want);
 });
 
-function samplesOf(values: number[], times: number[]): RemoteSample[] {
+function samplesOf(values: number[], times: number[]): Sample[] {
   return values.map((value, i) => ({ value, timestampMs: times[i] }));
 }
 
@@ -51,7 +52,7 @@ for (let i = 0, t = 1700000000000; i < 120; i++) {
     (i === 100 ? 9e9 : 0);
   jittered.push(t);
 }
-const chunkCases: [string, RemoteSample[]][] = [
+const chunkCases: [string, Sample[]][] = [
   ["empty", []],
   ["one sample", samplesOf([42.5], [1700000000000])],
   ["negative first timestamp", samplesOf([1, 2], [-5000, 1000])],
@@ -203,7 +204,7 @@ Deno.test("decodeReadRequest: bad bodies", () => {
       fn();
     } catch (e) {
       assert.ok(e instanceof PetrelError, String(e));
-      return e.status;
+      return httpStatusOf(e);
     }
     return 0;
   };
@@ -258,7 +259,7 @@ for (const [name, matchers, want] of targetCases) {
     if (typeof want === "string") {
       assert.throws(
         () => readQueryTarget(q),
-        (e: unknown) => e instanceof PetrelError && e.status === 400 && e.message.includes(want),
+        (e: unknown) => e instanceof PetrelError && httpStatusOf(e) === 400 && e.message.includes(want),
       );
     } else assert.deepEqual(readQueryTarget(q), want);
   });
@@ -297,7 +298,7 @@ Deno.test("matchLabels and a bad regex", () => {
   assert.equal(matchLabels(ms, { job: "api" }), true);
   assert.throws(
     () => matchLabel({ type: "RE", name: "a", value: "(" }, "x"),
-    (e: unknown) => e instanceof PetrelError && e.status === 400,
+    (e: unknown) => e instanceof PetrelError && httpStatusOf(e) === 400,
   );
 });
 

@@ -1,19 +1,18 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { encodeZstd } from "../../src/codec/zstd.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { remoteWriteToBatches, splitSpecialLabels } from "../../src/protocols/remote_write_tables.ts";
 import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
 import {
   decodeRemoteWrite,
   encodeRemoteWriteV1,
   encodeRemoteWriteV2,
-  isStaleNaN,
   type RemoteMetadata,
-  type RemoteSeries,
   remoteWriteVersion,
-  STALE_NAN,
 } from "../../src/protocols/remote_write.ts";
+import { isStaleNaN, type Series, STALE_NAN } from "../../src/common/series.ts";
 
 const V1 = { contentType: "application/x-protobuf", contentEncoding: "snappy" };
 const V2 = {
@@ -22,7 +21,7 @@ const V2 = {
 };
 const OPTS = { limit: 64 << 20, strict: true };
 
-const series: RemoteSeries[] = [
+const series: Series[] = [
   {
     labels: { __name__: "http_requests_total", job: "api", instance: "a:9090" },
     samples: [{ value: 1.5, timestampMs: 1700000000000 }, { value: -2, timestampMs: 1700000015000 }],
@@ -67,7 +66,7 @@ Deno.test("isStaleNaN: the marker bits with or without the quiet bit", () => {
 });
 
 Deno.test("remote write: stale markers are flagged and written back exactly", () => {
-  const s: RemoteSeries[] = [{
+  const s: Series[] = [{
     labels: { __name__: "up" },
     samples: [{ value: NaN, timestampMs: 1, stale: true }, { value: NaN, timestampMs: 2 }, {
       value: Infinity,
@@ -186,7 +185,7 @@ for (const [ct, want] of versions) {
     if (want === 415) {
       assert.throws(() => remoteWriteVersion(ct), (e: unknown) => {
         assert.ok(e instanceof PetrelError);
-        assert.equal(e.status, 415);
+        assert.equal(httpStatusOf(e), 415);
         assert.equal(e.message, `unsupported prometheus remote write content type: ${ct}`);
         return true;
       });
@@ -305,7 +304,7 @@ const failures: [string, () => unknown, number, string][] = [
 for (const [name, fn, status, msg] of failures) {
   Deno.test(`remote write rejects: ${name} → ${status}`, () => {
     const e = failure(fn);
-    assert.equal(e.status, status);
+    assert.equal(httpStatusOf(e), status);
     assert.ok(e.message.includes(msg), e.message);
   });
 }

@@ -1,5 +1,6 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import {
   parseTsJsonPut,
   tsjsonPutSummary,
@@ -90,7 +91,7 @@ for (const [body, msg] of bad) {
   Deno.test(`tsjson rejects ${JSON.stringify(body)}`, () => {
     assert.throws(() => parseTsJsonPut(body), (e: unknown) => {
       assert.ok(e instanceof PetrelError);
-      assert.equal(e.status, 400);
+      assert.equal(httpStatusOf(e), 400);
       assert.equal(e.code, 1004);
       assert.ok(e.message.startsWith(P) && e.message.includes(msg), e.message);
       return true;

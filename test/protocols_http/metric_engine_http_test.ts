@@ -4,13 +4,14 @@
  * `prom_store.with_metric_engine = false` keeps plain tables.
  */
 import assert from "node:assert/strict";
-import { encodeRemoteWriteV1, type RemoteSeries } from "../../src/protocols/remote_write.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { post, showCreate, sqlExec, sqlRows, tableNames, withServer } from "./util.ts";
+import { type Series } from "../../src/common/series.ts";
 
 const RW = { "content-type": "application/x-protobuf", "content-encoding": "snappy" };
 const T = 1_700_000_000_000;
 
-function one(labels: Record<string, string>, value: number, t = T): RemoteSeries {
+function one(labels: Record<string, string>, value: number, t = T): Series {
   return { labels, samples: [{ value, timestampMs: t }] };
 }
 

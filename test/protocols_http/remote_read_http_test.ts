@@ -10,9 +10,10 @@ import {
   decodeChunkedReadResponse,
   type LabelMatcher,
 } from "../../src/protocols/remote_read.ts";
-import { encodeRemoteWriteV1, type RemoteSeries, STALE_NAN } from "../../src/protocols/remote_write.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { post, sqlExec, uniqueName } from "./util.ts";
+import { type Series, STALE_NAN } from "../../src/common/series.ts";
 
 const server = await startTestServer();
 const base = server.url;
@@ -78,7 +79,7 @@ async function readSamples(queries: Query[], query = ""): Promise<Got[]> {
 // Data: metric `$m` with 4 series, samples at t = 1000..5000.
 const M = uniqueName("rr");
 const T0 = 1_700_000_000_000;
-const data: RemoteSeries[] = [
+const data: Series[] = [
   { labels: { __name__: M, job: "api", instance: "a" }, samples: [] },
   { labels: { __name__: M, job: "api", instance: "b" }, samples: [] },
   { labels: { __name__: M, job: "db", instance: "a" }, samples: [] },

@@ -7,14 +7,10 @@ import assert from "node:assert/strict";
 import { encodeSnappy } from "../../src/codec/snappy.ts";
 import { decodeSnappy } from "../../src/codec/snappy.ts";
 import { encodeZstd } from "../../src/codec/zstd.ts";
-import {
-  encodeRemoteWriteV1,
-  encodeRemoteWriteV2,
-  type RemoteSeries,
-  STALE_NAN,
-} from "../../src/protocols/remote_write.ts";
+import { encodeRemoteWriteV1, encodeRemoteWriteV2 } from "../../src/protocols/remote_write.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { post, showCreate, sqlExec, sqlRows, tableNames, uniqueName, withServer } from "./util.ts";
+import { type Series, STALE_NAN } from "../../src/common/series.ts";
 
 const server = await startTestServer();
 const base = server.url;
@@ -26,7 +22,7 @@ const V2 = {
   "content-encoding": "snappy",
 };
 
-function seriesOf(metric: string, n = 3, extra: Record<string, string> = {}): RemoteSeries[] {
+function seriesOf(metric: string, n = 3, extra: Record<string, string> = {}): Series[] {
   return Array.from({ length: n }, (_, i) => ({
     labels: { __name__: metric, job: "api", instance: `host-${i}`, ...extra },
     samples: [{ value: i, timestampMs: 1_700_000_000_000 }, {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
 import { defaultConfig, loadConfig, redactUserProvider } from "../../src/config/config.ts";
-import { formatDuration, formatSize, parseDuration, parseSize } from "../../src/config/units.ts";
+import { formatDuration, formatSize, parseDuration, parseSize } from "../../src/common/humantime.ts";
 import { runMain, spawnServer } from "../helpers/server.ts";
 
 Deno.test("durations and sizes parse human strings", () => {

@@ -1,8 +1,9 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Queries in a worker: same answers as on the main thread, and a runaway query is cancellable. */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql, executeSqlAsync, stopQueryWorkers } from "../../src/sql/mod.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 
 const SETUP =
   "CREATE TABLE m (host STRING PRIMARY KEY, ts TIMESTAMP(9) TIME INDEX, v DOUBLE) WITH (ttl='forever'); " +
@@ -60,7 +61,7 @@ Deno.test("a runaway query does not block the event loop and is cancelled by its
     const ticker = setInterval(() => ticks++, 20);
     await assert.rejects(
       executeSqlAsync(s, runaway, { db: "public" }, { signal }),
-      (e: PetrelError) => e.status === 408,
+      (e: PetrelError) => httpStatusOf(e) === 408,
     );
     clearInterval(ticker);
     assert.ok(Date.now() - started < 3000);

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
-import type { Value } from "../../src/storage/types.ts";
+import type { Value } from "../../src/common/rows.ts";
 
 function rows(s: Storage, sql: string): Value[][] {
   const out = executeSql(s, sql, { db: "public" }).at(-1)!;

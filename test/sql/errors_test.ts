@@ -1,8 +1,9 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Every error a user can type is a 4xx PetrelError with GreptimeDB's code; never a 500. */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 
 const SETUP = "CREATE TABLE t (host STRING PRIMARY KEY, ts TIMESTAMP TIME INDEX, v DOUBLE)";
 
@@ -98,7 +99,7 @@ for (const [sql, code, message, dbTz] of ERRORS) {
       (e: unknown) => {
         assert.ok(e instanceof PetrelError, `not a PetrelError: ${e}`);
         assert.equal(e.code, code, e.message);
-        assert.ok(e.status >= 400 && e.status < 500, `status ${e.status}`);
+        assert.ok(httpStatusOf(e) >= 400 && httpStatusOf(e) < 500, `status ${httpStatusOf(e)}`);
         assert.match(e.message, message);
         return true;
       },

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
-import type { ColumnSchema } from "../../src/storage/types.ts";
+import type { ColumnSchema } from "../../src/common/rows.ts";
 
 const HOSTILE = [
   `x"; DROP TABLE victim; --`,

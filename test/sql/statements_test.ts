@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
-import type { QueryOutput, Value } from "../../src/storage/types.ts";
+import type { QueryOutput, Value } from "../../src/common/rows.ts";
 
 const SETUP = `
 CREATE TABLE monitor (

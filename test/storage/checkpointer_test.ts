@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { Checkpointer, SAFETY_NET_BYTES } from "../../src/storage/checkpointer.ts";
 import { Storage } from "../../src/storage/mod.ts";
-import type { ColumnSchema, Value } from "../../src/storage/types.ts";
+import type { ColumnSchema, Value } from "../../src/common/rows.ts";
 
 const COLS: ColumnSchema[] = [
   { name: "host", type: "String", semantic: "TAG" },

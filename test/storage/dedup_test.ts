@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
-import type { ColumnSchema, Value } from "../../src/storage/types.ts";
+import type { ColumnSchema, Value } from "../../src/common/rows.ts";
 import { canonical, dump } from "./helpers.ts";
 
 const COLS: ColumnSchema[] = [

@@ -1,5 +1,5 @@
 /** Shared fixtures for storage tests. */
-import type { ColumnSchema, Value } from "../../src/storage/types.ts";
+import type { ColumnSchema, Value } from "../../src/common/rows.ts";
 import type { Storage } from "../../src/storage/mod.ts";
 
 /** host TAG, ts ms TIMESTAMP, v Float64 FIELD. */

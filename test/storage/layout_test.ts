@@ -5,7 +5,7 @@ import { Storage } from "../../src/storage/mod.ts";
 import { createTable } from "../../src/storage/ddl.ts";
 import type { TableMeta } from "../../src/storage/table.ts";
 import { createTableSql, keyColumns, layoutOf } from "../../src/storage/table.ts";
-import type { ColumnSchema, TableOptions, Value } from "../../src/storage/types.ts";
+import type { ColumnSchema, TableOptions, Value } from "../../src/common/rows.ts";
 import { CPU, dump } from "./helpers.ts";
 
 /** The CREATE statements SQLite holds for a table and its indexes. */

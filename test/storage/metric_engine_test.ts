@@ -1,10 +1,12 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 /** The metric engine: logical tables on physical tables, as SQL and remote read see them. */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import type { MetricSeriesInput } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
-import type { LabelMatcher } from "../../src/protocols/label_matcher.ts";
-import type { Value } from "../../src/storage/types.ts";
+import type { LabelMatcher } from "../../src/common/label_matcher.ts";
+import type { Value } from "../../src/common/rows.ts";
 
 const T = 1_700_000_000_000;
 
@@ -366,7 +368,8 @@ for (const c of badLabels) {
       assert.throws(
         () => s.writeMetrics("public", [{ metric: "bl", series: [series(c.labels, [T, 2])] }]),
         (e: unknown) =>
-          e instanceof Error && c.error.test(e.message) && (e as { status?: number }).status === 400,
+          e instanceof Error && c.error.test(e.message) && e instanceof PetrelError &&
+          httpStatusOf(e) === 400,
       );
       assert.deepEqual(rows(s, "SELECT host, greptime_value FROM bl"), [["a", 1]]);
     });

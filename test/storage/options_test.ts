@@ -1,3 +1,5 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import assert from "node:assert/strict";
 import { formatTtl, normalizeOptions, optionsForCreate, parseTtl } from "../../src/storage/options.ts";
 
@@ -31,7 +33,7 @@ Deno.test("bad option values are 400s naming the option", () => {
     { append_mode: "true", merge_mode: "last_row" },
   ];
   for (const opts of bad) {
-    assert.throws(() => normalizeOptions(opts), (e: { status: number }) => e.status === 400);
+    assert.throws(() => normalizeOptions(opts), (e: PetrelError) => httpStatusOf(e) === 400);
   }
 });
 

@@ -4,7 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Storage } from "../../src/storage/mod.ts";
-import type { QueryOutput, WriteBatch } from "../../src/storage/types.ts";
+import type { QueryOutput, WriteBatch } from "../../src/common/rows.ts";
 import {
   enableGroupCommit,
   flushGroupCommit,
@@ -12,7 +12,7 @@ import {
   setGroupCommit,
 } from "../../src/storage/group_commit.ts";
 import { executeSql, executeSqlAsync } from "../../src/sql/mod.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { CPU } from "./helpers.ts";
 
 const NOWAL = { hints: { skip_wal: "true" } };

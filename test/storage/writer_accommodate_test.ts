@@ -1,8 +1,9 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** `accommodateExistingSchema` (and `singleValue`): batches adapted to a table another protocol created. */
 import assert from "node:assert/strict";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { Storage } from "../../src/storage/mod.ts";
-import type { ColumnSchema, DataType, Value } from "../../src/storage/types.ts";
+import type { ColumnSchema, DataType, Value } from "../../src/common/rows.ts";
 import { dump } from "./helpers.ts";
 
 function cols(time: DataType, timeName = "ts", field = "v"): ColumnSchema[] {
@@ -90,7 +91,7 @@ Deno.test("a fractional time that needs converting is a 400 naming the column", 
         s.write("public", [{ table: "m", columns: cols("TimestampSecond"), rows: [["a", 1.5, 1]] }], {
           accommodateExistingSchema: true,
         }),
-      (e: PetrelError) => e.status === 400 && /Invalid value 1.5 for column ts/.test(e.message),
+      (e: PetrelError) => httpStatusOf(e) === 400 && /Invalid value 1.5 for column ts/.test(e.message),
     );
   } finally {
     s.close();

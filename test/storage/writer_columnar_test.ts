@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
-import { ColumnarBatch, type ColumnSchema, type ColumnValues, type Value } from "../../src/storage/types.ts";
+import { ColumnarBatch, type ColumnSchema, type ColumnValues, type Value } from "../../src/common/rows.ts";
 import { dump } from "./helpers.ts";
 
 const COLS: ColumnSchema[] = [

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
-import type { ColumnSchema, Value } from "../../src/storage/types.ts";
+import type { ColumnSchema, Value } from "../../src/common/rows.ts";
 import { dump } from "./helpers.ts";
 
 const FULL: ColumnSchema[] = [

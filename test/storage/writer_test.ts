@@ -1,9 +1,10 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { batchFromRecords } from "../../src/storage/writer.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { executeSql } from "../../src/sql/mod.ts";
-import type { ColumnSchema } from "../../src/storage/types.ts";
+import type { ColumnSchema } from "../../src/common/rows.ts";
 import { canonical, CPU, dump } from "./helpers.ts";
 
 function fresh(autoCreateTable = true): Storage {
@@ -54,7 +55,7 @@ Deno.test("auto_create_table disabled (globally or by hint) refuses to create", 
   for (const [s, hints] of [[fresh(false), undefined], [fresh(), { auto_create_table: "false" }]] as const) {
     assert.throws(
       () => s.write("public", [{ table: "nope", columns: CPU, rows: [["a", 1, 1]] }], { hints }),
-      (e: PetrelError) => e.code === 1004 && e.status === 400 && /auto_create_table/.test(e.message),
+      (e: PetrelError) => e.code === 1004 && httpStatusOf(e) === 400 && /auto_create_table/.test(e.message),
     );
     assert.equal(s.getTable("public", "nope"), undefined);
     s.close();
@@ -84,7 +85,7 @@ Deno.test("type conflicts are a 400 naming the column and both types", () => {
   assert.throws(
     () => s.write("public", [{ table: "cpu", columns: bad, rows: [["a", 2, 1]] }]),
     (e: PetrelError) =>
-      e.code === 1004 && e.status === 400 &&
+      e.code === 1004 && httpStatusOf(e) === 400 &&
       e.message ===
         "Column datatype mismatch. For column: v, expected datatype: Float64, actual datatype: Int64",
   );
@@ -168,7 +169,7 @@ Deno.test("invalid and reserved names are rejected", () => {
   for (const table of ["", "sqlite_master", "__petrel_catalog"]) {
     assert.throws(
       () => s.write("public", [{ table, columns: CPU, rows: [["a", 1, 1]] }]),
-      (e: PetrelError) => e.status === 400,
+      (e: PetrelError) => httpStatusOf(e) === 400,
     );
   }
   const dup = [...CPU, { name: "V", type: "Float64", semantic: "FIELD" } as ColumnSchema];

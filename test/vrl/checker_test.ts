@@ -1,8 +1,9 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Compile-time checks: fallibility rules, type errors, and diagnostics with line and column. */
 
 import assert from "node:assert/strict";
 import { compileVrl } from "../../engine/vrl/mod.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import { ok, rejects, table } from "./harness.ts";
 
 table("fallibility rules", [
@@ -74,7 +75,7 @@ for (const [src, code, parts] of diagnostics) {
     assert.throws(() => compileVrl(src), (e: unknown) => {
       assert.ok(e instanceof PetrelError);
       assert.equal(e.code, 1004);
-      assert.equal(e.status, 400);
+      assert.equal(httpStatusOf(e), 400);
       for (const p of parts) {
         assert.ok(e.message.includes(p), `missing ${JSON.stringify(p)} in:\n${e.message}`);
       }

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { compileVrl, encodeJson, fromJson, toJson, VrlRuntimeError } from "../../engine/vrl/mod.ts";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 
 /** One case: a program, its input event, and exactly one expectation. */
 export interface VrlCase {

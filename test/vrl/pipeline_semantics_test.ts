@@ -1,7 +1,8 @@
+import { httpStatusOf } from "../../src/http/render_error.ts";
 /** What the pipeline relies on: result shapes, hint variables, fan-out, result checks, value conversions. */
 
 import assert from "node:assert/strict";
-import { PetrelError } from "../../src/http/errors.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 import {
   checkPipelineResult,
   compileForPipeline,
@@ -206,7 +207,7 @@ for (const c of pipelineRuns) {
     if (c.error) {
       assert.throws(() => runForPipeline(program, entry), (e: unknown) => {
         assert.ok(e instanceof PetrelError);
-        assert.equal(e.status, c.error![0]);
+        assert.equal(httpStatusOf(e), c.error![0]);
         assert.ok(e.message.includes(c.error![1]), e.message);
         return true;
       });

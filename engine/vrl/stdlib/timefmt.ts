@@ -1,7 +1,7 @@
 /** strftime/strptime in chrono's dialect (what VRL uses), RFC 3339 parsing, and time zone offsets. */
 
 import { VrlTimestamp } from "../value.ts";
-import { lenientTimeZone } from "../../../src/timezone.ts";
+import { lenientTimeZone } from "../../../src/common/timezone.ts";
 
 const MONTHS = [
   "January",

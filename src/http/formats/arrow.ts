@@ -37,7 +37,7 @@ import {
   Utf8,
 } from "apache-arrow";
 import { zstdCompressSync, zstdDecompressSync } from "node:zlib";
-import type { QueryOutput, Value } from "../../storage/types.ts";
+import type { QueryOutput, Value } from "../../common/rows.ts";
 import { encodeValue } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type RenderOptions, singleOutput } from "./response.ts";
 

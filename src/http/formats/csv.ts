@@ -2,7 +2,7 @@
  * `csv`, `csvwithnames`, `csvwithnamesandtypes` (GreptimeDB `http/result/csv_result.rs`): RFC 4180
  * with CRLF and minimal quoting, as the Rust `csv` crate writes it with `QuoteStyle::Necessary`.
  */
-import type { QueryOutput, Value } from "../../storage/types.ts";
+import type { QueryOutput, Value } from "../../common/rows.ts";
 import { cellEncoderFor, isJsonType } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, singleOutput } from "./response.ts";
 

@@ -1,5 +1,5 @@
 /** The default `greptimedb_v1` JSON result (GreptimeDB `http/result/greptime_result_v1.rs`). */
-import type { QueryOutput } from "../../storage/types.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 import { cellEncoderFor, encodeRowsArray } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, wholeMillis } from "./response.ts";
 

@@ -2,7 +2,7 @@
  * The `influxdb_v1` JSON result (GreptimeDB `http/result/influxdb_result_v1.rs`), with the `epoch`
  * conversion of Timestamp columns. `limit` does not apply to this format.
  */
-import type { QueryOutput, Value } from "../../storage/types.ts";
+import type { QueryOutput, Value } from "../../common/rows.ts";
 import { type CellEncoder, cellEncoderFor, encodeRowArray } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type RenderOptions, wholeMillis } from "./response.ts";
 

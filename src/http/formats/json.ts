@@ -2,7 +2,7 @@
  * The `json` format (GreptimeDB `http/result/json_result.rs`): one object per row keyed by column
  * name, in column order (a repeated name keeps its first position and its last value).
  */
-import type { QueryOutput } from "../../storage/types.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 import { type CellEncoder, cellEncoderFor } from "./json_text.ts";
 import {
   CONTENT_TYPE,

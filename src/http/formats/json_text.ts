@@ -4,7 +4,7 @@
  * numbers, Binary as an array of byte numbers (serde's `[u8]` sequence), Json columns as nested
  * JSON with keys sorted (jsonb keeps objects sorted).
  */
-import type { Value } from "../../storage/types.ts";
+import type { Value } from "../../common/rows.ts";
 
 /** Turns one cell of a column into its JSON text. */
 export type CellEncoder = (value: Value) => string;

@@ -2,7 +2,7 @@
  * SQL result output formats of `/v1/sql` and `/v1/promql` (reference §6.1), one file per format as
  * GreptimeDB's `http/result/` is split. `renderSqlOutputs` picks the format from the `format` param.
  */
-import type { QueryOutput } from "../../storage/types.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 import { renderArrow } from "./arrow.ts";
 import { renderCsv } from "./csv.ts";
 import { renderGreptimedbV1 } from "./greptimedb_v1.ts";

@@ -1,5 +1,5 @@
 /** The `null` format (GreptimeDB `http/result/null_result.rs`): only counts and elapsed time. */
-import type { QueryOutput } from "../../storage/types.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 import { CONTENT_TYPE, formatResponse, type RenderOptions, singleOutput, wholeMillis } from "./response.ts";
 
 /** Seconds with three decimals, computed on whole ms so no float rounding creeps in. */

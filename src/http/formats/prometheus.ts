@@ -4,7 +4,8 @@
  * Sample times are unix seconds printed as serde prints f64 (`1700000000.0`); sample values are
  * strings as Rust's Display prints f64 (`"2"`, `"0.5"`), with Prometheus' `NaN`/`+Inf`/`-Inf`.
  */
-import { PetrelError, StatusCode, statusCodeName } from "../errors.ts";
+import { PetrelError, StatusCode, statusCodeName } from "../../common/errors.ts";
+import { HttpError, httpStatusOf, httpStatusOfCode } from "../render_error.ts";
 import { formatDisplayFloat, formatJsonFloat } from "./json_text.ts";
 
 /** A sample as the API shows it: `[<unix seconds>, "<value>"]`. */
@@ -151,17 +152,24 @@ function outputMessage(code: number, message: string): string {
  * @example prometheusError(1004, "match[] parameter is required")
  */
 export function prometheusError(code: number, message: string, status?: number): Response {
-  const err = new PetrelError(code, message, status === undefined ? {} : { status });
-  return prometheusErrorFrom(err);
+  return errorResponse(new PetrelError(code, message), status ?? httpStatusOfCode(code), {});
 }
 
 /** An error envelope for any thrown value; non-`PetrelError`s are Internal (1003, 500). */
 export function prometheusErrorFrom(error: unknown): Response {
-  const err = error instanceof PetrelError
-    ? error
-    : new PetrelError(StatusCode.Internal, error instanceof Error ? error.message : String(error));
+  const headers = error instanceof HttpError ? error.headers : {};
+  const inner = error instanceof HttpError ? error.error : error;
+  const err = inner instanceof PetrelError
+    ? inner
+    : new PetrelError(StatusCode.Internal, inner instanceof Error ? inner.message : String(inner));
+  return errorResponse(err, httpStatusOf(err), headers);
+}
+
+function errorResponse(err: PetrelError, status: number, headers: HeadersInit): Response {
   const body = `{"status":"error","error":${
     JSON.stringify(outputMessage(err.code, err.message))
   },"errorType":${JSON.stringify(statusCodeName(err.code))}}`;
-  return new Response(body, { status: err.status, headers: { ...err.headers, ...JSON_HEADERS } });
+  const all = new Headers(headers);
+  for (const [k, v] of Object.entries(JSON_HEADERS)) all.set(k, v);
+  return new Response(body, { status, headers: all });
 }

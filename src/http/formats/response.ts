@@ -1,6 +1,6 @@
 /** Pieces every SQL result format shares: headers, the single-statement rule, `limit` truncation. */
-import { invalidArguments } from "../errors.ts";
-import type { QueryOutput } from "../../storage/types.ts";
+import { invalidArguments } from "../../common/errors.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 
 /** Options every renderer takes. */
 export interface RenderOptions {

@@ -2,7 +2,7 @@
  * The `table` text format (GreptimeDB `http/result/table_result.rs`): a box-drawing table whose cells
  * are JSON renderings (strings keep their quotes).
  */
-import type { QueryOutput } from "../../storage/types.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 import { cellEncoderFor } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, singleOutput } from "./response.ts";
 

@@ -1,8 +1,8 @@
 /** Time functions (`date_bin`, `date_trunc`, `date_part`, `to_unixtime`, `arrow_cast`, …) in a column's unit. */
-import type { TimeUnit } from "../../storage/datatypes.ts";
-import { convertUnit, nsToUnit, parseIntervalNs, timezoneOffsetMinutes } from "../time.ts";
+import { parseIntervalNs, timezoneOffsetMinutes } from "../time.ts";
 import type { Arg, Ret, ScalarDef } from "./values.ts";
 import { big, num, str, toNs, unitArg } from "./values.ts";
+import { convertUnit, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 
 const TRUNC_FIELDS = [
   "microsecond",

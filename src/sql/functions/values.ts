@@ -1,6 +1,6 @@
 /** Argument and result shapes of the SQLite user functions, and conversions between them. */
-import type { TimeUnit } from "../../storage/datatypes.ts";
-import { parseTimestampNs, unitToNs } from "../time.ts";
+import { parseTimestampNs } from "../time.ts";
+import { type TimeUnit, unitToNs } from "../../common/time_unit.ts";
 
 /** A value SQLite hands a user function. */
 export type Arg = string | number | bigint | null | Uint8Array;

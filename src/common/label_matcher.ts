@@ -3,7 +3,7 @@
  * anchored, `.` matches a newline, and an absent label matches as the empty string.
  */
 
-import { invalidArguments } from "../http/errors.ts";
+import { invalidArguments } from "./errors.ts";
 
 /** Prometheus' label matcher kinds. */
 export type MatcherType = "EQ" | "NEQ" | "RE" | "NRE";
