@@ -1,7 +1,7 @@
 /** `GET /v1/pipelines/{name}/ddl` (reference §12.3): the CREATE TABLE a pipeline's transform implies. */
 import { invalidArguments } from "../src/common/errors.ts";
 import { indexClause } from "../src/storage/column_index.ts";
-import type { Pipeline } from "./pipeline.ts";
+import type { Pipeline } from "./pipeline_types.ts";
 import { SQL_TYPE_NAME } from "./types.ts";
 
 /** The DDL preview and its optional warning. */

@@ -1,6 +1,6 @@
 /** The dry-run response shape (reference §12.8): one element per would-be insert. */
 import type { Value } from "../src/common/rows.ts";
-import type { Pipeline, RunContext } from "./pipeline.ts";
+import type { Pipeline, RunContext } from "./pipeline_types.ts";
 import { PROTO_TYPE_NAME } from "./types.ts";
 
 /** One column of a dry-run table. */

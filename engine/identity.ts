@@ -7,7 +7,7 @@ import type { Value } from "../src/common/rows.ts";
 import { invalidArguments } from "../src/common/errors.ts";
 import { illegalState, unexpected } from "./errors.ts";
 import { takeHints } from "./hints.ts";
-import { type Pipeline, type PipelineResult, registerIdentity, type RunContext } from "./pipeline.ts";
+import type { Pipeline, PipelineResult, RunContext } from "./pipeline_types.ts";
 import { RowCollector, timeIndexCell } from "./rows.ts";
 import { compileStrftime, parseStrftime } from "./strftime.ts";
 import { nowNs } from "./transform.ts";
@@ -144,5 +144,3 @@ class IdentityPipeline implements Pipeline {
 export function identityPipeline(params: IdentityParams = {}): Pipeline {
   return new IdentityPipeline(params);
 }
-
-registerIdentity(() => identityPipeline());

@@ -11,13 +11,8 @@
  * for (const b of batches) writer.write(b);                         // b.table is already suffixed
  * ```
  */
-export {
-  compilePipeline,
-  type Pipeline,
-  type PipelineResult,
-  type RunContext,
-  type TransformMode,
-} from "./pipeline.ts";
+export { compilePipeline } from "./pipeline.ts";
+export type { Pipeline, PipelineResult, RunContext, TransformMode } from "./pipeline_types.ts";
 export { type IdentityParams, identityPipeline } from "./identity.ts";
 export { dryRun, type DryRunCell, type DryRunColumn, dryRunJson, type DryRunTable } from "./dry_run.ts";
 export { type PipelineDdl, pipelineDdl } from "./ddl.ts";
@@ -29,5 +24,4 @@ export {
   SQL_TYPE_NAME,
 } from "./types.ts";
 export { PipelineCompileError } from "./errors.ts";
-export { setVrlCompiler, type VrlCompiler, type VrlRunner } from "./processors/vrl.ts";
 export { type Entry, Timestamp } from "./value.ts";

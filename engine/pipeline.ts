@@ -2,7 +2,7 @@
  * Compiles a pipeline document (reference §3) and runs it over a request's entries: processors,
  * dispatcher, transform / auto-typing, hints, grouping into write batches.
  */
-import type { ColumnSchema, Value } from "../src/common/rows.ts";
+import type { Value } from "../src/common/rows.ts";
 import { PetrelError } from "../src/common/errors.ts";
 import { OptionReader } from "./config.ts";
 import { compileDispatcher, type Dispatcher, matchRule } from "./dispatcher.ts";
@@ -13,43 +13,11 @@ import { PROCESSORS } from "./processors/mod.ts";
 import { RowCollector, timeIndexCell } from "./rows.ts";
 import { compileTableSuffix, renderTableSuffix, type TableSuffixTemplate } from "./table_suffix.ts";
 import { compileTransforms, produceCell, type TransformColumn } from "./transform.ts";
-import { type PipelineBatch } from "./types.ts";
+import { identityPipeline } from "./identity.ts";
+import type { Pipeline, PipelineResult, RunContext, TransformMode } from "./pipeline_types.ts";
 import { type Entry, isObject, kindName } from "./value.ts";
 import { keyString, loadYaml, mapGet, nodeText, type YNode } from "./yaml_doc.ts";
 import { timestampType } from "../src/common/time_unit.ts";
-
-/** Per-request inputs of a run. */
-export interface RunContext {
-  /** The request's table (before suffixes). */
-  table: string;
-  /** Skip (and count) failing entries instead of failing the request. */
-  skipError: boolean;
-  /** Looks up a pipeline for dispatcher rules (latest version when `version` is absent). */
-  resolve: (name: string, version?: string) => Pipeline | undefined;
-  /** Existing columns of a table, when the caller knows them (adopted for auto-typed keys). */
-  existingColumns?: (table: string) => ColumnSchema[] | undefined;
-}
-
-/** What a run produces: one batch per destination (table, options), and the skipped count. */
-export interface PipelineResult {
-  batches: PipelineBatch[];
-  skipped: number;
-}
-
-/** How a pipeline turns entries into rows (§3.2). */
-export type TransformMode = "v1" | "v2" | "auto" | "identity";
-
-/** A compiled pipeline. */
-export interface Pipeline {
-  readonly name?: string;
-  readonly mode: TransformMode;
-  /** The transform columns (v1/v2); empty for auto and identity. */
-  readonly transform: readonly TransformColumn[];
-  readonly dispatcher?: Dispatcher;
-  readonly tableSuffix?: TableSuffixTemplate;
-  /** Runs the pipeline; throws the first per-entry error unless `ctx.skipError`. */
-  run(records: unknown[], ctx: RunContext): PipelineResult;
-}
 
 /** Compiles YAML text; throws PipelineCompileError (1004) with GreptimeDB's messages. */
 export function compilePipeline(yaml: string, opts: { name?: string } = {}): Pipeline {
@@ -134,6 +102,16 @@ export function runProcessors(processors: readonly Processor[], record: unknown)
   return Array.isArray(cur) ? cur : [cur];
 }
 
+/** Element `index` of a one-to-many VRL result as an entry; it must be an object. */
+export function oneToManyEntry(element: unknown, index: number): Entry {
+  if (isObject(element)) return element;
+  throw illegalState(
+    `Array element at index ${index} must be an object for one-to-many transformation, got ${
+      kindName(element)
+    }`,
+  );
+}
+
 class CompiledPipeline implements Pipeline {
   readonly mode: TransformMode;
   private readonly timeField?: TimeField;
@@ -198,15 +176,9 @@ class CompiledPipeline implements Pipeline {
       for (let i = 0; i < processed.length; i++) {
         const el = processed[i];
         try {
-          if (!isObject(el)) {
-            throw illegalState(
-              `Array element at index ${i} must be an object for one-to-many transformation, got ${
-                kindName(el)
-              }`,
-            );
-          }
+          const entry = oneToManyEntry(el, i);
           try {
-            this.buildRow(el, rows, ctx);
+            this.buildRow(entry, rows, ctx);
           } catch (e) {
             if (e instanceof PetrelError) {
               throw new PetrelError(e.code, `Failed to transform array element at index ${i}: ${e.message}`);
@@ -222,7 +194,7 @@ class CompiledPipeline implements Pipeline {
     const batches = rows.finish();
     for (const [i, entries] of dispatched) {
       const rule = this.dispatcher!.rules[i];
-      const child = rule.pipeline === undefined ? identityFactory() : ctx.resolve(rule.pipeline);
+      const child = rule.pipeline === undefined ? identityPipeline() : ctx.resolve(rule.pipeline);
       if (!child) throw execError(`Pipeline not found, name: ${rule.pipeline}, version: latest`);
       const res = child.run(entries, { ...ctx, table: ctx.table + rule.tableSuffix });
       batches.push(...res.batches);
@@ -250,13 +222,4 @@ class CompiledPipeline implements Pipeline {
     if (this.mode !== "v1") rows.autoTypeInto(entry, row, consumed);
     rows.push(row, suffix ? ctx.table + suffix : ctx.table, hints.options);
   }
-}
-
-let identityFactory: () => Pipeline = () => {
-  throw new Error("identity pipeline not registered");
-};
-
-/** Lets `identity.ts` register itself as the dispatcher's default target (avoids an import cycle). */
-export function registerIdentity(factory: () => Pipeline): void {
-  identityFactory = factory;
 }

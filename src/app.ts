@@ -12,11 +12,6 @@ import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import { Storage } from "./storage/mod.ts";
 import { PipelineStore } from "./pipelines/store.ts";
-import { setVrlCompiler } from "../engine/mod.ts";
-import { checkPipelineResult, compileVrl, VrlTimestamp } from "../engine/vrl/mod.ts";
-
-// The pipeline engine's `vrl` processor runs on Petrel's VRL interpreter.
-setVrlCompiler(compileVrl, { check: checkPipelineResult, timestamp: (ns) => new VrlTimestamp(ns) });
 
 /** Everything handlers share. */
 export interface App {

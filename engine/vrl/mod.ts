@@ -8,7 +8,6 @@ export {
   type VrlProgram,
 } from "./program.ts";
 export { VrlRuntimeError } from "./diagnostic.ts";
-export { compileForPipeline, runForPipeline } from "./pipeline.ts";
 export {
   displayValue,
   encodeJson,

@@ -5,7 +5,7 @@ import { PipelineCompileError } from "../../engine/errors.ts";
 import { deepClone, Timestamp } from "../../engine/value.ts";
 import { loadYaml, mapGet } from "../../engine/yaml_doc.ts";
 import "../../engine/identity.ts";
-import type { Pipeline, PipelineResult } from "../../engine/pipeline.ts";
+import type { Pipeline, PipelineResult } from "../../engine/pipeline_types.ts";
 
 /** One processor case: a YAML processor list, an input record, and the expected entry or error. */
 export interface ProcessorCase {

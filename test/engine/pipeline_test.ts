@@ -2,7 +2,7 @@ import { httpStatusOf } from "../../src/http/render_error.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 /** Whole-pipeline runs: modes, auto-typing, hints, table suffixes, dispatcher, skip_error (reference §3.2, §5–§9). */
 import assert from "node:assert/strict";
-import { compilePipeline, type Pipeline, setVrlCompiler } from "../../engine/mod.ts";
+import { compilePipeline, type Pipeline } from "../../engine/mod.ts";
 import { run, summary } from "./helpers.ts";
 
 const AUTO = "processors:\n  - epoch:\n      field: ts\n      resolution: ms\n";
@@ -247,64 +247,46 @@ Deno.test("non-object record: Top level value must be map (500)", () => {
   });
 });
 
-Deno.test("vrl hook: registered compiler runs; arrays fan out with per-element hints; null drops", () => {
-  setVrlCompiler((source) => {
-    if (source === "bad") throw new Error("error[E100]: syntax");
-    return {
-      run(event) {
-        const e = event as Record<string, unknown>;
-        if (source === "fanout") {
-          return (e.items as number[]).map((i) => ({ ts: i, greptime_table_suffix: `_${i}` }));
-        }
-        if (source === "drop") return null;
-        if (source === "scalar") return 5;
-        return { ...e, added: 1 };
-      },
-    };
-  });
-  try {
-    assert.throws(
-      () => compilePipeline("processors:\n  - vrl:\n      source: bad\n"),
-      /Failed to compile VRL, error\[E100\]: syntax/,
-    );
-    const fan = compilePipeline(
-      "processors:\n  - vrl:\n      source: fanout\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: time\n",
-    );
-    const s = summary(run(fan, [{ items: [1, 2] }]));
-    assert.deepEqual(s.map((b) => [b.table, b.rows]), [["t_1", [[1]]], ["t_2", [[2]]]]);
-    const drop = compilePipeline(
-      `processors:\n  - vrl:\n      source: drop\n${AUTO.slice("processors:\n".length)}`,
-    );
-    assert.deepEqual(run(drop, [{ ts: 1 }]).batches, []);
-    const scalar = compilePipeline(
-      `processors:\n  - vrl:\n      source: scalar\n${AUTO.slice("processors:\n".length)}`,
-    );
-    assert.throws(() => run(scalar, [{ ts: 1 }]), /Top level value must be map/);
-    const pass = compilePipeline(`${AUTO}  - vrl:\n      source: pass\n`);
-    assert.deepEqual(summary(run(pass, [{ ts: 1 }]))[0].rows, [[1, 1]]);
-  } finally {
-    setVrlCompiler(undefined);
-  }
+const vrlStep = (source: string) => `  - vrl:\n      source: ${JSON.stringify(source)}\n`;
+
+Deno.test("vrl processor: arrays fan out with per-element hints; null drops; scalars are not entries", () => {
+  assert.throws(
+    () => compilePipeline(`processors:\n${vrlStep(".a = ")}`),
+    /Failed to compile VRL, error\[E\d+\]/,
+  );
+  const fan = compilePipeline(
+    `processors:\n${
+      vrlStep('map_values(array!(.items)) -> |i| { {"ts": i, "greptime_table_suffix": "_" + to_string!(i)} }')
+    }transform:\n  - field: ts\n    type: epoch, ms\n    index: time\n`,
+  );
+  const s = summary(run(fan, [{ items: [1, 2] }]));
+  assert.deepEqual(s.map((b) => [b.table, b.rows]), [["t_1", [[1]]], ["t_2", [[2]]]]);
+  const drop = compilePipeline(
+    `processors:\n${vrlStep("if .ts == 1 { null } else { . }")}${AUTO.slice("processors:\n".length)}`,
+  );
+  assert.deepEqual(run(drop, [{ ts: 1 }]).batches, []);
+  const scalar = compilePipeline(
+    `processors:\n${vrlStep("parse_json!(.m)")}${AUTO.slice("processors:\n".length)}`,
+  );
+  assert.throws(() => run(scalar, [{ ts: 1, m: "5" }]), /Top level value must be map/);
+  const pass = compilePipeline(`${AUTO}${vrlStep(".added = 1\n.")}`);
+  assert.deepEqual(summary(run(pass, [{ ts: 1 }]))[0].rows, [[1, 1]]);
 });
 
 Deno.test("one-to-many: non-object element errors name the index; skip_error skips only it", () => {
-  setVrlCompiler(() => ({ run: () => [{ ts: 1 }, "x", { ts: 3 }] }));
-  try {
-    const p = compilePipeline("processors:\n  - vrl:\n      source: x\n  - epoch:\n      field: ts\n");
-    assert.throws(() => run(p, [{}]), /Top level value must be map/);
-    const q = compilePipeline(
-      "processors:\n  - vrl:\n      source: x\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: time\n",
-    );
-    assert.throws(
-      () => run(q, [{}]),
-      /Array element at index 1 must be an object for one-to-many transformation, got string/,
-    );
-    const res = run(q, [{}], { skipError: true });
-    assert.equal(res.skipped, 1);
-    assert.deepEqual(summary(res)[0].rows, [[1], [3]]);
-  } finally {
-    setVrlCompiler(undefined);
-  }
+  const program = vrlStep('[{"ts": 1}, "x", {"ts": 3}]');
+  const p = compilePipeline(`processors:\n${program}  - epoch:\n      field: ts\n`);
+  assert.throws(() => run(p, [{}]), /Top level value must be map/);
+  const q = compilePipeline(
+    `processors:\n${program}transform:\n  - field: ts\n    type: epoch, ms\n    index: time\n`,
+  );
+  assert.throws(
+    () => run(q, [{}]),
+    /Array element at index 1 must be an object for one-to-many transformation, got string/,
+  );
+  const res = run(q, [{}], { skipError: true });
+  assert.equal(res.skipped, 1);
+  assert.deepEqual(summary(res)[0].rows, [[1], [3]]);
 });
 
 Deno.test("existing table columns are adopted for auto-typed keys", () => {

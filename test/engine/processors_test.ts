@@ -462,12 +462,18 @@ const CASES: ProcessorCase[] = [
     compileError: "Invalid method: Encode",
   },
 
-  // ---- vrl (§4.18): not available until registered
+  // ---- vrl (§4.18)
   {
-    name: "vrl without an interpreter",
-    yaml: "  - vrl:\n      source: '.'",
+    name: "vrl without a source",
+    yaml: "  - vrl:\n      field: x",
     input: {},
-    compileError: "Failed to compile VRL, VRL not available",
+    compileError: "Failed to compile VRL, source is required",
+  },
+  {
+    name: "vrl result becomes the entry",
+    yaml: "  - vrl:\n      source: '.n = 1\n\n        .'",
+    input: { a: "x" },
+    output: { a: "x", n: 1 },
   },
 ];
 

@@ -3,16 +3,16 @@ import { httpStatusOf } from "../../src/http/render_error.ts";
 
 import assert from "node:assert/strict";
 import { PetrelError } from "../../src/common/errors.ts";
+import { compileProcessors, oneToManyEntry, runProcessors } from "../../engine/pipeline.ts";
+import { loadYaml, mapGet } from "../../engine/yaml_doc.ts";
 import {
   checkPipelineResult,
-  compileForPipeline,
   compileVrl,
   encodeJson,
   fromJson,
   kindOf,
   parseJsonText,
   resultHasRegex,
-  runForPipeline,
   toJson,
   VrlRuntimeError,
   VrlTimestamp,
@@ -200,12 +200,22 @@ const pipelineRuns: {
   },
 ];
 
+/** The production path: the pipeline's `vrl` processor, then its one-to-many expansion. */
+function runVrlStep(program: string, input: Record<string, unknown>): unknown[] {
+  const out = runProcessors(compileVrlStep(program), input);
+  if (out === null) return [];
+  return Array.isArray(out) ? out.map(oneToManyEntry) : [out];
+}
+
+function compileVrlStep(program: string) {
+  const yaml = `processors:\n  - vrl:\n      source: ${JSON.stringify(program)}\n`;
+  return compileProcessors(mapGet(loadYaml(yaml), "processors"));
+}
+
 for (const c of pipelineRuns) {
-  Deno.test(`runForPipeline: ${c.program.replaceAll("\n", "⏎")}`, () => {
-    const program = compileForPipeline(c.program);
-    const entry = fromJson(c.input) as Map<string, never>;
+  Deno.test(`vrl processor: ${c.program.replaceAll("\n", "⏎")}`, () => {
     if (c.error) {
-      assert.throws(() => runForPipeline(program, entry), (e: unknown) => {
+      assert.throws(() => runVrlStep(c.program, c.input), (e: unknown) => {
         assert.ok(e instanceof PetrelError);
         assert.equal(httpStatusOf(e), c.error![0]);
         assert.ok(e.message.includes(c.error![1]), e.message);
@@ -213,7 +223,7 @@ for (const c of pipelineRuns) {
       });
       return;
     }
-    assert.deepEqual(runForPipeline(program, entry).map(toJson), c.rows);
+    assert.deepEqual(runVrlStep(c.program, c.input), c.rows);
   });
 }
 
@@ -224,8 +234,8 @@ const uploadErrors: [string, string][] = [
 ];
 
 for (const [src, msg] of uploadErrors) {
-  Deno.test(`compileForPipeline rejects ${JSON.stringify(src)}`, () => {
-    assert.throws(() => compileForPipeline(src), (e: unknown) => {
+  Deno.test(`vrl processor rejects ${JSON.stringify(src)} at upload`, () => {
+    assert.throws(() => compileVrlStep(src), (e: unknown) => {
       assert.ok(e instanceof PetrelError);
       assert.equal(e.code, 1004);
       assert.ok(e.message.startsWith(msg), e.message);
