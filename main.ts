@@ -4,7 +4,7 @@
  */
 import { ConfigError, type ConfigFlags, loadConfig } from "./src/config/config.ts";
 import { startPetrel } from "./src/app.ts";
-import { runVrlCli } from "./src/cli/vrl.ts";
+import { runVrlCli } from "./engine/vrl/cli.ts";
 
 const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
 

@@ -6,8 +6,8 @@ import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments, PetrelError } from "../src/common/errors.ts";
 import { HttpError } from "../src/http/render_error.ts";
 import type { WriteBatch } from "../src/common/rows.ts";
-import { parsePayload } from "../src/pipelines/payload.ts";
-import { IDENTITY_PIPELINE } from "../src/pipelines/store.ts";
+import { parsePayload } from "../engine/payload.ts";
+import { IDENTITY_PIPELINE } from "../engine/store.ts";
 
 const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
 

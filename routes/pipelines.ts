@@ -5,8 +5,8 @@
 import { compilePipeline, dryRun, dryRunJson, type Pipeline, pipelineDdl } from "../engine/mod.ts";
 import type { RequestContext } from "../src/http/context.ts";
 import { invalidArguments, PetrelError, StatusCode, unsupportedMediaType } from "../src/common/errors.ts";
-import { parsePayload } from "../src/pipelines/payload.ts";
-import { formatVersion } from "../src/pipelines/store.ts";
+import { parsePayload } from "../engine/payload.ts";
+import { formatVersion } from "../engine/store.ts";
 
 function manageResponse(ctx: RequestContext, body: Record<string, unknown>): Response {
   const elapsed = ctx.elapsedMs();

@@ -11,7 +11,7 @@ import { type BuildInfo, buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import { Storage } from "./storage/mod.ts";
-import { PipelineStore } from "./pipelines/store.ts";
+import { PipelineStore } from "../engine/store.ts";
 
 /** Everything handlers share. */
 export interface App {

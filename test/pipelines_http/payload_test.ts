@@ -1,7 +1,7 @@
 import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Ingest bodies by content type (reference §12.7), as a table of (type, body, flags) → entries or error. */
 import assert from "node:assert/strict";
-import { parsePayload } from "../../src/pipelines/payload.ts";
+import { parsePayload } from "../../engine/payload.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 
 interface PayloadCase {

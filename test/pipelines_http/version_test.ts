@@ -1,6 +1,6 @@
 /** Pipeline version strings (reference §12.5): printing with 0/3/6/9 fractional digits, and every accepted spelling. */
 import assert from "node:assert/strict";
-import { formatVersion, parseVersion } from "../../src/pipelines/version.ts";
+import { formatVersion, parseVersion } from "../../engine/store_version.ts";
 
 const BASE = 1720081860n * 1_000_000_000n; // 2024-07-04 08:31:00 UTC
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { benchVrl } from "../../engine/vrl/bench.ts";
 
-const CLI = new URL("../../src/cli/vrl.ts", import.meta.url).pathname;
+const CLI = new URL("../../engine/vrl/cli.ts", import.meta.url).pathname;
 
 async function runCli(
   args: string[],

@@ -6,14 +6,8 @@
  * reads standard input.
  */
 
-import {
-  compileVrl,
-  encodeJson,
-  parseJsonText,
-  type VrlProgram,
-  VrlRuntimeError,
-} from "../../engine/vrl/mod.ts";
-import { PetrelError } from "../common/errors.ts";
+import { compileVrl, encodeJson, parseJsonText, type VrlProgram, VrlRuntimeError } from "./mod.ts";
+import { PetrelError } from "../../src/common/errors.ts";
 
 const USAGE = "usage: petrel vrl --program FILE.vrl [--input EVENTS.ndjson] [--print-object]";
 

@@ -2,7 +2,7 @@
  * Log ingestion bodies by Content-Type (pipelines.md §12.7): a stream of JSON values, NDJSON, or
  * plain text lines, turned into the entries a pipeline runs over.
  */
-import { invalidArguments } from "../common/errors.ts";
+import { invalidArguments } from "../src/common/errors.ts";
 
 /** The content types `/v1/ingest` accepts. */
 export const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];

@@ -2,12 +2,14 @@
  * Pipeline definitions and their versions, kept in `greptime_private.pipelines` (GreptimeDB's table
  * and columns) and mirrored in memory with each version compiled once.
  */
-import { compilePipeline, identityPipeline, type Pipeline } from "../../engine/mod.ts";
-import { invalidArguments } from "../common/errors.ts";
-import { executeSql } from "../sql/mod.ts";
-import type { Storage } from "../storage/mod.ts";
-import type { ColumnSchema, WriteBatch } from "../common/rows.ts";
-import { formatVersion, parseVersion } from "./version.ts";
+import { compilePipeline } from "./pipeline.ts";
+import { identityPipeline } from "./identity.ts";
+import type { Pipeline } from "./pipeline_types.ts";
+import { invalidArguments } from "../src/common/errors.ts";
+import { executeSql } from "../src/sql/mod.ts";
+import type { Storage } from "../src/storage/mod.ts";
+import type { ColumnSchema, WriteBatch } from "../src/common/rows.ts";
+import { formatVersion, parseVersion } from "./store_version.ts";
 
 const DB = "greptime_private";
 const TABLE = "pipelines";

@@ -2,7 +2,7 @@
  * Pipeline versions are creation timestamps in nanoseconds, shown as `YYYY-MM-DD HH:MM:SS%.f`
  * (0, 3, 6 or 9 fractional digits as needed) and parsed back from the forms GreptimeDB accepts.
  */
-import { invalidArguments } from "../common/errors.ts";
+import { invalidArguments } from "../src/common/errors.ts";
 
 /** Renders a ns timestamp as GreptimeDB prints pipeline versions (UTC). */
 export function formatVersion(ns: bigint): string {
