@@ -1,6 +1,6 @@
 /** Administration endpoints outside `/v1`: health, status, metrics, config, log level, tracing. */
 import { renderConfigToml } from "../src/config/config.ts";
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError, StatusCode } from "../src/common/errors.ts";
 import { LogFilter, setLogFilter } from "../src/common/log.ts";
 
@@ -12,7 +12,7 @@ export function health(): Response {
 }
 
 /** `GET /` → a small page linking the admin endpoints. */
-export function index(ctx: RequestContext): Response {
+export function index(ctx: Ctx): Response {
   const html = `<!doctype html><html><head><title>Petrel</title></head><body><h1>Petrel</h1>` +
     `<p>Version: ${ctx.app.build.version}</p><ul>` +
     ["/dashboard", "/v1/health", "/status", "/metrics", "/config"].map((p) =>
@@ -24,7 +24,7 @@ export function index(ctx: RequestContext): Response {
 }
 
 /** `GET /status` → build and host facts. */
-export function status(ctx: RequestContext): Response {
+export function status(ctx: Ctx): Response {
   const b = ctx.app.build;
   return Response.json({
     version: b.version,
@@ -38,19 +38,19 @@ export function status(ctx: RequestContext): Response {
 }
 
 /** `GET /metrics` → Prometheus text exposition. */
-export async function metrics(ctx: RequestContext): Promise<Response> {
+export async function metrics(ctx: Ctx): Promise<Response> {
   return new Response(await ctx.app.metrics.render(), {
     headers: { "content-type": ctx.app.metrics.registry.contentType },
   });
 }
 
 /** `GET /config` → the effective configuration as TOML (credentials redacted). */
-export function config(ctx: RequestContext): Response {
+export function config(ctx: Ctx): Response {
   return new Response(renderConfigToml(ctx.app.config), { headers: TEXT });
 }
 
 /** `POST /debug/log_level` with a level or directive list such as `info,petrel::http=debug`. */
-export async function logLevel(ctx: RequestContext): Promise<Response> {
+export async function logLevel(ctx: Ctx): Promise<Response> {
   const body = (await ctx.text()).trim();
   let filter: LogFilter;
   try {
@@ -63,7 +63,7 @@ export async function logLevel(ctx: RequestContext): Promise<Response> {
 }
 
 /** `POST /debug/enable_trace` with `true` or `false`. */
-export async function enableTrace(ctx: RequestContext): Promise<Response> {
+export async function enableTrace(ctx: Ctx): Promise<Response> {
   const body = (await ctx.text()).trim();
   if (body !== "true" && body !== "false") {
     throw invalidArguments(
@@ -75,7 +75,7 @@ export async function enableTrace(ctx: RequestContext): Promise<Response> {
 }
 
 /** A placeholder for endpoints whose issue has not landed yet: 501 naming the endpoint. */
-export function notImplemented(ctx: RequestContext): Response {
+export function notImplemented(ctx: Ctx): Response {
   throw new PetrelError(
     StatusCode.Unsupported,
     `${ctx.req.method} ${ctx.url.pathname} is not implemented yet in Petrel (see README, Endpoints)`,

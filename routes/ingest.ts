@@ -2,7 +2,7 @@
  * `POST /v1/ingest` (and the deprecated `/v1/events/logs`): log lines run through a named pipeline
  * and written to the request's table, or to suffixed tables with options from the data.
  */
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError } from "../src/common/errors.ts";
 import { HttpError } from "../src/http/render_error.ts";
 import type { WriteBatch } from "../src/common/rows.ts";
@@ -12,11 +12,11 @@ import { IDENTITY_PIPELINE } from "../engine/store.ts";
 const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
 
 /** `x-greptime-pipeline-params: k=v&k2=v2` (pipelines.md §12.7). */
-function pipelineParams(ctx: RequestContext): URLSearchParams {
+function pipelineParams(ctx: Ctx): URLSearchParams {
   return new URLSearchParams(ctx.req.headers.get("x-greptime-pipeline-params") ?? "");
 }
 
-function pipelineName(ctx: RequestContext): string | null {
+function pipelineName(ctx: Ctx): string | null {
   for (const header of ["x-greptime-pipeline-name", "x-greptime-log-pipeline-name"]) {
     const v = ctx.req.headers.get(header);
     if (v !== null && v.trim() !== "") return v.trim();
@@ -25,7 +25,7 @@ function pipelineName(ctx: RequestContext): string | null {
 }
 
 /** Runs the body's entries through the pipeline and writes the rows in one transaction. */
-export async function ingest(ctx: RequestContext): Promise<Response> {
+export async function ingest(ctx: Ctx): Promise<Response> {
   const table = ctx.query("table");
   if (!table) throw invalidArguments("Invalid request parameter: table is required");
   const name = pipelineName(ctx);

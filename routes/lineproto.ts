@@ -3,7 +3,7 @@
  * created with GreptimeDB's LastNonNull options (reference §6.8, §7.1); a bad line rejects the whole
  * request before anything is written, because parsing finishes before the one storage transaction.
  */
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import { invalidArguments } from "../src/common/errors.ts";
 import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
 import { enterWrite, paceWrite } from "../src/protocols/lineproto_pacing.ts";
@@ -91,7 +91,7 @@ function nowNanos(): bigint {
 }
 
 /** `POST /v1/lineproto/write` and `/v1/lineproto/api/v2/write`: line protocol body → 204. */
-export async function write(ctx: RequestContext): Promise<Response> {
+export async function write(ctx: Ctx): Promise<Response> {
   const body = await ctx.body({ shared: true });
   const leave = enterWrite(body.byteLength);
   try {
@@ -101,7 +101,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
   }
 }
 
-async function writeBody(ctx: RequestContext, body: Uint8Array): Promise<Response> {
+async function writeBody(ctx: Ctx, body: Uint8Array): Promise<Response> {
   const precision = ctx.query("precision") ?? undefined;
   const storage = ctx.app.storage;
   const batches = await parseLineProtocolBody(

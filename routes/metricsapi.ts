@@ -3,7 +3,7 @@
  * `prom_store.with_metric_engine` (the default) each metric is a metric-engine logical table on a
  * physical table; a metric whose table already exists as a plain table keeps being written there.
  */
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import { isStandardEncoding, readBodyLimited } from "../src/http/body.ts";
 import { databaseNotFound, PetrelError } from "../src/common/errors.ts";
 import { HttpError } from "../src/http/render_error.ts";
@@ -36,7 +36,7 @@ import { type Sample, type Series, sortSeries, STALE_NAN } from "../src/common/s
  * The compressed body as sent. gzip/deflate/br wrappers are undone by `ctx.body()` (the inner body is
  * then snappy); a zstd body must reach the decoder still compressed, so it is read raw.
  */
-async function remoteBody(ctx: RequestContext): Promise<{ body: Uint8Array; encoding: string | null }> {
+async function remoteBody(ctx: Ctx): Promise<{ body: Uint8Array; encoding: string | null }> {
   const encoding = ctx.req.headers.get("content-encoding");
   const name = encoding?.trim().toLowerCase() ?? "";
   if (name === "zstd") {
@@ -107,7 +107,7 @@ function metricWritesByDatabase(
 
 /** Writes through the metric engine; returns the samples written. */
 function writeWithMetricEngine(
-  ctx: RequestContext,
+  ctx: Ctx,
   decoded: RemoteWriteRequest,
   onWritten: (n: number) => void,
 ): void {
@@ -153,7 +153,7 @@ function batchesByDatabase(decoded: RemoteWriteRequest, defaultDb: string): Map<
 }
 
 /** `POST /v1/metricsapi/write`: a remote-write 1.0 or 2.0 request → 204. */
-export async function write(ctx: RequestContext): Promise<Response> {
+export async function write(ctx: Ctx): Promise<Response> {
   if (ctx.url.searchParams.has("get_vm_proto_version")) {
     // VictoriaMetrics' handshake: "1" means "speak Prometheus remote write 1.0 to me".
     return new Response("1", { headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -198,7 +198,7 @@ export async function write(ctx: RequestContext): Promise<Response> {
 }
 
 /** `POST /v1/metricsapi/read`: a snappy `ReadRequest` → SAMPLES or STREAMED_XOR_CHUNKS response. */
-export async function read(ctx: RequestContext): Promise<Response> {
+export async function read(ctx: Ctx): Promise<Response> {
   const body = await ctx.body();
   const req = decodeReadRequest(body, ctx.app.config.http.body_limit);
   const type = pickReadResponseType(req);

@@ -4,7 +4,7 @@
  * GreptimeDB's real protocol name (`lineproto` ↔ `influxdb`, `metricsapi` ↔ `prometheus`,
  * `telemetry` ↔ `otlp`, `logpush` ↔ `loki`, `tsjson` ↔ `opentsdb`).
  */
-import type { Route } from "../src/http/context.ts";
+import type { AppRoute } from "./context.ts";
 import * as admin from "./admin.ts";
 import * as lineproto from "./lineproto.ts";
 import * as metricsapi from "./metricsapi.ts";
@@ -16,7 +16,7 @@ import { ingest } from "./ingest.ts";
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
 
-export const ROUTES: Route[] = [
+export const ROUTES: AppRoute[] = [
   // Administration (never authenticated).
   { method: "GET", path: "/", handler: admin.index, auth: "public", errors: "plain" },
   { method: [...GP], path: "/health", handler: admin.health, auth: "public", errors: "plain" },
@@ -144,14 +144,14 @@ export const ROUTES: Route[] = [
     errors: "plain",
     feature: "prom_store",
   },
-  ...["query", "query_range", "labels", "series", "parse_query", "format_query"].map((p): Route => ({
+  ...["query", "query_range", "labels", "series", "parse_query", "format_query"].map((p): AppRoute => ({
     method: [...GP],
     path: `/v1/metricsapi/api/v1/${p}`,
     handler: todo,
     auth: "read",
     errors: "prometheus",
   })),
-  ...["metadata", "status/buildinfo", "label/:name/values"].map((p): Route => ({
+  ...["metadata", "status/buildinfo", "label/:name/values"].map((p): AppRoute => ({
     method: "GET",
     path: `/v1/metricsapi/api/v1/${p}`,
     handler: todo,
@@ -202,7 +202,9 @@ export const ROUTES: Route[] = [
   },
 
   // Trace queries (Jaeger) and dashboards.
-  ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((p): Route => ({
+  ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((
+    p,
+  ): AppRoute => ({
     method: "GET",
     path: `/v1/jaeger/api/${p}`,
     handler: todo,

@@ -3,12 +3,12 @@
  * read, delete, DDL preview and dry run (pipelines.md §12).
  */
 import { compilePipeline, dryRun, dryRunJson, type Pipeline, pipelineDdl } from "../engine/mod.ts";
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError, StatusCode, unsupportedMediaType } from "../src/common/errors.ts";
 import { parsePayload } from "../engine/payload.ts";
 import { formatVersion } from "../engine/store.ts";
 
-function manageResponse(ctx: RequestContext, body: Record<string, unknown>): Response {
+function manageResponse(ctx: Ctx, body: Record<string, unknown>): Response {
   const elapsed = ctx.elapsedMs();
   return new Response(JSON.stringify({ ...body, execution_time_ms: elapsed }), {
     headers: {
@@ -20,7 +20,7 @@ function manageResponse(ctx: RequestContext, body: Record<string, unknown>): Res
 }
 
 /** `POST /v1/pipelines/{name}`: compiles and stores a new version of the YAML body. */
-export async function upload(ctx: RequestContext): Promise<Response> {
+export async function upload(ctx: Ctx): Promise<Response> {
   const name = ctx.params.name;
   if (name.startsWith("greptime_")) {
     throw invalidArguments("Invalid request parameter: pipeline_name cannot start with greptime_");
@@ -46,7 +46,7 @@ export async function upload(ctx: RequestContext): Promise<Response> {
 }
 
 /** `GET /v1/pipelines/{name}[?version=]`: the YAML of one version (latest by default). */
-export function get(ctx: RequestContext): Response {
+export function get(ctx: Ctx): Response {
   const name = ctx.params.name;
   const version = ctx.query("version");
   const found = ctx.app.pipelines.get(name, version);
@@ -57,7 +57,7 @@ export function get(ctx: RequestContext): Response {
 }
 
 /** `DELETE /v1/pipelines/{name}?version=`: deletes one version. */
-export function remove(ctx: RequestContext): Response {
+export function remove(ctx: Ctx): Response {
   const name = ctx.params.name;
   const version = ctx.query("version");
   if (version === null || version === "") {
@@ -68,7 +68,7 @@ export function remove(ctx: RequestContext): Response {
 }
 
 /** `GET /v1/pipelines/{name}/ddl?table=`: the CREATE TABLE a transform-defined pipeline implies. */
-export function ddl(ctx: RequestContext): Response {
+export function ddl(ctx: Ctx): Response {
   const table = ctx.query("table") ?? "";
   const pipeline = ctx.app.pipelines.compiled(ctx.params.name, ctx.query("version"));
   const tableExists = table !== "" && ctx.app.storage.getTable(ctx.db, table) !== undefined;
@@ -79,7 +79,7 @@ export function ddl(ctx: RequestContext): Response {
 const MAX_DRY_RUN_ENTRIES = 10;
 
 /** `POST /v1/pipelines/_dryrun`: runs a stored or inline pipeline over sample data, writing nothing. */
-export async function dryrun(ctx: RequestContext): Promise<Response> {
+export async function dryrun(ctx: Ctx): Promise<Response> {
   const contentType = ctx.req.headers.get("content-type");
   if (!contentType) throw invalidArguments("Header of type `content-type` was missing");
   const text = await ctx.text();

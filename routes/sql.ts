@@ -1,5 +1,5 @@
 /** `GET|POST /v1/sql`: GreptimeDB-dialect SQL executed on SQLite, answered in the requested format. */
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import {
   databaseNotFound,
   invalidArguments,
@@ -10,7 +10,7 @@ import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { executeSqlAsync, isReadOnlySql } from "../src/sql/mod.ts";
 
 /** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
-export async function sqlParams(ctx: RequestContext): Promise<URLSearchParams> {
+export async function sqlParams(ctx: Ctx): Promise<URLSearchParams> {
   const params = new URLSearchParams(ctx.url.search);
   if (ctx.req.method !== "POST") return params;
   const type = (ctx.req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -30,7 +30,7 @@ export async function sqlParams(ctx: RequestContext): Promise<URLSearchParams> {
 }
 
 /** Runs the `sql` parameter's statements against the `db` parameter's database. */
-export async function sql(ctx: RequestContext): Promise<Response> {
+export async function sql(ctx: Ctx): Promise<Response> {
   const params = await sqlParams(ctx);
   const text = params.get("sql");
   if (text === null || text.trim() === "") throw invalidArguments("sql parameter is required.");

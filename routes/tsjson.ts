@@ -1,5 +1,5 @@
 /** `POST /v1/tsjson/api/put`: JSON data points (OpenTSDB's put, reference §6.13, §7.7). */
-import type { RequestContext } from "../src/http/context.ts";
+import type { Ctx } from "./context.ts";
 import { PetrelError, StatusCode } from "../src/common/errors.ts";
 import {
   parseTsJsonPut,
@@ -34,7 +34,7 @@ function pointError(e: unknown): string {
  * Writes the points. Without `summary`/`details`: all in one transaction, 204, and any write failure
  * is GreptimeDB's `500 Internal error: 1003`. With either: each point on its own, 200 with counts.
  */
-export async function put(ctx: RequestContext): Promise<Response> {
+export async function put(ctx: Ctx): Promise<Response> {
   const points = parseTsJsonPut(await ctx.text());
   const storage = ctx.app.storage;
   const opts = { hints: ctx.hints, accommodateExistingSchema: true, singleValue: true };

@@ -7,23 +7,12 @@ import { StaticUserProvider } from "./http/auth.ts";
 import { ServerMetrics } from "./http/metrics.ts";
 import { Router } from "./http/router.ts";
 import { createHandler } from "./http/server.ts";
-import { type BuildInfo, buildInfo } from "./build_info.ts";
+import { buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
+import type { App } from "../routes/context.ts";
 import { Storage } from "./storage/mod.ts";
 import { PipelineStore } from "../engine/store.ts";
-
-/** Everything handlers share. */
-export interface App {
-  config: Config;
-  metrics: ServerMetrics;
-  userProvider: StaticUserProvider | null;
-  storage: Storage;
-  pipelines: PipelineStore;
-  build: BuildInfo;
-  /** Toggled by `POST /debug/enable_trace`. */
-  traceEnabled: boolean;
-}
 
 /** A started server. */
 export interface RunningServer {

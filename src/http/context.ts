@@ -1,15 +1,26 @@
 /** What a handler receives: the request, its route parameters, the app and per-request state. */
-import type { App } from "../app.ts";
-import { type Access, checkPermission, type UserInfo } from "./auth.ts";
+import type { Config } from "../config/config.ts";
+import { type Access, checkPermission, type StaticUserProvider, type UserInfo } from "./auth.ts";
 import { decodeContentEncoding, readBodyLimited } from "./body.ts";
+import type { ServerMetrics } from "./metrics.ts";
 import type { ErrorShape } from "./render_error.ts";
 import { HINT_OPTIONS } from "../storage/options.ts";
+
+/**
+ * What the HTTP layer needs of the running app; the app handlers see is a wider type the routes
+ * define (`routes/context.ts`), so this layer never imports what sits above it.
+ */
+export interface HttpHost {
+  readonly config: Pick<Config, "http">;
+  readonly metrics: ServerMetrics;
+  readonly userProvider: StaticUserProvider | null;
+}
 
 /** HTTP methods the route table uses. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
 /** A handler: a plain function from a request context to a Response. */
-export type Handler = (ctx: RequestContext) => Response | Promise<Response>;
+export type Handler<A extends HttpHost = HttpHost> = (ctx: RequestContext<A>) => Response | Promise<Response>;
 
 /**
  * Who may call a route: `public` needs no credentials; `read`/`write` need an authenticated user with
@@ -22,17 +33,17 @@ export type AuthRule = "public" | "read" | "write" | "custom";
 export type Feature = "influxdb" | "prom_store" | "opentsdb" | "otlp" | "jaeger" | "loki";
 
 /** One row of the route table. */
-export interface Route {
+export interface Route<A extends HttpHost = HttpHost> {
   method: Method | Method[];
   path: string;
-  handler: Handler;
+  handler: Handler<A>;
   auth: AuthRule;
   errors: ErrorShape;
   feature?: Feature;
 }
 
 /** Per-request state handed to handlers. */
-export class RequestContext {
+export class RequestContext<A extends HttpHost = HttpHost> {
   /** The database the request targets (reference §2.1). */
   readonly db: string;
   /** Hints from `x-greptime-hints` / `x-greptime-hint-*` headers (reference §2.3). */
@@ -43,7 +54,7 @@ export class RequestContext {
     readonly req: Request,
     readonly url: URL,
     readonly params: Record<string, string>,
-    readonly app: App,
+    readonly app: A,
     readonly user: UserInfo | null,
     readonly signal: AbortSignal,
     readonly startedAt: number,

@@ -2,7 +2,7 @@
  * Matches requests against the route table: literal paths through a map, parameterised ones through
  * URLPattern. Every spec path is also served under GreptimeDB's real protocol name (and vice versa).
  */
-import type { Feature, Method, Route } from "./context.ts";
+import type { Feature, HttpHost, Method, Route } from "./context.ts";
 
 /** The spec's neutral path segments and GreptimeDB's real ones. */
 export const PROTOCOL_ALIASES: Record<string, string> = {
@@ -22,24 +22,24 @@ export function aliasPath(path: string): string | null {
   return other ? `/v1/${other}${m[2] ?? ""}` : null;
 }
 
-interface Entry {
-  route: Route;
+interface Entry<A extends HttpHost> {
+  route: Route<A>;
   methods: Method[];
   pattern?: URLPattern;
 }
 
 /** The outcome of a lookup. */
-export type Match =
-  | { kind: "found"; route: Route; params: Record<string, string> }
+export type Match<A extends HttpHost = HttpHost> =
+  | { kind: "found"; route: Route<A>; params: Record<string, string> }
   | { kind: "method"; allow: string[] }
   | { kind: "none" };
 
 /** A compiled route table. */
-export class Router {
-  private readonly literal = new Map<string, Entry[]>();
-  private readonly patterns: { path: string; entry: Entry }[] = [];
+export class Router<A extends HttpHost = HttpHost> {
+  private readonly literal = new Map<string, Entry<A>[]>();
+  private readonly patterns: { path: string; entry: Entry<A> }[] = [];
 
-  constructor(routes: Route[], enabled: (f: Feature) => boolean) {
+  constructor(routes: Route<A>[], enabled: (f: Feature) => boolean) {
     for (const route of routes) {
       if (route.feature && !enabled(route.feature)) continue;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -62,7 +62,7 @@ export class Router {
   }
 
   /** Finds the route for a method and path; `HEAD` matches `GET` routes. */
-  match(method: string, pathname: string): Match {
+  match(method: string, pathname: string): Match<A> {
     const want = method === "HEAD" ? "GET" : method;
     const allow = new Set<string>();
     const literal = this.literal.get(pathname);
@@ -90,7 +90,7 @@ export class Router {
   }
 }
 
-function methodNotAllowed(allow: Set<string>): Match {
+function methodNotAllowed<A extends HttpHost>(allow: Set<string>): Match<A> {
   if (allow.has("GET")) allow.add("HEAD");
   return { kind: "method", allow: [...allow].sort() };
 }

@@ -2,11 +2,10 @@
  * The one request handler behind `Deno.serve`: routing, CORS, authentication, permission checks,
  * timeouts, metrics, access logging and error rendering wrap every route once, here.
  */
-import type { App } from "../app.ts";
 import { Logger } from "../common/log.ts";
 import { parseDuration } from "../common/humantime.ts";
 import { authenticateRequest, type AuthScheme, checkPermission, type UserInfo } from "./auth.ts";
-import { RequestContext, type Route } from "./context.ts";
+import { type HttpHost, RequestContext, type Route } from "./context.ts";
 import { PetrelError, StatusCode, timedOut } from "../common/errors.ts";
 import { type ErrorShape, HttpError, renderError } from "./render_error.ts";
 import type { Router } from "./router.ts";
@@ -14,7 +13,10 @@ import type { Router } from "./router.ts";
 const log = new Logger("petrel::http");
 
 /** Builds the `Deno.serve` handler for an app and its compiled route table. */
-export function createHandler(app: App, router: Router): (req: Request) => Promise<Response> {
+export function createHandler<A extends HttpHost>(
+  app: A,
+  router: Router<A>,
+): (req: Request) => Promise<Response> {
   return async (req) => {
     const startedAt = performance.now();
     const url = new URL(req.url);
@@ -54,11 +56,11 @@ export function createHandler(app: App, router: Router): (req: Request) => Promi
   };
 }
 
-async function dispatch(
-  app: App,
+async function dispatch<A extends HttpHost>(
+  app: A,
   req: Request,
   url: URL,
-  route: Route,
+  route: Route<A>,
   params: Record<string, string>,
   startedAt: number,
 ): Promise<Response> {
@@ -95,7 +97,7 @@ async function dispatch(
 }
 
 /** Authentication applies to `/v1/…` except the public paths of reference §3.1 and routes marked public. */
-function needsAuth(route: Route, path: string): boolean {
+function needsAuth(route: { auth: Route["auth"] }, path: string): boolean {
   return route.auth !== "public" && path.startsWith("/v1/");
 }
 
