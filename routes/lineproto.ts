@@ -5,8 +5,8 @@
  */
 import type { Ctx } from "./context.ts";
 import { invalidArguments } from "../src/common/errors.ts";
-import { parseLineProtocolBody } from "../src/protocols/lineproto_pool.ts";
-import { enterWrite, paceWrite } from "../src/protocols/lineproto_pacing.ts";
+import { parseLineProtocolBody } from "../src/protocols/lineproto/stream/pool.ts";
+import { enterWrite, paceWrite } from "../src/protocols/lineproto/stream/pacing.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { DataType, TableOptions, WriteBatch } from "../src/common/rows.ts";
 import { rescaleTime } from "../src/common/time_unit.ts";

@@ -4,15 +4,14 @@
  * physical table; a metric whose table already exists as a plain table keeps being written there.
  */
 import type { Ctx } from "./context.ts";
-import { isStandardEncoding, readBodyLimited } from "../src/http/body.ts";
 import { databaseNotFound, PetrelError } from "../src/common/errors.ts";
 import { HttpError } from "../src/http/render_error.ts";
 import {
   decodeRemoteWrite,
   type RemoteWriteRequest,
   remoteWriteVersion,
-} from "../src/protocols/remote_write.ts";
-import { remoteWriteToBatches, splitSpecialLabels } from "../src/protocols/remote_write_tables.ts";
+} from "../src/protocols/remote_write/parser.ts";
+import { remoteWriteToBatches } from "../src/ingest/metric_tables.ts";
 import {
   CHUNKED_READ_RESPONSE_CONTENT_TYPE,
   decodeReadRequest,
@@ -24,27 +23,14 @@ import {
   READ_RESPONSE_CONTENT_TYPE,
   type ReadQuery,
   readQueryTarget,
-} from "../src/protocols/remote_read.ts";
+} from "../src/protocols/remote_read/request.ts";
 import { executeSql } from "../src/sql/mod.ts";
 import type { MetricWrite, Storage, TableMeta } from "../src/storage/mod.ts";
 import { isMetricTable } from "../src/storage/mod.ts";
 import type { Value, WriteBatch } from "../src/common/rows.ts";
 import { accommodateExistingTables } from "./lineproto.ts";
 import { type Sample, type Series, sortSeries, STALE_NAN } from "../src/common/series.ts";
-
-/**
- * The compressed body as sent. gzip/deflate/br wrappers are undone by `ctx.body()` (the inner body is
- * then snappy); a zstd body must reach the decoder still compressed, so it is read raw.
- */
-async function remoteBody(ctx: Ctx): Promise<{ body: Uint8Array; encoding: string | null }> {
-  const encoding = ctx.req.headers.get("content-encoding");
-  const name = encoding?.trim().toLowerCase() ?? "";
-  if (name === "zstd") {
-    return { body: await readBodyLimited(ctx.req, ctx.app.config.http.body_limit), encoding };
-  }
-  const body = await ctx.body();
-  return { body, encoding: isStandardEncoding(encoding) ? null : encoding };
-}
+import { splitSpecialLabels } from "../src/common/labels.ts";
 
 /** The 2.0 response headers: samples written so far, no histograms or exemplars stored. */
 function writtenHeaders(samples: number): Record<string, string> {
@@ -165,7 +151,7 @@ export async function write(ctx: Ctx): Promise<Response> {
   } catch { /* decodeRemoteWrite answers the 415 */ }
   let written = 0;
   try {
-    const { body, encoding } = await remoteBody(ctx);
+    const { body, encoding } = await ctx.bodyWithEncoding(["snappy", "zstd"]);
     const decoded = decodeRemoteWrite(
       body,
       { contentType, contentEncoding: encoding },
@@ -199,7 +185,7 @@ export async function write(ctx: Ctx): Promise<Response> {
 
 /** `POST /v1/metricsapi/read`: a snappy `ReadRequest` → SAMPLES or STREAMED_XOR_CHUNKS response. */
 export async function read(ctx: Ctx): Promise<Response> {
-  const body = await ctx.body();
+  const { body } = await ctx.bodyWithEncoding(["snappy"]);
   const req = decodeReadRequest(body, ctx.app.config.http.body_limit);
   const type = pickReadResponseType(req);
   const results = req.queries.map((q) => ({ series: readSeries(ctx.app.storage, ctx.db, q) }));

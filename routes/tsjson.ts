@@ -6,7 +6,7 @@ import {
   type TsJsonPoint,
   tsjsonPutSummary,
   tsjsonToBatches,
-} from "../src/protocols/tsjson.ts";
+} from "../src/protocols/tsjson/parser.ts";
 import type { WriteBatch } from "../src/common/rows.ts";
 
 const OPTIONS = {

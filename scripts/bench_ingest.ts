@@ -5,12 +5,12 @@
  * fed by the same lean keep-alive HTTP/1.1 client (`bench_http_client.ts`), which shares the two
  * cores with them. Run by hand: `deno run -A scripts/bench_ingest.ts [lineproto] [remote_write]`.
  */
-import { lineProtocolBody } from "../src/protocols/bench.ts";
-import { encodeRemoteWriteV1 } from "../src/protocols/remote_write.ts";
+import { lineProtocolBody } from "../src/protocols/lineproto/bench.ts";
 import { ensureDebianBinary, freePort, waitFor } from "../test/helpers/debian.ts";
 import { spawnServer } from "../test/helpers/server.ts";
 import { postAllRaw } from "./bench_http_client.ts";
 import { type Series } from "../src/common/series.ts";
+import { encodeRemoteWriteV1 } from "../src/protocols/remote_write/encoder.ts";
 
 /** What one comparison measured. `victoriaMetrics`/`ratio` are null when the peer is unavailable. */
 export interface IngestBench {

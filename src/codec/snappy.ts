@@ -6,7 +6,8 @@
  */
 
 import snappy from "snappyjs";
-import { invalidArguments, type PetrelError, tooLarge } from "../common/errors.ts";
+import type { PetrelError } from "../common/errors.ts";
+import { corruptBody, inflatedTooLarge } from "./body_errors.ts";
 
 /** Reads the uvarint length header of a snappy block; returns [length, headerBytes]. */
 export function snappyDecodedLength(bytes: Uint8Array): [number, number] {
@@ -25,14 +26,14 @@ export function snappyDecodedLength(bytes: Uint8Array): [number, number] {
 }
 
 function corrupt(why: string): PetrelError {
-  return invalidArguments(`Failed to decompress snappy body: ${why}`);
+  return corruptBody("snappy", why);
 }
 
-/** Decodes a snappy block; header length > `limit` → 413 before allocating; malformed → 400. */
+/** Decodes a snappy block; header length > `limit` (if > 0) → 413 before allocating; malformed → 400. */
 export function decodeSnappy(bytes: Uint8Array, limit: number): Uint8Array {
   const [length, start] = snappyDecodedLength(bytes);
-  if (length > limit) {
-    throw tooLarge(`Request body too large: snappy body declares ${length} bytes, limit is ${limit}`);
+  if (limit > 0 && length > limit) {
+    throw inflatedTooLarge("snappy", limit, `the block declares ${length} bytes`);
   }
   const out = new Uint8Array(length);
   const n = bytes.length;

@@ -1,9 +1,7 @@
 /**
- * Request bodies: read as a stream with the size limit enforced as bytes arrive (also for chunked
- * uploads without Content-Length), then `Content-Encoding` decoded once, with the inflated size held
- * to the same limit so a small compressed body cannot balloon in memory.
+ * Request bodies, read as a stream with the size limit enforced as bytes arrive (also for chunked
+ * uploads without Content-Length); `src/codec/decompress.ts` then undoes `Content-Encoding`.
  */
-import zlib from "node:zlib";
 import { PetrelError, StatusCode, tooLarge } from "../common/errors.ts";
 
 /** The 413 every over-limit body gets. */
@@ -62,42 +60,4 @@ export async function readBodyLimited(req: Request, limit: number, shared = fals
     offset += c.byteLength;
   }
   return whole;
-}
-
-type Inflate = (buf: Uint8Array, opts: { maxOutputLength: number }) => Uint8Array;
-
-const DECODERS: Record<string, Inflate> = {
-  gzip: zlib.gunzipSync,
-  "x-gzip": zlib.gunzipSync,
-  deflate: zlib.inflateSync,
-  br: zlib.brotliDecompressSync,
-  zstd: zlib.zstdDecompressSync,
-};
-
-/** Whether `Content-Encoding` names a codec this module decodes. */
-export function isStandardEncoding(encoding: string | null): boolean {
-  if (!encoding) return false;
-  const e = encoding.trim().toLowerCase();
-  return e === "identity" || e in DECODERS;
-}
-
-/**
- * Decodes gzip/deflate/br/zstd bodies (an unknown encoding such as `snappy` passes through for the
- * protocol to handle, as GreptimeDB's decompression layer does).
- */
-export function decodeContentEncoding(body: Uint8Array, encoding: string | null, limit: number): Uint8Array {
-  if (!encoding) return body;
-  const name = encoding.trim().toLowerCase();
-  const decode = DECODERS[name];
-  if (!decode) return body;
-  try {
-    return decode(body, { maxOutputLength: limit > 0 ? limit : 2 ** 32 });
-  } catch (e) {
-    const err = e as { code?: string; message: string };
-    if (err.code === "ERR_BUFFER_TOO_LARGE" || e instanceof RangeError) throw bodyTooLarge(limit);
-    throw new PetrelError(
-      StatusCode.InvalidArguments,
-      `Failed to decompress ${name} request body: ${err.message}`,
-    );
-  }
 }

@@ -1,7 +1,8 @@
 /** What a handler receives: the request, its route parameters, the app and per-request state. */
 import type { Config } from "../config/config.ts";
 import { type Access, checkPermission, type StaticUserProvider, type UserInfo } from "./auth.ts";
-import { decodeContentEncoding, readBodyLimited } from "./body.ts";
+import { decodeBody, type DecodedBody } from "../codec/decompress.ts";
+import { readBodyLimited } from "./body.ts";
 import type { ServerMetrics } from "./metrics.ts";
 import type { ErrorShape } from "./render_error.ts";
 import { HINT_OPTIONS } from "../storage/options.ts";
@@ -48,7 +49,7 @@ export class RequestContext<A extends HttpHost = HttpHost> {
   readonly db: string;
   /** Hints from `x-greptime-hints` / `x-greptime-hint-*` headers (reference §2.3). */
   readonly hints: Record<string, string>;
-  private decoded?: Promise<Uint8Array>;
+  private decoded?: Promise<DecodedBody>;
 
   constructor(
     readonly req: Request,
@@ -72,12 +73,24 @@ export class RequestContext<A extends HttpHost = HttpHost> {
    * The body, size-limited and with gzip/deflate/br/zstd `Content-Encoding` decoded; read once.
    * `shared`: read an unencoded body straight into shared memory, so it can go to a worker uncopied.
    */
-  body(opts: { shared?: boolean } = {}): Promise<Uint8Array> {
+  async body(opts: { shared?: boolean } = {}): Promise<Uint8Array> {
+    return (await this.decodedBody([], opts.shared === true)).body;
+  }
+
+  /**
+   * The body with its transfer encoding undone except the codecs the endpoint's protocol decodes
+   * itself (`own`, e.g. remote write's snappy and zstd), and the encoding still on it; read once.
+   */
+  bodyWithEncoding(own: readonly string[]): Promise<DecodedBody> {
+    return this.decodedBody(own, false);
+  }
+
+  private decodedBody(own: readonly string[], shared: boolean): Promise<DecodedBody> {
     if (!this.decoded) {
       const limit = this.app.config.http.body_limit;
-      const shared = opts.shared === true && !this.req.headers.has("content-encoding");
-      this.decoded = readBodyLimited(this.req, limit, shared).then((raw) =>
-        decodeContentEncoding(raw, this.req.headers.get("content-encoding"), limit)
+      const header = this.req.headers.get("content-encoding");
+      this.decoded = readBodyLimited(this.req, limit, shared && header === null).then((raw) =>
+        decodeBody(raw, header, limit, own)
       );
     }
     return this.decoded;

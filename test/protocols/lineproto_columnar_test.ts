@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decodeBatches, encodeBatches, StringTable } from "../../src/protocols/lineproto_columnar.ts";
+import { decodeBatches, encodeBatches, StringTable } from "../../src/protocols/lineproto/columnar.ts";
 import type { ColumnSchema, Value, WriteBatch } from "../../src/common/rows.ts";
 import { plainBatch } from "../helpers/batches.ts";
 

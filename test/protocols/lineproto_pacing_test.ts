@@ -4,13 +4,13 @@
  * (or a few ms); a busy worker means no wait.
  */
 import assert from "node:assert/strict";
-import { enterWrite, paceWrite } from "../../src/protocols/lineproto_pacing.ts";
+import { enterWrite, paceWrite } from "../../src/protocols/lineproto/stream/pacing.ts";
 import {
   lineProtocolWorkerReady,
   parseLineProtocolBody,
   setLineProtocolWorkerMinBytes,
   stopLineProtocolWorker,
-} from "../../src/protocols/lineproto_pool.ts";
+} from "../../src/protocols/lineproto/stream/pool.ts";
 
 const LARGE = 1 << 20;
 

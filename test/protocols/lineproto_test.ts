@@ -1,6 +1,6 @@
 import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
-import { parseLineProtocol, precisionToNanos } from "../../src/protocols/lineproto.ts";
+import { parseLineProtocol, precisionToNanos } from "../../src/protocols/lineproto/parser.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 import {
   crashLineProtocolWorker,
@@ -9,7 +9,7 @@ import {
   reviveLineProtocolWorker,
   setLineProtocolWorkerMinBytes,
   stopLineProtocolWorker,
-} from "../../src/protocols/lineproto_pool.ts";
+} from "../../src/protocols/lineproto/stream/pool.ts";
 import type { Value, WriteBatch } from "../../src/common/rows.ts";
 import { plainBatch } from "../helpers/batches.ts";
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
-import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
+import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
 import {
   decodeChunkedReadResponse,
   decodeReadRequest,
@@ -14,10 +14,10 @@ import {
   READ_RESPONSE_CONTENT_TYPE,
   readQueryTarget,
   type ReadRequest,
-} from "../../src/protocols/remote_read.ts";
-import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
-import { encodeXorChunk } from "../../src/protocols/xor_chunk.ts";
+} from "../../src/protocols/remote_read/request.ts";
+import { encodeXorChunk } from "../../src/codec/xor_chunk.ts";
 import { type Sample, type Series } from "../../src/common/series.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
 const PROMETHEUS = "/usr/bin/prometheus";
 const available = (() => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { crc32c } from "../../src/codec/crc32c.ts";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { PetrelError } from "../../src/common/errors.ts";
-import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
+import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
 import {
   decodeChunkedReadResponse,
   decodeReadRequest,
@@ -15,8 +15,8 @@ import {
   pickReadResponseType,
   type ReadQueryResult,
   readQueryTarget,
-} from "../../src/protocols/remote_read.ts";
-import { decodeXorChunk, encodeXorChunk } from "../../src/protocols/xor_chunk.ts";
+} from "../../src/protocols/remote_read/request.ts";
+import { decodeXorChunk, encodeXorChunk } from "../../src/codec/xor_chunk.ts";
 import { type Sample } from "../../src/common/series.ts";
 
 const root = prometheusProtoRoot();

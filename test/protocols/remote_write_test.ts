@@ -3,16 +3,16 @@ import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { encodeZstd } from "../../src/codec/zstd.ts";
 import { PetrelError } from "../../src/common/errors.ts";
-import { remoteWriteToBatches, splitSpecialLabels } from "../../src/protocols/remote_write_tables.ts";
-import { prometheusProtoRoot } from "../../src/protocols/proto/prometheus.ts";
+import { remoteWriteToBatches } from "../../src/ingest/metric_tables.ts";
+import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
 import {
   decodeRemoteWrite,
-  encodeRemoteWriteV1,
-  encodeRemoteWriteV2,
   type RemoteMetadata,
   remoteWriteVersion,
-} from "../../src/protocols/remote_write.ts";
+} from "../../src/protocols/remote_write/parser.ts";
 import { isStaleNaN, type Series, STALE_NAN } from "../../src/common/series.ts";
+import { splitSpecialLabels } from "../../src/common/labels.ts";
+import { encodeRemoteWriteV1, encodeRemoteWriteV2 } from "../../src/protocols/remote_write/encoder.ts";
 
 const V1 = { contentType: "application/x-protobuf", contentEncoding: "snappy" };
 const V2 = {

@@ -6,7 +6,7 @@ import {
   tsjsonPutSummary,
   tsjsonTimestampMs,
   tsjsonToBatches,
-} from "../../src/protocols/tsjson.ts";
+} from "../../src/protocols/tsjson/parser.ts";
 
 const P = "Invalid OpenTSDB Json request: ";
 

@@ -3,8 +3,8 @@
  * time index values convert to the table's unit, a single value field takes the table's field name.
  */
 import assert from "node:assert/strict";
-import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { post, sqlRows, withServer } from "./util.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
 const RW = { "content-type": "application/x-protobuf", "content-encoding": "snappy" };
 const T = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 /** Each ingestion endpoint counts its rows in `petrel_ingest_rows_total{protocol=…}`; rejected requests count none. */
 import assert from "node:assert/strict";
-import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { post, withServer } from "./util.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
 async function ingested(base: string): Promise<Record<string, number>> {
   const text = await (await fetch(`${base}/metrics`)).text();

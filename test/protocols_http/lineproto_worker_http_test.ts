@@ -4,8 +4,8 @@
  * concurrent large requests all landing.
  */
 import assert from "node:assert/strict";
-import { lineProtocolBody } from "../../src/protocols/bench.ts";
-import { lineProtocolWorkerReady } from "../../src/protocols/lineproto_pool.ts";
+import { lineProtocolBody } from "../../src/protocols/lineproto/bench.ts";
+import { lineProtocolWorkerReady } from "../../src/protocols/lineproto/stream/pool.ts";
 import { post, sqlRows, tableNames, uniqueName, withServer } from "./util.ts";
 
 /** ~1 MB: well past the size from which bodies go to the worker. */

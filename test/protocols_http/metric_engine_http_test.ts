@@ -4,9 +4,9 @@
  * `prom_store.with_metric_engine = false` keeps plain tables.
  */
 import assert from "node:assert/strict";
-import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { post, showCreate, sqlExec, sqlRows, tableNames, withServer } from "./util.ts";
 import { type Series } from "../../src/common/series.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
 const RW = { "content-type": "application/x-protobuf", "content-encoding": "snappy" };
 const T = 1_700_000_000_000;

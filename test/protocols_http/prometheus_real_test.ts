@@ -4,10 +4,10 @@
  * through remote read. Skipped with a printed reason when the package cannot be had.
  */
 import assert from "node:assert/strict";
-import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
 import { ensureDebianBinary, freePort, waitFor } from "../helpers/debian.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { post, sqlRows } from "./util.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
 const PROMETHEUS = await ensureDebianBinary("prometheus", "prometheus");
 

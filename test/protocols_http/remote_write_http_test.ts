@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { encodeSnappy } from "../../src/codec/snappy.ts";
 import { decodeSnappy } from "../../src/codec/snappy.ts";
 import { encodeZstd } from "../../src/codec/zstd.ts";
-import { encodeRemoteWriteV1, encodeRemoteWriteV2 } from "../../src/protocols/remote_write.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { post, showCreate, sqlExec, sqlRows, tableNames, uniqueName, withServer } from "./util.ts";
 import { type Series, STALE_NAN } from "../../src/common/series.ts";
+import { encodeRemoteWriteV1, encodeRemoteWriteV2 } from "../../src/protocols/remote_write/encoder.ts";
 
 const server = await startTestServer();
 const base = server.url;

@@ -71,6 +71,42 @@ Deno.test("Content-Encoding gzip, zstd, deflate and br are decoded once for ever
   }
 });
 
+Deno.test("a truncated compressed body is a 400 in every codec, and nothing of it is written", async () => {
+  const s = await startTestServer();
+  try {
+    const lines = new TextEncoder().encode(
+      Array.from({ length: 200 }, (_, i) => `cut,host=h${i} v=${i} ${1_700_000_000_000 + i}`).join("\n"),
+    );
+    const codecs: [string, (b: Uint8Array) => Uint8Array][] = [
+      ["gzip", zlib.gzipSync],
+      ["deflate", zlib.deflateSync],
+      ["br", zlib.brotliCompressSync],
+      ["zstd", zlib.zstdCompressSync],
+    ];
+    for (const [encoding, compress] of codecs) {
+      const packed = compress(lines);
+      const res = await fetch(`${s.url}/v1/influxdb/write?precision=ms`, {
+        method: "POST",
+        body: new Uint8Array(packed.subarray(0, packed.length - 2)),
+        headers: { "content-encoding": encoding },
+      });
+      assert.equal(res.status, 400, encoding);
+      assert.match(
+        (await res.json()).error,
+        new RegExp(`Failed to decompress (${encoding}|gzip) request body`),
+      );
+    }
+    const tables = await fetch(`${s.url}/v1/sql`, {
+      method: "POST",
+      body: new URLSearchParams({ sql: "SHOW TABLES" }),
+    });
+    const names = (await tables.json()).output[0].records.rows.flat();
+    assert.ok(!names.includes("cut"), `no partial body was written: ${names}`);
+  } finally {
+    await s.stop();
+  }
+});
+
 Deno.test("a compressed body that inflates past body_limit is refused with 413", async () => {
   const s = await startTestServer({ http: { body_limit: 64 * 1024 } });
   try {

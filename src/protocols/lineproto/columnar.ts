@@ -16,8 +16,8 @@ import type {
   TableOptions,
   Value,
   WriteBatch,
-} from "../common/rows.ts";
-import { ColumnarBatch, columnsOf } from "../common/rows.ts";
+} from "../../common/rows.ts";
+import { ColumnarBatch, columnsOf } from "../../common/rows.ts";
 
 /** One column's values; `nulls[i] === 1` marks a null where the typed array cannot say so. */
 export type EncodedColumn =

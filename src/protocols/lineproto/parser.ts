@@ -8,10 +8,10 @@
  * The whole body is parsed before anything is returned, so a bad line means nothing is written.
  */
 
-import { invalidArguments, PetrelError } from "../common/errors.ts";
-import type { ColumnSchema, DataType, Value, WriteBatch } from "../common/rows.ts";
-import { ColumnarBatch } from "../common/rows.ts";
-import { parseIntegerToken, scanned, scanNumber } from "./lineproto_numbers.ts";
+import { invalidArguments, PetrelError } from "../../common/errors.ts";
+import type { ColumnSchema, DataType, Value, WriteBatch } from "../../common/rows.ts";
+import { ColumnarBatch } from "../../common/rows.ts";
+import { parseIntegerToken, scanned, scanNumber } from "./numbers.ts";
 import {
   BACKSLASH,
   BOOLEANS,
@@ -40,7 +40,7 @@ import {
   unescape,
   unescapeString,
   ZERO,
-} from "./lineproto_syntax.ts";
+} from "./syntax.ts";
 
 export { precisionToNanos };
 

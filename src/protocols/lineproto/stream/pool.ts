@@ -15,11 +15,11 @@
  * decode and merge cost more than they saved.
  */
 
-import type { WriteBatch } from "../common/rows.ts";
-import { parseLineProtocolColumns, precisionToNanos } from "./lineproto.ts";
-import { ParseWorker } from "./lineproto_worker_client.ts";
+import type { WriteBatch } from "../../../common/rows.ts";
+import { parseLineProtocolColumns, precisionToNanos } from "../parser.ts";
+import { ParseWorker } from "./worker_client.ts";
 
-export type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
+export type { ParseReply, ParseRequest } from "./worker_client.ts";
 
 /** Bodies below this many bytes are parsed inline. */
 let minWorkerBytes = 64 * 1024;

@@ -7,8 +7,8 @@
  * (`tsjsonPutSummary`); without them one failure fails the request.
  */
 
-import { invalidArguments } from "../common/errors.ts";
-import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
+import { invalidArguments } from "../../common/errors.ts";
+import type { ColumnSchema, Value, WriteBatch } from "../../common/rows.ts";
 
 /** One data point as sent; `timestamp` is as given (seconds or milliseconds). */
 export interface TsJsonPoint {

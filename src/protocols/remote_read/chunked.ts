@@ -6,10 +6,11 @@
  */
 
 import protobuf from "protobufjs";
-import { crc32c } from "../codec/crc32c.ts";
-import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
-import { decodeXorChunk, encodeXorChunk, SAMPLES_PER_CHUNK } from "./xor_chunk.ts";
-import { compareLabelSets, type Sample, type Series, sortedLabels } from "../common/series.ts";
+import { crc32c } from "../../codec/crc32c.ts";
+import { ProtoDecodeError, ProtoReader } from "../../codec/protobuf.ts";
+import { decodeXorChunk, encodeXorChunk, SAMPLES_PER_CHUNK } from "../../codec/xor_chunk.ts";
+import { compareLabelSets, type Sample, type Series, sortedLabels } from "../../common/series.ts";
+import { writeLabels } from "../prompb/wire.ts";
 
 /** Content type of a STREAMED_XOR_CHUNKS response (no content encoding). */
 export const CHUNKED_READ_RESPONSE_CONTENT_TYPE =
@@ -18,13 +19,6 @@ export const CHUNKED_READ_RESPONSE_CONTENT_TYPE =
 /** The series answering one query, in request order. */
 export interface ReadQueryResult {
   series: Series[];
-}
-
-/** Writes `Label` messages (field 1) of a series. */
-export function writeLabels(w: protobuf.Writer, labels: [string, string][]): void {
-  for (const [name, value] of labels) {
-    w.uint32(10).fork().uint32(10).string(name).uint32(18).string(value).ldelim();
-  }
 }
 
 /** Prometheus' default `--storage.remote.read-max-bytes-in-frame`. */

@@ -6,10 +6,10 @@
  */
 /// <reference lib="deno.worker" />
 
-import { errorToData, PetrelError } from "../common/errors.ts";
-import { parseLineProtocolColumns } from "./lineproto.ts";
-import { encodeBatches, StringTable } from "./lineproto_columnar.ts";
-import type { ParseReply, ParseRequest } from "./lineproto_worker_client.ts";
+import { errorToData, PetrelError } from "../../../common/errors.ts";
+import { parseLineProtocolColumns } from "../parser.ts";
+import { encodeBatches, StringTable } from "../columnar.ts";
+import type { ParseReply, ParseRequest } from "./worker_client.ts";
 
 const decoder = new TextDecoder();
 /** Mirrored by the pool: tag values of series seen before are sent as numbers only. */

@@ -5,13 +5,12 @@
  * are 415 rather than 400 is kept exactly. Stale markers stay NaN with their payload (`isStaleNaN`).
  */
 
-import protobuf from "protobufjs";
-import { decodeSnappy, encodeSnappy } from "../codec/snappy.ts";
-import { decodeZstd } from "../codec/zstd.ts";
-import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
-import { invalidArguments, PetrelError, unsupportedMediaType } from "../common/errors.ts";
-import { METRIC_TYPES } from "./proto/prometheus.ts";
-import { isStaleSample, type Sample, type Series, STALE_HI, STALE_LO, STALE_NAN } from "../common/series.ts";
+import { decompressPrometheus, encodingOf } from "../../codec/decompress.ts";
+import { ProtoDecodeError, ProtoReader } from "../../codec/protobuf.ts";
+import { invalidArguments, PetrelError, unsupportedMediaType } from "../../common/errors.ts";
+import { METRIC_TYPES } from "../prompb/schema.ts";
+import { type Sample, type Series, STALE_NAN } from "../../common/series.ts";
+import { setLabel } from "../../common/labels.ts";
 
 /** Metric metadata, from 1.0's `metadata` list or 2.0's per-series `metadata`. */
 export interface RemoteMetadata {
@@ -79,26 +78,15 @@ export function remoteWriteVersion(contentType: string | null | undefined): 1 | 
   throw unsupportedMedia(`unsupported prometheus remote write content type: ${contentType}`);
 }
 
-/** Decompresses a remote-write body per `Content-Encoding` (1.0 retries with the other codec). */
+/** Decompresses a remote-write body per `Content-Encoding`; 2.0 takes only snappy and zstd, labelled right. */
 function decompress(body: Uint8Array, encoding: string | null | undefined, version: 1 | 2, limit: number) {
-  const enc = encoding?.trim().toLowerCase() ?? "";
-  if (version === 2 && enc !== "snappy" && enc !== "zstd") {
+  const codec = encodingOf(encoding);
+  if (version === 2 && codec !== "snappy" && codec !== "zstd") {
     throw unsupportedMedia(
       "unsupported prometheus remote write content encoding: only snappy and zstd are supported",
     );
   }
-  const first = enc === "zstd" ? decodeZstd : decodeSnappy;
-  try {
-    return first(body, limit);
-  } catch (e) {
-    // vmagent may send zstd under a snappy label (and back); 2.0 senders are trusted to label it.
-    if (version === 2 || (e instanceof PetrelError && e.reason === "too_large")) throw e;
-    try {
-      return (first === decodeZstd ? decodeSnappy : decodeZstd)(body, limit);
-    } catch {
-      throw e;
-    }
-  }
+  return decompressPrometheus(body, codec, limit, version === 1);
 }
 
 /**
@@ -118,29 +106,6 @@ export function decodeRemoteWrite(
     if (e instanceof ProtoDecodeError) throw decodeError(e.message);
     throw e;
   }
-}
-
-const validNames = new Set<string>();
-
-/** Checks a label name against `[A-Za-z_][A-Za-z0-9_]*`; a bad one is a 400. */
-export function validateLabelName(name: string): void {
-  if (validNames.has(name)) return;
-  let ok = name.length > 0;
-  for (let i = 0; ok && i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    ok = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (i > 0 && c >= 48 && c <= 57);
-  }
-  if (!ok) throw invalidArguments(`Invalid label name: \`${name}\``);
-  if (validNames.size > 100_000) validNames.clear();
-  validNames.add(name);
-}
-
-/** Sets a label after validating its name (a plain assignment would turn `__proto__` into a prototype). */
-export function setLabel(labels: Record<string, string>, name: string, value: string): void {
-  validateLabelName(name);
-  // `__proto__` is a valid label name; a plain assignment would set the prototype instead.
-  if (name === "__proto__") Object.defineProperty(labels, name, { value, enumerable: true, writable: true });
-  else labels[name] = value;
 }
 
 function readSamples(r: ProtoReader, end: number, out: Sample[]): void {
@@ -294,82 +259,4 @@ function decodeV2(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
     series.push({ labels, samples });
   }
   return { version: 2, series, metadata, sampleCount, exemplarCount };
-}
-
-/** Writes a sample's value, with the exact staleness-marker bits for a stale sample. */
-export function writeSampleValue(w: protobuf.Writer, s: Sample): void {
-  if (isStaleSample(s)) w.fixed32(STALE_LO).fixed32(STALE_HI);
-  else w.double(s.value);
-}
-
-/** Writes one `Sample` as field `tag`; zero fields are omitted, as Prometheus' (gogo) encoder does. */
-export function writeSample(w: protobuf.Writer, s: Sample, tag = 18): void {
-  w.uint32(tag).fork();
-  if (s.value !== 0 || s.stale === true) {
-    w.uint32(9);
-    writeSampleValue(w, s);
-  }
-  if (s.timestampMs !== 0) w.uint32(16).int64(s.timestampMs);
-  w.ldelim();
-}
-
-/** Encodes series (and metadata) as a snappy-compressed 1.0 `WriteRequest` body. */
-export function encodeRemoteWriteV1(
-  series: Series[],
-  metadata: RemoteMetadata[] = [],
-): Uint8Array<ArrayBuffer> {
-  const w = protobuf.Writer.create();
-  for (const s of series) {
-    w.uint32(10).fork();
-    for (const [name, value] of Object.entries(s.labels)) {
-      w.uint32(10).fork().uint32(10).string(name).uint32(18).string(value).ldelim();
-    }
-    for (const sample of s.samples) writeSample(w, sample);
-    w.ldelim();
-  }
-  for (const m of metadata) {
-    w.uint32(26).fork().uint32(8).uint32(Math.max(0, METRIC_TYPES.indexOf(m.type)));
-    w.uint32(18).string(m.metric).uint32(34).string(m.help).uint32(42).string(m.unit).ldelim();
-  }
-  return encodeSnappy(w.finish());
-}
-
-/** Encodes series as a snappy-compressed 2.0 `Request` (symbol table; metadata per series by metric name). */
-export function encodeRemoteWriteV2(
-  series: Series[],
-  metadata: RemoteMetadata[] = [],
-): Uint8Array<ArrayBuffer> {
-  const symbols: string[] = [""];
-  const index = new Map<string, number>([["", 0]]);
-  const ref = (s: string): number => {
-    let i = index.get(s);
-    if (i === undefined) {
-      i = symbols.length;
-      symbols.push(s);
-      index.set(s, i);
-    }
-    return i;
-  };
-  const metaByName = new Map(metadata.map((m) => [m.metric, m]));
-  const w = protobuf.Writer.create();
-  const body = protobuf.Writer.create();
-  for (const s of series) {
-    body.uint32(42).fork();
-    body.uint32(10).fork();
-    for (const [name, value] of Object.entries(s.labels)) body.uint32(ref(name)).uint32(ref(value));
-    body.ldelim();
-    for (const sample of s.samples) writeSample(body, sample);
-    const m = metaByName.get(s.labels.__name__);
-    if (m !== undefined) {
-      body.uint32(42).fork().uint32(8).uint32(Math.max(0, METRIC_TYPES.indexOf(m.type)));
-      body.uint32(24).uint32(ref(m.help)).uint32(32).uint32(ref(m.unit)).ldelim();
-    }
-    body.ldelim();
-  }
-  for (const s of symbols) w.uint32(34).string(s);
-  const head = w.finish(), tail = body.finish();
-  const out = new Uint8Array(head.length + tail.length);
-  out.set(head);
-  out.set(tail, head.length);
-  return encodeSnappy(out);
 }

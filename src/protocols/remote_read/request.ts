@@ -6,13 +6,14 @@
  */
 
 import protobuf from "protobufjs";
-import { ProtoDecodeError, ProtoReader } from "../codec/protobuf.ts";
-import { decodeSnappy, encodeSnappy } from "../codec/snappy.ts";
-import { invalidArguments } from "../common/errors.ts";
-import type { LabelMatcher, MatcherType } from "../common/label_matcher.ts";
-import { type ReadQueryResult, writeLabels } from "./remote_read_chunked.ts";
-import { writeSample } from "./remote_write.ts";
-import { sortedLabels } from "../common/series.ts";
+import { ProtoDecodeError, ProtoReader } from "../../codec/protobuf.ts";
+import { decompressPrometheus } from "../../codec/decompress.ts";
+import { encodeSnappy } from "../../codec/snappy.ts";
+import { invalidArguments } from "../../common/errors.ts";
+import type { LabelMatcher, MatcherType } from "../../common/label_matcher.ts";
+import { type ReadQueryResult } from "./chunked.ts";
+import { sortedLabels } from "../../common/series.ts";
+import { writeLabels, writeSample } from "../prompb/wire.ts";
 
 export {
   type LabelMatcher,
@@ -20,7 +21,7 @@ export {
   type MatcherType,
   matchLabel,
   matchLabels,
-} from "../common/label_matcher.ts";
+} from "../../common/label_matcher.ts";
 export {
   CHUNKED_READ_RESPONSE_CONTENT_TYPE,
   type ChunkedReadFrame,
@@ -30,7 +31,7 @@ export {
   encodeChunkedReadResponse,
   MAX_BYTES_IN_FRAME,
   type ReadQueryResult,
-} from "./remote_read_chunked.ts";
+} from "./chunked.ts";
 
 /** Content type of a SAMPLES response (body: snappy `ReadResponse`, `Content-Encoding: snappy`). */
 export const READ_RESPONSE_CONTENT_TYPE = "application/x-protobuf";
@@ -112,7 +113,7 @@ function readQuery(r: ProtoReader, end: number): ReadQuery {
 
 /** Decodes a snappy-compressed `ReadRequest`; past `limit` → 413, malformed → 400. */
 export function decodeReadRequest(body: Uint8Array, limit: number): ReadRequest {
-  const raw = decodeSnappy(body, limit);
+  const raw = decompressPrometheus(body, "snappy", limit, false);
   const r = new ProtoReader(raw);
   const req: ReadRequest = { queries: [], acceptedResponseTypes: [] };
   const accept = (n: number) => {

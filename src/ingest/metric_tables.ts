@@ -4,47 +4,9 @@
  * `greptime_timestamp` (TimestampMillisecond) and `greptime_value` (Float64).
  */
 
-import { invalidArguments } from "../common/errors.ts";
 import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
-import { setLabel } from "./remote_write.ts";
 import { type Series } from "../common/series.ts";
-
-/** Where a series goes and what its tags are, once the special labels (reference §7.2) are taken out. */
-export interface SeriesTarget {
-  metric: string;
-  /** From `__schema__` (wins), `__database__` or `x_greptime_database`. */
-  database?: string;
-  /** From `__physical_table__` or `x_greptime_physical_table`. */
-  physicalTable?: string;
-  tags: Record<string, string>;
-}
-
-const DATABASE_LABELS = ["__schema__", "__database__", "x_greptime_database"];
-const PHYSICAL_LABELS = ["__physical_table__", "x_greptime_physical_table"];
-const SPECIAL = new Set(["__name__", ...DATABASE_LABELS, ...PHYSICAL_LABELS]);
-
-/** Splits a label set into metric name, database/physical-table selectors and tags; no `__name__` → 400. */
-export function splitSpecialLabels(labels: Record<string, string>): SeriesTarget {
-  const metric = labels.__name__;
-  if (metric === undefined || metric === "") {
-    throw invalidArguments("Invalid prometheus remote request, msg: missing '__name__' label in timeseries");
-  }
-  const target: SeriesTarget = { metric, tags: {} };
-  for (const k of DATABASE_LABELS) {
-    if (labels[k] !== undefined && Object.hasOwn(labels, k)) {
-      target.database = labels[k];
-      break;
-    }
-  }
-  for (const k of PHYSICAL_LABELS) {
-    if (labels[k] !== undefined && Object.hasOwn(labels, k)) {
-      target.physicalTable = labels[k];
-      break;
-    }
-  }
-  for (const k in labels) if (!SPECIAL.has(k)) setLabel(target.tags, k, labels[k]);
-  return target;
-}
+import { splitSpecialLabels } from "../common/labels.ts";
 
 /** Name of the time index column of tables created by remote write. */
 export const PROM_TIME_INDEX = "greptime_timestamp";

@@ -3,7 +3,7 @@
  * `i`/`u` integer tokens with their Int64/UInt64 range checks.
  */
 
-import type { DataType } from "../common/rows.ts";
+import type { DataType } from "../../common/rows.ts";
 import {
   DOT,
   I64_MAX,
@@ -17,7 +17,7 @@ import {
   POW10,
   U64_MAX,
   ZERO,
-} from "./lineproto_syntax.ts";
+} from "./syntax.ts";
 
 /** What the last successful `scanNumber` read (one shared record: the parser copies it out at once). */
 export const scanned: { value: number; type: DataType; end: number } = { value: 0, type: "Float64", end: 0 };

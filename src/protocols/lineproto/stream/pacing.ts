@@ -7,7 +7,7 @@
  * lone sequential client is never delayed, as no other body is coming. Measured: +~10 % with two
  * concurrent writers (`deno task bench lineproto_http`).
  */
-import { lineProtocolWorkerBusy, nextBodyQueued, parsedInWorker } from "./lineproto_pool.ts";
+import { lineProtocolWorkerBusy, nextBodyQueued, parsedInWorker } from "./pool.ts";
 
 /** The longest a write waits for another body to reach the parse worker. */
 const PACE_MS = 3;

@@ -4,7 +4,7 @@
  * cached across requests). `lineproto.ts` builds tables on top of this.
  */
 
-import { invalidArguments } from "../common/errors.ts";
+import { invalidArguments } from "../../common/errors.ts";
 
 /** Char codes the scanner compares against. */
 export const SPACE = 32,

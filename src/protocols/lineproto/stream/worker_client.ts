@@ -4,9 +4,9 @@
  * worker itself settles every body it held by parsing inline, so no request is lost or left hanging.
  */
 
-import { type ErrorData, errorFromData } from "../common/errors.ts";
-import type { WriteBatch } from "../common/rows.ts";
-import { decodeBatches, type EncodedBatches } from "./lineproto_columnar.ts";
+import { type ErrorData, errorFromData } from "../../../common/errors.ts";
+import type { WriteBatch } from "../../../common/rows.ts";
+import { decodeBatches, type EncodedBatches } from "../columnar.ts";
 
 /** A body to parse, as posted to the worker (in shared memory, so posting it copies nothing). */
 export interface ParseRequest {
@@ -54,7 +54,7 @@ export class ParseWorker {
 
   /** Starts the thread; throws when workers cannot be created here. */
   constructor(private readonly hooks: WorkerHooks) {
-    const w = new Worker(new URL("./lineproto_worker.ts", import.meta.url).href, { type: "module" });
+    const w = new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" });
     // A stopped worker's last replies are dropped: their requests were already parsed inline.
     w.onmessage = (e: MessageEvent<ParseReply>) => !this.stopped && this.onReply(e.data);
     w.onerror = (e: ErrorEvent) => {

@@ -3,9 +3,10 @@
  * parser shows up apart from the rest of the write path. Run: `deno run -A src/protocols/bench.ts`.
  */
 
-import { parseLineProtocol } from "./lineproto.ts";
-import { decodeRemoteWrite, encodeRemoteWriteV1 } from "./remote_write.ts";
-import { type Series } from "../common/series.ts";
+import { parseLineProtocol } from "./parser.ts";
+import { decodeRemoteWrite } from "../remote_write/parser.ts";
+import { type Series } from "../../common/series.ts";
+import { encodeRemoteWriteV1 } from "../remote_write/encoder.ts";
 
 /** Line-protocol text shaped like the reference load (3 tags, 3 float + 1 int field per line). */
 export function lineProtocolBody(rows: number, series: number, startRow = 0): string {
