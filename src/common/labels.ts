@@ -37,6 +37,9 @@ export interface SeriesTarget {
   tags: Record<string, string>;
 }
 
+/** The label that picks the value column of an ordinary table in a selector (GreptimeDB's `__field__`). */
+export const FIELD_LABEL = "__field__";
+
 /** Labels that name the database of a series (`__schema__` wins). */
 export const DATABASE_LABELS = ["__schema__", "__database__", "x_greptime_database"];
 const PHYSICAL_LABELS = ["__physical_table__", "x_greptime_physical_table"];

@@ -34,7 +34,8 @@ import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
 import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
-import type { TableOptions, WriteBatch } from "../common/rows.ts";
+import type { TableOptions, Value, WriteBatch } from "../common/rows.ts";
+import { scanTable, type TableScan } from "./scan.ts";
 import type { WriteOptions } from "./writer.ts";
 import { writeBatches } from "./writer.ts";
 import type { LabelMatcher } from "../common/label_matcher.ts";
@@ -48,6 +49,7 @@ import { type Series } from "../common/series.ts";
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
+export type { TableScan } from "./scan.ts";
 export { batchFromRecords } from "./writer.ts";
 export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
 export type { MetricSampleInput, MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
@@ -264,6 +266,14 @@ export class Storage {
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
     return matchSeries(h, t, matchers).map((m) => m.labels);
+  }
+
+  /** Rows of a plain table's range scan (see {@link TableScan}); a metric-engine table → 400. */
+  scanTable(db: string, table: string, scan: TableScan): Value[][] {
+    const h = this.database(db);
+    const t = h.requireTable(table);
+    if (isMetricTable(t)) throw invalidArguments(`Table ${table} is a metric-engine table`);
+    return scanTable(h, t, scan);
   }
 
   /** Drops a table of any engine (a physical metric table only once no logical table uses it). */

@@ -6,18 +6,14 @@
 import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
-import {
-  decodeChunkedReadResponse,
-  decodeReadRequest,
-  encodeReadResponse,
-  matchLabels,
-  READ_RESPONSE_CONTENT_TYPE,
-  readQueryTarget,
-  type ReadRequest,
-} from "../../src/protocols/remote_read/request.ts";
+import { decodeReadRequest, type ReadRequest } from "../../src/protocols/remote_read/request.ts";
 import { encodeXorChunk } from "../../src/codec/xor_chunk.ts";
 import { type Sample, type Series } from "../../src/common/series.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
+import { matchLabels } from "../../src/common/label_matcher.ts";
+import { decodeChunkedReadResponse } from "../../src/protocols/remote_read/chunked.ts";
+import { encodeReadResponse, READ_RESPONSE_CONTENT_TYPE } from "../../src/protocols/remote_read/response.ts";
+import { readQueryTarget } from "../../src/query/remote_read.ts";
 
 const PROMETHEUS = "/usr/bin/prometheus";
 const available = (() => {

@@ -4,20 +4,17 @@ import { crc32c } from "../../src/codec/crc32c.ts";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
-import {
-  decodeChunkedReadResponse,
-  decodeReadRequest,
-  encodeChunkedReadResponse,
-  encodeReadResponse,
-  type LabelMatcher,
-  matchLabel,
-  matchLabels,
-  pickReadResponseType,
-  type ReadQueryResult,
-  readQueryTarget,
-} from "../../src/protocols/remote_read/request.ts";
+import { decodeReadRequest, pickReadResponseType } from "../../src/protocols/remote_read/request.ts";
 import { decodeXorChunk, encodeXorChunk } from "../../src/codec/xor_chunk.ts";
 import { type Sample } from "../../src/common/series.ts";
+import { type LabelMatcher, matchLabel, matchLabels } from "../../src/common/label_matcher.ts";
+import {
+  decodeChunkedReadResponse,
+  encodeChunkedReadResponse,
+  type ReadQueryResult,
+} from "../../src/protocols/remote_read/chunked.ts";
+import { encodeReadResponse } from "../../src/protocols/remote_read/response.ts";
+import { readQueryTarget } from "../../src/query/remote_read.ts";
 
 const root = prometheusProtoRoot();
 const ReadRequest = root.lookupType("prometheus.ReadRequest");

@@ -1,12 +1,9 @@
 import { httpStatusOf } from "../../src/http/render_error.ts";
 import assert from "node:assert/strict";
 import { PetrelError } from "../../src/common/errors.ts";
-import {
-  parseTsJsonPut,
-  tsjsonPutSummary,
-  tsjsonTimestampMs,
-  tsjsonToBatches,
-} from "../../src/protocols/tsjson/parser.ts";
+import { parseTsJsonPut, tsjsonTimestampMs } from "../../src/protocols/tsjson/parser.ts";
+import { tsjsonPutSummary } from "../../src/protocols/tsjson/summary.ts";
+import { tsjsonToBatches } from "../../src/ingest/tsjson.ts";
 
 const P = "Invalid OpenTSDB Json request: ";
 
@@ -30,6 +27,7 @@ Deno.test("tsjson: one object", () => {
     ],
     rows: [["web01", "lga", 18, 1346846400000]],
     createType: "physical",
+    options: { "greptime.semantic.signal_type": "metric", "greptime.semantic.source": "opentsdb" },
   }]);
 });
 

@@ -5,15 +5,15 @@
 import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
-import {
-  CHUNKED_READ_RESPONSE_CONTENT_TYPE,
-  decodeChunkedReadResponse,
-  type LabelMatcher,
-} from "../../src/protocols/remote_read/request.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { post, sqlExec, uniqueName } from "./util.ts";
 import { type Series, STALE_NAN } from "../../src/common/series.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
+import { type LabelMatcher } from "../../src/common/label_matcher.ts";
+import {
+  CHUNKED_READ_RESPONSE_CONTENT_TYPE,
+  decodeChunkedReadResponse,
+} from "../../src/protocols/remote_read/chunked.ts";
 
 const server = await startTestServer();
 const base = server.url;

@@ -1,40 +1,13 @@
 /**
- * Prometheus remote read: decode a snappy `ReadRequest` (queries with matchers, time range, hints and
- * accepted response types), pick the response type, and encode a snappy `ReadResponse` (SAMPLES).
- * The STREAMED_XOR_CHUNKS response lives in `remote_read_chunked.ts` and matchers in
- * `label_matcher.ts`; both are re-exported here so routes import one module.
+ * Prometheus remote read requests: decode a snappy `ReadRequest` (queries with matchers, time range,
+ * hints and accepted response types) and pick the response type (SAMPLES in `response.ts`).
+ * The STREAMED_XOR_CHUNKS response lives in `chunked.ts`.
  */
 
-import protobuf from "protobufjs";
 import { ProtoDecodeError, ProtoReader } from "../../codec/protobuf.ts";
 import { decompressPrometheus } from "../../codec/decompress.ts";
-import { encodeSnappy } from "../../codec/snappy.ts";
 import { invalidArguments } from "../../common/errors.ts";
 import type { LabelMatcher, MatcherType } from "../../common/label_matcher.ts";
-import { type ReadQueryResult } from "./chunked.ts";
-import { sortedLabels } from "../../common/series.ts";
-import { writeLabels, writeSample } from "../prompb/wire.ts";
-
-export {
-  type LabelMatcher,
-  matcherRegExp,
-  type MatcherType,
-  matchLabel,
-  matchLabels,
-} from "../../common/label_matcher.ts";
-export {
-  CHUNKED_READ_RESPONSE_CONTENT_TYPE,
-  type ChunkedReadFrame,
-  chunkedReadFrames,
-  decodeChunkedReadResponse,
-  type DecodedChunk,
-  encodeChunkedReadResponse,
-  MAX_BYTES_IN_FRAME,
-  type ReadQueryResult,
-} from "./chunked.ts";
-
-/** Content type of a SAMPLES response (body: snappy `ReadResponse`, `Content-Encoding: snappy`). */
-export const READ_RESPONSE_CONTENT_TYPE = "application/x-protobuf";
 
 /** Query hints Prometheus sends along (informational). */
 export interface ReadHints {
@@ -155,55 +128,4 @@ export function pickReadResponseType(
       supported.join(", ")
     }`,
   );
-}
-
-/** What one query reads, with the special matchers taken out (reference §6.9). */
-export interface ReadTarget {
-  metric: string;
-  /** From an equality matcher on `__schema__`, `__database__` or `x_greptime_database`. */
-  database?: string;
-  /** The remaining matchers, to filter series by. */
-  matchers: LabelMatcher[];
-}
-
-const DATABASE_MATCHERS = ["__schema__", "__database__", "x_greptime_database"];
-
-/** Splits a query's matchers into metric, database and filters; needs exactly one `__name__` equality. */
-export function readQueryTarget(query: ReadQuery): ReadTarget {
-  const names = query.matchers.filter((m) => m.name === "__name__");
-  if (names.length === 0) {
-    throw invalidArguments("Invalid prometheus remote request, msg: missing '__name__' label in timeseries");
-  }
-  const eq = names.filter((m) => m.type === "EQ" && m.value !== "");
-  if (eq.length !== 1 || names.length !== 1) {
-    throw invalidArguments(
-      "Invalid prometheus remote request, msg: expected exactly one non-empty equality matcher for '__name__'",
-    );
-  }
-  const target: ReadTarget = { metric: eq[0].value, matchers: [] };
-  for (const m of query.matchers) {
-    if (m.name === "__name__") continue;
-    if (m.type === "EQ" && DATABASE_MATCHERS.includes(m.name)) {
-      if (target.database === undefined || m.name === "__schema__") target.database = m.value;
-      continue;
-    }
-    target.matchers.push(m);
-  }
-  return target;
-}
-
-/** Encodes results as a snappy-compressed `ReadResponse` (SAMPLES), results in request order. */
-export function encodeReadResponse(results: ReadQueryResult[]): Uint8Array<ArrayBuffer> {
-  const w = protobuf.Writer.create();
-  for (const result of results) {
-    w.uint32(10).fork();
-    for (const s of result.series) {
-      w.uint32(10).fork();
-      writeLabels(w, sortedLabels(s.labels));
-      for (const sample of s.samples) writeSample(w, sample);
-      w.ldelim();
-    }
-    w.ldelim();
-  }
-  return encodeSnappy(w.finish());
 }

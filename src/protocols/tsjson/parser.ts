@@ -8,7 +8,6 @@
  */
 
 import { invalidArguments } from "../../common/errors.ts";
-import type { ColumnSchema, Value, WriteBatch } from "../../common/rows.ts";
 
 /** One data point as sent; `timestamp` is as given (seconds or milliseconds). */
 export interface TsJsonPoint {
@@ -110,72 +109,4 @@ export function parseTsJsonPut(body: string): TsJsonPoint[] {
 /** Milliseconds of a put timestamp: fewer than 13 digits means seconds. */
 export function tsjsonTimestampMs(timestamp: number): number {
   return String(timestamp).length < 13 ? timestamp * 1000 : timestamp;
-}
-
-/** Name of the value column of tables created by JSON put. */
-export const TSJSON_VALUE = "greptime_value";
-/** Name of the time index column of tables created by JSON put. */
-export const TSJSON_TIME_INDEX = "greptime_timestamp";
-
-/** Groups points into one batch per metric: tags (first-seen order), value, timestamp (ms). */
-export function tsjsonToBatches(points: TsJsonPoint[]): WriteBatch[] {
-  const tables = new Map<
-    string,
-    { tagIndex: Map<string, number>; tags: string[]; rows: [Record<string, string>, number, number][] }
-  >();
-  for (const p of points) {
-    let t = tables.get(p.metric);
-    if (t === undefined) {
-      t = { tagIndex: new Map(), tags: [], rows: [] };
-      tables.set(p.metric, t);
-    }
-    for (const k of Object.keys(p.tags)) {
-      if (!t.tagIndex.has(k)) t.tagIndex.set(k, t.tags.push(k) - 1);
-    }
-    t.rows.push([p.tags, p.value, tsjsonTimestampMs(p.timestamp)]);
-  }
-  const out: WriteBatch[] = [];
-  for (const [metric, t] of tables) {
-    const columns: ColumnSchema[] = t.tags.map((name) => ({ name, type: "String", semantic: "TAG" }));
-    columns.push({ name: TSJSON_VALUE, type: "Float64", semantic: "FIELD" });
-    columns.push({ name: TSJSON_TIME_INDEX, type: "TimestampMillisecond", semantic: "TIMESTAMP" });
-    const rows = t.rows.map(([tags, value, ts]) => {
-      const row: Value[] = t.tags.map((k) => (Object.hasOwn(tags, k) ? tags[k] : null));
-      row.push(value, ts);
-      return row;
-    });
-    out.push({ table: metric, columns, rows, createType: "physical" });
-  }
-  return out;
-}
-
-/** A float as serde_json prints it: integral values keep `.0`, exponents have no `+`. */
-function formatF64(v: number): string {
-  const abs = Math.abs(v);
-  if (abs !== 0 && (abs >= 1e16 || abs < 1e-5)) return v.toExponential().replace("e+", "e");
-  return Number.isInteger(v) ? `${v}.0` : String(v);
-}
-
-/**
- * The 200 body of a put with `?summary`/`?details`: `errors[i]` is the failure of `points[i]` or null.
- * With `details` the failed points are echoed as `{"datapoint":{…},"error":"…"}`.
- */
-export function tsjsonPutSummary(points: TsJsonPoint[], errors: (string | null)[], details: boolean): string {
-  let failed = 0;
-  const shown: string[] = [];
-  for (let i = 0; i < points.length; i++) {
-    const err = errors[i];
-    if (err === null || err === undefined) continue;
-    failed++;
-    if (details) {
-      const p = points[i];
-      shown.push(
-        `{"datapoint":{"metric":${JSON.stringify(p.metric)},"timestamp":${p.timestamp},"value":${
-          formatF64(p.value)
-        },"tags":${JSON.stringify(p.tags)}},"error":${JSON.stringify(err)}}`,
-      );
-    }
-  }
-  const head = `{"success":${points.length - failed},"failed":${failed}`;
-  return details ? `${head},"errors":[${shown.join(",")}]}` : `${head}}`;
 }

@@ -1,0 +1,83 @@
+/**
+ * Logs through a pipeline into tables (`/v1/ingest`, pipelines.md §12.7): the body's entries run
+ * through the named pipeline into batches (suffixed tables, options from the data), then the
+ * batches' row options decide table creation and everything is written in one transaction.
+ */
+import { invalidArguments } from "../common/errors.ts";
+import type { WriteBatch } from "../common/rows.ts";
+import { parsePayload } from "../../engine/payload.ts";
+import { IDENTITY_PIPELINE, type PipelineStore } from "../../engine/store.ts";
+import type { Storage } from "../storage/mod.ts";
+
+/** One `/v1/ingest` request, decoded. */
+export interface LogIngest {
+  db: string;
+  table: string;
+  pipeline: string;
+  version: string | null;
+  body: string;
+  contentType: string;
+  skipError: boolean;
+  /** `max_nested_levels` (identity pipeline). */
+  maxNestedLevels?: number;
+  /** `custom_time_index` (identity pipeline only). */
+  customTimeIndex?: string;
+  /** `ignore_errors`: keep what parses, and use arrival time for a bad custom time index. */
+  ignoreErrors: boolean;
+}
+
+/** The pipeline's output: non-empty batches, and how many entries `skip_error` dropped. */
+export interface LogBatches {
+  batches: WriteBatch[];
+  skipped: number;
+}
+
+/** Runs the body's entries through the pipeline (errors here are pipeline-stage errors). */
+export function runLogPipeline(storage: Storage, pipelines: PipelineStore, req: LogIngest): LogBatches {
+  const pipeline = pipelines.compiled(req.pipeline, req.version, {
+    maxNestedLevels: req.maxNestedLevels,
+    customTimeIndex: req.pipeline === IDENTITY_PIPELINE ? req.customTimeIndex : undefined,
+    ignoreErrors: req.ignoreErrors,
+  });
+  const entries = parsePayload(req.body, req.contentType, req.ignoreErrors);
+  const result = pipeline.run(entries, {
+    table: req.table,
+    skipError: req.skipError,
+    resolve: (n, v) => pipelines.compiled(n, v),
+    existingColumns: (t) => storage.getTable(req.db, t)?.columns,
+  });
+  return { batches: result.batches.filter((b) => b.rows.length > 0), skipped: result.skipped };
+}
+
+/** Writes a pipeline's batches in one transaction (errors here are insert-stage errors); returns rows. */
+export function writeLogBatches(
+  storage: Storage,
+  db: string,
+  batches: WriteBatch[],
+  hints: Record<string, string>,
+): number {
+  for (const b of batches) applyRowOptions(b, (t) => storage.getTable(db, t) !== undefined);
+  return storage.write(db, batches, { hints });
+}
+
+/**
+ * Makes the per-row special variables take effect when they create a table (GreptimeDB ignores
+ * append/merge mode for log tables — quirk 14 — but the service spec makes them table options):
+ * `append_mode=false` or a `merge_mode` creates a keyed (deduplicating) table instead of a log
+ * table, and `auto_create_table=false` refuses to create a missing one.
+ */
+function applyRowOptions(batch: WriteBatch, exists: (table: string) => boolean): void {
+  const options = batch.options;
+  if (!options) return;
+  if (options.auto_create_table === "false" && !exists(batch.table)) {
+    throw invalidArguments(
+      `Table \`${batch.table}\` does not exist, and \`auto_create_table\` hint is disabled`,
+    );
+  }
+  const append = options.append_mode?.trim().toLowerCase();
+  if (append === "false" || (append === undefined && options.merge_mode !== undefined)) {
+    batch.createType = options.merge_mode?.trim().toLowerCase() === "last_non_null"
+      ? "last_non_null"
+      : "physical";
+  }
+}

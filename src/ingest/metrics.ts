@@ -1,0 +1,137 @@
+/**
+ * Metric series (Prometheus remote write; OTLP metrics next) into tables (reference §7.2). With the
+ * metric engine (the default) each metric is a logical table on a physical table; a metric whose
+ * table already exists as a plain table keeps being written there; without it every metric is a
+ * plain table. Tables a write creates carry GreptimeDB's `greptime.semantic.*` options.
+ */
+import { databaseNotFound } from "../common/errors.ts";
+import { splitSpecialLabels } from "../common/labels.ts";
+import type { TableOptions, WriteBatch } from "../common/rows.ts";
+import type { Series } from "../common/series.ts";
+import type { MetricWrite, Storage } from "../storage/mod.ts";
+import { isMetricTable } from "../storage/mod.ts";
+import { remoteWriteToBatches } from "./metric_tables.ts";
+
+/** Where the series come from and how to store them. */
+export interface MetricIngest {
+  /** The request's database; a series' special labels may name another. */
+  db: string;
+  /** The `greptime.semantic.source` stamp (e.g. `prometheus`) and its version (e.g. `1.0`). */
+  source: string;
+  sourceVersion?: string;
+  /** `[prom_store] with_metric_engine`. */
+  withMetricEngine: boolean;
+  hints: Record<string, string>;
+  /** The physical table the request names (`?physical_table=`), over any hint. */
+  physicalTable?: string;
+}
+
+function semanticOptions(m: MetricIngest): TableOptions {
+  const options: TableOptions = {
+    "greptime.semantic.signal_type": "metric",
+    "greptime.semantic.source": m.source,
+  };
+  if (m.sourceVersion !== undefined) options["greptime.semantic.source_version"] = m.sourceVersion;
+  return options;
+}
+
+/**
+ * Writes series, one transaction per database; `onWritten` hears the samples of each committed
+ * transaction (so a failure in a later database still reports what was written), and the total is
+ * returned.
+ */
+export function ingestSeries(
+  storage: Storage,
+  series: Series[],
+  m: MetricIngest,
+  onWritten: (samples: number) => void = () => {},
+): number {
+  let written = 0;
+  const wrote = (n: number) => {
+    written += n;
+    onWritten(n);
+  };
+  // The endpoint picks the physical table itself: GreptimeDB overwrites this hint here.
+  const hints = { ...m.hints };
+  delete hints.physical_table;
+  if (!m.withMetricEngine) {
+    for (const [db, batches] of plainBatchesByDatabase(storage, series, m)) {
+      wrote(storage.write(db, batches, { hints, accommodateExistingSchema: true, singleValue: true }));
+    }
+    return written;
+  }
+  if (m.physicalTable) hints.physical_table = m.physicalTable;
+  for (const [db, w] of metricWritesByDatabase(storage, series, m)) {
+    if (w.metrics.size > 0) wrote(storage.writeMetrics(db, [...w.metrics.values()], { hints }));
+    if (w.plain.length > 0) {
+      const batches = remoteWriteToBatches(w.plain).map((t) => ({ ...t.batch, options: semanticOptions(m) }));
+      const plainHints = { ...hints };
+      delete plainHints.physical_table;
+      wrote(
+        storage.write(db, batches, { hints: plainHints, accommodateExistingSchema: true, singleValue: true }),
+      );
+    }
+  }
+  return written;
+}
+
+/** What one database receives: metric-engine writes, and the series of metrics that are plain tables. */
+interface DatabaseWrites {
+  metrics: Map<string, MetricWrite>;
+  plain: Series[];
+}
+
+/**
+ * Groups series by database and metric for the metric engine; series of a metric whose table
+ * exists as a plain (mito) table are set aside for the plain writer.
+ */
+function metricWritesByDatabase(
+  storage: Storage,
+  series: Series[],
+  m: MetricIngest,
+): Map<string, DatabaseWrites> {
+  const options = semanticOptions(m);
+  const byDb = new Map<string, DatabaseWrites>();
+  for (const s of series) {
+    if (s.samples.length === 0) continue;
+    const target = splitSpecialLabels(s.labels);
+    const db = target.database ?? m.db;
+    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+    let w = byDb.get(db);
+    if (w === undefined) byDb.set(db, w = { metrics: new Map(), plain: [] });
+    const existing = storage.getTable(db, target.metric);
+    if (existing !== undefined && !isMetricTable(existing)) {
+      w.plain.push(s);
+      continue;
+    }
+    const key = `${target.physicalTable ?? ""}\u0000${target.metric}`;
+    let write = w.metrics.get(key);
+    if (write === undefined) {
+      write = { metric: target.metric, series: [], options };
+      if (target.physicalTable !== undefined) write.physicalTable = target.physicalTable;
+      w.metrics.set(key, write);
+    }
+    write.series.push({ labels: target.tags, samples: s.samples });
+  }
+  return byDb;
+}
+
+/** Groups the series' tables by target database for the plain writer; every database must exist. */
+function plainBatchesByDatabase(
+  storage: Storage,
+  series: Series[],
+  m: MetricIngest,
+): Map<string, WriteBatch[]> {
+  const options = semanticOptions(m);
+  const byDb = new Map<string, WriteBatch[]>();
+  for (const t of remoteWriteToBatches(series)) {
+    const db = t.database ?? m.db;
+    t.batch.options = options;
+    t.batch.createType = "physical";
+    let list = byDb.get(db);
+    if (list === undefined) byDb.set(db, list = []);
+    list.push(t.batch);
+  }
+  for (const db of byDb.keys()) if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  return byDb;
+}
