@@ -7,7 +7,8 @@ import {
   unsupportedMediaType,
 } from "../src/common/errors.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
-import { executeSqlAsync, isReadOnlySql } from "../src/sql/mod.ts";
+import { isReadOnlySql } from "../src/sql/mod.ts";
+import { executeSqlAsync } from "../src/sql/async.ts";
 
 /** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
 export async function sqlParams(ctx: Ctx): Promise<URLSearchParams> {

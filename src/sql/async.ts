@@ -4,7 +4,8 @@
  * the signal terminates the worker (the caller answers 408) and a fresh one takes its place.
  * Everything else (writes, DDL, SHOW, information_schema, in-memory databases) runs on the caller.
  */
-import { errorFromData, PetrelError, timedOut } from "../common/errors.ts";
+import { type ErrorData, errorFromData, PetrelError, timedOut } from "../common/errors.ts";
+import { WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import type { SqlContext } from "./mod.ts";
@@ -23,87 +24,33 @@ export interface AsyncSqlOptions {
   signal?: AbortSignal;
 }
 
-type Reply = { id: number; output?: QueryOutput; error?: { code: number; message: string; status: number } };
+type Reply = { id: number; output?: QueryOutput; error?: ErrorData };
 
-const MAX_WORKERS = 2;
-/** An idle worker is stopped after this long: a live worker keeps the process from exiting. */
-const IDLE_MS = 5_000;
-const idle: Worker[] = [];
-const idleTimers = new Map<Worker, ReturnType<typeof setTimeout>>();
-const busy = new Set<Worker>();
-let workersBroken = false;
-let nextId = 1;
-
-function spawn(): Worker {
-  return new Worker(new URL("./query_worker.ts", import.meta.url).href, { type: "module" });
-}
+/** Up to two queries run at once off the event loop; more wait for a thread. */
+const workers = new WorkerPool<Omit<QueryRequest, "id">, Reply>({
+  name: "query",
+  url: new URL("./query_worker.ts", import.meta.url),
+  runtime: "web",
+  maxThreads: 2,
+  perThread: 1,
+  idleMs: 5_000,
+});
 
 /** Terminates every query worker (e.g. on shutdown, so nothing keeps the process alive). */
 export function stopQueryWorkers(): void {
-  for (const w of [...idle, ...busy]) w.terminate();
-  for (const t of idleTimers.values()) clearTimeout(t);
-  idleTimers.clear();
-  idle.length = 0;
-  busy.clear();
+  workers.stop();
 }
 
-function park(worker: Worker): void {
-  if (idle.length >= MAX_WORKERS) return worker.terminate();
-  idle.push(worker);
-  const timer = setTimeout(() => {
-    idleTimers.delete(worker);
-    const at = idle.indexOf(worker);
-    if (at >= 0) idle.splice(at, 1);
-    worker.terminate();
-  }, IDLE_MS);
-  Deno.unrefTimer(timer as unknown as number);
-  idleTimers.set(worker, timer);
-}
-
-function take(): Worker {
-  const worker = idle.pop();
-  if (!worker) return spawn();
-  clearTimeout(idleTimers.get(worker));
-  idleTimers.delete(worker);
-  return worker;
-}
-
-function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal): Promise<QueryOutput> {
-  const worker = take();
-  busy.add(worker);
-  const id = nextId++;
-  return new Promise<QueryOutput>((resolve, reject) => {
-    const done = (keep: boolean) => {
-      worker.onmessage = null;
-      worker.onerror = null;
-      signal?.removeEventListener("abort", onAbort);
-      busy.delete(worker);
-      if (keep) park(worker);
-      else worker.terminate();
-    };
-    const onAbort = () => {
-      done(false);
-      reject(
-        timedOut("Query cancelled: the request timed out"),
-      );
-    };
-    worker.onmessage = (e: MessageEvent<Reply>) => {
-      if (e.data.id !== id) return;
-      done(true);
-      const { output, error } = e.data;
-      if (error) reject(errorFromData(error));
-      else resolve(output!);
-    };
-    worker.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      done(false);
-      workersBroken = true;
-      reject(new Error(`query worker failed: ${e.message}`));
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    worker.postMessage({ ...req, id } satisfies QueryRequest);
-  });
+async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal): Promise<QueryOutput> {
+  let reply: Reply;
+  try {
+    reply = await workers.request(req, { signal });
+  } catch (e) {
+    if (signal?.aborted) throw timedOut("Query cancelled: the request timed out");
+    throw e;
+  }
+  if (reply.error) throw errorFromData(reply.error);
+  return reply.output!;
 }
 
 function isQuery(tokens: Token[]): boolean {
@@ -121,7 +68,7 @@ async function runStatement(
   session: Session,
   signal?: AbortSignal,
 ) {
-  if (workersBroken || storage.dataHome === ":memory:" || !isQuery(tokens)) {
+  if (workers.broken || storage.dataHome === ":memory:" || !isQuery(tokens)) {
     return executeStatement(storage, tokens, sql, session);
   }
   let q;
@@ -146,9 +93,10 @@ async function runStatement(
       nameTypes: [...q.nameTypes],
     }, signal);
   } catch (e) {
-    // a worker that cannot start (e.g. a build without the worker module) falls back to this thread
+    // a worker that cannot start (e.g. a build without the worker module) or fails: this thread
+    if (e instanceof WorkerUnavailable) return executeStatement(storage, tokens, sql, session);
     if (e instanceof PetrelError) throw withPosition(e, tokens, sql);
-    return executeStatement(storage, tokens, sql, session);
+    throw e;
   }
 }
 

@@ -24,8 +24,6 @@ import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords }
 import { checkTimezone } from "./time.ts";
 
 export type { Session } from "./ddl.ts";
-export { executeSqlAsync, stopQueryWorkers } from "./async.ts";
-export type { AsyncSqlOptions } from "./async.ts";
 
 /** Request context of {@link executeSql}. */
 export interface SqlContext {

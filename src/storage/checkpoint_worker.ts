@@ -5,7 +5,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { parentPort } from "node:worker_threads";
-import type { CheckpointMessage } from "./checkpointer.ts";
+import type { CheckpointMessage } from "./checkpoint_messages.ts";
 
 const THROTTLE_MS = 50;
 const conns = new Map<string, DatabaseSync>();

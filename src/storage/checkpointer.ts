@@ -6,21 +6,14 @@
  * checkpoint moves to a higher threshold, a safety net for when the worker falls behind (PASSIVE
  * cannot finish while the writer keeps appending) or is unavailable.
  *
- * The worker starts on the first write and stops after `IDLE_MS` without writes, so an idle server
- * runs no extra thread; it never keeps the process alive (`unref`), so a script that writes and
- * ends without `close()` exits at once (a checkpoint cut short is harmless: SQLite redoes it).
- * It is a `node:worker_threads` worker because Deno's web workers cannot be unref'd. Durability is
- * unchanged: a commit is as durable as before (WAL, synchronous=NORMAL); only who copies the WAL
- * into the database file changes.
+ * The worker (a `node:worker_threads` thread of a {@link WorkerPool}: unref'd, so it never keeps the
+ * process alive; a checkpoint cut short is harmless, SQLite redoes it) starts on the first write and
+ * stops after `IDLE_MS` without writes. Durability is unchanged: a commit is as durable as before
+ * (WAL, synchronous=NORMAL); only who copies the WAL into the database file changes.
  */
 
-import { Worker } from "node:worker_threads";
-
-/** Messages to the checkpoint worker. */
-export type CheckpointMessage =
-  | { kind: "poke"; path: string }
-  | { kind: "forget"; path: string }
-  | { kind: "stop"; done: Int32Array };
+import { WorkerPool } from "../common/worker_pool.ts";
+import type { CheckpointMessage } from "./checkpoint_messages.ts";
 
 /**
  * The writer's automatic checkpoint threshold (WAL bytes) while the worker runs: the safety net.
@@ -45,55 +38,50 @@ export interface CheckpointTarget {
 
 /** Background WAL checkpoints for the database files of one storage. */
 export class Checkpointer {
-  /** `workerUrl` is for tests (a worker that fails to load). */
-  constructor(private readonly workerUrl = new URL("./checkpoint_worker.ts", import.meta.url)) {}
-
-  private worker: Worker | null = null;
-  private broken = false;
+  private readonly pool: WorkerPool<never>;
   private readonly targets = new Map<string, CheckpointTarget>();
   private readonly lastPoke = new Map<string, number>();
-  private lastWrite = 0;
-  private idleTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** `workerUrl` is for tests (a worker that fails to load). */
+  constructor(workerUrl = new URL("./checkpoint_worker.ts", import.meta.url)) {
+    this.pool = new WorkerPool({
+      name: "checkpoint",
+      url: workerUrl,
+      runtime: "node",
+      maxThreads: 1,
+      perThread: 0,
+      idleMs: IDLE_MS,
+      onStop: () => this.restoreDefaults(),
+    });
+  }
 
   /** Notes a committed write to `target`'s file; starts the worker if needed. */
   wrote(target: CheckpointTarget): void {
-    if (this.broken) return;
+    if (this.pool.broken) return;
     const now = performance.now();
-    this.lastWrite = now;
     if (now - (this.lastPoke.get(target.path) ?? -Infinity) < POKE_EVERY_MS) return;
-    if (this.worker === null && !this.start()) return;
+    if (!this.pool.post({ kind: "poke", path: target.path } satisfies CheckpointMessage)) return;
+    this.lastPoke.set(target.path, now);
     if (!this.targets.has(target.path)) {
       this.targets.set(target.path, target);
       target.setAutoCheckpoint(SAFETY_NET_BYTES);
     }
-    this.lastPoke.set(target.path, now);
-    this.worker!.postMessage({ kind: "poke", path: target.path } satisfies CheckpointMessage);
   }
 
   /** Closes the worker's connection to a file about to be deleted. */
   forget(path: string): void {
-    const target = this.targets.get(path);
-    if (target === undefined) return;
-    this.targets.delete(path);
+    if (!this.targets.delete(path)) return;
     this.lastPoke.delete(path);
-    this.worker?.postMessage({ kind: "forget", path } satisfies CheckpointMessage);
+    this.pool.post({ kind: "forget", path } satisfies CheckpointMessage);
   }
 
   /** Stops the worker after it has closed its connections (waits at most `STOP_WAIT_MS`). */
   stop(): void {
-    if (this.idleTimer !== undefined) clearInterval(this.idleTimer);
-    this.idleTimer = undefined;
-    const w = this.worker;
-    if (w === null) return;
-    this.worker = null;
-    const done = new Int32Array(new SharedArrayBuffer(4));
-    try {
-      w.postMessage({ kind: "stop", done } satisfies CheckpointMessage);
+    this.pool.stop((post) => {
+      const done = new Int32Array(new SharedArrayBuffer(4));
+      post({ kind: "stop", done } satisfies CheckpointMessage);
       Atomics.wait(done, 0, 0, STOP_WAIT_MS);
-    } finally {
-      void w.terminate();
-      this.restoreDefaults();
-    }
+    });
   }
 
   private restoreDefaults(): void {
@@ -104,33 +92,5 @@ export class Checkpointer {
     }
     this.targets.clear();
     this.lastPoke.clear();
-  }
-
-  private start(): boolean {
-    try {
-      const w = new Worker(this.workerUrl);
-      w.unref();
-      w.on("error", (e: Error) => {
-        void w.terminate();
-        // A worker already stopped is no longer ours to judge.
-        if (this.worker !== w) return;
-        console.error(`checkpoint worker failed, checkpoints stay with the writer: ${e.message}`);
-        this.broken = true;
-        this.worker = null;
-        this.restoreDefaults();
-      });
-      this.worker = w;
-    } catch (e) {
-      // e.g. a compiled binary built without `--include src/storage/checkpoint_worker.ts`
-      console.error(`checkpoint worker unavailable, checkpoints stay with the writer: ${e}`);
-      this.broken = true;
-      return false;
-    }
-    const timer = setInterval(() => {
-      if (performance.now() - this.lastWrite >= IDLE_MS) this.stop();
-    }, IDLE_MS / 2);
-    Deno.unrefTimer(timer);
-    this.idleTimer = timer;
-    return true;
   }
 }

@@ -9,6 +9,9 @@ import type { TableMeta } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
 import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
 import { flushGroupCommit } from "./group_commit.ts";
+import { Logger } from "../common/log.ts";
+
+const log = new Logger("petrel::storage");
 
 const CATALOG = "__petrel_catalog";
 let instances = 0;
@@ -213,7 +216,7 @@ export class DatabaseHandle {
     try {
       flushGroupCommit(this);
     } catch (e) {
-      console.error(`group commit of database ${this.name} failed on close:`, e);
+      log.error("group commit failed on close", { db: this.name, error: String(e) });
     }
     try {
       this.conn.exec("PRAGMA main.wal_checkpoint(TRUNCATE)");

@@ -14,9 +14,9 @@ import {
   qualifiedName,
   quoteIdent,
   rebuildTableSql,
+  validateTableName,
 } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
-import { validateTableName } from "./writer.ts";
 
 /** What CREATE TABLE says about a table. */
 export interface TableSpec {

@@ -22,10 +22,15 @@
  * process (one Storage per process).
  */
 import type { DatabaseHandle } from "./database.ts";
-import type { Storage } from "./mod.ts";
+import { Logger } from "../common/log.ts";
 
-/** The virtual database without a handle (as in mod.ts, which this module cannot import at run time). */
-const INFORMATION_SCHEMA = "information_schema";
+const log = new Logger("petrel::storage");
+
+/** What group commit needs of a storage: its databases, and a hook run when it closes. */
+export interface GroupCommitHost {
+  databaseHandles(): Iterable<DatabaseHandle>;
+  onClose(fn: () => void): void;
+}
 
 /** Tuning of group commit. */
 export interface GroupCommitOptions {
@@ -78,7 +83,7 @@ export function setGroupCommit(opts: Partial<GroupCommitOptions> | null): void {
  * Group commit for the storage's skip_wal writes, committed by a hook when it closes (closing a
  * database commits as well: the hook makes the order explicit).
  */
-export function enableGroupCommit(storage: Storage, opts: Partial<GroupCommitOptions> = {}): void {
+export function enableGroupCommit(storage: GroupCommitHost, opts: Partial<GroupCommitOptions> = {}): void {
   setGroupCommit(opts);
   storage.onClose(() => flushGroupCommits(storage));
 }
@@ -113,10 +118,8 @@ export function flushGroupCommit(handle: DatabaseHandle): void {
 }
 
 /** Commits the pending skip_wal rows of every database of the storage. */
-export function flushGroupCommits(storage: Storage): void {
-  for (const db of storage.listDatabases()) {
-    if (db !== INFORMATION_SCHEMA) flushGroupCommit(storage.database(db));
-  }
+export function flushGroupCommits(storage: GroupCommitHost): void {
+  for (const h of storage.databaseHandles()) flushGroupCommit(h);
 }
 
 function forget(handle: DatabaseHandle, group: PendingGroup): void {
@@ -193,6 +196,9 @@ function flushOnTimer(handle: DatabaseHandle): void {
   try {
     flushGroupCommit(handle);
   } catch (e) {
-    console.error(`group commit of database ${handle.name} failed:`, e);
+    log.error("group commit failed: the pending skip_wal rows are lost", {
+      db: handle.name,
+      error: String(e),
+    });
   }
 }

@@ -8,9 +8,8 @@ import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { TableMeta } from "./table.ts";
-import { quoteIdent, ttlMs } from "./table.ts";
+import { quoteIdent, ttlMs, validateTableName } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
-import { validateTableName } from "./writer.ts";
 import {
   addLabelSql,
   baseColumns,

@@ -46,6 +46,9 @@ import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
 import { matchSeries, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 import { type Series } from "../common/series.ts";
+import { Logger } from "../common/log.ts";
+
+const log = new Logger("petrel::storage");
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
@@ -160,6 +163,11 @@ export class Storage {
   /** Names of all databases, sorted (including `information_schema`). */
   listDatabases(): string[] {
     return [...this.dbs.keys(), INFORMATION_SCHEMA].sort();
+  }
+
+  /** The handles of every open database. */
+  databaseHandles(): Iterable<DatabaseHandle> {
+    return this.dbs.values();
   }
 
   /** The handle of a database or a 4004 error. */
@@ -327,7 +335,7 @@ export class Storage {
       try {
         this.sweepExpired();
       } catch (e) {
-        console.error("ttl sweeper:", e);
+        log.error("ttl sweep failed", { error: String(e) });
       }
     }, intervalMs);
     Deno.unrefTimer(this.sweeper as unknown as number);

@@ -9,6 +9,7 @@ import type { ColumnSchema, TableOptions } from "../common/rows.ts";
 import { isTimestampType, NULL_TAG, sqliteDeclType } from "./datatypes.ts";
 import { parseTtl } from "./options.ts";
 import { msToUnit, type TimeUnit, unitOf } from "../common/time_unit.ts";
+import { invalidArguments } from "../common/errors.ts";
 
 /** A column as the catalog keeps it. */
 export interface ColumnMeta extends ColumnSchema {
@@ -197,3 +198,14 @@ export function nullTagColumns(t: TableMeta): ColumnMeta[] {
 
 /** The stand-in stored for a null tag. */
 export { NULL_TAG };
+
+const RESERVED_PREFIXES = ["__petrel", "sqlite_"];
+
+/** Rejects table names SQLite or Petrel reserve. */
+export function validateTableName(name: string): void {
+  if (typeof name !== "string" || name.length === 0) throw invalidArguments("Table name must not be empty");
+  const lower = name.toLowerCase();
+  if (RESERVED_PREFIXES.some((p) => lower.startsWith(p))) {
+    throw invalidArguments(`Invalid table name: ${name}`);
+  }
+}

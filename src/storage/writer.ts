@@ -31,6 +31,7 @@ import {
   quoteIdent,
   ttlMs,
   usesNullTag,
+  validateTableName,
 } from "./table.ts";
 import { unitOf, UNITS_PER_SECOND } from "../common/time_unit.ts";
 
@@ -56,18 +57,8 @@ export interface WriterSettings {
   autoCreateTable: boolean;
 }
 
-const RESERVED_PREFIXES = ["__petrel", "sqlite_"];
 const MAX_VARIABLES = 32766;
 const MAX_ROWS_PER_STATEMENT = 512;
-
-/** Rejects table names SQLite or Petrel reserve. */
-export function validateTableName(name: string): void {
-  if (typeof name !== "string" || name.length === 0) throw invalidArguments("Table name must not be empty");
-  const lower = name.toLowerCase();
-  if (RESERVED_PREFIXES.some((p) => lower.startsWith(p))) {
-    throw invalidArguments(`Invalid table name: ${name}`);
-  }
-}
 
 function autoCreateAllowed(settings: WriterSettings, hints: TableOptions | undefined): boolean {
   const hint = hints?.auto_create_table;

@@ -2,8 +2,9 @@ import { httpStatusOf } from "../../src/http/render_error.ts";
 /** Queries in a worker: same answers as on the main thread, and a runaway query is cancellable. */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
-import { executeSql, executeSqlAsync, stopQueryWorkers } from "../../src/sql/mod.ts";
+import { executeSql } from "../../src/sql/mod.ts";
 import { PetrelError } from "../../src/common/errors.ts";
+import { executeSqlAsync, stopQueryWorkers } from "../../src/sql/async.ts";
 
 const SETUP =
   "CREATE TABLE m (host STRING PRIMARY KEY, ts TIMESTAMP(9) TIME INDEX, v DOUBLE) WITH (ttl='forever'); " +

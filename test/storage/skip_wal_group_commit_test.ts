@@ -11,7 +11,8 @@ import {
   pendingRows,
   setGroupCommit,
 } from "../../src/storage/group_commit.ts";
-import { executeSql, executeSqlAsync } from "../../src/sql/mod.ts";
+import { executeSql } from "../../src/sql/mod.ts";
+import { executeSqlAsync } from "../../src/sql/async.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 import { CPU } from "./helpers.ts";
 

@@ -1,34 +1,43 @@
 /**
  * Line-protocol parsing off the request thread: a worker parses large bodies while the main thread
  * writes the previous request's rows to SQLite, so the two overlap (on this path parsing is about
- * as costly as the write). Batches come back in columnar form (`lineproto_columnar.ts`), which is
- * ~15× cheaper to receive than structured-cloned row arrays.
+ * as costly as the write). Batches come back in columnar form (`columnar.ts`), which is ~15×
+ * cheaper to receive than structured-cloned row arrays; tag values the worker has sent before come
+ * as numbers only, so this side mirrors the worker's string table (reset with each new worker).
  *
  * The worker starts lazily on the first large body and bodies are parsed inline until it reports
  * ready, so neither server start nor the first write waits for it. Small bodies are parsed inline
- * (the thread hop would cost more than it saves). If the worker dies or fails unexpectedly, every
- * pending body is parsed inline instead and the worker is not used again: a worker problem never
- * loses a write or hangs a request, and parse errors are the same PetrelErrors either way.
+ * (the thread hop would cost more than it saves). If the worker fails, every body it held is
+ * parsed inline instead and the worker is not used again: a worker problem never loses a write or
+ * hangs a request, and parse errors are the same PetrelErrors either way.
  *
  * Measured and dropped: cutting a body in two for two workers. It halves the parse wait only when
  * a core is idle; on two cores the main thread's SQLite work already takes one, and the extra
  * decode and merge cost more than they saved.
  */
 
+import { errorFromData } from "../../../common/errors.ts";
 import type { WriteBatch } from "../../../common/rows.ts";
+import { WorkerPool, WorkerUnavailable } from "../../../common/worker_pool.ts";
+import { decodeBatches } from "../columnar.ts";
 import { parseLineProtocolColumns, precisionToNanos } from "../parser.ts";
-import { ParseWorker } from "./worker_client.ts";
-
-export type { ParseReply, ParseRequest } from "./worker_client.ts";
+import type { ParseReply, ParseRequest } from "./messages.ts";
 
 /** Bodies below this many bytes are parsed inline. */
 let minWorkerBytes = 64 * 1024;
-/** An idle worker is stopped after this long: a live worker keeps the process from exiting. */
-const IDLE_MS = 10_000;
 
-let worker: ParseWorker | null = null;
-let broken = false;
-let idleTimer: ReturnType<typeof setTimeout> | undefined;
+/** The receiving side of the worker's `StringTable`. */
+const mirror: string[] = [];
+
+const worker = new WorkerPool<Omit<ParseRequest, "id">, ParseReply>({
+  name: "line protocol",
+  url: new URL("./worker.ts", import.meta.url),
+  runtime: "web",
+  maxThreads: 1,
+  perThread: Infinity,
+  idleMs: 10_000,
+  onStart: () => mirror.length = 0,
+});
 
 function parseInline(body: Uint8Array, precision: string | undefined, now: bigint): WriteBatch[] {
   return parseLineProtocolColumns(new TextDecoder().decode(body), precision, now);
@@ -36,40 +45,39 @@ function parseInline(body: Uint8Array, precision: string | undefined, now: bigin
 
 /** Stops the worker; bodies it still held are parsed inline, so no request is lost or left hanging. */
 export function stopLineProtocolWorker(): void {
-  if (idleTimer !== undefined) clearTimeout(idleTimer);
-  idleTimer = undefined;
-  const w = worker;
-  worker = null;
-  w?.stop();
+  worker.stop();
 }
 
-function fail(): void {
-  broken = true;
-  stopLineProtocolWorker();
-}
-
-function onSettled(): void {
-  if (worker?.busy) return;
-  if (idleTimer !== undefined) clearTimeout(idleTimer);
-  const timer = setTimeout(() => {
-    idleTimer = undefined;
-    if (!worker?.busy) stopLineProtocolWorker();
-  }, IDLE_MS);
-  Deno.unrefTimer(timer);
-  idleTimer = timer;
-}
-
-/** The worker, started if needed; null (and inline parsing from now on) when workers are unavailable. */
-function ensureWorker(): ParseWorker | null {
-  if (worker !== null) return worker;
-  try {
-    worker = new ParseWorker({ parseInline, onFail: fail, onSettled });
-  } catch (e) {
-    // e.g. a compiled binary built without `--include src/protocols/lineproto_worker.ts`
-    console.error(`line protocol worker unavailable, parsing inline: ${e}`);
-    broken = true;
+/** Parses in the worker; any worker trouble ends in an inline parse of the same body. */
+async function parseInWorker(
+  body: Uint8Array,
+  precision: string | undefined,
+  now: bigint,
+): Promise<WriteBatch[]> {
+  // Shared memory crosses to the worker uncopied; one memcpy into it is still several times
+  // cheaper than structured-cloning the bytes.
+  let shared = body;
+  if (!(body.buffer instanceof SharedArrayBuffer)) {
+    shared = new Uint8Array(new SharedArrayBuffer(body.byteLength));
+    shared.set(body);
   }
-  return worker;
+  let reply: ParseReply;
+  try {
+    reply = await worker.request({ body: shared, precision, now });
+  } catch (e) {
+    if (e instanceof WorkerUnavailable) return parseInline(body, precision, now);
+    throw e;
+  }
+  if (reply.error !== undefined) throw errorFromData(reply.error);
+  // An unexpected failure inside the worker: the inline parse reproduces it (or succeeds).
+  if (reply.encoded === undefined) return parseInline(body, precision, now);
+  try {
+    return decodeBatches(reply.encoded, mirror);
+  } catch (e) {
+    // Cannot happen while replies arrive in order; if it does, stay correct without the worker.
+    worker.fail(`reply unusable: ${e}`);
+    return parseInline(body, precision, now);
+  }
 }
 
 /**
@@ -84,14 +92,11 @@ export function parseLineProtocolBody(
   onClose?: (stop: () => void) => void,
 ): Promise<WriteBatch[]> | WriteBatch[] {
   precisionToNanos(precision); // an unknown precision is a 400 before any thread hop
-  if (broken || body.byteLength < minWorkerBytes) return parseInline(body, precision, now);
-  const w = ensureWorker();
-  if (w === null) return parseInline(body, precision, now);
+  if (!parsedInWorker(body.byteLength)) return parseInline(body, precision, now);
+  worker.warm();
   onClose?.(stopLineProtocolWorker);
-  if (!w.ready) return parseInline(body, precision, now);
-  if (idleTimer !== undefined) clearTimeout(idleTimer);
-  idleTimer = undefined;
-  const parsed = w.parse(body, precision, now);
+  if (!worker.ready) return parseInline(body, precision, now);
+  const parsed = parseInWorker(body, precision, now);
   for (const wake of queuedWaiters.splice(0)) wake();
   return parsed;
 }
@@ -100,12 +105,12 @@ const queuedWaiters: Array<() => void> = [];
 
 /** Whether a body of this size goes to the worker (smaller ones, or all once workers failed, are parsed inline). */
 export function parsedInWorker(bytes: number): boolean {
-  return !broken && bytes >= minWorkerBytes;
+  return !worker.broken && bytes >= minWorkerBytes;
 }
 
 /** Whether the worker holds a body it has not answered yet. */
 export function lineProtocolWorkerBusy(): boolean {
-  return worker?.busy ?? false;
+  return worker.busy;
 }
 
 /** Resolves when a body is next handed to the worker, or after `ms` milliseconds. */
@@ -131,20 +136,20 @@ export function setLineProtocolWorkerMinBytes(bytes: number): number {
 
 /** For tests: makes the worker throw outside any parse, as a bug in it would. */
 export function crashLineProtocolWorker(): void {
-  worker?.crash();
+  worker.post({ crash: true });
 }
 
 /** For tests: lets a worker be used again after a failure. */
 export function reviveLineProtocolWorker(): void {
-  broken = false;
+  worker.revive();
 }
 
 /** For tests: resolves once the worker is up and taking bodies (false if it is broken). */
 export async function lineProtocolWorkerReady(timeoutMs = 10_000): Promise<boolean> {
-  if (!broken) ensureWorker();
+  worker.warm();
   const until = Date.now() + timeoutMs;
-  while (!(worker?.ready ?? false) && !broken && Date.now() < until) {
+  while (!worker.ready && !worker.broken && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 10));
   }
-  return worker?.ready ?? false;
+  return worker.ready;
 }

@@ -9,7 +9,7 @@
 import { errorToData, PetrelError } from "../../../common/errors.ts";
 import { parseLineProtocolColumns } from "../parser.ts";
 import { encodeBatches, StringTable } from "../columnar.ts";
-import type { ParseReply, ParseRequest } from "./worker_client.ts";
+import type { ParseReply, ParseRequest } from "./messages.ts";
 
 const decoder = new TextDecoder();
 /** Mirrored by the pool: tag values of series seen before are sent as numbers only. */
@@ -35,4 +35,4 @@ self.onmessage = (e: MessageEvent<ParseRequest | { crash: true }>) => {
   self.postMessage(reply);
 };
 
-self.postMessage({ id: 0, ready: true } satisfies ParseReply);
+self.postMessage({ id: 0, ready: true });

@@ -1,0 +1,294 @@
+/**
+ * The worker threads Petrel keeps (query workers, the line-protocol parse worker, the checkpoint
+ * worker), run one way: started lazily, stopped after `idleMs` without work, never keeping the
+ * process alive (`node:worker_threads` threads are unref'd; Deno's web workers cannot be, which is
+ * why idle ones stop), and a thread that fails marks the pool broken, so its owner does the work on
+ * its own thread from then on. A failure of a thread the pool already stopped is not held against it.
+ *
+ * Requests are `{id, …}` messages answered by `{id, …}` replies; a thread may hold up to `perThread`
+ * requests at once (1 for queries, many for the pipelined parse worker). A thread may announce it has
+ * loaded with `{id: 0, ready: true}`; `ready` tells owners that would rather not wait for a start.
+ */
+import { Worker as NodeWorker } from "node:worker_threads";
+import { Logger } from "./log.ts";
+
+const log = new Logger("petrel::worker");
+
+/** A thread failed or stopped while holding the request: the owner does the work itself instead. */
+export class WorkerUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkerUnavailable";
+  }
+}
+
+/** How a pool's threads run. */
+export interface WorkerPoolOptions {
+  /** Named in logs, e.g. `query`. */
+  name: string;
+  url: URL;
+  /** `node` threads can be unref'd; `web` workers are Deno's (shared memory, transfers). */
+  runtime: "web" | "node";
+  maxThreads: number;
+  /** Requests one thread holds at once. */
+  perThread: number;
+  idleMs: number;
+  /** Called for each thread started (e.g. to reset state mirrored from the thread). */
+  onStart?: () => void;
+  /** Called for each thread stopped, whatever the reason (idle, failure, `stop`). */
+  onStop?: () => void;
+}
+
+interface Pending {
+  resolve(reply: unknown): void;
+  reject(e: unknown): void;
+}
+
+interface Thread {
+  post(message: unknown, transfer?: Transferable[]): void;
+  terminate(): void;
+  pending: Map<number, Pending>;
+  ready: boolean;
+  stopped: boolean;
+}
+
+/** A pool of worker threads answering `{id}` requests. */
+export class WorkerPool<Request extends object, Reply = unknown> {
+  private readonly threads: Thread[] = [];
+  private nextId = 1;
+  private lastActive = 0;
+  private idleTimer: ReturnType<typeof setInterval> | undefined;
+  private failed = false;
+
+  constructor(private readonly opts: WorkerPoolOptions) {}
+
+  /** True once a thread failed: the owner works on its own thread from then on. */
+  get broken(): boolean {
+    return this.failed;
+  }
+
+  /** Whether a started thread has announced it is loaded. */
+  get ready(): boolean {
+    return this.threads.some((t) => t.ready);
+  }
+
+  /** Whether any thread holds a request not yet answered. */
+  get busy(): boolean {
+    return this.threads.some((t) => t.pending.size > 0);
+  }
+
+  /**
+   * Sends a request to a thread with room (starting one if allowed, else waiting for one) and
+   * resolves with its reply. Rejects with {@link WorkerUnavailable} when threads are unavailable or
+   * its thread fails; aborting `signal` rejects with the signal's reason (terminating the thread if
+   * the request was running).
+   */
+  async request(
+    req: Request,
+    opts: { signal?: AbortSignal; transfer?: Transferable[] } = {},
+  ): Promise<Reply> {
+    let thread = this.threadWithRoom();
+    while (thread === null) {
+      if (this.failed) throw new WorkerUnavailable(`${this.opts.name} worker unavailable`);
+      await this.roomFreed(opts.signal);
+      thread = this.threadWithRoom();
+    }
+    return await this.send(thread, req, opts);
+  }
+
+  private send(
+    thread: Thread,
+    req: Request,
+    opts: { signal?: AbortSignal; transfer?: Transferable[] },
+  ): Promise<Reply> {
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      const onAbort = () => {
+        thread.pending.delete(id);
+        this.retire(thread);
+        reject(opts.signal!.reason);
+      };
+      const done = () => opts.signal?.removeEventListener("abort", onAbort);
+      thread.pending.set(id, {
+        resolve: (r) => (done(), resolve(r as Reply)),
+        reject: (e) => (done(), reject(e)),
+      });
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      thread.post({ ...req, id }, opts.transfer);
+    });
+  }
+
+  /** Sends a message that expects no reply to the (first) thread, starting it if needed. */
+  post(message: unknown): boolean {
+    const thread = this.threads[0] ?? this.start();
+    if (thread === null) return false;
+    this.lastActive = performance.now();
+    thread.post(message);
+    return true;
+  }
+
+  /** Starts a thread now if none runs (e.g. to let it load before it is needed). */
+  warm(): void {
+    if (this.threads.length === 0) this.start();
+  }
+
+  /**
+   * Stops every thread; requests they held are rejected with {@link WorkerUnavailable}. `farewell`
+   * runs first for each thread, e.g. to let it close its files.
+   */
+  stop(farewell?: (post: (message: unknown) => void) => void): void {
+    if (this.idleTimer !== undefined) clearInterval(this.idleTimer);
+    this.idleTimer = undefined;
+    for (const t of [...this.threads]) {
+      try {
+        farewell?.((m) => t.post(m));
+      } finally {
+        this.retire(t);
+      }
+    }
+  }
+
+  /** Marks the pool broken and stops it (the owner decided its threads cannot be trusted). */
+  fail(reason: string): void {
+    if (!this.failed) {
+      log.error(`${this.opts.name} worker failed; working without it from now on`, { reason });
+    }
+    this.failed = true;
+    this.stop();
+    this.wake(true);
+  }
+
+  /** For tests: lets the pool start threads again after a failure. */
+  revive(): void {
+    this.failed = false;
+  }
+
+  private readonly waiters: Array<() => void> = [];
+
+  /** Resolves when a request finishes (or the pool fails); rejects when `signal` aborts first. */
+  private roomFreed(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const at = this.waiters.indexOf(wake);
+        if (at >= 0) this.waiters.splice(at, 1);
+        reject(signal!.reason);
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.waiters.push(wake);
+    });
+  }
+
+  private wake(all = false): void {
+    for (const w of this.waiters.splice(0, all ? this.waiters.length : 1)) w();
+  }
+
+  private threadWithRoom(): Thread | null {
+    if (this.failed) return null;
+    this.lastActive = performance.now();
+    const free = this.threads.find((t) => t.pending.size < this.opts.perThread);
+    if (free !== undefined) return free;
+    return this.threads.length < this.opts.maxThreads ? this.start() : null;
+  }
+
+  private start(): Thread | null {
+    if (this.failed) return null;
+    let thread: Thread;
+    try {
+      thread = this.opts.runtime === "web" ? this.startWeb() : this.startNode();
+    } catch (e) {
+      // e.g. a compiled binary built without `--include` of the worker module
+      this.fail(`cannot start: ${(e as Error)?.message ?? e}`);
+      return null;
+    }
+    this.threads.push(thread);
+    this.opts.onStart?.();
+    this.armIdleTimer();
+    return thread;
+  }
+
+  private startWeb(): Thread {
+    const w = new Worker(this.opts.url.href, { type: "module" });
+    const thread = this.thread((m, t) => w.postMessage(m, t ?? []), () => w.terminate());
+    w.onmessage = (e: MessageEvent) => this.onReply(thread, e.data);
+    w.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      this.onThreadError(thread, e.message);
+    };
+    w.onmessageerror = () => this.onThreadError(thread, "a message could not be read");
+    return thread;
+  }
+
+  private startNode(): Thread {
+    const w = new NodeWorker(this.opts.url);
+    w.unref();
+    const thread = this.thread(
+      (m, t) => w.postMessage(m, t as never),
+      () => void w.terminate(),
+    );
+    w.on("message", (m: unknown) => this.onReply(thread, m));
+    w.on("error", (e: Error) => this.onThreadError(thread, e.message));
+    return thread;
+  }
+
+  private thread(post: Thread["post"], terminate: () => void): Thread {
+    return { post, terminate, pending: new Map(), ready: false, stopped: false };
+  }
+
+  private onReply(thread: Thread, data: unknown): void {
+    if (thread.stopped || typeof data !== "object" || data === null) return;
+    const { id, ready } = data as { id?: number; ready?: boolean };
+    if (id === 0 && ready) {
+      thread.ready = true;
+      return;
+    }
+    const p = id === undefined ? undefined : thread.pending.get(id);
+    if (p === undefined) return;
+    thread.pending.delete(id!);
+    this.lastActive = performance.now();
+    p.resolve(data);
+    this.wake();
+  }
+
+  private onThreadError(thread: Thread, message: string): void {
+    // A thread already stopped (idle, cancelled, the storage closing) is no longer ours to judge.
+    if (thread.stopped) return;
+    thread.terminate();
+    this.fail(message);
+  }
+
+  /** Terminates a thread; requests it still held are rejected with WorkerUnavailable. */
+  private retire(thread: Thread): void {
+    if (thread.stopped) return;
+    thread.stopped = true;
+    thread.ready = false;
+    thread.terminate();
+    const at = this.threads.indexOf(thread);
+    if (at >= 0) this.threads.splice(at, 1);
+    const left = [...thread.pending.values()];
+    thread.pending.clear();
+    for (const p of left) p.reject(new WorkerUnavailable(`${this.opts.name} worker stopped`));
+    this.opts.onStop?.();
+    this.wake(this.failed);
+  }
+
+  private armIdleTimer(): void {
+    if (this.idleTimer !== undefined) return;
+    const timer = setInterval(() => {
+      for (const t of [...this.threads]) {
+        if (t.pending.size === 0 && performance.now() - this.lastActive >= this.opts.idleMs) this.retire(t);
+      }
+      if (this.threads.length === 0) {
+        clearInterval(timer);
+        this.idleTimer = undefined;
+      }
+    }, Math.max(10, this.opts.idleMs / 4));
+    Deno.unrefTimer(timer);
+    this.idleTimer = timer;
+  }
+}
