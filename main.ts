@@ -23,7 +23,7 @@ const START_FLAGS: Record<string, keyof ConfigFlags> = {
 };
 
 /** Parses `start` flags (`--flag value` or `--flag=value`); throws ConfigError on anything unknown. */
-export function parseStartFlags(args: string[]): ConfigFlags {
+function parseStartFlags(args: string[]): ConfigFlags {
   const flags: ConfigFlags = {};
   for (let i = 0; i < args.length; i++) {
     let name = args[i];

@@ -117,7 +117,7 @@ export function parseFieldSpec(n: YNode, key: string, loc: YamlLocation): FieldS
 }
 
 /** Parses `"input"` or `"input, output"` (a third part is ignored). */
-export function parseFieldString(s: string, loc: YamlLocation = {}): FieldSpec {
+function parseFieldString(s: string, loc: YamlLocation = {}): FieldSpec {
   const parts = s.split(",");
   const input = parts[0].trim();
   if (input === "") return compileError("Empty input field", loc);

@@ -56,8 +56,3 @@ export function takeHints(entry: Record<string, unknown>, skip?: ReadonlySet<str
   }
   return { options, suffix };
 }
-
-/** True for keys that are hints (never auto-typed into columns). */
-export function isHintKey(key: string): boolean {
-  return HINT_KEYS.has(key);
-}

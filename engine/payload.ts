@@ -5,7 +5,7 @@
 import { invalidArguments } from "../src/common/errors.ts";
 
 /** The content types `/v1/ingest` accepts. */
-export const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];
+const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];
 
 /** Parses a body into entries; `ignoreErrors` keeps what parses instead of failing. */
 export function parsePayload(body: string, contentType: string, ignoreErrors = false): unknown[] {

@@ -53,7 +53,7 @@ const RESOLUTION_UNITS: Record<string, "s" | "ms" | "us" | "ns"> = {
 };
 
 /** Parses a transform `type` string (§7.1). */
-export function parseTransformType(text: string, loc: YamlLocation): DataType {
+function parseTransformType(text: string, loc: YamlLocation): DataType {
   const comma = text.indexOf(",");
   const word = (comma < 0 ? text : text.slice(0, comma)).toLowerCase();
   if (word === "timestamp" || word === "epoch" || word === "time") {

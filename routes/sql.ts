@@ -11,7 +11,7 @@ import { isReadOnlySql } from "../src/sql/mod.ts";
 import { executeSqlAsync } from "../src/sql/async.ts";
 
 /** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
-export async function sqlParams(ctx: Ctx): Promise<URLSearchParams> {
+async function sqlParams(ctx: Ctx): Promise<URLSearchParams> {
   const params = new URLSearchParams(ctx.url.search);
   if (ctx.req.method !== "POST") return params;
   const type = (ctx.req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();

@@ -1,7 +1,7 @@
 /** Version and build facts for `/status` and the Prometheus `buildinfo` endpoint. */
 
 /** Petrel's version. */
-export const VERSION = "0.1.0";
+const VERSION = "0.1.0";
 
 /** What `/status` reports about this build. */
 export interface BuildInfo {

@@ -27,7 +27,7 @@ export const compileCsv: ProcessorCompiler = (o) => {
 };
 
 /** Reads the first non-empty CSV record (RFC 4180, lenient like the `csv` crate). */
-export function firstCsvRecord(s: string, sep: string, quote: string): string[] | null {
+function firstCsvRecord(s: string, sep: string, quote: string): string[] | null {
   let i = 0;
   // The csv crate skips empty lines before a record.
   while (i < s.length && (s[i] === "\n" || s[i] === "\r")) i++;

@@ -27,7 +27,7 @@ export interface DissectPattern {
 const MOD_CHARS: Record<string, Modifier> = { "+": "append", "?": "skip", "*": "mapKey", "&": "mapVal" };
 
 /** Compiles one pattern; throws Error(message) with GreptimeDB's texts. */
-export function compileDissect(p: string, separator = " "): DissectPattern {
+function compileDissect(p: string, separator = " "): DissectPattern {
   if (p === "") throw new Error("Empty pattern is not allowed");
   const bad = (m: string) => new Error(`Invalid Pattern: '${p}'. ${m}`);
   const parts: Part[] = [];
@@ -137,7 +137,7 @@ export function compileDissect(p: string, separator = " "): DissectPattern {
 }
 
 /** Matches `s`; writes captures into `out` and returns true, or returns false on mismatch. */
-export function matchDissect(pat: DissectPattern, s: string, out: Record<string, unknown>): boolean {
+function matchDissect(pat: DissectPattern, s: string, out: Record<string, unknown>): boolean {
   const { splits, stops, pads, scratch: caps } = pat;
   const n = splits.length;
   const len = s.length;

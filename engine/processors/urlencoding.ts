@@ -6,7 +6,7 @@ const decoder = new TextDecoder("utf-8", { fatal: false });
 const HEX = "0123456789ABCDEF";
 
 /** Encodes every byte except ASCII alphanumerics and `-._~`. */
-export function urlEncode(s: string): string {
+function urlEncode(s: string): string {
   let out = "";
   for (const b of encoder.encode(s)) {
     if (
@@ -20,7 +20,7 @@ export function urlEncode(s: string): string {
 }
 
 /** Decodes `%XX` sequences (malformed ones kept literally, `+` kept), lossy UTF-8. */
-export function urlDecode(s: string): string {
+function urlDecode(s: string): string {
   if (!s.includes("%")) return s;
   const bytes = encoder.encode(s);
   const out = new Uint8Array(bytes.length);

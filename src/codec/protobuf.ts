@@ -11,9 +11,6 @@ export class ProtoDecodeError extends Error {}
 const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 const utf8Lossy = new TextDecoder("utf-8");
 
-/** Wire types of the protobuf encoding. */
-export const WireType = { Varint: 0, Fixed64: 1, Bytes: 2, Fixed32: 5 } as const;
-
 /** Reads fields of one message (or a sub-range of it) in order. */
 export class ProtoReader {
   pos: number;
@@ -164,7 +161,7 @@ const cacheStrings: string[] = new Array(CACHE_SLOTS).fill("");
  * requests) come from a small hash-indexed cache, so a known string costs a hash and a compare
  * instead of an allocation; TextDecoder's per-call cost would dominate otherwise.
  */
-export function decodeUtf8(buf: Uint8Array, a: number, b: number, strict: boolean): string {
+function decodeUtf8(buf: Uint8Array, a: number, b: number, strict: boolean): string {
   const len = b - a;
   if (len === 0) return "";
   if (len <= 64) {

@@ -11,7 +11,7 @@ import { corruptBody, inflatedTooLarge } from "./body_errors.ts";
 const FRAME_MAGIC = 0xfd2fb528;
 
 /** Why the bytes are not a sequence of whole zstd frames (RFC 8878 §3.1), or null when they are. */
-export function zstdFramesProblem(bytes: Uint8Array): string | null {
+function zstdFramesProblem(bytes: Uint8Array): string | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   if (bytes.length === 0) return "empty body";

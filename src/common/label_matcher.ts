@@ -18,7 +18,7 @@ export interface LabelMatcher {
 const regexCache = new Map<string, RegExp>();
 
 /** Prometheus' fully anchored regex (`^(?:re)$`, dot matches newline); a bad pattern → 400. */
-export function matcherRegExp(pattern: string): RegExp {
+function matcherRegExp(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (re === undefined) {
     let source = pattern, flags = "s";

@@ -7,7 +7,7 @@ import { invalidArguments } from "./errors.ts";
 const validNames = new Set<string>();
 
 /** Checks a label name against `[A-Za-z_][A-Za-z0-9_]*`; a bad one is a 400. */
-export function validateLabelName(name: string): void {
+function validateLabelName(name: string): void {
   if (validNames.has(name)) return;
   let ok = name.length > 0;
   for (let i = 0; ok && i < name.length; i++) {

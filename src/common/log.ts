@@ -67,23 +67,13 @@ function levelIndex(name: string): number {
 }
 
 let filter = LogFilter.parse("info");
-let sink: (line: string) => void = (line) => console.error(line);
+const sink: (line: string) => void = (line) => console.error(line);
 
 /** Replaces the active filter and returns the previous one's text. */
 export function setLogFilter(next: LogFilter): string {
   const old = filter.text;
   filter = next;
   return old;
-}
-
-/** The active filter's text. */
-export function logFilterText(): string {
-  return filter.text;
-}
-
-/** Redirects log output (tests capture it). */
-export function setLogSink(fn: (line: string) => void): void {
-  sink = fn;
 }
 
 /** A logger bound to a target such as `petrel::http`. */

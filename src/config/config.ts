@@ -123,7 +123,7 @@ function flagName(key: string): string {
 }
 
 /** Applies a TOML document; unknown sections or keys and ill-typed values throw naming the file. */
-export function applyToml(config: Config, text: string, source: string): void {
+function applyToml(config: Config, text: string, source: string): void {
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
@@ -144,7 +144,7 @@ function isTable(v: unknown): v is Record<string, unknown> {
 }
 
 /** Applies `PETREL__KEY` and `PETREL__SECTION__KEY` variables. */
-export function applyEnv(config: Config, env: Record<string, string>): void {
+function applyEnv(config: Config, env: Record<string, string>): void {
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith("PETREL__")) continue;
     const parts = name.slice("PETREL__".length).toLowerCase().split("__");

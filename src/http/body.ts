@@ -5,7 +5,7 @@
 import { PetrelError, StatusCode, tooLarge } from "../common/errors.ts";
 
 /** The 413 every over-limit body gets. */
-export function bodyTooLarge(limit: number): PetrelError {
+function bodyTooLarge(limit: number): PetrelError {
   return tooLarge(`Failed to buffer the request body: length limit exceeded (body_limit is ${limit} bytes)`);
 }
 

@@ -5,7 +5,7 @@
 import type { Feature, HttpHost, Method, Route } from "./context.ts";
 
 /** The spec's neutral path segments and GreptimeDB's real ones. */
-export const PROTOCOL_ALIASES: Record<string, string> = {
+const PROTOCOL_ALIASES: Record<string, string> = {
   lineproto: "influxdb",
   metricsapi: "prometheus",
   telemetry: "otlp",
@@ -14,7 +14,7 @@ export const PROTOCOL_ALIASES: Record<string, string> = {
 };
 
 /** The other name of a `/v1/<protocol>/…` path, if it has one. */
-export function aliasPath(path: string): string | null {
+function aliasPath(path: string): string | null {
   const m = /^\/v1\/([^/]+)(\/.*)?$/.exec(path);
   if (!m) return null;
   const other = PROTOCOL_ALIASES[m[1]] ??

@@ -31,7 +31,7 @@ export interface LineProtocolWrite {
  * `[influxdb] default_merge_mode`), spelled out on a `physical` create so storage takes it as given
  * (its `last_non_null` create type would force `last_non_null`). Append mode keeps no merge mode.
  */
-export function influxCreateOptions(
+function influxCreateOptions(
   batches: WriteBatch[],
   hints: Record<string, string>,
   defaultMergeMode: string,

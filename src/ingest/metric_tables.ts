@@ -9,9 +9,9 @@ import { type Series } from "../common/series.ts";
 import { splitSpecialLabels } from "../common/labels.ts";
 
 /** Name of the time index column of tables created by remote write. */
-export const PROM_TIME_INDEX = "greptime_timestamp";
+const PROM_TIME_INDEX = "greptime_timestamp";
 /** Name of the value column of tables created by remote write. */
-export const PROM_VALUE = "greptime_value";
+const PROM_VALUE = "greptime_value";
 
 /** The rows of one metric in one database (and physical table), ready for the writer. */
 export interface RemoteWriteTable {

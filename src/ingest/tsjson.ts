@@ -8,9 +8,9 @@ import { type TsJsonPoint, tsjsonTimestampMs } from "../protocols/tsjson/parser.
 import type { Storage } from "../storage/mod.ts";
 
 /** Name of the value column of tables created by JSON put. */
-export const TSJSON_VALUE = "greptime_value";
+const TSJSON_VALUE = "greptime_value";
 /** Name of the time index column of tables created by JSON put. */
-export const TSJSON_TIME_INDEX = "greptime_timestamp";
+const TSJSON_TIME_INDEX = "greptime_timestamp";
 
 const OPTIONS = {
   "greptime.semantic.signal_type": "metric",

@@ -32,9 +32,6 @@ const BY_DECL = new Map<string, DataType>(
   Object.entries(DECL).map(([t, d]) => [d.toLowerCase(), t as DataType]),
 );
 
-/** All GreptimeDB data type names Petrel stores. */
-export const DATA_TYPES = Object.keys(DECL) as DataType[];
-
 /** The SQLite declared type of a column of this GreptimeDB type. */
 export function sqliteDeclType(type: DataType): string {
   return DECL[type];

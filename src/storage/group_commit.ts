@@ -41,7 +41,7 @@ export interface GroupCommitOptions {
 }
 
 /** The defaults: at most 20 ms of skip_wal writes are pending, and at most 20 000 rows. */
-export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { windowMs: 20, maxRows: 20_000 };
+const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { windowMs: 20, maxRows: 20_000 };
 
 /** A write's result and whether it must commit before it is acknowledged. */
 export interface GroupedWrite<T> {
@@ -88,16 +88,6 @@ export function enableGroupCommit(storage: GroupCommitHost, opts: Partial<GroupC
   storage.onClose(() => flushGroupCommits(storage));
 }
 
-/** Turns group commit off for the process (after committing everything pending). */
-export function disableGroupCommit(): void {
-  setGroupCommit(null);
-}
-
-/** The current group commit settings, `null` when off. */
-export function groupCommitOptions(): GroupCommitOptions | null {
-  return config;
-}
-
 /** Acknowledged skip_wal rows of the database not committed yet. */
 export function pendingRows(handle: DatabaseHandle): number {
   return pending.get(handle)?.rows ?? 0;
@@ -118,7 +108,7 @@ export function flushGroupCommit(handle: DatabaseHandle): void {
 }
 
 /** Commits the pending skip_wal rows of every database of the storage. */
-export function flushGroupCommits(storage: GroupCommitHost): void {
+function flushGroupCommits(storage: GroupCommitHost): void {
   for (const h of storage.databaseHandles()) flushGroupCommit(h);
 }
 

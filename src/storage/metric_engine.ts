@@ -103,7 +103,7 @@ export function physicalOf(handle: DatabaseHandle, logical: TableMeta): TableMet
 }
 
 /** The physical table named `name`, created when missing. */
-export function ensurePhysical(
+function ensurePhysical(
   handle: DatabaseHandle,
   name: string,
   hints: TableOptions | undefined,

@@ -67,7 +67,7 @@ export interface StorageOptions {
 }
 
 /** Databases that always exist. */
-export const DEFAULT_DATABASES = ["public", "greptime_private"];
+const DEFAULT_DATABASES = ["public", "greptime_private"];
 /** The virtual database of metadata tables. */
 export const INFORMATION_SCHEMA = "information_schema";
 

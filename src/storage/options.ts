@@ -17,7 +17,7 @@ export const HINT_OPTIONS = [
 ] as const;
 
 /** Options that `WITH (...)` and write hints may set. */
-export const VALID_OPTION_KEYS = new Set([
+const VALID_OPTION_KEYS = new Set([
   "ttl",
   "append_mode",
   "merge_mode",

@@ -121,7 +121,7 @@ function inferType(rows: Value[][], col: number): ArrowColumnType {
 }
 
 /** The Arrow type a result column gets. */
-export function arrowTypeOf(dataType: string, rows: Value[][], col: number): ArrowColumnType {
+function arrowTypeOf(dataType: string, rows: Value[][], col: number): ArrowColumnType {
   const make = ARROW_TYPES[dataType];
   return make ? make() : inferType(rows, col);
 }

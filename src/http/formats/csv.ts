@@ -22,7 +22,7 @@ export function csvField(text: string): string {
 }
 
 /** One CSV record with its CRLF; a record with no bytes is written `""` so it is not a blank line. */
-export function csvRecord(fields: string[]): string {
+function csvRecord(fields: string[]): string {
   if (fields.length === 0 || (fields.length === 1 && fields[0] === "")) return '""\r\n';
   let out = csvField(fields[0]);
   for (let i = 1; i < fields.length; i++) out += "," + csvField(fields[i]);

@@ -5,6 +5,7 @@
 import type { QueryOutput, Value } from "../../common/rows.ts";
 import { type CellEncoder, cellEncoderFor, encodeRowArray } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type RenderOptions, wholeMillis } from "./response.ts";
+import { floorDiv, NS_PER_UNIT, unitOfType } from "../../common/time_unit.ts";
 
 /** Options of the influxdb_v1 renderer. */
 export interface InfluxdbV1Options extends RenderOptions {
@@ -12,20 +13,19 @@ export interface InfluxdbV1Options extends RenderOptions {
   epoch?: string;
 }
 
-/** Nanoseconds per unit, as GreptimeDB's `TimeUnit::factor()`. */
+/** Nanoseconds per unit of an `epoch` name (`u` is microseconds), as GreptimeDB's `TimeUnit::factor()`. */
 const NANOS_PER: Record<string, bigint> = {
-  s: 1_000_000_000n,
-  ms: 1_000_000n,
-  u: 1_000n,
-  ns: 1n,
+  s: NS_PER_UNIT.s,
+  ms: NS_PER_UNIT.ms,
+  u: NS_PER_UNIT.us,
+  ns: NS_PER_UNIT.ns,
 };
 
-const UNIT_OF_TYPE: Record<string, string> = {
-  TimestampSecond: "s",
-  TimestampMillisecond: "ms",
-  TimestampMicrosecond: "u",
-  TimestampNanosecond: "ns",
-};
+/** The `epoch` name of a timestamp type's unit. */
+function epochUnitOf(type: string): string | undefined {
+  const unit = unitOfType(type);
+  return unit === "us" ? "u" : unit;
+}
 
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
@@ -37,11 +37,6 @@ export function parseEpoch(epoch: string | undefined): string | undefined {
   if (e === "ns" || e === "ms" || e === "s") return e;
   if (e === "u" || e === "\u00b5") return "u";
   return "ms";
-}
-
-function floorDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
 }
 
 /**
@@ -83,7 +78,7 @@ function seriesJson(output: QueryOutput & { kind: "records" }, toUnit: string | 
   const columns = output.columns.map((c) => JSON.stringify(c.name)).join(",");
   const encoders: CellEncoder[] = output.columns.map((c) => {
     const encode = cellEncoderFor(c.data_type);
-    const fromUnit = UNIT_OF_TYPE[c.data_type];
+    const fromUnit = epochUnitOf(c.data_type);
     if (toUnit === undefined || fromUnit === undefined || fromUnit === toUnit) return encode;
     return (v: Value) => encode(convertTimestamp(v, fromUnit, toUnit));
   });

@@ -77,7 +77,7 @@ function integerText(n: number): string {
 }
 
 /** Bytes as serde serializes `[u8]` into a JSON value: an array of numbers. */
-export function bytesJson(bytes: Uint8Array): string {
+function bytesJson(bytes: Uint8Array): string {
   if (bytes.length === 0) return "[]";
   let out = "[" + bytes[0];
   for (let i = 1; i < bytes.length; i++) out += "," + bytes[i];
@@ -167,11 +167,6 @@ export function renderJsonText(text: string): string {
 
 function encodeJsonColumn(value: Value): string {
   return typeof value === "string" ? renderJsonText(value) : encodeValue(value);
-}
-
-/** Whether a `data_type` name is a floating-point type (its integral values print with `.0`). */
-export function isFloatType(dataType: string): boolean {
-  return dataType === "Float64" || dataType === "Float32";
 }
 
 /** Whether a `data_type` name is GreptimeDB's JSON type (cells hold JSON text to render nested). */

@@ -3,7 +3,7 @@ import type { QueryOutput } from "../../common/rows.ts";
 import { CONTENT_TYPE, formatResponse, type RenderOptions, singleOutput, wholeMillis } from "./response.ts";
 
 /** Seconds with three decimals, computed on whole ms so no float rounding creeps in. */
-export function elapsedSeconds(ms: number): string {
+function elapsedSeconds(ms: number): string {
   const whole = wholeMillis(ms);
   return `${Math.floor(whole / 1000)}.${String(whole % 1000).padStart(3, "0")}`;
 }

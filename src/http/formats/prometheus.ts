@@ -102,7 +102,7 @@ function matrixSeriesJson(s: PromMatrixSeries): string {
 }
 
 /** JSON text of a query result: `{"resultType":"vector","result":[…]}`. */
-export function promQueryDataJson(data: PromQueryData): string {
+function promQueryDataJson(data: PromQueryData): string {
   let result: string;
   switch (data.resultType) {
     case "vector":

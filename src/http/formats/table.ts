@@ -7,7 +7,7 @@ import { cellEncoderFor } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, singleOutput } from "./response.ts";
 
 /** UTF-8 length of a string: GreptimeDB measures column widths with Rust's `str::len()` (bytes). */
-export function utf8Length(s: string): number {
+function utf8Length(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

@@ -8,7 +8,7 @@
  * The whole body is parsed before anything is returned, so a bad line means nothing is written.
  */
 
-import { invalidArguments, PetrelError } from "../../common/errors.ts";
+import { invalidArguments } from "../../common/errors.ts";
 import type { ColumnSchema, DataType, Value, WriteBatch } from "../../common/rows.ts";
 import { ColumnarBatch } from "../../common/rows.ts";
 import { parseIntegerToken, scanned, scanNumber } from "./numbers.ts";
@@ -45,7 +45,7 @@ import {
 export { precisionToNanos };
 
 /** Name of the time index column of tables created by line-protocol writes. */
-export const INFLUX_TIME_INDEX = "greptime_timestamp";
+const INFLUX_TIME_INDEX = "greptime_timestamp";
 
 interface TableBuilder {
   name: string;
@@ -421,9 +421,4 @@ export function parseLineProtocol(text: string, precision: string | undefined, n
     rows: b.rows,
     createType: b.createType,
   }));
-}
-
-/** True when `e` is a line-protocol parse error (for callers that map errors themselves). */
-export function isLineProtocolError(e: unknown): e is PetrelError {
-  return e instanceof PetrelError && e.message.startsWith("Failed to parse InfluxDB line protocol: ");
 }

@@ -5,6 +5,7 @@
  */
 
 import { invalidArguments } from "../../common/errors.ts";
+import { NS_PER_UNIT } from "../../common/time_unit.ts";
 
 /** Char codes the scanner compares against. */
 export const SPACE = 32,
@@ -18,17 +19,18 @@ export const SPACE = 32,
   HASH = 35;
 export const MINUS = 45, PLUS = 43, DOT = 46, ZERO = 48, NINE = 57, LOWER_E = 101, UPPER_E = 69;
 
+/** Nanoseconds per `precision` name: InfluxDB's spellings of the time units, plus minutes and hours. */
 const NANOS_PER: Record<string, bigint> = {
-  n: 1n,
-  ns: 1n,
-  u: 1_000n,
-  us: 1_000n,
-  "µ": 1_000n,
-  "µs": 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
+  n: NS_PER_UNIT.ns,
+  ns: NS_PER_UNIT.ns,
+  u: NS_PER_UNIT.us,
+  us: NS_PER_UNIT.us,
+  "µ": NS_PER_UNIT.us,
+  "µs": NS_PER_UNIT.us,
+  ms: NS_PER_UNIT.ms,
+  s: NS_PER_UNIT.s,
+  m: 60n * NS_PER_UNIT.s,
+  h: 3600n * NS_PER_UNIT.s,
 };
 
 /** Bounds of Int64 and UInt64 field values and of timestamps. */

@@ -7,7 +7,7 @@
 import protobuf from "protobufjs";
 
 /** `prometheus` package: remote write 1.0 and remote read. */
-export const PROMETHEUS_V1_PROTO = `
+const PROMETHEUS_V1_PROTO = `
 syntax = "proto3";
 package prometheus;
 
@@ -88,7 +88,7 @@ message ChunkedReadResponse {
 `;
 
 /** `io.prometheus.write.v2`: remote write 2.0 with its symbol table. */
-export const PROMETHEUS_V2_PROTO = `
+const PROMETHEUS_V2_PROTO = `
 syntax = "proto3";
 package io.prometheus.write.v2;
 

@@ -3,7 +3,7 @@ import type protobuf from "protobufjs";
 import { isStaleSample, type Sample, STALE_HI, STALE_LO } from "../../common/series.ts";
 
 /** Writes a sample's value, with the exact staleness-marker bits for a stale sample. */
-export function writeSampleValue(w: protobuf.Writer, s: Sample): void {
+function writeSampleValue(w: protobuf.Writer, s: Sample): void {
   if (isStaleSample(s)) w.fixed32(STALE_LO).fixed32(STALE_HI);
   else w.double(s.value);
 }

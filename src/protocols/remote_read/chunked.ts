@@ -22,7 +22,7 @@ export interface ReadQueryResult {
 }
 
 /** Prometheus' default `--storage.remote.read-max-bytes-in-frame`. */
-export const MAX_BYTES_IN_FRAME = 1 << 20;
+const MAX_BYTES_IN_FRAME = 1 << 20;
 
 function frame(message: Uint8Array): Uint8Array<ArrayBuffer> {
   const head: number[] = [];
@@ -52,7 +52,7 @@ function sortedSamples(samples: Sample[]): Sample[] {
  * The frames of a STREAMED_XOR_CHUNKS response: series sorted by labels, one series per frame, a
  * series split over several frames when its chunks pass `maxBytesInFrame`, as Prometheus' server does.
  */
-export function* chunkedReadFrames(
+function* chunkedReadFrames(
   results: ReadQueryResult[],
   maxBytesInFrame = MAX_BYTES_IN_FRAME,
 ): Generator<Uint8Array> {
