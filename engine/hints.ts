@@ -4,9 +4,7 @@
  */
 import { execError } from "./errors.ts";
 import { toStringLossy } from "./value.ts";
-import { HINT_OPTIONS } from "../src/storage/options.ts";
-
-export { HINT_OPTIONS };
+import { HINT_OPTIONS } from "../src/common/hints.ts";
 
 const PREFIXES = ["greptime_", "svc_"];
 const OPTION_KEYS: [string, string][] = HINT_OPTIONS.flatMap((o) =>

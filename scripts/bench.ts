@@ -7,7 +7,7 @@
 import { benchPipeline } from "../engine/bench.ts";
 import { benchVrl } from "../engine/vrl/bench.ts";
 import { benchLineProtocol, benchRemoteWrite } from "../src/protocols/lineproto/bench.ts";
-import { benchStorage } from "../src/storage/bench.ts";
+import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 

@@ -5,7 +5,7 @@ import { decodeBody, type DecodedBody } from "../codec/decompress.ts";
 import { readBodyLimited } from "./body.ts";
 import type { ServerMetrics } from "./metrics.ts";
 import type { ErrorShape } from "./render_error.ts";
-import { HINT_OPTIONS } from "../storage/options.ts";
+import { HINT_OPTIONS } from "../common/hints.ts";
 
 /**
  * What the HTTP layer needs of the running app; the app handlers see is a wider type the routes

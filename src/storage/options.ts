@@ -6,16 +6,6 @@ import type { CreateType, TableOptions } from "../common/rows.ts";
 import { invalidArguments } from "../common/errors.ts";
 import { parseDuration } from "../common/humantime.ts";
 
-/** Table options a request can set through hints (`x-greptime-hint-*`, pipeline `greptime_*` variables). */
-export const HINT_OPTIONS = [
-  "auto_create_table",
-  "ttl",
-  "append_mode",
-  "merge_mode",
-  "physical_table",
-  "skip_wal",
-] as const;
-
 /** Options that `WITH (...)` and write hints may set. */
 const VALID_OPTION_KEYS = new Set([
   "ttl",

@@ -6,10 +6,10 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { Storage } from "./mod.ts";
-import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
-import { executeSql } from "../sql/mod.ts";
-import { enableGroupCommit, flushGroupCommit } from "./group_commit.ts";
+import { Storage } from "../src/storage/mod.ts";
+import type { ColumnSchema, Value, WriteBatch } from "../src/common/rows.ts";
+import { executeSql } from "../src/sql/mod.ts";
+import { enableGroupCommit, flushGroupCommit } from "../src/storage/group_commit.ts";
 
 /** Results of {@link benchStorage}. */
 export interface StorageBench {

@@ -1,0 +1,11 @@
+/** The table options a request may set per write, shared by the HTTP hint headers, pipelines and storage. */
+
+/** Table options a request can set through hints (`x-greptime-hint-*`, pipeline `greptime_*` variables). */
+export const HINT_OPTIONS = [
+  "auto_create_table",
+  "ttl",
+  "append_mode",
+  "merge_mode",
+  "physical_table",
+  "skip_wal",
+] as const;
