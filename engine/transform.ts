@@ -147,95 +147,126 @@ function parseDefault(n: YNode, t: DataType, loc: YamlLocation): Value | undefin
   }
 }
 
-/** Compiles the transform list; `version` decides whether a time index is mandatory. */
-export function compileTransforms(items: YNode[], version: 1 | 2): TransformColumn[] {
-  const out: TransformColumn[] = [];
-  const timeCols: string[] = [];
-  for (const [group, item] of items.entries()) {
-    const loc: YamlLocation = { processor: "transform", line: item.line || undefined };
-    if (item.t !== "map") return compileError("Transform element must be a map", loc);
-    let fields: FieldSpec[] | undefined;
-    let typeText: string | undefined;
-    let indexNode: YNode | undefined;
-    let tag = false;
-    let defaultNode: YNode | undefined;
-    let onFailure: OnFailure = "fail";
-    for (const p of item.pairs) {
-      const k = keyString(p);
-      const kloc = { ...loc, key: k, line: p.value.line || loc.line };
-      if (k === "field" && p.value.t !== "null") fields = [parseFieldSpec(p.value, "field", kloc)];
-      else if (k === "fields" && p.value.t !== "null") {
-        if (p.value.t !== "seq") return compileError("Field fields must be a list", kloc);
-        fields = p.value.items.map((i) => parseFieldSpec(i, "fields", kloc));
-      } else if (k === "type" && p.value.t !== "null") {
-        if (p.value.t !== "str") return compileError(`Failed to parse type: '${nodeText(p.value)}'`, kloc);
-        typeText = p.value.v;
-      } else if (k === "index") indexNode = p.value;
-      else if (k === "tag") {
-        if (p.value.t !== "bool" && p.value.t !== "null") {
-          return compileError("Field tag must be a boolean", kloc);
-        }
-        tag = p.value.t === "bool" && p.value.v;
-      } else if (k === "default") defaultNode = p.value;
-      else if (k === "on_failure" && p.value.t !== "null") {
-        const v = nodeText(p.value);
-        if (v !== "ignore" && v !== "default") {
-          return compileError(`Invalid transform on_failure value: ${v}`, kloc);
-        }
-        onFailure = v;
+/** The keys of one transform element, as written. */
+interface TransformKeys {
+  fields?: FieldSpec[];
+  typeText?: string;
+  indexNode?: YNode;
+  tag: boolean;
+  defaultNode?: YNode;
+  onFailure: OnFailure;
+}
+
+function readTransformKeys(item: YNode & { t: "map" }, loc: YamlLocation): TransformKeys {
+  const keys: TransformKeys = { tag: false, onFailure: "fail" };
+  for (const p of item.pairs) {
+    const k = keyString(p);
+    const kloc = { ...loc, key: k, line: p.value.line || loc.line };
+    if (k === "field" && p.value.t !== "null") keys.fields = [parseFieldSpec(p.value, "field", kloc)];
+    else if (k === "fields" && p.value.t !== "null") {
+      if (p.value.t !== "seq") return compileError("Field fields must be a list", kloc);
+      keys.fields = p.value.items.map((i) => parseFieldSpec(i, "fields", kloc));
+    } else if (k === "type" && p.value.t !== "null") {
+      if (p.value.t !== "str") return compileError(`Failed to parse type: '${nodeText(p.value)}'`, kloc);
+      keys.typeText = p.value.v;
+    } else if (k === "index") keys.indexNode = p.value;
+    else if (k === "tag") {
+      if (p.value.t !== "bool" && p.value.t !== "null") {
+        return compileError("Field tag must be a boolean", kloc);
       }
-    }
-    if (!fields || fields.length === 0) return compileError("Transform fields must be set.", loc);
-    const names = fields.map((f) => f.target);
-    if (typeText === undefined) return compileError(`Transform [${names.join(", ")}] type MUST BE set.`, loc);
-    const type = parseTransformType(typeText, { ...loc, key: "type" });
-    const index = parseIndex(indexNode, { ...loc, key: "index" });
-    let columnIndex: ColumnIndex | undefined;
-    if (index.kind === "time" || index.kind === "tag" || index.kind === "inverted") {
-      if (index.options) {
-        return compileError(`Index type \`${index.kind}\` does not support options in pipeline config`, {
-          ...loc,
-          key: "index",
-        });
+      keys.tag = p.value.t === "bool" && p.value.v;
+    } else if (k === "default") keys.defaultNode = p.value;
+    else if (k === "on_failure" && p.value.t !== "null") {
+      const v = nodeText(p.value);
+      if (v !== "ignore" && v !== "default") {
+        return compileError(`Invalid transform on_failure value: ${v}`, kloc);
       }
-      if (index.kind === "inverted") columnIndex = { kind: "inverted", options: {} };
-    } else if (index.kind === "fulltext" || index.kind === "skipping") {
-      if (index.kind === "fulltext" && type !== "String") {
-        return compileError(
-          `Index \`fulltext\` only supports STRING columns, but got ${PROTO_TYPE_NAME[type]}`,
-          {
-            ...loc,
-            key: "index",
-          },
-        );
-      }
-      columnIndex = {
-        kind: index.kind,
-        options: transformIndexOptions(index.kind, index.options, { ...loc, key: "index" }),
-      };
-    }
-    let defaultValue: Value | undefined;
-    if (defaultNode) {
-      defaultValue = parseDefault(defaultNode, type, { ...loc, key: "default" });
-      if (defaultValue !== undefined) onFailure = "default";
-    }
-    const isTime = index.kind === "time";
-    if (isTime) {
-      if (fields.length > 1) {
-        return compileError(
-          `Illegal to set multiple timestamp Index columns, please set only one: ${names.join(", ")}`,
-          loc,
-        );
-      }
-      timeCols.push(names[0]);
-    }
-    const semantic = isTime ? "TIMESTAMP" : tag || index.kind === "tag" ? "TAG" : "FIELD";
-    for (const f of fields) {
-      const column: PipelineColumn = { name: f.target, type, semantic };
-      if (columnIndex) column.index = columnIndex;
-      out.push({ column, input: f.input, onFailure, defaultValue, timeIndex: isTime, group });
+      keys.onFailure = v;
     }
   }
+  return keys;
+}
+
+/** The column index an `index:` asks for (time and tag are semantics, not indexes). */
+function columnIndexOf(
+  index: ReturnType<typeof parseIndex>,
+  type: DataType,
+  loc: YamlLocation,
+): ColumnIndex | undefined {
+  if (index.kind === "time" || index.kind === "tag" || index.kind === "inverted") {
+    if (index.options) {
+      return compileError(`Index type \`${index.kind}\` does not support options in pipeline config`, loc);
+    }
+    return index.kind === "inverted" ? { kind: "inverted", options: {} } : undefined;
+  }
+  if (index.kind === "fulltext" || index.kind === "skipping") {
+    if (index.kind === "fulltext" && type !== "String") {
+      return compileError(
+        `Index \`fulltext\` only supports STRING columns, but got ${PROTO_TYPE_NAME[type]}`,
+        loc,
+      );
+    }
+    return { kind: index.kind, options: transformIndexOptions(index.kind, index.options, loc) };
+  }
+  return undefined;
+}
+
+/** The columns of one transform element (one per field). */
+function compileTransform(item: YNode, group: number, timeCols: string[]): TransformColumn[] {
+  const loc: YamlLocation = { processor: "transform", line: item.line || undefined };
+  if (item.t !== "map") return compileError("Transform element must be a map", loc);
+  const { fields, typeText, indexNode, tag, defaultNode, ...rest } = readTransformKeys(item, loc);
+  let onFailure = rest.onFailure;
+  if (!fields || fields.length === 0) return compileError("Transform fields must be set.", loc);
+  const names = fields.map((f) => f.target);
+  if (typeText === undefined) return compileError(`Transform [${names.join(", ")}] type MUST BE set.`, loc);
+  const type = parseTransformType(typeText, { ...loc, key: "type" });
+  const index = parseIndex(indexNode, { ...loc, key: "index" });
+  const columnIndex = columnIndexOf(index, type, { ...loc, key: "index" });
+  let defaultValue: Value | undefined;
+  if (defaultNode) {
+    defaultValue = parseDefault(defaultNode, type, { ...loc, key: "default" });
+    if (defaultValue !== undefined) onFailure = "default";
+  }
+  const isTime = index.kind === "time";
+  if (isTime) {
+    if (fields.length > 1) {
+      return compileError(
+        `Illegal to set multiple timestamp Index columns, please set only one: ${names.join(", ")}`,
+        loc,
+      );
+    }
+    timeCols.push(names[0]);
+  }
+  const semantic = isTime ? "TIMESTAMP" : tag || index.kind === "tag" ? "TAG" : "FIELD";
+  return fields.map((f) => {
+    const column: PipelineColumn = { name: f.target, type, semantic };
+    if (columnIndex) column.index = columnIndex;
+    return { column, input: f.input, onFailure, defaultValue, timeIndex: isTime, group };
+  });
+}
+
+/** Column names must be unique across transforms (duplicates inside one list go unnoticed). */
+function checkUniqueNames(out: TransformColumn[], items: YNode[]): void {
+  const owner = new Map<string, number>();
+  const dups = new Set<string>();
+  for (const tc of out) {
+    const prev = owner.get(tc.column.name);
+    if (prev !== undefined && prev !== tc.group) dups.add(tc.column.name);
+    else owner.set(tc.column.name, tc.group);
+  }
+  if (dups.size === 0) return;
+  const dupLine = items[out.findLast((tc) => dups.has(tc.column.name))!.group]?.line;
+  compileError(`Column name must be unique, but got duplicated: ${[...dups].join(", ")}`, {
+    processor: "transform",
+    line: dupLine || undefined,
+  });
+}
+
+/** Compiles the transform list; `version` decides whether a time index is mandatory. */
+export function compileTransforms(items: YNode[], version: 1 | 2): TransformColumn[] {
+  const timeCols: string[] = [];
+  const out = items.flatMap((item, group) => compileTransform(item, group, timeCols));
   if (timeCols.length > 1 || (timeCols.length === 0 && version === 2)) {
     return compileError(
       `Transform must have exactly one field specified as timestamp Index, but got ${timeCols.length}: ${
@@ -244,21 +275,7 @@ export function compileTransforms(items: YNode[], version: 1 | 2): TransformColu
       { processor: "transform", line: items[0]?.line || undefined },
     );
   }
-  // Column names must be unique across transforms (duplicates inside one list go unnoticed).
-  const owner = new Map<string, number>();
-  const dups = new Set<string>();
-  for (const tc of out) {
-    const prev = owner.get(tc.column.name);
-    if (prev !== undefined && prev !== tc.group) dups.add(tc.column.name);
-    else owner.set(tc.column.name, tc.group);
-  }
-  if (dups.size) {
-    const dupLine = items[out.findLast((tc) => dups.has(tc.column.name))!.group]?.line;
-    return compileError(`Column name must be unique, but got duplicated: ${[...dups].join(", ")}`, {
-      processor: "transform",
-      line: dupLine || undefined,
-    });
-  }
+  checkUniqueNames(out, items);
   if (timeCols.length === 0) {
     out.push({
       column: { name: "greptime_timestamp", type: "TimestampNanosecond", semantic: "TIMESTAMP" },

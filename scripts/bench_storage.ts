@@ -86,6 +86,66 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** Rows/s of single-row prepared inserts straight to SQLite, in the writer's layout (time-first key). */
+function rawInserts(dir: string, rows: Value[][], batchRows: number): number {
+  const raw = new DatabaseSync(join(dir, "raw.sqlite"));
+  raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
+  raw.exec(
+    "CREATE TABLE t (host TEXT NOT NULL, ts INTEGER NOT NULL, v REAL, PRIMARY KEY (ts, host)) WITHOUT ROWID",
+  );
+  const ins = raw.prepare("INSERT OR REPLACE INTO t (host, ts, v) VALUES (?, ?, ?)");
+  const t = performance.now();
+  for (let b = 0; b < rows.length; b += batchRows) {
+    raw.exec("BEGIN");
+    const end = Math.min(rows.length, b + batchRows);
+    for (let i = b; i < end; i++) {
+      const r = rows[i];
+      ins.run(r[0] as string, r[1] as number, r[2] as number);
+    }
+    raw.exec("COMMIT");
+  }
+  raw.close();
+  return rows.length / ((performance.now() - t) / 1000);
+}
+
+/** Median ms of a SQL query through executeSql and of the same SQL straight to SQLite. */
+function timeQuery(storage: Storage, ours: string, direct: string, rounds: number): [number, number] {
+  const stmt = storage.database("public").conn.prepare(direct);
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  const o: number[] = [], d: number[] = [];
+  for (let k = 0; k < rounds; k++) {
+    let t = performance.now();
+    stmt.all();
+    d.push(performance.now() - t);
+    t = performance.now();
+    executeSql(storage, ours, { db: "public" });
+    o.push(performance.now() - t);
+  }
+  return [median(o), median(d)];
+}
+
+/** skip_wal vs normal rows/s over many small writes, medians of interleaved rounds on fresh tables. */
+function smallWrites(storage: Storage): [wal: number, skipWal: number] {
+  const small = makeRows(20_000);
+  enableGroupCommit(storage);
+  // each committed (wal) or group-committed (skip_wal); the clock stops after the last group commits
+  const timeSmall = (table: string, hints: Record<string, string>) => {
+    const start = performance.now();
+    for (let b = 0; b < small.length; b += 20) {
+      storage.write("public", [{ table, columns: COLUMNS, rows: small.slice(b, b + 20) }], { hints });
+    }
+    flushGroupCommit(storage.database("public"));
+    return small.length / ((performance.now() - start) / 1000);
+  };
+  // one round swings with the load of the machine
+  const wal: number[] = [], skipWal: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    wal.push(timeSmall(`wal_t${k}`, {}));
+    skipWal.push(timeSmall(`nowal_t${k}`, { skip_wal: "true" }));
+  }
+  return [median(wal), median(skipWal)];
+}
+
 /** Measures both speed targets; `rows` sizes the insert test, `groupRows` the GROUP BY table. */
 export function benchStorage(
   opts: { rows?: number; groupRows?: number; batchRows?: number } = {},
@@ -96,104 +156,47 @@ export function benchStorage(
   const dir = Deno.makeTempDirSync({ prefix: "petrel-bench-" });
   try {
     const rows = makeRows(rowsN);
-
-    // raw: the same rows into the writer's layout (time-first key), one prepared single-row INSERT
-    // per row, one transaction per batch
-    const raw = new DatabaseSync(join(dir, "raw.sqlite"));
-    raw.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL");
-    raw.exec(
-      "CREATE TABLE t (host TEXT NOT NULL, ts INTEGER NOT NULL, v REAL, PRIMARY KEY (ts, host)) WITHOUT ROWID",
-    );
-    const ins = raw.prepare("INSERT OR REPLACE INTO t (host, ts, v) VALUES (?, ?, ?)");
-    let t = performance.now();
-    for (let b = 0; b < rows.length; b += batchRows) {
-      raw.exec("BEGIN");
-      const end = Math.min(rows.length, b + batchRows);
-      for (let i = b; i < end; i++) {
-        const r = rows[i];
-        ins.run(r[0] as string, r[1] as number, r[2] as number);
-      }
-      raw.exec("COMMIT");
-    }
-    const rawRowsPerSec = rowsN / ((performance.now() - t) / 1000);
-    raw.close();
-
+    const rawRowsPerSec = rawInserts(dir, rows, batchRows);
     const storage = Storage.open({ dataHome: dir });
-    t = performance.now();
+    let t = performance.now();
     for (let b = 0; b < rows.length; b += batchRows) {
       const batch: WriteBatch = { table: "bench", columns: COLUMNS, rows: rows.slice(b, b + batchRows) };
       storage.write("public", [batch]);
     }
     const writerRowsPerSec = rowsN / ((performance.now() - t) / 1000);
-
-    // GROUP BY over groupN rows, through executeSql and directly
     const more = makeRows(groupN, 100, Date.now() - 40 * 86_400_000);
     for (let b = 0; b < more.length; b += 50_000) {
       storage.write("public", [{ table: "grp", columns: COLUMNS, rows: more.slice(b, b + 50_000) }]);
     }
-    const q = "SELECT host, avg(v) FROM grp GROUP BY host";
-    const conn = storage.database("public").conn;
-    const direct = conn.prepare(`SELECT host, avg(v) FROM "grp" GROUP BY host`);
-    (direct as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-    const ours: number[] = [], theirs: number[] = [];
-    for (let k = 0; k < 3; k++) {
-      t = performance.now();
-      direct.all();
-      theirs.push(performance.now() - t);
-      t = performance.now();
-      executeSql(storage, q, { db: "public" });
-      ours.push(performance.now() - t);
-    }
-
+    const [groupByMs, rawGroupByMs] = timeQuery(
+      storage,
+      "SELECT host, avg(v) FROM grp GROUP BY host",
+      `SELECT host, avg(v) FROM "grp" GROUP BY host`,
+      3,
+    );
     // one host over a tenth of the time range
     const [lo, hi] = [more[0][1] as number, more[more.length - 1][1] as number];
     const from = Math.floor(lo + (hi - lo) * 0.45), to = Math.floor(lo + (hi - lo) * 0.55);
-    const rq = `SELECT count(*), avg(v) FROM grp WHERE host = 'host-7' AND ts >= ${from} AND ts < ${to}`;
-    const rangeDirect = conn.prepare(
-      `SELECT count(*), avg(v) FROM "grp" WHERE host = 'host-7' AND ts >= ${from} AND ts < ${to}`,
+    const where = `WHERE host = 'host-7' AND ts >= ${from} AND ts < ${to}`;
+    const [rangeTagMs, rawRangeTagMs] = timeQuery(
+      storage,
+      `SELECT count(*), avg(v) FROM grp ${where}`,
+      `SELECT count(*), avg(v) FROM "grp" ${where}`,
+      5,
     );
-    const rangeOurs: number[] = [], rangeTheirs: number[] = [];
-    for (let k = 0; k < 5; k++) {
-      t = performance.now();
-      rangeDirect.all();
-      rangeTheirs.push(performance.now() - t);
-      t = performance.now();
-      executeSql(storage, rq, { db: "public" });
-      rangeOurs.push(performance.now() - t);
-    }
-
     const lineShapedRowsPerSec = lineShapedWrites(storage);
-
-    // skip_wal vs normal: many small writes, each committed (wal) or group-committed (skip_wal);
-    // the clock stops after the last group is committed
-    const small = makeRows(20_000);
-    enableGroupCommit(storage);
-    const timeSmall = (table: string, hints: Record<string, string>) => {
-      const start = performance.now();
-      for (let b = 0; b < small.length; b += 20) {
-        storage.write("public", [{ table, columns: COLUMNS, rows: small.slice(b, b + 20) }], { hints });
-      }
-      flushGroupCommit(storage.database("public"));
-      return small.length / ((performance.now() - start) / 1000);
-    };
-    // interleaved rounds on fresh tables, medians: one round swings with the load of the machine
-    const wal: number[] = [], skipWal: number[] = [];
-    for (let k = 0; k < 3; k++) {
-      wal.push(timeSmall(`wal_t${k}`, {}));
-      skipWal.push(timeSmall(`nowal_t${k}`, { skip_wal: "true" }));
-    }
-    const walRowsPerSec = median(wal), skipWalRowsPerSec = median(skipWal);
+    const [walRowsPerSec, skipWalRowsPerSec] = smallWrites(storage);
     storage.close();
     return {
       writerRowsPerSec,
       rawRowsPerSec,
       ratio: writerRowsPerSec / rawRowsPerSec,
-      groupByMs: median(ours),
-      rawGroupByMs: median(theirs),
+      groupByMs,
+      rawGroupByMs,
       walRowsPerSec,
       skipWalRowsPerSec,
-      rangeTagMs: median(rangeOurs),
-      rawRangeTagMs: median(rangeTheirs),
+      rangeTagMs,
+      rawRangeTagMs,
       lineShapedRowsPerSec,
     };
   } finally {

@@ -26,79 +26,81 @@ export interface DissectPattern {
 
 const MOD_CHARS: Record<string, Modifier> = { "+": "append", "?": "skip", "*": "mapKey", "&": "mapVal" };
 
-/** Compiles one pattern; throws Error(message) with GreptimeDB's texts. */
-function compileDissect(p: string, separator = " "): DissectPattern {
-  if (p === "") throw new Error("Empty pattern is not allowed");
-  const bad = (m: string) => new Error(`Invalid Pattern: '${p}'. ${m}`);
+type Bad = (message: string) => Error;
+
+/** Reads `%{…}` starting after its `%{` at `i`; returns the name part and the index past its `}`. */
+function readKey(chars: string[], i: number, bad: Bad): { part: Part; next: number } {
+  let name = "";
+  let mod: Modifier | undefined;
+  let modChar = "";
+  let order: number | undefined;
+  let pad = false;
+  while (i < chars.length) {
+    const ch = chars[i];
+    if (ch === "}") {
+      if (mod && name === "") throw bad(`only '${modChar}' modifier is invalid`);
+      return { part: { name, mod, order: order ?? 0, pad }, next: i + 1 };
+    }
+    if (MOD_CHARS[ch]) {
+      if (mod) throw bad(`Invalid '${ch}'`);
+      mod = MOD_CHARS[ch];
+      modChar = ch;
+      i++;
+    } else if (ch === "/") {
+      if (name === "") throw bad("Invalid '/'");
+      if (mod !== "append") throw bad(`Invalid '/' in '${name}'`);
+      i++;
+      let digits = "";
+      while (i < chars.length && /[0-9]/.test(chars[i])) digits += chars[i++];
+      if (digits === "") throw bad("Digit order must be set after '/'");
+      const n = Number(digits);
+      if (order !== undefined) {
+        throw new Error(`Append Order modifier is already set to '${order}', cannot be set to ${n}`);
+      }
+      order = n;
+      modChar += "/" + digits;
+    } else if (ch === "-") {
+      if (chars[i + 1] !== ">") throw bad("Expected '->' but only '-'");
+      if (chars[i + 2] !== "}") throw bad("Expected '}' after '->'");
+      pad = true;
+      i += 2;
+    } else if (/[\p{L}\p{N}_]/u.test(ch)) {
+      name += ch;
+      i++;
+    } else throw bad(`Invalid char '${ch}'`);
+  }
+  throw bad("'ident' is not closed");
+}
+
+/** A pattern as its parts: literal splits and `%{…}` keys, in order. */
+function parseParts(p: string, bad: Bad): Part[] {
   const parts: Part[] = [];
   let split = "";
   const chars = [...p];
   let i = 0;
   while (i < chars.length) {
-    const c = chars[i];
-    if (c === "%" && chars[i + 1] === "{") {
+    if (chars[i] === "%" && chars[i + 1] === "{") {
       if (split) parts.push({ split });
       split = "";
-      i += 2;
-      let name = "";
-      let mod: Modifier | undefined;
-      let modChar = "";
-      let order: number | undefined;
-      let pad = false;
-      let closed = false;
-      while (i < chars.length) {
-        const ch = chars[i];
-        if (ch === "}") {
-          closed = true;
-          i++;
-          break;
-        }
-        if (MOD_CHARS[ch]) {
-          if (mod) throw bad(`Invalid '${ch}'`);
-          mod = MOD_CHARS[ch];
-          modChar = ch;
-          i++;
-        } else if (ch === "/") {
-          if (name === "") throw bad("Invalid '/'");
-          if (mod !== "append") throw bad(`Invalid '/' in '${name}'`);
-          i++;
-          let digits = "";
-          while (i < chars.length && /[0-9]/.test(chars[i])) digits += chars[i++];
-          if (digits === "") throw bad("Digit order must be set after '/'");
-          const n = Number(digits);
-          if (order !== undefined) {
-            throw new Error(`Append Order modifier is already set to '${order}', cannot be set to ${n}`);
-          }
-          order = n;
-          modChar += "/" + digits;
-        } else if (ch === "-") {
-          if (chars[i + 1] !== ">") throw bad("Expected '->' but only '-'");
-          if (chars[i + 2] !== "}") throw bad("Expected '}' after '->'");
-          pad = true;
-          i += 2;
-        } else if (/[\p{L}\p{N}_]/u.test(ch)) {
-          name += ch;
-          i++;
-        } else throw bad(`Invalid char '${ch}'`);
-      }
-      if (!closed) throw bad("'ident' is not closed");
-      if (mod && name === "") throw bad(`only '${modChar}' modifier is invalid`);
+      const { part, next } = readKey(chars, i + 2, bad);
       const prev = parts[parts.length - 1];
+      const name = (part as { name: string }).name;
       if (prev && "name" in prev) throw bad(`consecutive names are not allowed: '${prev.name}' '${name}'`);
-      parts.push({ name, mod, order: order ?? 0, pad });
+      parts.push(part);
+      i = next;
       continue;
     }
-    split += c;
-    i++;
+    split += chars[i++];
   }
   if (split) parts.push({ split });
-  // Reference keys/values must pair up one to one.
-  const keys = parts.filter((x) => "name" in x && x.mod === "mapKey").map((x) =>
-    (x as { name: string }).name
-  );
-  const vals = parts.filter((x) => "name" in x && x.mod === "mapVal").map((x) =>
-    (x as { name: string }).name
-  );
+  return parts;
+}
+
+/** Reference keys (`%{*k}`) and values (`%{&k}`) must pair up one to one. */
+function checkReferences(parts: Part[], bad: Bad): void {
+  const named = (mod: Modifier) =>
+    parts.filter((x) => "name" in x && x.mod === mod).map((x) => (x as { name: string }).name);
+  const keys = named("mapKey"), vals = named("mapVal");
   const seen = new Set<string>();
   for (const k of keys) {
     if (seen.has(k)) throw bad(`Duplicate map key: '${k}'`);
@@ -106,6 +108,14 @@ function compileDissect(p: string, separator = " "): DissectPattern {
   }
   const unmatched = [...keys.filter((k) => !vals.includes(k)), ...vals.filter((v) => !keys.includes(v))];
   if (unmatched.length) throw bad(`key and value not matched: '${unmatched.join(",")}'`);
+}
+
+/** Compiles one pattern; throws Error(message) with GreptimeDB's texts. */
+function compileDissect(p: string, separator = " "): DissectPattern {
+  if (p === "") throw new Error("Empty pattern is not allowed");
+  const bad: Bad = (m) => new Error(`Invalid Pattern: '${p}'. ${m}`);
+  const parts = parseParts(p, bad);
+  checkReferences(parts, bad);
   const splits = parts.map((x) => ("split" in x ? x.split : null));
   const stops = parts.map((
     x,

@@ -41,12 +41,13 @@ import { writeBatches } from "./writer.ts";
 import type { LabelMatcher } from "../common/label_matcher.ts";
 import { batchToMetricWrite } from "./metric_batch.ts";
 import type { MetricWrite } from "./metric_engine.ts";
-import { dropMetricTable, sweepMetricTable, truncateMetricTable, writeMetrics } from "./metric_engine.ts";
+import { writeMetrics } from "./metric_engine.ts";
 import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
 import { matchSeries, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 import { type Series } from "../common/series.ts";
 import { Logger } from "../common/log.ts";
+import { dropMetricTable, sweepMetricTable, truncateMetricTable } from "./metric_tables.ts";
 
 const log = new Logger("petrel::storage");
 

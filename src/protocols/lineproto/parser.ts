@@ -11,36 +11,27 @@
 import { invalidArguments } from "../../common/errors.ts";
 import type { ColumnSchema, DataType, Value, WriteBatch } from "../../common/rows.ts";
 import { ColumnarBatch } from "../../common/rows.ts";
-import { parseIntegerToken, scanned, scanNumber } from "./numbers.ts";
 import {
   BACKSLASH,
-  BOOLEANS,
   cachedSeries,
   COMMA,
   CR,
-  DOT,
   ENDS_WITH_BACKSLASH,
   EQ,
   HASH,
   I64_MAX,
   I64_MIN,
-  isEndOfValue,
-  isFloatToken,
   isIntegerToken,
   LineProblem,
   lookupSeries,
-  MINUS,
-  NINE,
   NL,
   PLUS,
   precisionToNanos,
-  QUOTE,
   SPACE,
   TAB,
   unescape,
-  unescapeString,
-  ZERO,
 } from "./syntax.ts";
+import { field, readFieldValue } from "./field_values.ts";
 
 export { precisionToNanos };
 
@@ -288,55 +279,9 @@ class Parser {
         }
         p++;
       }
-      const c = text.charCodeAt(p);
-      let value: Value;
-      let type: DataType;
-      if (c === QUOTE) {
-        const valStart = p + 1;
-        p = valStart;
-        let esc = false;
-        for (;;) {
-          if (p >= n) throw new LineProblem(`Unterminated string value for field key '${key}'`);
-          const d = text.charCodeAt(p);
-          if (d === BACKSLASH) {
-            esc = true;
-            p += 2;
-            continue;
-          }
-          if (d === QUOTE) break;
-          p++;
-        }
-        const raw = text.slice(valStart, p);
-        p++;
-        value = esc ? unescapeString(raw) : raw;
-        type = "String";
-      } else if (scanNumber(text, p, c)) {
-        value = scanned.value;
-        type = scanned.type;
-        p = scanned.end;
-      } else {
-        const valStart = p;
-        while (!isEndOfValue(text.charCodeAt(p))) p++;
-        if (p === valStart) throw new LineProblem(`Invalid field set: missing value for field key '${key}'`);
-        const tok = text.slice(valStart, p);
-        const last = tok.charCodeAt(tok.length - 1);
-        if (last === 105 /* i */) {
-          value = parseIntegerToken(tok, true);
-          type = "Int64";
-        } else if (last === 117 /* u */) {
-          value = parseIntegerToken(tok, false);
-          type = "UInt64";
-        } else if ((c >= ZERO && c <= NINE) || c === MINUS || c === PLUS || c === DOT) {
-          if (!isFloatToken(tok)) throw new LineProblem(`Unable to parse floating-point value '${tok}'`);
-          value = Number(tok);
-          type = "Float64";
-        } else {
-          const b = BOOLEANS[tok];
-          if (b === undefined) throw new LineProblem(`Invalid field value for field key '${key}': '${tok}'`);
-          value = b;
-          type = "Boolean";
-        }
-      }
+      readFieldValue(text, p, key);
+      const { value, type } = field;
+      p = field.end;
       if (idx >= 0 && table.columns[idx].type === type) {
         table.cols[idx][r] = value;
       } else {

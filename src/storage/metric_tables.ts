@@ -1,0 +1,67 @@
+/** Whole-table work on metric-engine tables: drop, truncate, and the ttl sweep. */
+import { invalidArguments } from "../common/errors.ts";
+import type { DatabaseHandle } from "./database.ts";
+import { isLogicalTable, isPhysicalTable, samplesTable, seriesTable } from "./metric_layout.ts";
+import { physicalOf } from "./metric_engine.ts";
+import { forgetSeries, seriesIndex } from "./metric_series.ts";
+import { quoteIdent, type TableMeta } from "./table.ts";
+
+/** Drops a logical table (its series and samples) or an unused physical table. */
+export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
+  handle.transaction(() => {
+    if (isPhysicalTable(t)) {
+      const users = handle.listTables().filter((o) =>
+        isLogicalTable(o) && o.options.on_physical_table === t.name
+      );
+      if (users.length > 0) {
+        throw invalidArguments(
+          `Physical table ${t.name} is used by logical tables: ${users.map((u) => u.name).join(", ")}`,
+        );
+      }
+      handle.conn.exec(`DROP VIEW IF EXISTS ${quoteIdent(t.schema)}.${quoteIdent(t.name)}`);
+      handle.conn.exec(`DROP TABLE IF EXISTS ${seriesTable(t)}`);
+      handle.conn.exec(`DROP TABLE IF EXISTS ${samplesTable(t)}`);
+    } else {
+      truncateMetricTable(handle, t);
+      const physical = physicalOf(handle, t);
+      handle.conn.prepare(`DELETE FROM ${seriesTable(physical)} WHERE table_id = ?`).run(t.id);
+      handle.conn.exec(`DROP VIEW IF EXISTS ${quoteIdent(t.schema)}.${quoteIdent(t.name)}`);
+    }
+    handle.dropTable(t.name);
+  });
+  forgetSeries(handle);
+}
+
+/** Deletes every sample of a metric table (series stay known). */
+export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void {
+  handle.transaction(() => {
+    if (isPhysicalTable(t)) {
+      handle.conn.exec(`DELETE FROM ${samplesTable(t)}`);
+      return;
+    }
+    const physical = physicalOf(handle, t);
+    handle.conn.prepare(
+      `DELETE FROM ${samplesTable(physical)} WHERE series_id IN (SELECT id FROM ${
+        seriesTable(physical)
+      } WHERE table_id = ?)`,
+    ).run(t.id);
+  });
+}
+
+/**
+ * Deletes samples older than `cutoff` (ms): of the whole physical table, or of one logical table's
+ * series. Cheap for a physical table, whose samples are keyed by time first.
+ */
+export function sweepMetricTable(handle: DatabaseHandle, t: TableMeta, cutoff: bigint): number {
+  if (isPhysicalTable(t)) {
+    return Number(handle.conn.prepare(`DELETE FROM ${samplesTable(t)} WHERE ts < ?`).run(cutoff).changes);
+  }
+  const physical = physicalOf(handle, t);
+  const ids = seriesIndex(handle, physical).byTable.get(t.id)?.map((e) => e.id) ?? [];
+  if (ids.length === 0) return 0;
+  return Number(
+    handle.conn.prepare(
+      `DELETE FROM ${samplesTable(physical)} WHERE ts < ? AND series_id IN (SELECT value FROM json_each(?))`,
+    ).run(cutoff, JSON.stringify(ids)).changes,
+  );
+}
