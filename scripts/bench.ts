@@ -6,10 +6,11 @@
  */
 import { benchPipeline } from "../engine/bench.ts";
 import { benchVrl } from "../engine/vrl/bench.ts";
-import { benchLineProtocol, benchRemoteWrite } from "../src/protocols/lineproto/bench.ts";
+import { benchLineProtocol } from "../src/protocols/lineproto/bench.ts";
 import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
+import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
