@@ -6,6 +6,7 @@
  */
 import type { Route } from "../src/http/context.ts";
 import * as admin from "./admin.ts";
+import { dashboard } from "./dashboard.ts";
 import * as lineproto from "./lineproto.ts";
 import * as metricsapi from "./metricsapi.ts";
 import * as sql from "./sql.ts";
@@ -26,8 +27,8 @@ export const ROUTES: Route[] = [
   { method: "GET", path: "/status", handler: admin.status, auth: "public", errors: "plain" },
   { method: "GET", path: "/metrics", handler: admin.metrics, auth: "public", errors: "plain" },
   { method: "GET", path: "/config", handler: admin.config, auth: "public", errors: "plain" },
-  { method: [...GP], path: "/dashboard", handler: todo, auth: "public", errors: "plain" },
-  { method: [...GP], path: "/dashboard/*", handler: todo, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/dashboard", handler: dashboard, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/dashboard/*", handler: dashboard, auth: "public", errors: "plain" },
   { method: "POST", path: "/debug/log_level", handler: admin.logLevel, auth: "public", errors: "plain" },
   {
     method: "POST",

@@ -30,6 +30,7 @@ export interface Config {
   otlp: { enable: boolean };
   jaeger: { enable: boolean };
   loki: { enable: boolean };
+  dashboard: { enable: boolean };
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -60,6 +61,7 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
   otlp: { enable: ["bool", true] },
   jaeger: { enable: ["bool", true] },
   loki: { enable: ["bool", true] },
+  dashboard: { enable: ["bool", true] },
 };
 
 /** A configuration problem; start-up prints the message and exits non-zero. */
