@@ -33,7 +33,9 @@ function conflict(e: unknown): Response {
 export async function cpu(ctx: RequestContext): Promise<Response> {
   const { seconds, frequency, output } = parseCpuParams(ctx.url.searchParams);
   try {
-    const profile = await profileCpu({ seconds, frequency, signal: ctx.signal });
+    // Stop early when the request times out or the client goes away.
+    const signal = AbortSignal.any([ctx.signal, ctx.req.signal]);
+    const profile = await profileCpu({ seconds, frequency, signal });
     return send(renderProfile(profile, output, "Petrel CPU profile"));
   } catch (e) {
     return conflict(e);

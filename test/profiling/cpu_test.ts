@@ -110,3 +110,20 @@ Deno.test("POST /debug/prof/cpu: pprof, text and flamegraph of the running proce
     await s.stop();
   }
 });
+
+Deno.test("a CPU profile stops when its client goes away, freeing the profiler", async () => {
+  const s = await startTestServer();
+  try {
+    const abort = new AbortController();
+    const req = fetch(`${s.url}/debug/prof/cpu?seconds=60`, { method: "POST", signal: abort.signal });
+    assert.ok(await waitFor(() => Promise.resolve(cpuProfileRunning() || null), 10_000), "started");
+    abort.abort();
+    await req.catch(() => {});
+    assert.ok(
+      await waitFor(() => Promise.resolve(!cpuProfileRunning() || null), 10_000),
+      "stopped well before 60 s",
+    );
+  } finally {
+    await s.stop();
+  }
+});
