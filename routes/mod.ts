@@ -6,11 +6,13 @@
  */
 import type { AppRoute } from "./context.ts";
 import * as admin from "./admin.ts";
+import { dashboard } from "./dashboard.ts";
 import * as lineproto from "./lineproto.ts";
 import * as metricsapi from "./metricsapi.ts";
 import * as sql from "./sql.ts";
 import * as tsjson from "./tsjson.ts";
 import * as pipelines from "./pipelines.ts";
+import * as prof from "./profiling.ts";
 import { ingest } from "./ingest.ts";
 
 const todo = admin.notImplemented;
@@ -25,8 +27,8 @@ export const ROUTES: AppRoute[] = [
   { method: "GET", path: "/status", handler: admin.status, auth: "public", errors: "plain" },
   { method: "GET", path: "/metrics", handler: admin.metrics, auth: "public", errors: "plain" },
   { method: "GET", path: "/config", handler: admin.config, auth: "public", errors: "plain" },
-  { method: [...GP], path: "/dashboard", handler: todo, auth: "public", errors: "plain" },
-  { method: [...GP], path: "/dashboard/*", handler: todo, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/dashboard", handler: dashboard, auth: "public", errors: "plain" },
+  { method: [...GP], path: "/dashboard/*", handler: dashboard, auth: "public", errors: "plain" },
   { method: "POST", path: "/debug/log_level", handler: admin.logLevel, auth: "public", errors: "plain" },
   {
     method: "POST",
@@ -35,13 +37,25 @@ export const ROUTES: AppRoute[] = [
     auth: "public",
     errors: "plain",
   },
-  { method: "POST", path: "/debug/prof/cpu", handler: todo, auth: "public", errors: "plain" },
-  { method: "POST", path: "/debug/prof/mem", handler: todo, auth: "public", errors: "plain" },
-  { method: "GET", path: "/debug/prof/mem/status", handler: todo, auth: "public", errors: "plain" },
-  { method: "POST", path: "/debug/prof/mem/activate", handler: todo, auth: "public", errors: "plain" },
-  { method: "POST", path: "/debug/prof/mem/deactivate", handler: todo, auth: "public", errors: "plain" },
-  { method: [...GP], path: "/debug/prof/mem/gdump", handler: todo, auth: "public", errors: "plain" },
-  { method: "POST", path: "/debug/prof/mem/symbol", handler: todo, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/cpu", handler: prof.cpu, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/mem", handler: prof.mem, auth: "public", errors: "plain" },
+  { method: "GET", path: "/debug/prof/mem/status", handler: prof.memStatus, auth: "public", errors: "plain" },
+  {
+    method: "POST",
+    path: "/debug/prof/mem/activate",
+    handler: prof.memActivate,
+    auth: "public",
+    errors: "plain",
+  },
+  {
+    method: "POST",
+    path: "/debug/prof/mem/deactivate",
+    handler: prof.memDeactivate,
+    auth: "public",
+    errors: "plain",
+  },
+  { method: [...GP], path: "/debug/prof/mem/gdump", handler: prof.gdump, auth: "public", errors: "plain" },
+  { method: "POST", path: "/debug/prof/mem/symbol", handler: prof.symbol, auth: "public", errors: "plain" },
 
   // Queries.
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },

@@ -158,7 +158,7 @@ export function benchStorage(
     const rows = makeRows(rowsN);
     const rawRowsPerSec = rawInserts(dir, rows, batchRows);
     const storage = Storage.open({ dataHome: dir });
-    let t = performance.now();
+    const t = performance.now();
     for (let b = 0; b < rows.length; b += batchRows) {
       const batch: WriteBatch = { table: "bench", columns: COLUMNS, rows: rows.slice(b, b + batchRows) };
       storage.write("public", [batch]);

@@ -30,6 +30,7 @@ export interface Config {
   otlp: { enable: boolean };
   jaeger: { enable: boolean };
   loki: { enable: boolean };
+  dashboard: { enable: boolean };
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -60,6 +61,7 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
   otlp: { enable: ["bool", true] },
   jaeger: { enable: ["bool", true] },
   loki: { enable: ["bool", true] },
+  dashboard: { enable: ["bool", true] },
 };
 
 /** A configuration problem; start-up prints the message and exits non-zero. */
@@ -123,7 +125,7 @@ function flagName(key: string): string {
 }
 
 /** Applies a TOML document; unknown sections or keys and ill-typed values throw naming the file. */
-function applyToml(config: Config, text: string, source: string): void {
+export function applyToml(config: Config, text: string, source: string): void {
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
@@ -144,7 +146,7 @@ function isTable(v: unknown): v is Record<string, unknown> {
 }
 
 /** Applies `PETREL__KEY` and `PETREL__SECTION__KEY` variables. */
-function applyEnv(config: Config, env: Record<string, string>): void {
+export function applyEnv(config: Config, env: Record<string, string>): void {
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith("PETREL__")) continue;
     const parts = name.slice("PETREL__".length).toLowerCase().split("__");

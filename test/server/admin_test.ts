@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
-import { startTestServer } from "../helpers/server.ts";
+import { basicAuth, startTestServer } from "../helpers/server.ts";
 
 Deno.test("admin endpoints: health, status, metrics, config, 404/405/501", async (t) => {
   const s = await startTestServer({ user_provider: "static_user_provider:cmd:alice=s3cret" });
@@ -76,7 +76,9 @@ Deno.test("admin endpoints: health, status, metrics, config, 404/405/501", async
     });
 
     await t.step("an endpoint whose issue has not landed answers 501 JSON", async () => {
-      const res = await fetch(s.url + "/debug/prof/cpu", { method: "POST" });
+      const res = await fetch(s.url + "/v1/sql/parse?sql=SELECT+1", {
+        headers: { authorization: basicAuth("alice", "s3cret") },
+      });
       assert.equal(res.status, 501);
       assert.match((await res.json()).error, /not implemented yet/);
     });
