@@ -56,7 +56,7 @@ const defs: FunctionDef[] = [
   rangeFn("quantile_over_time", ot.quantileOverTime, [S, M]),
   rangeFn("mad_over_time", ot.madOverTime, [M], { experimental: true }),
   rangeFn("last_over_time", ot.lastOverTime, [M], { keepName: true }),
-  rangeFn("first_over_time", ot.firstOverTime, [M], { experimental: true }),
+  rangeFn("first_over_time", ot.firstOverTime, [M], { experimental: true, keepName: true }),
   rangeFn("present_over_time", ot.presentOverTime),
   // absent_over_time: the evaluator turns "no series at this step" into 1 (see eval_call.ts).
   rangeFn("absent_over_time", ot.presentOverTime),
