@@ -72,10 +72,24 @@ export function binaryModifiersString(e: BinaryExpr): string {
   return out;
 }
 
-/** A number literal as written back (durations as durations, Prometheus 3). */
+/** Go's `%v` of a float64 (`strconv` 'g', shortest): exponent form below 1e-4 and from 1e6 on. */
+export function formatFloatV(v: number): string {
+  if (v !== v) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+  const [mant, expText] = v.toExponential().split("e");
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 6) {
+    return `${mant}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  return formatFloatF(v);
+}
+
+/** A number literal as written back (durations as durations, Prometheus 3; numbers as Go's `%v`). */
 export function numberString(val: number, duration: boolean): string {
   if (duration) return val < 0 ? `-${formatDurationMs(-val * 1000)}` : formatDurationMs(val * 1000);
-  return formatFloatF(val);
+  return formatFloatV(val);
 }
 
 /**

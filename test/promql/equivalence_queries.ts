@@ -333,3 +333,26 @@ export const ERROR_QUERIES = [
   "foo bar",
   'label_replace(foo, "a", "b", "c")',
 ];
+
+/** Queries for `/format_query` (printer and prettifier) beyond the corpus: long ones get split. */
+export const FORMAT_QUERIES = [
+  "foo/bar",
+  "a+b*c",
+  'sum by (job) (rate(http_requests_total{a="b",c=~"x"}[5m] offset 1m)) / on(job) group_left(x) foo',
+  'sum by (job, instance, method) (rate(http_requests_total{job="api-server",instance=~"i-.*",method!="post"}[5m])) / on (job, instance) group_left (version) max by (job, instance, version) (build_info{job="api-server"})',
+  'histogram_quantile(0.99, sum by (le, job, instance) (rate(request_duration_seconds_bucket{job="api-server",handler="/api/v1/query"}[5m])))',
+  'topk(5, sort_desc(max_over_time(rate(http_requests_total{job="api-server",instance="some-very-long-instance-name:9090"}[5m])[1h:1m])))',
+  'label_replace(rate(http_requests_total{job="api-server",instance="some-very-long-instance-name:9090"}[5m]), "dst", "$1", "src", "(.*)")',
+  '-(sum(rate(http_requests_total{job="api-server",instance="some-very-long-instance-name:9090",method="get"}[5m])))',
+  '(sum(rate(http_requests_total{job="api-server",instance="some-very-long-instance-name:9090",method="get"}[5m])))',
+  'count_values("value", http_requests_total{job="api-server",instance="some-very-long-instance-name:9090",method="get"})',
+  'a{x="1"} and on(x) b{x="1"} or ignoring(y) c{x="2"} unless d{y="3"} > bool 4 * 2 ^ 3 ^ 4 + -5 % 6 - 7 / 8',
+  "foo @ 1700000000.123 offset 5m",
+  "foo[5m] @ start() offset -1h",
+  "foo[1h:5m] @ end() offset 90d",
+  "rate(foo[1y2w]) + rate(foo[90d]) + rate(foo[1w]) + rate(foo[1d12h]) + rate(foo[1500ms])",
+  "1e6 + 0.000001 + 1.5e-9 + 0x1F + Inf + -Inf + NaN",
+  'label_join(foo, "dst", "\\t\\n\\\\", \'src\', `raw\\n`)',
+  'foo:bar:baz{a="\\"quoted\\""}',
+  "sum without (instance) (x) + count by () (y) + group(z) + quantile(0.9, w) + bottomk(2, v) + stdvar(u)",
+];

@@ -16,7 +16,9 @@ import {
   SUBQUERY_RANGES,
   T0,
 } from "./equivalence_data.ts";
-import { corpus, ERROR_QUERIES } from "./equivalence_queries.ts";
+import { corpus, ERROR_QUERIES, FORMAT_QUERIES } from "./equivalence_queries.ts";
+import { parseExpr } from "../../src/promql/parser.ts";
+import { prettify } from "../../src/promql/prettify.ts";
 import {
   type ApiResponse,
   compareResponses,
@@ -72,6 +74,14 @@ Deno.test("PromQL answers equal Prometheus 2.42's", async () => {
         if (diff !== null) mismatches.push(`${q} @ ${JSON.stringify(when)}: ${diff}`);
       }
     }
+    let formatted = 0;
+    for (const q of [...queries, ...FORMAT_QUERIES]) {
+      const res = await fetch(`${prom.url}/api/v1/format_query?${new URLSearchParams({ query: q })}`);
+      const body = await res.json() as { data: string };
+      formatted++;
+      const mine = prettify(parseExpr(q));
+      if (mine !== body.data) mismatches.push(`format_query ${q}:\n${body.data}\nvs\n${mine}`);
+    }
     for (const q of ERROR_QUERIES) {
       const when = { time: T0 + 30 * 60_000 };
       const [p, o] = await Promise.all([prom.query(q, when), ours(q, when)]);
@@ -81,7 +91,7 @@ Deno.test("PromQL answers equal Prometheus 2.42's", async () => {
     }
     console.log(
       `equivalence: ${queries.length} queries + ${ERROR_QUERIES.length} error queries, ${comparisons} comparisons ` +
-        `(${nonEmpty} non-empty), ${mismatches.length} mismatches`,
+        `(${nonEmpty} non-empty), ${formatted} format_query, ${mismatches.length} mismatches`,
     );
     assert.deepEqual(mismatches, []);
   } finally {
