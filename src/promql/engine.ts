@@ -23,6 +23,8 @@ export interface EngineOptions {
   defaultSubqueryStepMs?: number;
   /** Most points per series of a range query (Prometheus' API allows 11,000). */
   maxPointsPerSeries?: number;
+  /** The clock deadlines are measured on (ms); tests replace it. */
+  clock?: () => number;
 }
 
 /** Per-query settings. */
@@ -31,6 +33,11 @@ export interface QueryOptions {
   signal?: AbortSignal;
   /** Overrides the engine's lookback (Prometheus' `lookback_delta` query parameter). */
   lookbackDeltaMs?: number;
+  /**
+   * The query's time budget (Prometheus' `timeout`): checked during evaluation, which a signal's
+   * timer cannot interrupt. Exceeding it fails with errorType `timeout`.
+   */
+  timeoutMs?: number;
 }
 
 /** Evaluates PromQL against a queryable. */
@@ -39,12 +46,14 @@ export class PromQLEngine {
   private readonly maxSamples: number;
   private readonly subqueryStepMs: number;
   private readonly maxPoints: number;
+  private readonly clock: () => number;
 
   constructor(private readonly queryable: Queryable, opts: EngineOptions = {}) {
     this.lookbackMs = opts.lookbackDeltaMs ?? 300_000;
     this.maxSamples = opts.maxSamples ?? 50_000_000;
     this.subqueryStepMs = opts.defaultSubqueryStepMs ?? 60_000;
     this.maxPoints = opts.maxPointsPerSeries ?? 11_000;
+    this.clock = opts.clock ?? (() => performance.now());
   }
 
   /**
@@ -132,9 +141,13 @@ export class PromQLEngine {
 
   private async evaluator(expr: Expr, startMs: number, endMs: number, stepMs: number, opts: QueryOptions) {
     const lookbackMs = opts.lookbackDeltaMs ?? this.lookbackMs;
+    const deadline = opts.timeoutMs === undefined
+      ? undefined
+      : { at: this.clock() + opts.timeoutMs, now: this.clock };
     const plan = planSelects(expr, { startMs, endMs, stepMs, lookbackMs });
-    const data = await fetchSelectors(this.queryable, plan, opts.signal);
+    const data = await fetchSelectors(this.queryable, plan, opts.signal, deadline);
     return new Evaluator(data, {
+      ...(deadline !== undefined ? { deadline } : {}),
       lookbackMs,
       maxSamples: this.maxSamples,
       defaultSubqueryStepMs: this.subqueryStepMs,

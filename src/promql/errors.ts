@@ -49,8 +49,18 @@ export function promErrorType(e: unknown): PromErrorType {
   return "internal";
 }
 
-/** Throws `timeout` or `canceled` when the signal has fired (a timeout reason means the deadline). */
-export function checkAbort(signal: AbortSignal | undefined, where = "expression evaluation"): void {
+/**
+ * Throws `timeout` past the deadline (a clock reading; evaluation is synchronous, so timers cannot
+ * fire during it), or `timeout`/`canceled` when the signal has fired (a `TimeoutError` reason is a timeout).
+ */
+export function checkAbort(
+  signal: AbortSignal | undefined,
+  where = "expression evaluation",
+  deadline?: { at: number; now: () => number },
+): void {
+  if (deadline !== undefined && deadline.now() > deadline.at) {
+    throw new PromQLError("timeout", `query timed out in ${where}`);
+  }
   if (signal === undefined || !signal.aborted) return;
   const reason = signal.reason;
   const isTimeout = reason instanceof DOMException

@@ -27,6 +27,8 @@ export interface EvalSettings {
   queryStartMs: number;
   queryEndMs: number;
   signal?: AbortSignal;
+  /** When evaluation must have finished, on `clock`'s scale. */
+  deadline?: { at: number; now: () => number };
 }
 
 /** Evaluates expressions over grids against data fetched for each selector. */
@@ -59,7 +61,7 @@ export class Evaluator {
 
   /** Throws when the request was cancelled or timed out. */
   checkAbort(): void {
-    checkAbort(this.settings.signal);
+    checkAbort(this.settings.signal, "expression evaluation", this.settings.deadline);
   }
 
   /** The series a selector selected. */

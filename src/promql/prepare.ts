@@ -107,6 +107,7 @@ export async function fetchSelectors(
   queryable: Queryable,
   plan: PlannedSelect[],
   signal?: AbortSignal,
+  deadline?: { at: number; now: () => number },
 ): Promise<Map<VectorSelector, SeriesData[]>> {
   const results = await Promise.all(
     plan.map((p) =>
@@ -116,7 +117,7 @@ export async function fetchSelectors(
       )
     ),
   );
-  checkAbort(signal, "query preparation");
+  checkAbort(signal, "query preparation", deadline);
   const data = new Map<VectorSelector, SeriesData[]>();
   plan.forEach((p, i) => data.set(p.selector, toSeriesData(results[i])));
   return data;
