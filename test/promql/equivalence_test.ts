@@ -1,0 +1,100 @@
+/**
+ * Equivalence with a real Prometheus 2.42: the same series go into Prometheus (remote write) and
+ * into the engine's in-memory queryable; every corpus query is answered by both at several instants
+ * and over ranges, and the answers must agree. Skips (printing why) when Prometheus is missing.
+ */
+import assert from "node:assert/strict";
+import { PromQLEngine } from "../../src/promql/engine.ts";
+import { promQLResultJson } from "../../src/promql/encode.ts";
+import { promErrorType } from "../../src/promql/errors.ts";
+import { MemoryQueryable } from "../../src/promql/queryable.ts";
+import {
+  equivalenceSeries,
+  INSTANTS,
+  RANGES,
+  SUBQUERY_INSTANTS,
+  SUBQUERY_RANGES,
+  T0,
+} from "./equivalence_data.ts";
+import { corpus, ERROR_QUERIES, FORMAT_QUERIES } from "./equivalence_queries.ts";
+import { parseExpr } from "../../src/promql/parser.ts";
+import { prettify } from "../../src/promql/prettify.ts";
+import {
+  type ApiResponse,
+  compareResponses,
+  type QuerySide,
+  remoteWrite,
+  startPrometheus,
+  type When,
+} from "./prom_compare.ts";
+
+/** The engine as a {@link QuerySide}: results and errors in the API's shapes. */
+export function engineSide(engine: PromQLEngine): QuerySide {
+  return async (query: string, when: When): Promise<ApiResponse> => {
+    try {
+      const r = "time" in when
+        ? await engine.instantQuery(query, when.time)
+        : await engine.rangeQuery(query, when.start, when.end, when.step);
+      return { status: "success", data: JSON.parse(promQLResultJson(r)) };
+    } catch (e) {
+      return { status: "error", errorType: promErrorType(e), error: (e as Error).message };
+    }
+  };
+}
+
+Deno.test("PromQL answers equal Prometheus 2.42's", async () => {
+  const prom = await startPrometheus();
+  if (prom === null) return;
+  try {
+    const series = equivalenceSeries();
+    await remoteWrite(prom.url, series);
+    const loaded = await prom.query('count({__name__=~".+"})', { time: T0 + 30 * 60_000 });
+    // Every series but late_series (which starts later) has a sample in the lookback at T0+30m.
+    assert.equal(
+      (loaded.data?.result as { value: [number, string] }[])[0]?.value[1],
+      String(series.length - 1),
+    );
+    const ours = engineSide(new PromQLEngine(new MemoryQueryable(series)));
+    const queries = corpus();
+    const mismatches: string[] = [];
+    let comparisons = 0, nonEmpty = 0;
+    for (const q of queries) {
+      const isSubquery = /\[[^\]]*:[^\]]*\]/.test(q);
+      const instants = isSubquery ? SUBQUERY_INSTANTS : INSTANTS;
+      const ranges = isSubquery ? SUBQUERY_RANGES : RANGES;
+      const whens: When[] = [...instants.map((time) => ({ time })), ...ranges];
+      for (const when of whens) {
+        const [p, o] = await Promise.all([prom.query(q, when), ours(q, when)]);
+        comparisons++;
+        if (
+          p.status === "success" && Array.isArray(p.data?.result) && (p.data.result as unknown[]).length > 0
+        ) nonEmpty++;
+        const ordered = "time" in when && /^sort/.test(q);
+        const diff = compareResponses(p, o, ordered);
+        if (diff !== null) mismatches.push(`${q} @ ${JSON.stringify(when)}: ${diff}`);
+      }
+    }
+    let formatted = 0;
+    for (const q of [...queries, ...FORMAT_QUERIES]) {
+      const res = await fetch(`${prom.url}/api/v1/format_query?${new URLSearchParams({ query: q })}`);
+      const body = await res.json() as { data: string };
+      formatted++;
+      const mine = prettify(parseExpr(q));
+      if (mine !== body.data) mismatches.push(`format_query ${q}:\n${body.data}\nvs\n${mine}`);
+    }
+    for (const q of ERROR_QUERIES) {
+      const when = { time: T0 + 30 * 60_000 };
+      const [p, o] = await Promise.all([prom.query(q, when), ours(q, when)]);
+      comparisons++;
+      const diff = compareResponses(p, o, false);
+      if (diff !== null) mismatches.push(`${q}: ${diff}`);
+    }
+    console.log(
+      `equivalence: ${queries.length} queries + ${ERROR_QUERIES.length} error queries, ${comparisons} comparisons ` +
+        `(${nonEmpty} non-empty), ${formatted} format_query, ${mismatches.length} mismatches`,
+    );
+    assert.deepEqual(mismatches, []);
+  } finally {
+    await prom.stop();
+  }
+});
