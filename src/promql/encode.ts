@@ -3,7 +3,7 @@
  * `/query_range` (`resultType`, `result`), times as unix seconds with millisecond fraction
  * (`1700000000.5` → `1700000000.500`), values as strings the way Prometheus formats floats.
  */
-import type { PromQueryData, PromSample } from "../http/formats/prometheus.ts";
+import type { PromQueryData, PromSample } from "../protocols/prometheus_api/types.ts";
 import type { Labels, QueryResult } from "./values.ts";
 
 /** A sample value as Prometheus' API prints it: `"+Inf"`, `"NaN"`, `"0.1"`, `"1e-07"`, `"1e+21"`. */

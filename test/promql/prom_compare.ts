@@ -6,7 +6,7 @@
  * same comparison can run against the engine directly or through Petrel's HTTP API.
  */
 import type { Series } from "../../src/common/series.ts";
-import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 import { ensureDebianBinary, freePort, waitFor } from "../helpers/debian.ts";
 
 /** When to evaluate: an instant, or a range. */

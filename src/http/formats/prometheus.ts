@@ -7,36 +7,21 @@
 import { PetrelError, StatusCode, statusCodeName } from "../../common/errors.ts";
 import { HttpError, httpStatusOf, httpStatusOfCode } from "../render_error.ts";
 import { formatDisplayFloat, formatJsonFloat } from "./json_text.ts";
+import type {
+  PromHistogram,
+  PromMatrixSeries,
+  PromQueryData,
+  PromSample,
+  PromVectorSeries,
+} from "../../protocols/prometheus_api/types.ts";
 
-/** A sample as the API shows it: `[<unix seconds>, "<value>"]`. */
-export type PromSample = [number, string];
-
-/** A native histogram sample's value: counts as strings, buckets `[rule, "lo", "hi", "count"]`. */
-export interface PromHistogram {
-  count: string;
-  sum: string;
-  buckets?: [number, string, string, string][];
-}
-
-/** One series of an instant vector. */
-export interface PromVectorSeries {
-  metric: Record<string, string>;
-  value?: PromSample;
-  histogram?: [number, PromHistogram];
-}
-
-/** One series of a range matrix. */
-export interface PromMatrixSeries {
-  metric: Record<string, string>;
-  values?: PromSample[];
-  histograms?: [number, PromHistogram][];
-}
-
-/** `data` of `/query` and `/query_range`. */
-export type PromQueryData =
-  | { resultType: "vector"; result: PromVectorSeries[] }
-  | { resultType: "matrix"; result: PromMatrixSeries[] }
-  | { resultType: "scalar" | "string"; result: PromSample | null };
+export type {
+  PromHistogram,
+  PromMatrixSeries,
+  PromQueryData,
+  PromSample,
+  PromVectorSeries,
+} from "../../protocols/prometheus_api/types.ts";
 
 /** A JSON value for the `data` of the other endpoints (labels, series, metadata, buildinfo…). */
 export type PromJson = string | number | boolean | null | PromJson[] | { [key: string]: PromJson };

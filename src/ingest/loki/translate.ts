@@ -1,0 +1,95 @@
+/**
+ * Loki pushes → GreptimeDB's `loki_logs` table (reference §7.6): `greptime_timestamp` (ns),
+ * `line`, `structured_metadata` (JSON object, `{}` when none), then one String tag column per
+ * label, sorted by name within a stream and appended as new labels appear; or → the entries a
+ * pipeline receives (`greptime_timestamp`, `loki_line`, `loki_label_<k>`, `loki_metadata_<k>`).
+ */
+import type { ColumnSchema, Value, WriteBatch } from "../../common/rows.ts";
+import type { LokiPushRequest } from "../../protocols/loki/model.ts";
+
+/** The table a push goes to without `x-greptime-log-table-name`. */
+export const DEFAULT_LOKI_TABLE = "loki_logs";
+
+const FIXED: ColumnSchema[] = [
+  { name: "greptime_timestamp", type: "TimestampNanosecond", semantic: "TIMESTAMP" },
+  { name: "line", type: "String", semantic: "FIELD" },
+  { name: "structured_metadata", type: "Json", semantic: "FIELD" },
+];
+
+function byName(a: [string, string], b: [string, string]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+/** Structured metadata as a JSON object text, keys sorted (last of a repeated name wins). */
+export function metadataJson(pairs: [string, string][]): string {
+  if (pairs.length === 0) return "{}";
+  const m = new Map<string, string>();
+  for (const [k, v] of pairs) m.set(k, v);
+  const keys = [...m.keys()].sort();
+  let s = "{";
+  for (let i = 0; i < keys.length; i++) {
+    s += (i === 0 ? "" : ",") + JSON.stringify(keys[i]) + ":" + JSON.stringify(m.get(keys[i]));
+  }
+  return s + "}";
+}
+
+/** Translates a push into one batch of the direct model (pure; no storage). */
+export function lokiToBatch(req: LokiPushRequest, table: string): WriteBatch {
+  const columns = [...FIXED];
+  const labelIndex = new Map<string, number>();
+  const rows: Value[][] = [];
+  for (const stream of req.streams) {
+    const labels = [...stream.labels].sort(byName);
+    const slots: number[] = [];
+    const values: string[] = [];
+    for (const [name, value] of labels) {
+      let j = labelIndex.get(name);
+      if (j === undefined) {
+        j = columns.length;
+        columns.push({ name, type: "String", semantic: "TAG" });
+        labelIndex.set(name, j);
+      }
+      // A repeated label name keeps its last value.
+      const at = slots.indexOf(j);
+      if (at >= 0) values[at] = value;
+      else {
+        slots.push(j);
+        values.push(value);
+      }
+    }
+    for (const e of stream.entries) {
+      const row: Value[] = [e.timestampNs, e.line, metadataJson(e.structuredMetadata)];
+      for (let k = 0; k < slots.length; k++) row[slots[k]] = values[k];
+      rows.push(row);
+    }
+  }
+  const width = columns.length;
+  for (const row of rows) {
+    for (let j = 3; j < width; j++) if (row[j] === undefined) row[j] = null;
+  }
+  return {
+    table,
+    columns,
+    rows,
+    options: {
+      append_mode: "true",
+      "greptime.semantic.signal_type": "log",
+      "greptime.semantic.source": "loki",
+    },
+    createType: "log",
+  };
+}
+
+/** The entries a pipeline receives, one per line (the timestamp as an ns integer). */
+export function lokiToEntries(req: LokiPushRequest): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const stream of req.streams) {
+    for (const e of stream.entries) {
+      const entry: Record<string, unknown> = { greptime_timestamp: e.timestampNs, loki_line: e.line };
+      for (const [k, v] of e.structuredMetadata) entry[`loki_metadata_${k}`] = v;
+      for (const [k, v] of stream.labels) entry[`loki_label_${k}`] = v;
+      out.push(entry);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+/**
+ * OTLP values as the tables and pipelines see them: attributes as JSON text (Json columns),
+ * values as plain JS (pipeline entries), a log body as a string, nanosecond times as RFC 3339.
+ * JSON is written directly (not via JSON.stringify of a built object) so int64 stays exact and no
+ * intermediate objects are made; of repeated keys the last wins, as a map would have it.
+ */
+import type { AnyValue, KeyValue } from "../../protocols/otlp/model.ts";
+import { hexOf } from "../../protocols/otlp/pb_common.ts";
+import { rustF64 } from "./metric_names.ts";
+
+/** Bytes as lowercase hex (how ids and bytes values are shown as text). */
+export function hex(bytes: Uint8Array): string {
+  return hexOf(bytes, 0, bytes.length);
+}
+
+function jsonNumber(v: number): string {
+  return Number.isFinite(v) ? String(v) : "null";
+}
+
+/** An AnyValue as JSON text. */
+export function valueJson(v: AnyValue): string {
+  switch (v.type) {
+    case "string":
+      return JSON.stringify(v.value);
+    case "bool":
+      return v.value ? "true" : "false";
+    case "int":
+      return String(v.value);
+    case "double":
+      return jsonNumber(v.value);
+    case "bytes":
+      return '"' + hex(v.value) + '"';
+    case "array": {
+      let s = "[";
+      for (let i = 0; i < v.value.length; i++) s += (i === 0 ? "" : ",") + valueJson(v.value[i]);
+      return s + "]";
+    }
+    case "kvlist":
+      return attributesJson(v.value);
+    case "empty":
+      return "null";
+  }
+}
+
+function hasDuplicateKeys(kvs: KeyValue[]): boolean {
+  if (kvs.length < 2) return false;
+  if (kvs.length <= 8) {
+    for (let i = 1; i < kvs.length; i++) {
+      for (let j = 0; j < i; j++) if (kvs[i].key === kvs[j].key) return true;
+    }
+    return false;
+  }
+  return new Set(kvs.map((kv) => kv.key)).size !== kvs.length;
+}
+
+/** Keeps the last of each key, in the order of first appearance. */
+function lastWins(kvs: KeyValue[]): KeyValue[] {
+  const m = new Map<string, KeyValue>();
+  for (const kv of kvs) m.set(kv.key, kv);
+  return [...m.values()];
+}
+
+/** Attributes as a JSON object text (`{}` when none). */
+export function attributesJson(kvs: KeyValue[]): string {
+  if (kvs.length === 0) return "{}";
+  const list = hasDuplicateKeys(kvs) ? lastWins(kvs) : kvs;
+  let s = "{";
+  for (let i = 0; i < list.length; i++) {
+    s += (i === 0 ? "" : ",") + JSON.stringify(list[i].key) + ":" + valueJson(list[i].value);
+  }
+  return s + "}";
+}
+
+/** An AnyValue as a plain JS value for a pipeline entry (bytes as hex, empty as null). */
+export function valuePlain(v: AnyValue): unknown {
+  switch (v.type) {
+    case "string":
+    case "bool":
+    case "int":
+    case "double":
+      return v.value;
+    case "bytes":
+      return hex(v.value);
+    case "array":
+      return v.value.map(valuePlain);
+    case "kvlist":
+      return attributesPlain(v.value);
+    case "empty":
+      return null;
+  }
+}
+
+/** Attributes as a plain object (last of a repeated key wins). */
+export function attributesPlain(kvs: KeyValue[]): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  for (const kv of kvs) o[kv.key] = valuePlain(kv.value);
+  return o;
+}
+
+/** A log body as text: strings as they are, scalars as Rust displays them, structures as JSON. */
+export function bodyText(v: AnyValue | null): string {
+  if (v === null) return "";
+  switch (v.type) {
+    case "string":
+      return v.value;
+    case "bool":
+      return v.value ? "true" : "false";
+    case "int":
+      return String(v.value);
+    case "double":
+      return rustF64(v.value);
+    case "bytes":
+      return hex(v.value);
+    case "empty":
+      return "";
+    default:
+      return valueJson(v);
+  }
+}
+
+/** Nanoseconds since the epoch as RFC 3339 UTC with nine fractional digits. */
+export function rfc3339Nanos(ns: bigint): string {
+  let secs = ns / 1_000_000_000n;
+  let frac = ns % 1_000_000_000n;
+  if (frac < 0n) {
+    secs -= 1n;
+    frac += 1_000_000_000n;
+  }
+  const d = new Date(Number(secs) * 1000);
+  if (Number.isNaN(d.getTime())) return String(ns);
+  return d.toISOString().slice(0, 19) + "." + String(frac).padStart(9, "0") + "Z";
+}

@@ -1,0 +1,102 @@
+/**
+ * Elasticsearch `_bulk` bodies: NDJSON lines of action and document. As GreptimeDB does
+ * (`src/servers/src/elasticsearch.rs`), only `create` and `index` are taken (both append; `index`
+ * does not upsert), any other action fails the whole request, an action needs `_index` unless the
+ * URL names one, and a trailing action without its document is dropped.
+ */
+import { invalidArguments } from "../../common/errors.ts";
+
+/** The actions Petrel ingests. */
+export type BulkAction = "create" | "index";
+
+/** One action and its document. `index` is the action's `_index` (null: use the URL's). */
+export interface BulkItem {
+  action: BulkAction;
+  index: string | null;
+  id: string | null;
+  document: unknown;
+}
+
+/** A decoded bulk body. */
+export interface BulkRequest {
+  items: BulkItem[];
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function parseLine(line: string, n: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (e) {
+    throw invalidArguments(
+      `Invalid Elasticsearch bulk request: line ${n} is not valid JSON: ${(e as Error).message}`,
+    );
+  }
+}
+
+function shown(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 200 ? s.slice(0, 200) + "…" : s;
+}
+
+function actionOf(v: unknown, n: number): { action: BulkAction; index: string | null; id: string | null } {
+  const o = typeof v === "object" && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : null;
+  const action = o === null ? undefined : "create" in o ? "create" : "index" in o ? "index" : undefined;
+  if (o === null || action === undefined) {
+    throw invalidArguments(
+      `Invalid Elasticsearch bulk request: line ${n}: expected 'create' or 'index' but got ${shown(v)}`,
+    );
+  }
+  const meta = o[action];
+  if (meta === null || meta === undefined) return { action, index: null, id: null };
+  if (typeof meta !== "object" || Array.isArray(meta)) {
+    throw invalidArguments(`Invalid Elasticsearch bulk request: line ${n}: '${action}' must be an object`);
+  }
+  const m = meta as Record<string, unknown>;
+  const index = m._index;
+  if (index !== undefined && index !== null && typeof index !== "string") {
+    throw invalidArguments(`Invalid Elasticsearch bulk request: line ${n}: '_index' must be a string`);
+  }
+  const id = m._id;
+  return {
+    action,
+    index: typeof index === "string" ? index : null,
+    id: id === undefined || id === null ? null : String(id),
+  };
+}
+
+/** Decodes a `_bulk` body (bytes or text) into its items; 400 for anything malformed or unsupported. */
+export function decodeBulk(body: Uint8Array | string): BulkRequest {
+  let text: string;
+  if (typeof body === "string") text = body;
+  else {
+    try {
+      text = utf8.decode(body);
+    } catch {
+      throw invalidArguments("Invalid Elasticsearch bulk request: body is not valid UTF-8");
+    }
+  }
+  const items: BulkItem[] = [];
+  let pending: ReturnType<typeof actionOf> | null = null;
+  let lineNo = 0;
+  let start = 0;
+  let sawAny = false;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const line = text.slice(start, end).trim();
+    start = end + 1;
+    if (line === "") continue;
+    sawAny = true;
+    const v = parseLine(line, lineNo);
+    if (pending === null) {
+      pending = actionOf(v, lineNo);
+    } else {
+      items.push({ ...pending, document: v });
+      pending = null;
+    }
+  }
+  if (!sawAny) throw invalidArguments("Invalid Elasticsearch bulk request: empty bulk request");
+  return { items };
+}
