@@ -5,11 +5,14 @@
 import { ConfigError, type ConfigFlags, loadConfig } from "./src/config/config.ts";
 import { startPetrel } from "./src/app.ts";
 import { runVrlCli } from "./engine/vrl/cli.ts";
+import { DataHomeInUse } from "./src/storage/data_lock.ts";
+import { checkDataHome } from "./src/storage/check.ts";
 
 const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
 
 Usage:
   petrel start [--http-addr HOST:PORT] [--data-home DIR|:memory:] [--config-file FILE] [--user-provider SPEC]
+  petrel check [--data-home DIR] [--config-file FILE]   (integrity of every database file)
   petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object]
 
 Configuration: defaults < TOML file < env PETREL__SECTION__KEY < flags.`;
@@ -55,12 +58,30 @@ async function start(args: string[]): Promise<number> {
   return 0;
 }
 
+/** `petrel check`: integrity of every database file; exit 1 on damage. */
+async function check(args: string[]): Promise<number> {
+  const config = await loadConfig(parseStartFlags(args));
+  if (config.storage.data_home === ":memory:") {
+    throw new ConfigError("petrel check needs a data home on disk");
+  }
+  const results = checkDataHome(config.storage.data_home);
+  for (const r of results) {
+    console.log(`${r.ok ? "ok" : "DAMAGED"}  ${r.file}`);
+    for (const p of r.problems) console.log(`    ${p}`);
+  }
+  const bad = results.filter((r) => !r.ok).length;
+  console.log(`${results.length} database files checked in ${config.storage.data_home}, ${bad} damaged`);
+  return bad > 0 ? 1 : 0;
+}
+
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
       case "start":
         return await start(rest);
+      case "check":
+        return await check(rest);
       case "vrl":
         return await runVrlCli(rest);
       case undefined:
@@ -74,7 +95,7 @@ async function main(args: string[]): Promise<number> {
         return 2;
     }
   } catch (e) {
-    if (e instanceof ConfigError) {
+    if (e instanceof ConfigError || e instanceof DataHomeInUse) {
       console.error(`error: ${e.message}`);
       return 1;
     }

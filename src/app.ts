@@ -12,6 +12,7 @@ import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import type { App } from "../routes/context.ts";
 import { Storage } from "./storage/mod.ts";
+import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
 
 /** A started server. */
@@ -38,13 +39,18 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   } catch (e) {
     throw new ConfigError(`Invalid user_provider: ${(e as Error).message}`);
   }
+  let lock: DataHomeLock | null = null;
   if (config.storage.data_home !== ":memory:") {
     await Deno.mkdir(config.storage.data_home, { recursive: true });
+    lock = lockDataHome(config.storage.data_home);
   }
-  const storage = Storage.open({
-    dataHome: config.storage.data_home,
-    autoCreateTable: config.auto_create_table,
-  });
+  let storage: Storage;
+  try {
+    storage = Storage.open({ dataHome: config.storage.data_home, autoCreateTable: config.auto_create_table });
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   const app: App = {
     config,
@@ -107,6 +113,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
       }
       await server.shutdown();
       storage.close();
+      lock?.release();
       log.info("Petrel stopped");
     })();
     return stopping;
