@@ -29,7 +29,9 @@ export async function upload(ctx: Ctx): Promise<Response> {
   let yaml: string;
   if (type.startsWith("multipart/form-data")) {
     const bytes = (await ctx.body()) as Uint8Array<ArrayBuffer>;
-    const form = await new Response(bytes, { headers: { "content-type": type } }).formData();
+    const form = await new Response(bytes, { headers: { "content-type": type } }).formData().catch((e) => {
+      throw invalidArguments(`Invalid multipart/form-data body: ${(e as Error).message}`);
+    });
     const first = [...form.values()][0];
     yaml = first === undefined ? "" : typeof first === "string" ? first : await first.text();
   } else if (type.trim().endsWith("yaml")) {

@@ -1,0 +1,86 @@
+/**
+ * Hostile input (issue 14): a seeded, bounded fuzz round over every endpoint family (never a 5xx, a
+ * crash or a hang; a rejected request writes nothing), a slow-loris body, and the inputs the fuzzer
+ * found that used to answer 500 or stall the server. `scripts/fuzz.ts` runs longer rounds.
+ */
+import assert from "node:assert/strict";
+import { fuzzRound, slowLoris, startFuzzTarget } from "./fuzz.ts";
+
+const BODY_LIMIT = 256 * 1024;
+
+Deno.test("fuzz: spoiled bodies on every endpoint family: no 5xx, crash or hang; rejections write nothing", async () => {
+  const target = await startFuzzTarget(BODY_LIMIT);
+  try {
+    const r = await fuzzRound(target, 14, 30, BODY_LIMIT);
+    assert.deepEqual(r.failures, []);
+    assert.ok(r.requests > 400, `${r.requests} requests`);
+    const families = new Set([...r.statuses.keys()].map((k) => k.split(" ")[0]));
+    for (const f of families) {
+      assert.ok(r.statuses.has(`${f} 413`), `${f}: the bombs and the oversized body were refused with 413`);
+    }
+  } finally {
+    await target.stop();
+  }
+});
+
+Deno.test("fuzz: a slow-loris body is answered 408 at its timeout while other requests are served", async () => {
+  const target = await startFuzzTarget(BODY_LIMIT);
+  try {
+    const loris = slowLoris(`${target.url}/v1/influxdb/write`, "1s");
+    const health = await fetch(`${target.url}/health`);
+    await health.body?.cancel();
+    assert.equal(health.status, 200);
+    const [status] = await loris;
+    assert.equal(status, 408);
+  } finally {
+    await target.stop();
+  }
+});
+
+/** Inputs the fuzzer found; each answered 500 (or stalled the event loop) before its fix. */
+const FOUND: Array<
+  { name: string; path: string; headers?: Record<string, string>; body: string; status: number }
+> = [
+  {
+    name: "a NUL in a line-protocol field key (SQLite cannot hold it in a name)",
+    path: "/v1/influxdb/write?precision=s",
+    body: "found_nul,t=1 f\u0000=1i 1700000000\n",
+    status: 400,
+  },
+  {
+    name: "a NUL in a measurement name",
+    path: "/v1/influxdb/write?precision=s",
+    body: "\u0000found_nul2,t=1 f=1i 1700000000\n",
+    status: 400,
+  },
+  {
+    name: "a 100 000-character field key (each query of the table would carry it)",
+    path: "/v1/influxdb/write?precision=s",
+    body: `found_long,t=1 ${"k".repeat(100_000)}=1i 1700000000\n`,
+    status: 400,
+  },
+  {
+    name: "a pipeline upload as multipart/form-data without a boundary",
+    path: "/v1/pipelines/found_multipart",
+    headers: { "content-type": "multipart/form-data" },
+    body: "processors: []\n",
+    status: 400,
+  },
+];
+
+Deno.test("fuzz findings: 400, and nothing written", async (t) => {
+  const target = await startFuzzTarget(BODY_LIMIT);
+  try {
+    for (const c of FOUND) {
+      await t.step(c.name, async () => {
+        const before = target.snapshot();
+        const r = await fetch(target.url + c.path, { method: "POST", body: c.body, headers: c.headers });
+        const text = await r.text();
+        assert.equal(r.status, c.status, text);
+        assert.equal(target.snapshot(), before);
+      });
+    }
+  } finally {
+    await target.stop();
+  }
+});
