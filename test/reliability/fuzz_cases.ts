@@ -43,7 +43,13 @@ function readRequestProto(): Uint8Array {
 
 /** The valid seed of every endpoint family. */
 export function seeds(): FuzzRequest[] {
-  const text = (s: string) => enc.encode(s);
+  return [...protocolSeeds(), ...documentSeeds()];
+}
+
+const text = (s: string) => enc.encode(s);
+
+/** Seeds of the wire protocols: line protocol, remote write and read. */
+function protocolSeeds(): FuzzRequest[] {
   const rwSeries = [
     { labels: { __name__: "fz_rw", job: "a", instance: "x:1" }, samples: [{ value: 1.5, timestampMs: TS }] },
     {
@@ -106,6 +112,12 @@ export function seeds(): FuzzRequest[] {
       atomic: true,
       wrap: encodeSnappy,
     },
+  ];
+}
+
+/** Seeds of the JSON, YAML and SQL endpoints: ingest, pipelines, OpenTSDB put, SQL. */
+function documentSeeds(): FuzzRequest[] {
+  return [
     {
       family: "ingest",
       method: "POST",
