@@ -59,14 +59,15 @@ export function statusCodeName(code: number): string {
 
 /**
  * What a status code alone cannot say about a failure; each transport decides what it means
- * (HTTP: 413, 415, 408, 401, 501).
+ * (HTTP: 413, 415, 408, 401, 501, 507).
  */
 export type ErrorReason =
   | "too_large"
   | "unsupported_media_type"
   | "timed_out"
   | "unauthenticated"
-  | "not_implemented";
+  | "not_implemented"
+  | "insufficient_storage";
 
 /** An error a request can end with: GreptimeDB's code, a message, and optionally a reason. */
 export class PetrelError extends Error {

@@ -18,6 +18,7 @@ export interface Config {
     addr: string;
     timeout: number;
     body_limit: number;
+    max_total_body_memory: number;
     is_strict_mode: boolean;
     enable_cors: boolean;
     cors_allowed_origins: string[];
@@ -49,6 +50,7 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
     addr: ["addr", "127.0.0.1:4000"],
     timeout: ["duration", 30_000],
     body_limit: ["size", 64 * 1024 * 1024],
+    max_total_body_memory: ["size", 256 * 1024 * 1024],
     is_strict_mode: ["bool", false],
     enable_cors: ["bool", true],
     cors_allowed_origins: ["strings", []],

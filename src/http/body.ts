@@ -3,6 +3,7 @@
  * uploads without Content-Length); `src/codec/decompress.ts` then undoes `Content-Encoding`.
  */
 import { PetrelError, StatusCode, tooLarge } from "../common/errors.ts";
+import type { BodyLease } from "./body_memory.ts";
 
 /** The 413 every over-limit body gets. */
 function bodyTooLarge(limit: number): PetrelError {
@@ -14,13 +15,25 @@ function bodyTooLarge(limit: number): PetrelError {
  * SharedArrayBuffer when `shared`); a `limit` of 0 means unlimited. Streaming instead of
  * `req.arrayBuffer()` keeps RSS flat (measured in reference/deno-platform.md §4).
  */
-export async function readBodyLimited(req: Request, limit: number, shared = false): Promise<Uint8Array> {
+export async function readBodyLimited(
+  req: Request,
+  limit: number,
+  shared = false,
+  lease?: BodyLease,
+): Promise<Uint8Array> {
   if (!req.body) return new Uint8Array(0);
   const max = limit > 0 ? limit : Number.MAX_SAFE_INTEGER;
   const declared = Number(req.headers.get("content-length") ?? -1);
   if (declared > max) {
     await req.body.cancel().catch(() => {});
     throw bodyTooLarge(limit);
+  }
+  try {
+    // The whole declared length is reserved before a byte is read: a refused upload costs nothing.
+    if (declared > 0) lease?.reserve(declared);
+  } catch (e) {
+    await req.body.cancel().catch(() => {});
+    throw e;
   }
   const out: Uint8Array | null = declared < 0
     ? null
@@ -35,6 +48,7 @@ export async function readBodyLimited(req: Request, limit: number, shared = fals
       const { done, value } = await reader.read();
       if (done) break;
       if (n + value.byteLength > max) throw bodyTooLarge(limit);
+      if (declared < 0 || n + value.byteLength > declared) lease?.reserve(value.byteLength);
       if (out && n + value.byteLength <= out.byteLength) out.set(value, n);
       else chunks.push(value);
       n += value.byteLength;

@@ -3,6 +3,7 @@ import type { Config } from "../config/config.ts";
 import { type Access, checkPermission, type StaticUserProvider, type UserInfo } from "./auth.ts";
 import { decodeBody, type DecodedBody } from "../codec/decompress.ts";
 import { readBodyLimited } from "./body.ts";
+import { BodyLease, type BodyMemory } from "./body_memory.ts";
 import type { ServerMetrics } from "./metrics.ts";
 import type { ErrorShape } from "./render_error.ts";
 import { HINT_OPTIONS } from "../common/hints.ts";
@@ -50,6 +51,8 @@ export class RequestContext<A extends HttpHost = HttpHost> {
   /** Hints from `x-greptime-hints` / `x-greptime-hint-*` headers (reference §2.3). */
   readonly hints: Record<string, string>;
   private decoded?: Promise<DecodedBody>;
+  /** This request's share of `[http] max_total_body_memory`, released when it is answered. */
+  readonly bodyLease: BodyLease;
 
   constructor(
     readonly req: Request,
@@ -59,7 +62,9 @@ export class RequestContext<A extends HttpHost = HttpHost> {
     readonly user: UserInfo | null,
     readonly signal: AbortSignal,
     readonly startedAt: number,
+    bodyMemory: BodyMemory | null = null,
   ) {
+    this.bodyLease = new BodyLease(bodyMemory);
     this.db = selectDatabase(req, url);
     this.hints = extractHints(req.headers);
   }
@@ -89,8 +94,12 @@ export class RequestContext<A extends HttpHost = HttpHost> {
     if (!this.decoded) {
       const limit = this.app.config.http.body_limit;
       const header = this.req.headers.get("content-encoding");
-      this.decoded = readBodyLimited(this.req, limit, shared && header === null).then((raw) =>
-        decodeBody(raw, header, limit, own)
+      this.decoded = readBodyLimited(this.req, limit, shared && header === null, this.bodyLease).then(
+        async (raw) => {
+          const out = await decodeBody(raw, header, limit, own);
+          if (out.body !== raw) this.bodyLease.reserve(out.body.byteLength);
+          return out;
+        },
       );
     }
     return this.decoded;

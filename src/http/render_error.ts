@@ -45,6 +45,7 @@ const HTTP_BY_REASON: Record<ErrorReason, number> = {
   timed_out: 408,
   unauthenticated: 401,
   not_implemented: 501,
+  insufficient_storage: 507,
 };
 
 /** GreptimeDB's status code → HTTP status mapping (reference §4.3). */
@@ -109,5 +110,8 @@ export function renderError(
   } else {
     body = { error: message };
   }
-  return new Response(JSON.stringify(body), { status: httpStatusOf(err), headers });
+  const status = httpStatusOf(err);
+  // A client told "not now" (429 rate limited, 503 busy or unavailable) is told when to come back.
+  if ((status === 429 || status === 503) && !headers.has("retry-after")) headers.set("retry-after", "1");
+  return new Response(JSON.stringify(body), { status, headers });
 }

@@ -9,6 +9,8 @@ import { type HttpHost, RequestContext, type Route } from "./context.ts";
 import { PetrelError, StatusCode, timedOut } from "../common/errors.ts";
 import { type ErrorShape, HttpError, renderError } from "./render_error.ts";
 import type { Router } from "./router.ts";
+import { bodyMemoryOf } from "./body_memory.ts";
+import { storageFailure } from "../common/storage_errors.ts";
 
 const log = new Logger("petrel::http");
 
@@ -75,7 +77,16 @@ async function dispatch<A extends HttpHost>(
     return renderUnexpected(e, "greptime", startedAt);
   }
   const controller = new AbortController();
-  const ctx = new RequestContext(req, url, params, app, user, controller.signal, startedAt);
+  const ctx = new RequestContext(
+    req,
+    url,
+    params,
+    app,
+    user,
+    controller.signal,
+    startedAt,
+    bodyMemoryOf(app),
+  );
   const timeoutMs = requestTimeout(req, app.config.http.timeout);
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -93,6 +104,7 @@ async function dispatch<A extends HttpHost>(
     return renderUnexpected(e, route.errors, startedAt);
   } finally {
     clearTimeout(timer);
+    ctx.bodyLease.release();
   }
 }
 
@@ -121,6 +133,11 @@ function renderUnexpected(e: unknown, shape: ErrorShape, startedAt: number): Res
   const elapsed = Math.round(performance.now() - startedAt);
   if (e instanceof HttpError) return renderError(e.error, e.shape ?? shape, elapsed, e.headers);
   if (e instanceof PetrelError) return renderError(e, shape, elapsed);
+  const storage = storageFailure(e);
+  if (storage) {
+    internalLog.warn("storage failure", { error: String((e as Error).message) });
+    return renderError(storage, shape, elapsed);
+  }
   internalLog.error("unexpected failure", { error: String((e as Error)?.stack ?? e) });
   return renderError(new PetrelError(StatusCode.Internal, String(e)), shape, elapsed);
 }

@@ -3,6 +3,7 @@
  * errors mapped to GreptimeDB codes (a user's mistake is never a 500).
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { storageFailure } from "../common/storage_errors.ts";
 import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, Value } from "../common/rows.ts";
@@ -26,6 +27,8 @@ export function withPosition(e: PetrelError, tokens: Token[], sql: string): Petr
 /** Maps an error thrown by SQLite while running user SQL to a PetrelError. */
 export function mapSqliteError(e: unknown, db: string): PetrelError {
   if (e instanceof PetrelError) return e;
+  const storage = storageFailure(e);
+  if (storage) return storage;
   const msg = e instanceof Error ? e.message : String(e);
   let m = /no such table: (?:[^.]+\.)?(.+)$/.exec(msg);
   if (m) return tableNotFound(`greptime.${db}.${m[1]}`);
