@@ -67,6 +67,8 @@ function names(conn: DatabaseSync, schema: string): Set<string> {
 }
 
 function checkCatalog(conn: DatabaseSync, objects: Map<string, Set<string>>): string[] {
+  // An empty file (created, never written to disk) is sound: start-up creates the catalog.
+  if (objects.get("main")!.size === 0) return [];
   if (!objects.get("main")!.has(CATALOG)) return [`the catalog table ${CATALOG} is missing`];
   const problems: string[] = [];
   const rows = conn.prepare(`SELECT name, meta FROM ${CATALOG}`).all() as Array<

@@ -28,7 +28,21 @@ export interface DataHomeLock {
 /** Takes the data home's lock without waiting; throws {@link DataHomeInUse} when a live process holds it. */
 export function lockDataHome(dataHome: string): DataHomeLock {
   const path = join(dataHome, LOCK_FILE);
-  const file = Deno.openSync(path, { read: true, write: true, create: true });
+  let file: Deno.FsFile;
+  let writable = true;
+  try {
+    file = Deno.openSync(path, { read: true, write: true, create: true });
+  } catch (e) {
+    // A read-only data home (served read-only: no write can happen) is locked through a
+    // read-only descriptor if the lock file exists, else not at all.
+    if (!isReadOnlyFs(e)) throw e;
+    writable = false;
+    try {
+      file = Deno.openSync(path, { read: true });
+    } catch {
+      return { release() {} };
+    }
+  }
   let locked: boolean;
   try {
     locked = file.tryLockSync(true);
@@ -44,8 +58,10 @@ export function lockDataHome(dataHome: string): DataHomeLock {
     file.close();
     throw new DataHomeInUse(dataHome, holder);
   }
-  file.truncateSync(0);
-  file.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+  if (writable) {
+    file.truncateSync(0);
+    file.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
+  }
   let held = true;
   return {
     release() {
@@ -58,4 +74,9 @@ export function lockDataHome(dataHome: string): DataHomeLock {
       }
     },
   };
+}
+
+function isReadOnlyFs(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === "EROFS" || /read-only file system/i.test(String((e as Error)?.message));
 }
