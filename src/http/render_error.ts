@@ -112,6 +112,8 @@ export function renderError(
   }
   const status = httpStatusOf(err);
   // A client told "not now" (429 rate limited, 503 busy or unavailable, 507 full) is told when to come back.
-  if ((status === 429 || status === 503 || status === 507) && !headers.has("retry-after")) headers.set("retry-after", "1");
+  if ((status === 429 || status === 503 || status === 507) && !headers.has("retry-after")) {
+    headers.set("retry-after", "1");
+  }
   return new Response(JSON.stringify(body), { status, headers });
 }
