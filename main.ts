@@ -7,6 +7,7 @@ import { startPetrel } from "./src/app.ts";
 import { runVrlCli } from "./engine/vrl/cli.ts";
 import { DataHomeInUse } from "./src/storage/data_lock.ts";
 import { checkDataHome } from "./src/storage/check.ts";
+import { TlsConfigError } from "./src/http/tls.ts";
 
 const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
 
@@ -48,12 +49,13 @@ function parseStartFlags(args: string[]): ConfigFlags {
 async function start(args: string[]): Promise<number> {
   const config = await loadConfig(parseStartFlags(args));
   const server = await startPetrel(config);
-  console.log(`Petrel listening on http://${server.hostname}:${server.port}`);
+  console.log(`Petrel listening on ${server.secure ? "https" : "http"}://${server.hostname}:${server.port}`);
   const stop = () => {
     server.shutdown().then(() => Deno.exit(0));
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  if (server.secure) Deno.addSignalListener("SIGHUP", () => void server.reloadTls());
   await server.finished;
   return 0;
 }
@@ -95,7 +97,7 @@ async function main(args: string[]): Promise<number> {
         return 2;
     }
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof DataHomeInUse) {
+    if (e instanceof ConfigError || e instanceof DataHomeInUse || e instanceof TlsConfigError) {
       console.error(`error: ${e.message}`);
       return 1;
     }

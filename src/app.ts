@@ -7,6 +7,8 @@ import { StaticUserProvider } from "./http/auth.ts";
 import { ServerMetrics } from "./http/metrics.ts";
 import { Router } from "./http/router.ts";
 import { createHandler } from "./http/server.ts";
+import { Listener } from "./http/listener.ts";
+import { loadTls } from "./http/tls.ts";
 import { buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
@@ -21,6 +23,10 @@ export interface RunningServer {
   /** The bound address (the real port when started on port 0). */
   hostname: string;
   port: number;
+  /** Whether the listener speaks HTTPS (`[http.tls]`). */
+  secure: boolean;
+  /** Re-reads the TLS certificate and key (SIGHUP); false (logged) when they cannot be served. */
+  reloadTls(): Promise<boolean>;
   /** Stops accepting, waits for in-flight requests, then closes storage. */
   shutdown(): Promise<void>;
   /** Resolves when the server has stopped. */
@@ -28,6 +34,42 @@ export interface RunningServer {
 }
 
 const log = new Logger("petrel");
+
+/**
+ * Wraps the handler for a graceful stop. Deno's `server.shutdown()` cuts the bodies of requests
+ * still uploading, so draining is done here: once `drain` is called, new requests get 503 while
+ * in-flight ones run to completion (at most `graceMs`).
+ */
+function drainingHandler(inner: (req: Request) => Promise<Response>) {
+  let inFlight = 0;
+  let draining = false;
+  let drained: (() => void) | null = null;
+  const handler = async (req: Request) => {
+    if (draining) {
+      return new Response(JSON.stringify({ error: "Petrel is shutting down" }), {
+        status: 503,
+        headers: { "content-type": "application/json", connection: "close" },
+      });
+    }
+    inFlight++;
+    try {
+      return await inner(req);
+    } finally {
+      if (--inFlight === 0 && drained) drained();
+    }
+  };
+  const drain = async (graceMs: number) => {
+    draining = true;
+    if (inFlight === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      new Promise<void>((r) => drained = r),
+      new Promise<void>((r) => timer = setTimeout(r, graceMs)),
+    ]);
+    clearTimeout(timer);
+  };
+  return { handler, drain };
+}
 
 /** Starts Petrel with a configuration; throws a plain Error for start-up problems. */
 export async function startPetrel(config: Config): Promise<RunningServer> {
@@ -62,61 +104,63 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     traceEnabled: false,
   };
   const router = new Router(ROUTES, (feature) => config[feature].enable);
-  const inner = createHandler(app, router);
-  // Deno's `server.shutdown()` cuts the bodies of requests still uploading, so draining is done
-  // here: once stopping, new requests get 503 while in-flight ones run to completion.
-  let inFlight = 0;
-  let draining = false;
-  let drained: (() => void) | null = null;
-  const handler = async (req: Request) => {
-    if (draining) {
-      return new Response(JSON.stringify({ error: "Petrel is shutting down" }), {
-        status: 503,
-        headers: { "content-type": "application/json", connection: "close" },
-      });
-    }
-    inFlight++;
-    try {
-      return await inner(req);
-    } finally {
-      if (--inFlight === 0 && drained) drained();
-    }
-  };
-  let resolveListen: (a: Deno.NetAddr) => void;
-  const listening = new Promise<Deno.NetAddr>((r) => resolveListen = r);
-  const server = Deno.serve({
-    hostname: addr.hostname,
-    port: addr.port,
-    onListen: (a) => resolveListen(a as Deno.NetAddr),
-    onError: (e) => {
-      log.error("request failed outside a handler", { error: String(e) });
-      return new Response(JSON.stringify({ error: "Internal error: 1003" }), { status: 500 });
-    },
-  }, handler);
-  const bound = await listening;
+  const { handler, drain } = drainingHandler(createHandler(app, router));
+  let listener: Listener;
+  try {
+    listener = await Listener.open({
+      hostname: addr.hostname,
+      port: addr.port,
+      tls: await loadTls(config.http.tls),
+      handler,
+      onError: (e) => {
+        log.error("request failed outside a handler", { error: String(e) });
+        return new Response(JSON.stringify({ error: "Internal error: 1003" }), { status: 500 });
+      },
+    });
+  } catch (e) {
+    // a port in use or an unusable certificate: leave the data home as it was found
+    storage.close();
+    lock?.release();
+    throw e;
+  }
   log.info("Petrel listening", {
-    addr: `${bound.hostname}:${bound.port}`,
+    addr: `${listener.hostname}:${listener.port}`,
+    tls: listener.secure,
     data_home: config.storage.data_home,
   });
+  /** Re-reads the certificate and key (SIGHUP); a failure keeps the current ones and is logged. */
+  const reloadTls = async (): Promise<boolean> => {
+    try {
+      const tls = await loadTls(config.http.tls);
+      if (!tls || !listener.secure) throw new Error("TLS is not enabled");
+      await listener.reload(tls);
+      log.info("TLS certificate reloaded", { cert_path: config.http.tls.cert_path });
+      return true;
+    } catch (e) {
+      log.error("TLS reload failed; serving the previous certificate", {
+        error: String((e as Error).message),
+      });
+      return false;
+    }
+  };
   let stopping: Promise<void> | null = null;
   const shutdown = () => {
     stopping ??= (async () => {
-      draining = true;
-      if (inFlight > 0) {
-        const grace = config.http.timeout > 0 ? config.http.timeout : 30_000;
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([
-          new Promise<void>((r) => drained = r),
-          new Promise<void>((r) => timer = setTimeout(r, grace)),
-        ]);
-        clearTimeout(timer);
-      }
-      await server.shutdown();
+      await drain(config.http.timeout > 0 ? config.http.timeout : 30_000);
+      await listener.shutdown();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");
     })();
     return stopping;
   };
-  return { app, hostname: bound.hostname, port: bound.port, shutdown, finished: server.finished };
+  return {
+    app,
+    hostname: listener.hostname,
+    port: listener.port,
+    secure: listener.secure,
+    reloadTls,
+    shutdown,
+    finished: listener.finished,
+  };
 }

@@ -22,6 +22,8 @@ export interface Config {
     is_strict_mode: boolean;
     enable_cors: boolean;
     cors_allowed_origins: string[];
+    /** `[http.tls]`: HTTPS on the same address (`src/http/tls.ts`). */
+    tls: { mode: string; cert_path: string; key_path: string };
   };
   storage: { data_home: string; ttl_sweep_interval: number };
   logging: { level: string };
@@ -55,6 +57,11 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
     enable_cors: ["bool", true],
     cors_allowed_origins: ["strings", []],
   },
+  "http.tls": {
+    mode: [["disable", "prefer", "require"], "disable"],
+    cert_path: ["string", ""],
+    key_path: ["string", ""],
+  },
   storage: { data_home: ["string", "./petrel_data"], ttl_sweep_interval: ["duration", 60_000] },
   logging: { level: ["string", "info"] },
   influxdb: { enable: ["bool", true], default_merge_mode: [["last_non_null", "last_row"], "last_non_null"] },
@@ -86,10 +93,21 @@ export interface ConfigFlags {
 export function defaultConfig(): Config {
   const out: Record<string, unknown> = {};
   for (const [section, keys] of Object.entries(SCHEMA)) {
-    const target = section === "" ? out : (out[section] = {}) as Record<string, unknown>;
+    const target = sectionOf(out, section, true);
     for (const [key, [, def]] of Object.entries(keys)) target[key] = Array.isArray(def) ? [...def] : def;
   }
   return out as unknown as Config;
+}
+
+/** The object holding a section's keys (`""` is the top level, `http.tls` nests in `http`). */
+function sectionOf(config: object, section: string, create = false): Record<string, unknown> {
+  let target = config as Record<string, unknown>;
+  if (section === "") return target;
+  for (const part of section.split(".")) {
+    if (create && target[part] === undefined) target[part] = {};
+    target = target[part] as Record<string, unknown>;
+  }
+  return target;
 }
 
 /** Builds the effective configuration from defaults, the TOML file, the environment and flags. */
@@ -134,12 +152,14 @@ export function applyToml(config: Config, text: string, source: string): void {
   } catch (e) {
     throw new ConfigError(`Invalid TOML in ${source}: ${(e as Error).message}`);
   }
-  for (const [name, value] of Object.entries(doc)) {
-    if (name in SCHEMA && name !== "" && isTable(value)) {
-      for (const [key, v] of Object.entries(value)) setKey(config, name, key, v, source);
-    } else {
-      setKey(config, "", name, value, source);
-    }
+  applyTable(config, "", doc, source);
+}
+
+function applyTable(config: Config, section: string, table: Record<string, unknown>, source: string): void {
+  for (const [name, value] of Object.entries(table)) {
+    const nested = section === "" ? name : `${section}.${name}`;
+    if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
+    else setKey(config, section, name, value, source);
   }
 }
 
@@ -152,7 +172,8 @@ export function applyEnv(config: Config, env: Record<string, string>): void {
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith("PETREL__")) continue;
     const parts = name.slice("PETREL__".length).toLowerCase().split("__");
-    const [section, key] = parts.length === 1 ? ["", parts[0]] : parts.length === 2 ? parts : ["?", name];
+    const key = parts[parts.length - 1];
+    const section = parts.length === 1 ? "" : parts.slice(0, -1).join(".");
     setKey(config, section, key, value, `environment variable ${name}`);
   }
 }
@@ -167,12 +188,7 @@ function setKey(config: Config, section: string, key: string, raw: unknown, sour
       `Invalid value for '${full}' in ${source}: expected ${describe(spec[0])}, got ${show(raw)}`,
     );
   }
-  const target =
-    (section === "" ? config : (config as unknown as Record<string, unknown>)[section]) as Record<
-      string,
-      unknown
-    >;
-  target[key] = value;
+  sectionOf(config, section)[key] = value;
 }
 
 function coerce(kind: Kind, raw: unknown): unknown {
@@ -241,11 +257,7 @@ export function parseAddr(addr: string): { hostname: string; port: number } | nu
 export function renderConfigToml(config: Config): string {
   const lines: string[] = [];
   const sectionLines = (section: string) => {
-    const values =
-      (section === "" ? config : (config as unknown as Record<string, unknown>)[section]) as Record<
-        string,
-        unknown
-      >;
+    const values = sectionOf(config, section);
     for (const [key, [kind]] of Object.entries(SCHEMA[section])) {
       let value = values[key];
       if (key === "user_provider") {

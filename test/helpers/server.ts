@@ -74,7 +74,7 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
       throw new Error(`server exited with ${status.code} before listening:\n${out}\n${errText}`);
     }
     out += value;
-    const m = /Petrel listening on (http:\/\/\S+)/.exec(out);
+    const m = /Petrel listening on (https?:\/\/\S+)/.exec(out);
     if (m) url = m[1];
   }
   (async () => {
