@@ -1,7 +1,7 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
- * remote_write_http, pipeline, pipeline_http, vrl), each in a fresh process after a `sync`;
+ * remote_write_http, pipeline, pipeline_http, vrl, load), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -11,6 +11,7 @@ import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
+import { benchLoad } from "./bench_load.ts";
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
@@ -81,6 +82,25 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     ];
   },
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
+  load: async () => {
+    const r = await benchLoad();
+    const lines: Line[] = [
+      [`load: ${r.clients} clients for ${r.seconds} s, requests`, fmt(r.requests), ""],
+      ["load: errors", fmt(r.errors), "0"],
+      ["load: acknowledged rows", fmt(r.ackedRows), ""],
+      ["load: stored rows (must equal acknowledged)", fmt(r.storedRows), fmt(r.ackedRows)],
+      ["load: server peak RSS (MiB)", (r.peakRssBytes / 2 ** 20).toFixed(0), ""],
+    ];
+    for (const e of r.endpoints) {
+      lines.push([
+        `load: ${e.endpoint} p50 / p99 ms (${fmt(e.requests)} requests)`,
+        `${e.p50Ms.toFixed(1)} / ${e.p99Ms.toFixed(1)}`,
+        "",
+      ]);
+    }
+    for (const s of r.errorSamples) lines.push([`load: error sample`, s.slice(0, 100), ""]);
+    return lines;
+  },
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */
