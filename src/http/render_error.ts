@@ -86,9 +86,17 @@ function headerSafe(text: string): string {
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
     out += c >= 0x20 && c < 0x7f ? ch : `\\u{${c.toString(16)}}`;
+    if (out.length > MAX_HEADER_MESSAGE) return out.slice(0, MAX_HEADER_MESSAGE) + "...";
   }
   return out;
 }
+
+/**
+ * The longest error message a header carries (the body has it whole): a message quoting a huge
+ * token of the request made a header clients refuse (curl: "Out of memory", and the fuzzer's fetch
+ * lost the connection), so the client never saw its 400.
+ */
+const MAX_HEADER_MESSAGE = 4096;
 
 /** Renders a PetrelError in the given shape, with extra headers. */
 export function renderError(

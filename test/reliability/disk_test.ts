@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runMain, startTestServer, type TestServer } from "../helpers/server.ts";
+import { ensureDebianBinary } from "../helpers/debian.ts";
 
 async function sh(...args: string[]): Promise<{ ok: boolean; err: string }> {
   const out = await new Deno.Command(args[0], { args: args.slice(1), stderr: "piped", stdout: "null" })
@@ -113,6 +114,7 @@ async function ext4Image(): Promise<
 > {
   if (Deno.build.os !== "linux") return "not Linux";
   if (Deno.uid() !== 0) return "not root (a loop mount needs it)";
+  if ((await ensureDebianBinary("mkfs.ext4", "e2fsprogs")) === null) return "no mkfs.ext4 (e2fsprogs)";
   const image = await Deno.makeTempFile({ prefix: "petrel_ext4_", suffix: ".img" });
   const dir = await Deno.makeTempDir({ prefix: "petrel_ro_" });
   const cleanup = async () => {

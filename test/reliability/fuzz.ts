@@ -114,6 +114,12 @@ async function probe(target: FuzzTarget, req: FuzzRequest, how: string, report: 
     });
     status = r.status;
     text = await r.text();
+    for (const [name, value] of r.headers) {
+      // curl refuses a response with a header this long: the client would never see the answer
+      if (value.length > 8192) {
+        report.failures.push(`header ${name} of ${value.length} bytes: ${describe(req, how, req.body)}`);
+      }
+    }
   } catch (e) {
     report.failures.push(
       `no answer (${(e as Error).name}: ${(e as Error).message}): ${describe(req, how, req.body)}`,
