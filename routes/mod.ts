@@ -9,6 +9,8 @@ import * as admin from "./admin.ts";
 import { dashboard } from "./dashboard.ts";
 import * as lineproto from "./lineproto.ts";
 import * as metricsapi from "./metricsapi.ts";
+import * as promApi from "./prometheus_api.ts";
+import { promql } from "./promql.ts";
 import * as sql from "./sql.ts";
 import * as tsjson from "./tsjson.ts";
 import * as pipelines from "./pipelines.ts";
@@ -61,7 +63,7 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
-  { method: [...GP], path: "/v1/promql", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/logs", handler: todo, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
@@ -158,17 +160,29 @@ export const ROUTES: AppRoute[] = [
     errors: "plain",
     feature: "prom_store",
   },
-  ...["query", "query_range", "labels", "series", "parse_query", "format_query"].map((p): AppRoute => ({
+  ...Object.entries({
+    query: promApi.query,
+    query_range: promApi.queryRange,
+    labels: promApi.labels,
+    series: promApi.series,
+    format_query: promApi.formatQuery,
+    parse_query: promApi.parseQuery,
+  }).map(([p, handler]): AppRoute => ({
     method: [...GP],
     path: `/v1/metricsapi/api/v1/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "prometheus",
   })),
-  ...["metadata", "status/buildinfo", "label/:name/values"].map((p): AppRoute => ({
+  // GET only, in Prometheus and GreptimeDB alike.
+  ...Object.entries({
+    "label/:name/values": promApi.labelValuesRoute,
+    "status/buildinfo": promApi.buildinfo,
+    metadata: promApi.metadata,
+  }).map(([p, handler]): AppRoute => ({
     method: "GET",
     path: `/v1/metricsapi/api/v1/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "prometheus",
   })),

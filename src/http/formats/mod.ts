@@ -69,6 +69,10 @@ export function renderSqlOutputs(outputs: QueryOutput[], opts: SqlFormatOptions)
 
 export {
   type PromAnnotations,
+  prometheusApiError,
+  type PromApiErrorType,
+  promApiErrorTypeOfStatus,
+  prometheusDataResponse,
   prometheusError,
   prometheusErrorFrom,
   prometheusQueryResponse,
