@@ -44,7 +44,9 @@ export interface QueryOptions {
 export function rangeQueryTypeError(expr: Expr): string | null {
   const type = exprType(expr, functionReturnType);
   if (type === "scalar" || type === "vector") return null;
-  return `invalid expression type "${documentedType(type)}" for range query, must be Scalar or instant Vector`;
+  return `invalid expression type "${
+    documentedType(type)
+  }" for range query, must be Scalar or instant Vector`;
 }
 
 /** Evaluates PromQL against a queryable. */

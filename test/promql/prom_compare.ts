@@ -82,9 +82,12 @@ export async function startPrometheus(): Promise<PromServer | null> {
   return { url, query, stop };
 }
 
-/** Writes series into Prometheus by remote write (one request: an empty head accepts any time). */
-export async function remoteWrite(url: string, series: Series[]): Promise<void> {
-  const res = await fetch(`${url}/api/v1/write`, {
+/**
+ * Writes series by remote write to Prometheus (one request: an empty head accepts any time), or
+ * to Petrel with `path` = `/v1/prometheus/write`.
+ */
+export async function remoteWrite(url: string, series: Series[], path = "/api/v1/write"): Promise<void> {
+  const res = await fetch(`${url}${path}`, {
     method: "POST",
     headers: {
       "content-type": "application/x-protobuf",

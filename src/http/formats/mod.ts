@@ -69,9 +69,9 @@ export function renderSqlOutputs(outputs: QueryOutput[], opts: SqlFormatOptions)
 
 export {
   type PromAnnotations,
-  prometheusApiError,
   type PromApiErrorType,
   promApiErrorTypeOfStatus,
+  prometheusApiError,
   prometheusDataResponse,
   prometheusError,
   prometheusErrorFrom,

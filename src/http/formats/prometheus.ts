@@ -152,7 +152,9 @@ const STATUS_OF_ERROR_TYPE: Record<PromApiErrorType, number> = {
  * with the HTTP status Prometheus gives the type (bad_data 400, execution 422, timeout 503…).
  */
 export function prometheusApiError(errorType: PromApiErrorType, message: string): Response {
-  const body = `{"status":"error","errorType":${JSON.stringify(errorType)},"error":${JSON.stringify(message)}}`;
+  const body = `{"status":"error","errorType":${JSON.stringify(errorType)},"error":${
+    JSON.stringify(message)
+  }}`;
   return new Response(body, { status: STATUS_OF_ERROR_TYPE[errorType], headers: JSON_HEADERS });
 }
 

@@ -99,7 +99,9 @@ export function lookbackParam(params: URLSearchParams): number | null {
 export function limitParam(params: URLSearchParams): number {
   const text = params.get("limit") ?? "";
   if (text === "") return 0;
-  if (!/^[+-]?\d+$/.test(text)) throw invalidArguments(`strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
+  if (!/^[+-]?\d+$/.test(text)) {
+    throw invalidArguments(`strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
+  }
   const n = Number(text);
   if (n < 0) throw invalidArguments("limit must be positive");
   return n;
