@@ -87,9 +87,11 @@ export function apiError(e: unknown): Response {
   }
   if (e instanceof PetrelError) {
     const masked = e.code === StatusCode.Internal || e.code === StatusCode.Unknown;
+    const status = httpStatusOf(e);
     return prometheusApiError(
-      promApiErrorTypeOfStatus(httpStatusOf(e)),
+      promApiErrorTypeOfStatus(status),
       masked ? `Internal error: ${e.code}` : e.message,
+      status,
     );
   }
   throw e;

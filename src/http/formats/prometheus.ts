@@ -149,13 +149,14 @@ const STATUS_OF_ERROR_TYPE: Record<PromApiErrorType, number> = {
 
 /**
  * Prometheus' error envelope, keys in its order: `{"status":"error","errorType":"bad_data","error":"…"}`,
- * with the HTTP status Prometheus gives the type (bad_data 400, execution 422, timeout 503…).
+ * with the HTTP status Prometheus gives the type (bad_data 400, execution 422, timeout 503…) unless
+ * `status` is given.
  */
-export function prometheusApiError(errorType: PromApiErrorType, message: string): Response {
+export function prometheusApiError(errorType: PromApiErrorType, message: string, status?: number): Response {
   const body = `{"status":"error","errorType":${JSON.stringify(errorType)},"error":${
     JSON.stringify(message)
   }}`;
-  return new Response(body, { status: STATUS_OF_ERROR_TYPE[errorType], headers: JSON_HEADERS });
+  return new Response(body, { status: status ?? STATUS_OF_ERROR_TYPE[errorType], headers: JSON_HEADERS });
 }
 
 /** The message GreptimeDB shows for a code: Unknown and Internal are masked (reference §4.2). */
