@@ -321,6 +321,12 @@ const CASES: Case[] = [
     body: ok('"sum by (job) (rate(x[5m]))"'),
   },
   {
+    name: "format_query escapes <, > and & as Go's JSON encoder does",
+    path: "format_query",
+    params: { query: "a>b" },
+    body: ok('"a \\u003e b"'),
+  },
+  {
     name: "format_query, POST",
     path: "format_query",
     method: "POST",

@@ -57,7 +57,11 @@ Deno.test({
         const m = JSON.parse(r.out) as { metric: Record<string, string>; values: [number, string][] }[];
         assert.equal(m.length, 1);
         assert.deepEqual(m[0].metric, { instance: "i-2", job: "api" });
-        assert.deepEqual(m[0].values.map((v) => v[0]), [(T + 120_000) / 1000, (T + 150_000) / 1000, (T + 180_000) / 1000]);
+        assert.deepEqual(m[0].values.map((v) => v[0]), [
+          (T + 120_000) / 1000,
+          (T + 150_000) / 1000,
+          (T + 180_000) / 1000,
+        ]);
         for (const [, v] of m[0].values) assert.ok(Math.abs(Number(v) - 2) < 1e-9, v);
       });
       await t.step("labels (no time range: Prometheus' min and max times)", async () => {

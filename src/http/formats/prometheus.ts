@@ -111,8 +111,16 @@ function annotationsJson(a: PromAnnotations | undefined): string {
   return out;
 }
 
+/**
+ * Go's JSON encoder (Prometheus') escapes `<`, `>`, `&`, U+2028 and U+2029 in strings; those
+ * characters can only occur inside strings of JSON text, so escaping them in the whole text is exact.
+ */
+function goJsonText(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function successResponse(dataJson: string, annotations: PromAnnotations | undefined): Response {
-  const body = `{"status":"success","data":${dataJson}${annotationsJson(annotations)}}`;
+  const body = goJsonText(`{"status":"success","data":${dataJson}${annotationsJson(annotations)}}`);
   return new Response(body, { status: 200, headers: JSON_HEADERS });
 }
 
@@ -153,9 +161,8 @@ const STATUS_OF_ERROR_TYPE: Record<PromApiErrorType, number> = {
  * `status` is given.
  */
 export function prometheusApiError(errorType: PromApiErrorType, message: string, status?: number): Response {
-  const body = `{"status":"error","errorType":${JSON.stringify(errorType)},"error":${
-    JSON.stringify(message)
-  }}`;
+  const error = JSON.stringify(message);
+  const body = goJsonText(`{"status":"error","errorType":${JSON.stringify(errorType)},"error":${error}}`);
   return new Response(body, { status: status ?? STATUS_OF_ERROR_TYPE[errorType], headers: JSON_HEADERS });
 }
 
