@@ -1,23 +1,10 @@
 /**
- * Prometheus' HTTP query API over a real Petrel: every endpoint, GET and form POST, both path
- * prefixes, time and duration forms, `match[]`, the database by parameter and header, and
+ * Prometheus' HTTP query API over a real Petrel: `/query` and `/query_range`, GET and form POST,
+ * both path prefixes, time and duration forms, the database by parameter, header and matcher, and
  * Prometheus' exact error envelopes.
  */
 import assert from "node:assert/strict";
-import { MID, secs, startLoadedServer, STEP_MS, T } from "./fixture.ts";
-
-interface Case {
-  name: string;
-  /** Path under `/v1/prometheus/api/v1/` (or `/v1/metricsapi/api/v1/` when `spec` is set). */
-  path: string;
-  params?: Record<string, string | string[]>;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  spec?: boolean;
-  status?: number;
-  /** The exact body, or a check of the parsed one. */
-  body?: string | ((b: { status: string; data: unknown; errorType?: string; error?: string }) => void);
-}
+import { type Case, MID, runCases, secs, startLoadedServer, STEP_MS, T } from "./fixture.ts";
 
 const vec = (metric: string, value: string, t = MID) =>
   `{"metric":${metric},"value":[${t / 1000},"${value}"]}`;
@@ -251,140 +238,12 @@ const CASES: Case[] = [
       assert.match(b.error!, /many-to-one matching must be explicit/);
     },
   },
-  { name: "labels", path: "labels", body: ok('["__name__","host","instance","job"]') },
-  {
-    name: "labels, POST form with match[]",
-    path: "labels",
-    method: "POST",
-    params: { "match[]": "up" },
-    body: ok('["__name__","instance","job"]'),
-  },
-  {
-    name: "labels with limit",
-    path: "labels",
-    params: { limit: "2" },
-    body: ok('["__name__","host"],"warnings":["results truncated due to limit"]'),
-  },
-  { name: "label values", path: "label/job/values", body: ok('["api","web"]') },
-  {
-    name: "label values, match[]",
-    path: "label/instance/values",
-    params: { "match[]": 'http_requests_total{job="api"}' },
-    body: ok('["i-1","i-2"]'),
-  },
-  {
-    name: "label values, two match[]",
-    path: "label/instance/values",
-    params: { "match[]": ["up", '{__name__="http_requests_total",job="web"}'] },
-    body: ok('["i-1","i-3"]'),
-  },
-  { name: "metric names", path: "label/__name__/values", body: ok('["cpu","http_requests_total","up"]') },
-  {
-    name: "field names",
-    path: "label/__field__/values",
-    params: { "match[]": "cpu" },
-    body: ok('["idle","usage"]'),
-  },
-  {
-    name: "database names",
-    path: "label/__schema__/values",
-    body: ok('["greptime_private","information_schema","other","public"]'),
-  },
-  { name: "line-protocol tags", path: "label/host/values", body: ok('["a","b"]') },
-  { name: "unknown label", path: "label/nope/values", body: ok("[]") },
-  { name: "invalid label name", path: "label/1x/values", status: 400, body: bad('invalid label name: "1x"') },
-  {
-    name: "series",
-    path: "series",
-    params: { "match[]": "http_requests_total", start: secs(T), end: secs(MID) },
-    body: ok(`[${I1},${I2},${I3}]`),
-  },
-  {
-    name: "series, POST form, two match[] (Grafana)",
-    path: "series",
-    method: "POST",
-    params: { "match[]": ['up{job="api"}', 'cpu{host="b"}'], start: secs(T), end: secs(MID) },
-    body: ok('[{"__name__":"cpu","host":"b"},{"__name__":"up","instance":"i-1","job":"api"}]'),
-  },
-  {
-    name: "series of a table outside the time range",
-    path: "series",
-    params: { "match[]": "cpu", start: secs(T + 3_600_000), end: secs(T + 7_200_000) },
-    body: ok("[]"),
-  },
-  { name: "series without match[]", path: "series", status: 400, body: bad("no match[] parameter provided") },
-  { name: "series with an empty matcher", path: "series", params: { "match[]": '{job=""}' }, status: 400 },
-  {
-    name: "format_query",
-    path: "format_query",
-    params: { query: "sum(rate(x[5m]))by(job)" },
-    body: ok('"sum by (job) (rate(x[5m]))"'),
-  },
-  {
-    name: "format_query escapes <, > and & as Go's JSON encoder does",
-    path: "format_query",
-    params: { query: "a>b" },
-    body: ok('"a \\u003e b"'),
-  },
-  {
-    name: "format_query, POST",
-    path: "format_query",
-    method: "POST",
-    params: { query: "foo/bar" },
-    body: ok('"foo / bar"'),
-  },
-  {
-    name: "parse_query",
-    path: "parse_query",
-    params: { query: "http_requests" },
-    body: (b) =>
-      assert.deepEqual(b.data, {
-        type: "vectorSelector",
-        name: "http_requests",
-        matchers: [{ name: "__name__", type: "=", value: "http_requests" }],
-        offset: 0,
-        startOrEnd: null,
-        timestamp: null,
-      }),
-  },
-  {
-    name: "parse_query error",
-    path: "parse_query",
-    params: { query: "a +" },
-    status: 400,
-    body: bad('invalid parameter "query": 1:4: parse error: unexpected end of input'),
-  },
-  {
-    name: "buildinfo",
-    path: "status/buildinfo",
-    body: (b) => assert.equal((b.data as { version: string }).version, "0.1.0"),
-  },
-  { name: "metadata", path: "metadata", params: { metric: "up" }, body: ok("{}") },
-  { name: "label values is GET only", path: "label/job/values", method: "POST", status: 405 },
 ];
 
-Deno.test("Prometheus HTTP API: endpoints, parameter forms and errors", async (t) => {
+Deno.test("Prometheus HTTP API: queries, parameter forms and errors", async (t) => {
   const s = await startLoadedServer();
   try {
-    for (const c of CASES) {
-      await t.step(c.name, async () => {
-        const params = new URLSearchParams();
-        for (const [k, v] of Object.entries(c.params ?? {})) for (const x of [v].flat()) params.append(k, x);
-        const base = `${s.url}/v1/${c.spec ? "metricsapi" : "prometheus"}/api/v1/${c.path}`;
-        const res = c.method === "POST"
-          ? await fetch(base, {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded", ...c.headers },
-            body: params.toString(),
-          })
-          : await fetch(`${base}?${params}`, { headers: c.headers });
-        const text = await res.text();
-        assert.equal(res.status, c.status ?? 200, text);
-        if (res.status !== 405) assert.equal(res.headers.get("content-type"), "application/json");
-        if (typeof c.body === "string") assert.equal(text, c.body);
-        else if (c.body) c.body(JSON.parse(text));
-      });
-    }
+    await runCases(t, s.url, CASES);
   } finally {
     await s.stop();
   }

@@ -2,6 +2,7 @@
  * A Petrel loaded with a small known data set for the PromQL HTTP tests: metrics by remote write
  * (metric engine) and a line-protocol table, ten minutes of samples 15 s apart from T.
  */
+import assert from "node:assert/strict";
 import type { Series } from "../../src/common/series.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { remoteWrite } from "../promql/prom_compare.ts";
@@ -72,3 +73,40 @@ export async function startLoadedServer(
 
 /** Seconds as Prometheus' API parameters write them. */
 export const secs = (ms: number) => String(ms / 1000);
+
+/** One request to the Prometheus API and what must come back. */
+export interface Case {
+  name: string;
+  /** Path under `/v1/prometheus/api/v1/` (or `/v1/metricsapi/api/v1/` when `spec` is set). */
+  path: string;
+  params?: Record<string, string | string[]>;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  spec?: boolean;
+  status?: number;
+  /** The exact body, or a check of the parsed one. */
+  body?: string | ((b: { status: string; data: unknown; errorType?: string; error?: string }) => void);
+}
+
+/** Runs a case table against a loaded server, one test step per case. */
+export async function runCases(t: Deno.TestContext, url: string, cases: Case[]): Promise<void> {
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(c.params ?? {})) for (const x of [v].flat()) params.append(k, x);
+      const base = `${url}/v1/${c.spec ? "metricsapi" : "prometheus"}/api/v1/${c.path}`;
+      const res = c.method === "POST"
+        ? await fetch(base, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", ...c.headers },
+          body: params.toString(),
+        })
+        : await fetch(`${base}?${params}`, { headers: c.headers });
+      const text = await res.text();
+      assert.equal(res.status, c.status ?? 200, text);
+      if (res.status !== 405) assert.equal(res.headers.get("content-type"), "application/json");
+      if (typeof c.body === "string") assert.equal(text, c.body);
+      else if (c.body) c.body(JSON.parse(text));
+    });
+  }
+}
