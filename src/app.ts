@@ -46,6 +46,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     autoCreateTable: config.auto_create_table,
   });
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
+  storage.startCompactor();
   const app: App = {
     config,
     metrics: new ServerMetrics(),
