@@ -95,18 +95,13 @@ export function readSlice(
   into: Map<number, SeriesBuffer>,
   only?: Set<number>,
 ): void {
-  const stmt = handle.conn.prepare(
-    `SELECT series_id, ts, value FROM ${samplesTable(physical)} WHERE ts >= ? AND ts < ?`,
-  );
-  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  for (const [id, ts, v] of stmt.iterate(from, to) as Iterable<[number, number, number | string | null]>) {
-    if (only !== undefined && !only.has(id)) continue;
-    let buf = into.get(id);
-    if (buf === undefined) into.set(id, buf = new SeriesBuffer());
-    // A stale marker is stored as NULL; any other NaN as text.
-    buf.add(ts, typeof v === "number" ? v : NaN, v === null);
-  }
+  const lo = Number.isFinite(from) ? from : Number.MIN_SAFE_INTEGER;
+  let cursor: PageCursor | null = { ts: lo - 1, id: Number.MAX_SAFE_INTEGER };
+  while (cursor !== null) cursor = readPage(handle, physical, cursor, to, READ_PAGE_ROWS, into, only);
 }
+
+/** Rows per page of a long read: `all()` is ~4× faster per row than `iterate()`, paging bounds its memory. */
+const READ_PAGE_ROWS = 50_000;
 
 /** Where a paged read of the samples table stopped: the last (ts, series_id) read. */
 export interface PageCursor {
@@ -126,25 +121,31 @@ export function readPage(
   to: number,
   limit: number,
   into: Map<number, SeriesBuffer>,
+  only?: Set<number>,
 ): PageCursor | null {
   const stmt = handle.conn.prepare(
     `SELECT series_id, ts, value FROM ${samplesTable(physical)} ` +
       `WHERE (ts, series_id) > (?, ?) AND ts < ? ORDER BY ts, series_id LIMIT ?`,
   );
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  let n = 0, last: PageCursor | null = null;
-  for (
-    const [id, ts, v] of stmt.iterate(after.ts, after.id, to, limit) as Iterable<
-      [number, number, number | string | null]
-    >
-  ) {
-    let buf = into.get(id);
-    if (buf === undefined) into.set(id, buf = new SeriesBuffer());
-    buf.add(ts, typeof v === "number" ? v : NaN, v === null);
-    n++;
-    last = { ts, id };
+  const rows = stmt.all(after.ts, after.id, to, limit) as unknown as [
+    number,
+    number,
+    number | string | null,
+  ][];
+  let buf: SeriesBuffer | undefined, bufId = -1;
+  for (const [id, ts, v] of rows) {
+    if (only !== undefined && !only.has(id)) continue;
+    if (id !== bufId) {
+      buf = into.get(bufId = id);
+      if (buf === undefined) into.set(id, buf = new SeriesBuffer());
+    }
+    // A stale marker is stored as NULL; any other NaN as text.
+    buf!.add(ts, typeof v === "number" ? v : NaN, v === null);
   }
-  return n < limit ? null : last;
+  if (rows.length < limit) return null;
+  const last = rows[rows.length - 1];
+  return { ts: last[1], id: last[0] };
 }
 
 /**

@@ -140,8 +140,11 @@ export class MetricCompactor {
           for (let w = this.due(handle, t); w !== null && !done.has(w); w = this.due(handle, t)) {
             done.add(w);
             const job = new CompactionJob(handle, t.name, w);
-            while (!job.step()) {
-              await yieldToRequests();
+            for (;;) {
+              const began = performance.now();
+              if (job.step()) break;
+              // At most half the writer's thread: requests run in between.
+              await pause(performance.now() - began);
               if (this.stopped) return;
             }
           }
@@ -157,9 +160,9 @@ export class MetricCompactor {
   }
 }
 
-function yieldToRequests(): Promise<void> {
+function pause(ms: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 0);
+    const timer = setTimeout(resolve, ms);
     Deno.unrefTimer(timer);
   });
 }
