@@ -49,7 +49,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   storage.startCompactor();
   const app: App = {
     config,
-    metrics: new ServerMetrics(),
+    metrics: serverMetrics(storage),
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -113,4 +113,10 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     return stopping;
   };
   return { app, hostname: bound.hostname, port: bound.port, shutdown, finished: server.finished };
+}
+
+function serverMetrics(storage: Storage): ServerMetrics {
+  const metrics = new ServerMetrics();
+  metrics.watchStorage(() => storage.compactedWindows());
+  return metrics;
 }

@@ -99,6 +99,8 @@ export class MetricCompactor {
   private ticker: ReturnType<typeof setInterval> | undefined;
   private running = false;
   private stopped = false;
+  /** Windows compacted since start (for `/metrics`). */
+  windows = 0;
 
   constructor(private readonly databases: () => Iterable<DatabaseHandle>) {}
 
@@ -142,7 +144,10 @@ export class MetricCompactor {
             const job = new CompactionJob(handle, t.name, w);
             for (;;) {
               const began = performance.now();
-              if (job.step()) break;
+              if (job.step()) {
+                this.windows++;
+                break;
+              }
               // At most half the writer's thread: requests run in between.
               await pause(performance.now() - began);
               if (this.stopped) return;

@@ -371,6 +371,11 @@ export class Storage {
     this.compactor.start();
   }
 
+  /** Windows of metric tables compacted in the background since start. */
+  compactedWindows(): number {
+    return this.compactor.windows;
+  }
+
   /** Compacts every closed window of every metric table now (tests, benchmarks); returns how many. */
   compactMetrics(nowMs = Date.now()): number {
     let windows = 0;
