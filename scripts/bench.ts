@@ -1,7 +1,7 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
- * remote_write_http, pipeline, pipeline_http, vrl), each in a fresh process after a `sync`;
+ * remote_write_http, pipeline, pipeline_http, vrl, promql), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -11,6 +11,7 @@ import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
+import { benchPromql } from "./bench_promql.ts";
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
@@ -81,6 +82,26 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     ];
   },
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
+  promql: async () => {
+    const r = await benchPromql();
+    const lines: Line[] = [];
+    for (const q of r.queries) {
+      lines.push([`promql: ${q.name}: Petrel ms`, q.petrelMs.toFixed(1), ""]);
+      lines.push([`promql: ${q.name}: Prometheus 2.42 ms`, q.prometheusMs.toFixed(1), ""]);
+      lines.push([
+        `promql: ${q.name}: Petrel / Prometheus`,
+        (q.petrelMs / q.prometheusMs).toFixed(2),
+        "<= 1.00",
+      ]);
+    }
+    lines.push([
+      "promql: bytes on disk per sample after 1M samples, Petrel",
+      r.petrelBytesPerSample.toFixed(2),
+      "",
+    ]);
+    lines.push(["promql: same, Prometheus 2.42 (head + WAL)", r.prometheusBytesPerSample.toFixed(2), ""]);
+    return lines;
+  },
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */

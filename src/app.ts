@@ -46,9 +46,10 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     autoCreateTable: config.auto_create_table,
   });
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
+  storage.startCompactor();
   const app: App = {
     config,
-    metrics: new ServerMetrics(),
+    metrics: serverMetrics(storage),
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -112,4 +113,10 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     return stopping;
   };
   return { app, hostname: bound.hostname, port: bound.port, shutdown, finished: server.finished };
+}
+
+function serverMetrics(storage: Storage): ServerMetrics {
+  const metrics = new ServerMetrics();
+  metrics.watchStorage(() => storage.compactedWindows());
+  return metrics;
 }

@@ -30,6 +30,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { Checkpointer } from "./checkpointer.ts";
+import { compactNow, MetricCompactor } from "./metric_compaction.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
@@ -42,10 +43,10 @@ import type { LabelMatcher } from "../common/label_matcher.ts";
 import { batchToMetricWrite } from "./metric_batch.ts";
 import type { MetricWrite } from "./metric_engine.ts";
 import { writeMetrics } from "./metric_engine.ts";
-import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
-import { matchSeries, selectMetricSeries } from "./metric_read.ts";
+import { isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
+import { matchSeries, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
-import { type Series } from "../common/series.ts";
+import type { ColumnarSeries, Series } from "../common/series.ts";
 import { Logger } from "../common/log.ts";
 import { dropMetricTable, sweepMetricTable, truncateMetricTable } from "./metric_tables.ts";
 
@@ -84,6 +85,7 @@ export class Storage {
   private readonly lastSweep = new Map<string, number>();
   private readonly closeHooks = new Set<() => void>();
   private readonly checkpointer = new Checkpointer();
+  private readonly compactor = new MetricCompactor(() => this.dbs.values());
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -209,6 +211,7 @@ export class Storage {
     }
     const settings = { autoCreateTable: this.autoCreateTable };
     if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
+    this.compactor.wrote();
     try {
       return this.wrote(
         h,
@@ -237,6 +240,7 @@ export class Storage {
    */
   writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
     const h = this.database(db);
+    this.compactor.wrote();
     return this.wrote(
       h,
       writeMetrics(h, writes, { hints: opts.hints, autoCreateTable: this.autoCreateTable }),
@@ -259,6 +263,20 @@ export class Storage {
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
     return selectMetricSeries(h, t, matchers, startMs, endMs);
+  }
+
+  /** {@link Storage.selectSeries} with samples in columns (the PromQL read path). */
+  selectColumns(
+    db: string,
+    metric: string,
+    matchers: LabelMatcher[],
+    startMs: number,
+    endMs: number,
+  ): ColumnarSeries[] | undefined {
+    const h = this.database(db);
+    const t = h.getTable(metric);
+    if (t === undefined || !isLogicalTable(t)) return undefined;
+    return selectMetricColumns(h, t, matchers, startMs, endMs);
   }
 
   /**
@@ -348,6 +366,25 @@ export class Storage {
     this.sweeper = undefined;
   }
 
+  /** Starts compacting closed windows of metric tables into per-series chunks in the background. */
+  startCompactor(): void {
+    this.compactor.start();
+  }
+
+  /** Windows of metric tables compacted in the background since start. */
+  compactedWindows(): number {
+    return this.compactor.windows;
+  }
+
+  /** Compacts every closed window of every metric table now (tests, benchmarks); returns how many. */
+  compactMetrics(nowMs = Date.now()): number {
+    let windows = 0;
+    for (const h of this.dbs.values()) {
+      for (const t of h.listTables()) if (isPhysicalTable(t)) windows += compactNow(h, t, nowMs);
+    }
+    return windows;
+  }
+
   /** Registers work to do when the storage closes (e.g. stopping query workers that read its files). */
   onClose(fn: () => void): void {
     this.closeHooks.add(fn);
@@ -356,6 +393,7 @@ export class Storage {
   /** Stops the sweeper, checkpoints every WAL and closes every database. */
   close(): void {
     this.stopTtlSweeper();
+    this.compactor.stop();
     this.checkpointer.stop();
     for (const fn of this.closeHooks) fn();
     this.closeHooks.clear();
