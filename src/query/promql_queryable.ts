@@ -2,16 +2,16 @@
  * PromQL's view of one database: a selector's `__name__` matchers pick tables (an equality names
  * one; a regex or negation is tried against every table), the special database labels
  * (`__schema__`, `__database__`) pick another database, and each table's series come from
- * `selectSeries`. The samples read are counted against the query's sample limit as they arrive, so
+ * `selectColumns`. The samples read are counted against the query's sample limit as they arrive, so
  * a query that would load too many fails before the next table is read.
  */
 import { DATABASE_LABELS } from "../common/labels.ts";
 import { type LabelMatcher, matchLabel } from "../common/label_matcher.ts";
-import { type Series, sortSeries } from "../common/series.ts";
+import { type ColumnarSeries, sortSeries } from "../common/series.ts";
 import { checkAbort, tooManySamples } from "../promql/errors.ts";
 import type { Queryable, SelectRequest } from "../promql/queryable.ts";
 import { INFORMATION_SCHEMA, isPhysicalTable, type Storage, type TableMeta } from "../storage/mod.ts";
-import { selectSeries } from "./series.ts";
+import { selectColumns } from "./series.ts";
 
 /** The tables a selector reads, in which database, and its matchers without `__name__` and database labels. */
 export interface MetricSelection {
@@ -80,13 +80,13 @@ export class StorageQueryable implements Queryable {
     return this.loaded;
   }
 
-  select(req: SelectRequest, signal?: AbortSignal): Promise<Series[]> {
+  select(req: SelectRequest, signal?: AbortSignal): Promise<ColumnarSeries[]> {
     const sel = resolveMetrics(this.storage, this.db, req.matchers);
-    const out: Series[] = [];
+    const out: ColumnarSeries[] = [];
     for (const table of sel.tables) {
       checkAbort(signal, "query preparation");
       const series = readMetric(this.storage, sel.db, table.name, sel.matchers, req.startMs, req.endMs);
-      for (const s of series) this.loaded += s.samples.length;
+      for (const s of series) this.loaded += s.timestamps.length;
       if (this.loaded > this.opts.maxSamples) throw tooManySamples();
       for (const s of series) out.push(s);
     }
@@ -102,6 +102,6 @@ function readMetric(
   matchers: LabelMatcher[],
   startMs: number,
   endMs: number,
-): Series[] {
-  return selectSeries(storage, { db, metric, matchers, startMs, endMs });
+): ColumnarSeries[] {
+  return selectColumns(storage, { db, metric, matchers, startMs, endMs });
 }
