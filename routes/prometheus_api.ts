@@ -107,11 +107,11 @@ function queryParam(params: URLSearchParams): Expr {
   }
 }
 
-/** The request timeout left (`[http] timeout` or `x-greptime-timeout`), in ms; null when none. */
-export function requestBudgetMs(ctx: Ctx): number | null {
+/** The request timeout (`[http] timeout` or `x-greptime-timeout`) and what is left of it, in ms; null when none. */
+export function requestBudget(ctx: Ctx): { totalMs: number; leftMs: number } | null {
   const header = ctx.req.headers.get("x-greptime-timeout");
-  const configured = (header !== null ? parseDuration(header) : null) ?? ctx.app.config.http.timeout;
-  return configured > 0 ? configured - ctx.elapsedMs() : null;
+  const totalMs = (header !== null ? parseDuration(header) : null) ?? ctx.app.config.http.timeout;
+  return totalMs > 0 ? { totalMs, leftMs: totalMs - ctx.elapsedMs() } : null;
 }
 
 /** Runs a query with the tighter of `timeout` and the request's deadline (which answers 408). */
@@ -126,9 +126,9 @@ async function runQuery<T>(
 ): Promise<T> {
   const maxSamples = ctx.app.config.query.max_samples;
   const engine = new PromQLEngine(new StorageQueryable(ctx.app.storage, db, { maxSamples }), { maxSamples });
-  const budget = requestBudgetMs(ctx);
-  const requestBinds = budget !== null && (parsed.timeoutMs === null || budget < parsed.timeoutMs);
-  const timeoutMs = requestBinds ? budget! : parsed.timeoutMs;
+  const budget = requestBudget(ctx);
+  const requestBinds = budget !== null && (parsed.timeoutMs === null || budget.leftMs < parsed.timeoutMs);
+  const timeoutMs = requestBinds ? budget!.leftMs : parsed.timeoutMs;
   try {
     return await run(engine, {
       signal: ctx.signal,
@@ -137,7 +137,7 @@ async function runQuery<T>(
     });
   } catch (e) {
     if (requestBinds && e instanceof PromQLError && e.errorType === "timeout") {
-      throw timedOut(`Request timed out after ${Math.round(budget! + ctx.elapsedMs())}ms`);
+      throw timedOut(`Request timed out after ${budget!.totalMs}ms`);
     }
     throw e;
   }

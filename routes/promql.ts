@@ -11,7 +11,7 @@ import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { ParseError, parseExpr, PromQLEngine, type QueryResult } from "../src/promql/mod.ts";
 import { durationParam, lookbackParam, requireTime } from "../src/protocols/prometheus_api/params.ts";
 import { StorageQueryable } from "../src/query/promql_queryable.ts";
-import { apiParams, requestBudgetMs } from "./prometheus_api.ts";
+import { apiParams, requestBudget } from "./prometheus_api.ts";
 
 const TS = "greptime_timestamp", VALUE = "greptime_value";
 
@@ -71,11 +71,11 @@ export async function promql(ctx: Ctx): Promise<Response> {
   if (!ctx.app.storage.hasDatabase(db)) throw databaseNotFound(db);
   const maxSamples = ctx.app.config.query.max_samples;
   const engine = new PromQLEngine(new StorageQueryable(ctx.app.storage, db, { maxSamples }), { maxSamples });
-  const budget = requestBudgetMs(ctx);
+  const budget = requestBudget(ctx);
   const result = await engine.rangeQuery(expr, startMs, endMs, Math.max(1, Math.floor(stepMs)), {
     signal: ctx.signal,
     ...(lookbackMs !== null ? { lookbackDeltaMs: lookbackMs } : {}),
-    ...(budget !== null ? { timeoutMs: Math.max(0, budget) } : {}),
+    ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
   });
   const limit = params.get("limit");
   return renderSqlOutputs([resultRecords(result)], {
