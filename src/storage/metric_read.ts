@@ -22,23 +22,27 @@ import { readChunks, readSlice, type StoredChunk, WINDOW_MS, windowOf } from "./
 import { headBuffers, metricHead } from "./metric_head.ts";
 import { physicalOf } from "./metric_engine.ts";
 import { seriesIndex } from "./metric_series.ts";
-import type { SeriesEntry } from "./metric_series.ts";
+import type { LabelledSeries } from "./metric_series.ts";
 import type { TableMeta } from "./table.ts";
 import { ttlCutoff } from "./table.ts";
 
-/** The series of a logical table matching every matcher, each label set given with `__name__`. */
+/** The series of a logical table matching every matcher, in Prometheus' order, labels with `__name__`. */
 export function matchSeries(
   handle: DatabaseHandle,
   logical: TableMeta,
   matchers: LabelMatcher[],
-): Array<{ entry: SeriesEntry; labels: Record<string, string> }> {
+): LabelledSeries[] {
   const index = seriesIndex(handle, physicalOf(handle, logical));
-  const out: Array<{ entry: SeriesEntry; labels: Record<string, string> }> = [];
-  for (const entry of index.byTable.get(logical.id) ?? []) {
-    const labels = { __name__: logical.name, ...entry.labels };
-    if (matchLabels(matchers, labels)) out.push({ entry, labels });
+  let sorted = index.sorted.get(logical.id);
+  if (sorted === undefined) {
+    // Sorted once per new series rather than per read: a 1k-series sort is most of a small query.
+    const all = (index.byTable.get(logical.id) ?? []).map((entry) => ({
+      entry,
+      labels: { __name__: logical.name, ...entry.labels },
+    }));
+    index.sorted.set(logical.id, sorted = sortSeries(all));
   }
-  return sortSeries(out);
+  return matchers.length === 0 ? sorted : sorted.filter((s) => matchLabels(matchers, s.labels));
 }
 
 /** Where a read's samples come from, resolved once for all its series. */
@@ -49,6 +53,7 @@ interface ReadParts {
   chunks: Map<number, StoredChunk[]>;
   /** Compacted windows in range whose chunks are stale: read from `buffers` instead. */
   dirty: number[];
+  dirtySet: Set<number>;
   /** Samples of the span compaction has not reached and the head does not hold. */
   gap: Map<number, SeriesBuffer>;
   buffers: Map<number, SeriesBuffer>;
@@ -102,14 +107,22 @@ function readParts(
   const gap = new Map<number, SeriesBuffer>();
   const gapFrom = Math.max(start, upto), gapTo = Math.min(end + 1, head.from);
   if (gapFrom < gapTo) readSlice(handle, physical, gapFrom, gapTo, gap, new Set(ids));
-  return { start, end, chunks, dirty, gap, buffers, from: head.from };
+  return { start, end, chunks, dirty, dirtySet: new Set(dirty), gap, buffers, from: head.from };
 }
+
+const EMPTY: SampleColumns = { timestamps: new Float64Array(0), values: new Float64Array(0), stale: null };
 
 /** One series' samples in [start, end]: its parts are disjoint in time, so they are laid end to end. */
 function assemble(id: number, p: ReadParts): SampleColumns {
-  const dirty = new Set(p.dirty);
-  const chunks = (p.chunks.get(id) ?? []).filter((c) => !dirty.has(windowOf(c.start)));
+  const stored = p.chunks.get(id);
   const buf = p.buffers.get(id), gap = p.gap.get(id);
+  // The common recent read (instant queries, the last hour): all of it in the head.
+  if (stored === undefined && gap === undefined && p.dirty.length === 0) {
+    return buf === undefined ? EMPTY : buf.slice(Math.max(p.from, p.start), p.end + 1);
+  }
+  const chunks = p.dirty.length === 0
+    ? stored ?? []
+    : (stored ?? []).filter((c) => !p.dirtySet.has(windowOf(c.start)));
   // Buffered spans clipped to the read; only chunks may reach past its ends (trimmed at the end).
   const lo = (t: number) => Math.max(t, p.start), hi = (t: number) => Math.min(t, p.end + 1);
   let total = gap?.length ?? 0;

@@ -292,7 +292,7 @@ export class Storage {
     const h = this.database(db);
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
-    return matchSeries(h, t, matchers).map((m) => m.labels);
+    return matchSeries(h, t, matchers).map((m) => ({ ...m.labels }));
   }
 
   /** Rows of a plain table's range scan (see {@link TableScan}); a metric-engine table → 400. */
