@@ -130,10 +130,18 @@ async function compactedWindows(petrel: Peer): Promise<number> {
   return Number(/^petrel_metric_compaction_windows_total (\d+)/m.exec(text)?.[1] ?? 0);
 }
 
-/** Waits until Petrel's compaction has done `windows` windows. */
+/** Waits until Petrel's compaction has done at least `windows` windows and then stays idle for 5 s. */
 async function compacted(petrel: Peer, windows: number): Promise<void> {
   const ok = await waitFor(async () => (await compactedWindows(petrel)) >= windows || null, 300_000);
   if (ok === null) throw new Error(`compaction did not reach ${windows} windows`);
+  for (
+    let last = -1, now = await compactedWindows(petrel);
+    now !== last;
+    now = await compactedWindows(petrel)
+  ) {
+    last = now;
+    await new Promise((r) => setTimeout(r, 5_000));
+  }
 }
 
 async function timeQuery(peer: Peer, path: string, params: Record<string, string>): Promise<number> {
