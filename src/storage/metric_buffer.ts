@@ -55,21 +55,6 @@ export class SeriesBuffer {
     return b - a;
   }
 
-  /** A copy of the samples with `from ≤ t < to`. */
-  slice(from: number, to: number): SampleColumns {
-    const a = this.lowerBound(from), b = from < to ? this.lowerBound(to) : a;
-    let stale: Uint8Array | null = null;
-    if (this.stale !== null) {
-      for (let i = a; i < b; i++) {
-        if (this.stale[i] === 1) {
-          stale = this.stale.slice(a, b);
-          break;
-        }
-      }
-    }
-    return { timestamps: this.timestamps.slice(a, b), values: this.values.slice(a, b), stale };
-  }
-
   /** How many samples have `from ≤ t < to`. */
   countRange(from: number, to: number): number {
     return from < to ? this.lowerBound(to) - this.lowerBound(from) : 0;
