@@ -89,7 +89,11 @@ export function selectMetricColumns(
   const sources = matched.map((m) => sourcesOf(m.entry.id, parts));
   let total = 0;
   for (const src of sources) total += src.count;
-  const cols: SampleColumns = { timestamps: new Float64Array(total), values: new Float64Array(total), stale: null };
+  const cols: SampleColumns = {
+    timestamps: new Float64Array(total),
+    values: new Float64Array(total),
+    stale: null,
+  };
   const out: ColumnarSeries[] = [];
   let at = 0;
   for (let i = 0; i < matched.length; i++) {
@@ -134,7 +138,9 @@ function sourcesOf(id: number, p: ReadParts): SeriesSources {
   let count = gap?.length ?? 0;
   for (const c of chunks) count += xorChunkLength(c.data);
   if (buffer !== undefined) {
-    for (const w of p.dirty) count += buffer.countRange(Math.max(w, p.start), Math.min(w + WINDOW_MS, p.end + 1));
+    for (const w of p.dirty) {
+      count += buffer.countRange(Math.max(w, p.start), Math.min(w + WINDOW_MS, p.end + 1));
+    }
     count += buffer.countRange(Math.max(p.from, p.start), p.end + 1);
   }
   return { chunks, buffer, gap, count };
@@ -151,7 +157,9 @@ function assemble(src: SeriesSources, p: ReadParts, out: SampleColumns, at: numb
   // Compacted windows: chunks and dirty windows interleaved in time order.
   for (const w of p.dirty) {
     while (c < chunks.length && chunks[c].start < w) at += decodeXorInto(chunks[c++].data, out, at);
-    if (buf !== undefined) at += buf.copyRange(Math.max(w, p.start), Math.min(w + WINDOW_MS, p.end + 1), out, at);
+    if (buf !== undefined) {
+      at += buf.copyRange(Math.max(w, p.start), Math.min(w + WINDOW_MS, p.end + 1), out, at);
+    }
   }
   while (c < chunks.length) at += decodeXorInto(chunks[c++].data, out, at);
   if (gap !== undefined) at += gap.copyRange(-Infinity, Infinity, out, at);
