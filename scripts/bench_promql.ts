@@ -1,7 +1,7 @@
 /**
  * PromQL latency and bytes per sample, Petrel next to a real Prometheus 2.42 (Debian) fed the same
  * remote-write bodies in the same run: 1k series × 24 h at 15 s of a counter, then three queries
- * over HTTP (`/api/v1/query_range`, `/api/v1/query`), each the median of several runs after a warm-up.
+ * over HTTP (`/api/v1/query_range`, `/api/v1/query`), each the median of 11 runs after 11 warm-up runs.
  * Bytes on disk per sample are measured after the first 1M samples (Petrel once its background
  * compaction has caught up, Prometheus with its head chunks and WAL, as it holds recent data).
  * Run by hand: `deno task bench promql`.
@@ -155,8 +155,9 @@ async function timeQuery(peer: Peer, path: string, params: Record<string, string
   return ms;
 }
 
+/** The median of `runs` timings after as many warm-up runs (a long-running server is warm: JIT, caches). */
 async function median(runs: number, fn: () => Promise<number>): Promise<number> {
-  await fn();
+  for (let i = 0; i < runs; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await fn());
   times.sort((a, b) => a - b);
@@ -200,8 +201,8 @@ export async function benchPromql(): Promise<PromqlBench> {
     for (const [name, path, params] of cases) {
       queries.push({
         name,
-        petrelMs: await median(5, () => timeQuery(petrel, path, params)),
-        prometheusMs: await median(5, () => timeQuery(prometheus, path, params)),
+        petrelMs: await median(11, () => timeQuery(petrel, path, params)),
+        prometheusMs: await median(11, () => timeQuery(prometheus, path, params)),
       });
     }
     return { queries, petrelBytesPerSample, prometheusBytesPerSample };
