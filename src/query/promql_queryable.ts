@@ -85,7 +85,10 @@ export class StorageQueryable implements Queryable {
     const out: ColumnarSeries[] = [];
     for (const table of sel.tables) {
       checkAbort(signal, "query preparation");
-      const series = readMetric(this.storage, sel.db, table.name, sel.matchers, req.startMs, req.endMs);
+      const reserve = (samples: number) => {
+        if (this.loaded + samples > this.opts.maxSamples) throw tooManySamples();
+      };
+      const series = readMetric(this.storage, sel.db, table.name, sel.matchers, req.startMs, req.endMs, reserve);
       for (const s of series) this.loaded += s.timestamps.length;
       if (this.loaded > this.opts.maxSamples) throw tooManySamples();
       for (const s of series) out.push(s);
@@ -102,6 +105,7 @@ function readMetric(
   matchers: LabelMatcher[],
   startMs: number,
   endMs: number,
+  reserve: (samples: number) => void,
 ): ColumnarSeries[] {
-  return selectColumns(storage, { db, metric, matchers, startMs, endMs });
+  return selectColumns(storage, { db, metric, matchers, startMs, endMs }, reserve);
 }

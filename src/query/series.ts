@@ -43,15 +43,23 @@ export function selectSeries(storage: Storage, q: SeriesSelect): Series[] {
   return selectTableSeries(storage, table, q);
 }
 
-/** {@link selectSeries} with samples in columns, the form PromQL evaluates. */
-export function selectColumns(storage: Storage, q: SeriesSelect): ColumnarSeries[] {
+/** {@link selectSeries} with samples in columns, the form PromQL evaluates; `reserve` may veto the read's size. */
+export function selectColumns(
+  storage: Storage,
+  q: SeriesSelect,
+  reserve?: (samples: number) => void,
+): ColumnarSeries[] {
   const table = storage.getTable(q.db, q.metric);
   if (table === undefined) return [];
   if (isMetricTable(table)) {
     const matchers = q.matchers.filter((m) => m.name !== FIELD_LABEL);
-    return storage.selectColumns(q.db, table.name, matchers, q.startMs, q.endMs) ?? [];
+    return storage.selectColumns(q.db, table.name, matchers, q.startMs, q.endMs, reserve) ?? [];
   }
-  return selectTableSeries(storage, table, q).map(seriesToColumns);
+  const series = selectTableSeries(storage, table, q);
+  let samples = 0;
+  for (const s of series) samples += s.samples.length;
+  reserve?.(samples);
+  return series.map(seriesToColumns);
 }
 
 const NUMERIC = /^(Float|Int|UInt)/;

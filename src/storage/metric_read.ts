@@ -64,7 +64,8 @@ interface ReadParts {
 /**
  * Series of a logical table matching the matchers, with their samples in [startMs, endMs] in
  * columns (expired samples hidden), sorted by label set as Prometheus sorts them. Series without
- * samples in the range are left out.
+ * samples in the range are left out. `reserve` is told how many samples (at most) the read will
+ * hold before they are read, and may throw to stop it.
  */
 export function selectMetricColumns(
   handle: DatabaseHandle,
@@ -72,6 +73,7 @@ export function selectMetricColumns(
   matchers: LabelMatcher[],
   startMs: number,
   endMs: number,
+  reserve?: (samples: number) => void,
 ): ColumnarSeries[] {
   const physical = physicalOf(handle, logical);
   const matched = matchSeries(handle, logical, matchers);
@@ -89,6 +91,8 @@ export function selectMetricColumns(
   const sources = matched.map((m) => sourcesOf(m.entry.id, parts));
   let total = 0;
   for (const src of sources) total += src.count;
+  // Before any sample is decoded: a caller's limit fails the read while memory is still small.
+  reserve?.(total);
   const cols: SampleColumns = {
     timestamps: new Float64Array(total),
     values: new Float64Array(total),

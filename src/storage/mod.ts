@@ -272,11 +272,12 @@ export class Storage {
     matchers: LabelMatcher[],
     startMs: number,
     endMs: number,
+    reserve?: (samples: number) => void,
   ): ColumnarSeries[] | undefined {
     const h = this.database(db);
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
-    return selectMetricColumns(h, t, matchers, startMs, endMs);
+    return selectMetricColumns(h, t, matchers, startMs, endMs, reserve);
   }
 
   /**

@@ -267,3 +267,23 @@ Deno.test("metric chunks: truncate, drop and the ttl sweep remove chunks too", (
     assert.equal(chunkRows(s), 0);
   });
 });
+
+Deno.test("metric chunks: a read announces its size before reading, and a veto stops it", () => {
+  withStorage((s) => {
+    const model = new Model();
+    load(s, model);
+    s.compactMetrics();
+    const asked: number[] = [];
+    const got = s.selectColumns("public", "m", [], BASE, BASE + 3 * HOUR, (n) => asked.push(n)) ?? [];
+    const read = got.reduce((a, c) => a + c.timestamps.length, 0);
+    assert.equal(asked.length, 1);
+    assert.ok(asked[0] >= read && asked[0] <= read + 30 * 2 * 240, `${asked[0]} announced for ${read} read`);
+    assert.throws(
+      () =>
+        s.selectColumns("public", "m", [], BASE, BASE + 3 * HOUR, () => {
+          throw new Error("too many");
+        }),
+      /too many/,
+    );
+  });
+});
