@@ -88,7 +88,15 @@ export class StorageQueryable implements Queryable {
       const reserve = (samples: number) => {
         if (this.loaded + samples > this.opts.maxSamples) throw tooManySamples();
       };
-      const series = readMetric(this.storage, sel.db, table.name, sel.matchers, req.startMs, req.endMs, reserve);
+      const series = readMetric(
+        this.storage,
+        sel.db,
+        table.name,
+        sel.matchers,
+        req.startMs,
+        req.endMs,
+        reserve,
+      );
       for (const s of series) this.loaded += s.timestamps.length;
       if (this.loaded > this.opts.maxSamples) throw tooManySamples();
       for (const s of series) out.push(s);
