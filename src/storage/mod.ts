@@ -30,6 +30,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { Checkpointer } from "./checkpointer.ts";
+import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
 import { compactNow, MetricCompactor } from "./metric_compaction.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
@@ -370,6 +371,11 @@ export class Storage {
   /** Starts compacting closed windows of metric tables into per-series chunks in the background. */
   startCompactor(): void {
     this.compactor.start();
+  }
+
+  /** Bytes on disk of each table of a database (reads every page: for `information_schema`). */
+  diskUsage(db: string): Map<string, TableDiskUsage> {
+    return tableDiskUsage(this.database(db));
   }
 
   /** Windows of metric tables compacted in the background since start. */
