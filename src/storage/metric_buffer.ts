@@ -15,6 +15,14 @@ export class SeriesBuffer {
   /** Adds a sample (`stale` marks a staleness marker); a sample at an existing time replaces it. */
   add(t: number, value: number, stale: boolean): void {
     const n = this.length;
+    if (
+      !stale && this.stale === null && n < this.timestamps.length && (n === 0 || this.timestamps[n - 1] < t)
+    ) {
+      this.timestamps[n] = t;
+      this.values[n] = value;
+      this.length = n + 1;
+      return;
+    }
     let at = n;
     if (n > 0 && this.timestamps[n - 1] >= t) {
       at = this.lowerBound(t);

@@ -115,6 +115,7 @@ export function noteSamples(
   const head = metricHead(handle, physical);
   const { upto, dirty } = head.state;
   const buffers = head.buffers, from = head.from, job = jobs.get(handle)?.get(physical.id) ?? null;
+  let buf: SeriesBuffer | undefined, bufId = -1;
   for (let i = 0; i < ts.length; i++) {
     const t = ts[i];
     if (job !== null && t >= job.start && t < job.start + WINDOW_MS) job.touched = true;
@@ -130,10 +131,14 @@ export function noteSamples(
       }
     }
     if (buffers !== null && (late || t >= from)) {
-      let buf = buffers.get(ids[i]);
-      if (buf === undefined) buffers.set(ids[i], buf = new SeriesBuffer());
+      // Writes come grouped by series: look the buffer up once per run of one series.
+      if (ids[i] !== bufId) {
+        bufId = ids[i];
+        buf = buffers.get(bufId);
+        if (buf === undefined) buffers.set(bufId, buf = new SeriesBuffer());
+      }
       const v = values[i];
-      buf.add(t, typeof v === "number" ? v : NaN, v === null);
+      buf!.add(t, typeof v === "number" ? v : NaN, v === null);
     }
   }
 }
