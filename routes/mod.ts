@@ -14,6 +14,9 @@ import * as tsjson from "./tsjson.ts";
 import * as pipelines from "./pipelines.ts";
 import * as prof from "./profiling.ts";
 import { ingest } from "./ingest.ts";
+import * as otlp from "./otlp.ts";
+import * as loki from "./loki.ts";
+import * as es from "./elasticsearch.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -177,7 +180,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/metrics",
-    handler: todo,
+    handler: otlp.metrics,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -185,7 +188,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/traces",
-    handler: todo,
+    handler: otlp.traces,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -193,7 +196,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/logs",
-    handler: todo,
+    handler: otlp.logs,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -201,7 +204,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/logpush/api/v1/push",
-    handler: todo,
+    handler: loki.push,
     auth: "write",
     errors: "plain",
     feature: "loki",
@@ -214,6 +217,28 @@ export const ROUTES: AppRoute[] = [
     errors: "plain",
     feature: "opentsdb",
   },
+
+  // Elasticsearch bulk ingestion and the calls shippers make at start-up.
+  { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/elasticsearch/_bulk", handler: es.bulk, auth: "write", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/elasticsearch/:index/_bulk",
+    handler: es.bulk,
+    auth: "write",
+    errors: "plain",
+  },
+  ...["_ilm/policy", "_index_template", "_ingest", "_nodes", "logstash", "_logstash"].flatMap((p) =>
+    [`/v1/elasticsearch/${p}`, `/v1/elasticsearch/${p}/*`].map((path): AppRoute => ({
+      method: ["GET", "POST", "PUT", "DELETE"],
+      path,
+      handler: es.accepted,
+      auth: "read",
+      errors: "plain",
+    }))
+  ),
 
   // Trace queries (Jaeger) and dashboards.
   ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((
