@@ -17,6 +17,7 @@ import { ingest } from "./ingest.ts";
 import * as otlp from "./otlp.ts";
 import * as loki from "./loki.ts";
 import * as es from "./elasticsearch.ts";
+import * as jaeger from "./jaeger.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -241,12 +242,16 @@ export const ROUTES: AppRoute[] = [
   ),
 
   // Trace queries (Jaeger) and dashboards.
-  ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((
-    p,
-  ): AppRoute => ({
+  ...([
+    ["services", jaeger.services],
+    ["services/:service/operations", jaeger.serviceOperations],
+    ["operations", jaeger.operations],
+    ["traces", jaeger.traces],
+    ["traces/:id", jaeger.trace],
+  ] as const).map(([p, handler]): AppRoute => ({
     method: "GET",
     path: `/v1/jaeger/api/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "plain",
     feature: "jaeger",

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { DataPoint, Histogram, ResourceMetrics } from "@opentelemetry/sdk-metrics";
 import { hrNanos, type OtelSent, sendOtel } from "./otel_send.ts";
 import { sqlExec, sqlRows, withServer } from "../protocols_http/util.ts";
+import { checkJaeger } from "./jaeger_checks.ts";
 
 const MODES = ["json", "proto"] as const;
 
@@ -156,7 +157,7 @@ async function checkLogs(base: string, db: string, mode: string, sent: OtelSent)
 }
 
 for (const mode of MODES) {
-  Deno.test(`OTel SDK (${mode} exporters): metrics, traces and logs are stored exactly as sent`, async () => {
+  Deno.test(`OTel SDK (${mode} exporters): metrics, traces and logs are stored exactly as sent; the trace reads back through Jaeger`, async () => {
     await withServer(async (s) => {
       const db = `otel_${mode}`;
       await sqlExec(s.url, `CREATE DATABASE ${db}`);
@@ -168,6 +169,7 @@ for (const mode of MODES) {
       await checkMetrics(s.url, db, mode, sent);
       await checkTraces(s.url, db, mode, sent);
       await checkLogs(s.url, db, mode, sent);
+      await checkJaeger(s.url, db, `shop-${mode}`, sent.spans);
     });
   });
 }
