@@ -18,6 +18,7 @@ import * as otlp from "./otlp.ts";
 import * as loki from "./loki.ts";
 import * as es from "./elasticsearch.ts";
 import * as jaeger from "./jaeger.ts";
+import { logs } from "./logs.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -66,7 +67,7 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: todo, auth: "read", errors: "greptime" },
-  { method: [...GP], path: "/v1/logs", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
   { method: "POST", path: "/v1/ingest", handler: ingest, auth: "write", errors: "plain" },
