@@ -1,7 +1,7 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
- * remote_write_http, pipeline, pipeline_http, vrl), each in a fresh process after a `sync`;
+ * remote_write_http, pipeline, pipeline_http, vrl, otlp_metrics, otlp_logs, loki, es_bulk), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -11,6 +11,15 @@ import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
+import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
+
+function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
+  return [
+    [`${label}: Petrel ${unit}/s over HTTP`, fmt(r.petrel), ""],
+    [`${label}: decode alone ${unit}/s, same bodies`, fmt(r.decode), ""],
+    [`${label}: Petrel / decode`, r.ratio.toFixed(2), ">= 0.50"],
+  ];
+}
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
@@ -81,6 +90,11 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     ];
   },
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
+  otlp_metrics: async () =>
+    telemetryLines("OTLP metrics (protobuf)", "data points", await benchTelemetry("otlp_metrics")),
+  otlp_logs: async () => telemetryLines("OTLP logs (protobuf)", "records", await benchTelemetry("otlp_logs")),
+  loki: async () => telemetryLines("Loki push (snappy protobuf)", "lines", await benchTelemetry("loki")),
+  es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */
