@@ -16,6 +16,11 @@ import * as tsjson from "./tsjson.ts";
 import * as pipelines from "./pipelines.ts";
 import * as prof from "./profiling.ts";
 import { ingest } from "./ingest.ts";
+import * as otlp from "./otlp.ts";
+import * as loki from "./loki.ts";
+import * as es from "./elasticsearch.ts";
+import * as jaeger from "./jaeger.ts";
+import { logs } from "./logs.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -64,7 +69,7 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
-  { method: [...GP], path: "/v1/logs", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
   { method: "POST", path: "/v1/ingest", handler: ingest, auth: "write", errors: "plain" },
@@ -191,7 +196,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/metrics",
-    handler: todo,
+    handler: otlp.metrics,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -199,7 +204,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/traces",
-    handler: todo,
+    handler: otlp.traces,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -207,7 +212,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/logs",
-    handler: todo,
+    handler: otlp.logs,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -215,7 +220,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/logpush/api/v1/push",
-    handler: todo,
+    handler: loki.push,
     auth: "write",
     errors: "plain",
     feature: "loki",
@@ -229,13 +234,39 @@ export const ROUTES: AppRoute[] = [
     feature: "opentsdb",
   },
 
+  // Elasticsearch bulk ingestion and the calls shippers make at start-up.
+  { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/elasticsearch/_bulk", handler: es.bulk, auth: "write", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/elasticsearch/:index/_bulk",
+    handler: es.bulk,
+    auth: "write",
+    errors: "plain",
+  },
+  ...["_ilm/policy", "_index_template", "_ingest", "_nodes", "logstash", "_logstash"].flatMap((p) =>
+    [`/v1/elasticsearch/${p}`, `/v1/elasticsearch/${p}/*`].map((path): AppRoute => ({
+      method: ["GET", "POST", "PUT", "DELETE"],
+      path,
+      handler: es.accepted,
+      auth: "read",
+      errors: "plain",
+    }))
+  ),
+
   // Trace queries (Jaeger) and dashboards.
-  ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((
-    p,
-  ): AppRoute => ({
+  ...([
+    ["services", jaeger.services],
+    ["services/:service/operations", jaeger.serviceOperations],
+    ["operations", jaeger.operations],
+    ["traces", jaeger.traces],
+    ["traces/:id", jaeger.trace],
+  ] as const).map(([p, handler]): AppRoute => ({
     method: "GET",
     path: `/v1/jaeger/api/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "plain",
     feature: "jaeger",

@@ -1,7 +1,8 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
- * remote_write_http, pipeline, pipeline_http, vrl, promql), each in a fresh process after a `sync`;
+ * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk),
+ * each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -12,6 +13,15 @@ import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
 import { benchPromql } from "./bench_promql.ts";
+import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
+
+function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
+  return [
+    [`${label}: Petrel ${unit}/s over HTTP`, fmt(r.petrel), ""],
+    [`${label}: decode alone ${unit}/s, same bodies`, fmt(r.decode), ""],
+    [`${label}: Petrel / decode`, r.ratio.toFixed(2), ">= 0.50"],
+  ];
+}
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
@@ -102,6 +112,11 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     lines.push(["promql: same, Prometheus 2.42 (head + WAL)", r.prometheusBytesPerSample.toFixed(2), ""]);
     return lines;
   },
+  otlp_metrics: async () =>
+    telemetryLines("OTLP metrics (protobuf)", "data points", await benchTelemetry("otlp_metrics")),
+  otlp_logs: async () => telemetryLines("OTLP logs (protobuf)", "records", await benchTelemetry("otlp_logs")),
+  loki: async () => telemetryLines("Loki push (snappy protobuf)", "lines", await benchTelemetry("loki")),
+  es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */
