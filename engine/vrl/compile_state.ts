@@ -59,6 +59,9 @@ export interface CompilerApi {
   rootType(p: PathNode, st: State): TypeDef;
   rootGetter(p: PathNode, st: State): Run;
   newSlot(): number;
+  /** The slot of a named variable, allocated on first use. */
+  slotFor(name: string): number;
+  pathRead(p: PathNode, st: State): Node;
 }
 
 /** Wraps a node's evaluator so containers it returns are copied (they may alias stored data). */

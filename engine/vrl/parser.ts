@@ -3,6 +3,7 @@
 import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span, Target } from "./ast.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import { lex, type Token } from "./lexer.ts";
+import { TokenStream } from "./parser_tokens.ts";
 import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
 import { compileRegex } from "./regex.ts";
 
@@ -26,39 +27,9 @@ const BINARY_LEVELS: string[][] = [
 
 const KEYWORDS = new Set(["if", "else", "true", "false", "null", "abort", "return"]);
 
-class Parser {
-  private i = 0;
-  constructor(private readonly toks: Token[]) {}
-
-  private peek(off = 0): Token {
-    return this.toks[Math.min(this.i + off, this.toks.length - 1)];
-  }
-  private next(): Token {
-    const t = this.toks[this.i];
-    if (this.i < this.toks.length - 1) this.i++;
-    return t;
-  }
-  private is(text: string, off = 0): boolean {
-    const t = this.peek(off);
-    return (t.kind === "punct" || t.kind === "ident") && t.text === text;
-  }
-  private skipNewlines(): void {
-    while (this.peek().kind === "newline") this.i++;
-  }
-  private fail(t: Token, msg?: string): never {
-    const what = t.kind === "eof" ? "end of program" : t.kind === "newline" ? "newline" : `"${t.text}"`;
-    throw new VrlCompileError(
-      "E203",
-      msg ?? `syntax error: unexpected ${what}`,
-      t.start,
-      Math.max(t.end, t.start + 1),
-    );
-  }
-  private expect(text: string): Token {
-    if (!this.is(text)) {
-      this.fail(this.peek(), `syntax error: expected "${text}", found "${this.peek().text}"`);
-    }
-    return this.next();
+class Parser extends TokenStream {
+  constructor(toks: Token[]) {
+    super(toks);
   }
 
   /** Statement list until `close` (`}` or end of input), separated by newlines or `;`. */
@@ -239,44 +210,6 @@ class Parser {
       out.push(e);
     }
     return { k: "template", parts: out, start: t.start, end: t.end };
-  }
-
-  private arrayLiteral(): Expr {
-    const open = this.next();
-    const items: Expr[] = [];
-    this.skipNewlines();
-    while (!this.is("]")) {
-      items.push(this.expr());
-      this.skipNewlines();
-      if (this.is(",")) {
-        this.next();
-        this.skipNewlines();
-      } else if (!this.is("]")) this.fail(this.peek());
-    }
-    const close = this.next();
-    return { k: "array", items, start: open.start, end: close.end };
-  }
-
-  private objectLiteral(): Expr {
-    const open = this.next();
-    const entries: [string, Expr][] = [];
-    this.skipNewlines();
-    while (!this.is("}")) {
-      const key = this.next();
-      if (key.kind !== "string" || key.parts!.some((p) => !("text" in p))) {
-        this.fail(key, "syntax error: object keys must be string literals");
-      }
-      this.expect(":");
-      this.skipNewlines();
-      entries.push([key.text, this.expr()]);
-      this.skipNewlines();
-      if (this.is(",")) {
-        this.next();
-        this.skipNewlines();
-      } else if (!this.is("}")) this.fail(this.peek());
-    }
-    const close = this.next();
-    return { k: "object", entries, start: open.start, end: close.end };
   }
 
   /** Path segments after a root; `afterDot` means a field may follow directly (`.foo`). */
