@@ -200,7 +200,7 @@ function compileClosure(
       cl.params[cl.params.length - 1].span.end,
     );
   }
-  const inner = st.clone();
+  const inner = st.cloneForLoop();
   const slots = cl.params.map((p, i) => {
     const slot = cx.newSlot();
     inner.vars.set(p.name, { slot, type: types[i] ?? ANY });

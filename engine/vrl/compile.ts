@@ -227,7 +227,10 @@ class Compiler implements CompilerApi {
         return null;
       };
     } else run = (c) => getIn(root(c), segs);
-    return { run, type, fallible: false, fresh: false };
+    const constant = p.root.kind === "var" && segs.length === 0
+      ? st.vars.get(p.root.name)?.constant
+      : undefined;
+    return { run, type, fallible: false, fresh: false, constant };
   }
 
   private ifExpr(condE: Expr, thenE: Expr[], elseE: Expr[] | undefined, st: State): Node {

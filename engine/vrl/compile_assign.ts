@@ -14,6 +14,7 @@ export function targetSetter(
   tg: Target,
   type: TypeDef,
   st: State,
+  constant?: { value: VrlValue },
 ): (c: Ctx, v: VrlValue) => void {
   if (tg.k === "noop") return () => {};
   const segs = tg.segs;
@@ -40,7 +41,12 @@ export function targetSetter(
   const name = tg.root.name;
   const prev = st.vars.get(name);
   const slot = prev?.slot ?? cx.slotFor(name);
-  st.vars.set(name, { slot, type: typeWith(prev?.type ?? t(K.NULL), segs, type) });
+  // A variable assigned a constant whole keeps it, so later checks see through the variable.
+  st.vars.set(name, {
+    slot,
+    type: typeWith(prev?.type ?? t(K.NULL), segs, type),
+    constant: segs.length === 0 ? constant : undefined,
+  });
   if (segs.length === 0) return (c, v) => void (c.vars[slot] = v);
   return (c, v) => void (c.vars[slot] = setIn(c.vars[slot] ?? null, segs, v));
 }
@@ -92,7 +98,7 @@ export function compileAssign(
       fresh: false,
     };
   }
-  const set = targetSetter(cx, tg, value.type, st);
+  const set = targetSetter(cx, tg, value.type, st, value.constant);
   return {
     run: (c) => {
       const v = vr(c);

@@ -5,7 +5,7 @@ import type { CompilerApi, Node, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { BINARY, binaryType } from "./ops.ts";
 import { isSubset, K, t, union } from "./types.ts";
-import { kindOf } from "./value.ts";
+import { deepClone, kindOf } from "./value.ts";
 
 type Unary = Extract<Expr, { k: "not" | "neg" }>;
 type Abort = Extract<Expr, { k: "abort" }>;
@@ -134,7 +134,9 @@ export function compileBinary(cx: CompilerApi, op: string, lE: Expr, rE: Expr, e
   if (!f) throw new VrlCompileError("E203", `unknown operator ${op}`, e.start, e.end);
   if (l.constant && r.constant && !fallible) {
     const value = f(l.constant.value, r.constant.value);
-    return { run: () => value, type: bt.type, fallible: false, fresh: true, constant: { value } };
+    // A folded container is copied per run: the result may be stored and changed in place.
+    const run = value instanceof Map || Array.isArray(value) ? () => deepClone(value) : () => value;
+    return { run, type: bt.type, fallible: false, fresh: true, constant: { value } };
   }
   return { run: (c) => f(lr(c), rr(c)), type: bt.type, fallible, fresh: true };
 }

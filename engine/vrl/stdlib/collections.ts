@@ -12,6 +12,7 @@ import {
   type VrlValue,
 } from "../value.ts";
 import { type ArgInfo, type ClosureFn, fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
+import { everyItem, unlessConstant } from "./def.ts";
 
 const OA = K.OBJECT | K.ARRAY;
 
@@ -263,7 +264,13 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   from_entries: {
     params: [req("value", K.ARRAY)],
     returns: K.OBJECT,
-    fallible: true,
+    fallibleFor: unlessConstant(
+      0,
+      (v) =>
+        everyItem(v, (e) =>
+          (e instanceof Map && typeof e.get("key") === "string") ||
+          (Array.isArray(e) && e.length === 2 && typeof e[0] === "string")),
+    ),
     call: ([v]) => {
       const out: VrlObject = new Map();
       for (const e of v as VrlValue[]) {
@@ -278,7 +285,10 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   object_from_array: {
     params: [req("values", K.ARRAY), opt("keys", K.ARRAY)],
     returns: K.OBJECT,
-    fallible: true,
+    fallibleFor: (a) =>
+      a[1]
+        ? unlessConstant(1, (k) => everyItem(k, (x) => typeof x === "string"))(a)
+        : unlessConstant(0, (v) => everyItem(v, (p) => Array.isArray(p) && typeof p[0] === "string"))(a),
     call: ([vs, ks]) => {
       const out: VrlObject = new Map();
       if (ks !== undefined && ks !== null) {
@@ -300,7 +310,7 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   chunks: {
     params: [req("value", K.ARRAY | K.BYTES), req("chunk_size", K.INTEGER)],
     returns: K.ARRAY,
-    fallible: true,
+    fallibleFor: unlessConstant(1, (n) => typeof n === "bigint" && n >= 1n),
     call: ([v, n]) => {
       const size = num(n, 0);
       if (size < 1) return fail('"chunk_size" must be at least 1 byte');
@@ -319,7 +329,8 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   zip: {
     params: [req("array_0", K.ARRAY), opt("array_1", K.ARRAY)],
     returns: K.ARRAY,
-    fallible: true,
+    // Two arrays always zip; one array must hold arrays.
+    fallibleFor: (a) => !a[1] && unlessConstant(0, (v) => everyItem(v, Array.isArray))(a),
     call: ([a, b]) => {
       const arrays = (b === undefined ? (a as VrlValue[]) : [a!, b!]) as VrlValue[];
       if (!arrays.every(Array.isArray)) return fail("all items must be arrays");

@@ -108,3 +108,24 @@ export function req(name: string, kind: number): ParamDef {
 export function opt(name: string, kind: number): ParamDef {
   return { name, kind };
 }
+
+/**
+ * A `fallibleFor` that is fallible unless argument `i` is a compile-time constant that `ok` accepts
+ * (VRL's `resolve_constant` checks); an omitted optional argument counts as accepted when `absentOk`.
+ */
+export function unlessConstant(
+  i: number,
+  ok: (v: VrlValue) => boolean,
+  absentOk = false,
+): (args: (ArgInfo | undefined)[]) => boolean {
+  return (args) => {
+    const a = args[i];
+    if (!a) return !absentOk;
+    return !(a.constant && ok(a.constant.value));
+  };
+}
+
+/** True when `v` is an array whose items all satisfy `ok`. */
+export function everyItem(v: VrlValue, ok: (x: VrlValue) => boolean): boolean {
+  return Array.isArray(v) && v.every(ok);
+}

@@ -313,7 +313,6 @@ export const PARSE_FNS: Record<string, FnDef> = {
   parse_tokens: {
     params: [req("value", S)],
     returns: K.ARRAY,
-    fallible: true,
     fresh: true,
     call: ([v]) => parseTokens(v as string),
   },
