@@ -11,7 +11,7 @@ import { cloneIfShared, type CompilerApi, type Ctx, type Node, type Run, State }
 import { VrlCompileError } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
 import type { FnDef } from "./stdlib/def.ts";
-import { ANY, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
+import { ANY, arrayOf, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
 import { deepClone, displayString, type VrlValue } from "./value.ts";
 
 /** Result of compiling a program. */
@@ -151,10 +151,21 @@ class Compiler implements CompilerApi {
     const fallible = nodes.some((n) => n.fallible);
     if (nodes.every((n) => n.constant)) {
       const value = nodes.map((n) => n.constant!.value);
-      return { run: () => deepClone(value), type: t(K.ARRAY), fallible, fresh: true, constant: { value } };
+      return {
+        run: () => deepClone(value),
+        type: typeOfValue(value),
+        fallible,
+        fresh: true,
+        constant: { value },
+      };
     }
     const runs = nodes.map(cloneIfShared);
-    return { run: (c) => runs.map((r) => r(c)), type: t(K.ARRAY), fallible, fresh: true };
+    return {
+      run: (c) => runs.map((r) => r(c)),
+      type: arrayOf(nodes.map((n) => n.type)),
+      fallible,
+      fresh: true,
+    };
   }
 
   private objectLit(entries: [string, Expr][], st: State): Node {

@@ -57,3 +57,16 @@ table("fallibility: fallible without an accepted constant", [
   rejects(`mod!(5, 2)`, "E620"),
   rejects(`parse_tokens!("a")`, "E620"),
 ]);
+
+table("closure parameters typed from the collection", [
+  ok(`map_values({"a": 1, "b": 2}) -> |v| { v + 1 }`, { a: 2, b: 3 }),
+  ok(`map_values([1.5, 2.5]) -> |v| { v * 2.0 }`, [3, 5]),
+  ok(`for_each({"a": "x"}) -> |k, v| { .out = k + v }; .out`, "ax"),
+  ok(`filter([1, 2, 3, 4]) -> |_i, v| { v > 2 }`, [3, 4]),
+  ok(`filter({"a": 1, "b": 5}) -> |_k, v| { v > 2 }`, { b: 5 }),
+  ok(`x = [[1], [2, 3]]\nmap_values(x) -> |v| { length(v) }`, [1, 2]),
+  ok(`x = [1, "a"]\nmap_values(x) -> |v| { to_string(v) }`, ["1", "a"]),
+  rejects(`map_values([1, "a"]) -> |v| { v + 1 }`, "E100"),
+  rejects(`map_values({"a": 1}, recursive: true) -> |v| { v + 1 }`, "E100"),
+  rejects(`x = [1]\nx[5] + 1`, "E100"),
+]);

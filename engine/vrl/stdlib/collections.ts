@@ -1,7 +1,7 @@
 /** Object and array functions, including the closure-taking iteration functions. */
 
 import { getIn, removeIn, setIn } from "../path.ts";
-import { ANY, K, t, type TypeDef } from "../types.ts";
+import { ANY, elementType, K, t, type TypeDef } from "../types.ts";
 import {
   deepClone,
   kindOf,
@@ -131,7 +131,7 @@ function mapKeys(v: VrlValue, f: ClosureFn, recursive: boolean): VrlValue {
 const iterParams = (a: (ArgInfo | undefined)[]): TypeDef[] => {
   const k = a[0]?.type.kind ?? OA;
   const keyKind = (k & K.OBJECT ? K.BYTES : 0) | (k & K.ARRAY ? K.INTEGER : 0);
-  return [t(keyKind || K.BYTES), ANY];
+  return [t(keyKind || K.BYTES), a[0] ? elementType(a[0].type) : ANY];
 };
 
 const sameContainer = (a: (ArgInfo | undefined)[]) => t(a[0] ? a[0].type.kind & OA : OA);
@@ -370,7 +370,8 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   map_values: {
     params: [req("value", OA), opt("recursive", K.BOOLEAN)],
     returns: sameContainer,
-    closure: () => [ANY],
+    // Recursive mapping also sees nested containers' values.
+    closure: (a) => [a[0] && (!a[1] || a[1].constant?.value === false) ? elementType(a[0].type) : ANY],
     call: ([v, r], f) => mapValues(v!, f!, flag(r, false)),
   },
   map_keys: {
