@@ -30,7 +30,16 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
       throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
     }
     const paramTypes = def.closure(args.infos);
-    const { make, fallible: cf } = compileClosure(cx, e.closure, paramTypes, st);
+    const { make, fallible: cf, type: rt } = compileClosure(cx, e.closure, paramTypes, st);
+    if (def.closureReturns !== undefined && !isSubset(rt, def.closureReturns)) {
+      throw new VrlCompileError(
+        "E122",
+        "type mismatch in closure return type",
+        e.closure.start,
+        e.closure.end,
+        `the closure must return ${kindName(def.closureReturns)}, not ${kindName(rt.kind)}`,
+      );
+    }
     fallible ||= cf;
     closureRun = make;
   } else if (def.closure) {
@@ -140,7 +149,8 @@ function compileArgs(
     out.infos.push({ type: n.type, constant: n.constant });
   });
   const problem = def.check?.(out.infos);
-  if (problem) throw new VrlCompileError("E110", "invalid argument", e.start, e.end, problem);
+  // VRL reports a function's own compile-time argument checks as E610.
+  if (problem) throw new VrlCompileError("E610", "function compilation error", e.start, e.end, problem);
   if (def.fallibleFor?.(out.infos)) out.fallible = true;
   return out;
 }
@@ -190,12 +200,12 @@ function compileClosure(
   cl: Closure,
   types: TypeDef[],
   st: State,
-): { make: (c: Ctx) => ClosureFn; fallible: boolean } {
+): { make: (c: Ctx) => ClosureFn; fallible: boolean; type: TypeDef } {
   if (cl.params.length > types.length) {
     const p = cl.params[types.length];
     throw new VrlCompileError(
-      "E121",
-      "invalid closure parameter count",
+      "E120",
+      "invalid closure arity",
       p.span.start,
       cl.params[cl.params.length - 1].span.end,
     );
@@ -206,7 +216,9 @@ function compileClosure(
     inner.vars.set(p.name, { slot, type: types[i] ?? ANY });
     return slot;
   });
+  cx.closureDepth++;
   const body = cx.block(cl.body, inner);
+  cx.closureDepth--;
   // Outer variables assigned in the body keep their slot; fold their types back conservatively.
   for (const [k, v] of inner.vars) {
     if (cl.params.some((p) => p.name === k)) continue;
@@ -222,7 +234,7 @@ function compileClosure(
     if (s1 !== undefined) c.vars[s1] = b ?? null;
     return br(c);
   };
-  return { make, fallible: body.fallible };
+  return { make, fallible: body.fallible, type: body.type };
 }
 
 /** VRL 0.33 functions Petrel does not implement (binary data, network, crypto, niche formats). */

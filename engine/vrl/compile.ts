@@ -7,7 +7,15 @@ import type { Expr, PathNode } from "./ast.ts";
 import { compileCall } from "./calls.ts";
 import { compileAssign, compileAssign2 } from "./compile_assign.ts";
 import { compileAbort, compileBinary, compileUnary } from "./compile_ops.ts";
-import { cloneIfShared, type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
+import {
+  cloneIfShared,
+  type CompilerApi,
+  type Ctx,
+  type Node,
+  ReturnSignal,
+  type Run,
+  State,
+} from "./compile_state.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
 import type { FnDef } from "./stdlib/def.ts";
@@ -26,11 +34,24 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
   const c = new Compiler(fns);
   const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
   const node = c.block(body, state);
-  return { run: node.run, slots: c.slots, type: node.type };
+  if (!c.returnType) return { run: node.run, slots: c.slots, type: node.type };
+  const inner = node.run;
+  const run: Run = (ctx) => {
+    try {
+      return inner(ctx);
+    } catch (x) {
+      if (x instanceof ReturnSignal) return x.value;
+      throw x;
+    }
+  };
+  return { run, slots: c.slots, type: union(node.type, c.returnType) };
 }
 
 class Compiler implements CompilerApi {
   slots = 0;
+  closureDepth = 0;
+  /** The union of the types `return` expressions give, when there are any. */
+  returnType: TypeDef | undefined;
   private slotByName = new Map<string, number>();
   constructor(readonly fns: Record<string, FnDef>) {}
 
@@ -121,8 +142,25 @@ class Compiler implements CompilerApi {
       case "binary":
         return compileBinary(this, e.op, e.l, e.r, e, st);
       case "return":
-        throw new VrlCompileError("E203", "return is not supported", e.start, e.end);
+        return this.returnExpr(e, st);
     }
+  }
+
+  private returnExpr(e: Extract<Expr, { k: "return" }>, st: State): Node {
+    if (this.closureDepth > 0) {
+      throw new VrlCompileError("E203", "`return` cannot be used inside closures", e.start, e.end);
+    }
+    const value = this.expr(e.value, st);
+    this.returnType = this.returnType ? union(this.returnType, value.type) : value.type;
+    const vr = cloneIfShared(value);
+    return {
+      run: (c) => {
+        throw new ReturnSignal(vr(c));
+      },
+      type: t(0),
+      fallible: value.fallible,
+      fresh: true,
+    };
   }
 
   private template(parts: (string | Expr)[], st: State): Node {

@@ -1,12 +1,33 @@
 /** Assignments: `target = value`, `target |= value`, `ok, err = value`, and the setters behind them. */
 
-import type { Expr, Span, Target } from "./ast.ts";
+import type { Expr, PathNode, Span, Target } from "./ast.ts";
 import { cloneIfShared, type CompilerApi, type Ctx, type Node, type State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure } from "./diagnostic.ts";
 import { BINARY, binaryType } from "./ops.ts";
 import { setIn } from "./path.ts";
-import { K, t, type TypeDef, typeWith } from "./types.ts";
+import { K, kindName, t, typeAt, type TypeDef, typeWith } from "./types.ts";
 import { deepClone, type VrlValue } from "./value.ts";
+
+// VRL rejects writing inside a value statically known to be neither a container of the right kind
+// nor null (E642): `.a = "x"; .a.b = 1`.
+function checkParents(root: TypeDef, tg: PathNode): void {
+  let cur = root;
+  for (let i = 0; i < tg.segs.length; i++) {
+    const want = typeof tg.segs[i] === "string" ? K.OBJECT : K.ARRAY;
+    if ((cur.kind & (want | K.NULL)) === 0) {
+      throw new VrlCompileError(
+        "E642",
+        "parent path segment rejects this mutation",
+        tg.start,
+        tg.end,
+        `this path segment is ${kindName(cur.kind)}, which can't hold a ${
+          want === K.OBJECT ? "field" : "index"
+        }`,
+      );
+    }
+    cur = typeAt(root, tg.segs.slice(0, i + 1));
+  }
+}
 
 /** Returns a setter for a target and updates the static state. */
 export function targetSetter(
@@ -18,6 +39,7 @@ export function targetSetter(
 ): (c: Ctx, v: VrlValue) => void {
   if (tg.k === "noop") return () => {};
   const segs = tg.segs;
+  if (segs.length > 0 && tg.root.kind !== "expr") checkParents(cx.rootType(tg, st), tg);
   if (tg.root.kind === "event") {
     st.event = typeWith(st.event, segs, type);
     if (segs.length === 0) return (c, v) => void (c.event = v);

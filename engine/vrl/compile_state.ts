@@ -64,8 +64,15 @@ export class State {
   }
 }
 
+/** Thrown by `return`: carries the program's result past everything up to the program's top. */
+export class ReturnSignal {
+  constructor(readonly value: VrlValue) {}
+}
+
 /** What the call compiler needs from the expression compiler. */
 export interface CompilerApi {
+  /** Closure bodies being compiled around the current expression (`return` is not allowed there). */
+  closureDepth: number;
   readonly fns: Record<string, FnDef>;
   expr(e: Expr, st: State): Node;
   block(body: Expr[], st: State): Node;

@@ -27,23 +27,43 @@ const BINARY_LEVELS: string[][] = [
 
 const KEYWORDS = new Set(["if", "else", "true", "false", "null", "abort", "return"]);
 
+/** Words VRL reserves for future syntax: not usable as variable names (E205). */
+const RESERVED = new Set([
+  "as",
+  "break",
+  "continue",
+  "for",
+  "impl",
+  "in",
+  "let",
+  "loop",
+  "self",
+  "std",
+  "then",
+  "this",
+  "type",
+  "until",
+  "use",
+  "while",
+]);
+
 class Parser extends TokenStream {
   constructor(toks: Token[]) {
     super(toks);
   }
 
   /** Statement list until `close` (`}` or end of input), separated by newlines or `;`. */
-  statements(close: "}" | "eof"): Expr[] {
+  statements(close: "}" | ")" | "eof"): Expr[] {
     const out: Expr[] = [];
     for (;;) {
       while (this.peek().kind === "newline" || this.is(";")) this.next();
       const t = this.peek();
-      if (close === "eof" ? t.kind === "eof" : this.is("}")) break;
+      if (close === "eof" ? t.kind === "eof" : this.is(close)) break;
       if (t.kind === "eof") this.fail(t);
       out.push(this.statement());
       const after = this.peek();
       if (after.kind === "newline" || this.is(";")) continue;
-      if (close === "eof" ? after.kind === "eof" : this.is("}")) break;
+      if (close === "eof" ? after.kind === "eof" : this.is(close)) break;
       this.fail(after);
     }
     return out;
@@ -55,8 +75,14 @@ class Parser extends TokenStream {
       this.next();
       const t = this.peek();
       let message: Expr | undefined;
-      if (t.kind !== "newline" && t.kind !== "eof" && !this.is(";") && !this.is("}")) message = this.expr();
+      if (!this.atStatementEnd()) message = this.expr();
       return { k: "abort", message, start, end: message?.end ?? t.start };
+    }
+    if (this.is("return")) {
+      const kw = this.next();
+      if (this.atStatementEnd()) this.fail(this.peek(), "syntax error: `return` needs a value");
+      const value = this.expr();
+      return { k: "return", value, start: kw.start, end: value.end };
     }
     const first = this.expr();
     if ((this.is("=") || this.is("|=")) && isTarget(first)) {
@@ -75,6 +101,11 @@ class Parser extends TokenStream {
       return { k: "assign2", ok: toTarget(first), err: toTarget(second), value, start, end: value.end };
     }
     return first;
+  }
+
+  private atStatementEnd(): boolean {
+    const t = this.peek();
+    return t.kind === "newline" || t.kind === "eof" || this.is(";") || this.is("}") || this.is(")");
   }
 
   expr(level = 0): Expr {
@@ -156,11 +187,12 @@ class Parser extends TokenStream {
     }
     if (t.text === "(") {
       this.next();
-      this.skipNewlines();
-      const e = this.statement();
-      this.skipNewlines();
+      const body = this.statements(")");
       const close = this.expect(")");
-      return { ...e, start: t.start, end: close.end } as Expr;
+      if (body.length === 0) this.fail(close);
+      // `(a; b)` is a block whose value is its last expression.
+      if (body.length > 1) return { k: "block", body, start: t.start, end: close.end };
+      return { ...body[0], start: t.start, end: close.end } as Expr;
     }
     if (t.text === "[") return this.arrayLiteral();
     if (t.text === "{") {
@@ -222,8 +254,14 @@ class Parser extends TokenStream {
       if (expectField && (t.kind === "ident" || t.kind === "int" || t.kind === "string")) {
         if (t.kind === "string" && t.parts!.some((p) => !("text" in p))) this.fail(t);
         this.next();
-        segs.push(t.text);
+        let name = t.text;
         end = t.end;
+        // A field may start with digits (`.0tar`): the lexer splits it into a number and a word.
+        if (t.kind === "int" && this.peek().kind === "ident" && this.peek().start === t.end) {
+          name += this.peek().text;
+          end = this.next().end;
+        }
+        segs.push(name);
         expectField = false;
         continue;
       }
@@ -269,12 +307,22 @@ class Parser extends TokenStream {
         return { k: "lit", value: null, start: t.start, end: t.end };
       case "if":
         return this.ifExpr(t);
-      case "abort": {
+      case "abort":
+      case "return": {
         this.i--;
         return this.statement();
       }
     }
     if (KEYWORDS.has(t.text)) this.fail(t);
+    if (RESERVED.has(t.text) && !(this.is("(") && !this.peek().space) && !this.is("!")) {
+      throw new VrlCompileError(
+        "E205",
+        "reserved keyword",
+        t.start,
+        t.end,
+        `"${t.text}" is a reserved keyword`,
+      );
+    }
     const bang = this.is("!") && !this.peek().space && this.is("(", 1) && !this.peek(1).space;
     if (bang) this.next();
     if (this.is("(") && !this.peek().space) return this.call(t, bang);
@@ -304,6 +352,7 @@ class Parser extends TokenStream {
   }
 
   private blockBody(): Expr[] {
+    this.skipNewlines();
     this.expect("{");
     const body = this.statements("}");
     this.expect("}");

@@ -192,7 +192,7 @@ table("closures", [
   ok(`n = 0; for_each({"a": 1, "b": 2}) -> |_k, v| { n = n + v }; n`, 3),
   ok(`s = ""; for_each(["x", "y"]) -> |i, v| { s = s + to_string(i) + v }; s`, "0x1y"),
   ok(`keys = []; for_each({"b": 1, "a": 2}) -> |k, _v| { keys = push(keys, k) }; keys`, ["a", "b"]),
-  rejects(`map_values([1]) -> |a, b| { a }`, "E121"),
+  rejects(`map_values([1]) -> |a, b| { a }`, "E120"),
   rejects(`map_values([1])`, "E111"),
   rejects(`upcase("a") -> |x| { x }`, "E109"),
 ]);

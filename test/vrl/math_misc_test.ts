@@ -71,7 +71,7 @@ table("ip and host", [
 
 table("log", [
   ok(`log("hello", level: "debug", rate_limit_secs: 0)`, null),
-  rejects(`log("x", level: "loud")`, "E110"),
+  rejects(`log("x", level: "loud")`, "E610"),
 ]);
 
 Deno.test("log: writes through the sink and rate-limits by message", () => {

@@ -378,12 +378,14 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
     params: [req("value", K.OBJECT), opt("recursive", K.BOOLEAN)],
     returns: K.OBJECT,
     closure: () => [t(K.BYTES)],
+    closureReturns: K.BYTES,
     call: ([v, r], f) => mapKeys(v!, f!, flag(r, false)),
   },
   filter: {
     params: [req("value", OA)],
     returns: sameContainer,
     closure: iterParams,
+    closureReturns: K.BOOLEAN,
     call: ([v], f) => {
       if (v instanceof Map) {
         const out: VrlObject = new Map();

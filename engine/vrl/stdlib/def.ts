@@ -31,6 +31,8 @@ export interface FnDef {
   call(args: (VrlValue | undefined)[], closure?: ClosureFn): VrlValue;
   /** For iteration functions: the closure parameter types given the arguments. */
   closure?: (args: (ArgInfo | undefined)[]) => TypeDef[];
+  /** The kinds the closure must return (E122 otherwise). */
+  closureReturns?: number;
   /** The result never aliases an argument (no copy needed when it is assigned). */
   fresh?: boolean;
   /** Compile-time validation of literal arguments; returns an error message. */
