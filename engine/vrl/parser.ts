@@ -1,9 +1,9 @@
 /** VRL parser: tokens to a syntax tree (recursive descent, VRL's operator precedence). */
 
-import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span, Target } from "./ast.ts";
+import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span } from "./ast.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import { lex, type Token } from "./lexer.ts";
-import { TokenStream } from "./parser_tokens.ts";
+import { BINARY_LEVELS, isTarget, KEYWORDS, RESERVED, TokenStream, toTarget } from "./parser_tokens.ts";
 import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
 import { compileRegex } from "./regex.ts";
 
@@ -13,39 +13,6 @@ export function parseProgram(src: string): Expr[] {
   const body = p.statements("eof");
   return body;
 }
-
-const BINARY_LEVELS: string[][] = [
-  ["??"],
-  ["|"],
-  ["||"],
-  ["&&"],
-  ["==", "!="],
-  ["<", "<=", ">", ">="],
-  ["+", "-"],
-  ["*", "/", "%"],
-];
-
-const KEYWORDS = new Set(["if", "else", "true", "false", "null", "abort", "return"]);
-
-/** Words VRL reserves for future syntax: not usable as variable names (E205). */
-const RESERVED = new Set([
-  "as",
-  "break",
-  "continue",
-  "for",
-  "impl",
-  "in",
-  "let",
-  "loop",
-  "self",
-  "std",
-  "then",
-  "this",
-  "type",
-  "until",
-  "use",
-  "while",
-]);
 
 class Parser extends TokenStream {
   constructor(toks: Token[]) {
@@ -400,15 +367,4 @@ class Parser extends TokenStream {
     const nameSpan: Span = { start: name.start, end: name.end + (bang ? 1 : 0) };
     return { k: "call", name: name.text, bang, args, closure, nameSpan, start: name.start, end };
   }
-}
-
-function isTarget(e: Expr): e is PathNode {
-  return e.k === "path" && e.root.kind !== "expr";
-}
-
-function toTarget(e: PathNode): Target {
-  if (e.root.kind === "var" && e.root.name === "_" && e.segs.length === 0) {
-    return { k: "noop", start: e.start, end: e.end };
-  }
-  return e;
 }

@@ -1,6 +1,6 @@
 /** The parser's token stream: look-ahead, expectations, syntax errors, and the bracketed literals. */
 
-import type { Expr } from "./ast.ts";
+import type { Expr, PathNode, Target } from "./ast.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import type { Token } from "./lexer.ts";
 
@@ -80,4 +80,52 @@ export abstract class TokenStream {
     const close = this.next();
     return { k: "object", entries, start: open.start, end: close.end };
   }
+}
+
+/** Binary operators by precedence level, loosest first. */
+export const BINARY_LEVELS: string[][] = [
+  ["??"],
+  ["|"],
+  ["||"],
+  ["&&"],
+  ["==", "!="],
+  ["<", "<=", ">", ">="],
+  ["+", "-"],
+  ["*", "/", "%"],
+];
+
+/** Words that are syntax, never names. */
+export const KEYWORDS = new Set(["if", "else", "true", "false", "null", "abort", "return"]);
+
+/** Words VRL reserves for future syntax: not usable as variable names (E205). */
+export const RESERVED = new Set([
+  "as",
+  "break",
+  "continue",
+  "for",
+  "impl",
+  "in",
+  "let",
+  "loop",
+  "self",
+  "std",
+  "then",
+  "this",
+  "type",
+  "until",
+  "use",
+  "while",
+]);
+
+/** True for a path that can be assigned to. */
+export function isTarget(e: Expr): e is PathNode {
+  return e.k === "path" && e.root.kind !== "expr";
+}
+
+/** The assignment target of a path (`_` discards). */
+export function toTarget(e: PathNode): Target {
+  if (e.root.kind === "var" && e.root.name === "_" && e.segs.length === 0) {
+    return { k: "noop", start: e.start, end: e.end };
+  }
+  return e;
 }
