@@ -239,11 +239,9 @@ function compileClosure(
 
 /** VRL 0.33 functions Petrel does not implement (binary data, network, crypto, niche formats). */
 const UNSUPPORTED = new Set([
-  "community_id",
   "decode_charset",
   "decode_gzip",
   "decode_lz4",
-  "decode_mime_q",
   "decode_snappy",
   "decode_zlib",
   "decode_zstd",
@@ -265,19 +263,13 @@ const UNSUPPORTED = new Set([
   "ip_pton",
   "match_datadog_query",
   "parse_aws_alb_log",
-  "parse_aws_cloudwatch_log_subscription_message",
   "parse_cbor",
   "parse_etld",
-  "parse_influxdb",
   "parse_proto",
-  "parse_ruby_hash",
   "parse_user_agent",
   "parse_xml",
   "random_bytes",
   "reverse_dns",
-  "seahash",
   "type_def",
-  "uuid_from_friendly_id",
   "validate_json_schema",
-  "xxhash",
 ]);

@@ -4,7 +4,9 @@ import { COLLECTION_FNS } from "./collections.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { EXTRA_FNS } from "./extra.ts";
+import { FORMAT_FNS } from "./formats.ts";
 import { GROK_FNS } from "./grok.ts";
+import { HASH_FNS } from "./hashes.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
@@ -28,4 +30,6 @@ export const STDLIB: Record<string, FnDef> = {
   ...MATH_FNS,
   ...MISC_FNS,
   ...EXTRA_FNS,
+  ...HASH_FNS,
+  ...FORMAT_FNS,
 };
