@@ -267,7 +267,6 @@ const UNSUPPORTED = new Set([
   "parse_etld",
   "parse_proto",
   "parse_user_agent",
-  "parse_xml",
   "random_bytes",
   "reverse_dns",
   "type_def",

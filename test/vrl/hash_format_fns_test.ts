@@ -103,3 +103,30 @@ table("parse_aws_cloudwatch_log_subscription_message", [
   fails(`parse_aws_cloudwatch_log_subscription_message!("{}")`, "logEvents"),
   fails(`parse_aws_cloudwatch_log_subscription_message!("nope")`, "unable to parse"),
 ]);
+
+table("parse_xml", [
+  ok(
+    `parse_xml!(s'<book category="CHILDREN"><title lang="en">Harry Potter</title><author>J K. Rowling</author><year>2005</year></book>', text_key: "value", parse_number: false)`,
+    {
+      book: {
+        "@category": "CHILDREN",
+        author: "J K. Rowling",
+        title: { "@lang": "en", value: "Harry Potter" },
+        year: "2005",
+      },
+    },
+  ),
+  ok(`parse_xml!(s'<a><b>1</b><b>true</b><c/><d x="1"/></a>')`, {
+    a: { b: [1, true], c: null, d: { "@x": 1 } },
+  }),
+  exact(`parse_xml!(s'<a><f>1.5</f><n>null</n></a>')`, '{"a":{"f":1.5,"n":null}}'),
+  ok(`parse_xml!(s'<a>true</a>', parse_bool: false)`, { a: "true" }),
+  ok(`parse_xml!(s'<a>null</a>', parse_null: false)`, { a: "null" }),
+  ok(`parse_xml!(s'<a>hi</a>', always_use_text_key: true)`, { a: { text: "hi" } }),
+  ok(`parse_xml!(s'<a k="v">x</a>', include_attr: false)`, { a: "x" }),
+  ok(`parse_xml!(s'<a k="v">x</a>', attr_prefix: "_")`, { a: { _k: "v", text: "x" } }),
+  ok(`parse_xml!(s'<a>  x  </a>', trim: false)`, { a: "  x  " }),
+  ok(`parse_xml!(s'<?xml version="1.0"?><a>x</a>')`, { a: "x" }),
+  fails(`parse_xml!("<a>")`, "unable to parse xml"),
+  rejects(`parse_xml("<a/>")`, "E100"),
+]);

@@ -15,6 +15,7 @@ import { REGEX_FNS } from "./regex_fns.ts";
 import { STRING_FNS } from "./strings.ts";
 import { TIME_FNS } from "./time.ts";
 import { TYPE_FNS } from "./type_fns.ts";
+import { XML_FNS } from "./xml.ts";
 
 /** Every function VRL programs can call (`del`, `exists` and `unnest` take paths and are compiled as special forms). */
 export const STDLIB: Record<string, FnDef> = {
@@ -32,4 +33,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...EXTRA_FNS,
   ...HASH_FNS,
   ...FORMAT_FNS,
+  ...XML_FNS,
 };
