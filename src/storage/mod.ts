@@ -30,6 +30,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { Checkpointer } from "./checkpointer.ts";
+import { sweepExpiredTables } from "./ttl_sweep.ts";
 import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
 import { compactNow, MetricCompactor } from "./metric_compaction.ts";
 import { DatabaseHandle } from "./database.ts";
@@ -49,7 +50,7 @@ import { matchSeries, selectMetricColumns, selectMetricSeries } from "./metric_r
 import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { Logger } from "../common/log.ts";
-import { dropMetricTable, sweepMetricTable, truncateMetricTable } from "./metric_tables.ts";
+import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
 
 const log = new Logger("petrel::storage");
 
@@ -327,26 +328,7 @@ export class Storage {
    * (a sweep scans the whole table, since its key starts with the tags).
    */
   sweepExpired(nowMs = Date.now()): number {
-    let deleted = 0;
-    for (const h of this.dbs.values()) {
-      for (const t of h.listTables()) {
-        const cutoff = ttlCutoff(t, nowMs);
-        if (cutoff === undefined) continue;
-        const key = `${h.name}\u0000${t.id}`;
-        const last = this.lastSweep.get(key);
-        if (last !== undefined && nowMs - last < (ttlMs(t) ?? 0) / 10) continue;
-        this.lastSweep.set(key, nowMs);
-        if (isMetricTable(t)) {
-          deleted += sweepMetricTable(h, t, cutoff);
-          continue;
-        }
-        const r = h.conn.prepare(`DELETE FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} < ?`).run(
-          cutoff,
-        );
-        deleted += Number(r.changes);
-      }
-    }
-    return deleted;
+    return sweepExpiredTables(this.dbs.values(), this.lastSweep, nowMs);
   }
 
   /** Starts the background sweeper that deletes expired rows every `intervalMs`. */
