@@ -1,7 +1,7 @@
 /**
  * PromQL latency and bytes per sample, Petrel next to a real Prometheus 2.42 (Debian) fed the same
  * remote-write bodies in the same run: 1k series × 24 h at 15 s of a counter, then three queries
- * over HTTP (`/api/v1/query_range`, `/api/v1/query`), each the median of 11 runs after 11 warm-up runs.
+ * over HTTP (`/api/v1/query_range`, `/api/v1/query`), each the median of 11 runs after 11 warm-up runs, the two servers timed alternately.
  * Bytes on disk per sample are measured after the first 1M samples (Petrel once its background
  * compaction has caught up, Prometheus with its head chunks and WAL, as it holds recent data).
  * Run by hand: `deno task bench promql`.
@@ -155,13 +155,21 @@ async function timeQuery(peer: Peer, path: string, params: Record<string, string
   return ms;
 }
 
-/** The median of `runs` timings after as many warm-up runs (a long-running server is warm: JIT, caches). */
-async function median(runs: number, fn: () => Promise<number>): Promise<number> {
-  for (let i = 0; i < runs; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await fn());
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+/**
+ * Median latencies of one query on two servers, `runs` timings each after as many warm-up runs (a
+ * long-running server is warm: JIT, caches). The two are timed alternately, so the machine's noise
+ * falls on both alike.
+ */
+async function medians(
+  runs: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+): Promise<[number, number]> {
+  for (let i = 0; i < runs; i++) await a(), await b();
+  const ta: number[] = [], tb: number[] = [];
+  for (let i = 0; i < runs; i++) ta.push(await a()), tb.push(await b());
+  const mid = (t: number[]) => t.sort((x, y) => x - y)[t.length >> 1];
+  return [mid(ta), mid(tb)];
 }
 
 /** Loads both servers and measures. */
@@ -199,11 +207,12 @@ export async function benchPromql(): Promise<PromqlBench> {
     ];
     const queries = [];
     for (const [name, path, params] of cases) {
-      queries.push({
-        name,
-        petrelMs: await median(11, () => timeQuery(petrel, path, params)),
-        prometheusMs: await median(11, () => timeQuery(prometheus, path, params)),
-      });
+      const [petrelMs, prometheusMs] = await medians(
+        11,
+        () => timeQuery(petrel, path, params),
+        () => timeQuery(prometheus, path, params),
+      );
+      queries.push({ name, petrelMs, prometheusMs });
     }
     return { queries, petrelBytesPerSample, prometheusBytesPerSample };
   } finally {
