@@ -1,7 +1,7 @@
 /**
  * PromQL latency and bytes per sample, Petrel next to a real Prometheus 2.42 (Debian) fed the same
  * remote-write bodies in the same run: 1k series × 24 h at 15 s of a counter, then three queries
- * over HTTP (`/api/v1/query_range`, `/api/v1/query`), each the median of 11 runs after 11 warm-up runs, the two servers timed alternately.
+ * over HTTP (`/api/v1/query_range`, `/api/v1/query`), each the median of 11 runs after 33 warm-up runs, the two servers timed alternately.
  * Bytes on disk per sample are measured after the first 1M samples (Petrel once its background
  * compaction has caught up, Prometheus with its head chunks and WAL, as it holds recent data).
  * Run by hand: `deno task bench promql`.
@@ -156,7 +156,7 @@ async function timeQuery(peer: Peer, path: string, params: Record<string, string
 }
 
 /**
- * Median latencies of one query on two servers, `runs` timings each after as many warm-up runs (a
+ * Median latencies of one query on two servers, `runs` timings each after 3 × `runs` warm-up runs (a
  * long-running server is warm: JIT, caches). The two are timed alternately, so the machine's noise
  * falls on both alike.
  */
