@@ -9,11 +9,18 @@ import * as admin from "./admin.ts";
 import { dashboard } from "./dashboard.ts";
 import * as lineproto from "./lineproto.ts";
 import * as metricsapi from "./metricsapi.ts";
+import * as promApi from "./prometheus_api.ts";
+import { promql } from "./promql.ts";
 import * as sql from "./sql.ts";
 import * as tsjson from "./tsjson.ts";
 import * as pipelines from "./pipelines.ts";
 import * as prof from "./profiling.ts";
 import { ingest } from "./ingest.ts";
+import * as otlp from "./otlp.ts";
+import * as loki from "./loki.ts";
+import * as es from "./elasticsearch.ts";
+import * as jaeger from "./jaeger.ts";
+import { logs } from "./logs.ts";
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -61,8 +68,8 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
-  { method: [...GP], path: "/v1/promql", handler: todo, auth: "read", errors: "greptime" },
-  { method: [...GP], path: "/v1/logs", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
   { method: "POST", path: "/v1/ingest", handler: ingest, auth: "write", errors: "plain" },
@@ -158,17 +165,29 @@ export const ROUTES: AppRoute[] = [
     errors: "plain",
     feature: "prom_store",
   },
-  ...["query", "query_range", "labels", "series", "parse_query", "format_query"].map((p): AppRoute => ({
+  ...Object.entries({
+    query: promApi.query,
+    query_range: promApi.queryRange,
+    labels: promApi.labels,
+    series: promApi.series,
+    format_query: promApi.formatQuery,
+    parse_query: promApi.parseQuery,
+  }).map(([p, handler]): AppRoute => ({
     method: [...GP],
     path: `/v1/metricsapi/api/v1/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "prometheus",
   })),
-  ...["metadata", "status/buildinfo", "label/:name/values"].map((p): AppRoute => ({
+  // GET only, in Prometheus and GreptimeDB alike.
+  ...Object.entries({
+    "label/:name/values": promApi.labelValuesRoute,
+    "status/buildinfo": promApi.buildinfo,
+    metadata: promApi.metadata,
+  }).map(([p, handler]): AppRoute => ({
     method: "GET",
     path: `/v1/metricsapi/api/v1/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "prometheus",
   })),
@@ -177,7 +196,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/metrics",
-    handler: todo,
+    handler: otlp.metrics,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -185,7 +204,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/traces",
-    handler: todo,
+    handler: otlp.traces,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -193,7 +212,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/telemetry/v1/logs",
-    handler: todo,
+    handler: otlp.logs,
     auth: "write",
     errors: "plain",
     feature: "otlp",
@@ -201,7 +220,7 @@ export const ROUTES: AppRoute[] = [
   {
     method: "POST",
     path: "/v1/logpush/api/v1/push",
-    handler: todo,
+    handler: loki.push,
     auth: "write",
     errors: "plain",
     feature: "loki",
@@ -215,13 +234,39 @@ export const ROUTES: AppRoute[] = [
     feature: "opentsdb",
   },
 
+  // Elasticsearch bulk ingestion and the calls shippers make at start-up.
+  { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/elasticsearch/_bulk", handler: es.bulk, auth: "write", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/elasticsearch/:index/_bulk",
+    handler: es.bulk,
+    auth: "write",
+    errors: "plain",
+  },
+  ...["_ilm/policy", "_index_template", "_ingest", "_nodes", "logstash", "_logstash"].flatMap((p) =>
+    [`/v1/elasticsearch/${p}`, `/v1/elasticsearch/${p}/*`].map((path): AppRoute => ({
+      method: ["GET", "POST", "PUT", "DELETE"],
+      path,
+      handler: es.accepted,
+      auth: "read",
+      errors: "plain",
+    }))
+  ),
+
   // Trace queries (Jaeger) and dashboards.
-  ...["services", "services/:service/operations", "operations", "traces", "traces/:id"].map((
-    p,
-  ): AppRoute => ({
+  ...([
+    ["services", jaeger.services],
+    ["services/:service/operations", jaeger.serviceOperations],
+    ["operations", jaeger.operations],
+    ["traces", jaeger.traces],
+    ["traces/:id", jaeger.trace],
+  ] as const).map(([p, handler]): AppRoute => ({
     method: "GET",
     path: `/v1/jaeger/api/${p}`,
-    handler: todo,
+    handler,
     auth: "read",
     errors: "plain",
     feature: "jaeger",

@@ -1,7 +1,12 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
+<<<<<<< HEAD
  * remote_write_http, pipeline, pipeline_http, vrl, load), each in a fresh process after a `sync`;
+=======
+ * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk),
+ * each in a fresh process after a `sync`;
+>>>>>>> main
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -11,7 +16,20 @@ import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
+<<<<<<< HEAD
 import { benchLoad } from "./bench_load.ts";
+=======
+import { benchPromql } from "./bench_promql.ts";
+import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
+
+function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
+  return [
+    [`${label}: Petrel ${unit}/s over HTTP`, fmt(r.petrel), ""],
+    [`${label}: decode alone ${unit}/s, same bodies`, fmt(r.decode), ""],
+    [`${label}: Petrel / decode`, r.ratio.toFixed(2), ">= 0.50"],
+  ];
+}
+>>>>>>> main
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
@@ -82,6 +100,7 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     ];
   },
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
+<<<<<<< HEAD
   load: async () => {
     const r = await benchLoad();
     const lines: Line[] = [
@@ -101,6 +120,33 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     for (const s of r.errorSamples) lines.push([`load: error sample`, s.slice(0, 100), ""]);
     return lines;
   },
+=======
+  promql: async () => {
+    const r = await benchPromql();
+    const lines: Line[] = [];
+    for (const q of r.queries) {
+      lines.push([`promql: ${q.name}: Petrel ms`, q.petrelMs.toFixed(1), ""]);
+      lines.push([`promql: ${q.name}: Prometheus 2.42 ms`, q.prometheusMs.toFixed(1), ""]);
+      lines.push([
+        `promql: ${q.name}: Petrel / Prometheus`,
+        (q.petrelMs / q.prometheusMs).toFixed(2),
+        "<= 1.00",
+      ]);
+    }
+    lines.push([
+      "promql: bytes on disk per sample after 1M samples, Petrel",
+      r.petrelBytesPerSample.toFixed(2),
+      "",
+    ]);
+    lines.push(["promql: same, Prometheus 2.42 (head + WAL)", r.prometheusBytesPerSample.toFixed(2), ""]);
+    return lines;
+  },
+  otlp_metrics: async () =>
+    telemetryLines("OTLP metrics (protobuf)", "data points", await benchTelemetry("otlp_metrics")),
+  otlp_logs: async () => telemetryLines("OTLP logs (protobuf)", "records", await benchTelemetry("otlp_logs")),
+  loki: async () => telemetryLines("Loki push (snappy protobuf)", "lines", await benchTelemetry("loki")),
+  es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
+>>>>>>> main
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */

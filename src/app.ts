@@ -94,9 +94,10 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     throw e;
   }
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
+  storage.startCompactor();
   const app: App = {
     config,
-    metrics: new ServerMetrics(),
+    metrics: serverMetrics(storage),
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -163,4 +164,16 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     shutdown,
     finished: listener.finished,
   };
+}
+
+function serverMetrics(storage: Storage): ServerMetrics {
+  const metrics = new ServerMetrics();
+  metrics.watchStorage(() => storage.compactedWindows());
+  return metrics;
+}
+
+function serverMetrics(storage: Storage): ServerMetrics {
+  const metrics = new ServerMetrics();
+  metrics.watchStorage(() => storage.compactedWindows());
+  return metrics;
 }

@@ -1,12 +1,12 @@
 /** Function calls: argument binding and checking, closures, and the path-taking forms `del`, `exists`, `unnest`. */
 
-import type { Closure, Expr, PathNode, Segment } from "./ast.ts";
+import type { Closure, Expr } from "./ast.ts";
+import { compileDel, compileExists, compileUnnest } from "./calls_path.ts";
 import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
-import { getIn, hasIn, removeIn, setIn } from "./path.ts";
-import { type ArgInfo, type ClosureFn, kindBit, typeError } from "./stdlib/def.ts";
-import { ANY, isSubset, K, kindName, t, typeAt, type TypeDef, typeWith, union } from "./types.ts";
-import { deepClone, kindOf, type VrlValue } from "./value.ts";
+import { type ArgInfo, type ClosureFn, type FnDef, kindBit, typeError } from "./stdlib/def.ts";
+import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
+import { type VrlValue } from "./value.ts";
 
 type CallExpr = Extract<Expr, { k: "call" }>;
 
@@ -22,6 +22,49 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
       : `undefined function "${e.name}"`;
     throw new VrlCompileError("E105", "call to undefined function", e.nameSpan.start, e.nameSpan.end, note);
   }
+  const args = compileArgs(cx, def, bindArgs(def, e), e, st);
+  let fallible = args.fallible;
+  let closureRun: ((c: Ctx) => ClosureFn) | undefined;
+  if (e.closure) {
+    if (!def.closure) {
+      throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
+    }
+    const paramTypes = def.closure(args.infos);
+    const { make, fallible: cf, type: rt } = compileClosure(cx, e.closure, paramTypes, st);
+    if (def.closureReturns !== undefined && !isSubset(rt, def.closureReturns)) {
+      throw new VrlCompileError(
+        "E122",
+        "type mismatch in closure return type",
+        e.closure.start,
+        e.closure.end,
+        `the closure must return ${kindName(def.closureReturns)}, not ${kindName(rt.kind)}`,
+      );
+    }
+    fallible ||= cf;
+    closureRun = make;
+  } else if (def.closure) {
+    throw new VrlCompileError("E111", "missing closure", e.start, e.end, `"${e.name}" requires a closure`);
+  }
+  if (e.bang && !fallible) {
+    throw new VrlCompileError(
+      "E620",
+      "can't abort infallible function",
+      e.nameSpan.start,
+      e.nameSpan.end,
+      "remove the `!`",
+    );
+  }
+  const type = typeof def.returns === "number"
+    ? t(def.returns)
+    : typeof def.returns === "function"
+    ? def.returns(args.infos)
+    : def.returns;
+  const run = callRun(def, args, closureRun, e);
+  return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh };
+}
+
+/** Puts each argument expression into its parameter's slot (positional, then named). */
+function bindArgs(def: FnDef, e: CallExpr): (Expr | undefined)[] {
   const slots: (Expr | undefined)[] = new Array(def.params.length).fill(undefined);
   let pos = 0;
   for (const a of e.args) {
@@ -53,10 +96,25 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     if (slots[idx]) throw new VrlCompileError("E108", "duplicate function argument", a.start, a.end);
     slots[idx] = a.expr;
   }
-  const nodes: (Node | undefined)[] = [];
-  const infos: (ArgInfo | undefined)[] = [];
-  let fallible = !!def.fallible;
-  const checks: number[] = [];
+  return slots;
+}
+
+/** Compiled arguments: nodes, what `check`/`fallibleFor` see, and the kinds to check at run time. */
+interface CompiledArgs {
+  nodes: (Node | undefined)[];
+  infos: (ArgInfo | undefined)[];
+  checks: number[];
+  fallible: boolean;
+}
+
+function compileArgs(
+  cx: CompilerApi,
+  def: FnDef,
+  slots: (Expr | undefined)[],
+  e: CallExpr,
+  st: State,
+): CompiledArgs {
+  const out: CompiledArgs = { nodes: [], infos: [], checks: [], fallible: !!def.fallible };
   def.params.forEach((p, i) => {
     const a = slots[i];
     if (!a) {
@@ -69,9 +127,9 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
           `argument "${p.name}" is required`,
         );
       }
-      nodes.push(undefined);
-      infos.push(undefined);
-      checks.push(0);
+      out.nodes.push(undefined);
+      out.infos.push(undefined);
+      out.checks.push(0);
       return;
     }
     const n = cx.expr(a, st);
@@ -85,49 +143,33 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
       );
     }
     const needsCheck = !isSubset(n.type, p.kind);
-    fallible ||= n.fallible || needsCheck;
-    checks.push(needsCheck ? p.kind : 0);
-    nodes.push(n);
-    infos.push({ type: n.type, constant: n.constant });
+    out.fallible ||= n.fallible || needsCheck;
+    out.checks.push(needsCheck ? p.kind : 0);
+    out.nodes.push(n);
+    out.infos.push({ type: n.type, constant: n.constant });
   });
-  const problem = def.check?.(infos);
-  if (problem) throw new VrlCompileError("E110", "invalid argument", e.start, e.end, problem);
-  if (def.fallibleFor?.(infos)) fallible = true;
+  const problem = def.check?.(out.infos);
+  // VRL reports a function's own compile-time argument checks as E610.
+  if (problem) throw new VrlCompileError("E610", "function compilation error", e.start, e.end, problem);
+  if (def.fallibleFor?.(out.infos)) out.fallible = true;
+  return out;
+}
 
-  let closureRun: ((c: Ctx) => ClosureFn) | undefined;
-  if (e.closure) {
-    if (!def.closure) {
-      throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
-    }
-    const paramTypes = def.closure(infos);
-    const { make, fallible: cf } = compileClosure(cx, e.closure, paramTypes, st);
-    fallible ||= cf;
-    closureRun = make;
-  } else if (def.closure) {
-    throw new VrlCompileError("E111", "missing closure", e.start, e.end, `"${e.name}" requires a closure`);
-  }
-
-  if (e.bang && !fallible) {
-    throw new VrlCompileError(
-      "E620",
-      "can't abort infallible function",
-      e.nameSpan.start,
-      e.nameSpan.end,
-      "remove the `!`",
-    );
-  }
-  const type = typeof def.returns === "number"
-    ? t(def.returns)
-    : typeof def.returns === "function"
-    ? def.returns(infos)
-    : def.returns;
+/** The call's evaluator: arguments, run-time kind checks, the function, and error wording. */
+function callRun(
+  def: FnDef,
+  args: CompiledArgs,
+  closureRun: ((c: Ctx) => ClosureFn) | undefined,
+  e: CallExpr,
+): Run {
   const where = `function call error for "${e.name}" at (${e.start}:${e.end}): `;
   const bang = e.bang;
-  const runs = nodes.map((n) => n?.run);
+  const runs = args.nodes.map((n) => n?.run);
+  const checks = args.checks;
   const n = runs.length;
   const anyCheck = checks.some((k) => k !== 0);
   const impl = def.call;
-  const run: Run = (c) => {
+  return (c) => {
     const vals: (VrlValue | undefined)[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const r = runs[i];
@@ -151,7 +193,6 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
       throw x;
     }
   };
-  return { run, type, fallible: fallible && !bang, fresh: !!def.fresh };
 }
 
 function compileClosure(
@@ -159,23 +200,25 @@ function compileClosure(
   cl: Closure,
   types: TypeDef[],
   st: State,
-): { make: (c: Ctx) => ClosureFn; fallible: boolean } {
+): { make: (c: Ctx) => ClosureFn; fallible: boolean; type: TypeDef } {
   if (cl.params.length > types.length) {
     const p = cl.params[types.length];
     throw new VrlCompileError(
-      "E121",
-      "invalid closure parameter count",
+      "E120",
+      "invalid closure arity",
       p.span.start,
       cl.params[cl.params.length - 1].span.end,
     );
   }
-  const inner = st.clone();
+  const inner = st.cloneForLoop();
   const slots = cl.params.map((p, i) => {
     const slot = cx.newSlot();
     inner.vars.set(p.name, { slot, type: types[i] ?? ANY });
     return slot;
   });
+  cx.closureDepth++;
   const body = cx.block(cl.body, inner);
+  cx.closureDepth--;
   // Outer variables assigned in the body keep their slot; fold their types back conservatively.
   for (const [k, v] of inner.vars) {
     if (cl.params.some((p) => p.name === k)) continue;
@@ -191,122 +234,14 @@ function compileClosure(
     if (s1 !== undefined) c.vars[s1] = b ?? null;
     return br(c);
   };
-  return { make, fallible: body.fallible };
-}
-
-function pathArg(e: CallExpr, name: string): PathNode {
-  const a = e.args[0];
-  if (!a || a.expr.k !== "path") {
-    throw new VrlCompileError(
-      "E110",
-      "invalid argument type",
-      e.start,
-      e.end,
-      `"${name}" needs a path argument`,
-    );
-  }
-  return a.expr;
-}
-
-function compileDel(cx: CompilerApi, e: CallExpr, st: State): Node {
-  if (e.bang) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
-  }
-  const p = pathArg(e, "del");
-  const type = typeAt(cx.rootType(p, st), p.segs);
-  const compactArg = e.args.find((a, i) => a.name === "compact" || (i === 1 && !a.name));
-  const compactN = compactArg ? cx.expr(compactArg.expr, st) : undefined;
-  const cr = compactN?.run;
-  const segs: Segment[] = p.segs;
-  let run: Run;
-  if (p.root.kind === "var") {
-    const slot = st.vars.get(p.root.name)!.slot;
-    run = segs.length === 0
-      ? (c) => {
-        const v = c.vars[slot];
-        c.vars[slot] = null;
-        return v;
-      }
-      : (c) => removeIn(c.vars[slot], segs, cr?.(c) === true);
-    st.vars.set(p.root.name, { slot, type: typeWith(st.vars.get(p.root.name)!.type, segs, t(K.NULL)) });
-  } else {
-    const isMeta = p.root.kind === "meta";
-    run = segs.length === 0
-      ? (c) => {
-        const v = isMeta ? c.meta : c.event;
-        if (isMeta) c.meta = new Map();
-        else c.event = new Map();
-        return v;
-      }
-      : isMeta
-      ? (c) => removeIn(c.meta, segs, cr?.(c) === true)
-      : (c) => removeIn(c.event, segs, cr?.(c) === true);
-    if (segs.length === 0) {
-      if (isMeta) st.meta = { kind: K.OBJECT, fields: new Map(), exact: true };
-      else st.event = { kind: K.OBJECT, fields: new Map(), exact: true };
-    } else if (isMeta) st.meta = typeWith(st.meta, segs, t(K.NULL));
-    else st.event = typeWith(st.event, segs, t(K.NULL));
-  }
-  return { run, type, fallible: compactN?.fallible ?? false, fresh: true };
-}
-
-/** `unnest(path)`: one copy of the path's root per element of the array at the path. */
-function compileUnnest(cx: CompilerApi, e: CallExpr, st: State): Node {
-  const p = pathArg(e, "unnest");
-  if (p.segs.length === 0) {
-    throw new VrlCompileError(
-      "E110",
-      "invalid argument type",
-      e.start,
-      e.end,
-      "unnest needs a path into an array",
-    );
-  }
-  const at = typeAt(cx.rootType(p, st), p.segs);
-  const fallible = !isSubset(at, K.ARRAY);
-  if (e.bang && !fallible) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
-  }
-  const root = cx.rootGetter(p, st);
-  const segs = p.segs;
-  const where = `function call error for "unnest" at (${e.start}:${e.end}): `;
-  const bang = e.bang;
-  return {
-    run: (c) => {
-      const r = root(c);
-      const arr = getIn(r, segs);
-      if (!Array.isArray(arr)) {
-        const msg = where + `expected array, got ${kindOf(arr)}`;
-        throw bang ? new VrlRuntimeError(msg) : new VrlFailure(msg);
-      }
-      return arr.map((x) => setIn(deepClone(r), segs, deepClone(x)));
-    },
-    type: t(K.ARRAY),
-    fallible: fallible && !bang,
-    fresh: true,
-  };
-}
-
-function compileExists(cx: CompilerApi, e: CallExpr, st: State): Node {
-  if (e.bang) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
-  }
-  const p = pathArg(e, "exists");
-  const segs = p.segs;
-  if (p.root.kind === "var" && !st.vars.has(p.root.name)) {
-    return { run: () => false, type: t(K.BOOLEAN), fallible: false, fresh: true };
-  }
-  const root = cx.rootGetter(p, st);
-  return { run: (c) => hasIn(root(c), segs), type: t(K.BOOLEAN), fallible: false, fresh: true };
+  return { make, fallible: body.fallible, type: body.type };
 }
 
 /** VRL 0.33 functions Petrel does not implement (binary data, network, crypto, niche formats). */
 const UNSUPPORTED = new Set([
-  "community_id",
   "decode_charset",
   "decode_gzip",
   "decode_lz4",
-  "decode_mime_q",
   "decode_snappy",
   "decode_zlib",
   "decode_zstd",
@@ -328,19 +263,12 @@ const UNSUPPORTED = new Set([
   "ip_pton",
   "match_datadog_query",
   "parse_aws_alb_log",
-  "parse_aws_cloudwatch_log_subscription_message",
   "parse_cbor",
   "parse_etld",
-  "parse_influxdb",
   "parse_proto",
-  "parse_ruby_hash",
   "parse_user_agent",
-  "parse_xml",
   "random_bytes",
   "reverse_dns",
-  "seahash",
   "type_def",
-  "uuid_from_friendly_id",
   "validate_json_schema",
-  "xxhash",
 ]);

@@ -3,26 +3,24 @@
  * fallibility, so a program is type-checked once and then runs without walking the tree.
  */
 
-import type { Expr, PathNode, Span, Target } from "./ast.ts";
+import type { Expr, PathNode } from "./ast.ts";
 import { compileCall } from "./calls.ts";
-import { cloneIfShared, type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
-import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
-import { BINARY, binaryType } from "./ops.ts";
-import { getIn, setIn } from "./path.ts";
-import type { FnDef } from "./stdlib/def.ts";
+import { compileAssign, compileAssign2 } from "./compile_assign.ts";
+import { compileAbort, compileBinary, compileUnary } from "./compile_ops.ts";
 import {
-  ANY,
-  isSubset,
-  K,
-  kindName,
-  t,
-  typeAt,
-  type TypeDef,
-  typeOfValue,
-  typeWith,
-  union,
-} from "./types.ts";
-import { deepClone, displayString, kindOf, type VrlValue } from "./value.ts";
+  cloneIfShared,
+  type CompilerApi,
+  type Ctx,
+  type Node,
+  ReturnSignal,
+  type Run,
+  State,
+} from "./compile_state.ts";
+import { VrlCompileError } from "./diagnostic.ts";
+import { getIn } from "./path.ts";
+import type { FnDef } from "./stdlib/def.ts";
+import { ANY, arrayOf, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
+import { deepClone, displayString, type VrlValue } from "./value.ts";
 
 /** Result of compiling a program. */
 export interface CompiledProgram {
@@ -36,11 +34,24 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
   const c = new Compiler(fns);
   const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
   const node = c.block(body, state);
-  return { run: node.run, slots: c.slots, type: node.type };
+  if (!c.returnType) return { run: node.run, slots: c.slots, type: node.type };
+  const inner = node.run;
+  const run: Run = (ctx) => {
+    try {
+      return inner(ctx);
+    } catch (x) {
+      if (x instanceof ReturnSignal) return x.value;
+      throw x;
+    }
+  };
+  return { run, slots: c.slots, type: union(node.type, c.returnType) };
 }
 
 class Compiler implements CompilerApi {
   slots = 0;
+  closureDepth = 0;
+  /** The union of the types `return` expressions give, when there are any. */
+  returnType: TypeDef | undefined;
   private slotByName = new Map<string, number>();
   constructor(readonly fns: Record<string, FnDef>) {}
 
@@ -48,7 +59,7 @@ class Compiler implements CompilerApi {
     return this.slots++;
   }
 
-  private slotFor(name: string): number {
+  slotFor(name: string): number {
     let s = this.slotByName.get(name);
     if (s === undefined) {
       s = this.slots++;
@@ -112,9 +123,9 @@ class Compiler implements CompilerApi {
       case "path":
         return this.pathRead(e, st);
       case "assign":
-        return this.assign(e.target, e.op, e.value, e, st);
+        return compileAssign(this, e.target, e.op, e.value, e, st);
       case "assign2":
-        return this.assign2(e.ok, e.err, e.value, e, st);
+        return compileAssign2(this, e.ok, e.err, e.value, e, st);
       case "call":
         return compileCall(this, e, st);
       case "if":
@@ -123,61 +134,33 @@ class Compiler implements CompilerApi {
         const n = this.block(e.body, st);
         return n;
       }
-      case "not": {
-        const x = this.expr(e.expr, st);
-        const r = x.run;
-        return {
-          run: (c) => {
-            const v = r(c);
-            if (typeof v !== "boolean") throw new VrlFailure(`expected boolean, got ${kindOf(v)}`);
-            return !v;
-          },
-          type: t(K.BOOLEAN),
-          fallible: x.fallible || !isSubset(x.type, K.BOOLEAN),
-          fresh: true,
-        };
-      }
-      case "neg": {
-        const x = this.expr(e.expr, st);
-        const r = x.run;
-        return {
-          run: (c) => {
-            const v = r(c);
-            if (typeof v === "bigint") return BigInt.asIntN(64, -v);
-            if (typeof v === "number") return -v;
-            throw new VrlFailure(`can't negate type ${kindOf(v)}`);
-          },
-          type: t(x.type.kind & K.NUMBER || K.NUMBER),
-          fallible: x.fallible || !isSubset(x.type, K.NUMBER),
-          fresh: true,
-        };
-      }
+      case "not":
+      case "neg":
+        return compileUnary(this, e, st);
+      case "abort":
+        return compileAbort(this, e, st);
       case "binary":
-        return this.binary(e.op, e.l, e.r, e, st);
-      case "abort": {
-        const m = e.message ? this.expr(e.message, st) : undefined;
-        if (m && !isSubset(m.type, K.BYTES)) {
-          throw new VrlCompileError(
-            "E110",
-            "invalid argument type",
-            e.message!.start,
-            e.message!.end,
-            "abort message must be a string",
-          );
-        }
-        const mr = m?.run;
-        return {
-          run: (c) => {
-            throw new VrlRuntimeError(mr ? String(mr(c)) : "aborted");
-          },
-          type: t(0),
-          fallible: m?.fallible ?? false,
-          fresh: true,
-        };
-      }
+        return compileBinary(this, e.op, e.l, e.r, e, st);
       case "return":
-        throw new VrlCompileError("E203", "return is not supported", e.start, e.end);
+        return this.returnExpr(e, st);
     }
+  }
+
+  private returnExpr(e: Extract<Expr, { k: "return" }>, st: State): Node {
+    if (this.closureDepth > 0) {
+      throw new VrlCompileError("E203", "`return` cannot be used inside closures", e.start, e.end);
+    }
+    const value = this.expr(e.value, st);
+    this.returnType = this.returnType ? union(this.returnType, value.type) : value.type;
+    const vr = cloneIfShared(value);
+    return {
+      run: (c) => {
+        throw new ReturnSignal(vr(c));
+      },
+      type: t(0),
+      fallible: value.fallible,
+      fresh: true,
+    };
   }
 
   private template(parts: (string | Expr)[], st: State): Node {
@@ -206,10 +189,21 @@ class Compiler implements CompilerApi {
     const fallible = nodes.some((n) => n.fallible);
     if (nodes.every((n) => n.constant)) {
       const value = nodes.map((n) => n.constant!.value);
-      return { run: () => deepClone(value), type: t(K.ARRAY), fallible, fresh: true, constant: { value } };
+      return {
+        run: () => deepClone(value),
+        type: typeOfValue(value),
+        fallible,
+        fresh: true,
+        constant: { value },
+      };
     }
     const runs = nodes.map(cloneIfShared);
-    return { run: (c) => runs.map((r) => r(c)), type: t(K.ARRAY), fallible, fresh: true };
+    return {
+      run: (c) => runs.map((r) => r(c)),
+      type: arrayOf(nodes.map((n) => n.type)),
+      fallible,
+      fresh: true,
+    };
   }
 
   private objectLit(entries: [string, Expr][], st: State): Node {
@@ -255,7 +249,7 @@ class Compiler implements CompilerApi {
     return (c) => c.vars[slot];
   }
 
-  private pathRead(p: PathNode, st: State): Node {
+  pathRead(p: PathNode, st: State): Node {
     if (p.root.kind === "expr") {
       const target = this.expr(p.root.expr, st);
       const tr = target.run, segs = p.segs;
@@ -282,128 +276,10 @@ class Compiler implements CompilerApi {
         return null;
       };
     } else run = (c) => getIn(root(c), segs);
-    return { run, type, fallible: false, fresh: false };
-  }
-
-  /** Returns a setter for a target and updates the static state. */
-  private targetSetter(tg: Target, type: TypeDef, st: State): (c: Ctx, v: VrlValue) => void {
-    if (tg.k === "noop") return () => {};
-    const segs = tg.segs;
-    if (tg.root.kind === "event") {
-      st.event = typeWith(st.event, segs, type);
-      if (segs.length === 0) return (c, v) => void (c.event = v);
-      if (segs.length === 1 && typeof segs[0] === "string") {
-        const k = segs[0];
-        return (c, v) => {
-          const e = c.event;
-          if (e instanceof Map) e.set(k, v);
-          else c.event = new Map([[k, v]]);
-        };
-      }
-      return (c, v) => void (c.event = setIn(c.event, segs, v));
-    }
-    if (tg.root.kind === "meta") {
-      st.meta = typeWith(st.meta, segs, type);
-      return (c, v) => void (c.meta = setIn(c.meta, segs, v));
-    }
-    if (tg.root.kind === "expr") {
-      throw new VrlCompileError("E203", "invalid assignment target", tg.start, tg.end);
-    }
-    const name = tg.root.name;
-    const prev = st.vars.get(name);
-    const slot = prev?.slot ?? this.slotFor(name);
-    st.vars.set(name, { slot, type: typeWith(prev?.type ?? t(K.NULL), segs, type) });
-    if (segs.length === 0) return (c, v) => void (c.vars[slot] = v);
-    return (c, v) => void (c.vars[slot] = setIn(c.vars[slot] ?? null, segs, v));
-  }
-
-  private assign(tg: Target, op: "=" | "|=", valueExpr: Expr, e: Span, st: State): Node {
-    const value = this.expr(valueExpr, st);
-    if (value.fallible) {
-      throw new VrlCompileError(
-        "E103",
-        "unhandled fallible assignment",
-        valueExpr.start,
-        valueExpr.end,
-        "this expression is fallible; handle the error with `!`, `??` or `value, err = …`",
-      );
-    }
-    const vr = cloneIfShared(value);
-    if (op === "|=") {
-      if (tg.k === "noop") throw new VrlCompileError("E203", "can't merge into `_`", e.start, e.end);
-      const cur = this.pathRead(tg, st);
-      const bt = binaryType("|", cur.type, value.type);
-      if (bt.fallible) {
-        throw new VrlCompileError(
-          "E103",
-          "unhandled fallible assignment",
-          e.start,
-          e.end,
-          "merge needs two objects",
-        );
-      }
-      const curRun = cur.run;
-      const set = this.targetSetter(tg, t(K.OBJECT), st);
-      const mergeFn = BINARY["|"];
-      return {
-        run: (c) => {
-          const v = mergeFn(curRun(c), vr(c));
-          set(c, v);
-          return v;
-        },
-        type: t(K.OBJECT),
-        fallible: false,
-        fresh: false,
-      };
-    }
-    const set = this.targetSetter(tg, value.type, st);
-    return {
-      run: (c) => {
-        const v = vr(c);
-        set(c, v);
-        return v;
-      },
-      type: value.type,
-      fallible: false,
-      fresh: false,
-    };
-  }
-
-  private assign2(okT: Target, errT: Target, valueExpr: Expr, e: Span, st: State): Node {
-    const value = this.expr(valueExpr, st);
-    if (!value.fallible) {
-      throw new VrlCompileError(
-        "E104",
-        "unnecessary error assignment",
-        valueExpr.start,
-        valueExpr.end,
-        "this expression can't fail",
-      );
-    }
-    const vr = cloneIfShared(value);
-    const dflt = defaultFor(value.type);
-    const okSet = this.targetSetter(okT, value.type, st);
-    const errSet = this.targetSetter(errT, t(K.BYTES | K.NULL), st);
-    void e;
-    return {
-      run: (c) => {
-        let v: VrlValue;
-        try {
-          v = vr(c);
-        } catch (x) {
-          if (!(x instanceof VrlFailure)) throw x;
-          okSet(c, deepClone(dflt));
-          errSet(c, x.message);
-          return deepClone(dflt);
-        }
-        okSet(c, v);
-        errSet(c, null);
-        return v;
-      },
-      type: value.type,
-      fallible: false,
-      fresh: false,
-    };
+    const constant = p.root.kind === "var" && segs.length === 0
+      ? st.vars.get(p.root.name)?.constant
+      : undefined;
+    return { run, type, fallible: false, fresh: false, constant };
   }
 
   private ifExpr(condE: Expr, thenE: Expr[], elseE: Expr[] | undefined, st: State): Node {
@@ -433,94 +309,4 @@ class Compiler implements CompilerApi {
       fresh: thenN.fresh && (elseN?.fresh ?? true),
     };
   }
-
-  private binary(op: string, lE: Expr, rE: Expr, e: Span, st: State): Node {
-    const l = this.expr(lE, st);
-    if (op === "??") {
-      if (!l.fallible) {
-        throw new VrlCompileError(
-          "E651",
-          "unnecessary error coalescing operation",
-          lE.start,
-          lE.end,
-          "this expression can't fail",
-        );
-      }
-      const r = this.expr(rE, st);
-      const lr = l.run, rr = r.run;
-      return {
-        run: (c) => {
-          try {
-            return lr(c);
-          } catch (x) {
-            if (x instanceof VrlFailure) return rr(c);
-            throw x;
-          }
-        },
-        type: union(l.type, r.type),
-        fallible: r.fallible,
-        fresh: l.fresh && r.fresh,
-      };
-    }
-    const r = this.expr(rE, st);
-    const bt = binaryType(op, l.type, r.type, r.constant?.value);
-    const fallible = l.fallible || r.fallible || bt.fallible;
-    const lr = l.run, rr = r.run;
-    if (op === "&&") {
-      return {
-        run: (c) => {
-          const a = lr(c);
-          if (a === null || a === false) return false;
-          if (a !== true) {
-            throw new VrlFailure(`can't apply an AND with types ${kindOf(a)} and ${kindOf(rr(c))}`);
-          }
-          const b = rr(c);
-          if (b === null) return false;
-          if (typeof b !== "boolean") {
-            throw new VrlFailure(`can't apply an AND with types boolean and ${kindOf(b)}`);
-          }
-          return b;
-        },
-        type: bt.type,
-        fallible,
-        fresh: true,
-      };
-    }
-    if (op === "||") {
-      return {
-        run: (c) => {
-          const a = lr(c);
-          return a === null || a === false ? rr(c) : a;
-        },
-        type: bt.type,
-        fallible,
-        fresh: l.fresh && r.fresh,
-      };
-    }
-    const f = BINARY[op];
-    if (!f) throw new VrlCompileError("E203", `unknown operator ${op}`, e.start, e.end);
-    if (l.constant && r.constant && !fallible) {
-      const value = f(l.constant.value, r.constant.value);
-      return { run: () => value, type: bt.type, fallible: false, fresh: true, constant: { value } };
-    }
-    return { run: (c) => f(lr(c), rr(c)), type: bt.type, fallible, fresh: true };
-  }
-}
-
-function defaultFor(td: TypeDef): VrlValue {
-  switch (td.kind) {
-    case K.BYTES:
-      return "";
-    case K.INTEGER:
-      return 0n;
-    case K.FLOAT:
-      return 0;
-    case K.BOOLEAN:
-      return false;
-    case K.OBJECT:
-      return new Map();
-    case K.ARRAY:
-      return [];
-  }
-  return null;
 }

@@ -29,6 +29,8 @@ export interface Node {
 export interface VarInfo {
   slot: number;
   type: TypeDef;
+  /** The value, when the variable was last assigned a constant on every path to here. */
+  constant?: { value: VrlValue };
 }
 
 /** What the checker knows at a point of the program: types of event, metadata and variables. */
@@ -37,12 +39,23 @@ export class State {
   clone(): State {
     return new State(this.event, this.meta, new Map(this.vars));
   }
+  /** A copy that forgets variables' constants (for closure bodies, which may run many times). */
+  cloneForLoop(): State {
+    const vars = new Map<string, VarInfo>();
+    for (const [k, v] of this.vars) vars.set(k, { slot: v.slot, type: v.type });
+    return new State(this.event, this.meta, vars);
+  }
   /** Joins the states of two branches. */
   static join(a: State, b: State): State {
     const vars = new Map<string, VarInfo>();
     for (const [k, v] of a.vars) {
       const o = b.vars.get(k);
-      vars.set(k, { slot: v.slot, type: o ? union(v.type, o.type) : union(v.type, t(K.NULL)) });
+      const same = o?.constant && v.constant && o.constant.value === v.constant.value;
+      vars.set(k, {
+        slot: v.slot,
+        type: o ? union(v.type, o.type) : union(v.type, t(K.NULL)),
+        constant: same ? v.constant : undefined,
+      });
     }
     for (const [k, v] of b.vars) {
       if (!vars.has(k)) vars.set(k, { slot: v.slot, type: union(v.type, t(K.NULL)) });
@@ -51,14 +64,24 @@ export class State {
   }
 }
 
+/** Thrown by `return`: carries the program's result past everything up to the program's top. */
+export class ReturnSignal {
+  constructor(readonly value: VrlValue) {}
+}
+
 /** What the call compiler needs from the expression compiler. */
 export interface CompilerApi {
+  /** Closure bodies being compiled around the current expression (`return` is not allowed there). */
+  closureDepth: number;
   readonly fns: Record<string, FnDef>;
   expr(e: Expr, st: State): Node;
   block(body: Expr[], st: State): Node;
   rootType(p: PathNode, st: State): TypeDef;
   rootGetter(p: PathNode, st: State): Run;
   newSlot(): number;
+  /** The slot of a named variable, allocated on first use. */
+  slotFor(name: string): number;
+  pathRead(p: PathNode, st: State): Node;
 }
 
 /** Wraps a node's evaluator so containers it returns are copied (they may alias stored data). */

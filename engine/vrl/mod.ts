@@ -20,4 +20,4 @@ export {
   type VrlValue,
 } from "./value.ts";
 export { parseJsonText } from "./stdlib/parse.ts";
-export { setVrlLogSink } from "./stdlib/misc.ts";
+export { jsonVrlLogSink, setVrlLogSink } from "./stdlib/misc.ts";

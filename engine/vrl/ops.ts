@@ -10,12 +10,17 @@ const err = (m: string): never => {
   throw new VrlFailure(m);
 };
 
+// VRL floats are never NaN: an operation that would produce one fails instead.
+function notNan(x: number, op: string): number {
+  return Number.isNaN(x) ? err(`can't ${op}: the result is NaN`) : x;
+}
+
 function add(a: VrlValue, b: VrlValue): VrlValue {
   const ta = typeof a, tb = typeof b;
   if (ta === "bigint" && tb === "bigint") return i64((a as bigint) + (b as bigint));
   if (ta === "string" && tb === "string") return (a as string) + (b as string);
   if ((ta === "number" || ta === "bigint") && (tb === "number" || tb === "bigint")) {
-    return Number(a) + Number(b);
+    return notNan(Number(a) + Number(b), "add");
   }
   if (ta === "string" && b === null) return a;
   if (a === null && tb === "string") return b;
@@ -25,7 +30,7 @@ function add(a: VrlValue, b: VrlValue): VrlValue {
 function sub(a: VrlValue, b: VrlValue): VrlValue {
   if (typeof a === "bigint" && typeof b === "bigint") return i64(a - b);
   if ((typeof a === "number" || typeof a === "bigint") && (typeof b === "number" || typeof b === "bigint")) {
-    return Number(a) - Number(b);
+    return notNan(Number(a) - Number(b), "subtract");
   }
   return err(`can't subtract type ${kindOf(b)} from ${kindOf(a)}`);
 }
@@ -33,10 +38,11 @@ function sub(a: VrlValue, b: VrlValue): VrlValue {
 function mul(a: VrlValue, b: VrlValue): VrlValue {
   if (typeof a === "bigint" && typeof b === "bigint") return i64(a * b);
   if ((typeof a === "number" || typeof a === "bigint") && (typeof b === "number" || typeof b === "bigint")) {
-    return Number(a) * Number(b);
+    return notNan(Number(a) * Number(b), "multiply");
   }
-  if (typeof a === "string" && typeof b === "bigint" && b >= 0n) return a.repeat(Number(b));
-  if (typeof b === "string" && typeof a === "bigint" && a >= 0n) return b.repeat(Number(a));
+  // A string times an integer repeats it; a negative count gives the empty string.
+  if (typeof a === "string" && typeof b === "bigint") return b > 0n ? a.repeat(Number(b)) : "";
+  if (typeof b === "string" && typeof a === "bigint") return a > 0n ? b.repeat(Number(a)) : "";
   return err(`can't multiply type ${kindOf(a)} by ${kindOf(b)}`);
 }
 
@@ -44,7 +50,7 @@ function div(a: VrlValue, b: VrlValue): VrlValue {
   if ((typeof a === "number" || typeof a === "bigint") && (typeof b === "number" || typeof b === "bigint")) {
     const d = Number(b);
     if (d === 0) return err("can't divide by zero");
-    return Number(a) / d;
+    return notNan(Number(a) / d, "divide");
   }
   return err(`can't divide type ${kindOf(a)} by ${kindOf(b)}`);
 }
@@ -124,6 +130,9 @@ export function binaryType(
     case "*":
       if (only(l, K.INTEGER) && only(r, K.INTEGER)) return { type: t(K.INTEGER), fallible: false };
       if (only(l, K.NUMBER) && only(r, K.NUMBER)) return { type: t(K.FLOAT), fallible: false };
+      if ((only(l, K.BYTES) && only(r, K.INTEGER)) || (only(l, K.INTEGER) && only(r, K.BYTES))) {
+        return { type: t(K.BYTES), fallible: false };
+      }
       return { type: t(K.NUMBER | K.BYTES), fallible: true };
     case "/": {
       const nonZeroConst = (typeof rConst === "bigint" && rConst !== 0n) ||

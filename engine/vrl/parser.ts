@@ -1,8 +1,9 @@
 /** VRL parser: tokens to a syntax tree (recursive descent, VRL's operator precedence). */
 
-import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span, Target } from "./ast.ts";
+import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span } from "./ast.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import { lex, type Token } from "./lexer.ts";
+import { BINARY_LEVELS, isTarget, KEYWORDS, RESERVED, TokenStream, toTarget } from "./parser_tokens.ts";
 import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
 import { compileRegex } from "./regex.ts";
 
@@ -13,66 +14,23 @@ export function parseProgram(src: string): Expr[] {
   return body;
 }
 
-const BINARY_LEVELS: string[][] = [
-  ["??"],
-  ["|"],
-  ["||"],
-  ["&&"],
-  ["==", "!="],
-  ["<", "<=", ">", ">="],
-  ["+", "-"],
-  ["*", "/", "%"],
-];
-
-const KEYWORDS = new Set(["if", "else", "true", "false", "null", "abort", "return"]);
-
-class Parser {
-  private i = 0;
-  constructor(private readonly toks: Token[]) {}
-
-  private peek(off = 0): Token {
-    return this.toks[Math.min(this.i + off, this.toks.length - 1)];
-  }
-  private next(): Token {
-    const t = this.toks[this.i];
-    if (this.i < this.toks.length - 1) this.i++;
-    return t;
-  }
-  private is(text: string, off = 0): boolean {
-    const t = this.peek(off);
-    return (t.kind === "punct" || t.kind === "ident") && t.text === text;
-  }
-  private skipNewlines(): void {
-    while (this.peek().kind === "newline") this.i++;
-  }
-  private fail(t: Token, msg?: string): never {
-    const what = t.kind === "eof" ? "end of program" : t.kind === "newline" ? "newline" : `"${t.text}"`;
-    throw new VrlCompileError(
-      "E203",
-      msg ?? `syntax error: unexpected ${what}`,
-      t.start,
-      Math.max(t.end, t.start + 1),
-    );
-  }
-  private expect(text: string): Token {
-    if (!this.is(text)) {
-      this.fail(this.peek(), `syntax error: expected "${text}", found "${this.peek().text}"`);
-    }
-    return this.next();
+class Parser extends TokenStream {
+  constructor(toks: Token[]) {
+    super(toks);
   }
 
   /** Statement list until `close` (`}` or end of input), separated by newlines or `;`. */
-  statements(close: "}" | "eof"): Expr[] {
+  statements(close: "}" | ")" | "eof"): Expr[] {
     const out: Expr[] = [];
     for (;;) {
       while (this.peek().kind === "newline" || this.is(";")) this.next();
       const t = this.peek();
-      if (close === "eof" ? t.kind === "eof" : this.is("}")) break;
+      if (close === "eof" ? t.kind === "eof" : this.is(close)) break;
       if (t.kind === "eof") this.fail(t);
       out.push(this.statement());
       const after = this.peek();
       if (after.kind === "newline" || this.is(";")) continue;
-      if (close === "eof" ? after.kind === "eof" : this.is("}")) break;
+      if (close === "eof" ? after.kind === "eof" : this.is(close)) break;
       this.fail(after);
     }
     return out;
@@ -84,8 +42,14 @@ class Parser {
       this.next();
       const t = this.peek();
       let message: Expr | undefined;
-      if (t.kind !== "newline" && t.kind !== "eof" && !this.is(";") && !this.is("}")) message = this.expr();
+      if (!this.atStatementEnd()) message = this.expr();
       return { k: "abort", message, start, end: message?.end ?? t.start };
+    }
+    if (this.is("return")) {
+      const kw = this.next();
+      if (this.atStatementEnd()) this.fail(this.peek(), "syntax error: `return` needs a value");
+      const value = this.expr();
+      return { k: "return", value, start: kw.start, end: value.end };
     }
     const first = this.expr();
     if ((this.is("=") || this.is("|=")) && isTarget(first)) {
@@ -104,6 +68,11 @@ class Parser {
       return { k: "assign2", ok: toTarget(first), err: toTarget(second), value, start, end: value.end };
     }
     return first;
+  }
+
+  private atStatementEnd(): boolean {
+    const t = this.peek();
+    return t.kind === "newline" || t.kind === "eof" || this.is(";") || this.is("}") || this.is(")");
   }
 
   expr(level = 0): Expr {
@@ -185,11 +154,12 @@ class Parser {
     }
     if (t.text === "(") {
       this.next();
-      this.skipNewlines();
-      const e = this.statement();
-      this.skipNewlines();
+      const body = this.statements(")");
       const close = this.expect(")");
-      return { ...e, start: t.start, end: close.end } as Expr;
+      if (body.length === 0) this.fail(close);
+      // `(a; b)` is a block whose value is its last expression.
+      if (body.length > 1) return { k: "block", body, start: t.start, end: close.end };
+      return { ...body[0], start: t.start, end: close.end } as Expr;
     }
     if (t.text === "[") return this.arrayLiteral();
     if (t.text === "{") {
@@ -241,44 +211,6 @@ class Parser {
     return { k: "template", parts: out, start: t.start, end: t.end };
   }
 
-  private arrayLiteral(): Expr {
-    const open = this.next();
-    const items: Expr[] = [];
-    this.skipNewlines();
-    while (!this.is("]")) {
-      items.push(this.expr());
-      this.skipNewlines();
-      if (this.is(",")) {
-        this.next();
-        this.skipNewlines();
-      } else if (!this.is("]")) this.fail(this.peek());
-    }
-    const close = this.next();
-    return { k: "array", items, start: open.start, end: close.end };
-  }
-
-  private objectLiteral(): Expr {
-    const open = this.next();
-    const entries: [string, Expr][] = [];
-    this.skipNewlines();
-    while (!this.is("}")) {
-      const key = this.next();
-      if (key.kind !== "string" || key.parts!.some((p) => !("text" in p))) {
-        this.fail(key, "syntax error: object keys must be string literals");
-      }
-      this.expect(":");
-      this.skipNewlines();
-      entries.push([key.text, this.expr()]);
-      this.skipNewlines();
-      if (this.is(",")) {
-        this.next();
-        this.skipNewlines();
-      } else if (!this.is("}")) this.fail(this.peek());
-    }
-    const close = this.next();
-    return { k: "object", entries, start: open.start, end: close.end };
-  }
-
   /** Path segments after a root; `afterDot` means a field may follow directly (`.foo`). */
   private pathTail(root: PathRoot, start: number, end: number, afterDot: boolean): PathNode {
     const segs: Segment[] = [];
@@ -289,8 +221,14 @@ class Parser {
       if (expectField && (t.kind === "ident" || t.kind === "int" || t.kind === "string")) {
         if (t.kind === "string" && t.parts!.some((p) => !("text" in p))) this.fail(t);
         this.next();
-        segs.push(t.text);
+        let name = t.text;
         end = t.end;
+        // A field may start with digits (`.0tar`): the lexer splits it into a number and a word.
+        if (t.kind === "int" && this.peek().kind === "ident" && this.peek().start === t.end) {
+          name += this.peek().text;
+          end = this.next().end;
+        }
+        segs.push(name);
         expectField = false;
         continue;
       }
@@ -336,12 +274,22 @@ class Parser {
         return { k: "lit", value: null, start: t.start, end: t.end };
       case "if":
         return this.ifExpr(t);
-      case "abort": {
+      case "abort":
+      case "return": {
         this.i--;
         return this.statement();
       }
     }
     if (KEYWORDS.has(t.text)) this.fail(t);
+    if (RESERVED.has(t.text) && !(this.is("(") && !this.peek().space) && !this.is("!")) {
+      throw new VrlCompileError(
+        "E205",
+        "reserved keyword",
+        t.start,
+        t.end,
+        `"${t.text}" is a reserved keyword`,
+      );
+    }
     const bang = this.is("!") && !this.peek().space && this.is("(", 1) && !this.peek(1).space;
     if (bang) this.next();
     if (this.is("(") && !this.peek().space) return this.call(t, bang);
@@ -371,6 +319,7 @@ class Parser {
   }
 
   private blockBody(): Expr[] {
+    this.skipNewlines();
     this.expect("{");
     const body = this.statements("}");
     this.expect("}");
@@ -418,15 +367,4 @@ class Parser {
     const nameSpan: Span = { start: name.start, end: name.end + (bang ? 1 : 0) };
     return { k: "call", name: name.text, bang, args, closure, nameSpan, start: name.start, end };
   }
-}
-
-function isTarget(e: Expr): e is PathNode {
-  return e.k === "path" && e.root.kind !== "expr";
-}
-
-function toTarget(e: PathNode): Target {
-  if (e.root.kind === "var" && e.root.name === "_" && e.segs.length === 0) {
-    return { k: "noop", start: e.start, end: e.end };
-  }
-  return e;
 }

@@ -28,6 +28,8 @@ export interface TypeDef {
   kind: number;
   fields?: Map<string, TypeDef>;
   exact?: boolean;
+  /** For arrays: the union of the element types, when every element's type is known. */
+  items?: TypeDef;
 }
 
 /** The "could be anything" type. */
@@ -59,23 +61,41 @@ export function typeOfValue(v: VrlValue): TypeDef {
     for (const [k, x] of v) fields.set(k, typeOfValue(x));
     return { kind: K.OBJECT, fields, exact: true };
   }
-  if (Array.isArray(v)) return t(K.ARRAY);
+  if (Array.isArray(v)) return arrayOf(v.map(typeOfValue));
   if (v instanceof VrlTimestamp) return t(K.TIMESTAMP);
   if (v instanceof VrlRegex) return t(K.REGEX);
   return ANY;
 }
 
+/** An array type whose elements have the given types. */
+export function arrayOf(elements: TypeDef[]): TypeDef {
+  return { kind: K.ARRAY, items: elements.reduce(union, NEVER) };
+}
+
+/** The type with no values (the element type of an empty array). */
+export const NEVER: TypeDef = { kind: 0 };
+
+// Element types survive a union only when both sides that may be arrays know theirs.
+function unionItems(a: TypeDef, b: TypeDef): TypeDef | undefined {
+  const aArr = (a.kind & K.ARRAY) !== 0, bArr = (b.kind & K.ARRAY) !== 0;
+  if (aArr && bArr) return a.items && b.items ? union(a.items, b.items) : undefined;
+  return aArr ? a.items : bArr ? b.items : undefined;
+}
+
 /** Least upper bound of two types. */
 export function union(a: TypeDef, b: TypeDef): TypeDef {
   if (a === b) return a;
+  if (a.kind === 0) return b;
+  if (b.kind === 0) return a;
   const kind = a.kind | b.kind;
-  if (!(kind & K.OBJECT)) return { kind };
+  const items = kind & K.ARRAY ? unionItems(a, b) : undefined;
+  if (!(kind & K.OBJECT)) return items ? { kind, items } : { kind };
   if (!a.fields && !b.fields) {
-    return { kind, exact: undefined };
+    return { kind, exact: undefined, items };
   }
   const aObj = (a.kind & K.OBJECT) !== 0, bObj = (b.kind & K.OBJECT) !== 0;
-  if (!aObj) return { ...b, kind };
-  if (!bObj) return { ...a, kind };
+  if (!aObj) return { ...b, kind, items };
+  if (!bObj) return { ...a, kind, items };
   const fields = new Map<string, TypeDef>();
   const keys = new Set([...(a.fields?.keys() ?? []), ...(b.fields?.keys() ?? [])]);
   for (const k of keys) {
@@ -83,7 +103,7 @@ export function union(a: TypeDef, b: TypeDef): TypeDef {
     const fb = b.fields?.get(k) ?? (b.exact ? t(K.NULL) : ANY);
     fields.set(k, union(fa, fb));
   }
-  return { kind, fields, exact: !!a.exact && !!b.exact };
+  return { kind, fields, exact: !!a.exact && !!b.exact, items };
 }
 
 /** The type found at `segs` inside a value of type `td` (missing fields read as null). */
@@ -100,7 +120,9 @@ export function typeAt(td: TypeDef, segs: Segment[], from = 0): TypeDef {
       else return UNKNOWN_FIELD;
     } else {
       if (!(cur.kind & K.ARRAY)) return t(K.NULL);
-      return UNKNOWN_FIELD;
+      if (!cur.items) return UNKNOWN_FIELD;
+      // An index may be out of range: the element type or null.
+      cur = union(cur.items, t(K.NULL));
     }
   }
   return cur;
@@ -155,4 +177,18 @@ export function mayContainRegex(td: TypeDef): boolean {
 /** An object type with known field kinds; `exact` says no other fields exist. */
 export function objectOf(fields: Record<string, number>, exact = false): TypeDef {
   return { kind: K.OBJECT, fields: new Map(Object.entries(fields).map(([k, v]) => [k, t(v)])), exact };
+}
+
+/** The type of the values inside a collection type (object field values, array elements). */
+export function elementType(td: TypeDef): TypeDef {
+  let out = NEVER;
+  if (td.kind & K.OBJECT) {
+    if (!td.exact || !td.fields) return UNKNOWN_FIELD;
+    for (const f of td.fields.values()) out = union(out, f);
+  }
+  if (td.kind & K.ARRAY) {
+    if (!td.items) return UNKNOWN_FIELD;
+    out = union(out, td.items);
+  }
+  return out;
 }

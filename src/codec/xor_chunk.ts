@@ -1,4 +1,4 @@
-import { isStaleSample, type Sample, STALE_NAN } from "../common/series.ts";
+import { isStaleSample, type Sample, type SampleColumns, STALE_NAN } from "../common/series.ts";
 /**
  * Prometheus' XOR chunk encoding (tsdb/chunkenc/xor.go), bit for bit, so a real Prometheus can read
  * the STREAMED_XOR_CHUNKS remote-read response: a 2-byte big-endian sample count, then the first
@@ -87,40 +87,6 @@ class BitWriter {
   }
 }
 
-class BitReader {
-  pos = 0;
-  constructor(private readonly buf: Uint8Array, startByte: number) {
-    this.pos = startByte * 8;
-  }
-
-  read(n: number): number {
-    let v = 0;
-    while (n > 0) {
-      const byte = this.pos >>> 3;
-      if (byte >= this.buf.length) throw new Error("XOR chunk is truncated");
-      const avail = 8 - (this.pos & 7);
-      const take = avail < n ? avail : n;
-      const chunk = (this.buf[byte] >>> (avail - take)) & ((1 << take) - 1);
-      v = v * (1 << take) + chunk;
-      n -= take;
-      this.pos += take;
-    }
-    return v;
-  }
-
-  /** Reads a varint-encoded byte sequence at the (possibly unaligned) bit position. */
-  uvarint(): number {
-    let v = 0, mul = 1;
-    for (let i = 0; i < 10; i++) {
-      const b = this.read(8);
-      v += (b & 0x7f) * mul;
-      if (b < 0x80) return v;
-      mul *= 128;
-    }
-    throw new Error("XOR chunk has an invalid varint");
-  }
-}
-
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 
@@ -143,19 +109,32 @@ function bitRange(x: number, nbits: number): boolean {
 
 /** Encodes samples (sorted by time) as one XOR chunk. */
 export function encodeXorChunk(samples: Sample[]): Uint8Array<ArrayBuffer> {
-  if (samples.length > 0xffff) throw new RangeError("an XOR chunk holds at most 65535 samples");
+  const n = samples.length;
+  const cols: SampleColumns = { timestamps: new Float64Array(n), values: new Float64Array(n), stale: null };
+  for (let i = 0; i < n; i++) {
+    cols.timestamps[i] = samples[i].timestampMs;
+    cols.values[i] = samples[i].value;
+    if (isStaleSample(samples[i])) (cols.stale ??= new Uint8Array(n))[i] = 1;
+  }
+  return encodeXorColumns(cols, 0, n);
+}
+
+/** Encodes samples `from` to `to` (exclusive) of columns sorted by time as one XOR chunk. */
+export function encodeXorColumns(cols: SampleColumns, from: number, to: number): Uint8Array<ArrayBuffer> {
+  if (to - from > 0xffff) throw new RangeError("an XOR chunk holds at most 65535 samples");
   const w = new BitWriter();
-  w.header(samples.length);
+  w.header(to - from);
+  const { timestamps, values, stale } = cols;
   let prevT = 0, prevDelta = 0, prevHi = 0, prevLo = 0, leading = 0xff, trailing = 0;
-  for (let i = 0; i < samples.length; i++) {
-    const sample = samples[i];
-    const t = sample.timestampMs;
+  for (let j = from; j < to; j++) {
+    const i = j - from;
+    const t = timestamps[j];
     let hi: number, lo: number;
-    if (isStaleSample(sample)) {
+    if (stale !== null && stale[j] === 1) {
       hi = STALE_HI; // exact bits; V8 may have changed the NaN's payload on the way
       lo = STALE_LO;
     } else {
-      f64[0] = sample.value;
+      f64[0] = values[j];
       hi = u32[1];
       lo = u32[0];
     }
@@ -211,67 +190,122 @@ export function encodeXorChunk(samples: Sample[]): Uint8Array<ArrayBuffer> {
   return w.bytes();
 }
 
-const DOD_BITS = [0, 14, 17, 20, 64];
+/**
+ * The chunk being read, copied into a buffer padded with zeros so 32 bits can be peeked at any bit
+ * position with plain byte loads (measured ~5× faster than reading bit by bit).
+ */
+let bits = new Uint8Array(256);
+let pos = 0;
 
-/** Decodes an XOR chunk back into samples (the reader side of `encodeXorChunk`). */
-export function decodeXorChunk(bytes: Uint8Array): Sample[] {
+function peek32(): number {
+  const i = pos >>> 3, shift = pos & 7;
+  const word = ((bits[i] << 24) | (bits[i + 1] << 16) | (bits[i + 2] << 8) | bits[i + 3]) >>> 0;
+  return shift === 0 ? word : ((word << shift) | (bits[i + 4] >>> (8 - shift))) >>> 0;
+}
+
+/** Reads `n` (1..32) bits. */
+function read(n: number): number {
+  const v = peek32() >>> (32 - n);
+  pos += n;
+  return v;
+}
+
+function uvarint(): number {
+  let v = 0, mul = 1;
+  for (let i = 0; i < 10; i++) {
+    const b = read(8);
+    v += (b & 0x7f) * mul;
+    if (b < 0x80) return v;
+    mul *= 128;
+  }
+  throw new Error("XOR chunk has an invalid varint");
+}
+
+/** Reads a delta-of-delta: `0` → 0, `10` + 14 bits, `110` + 17, `1110` + 20, `1111` + 64. */
+function readDod(): number {
+  const w = peek32();
+  if ((w & 0x80000000) === 0) return pos += 1, 0;
+  let d: number;
+  if ((w & 0x40000000) === 0) return d = (w >>> 16) & 0x3fff, pos += 16, d > 0x2000 ? d - 0x4000 : d;
+  if ((w & 0x20000000) === 0) return d = (w >>> 12) & 0x1ffff, pos += 20, d > 0x10000 ? d - 0x20000 : d;
+  if ((w & 0x10000000) === 0) return d = (w >>> 8) & 0xfffff, pos += 24, d > 0x80000 ? d - 0x100000 : d;
+  pos += 4;
+  const hi = read(32), lo = read(32);
+  return (hi | 0) * 4294967296 + lo;
+}
+
+/**
+ * Decodes an XOR chunk into columns at offset `at` (which must have room for the chunk's count, the
+ * first two bytes); returns the number of samples. `out.stale` is allocated on the first stale marker.
+ */
+export function decodeXorInto(bytes: Uint8Array, out: SampleColumns, at: number): number {
   if (bytes.length < 2) throw new Error("XOR chunk is truncated");
   const n = (bytes[0] << 8) | bytes[1];
-  const r = new BitReader(bytes, 2);
-  const out: Sample[] = [];
+  if (bits.length < bytes.length + 8) bits = new Uint8Array(bytes.length * 2 + 8);
+  bits.set(bytes);
+  bits.fill(0, bytes.length, bytes.length + 8);
+  pos = 16;
+  const limit = bytes.length * 8;
   let t = 0, delta = 0, hi = 0, lo = 0, leading = 0, trailing = 0;
   for (let i = 0; i < n; i++) {
     if (i === 0) {
-      const z = r.uvarint();
+      const z = uvarint();
       t = z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-      hi = r.read(32);
-      lo = r.read(32);
+      hi = read(32);
+      lo = read(32);
     } else {
-      if (i === 1) {
-        delta = r.uvarint();
-      } else {
-        // The prefix is up to four 1-bits ended by a 0: 0 → dod 0, 10 → 14 bits, 110 → 17, 1110 → 20, 1111 → 64.
-        let ones = 0;
-        while (ones < 4 && r.read(1) === 1) ones++;
-        const size = DOD_BITS[ones];
-        let dod = 0;
-        if (size === 64) {
-          const dhi = r.read(32), dlo = r.read(32);
-          dod = (dhi | 0) * 4294967296 + dlo;
-        } else if (size > 0) {
-          dod = r.read(size);
-          if (dod > 2 ** (size - 1)) dod -= 2 ** size;
-        }
-        delta += dod;
-      }
+      delta = i === 1 ? uvarint() : delta + readDod();
       t += delta;
-      if (r.read(1) === 1) {
-        if (r.read(1) === 1) {
-          leading = r.read(5);
-          let sig = r.read(6);
-          if (sig === 0) sig = 64;
-          trailing = 64 - leading - sig;
+      const c = peek32();
+      if ((c & 0x80000000) === 0) pos += 1;
+      else {
+        if ((c & 0x40000000) === 0) pos += 2;
+        else {
+          leading = (c >>> 25) & 31;
+          const sig = (c >>> 19) & 63;
+          trailing = 64 - leading - (sig === 0 ? 64 : sig);
+          pos += 13;
         }
         const sig = 64 - leading - trailing;
-        let vhi: number, vlo: number;
-        if (sig > 32) vhi = r.read(sig - 32), vlo = r.read(32);
-        else vhi = 0, vlo = r.read(sig);
-        // Shift (vhi, vlo) left by `trailing` into place, then XOR.
-        let xhi: number, xlo: number;
-        if (trailing === 0) xhi = vhi, xlo = vlo;
-        else if (trailing >= 32) xhi = vlo * 2 ** (trailing - 32), xlo = 0;
-        else xhi = (vhi << trailing) | (vlo >>> (32 - trailing)), xlo = vlo << trailing;
-        hi = (hi ^ xhi) >>> 0;
-        lo = (lo ^ xlo) >>> 0;
+        const vhi = sig > 32 ? read(sig - 32) : 0;
+        const vlo = sig > 32 ? read(32) : read(sig);
+        if (trailing === 0) hi = (hi ^ vhi) >>> 0, lo = (lo ^ vlo) >>> 0;
+        else if (trailing >= 32) hi = (hi ^ (vlo << (trailing - 32))) >>> 0;
+        else {
+          hi = (hi ^ ((vhi << trailing) | (vlo >>> (32 - trailing)))) >>> 0;
+          lo = (lo ^ (vlo << trailing)) >>> 0;
+        }
       }
     }
+    if (pos > limit) throw new Error("XOR chunk is truncated");
+    out.timestamps[at + i] = t;
     if (hi === STALE_HI && lo === STALE_LO) {
-      out.push({ value: STALE_NAN, timestampMs: t, stale: true });
+      out.values[at + i] = NaN;
+      (out.stale ??= new Uint8Array(out.values.length))[at + i] = 1;
     } else {
       u32[1] = hi;
       u32[0] = lo;
-      out.push({ value: f64[0], timestampMs: t });
+      out.values[at + i] = f64[0];
     }
+  }
+  return n;
+}
+
+/** The number of samples in an XOR chunk. */
+export function xorChunkLength(bytes: Uint8Array): number {
+  return bytes.length < 2 ? 0 : (bytes[0] << 8) | bytes[1];
+}
+
+/** Decodes an XOR chunk back into samples (the reader side of `encodeXorChunk`). */
+export function decodeXorChunk(bytes: Uint8Array): Sample[] {
+  const n = xorChunkLength(bytes);
+  const cols: SampleColumns = { timestamps: new Float64Array(n), values: new Float64Array(n), stale: null };
+  decodeXorInto(bytes, cols, 0);
+  const out: Sample[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    out[i] = cols.stale !== null && cols.stale[i] === 1
+      ? { value: STALE_NAN, timestampMs: cols.timestamps[i], stale: true }
+      : { value: cols.values[i], timestampMs: cols.timestamps[i] };
   }
   return out;
 }

@@ -67,7 +67,14 @@ function levelIndex(name: string): number {
 }
 
 let filter = LogFilter.parse("info");
-const sink: (line: string) => void = (line) => console.error(line);
+let sink: (line: string) => void = (line) => console.error(line);
+
+/** Replaces where log lines go (stderr by default) and returns the previous sink; for tests. */
+export function setLogSink(next: (line: string) => void): (line: string) => void {
+  const old = sink;
+  sink = next;
+  return old;
+}
 
 /** Replaces the active filter and returns the previous one's text. */
 export function setLogFilter(next: LogFilter): string {

@@ -20,6 +20,21 @@ export interface Series {
   samples: Sample[];
 }
 
+/**
+ * Samples in columns, the read path's form (no object per sample): `timestamps[i]` (ms) and
+ * `values[i]`, with `stale[i] === 1` marking a staleness marker (null when there is none).
+ */
+export interface SampleColumns {
+  timestamps: Float64Array;
+  values: Float64Array;
+  stale: Uint8Array | null;
+}
+
+/** A series whose samples are in columns, in time order. */
+export interface ColumnarSeries extends SampleColumns {
+  labels: Record<string, string>;
+}
+
 /** The high and low 32-bit words of the staleness marker's bits (0x7ff0000000000002). */
 export const STALE_HI = 0x7ff00000, STALE_LO = 2;
 
@@ -65,4 +80,18 @@ export function sortSeries<T extends { labels: Record<string, string> }>(series:
   const keyed = series.map((s) => ({ s, key: sortedLabels(s.labels) }));
   keyed.sort((a, b) => compareLabelSets(a.key, b.key));
   return keyed.map((k) => k.s);
+}
+
+/** A series with sample objects in columns. */
+export function seriesToColumns(s: Series): ColumnarSeries {
+  const n = s.samples.length;
+  const timestamps = new Float64Array(n), values = new Float64Array(n);
+  let stale: Uint8Array | null = null;
+  for (let i = 0; i < n; i++) {
+    const smp = s.samples[i];
+    timestamps[i] = smp.timestampMs;
+    values[i] = smp.value;
+    if (isStaleSample(smp)) (stale ??= new Uint8Array(n))[i] = 1;
+  }
+  return { labels: s.labels, timestamps, values, stale };
 }

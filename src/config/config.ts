@@ -29,6 +29,7 @@ export interface Config {
   logging: { level: string };
   influxdb: { enable: boolean; default_merge_mode: string };
   prom_store: { enable: boolean; with_metric_engine: boolean };
+  query: { max_samples: number };
   opentsdb: { enable: boolean };
   otlp: { enable: boolean };
   jaeger: { enable: boolean };
@@ -66,6 +67,8 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
   logging: { level: ["string", "info"] },
   influxdb: { enable: ["bool", true], default_merge_mode: [["last_non_null", "last_row"], "last_non_null"] },
   prom_store: { enable: ["bool", true], with_metric_engine: ["bool", true] },
+  // Samples one PromQL query may load (Prometheus' `--query.max-samples`).
+  query: { max_samples: ["int", 50_000_000] },
   opentsdb: { enable: ["bool", true] },
   otlp: { enable: ["bool", true] },
   jaeger: { enable: ["bool", true] },

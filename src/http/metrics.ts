@@ -34,6 +34,19 @@ export class ServerMetrics {
     });
   }
 
+  /** Reports the storage's background work at each scrape. */
+  watchStorage(compactedWindows: () => number): void {
+    new client.Counter({
+      name: "petrel_metric_compaction_windows_total",
+      help: "Hour windows of metric tables compacted into per-series chunks",
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(compactedWindows());
+      },
+    });
+  }
+
   /** Records one finished request. */
   observe(method: string, path: string, status: number, seconds: number): void {
     const labels = { method, path, code: String(status) };

@@ -2,7 +2,7 @@
  * The one place errors become responses: the HTTP status of a GreptimeDB status code (reference
  * §4.3) or of an error's reason, and the three body shapes GreptimeDB uses (reference §4.1).
  */
-import { type ErrorReason, PetrelError, StatusCode, statusCodeName } from "../common/errors.ts";
+import { type ErrorReason, PetrelError, StatusCode } from "../common/errors.ts";
 
 /** Which body shape an endpoint's errors take (reference §4.1). */
 export type ErrorShape = "greptime" | "plain" | "prometheus";
@@ -47,6 +47,25 @@ const HTTP_BY_REASON: Record<ErrorReason, number> = {
   not_implemented: 501,
   insufficient_storage: 507,
 };
+
+/** Prometheus' own `errorType` values (`web/api/v1`), as its query API answers them. */
+export type PromApiErrorType =
+  | "bad_data"
+  | "execution"
+  | "canceled"
+  | "timeout"
+  | "internal"
+  | "not_found"
+  | "unavailable";
+
+/** The `errorType` Prometheus would give an error answered with an HTTP status. */
+export function promApiErrorTypeOfStatus(status: number): PromApiErrorType {
+  if (status === 408 || status === 504) return "timeout";
+  if (status === 422) return "execution";
+  if (status === 404) return "not_found";
+  if (status === 503) return "unavailable";
+  return status < 500 ? "bad_data" : "internal";
+}
 
 /** GreptimeDB's status code → HTTP status mapping (reference §4.3). */
 export function httpStatusOfCode(code: number): number {
@@ -114,7 +133,8 @@ export function renderError(
     headers.set("x-greptime-err-code", String(err.code));
     headers.set("x-greptime-err-msg", headerSafe(`error: ${message}, execution_time_ms: ${executionTimeMs}`));
   } else if (shape === "prometheus") {
-    body = { status: "error", error: message, errorType: statusCodeName(err.code) };
+    // Prometheus' own errorType values and key order, as its clients (Grafana, promtool) expect.
+    body = { status: "error", errorType: promApiErrorTypeOfStatus(httpStatusOf(err)), error: message };
   } else {
     body = { error: message };
   }

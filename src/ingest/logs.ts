@@ -40,6 +40,36 @@ export function runLogPipeline(storage: Storage, pipelines: PipelineStore, req: 
     ignoreErrors: req.ignoreErrors,
   });
   const entries = parsePayload(req.body, req.contentType, req.ignoreErrors);
+  return runEntries(storage, pipelines, pipeline, entries, req);
+}
+
+/** Entries a protocol decoded (OTLP logs, Loki, Elasticsearch), for a named pipeline. */
+export interface EntriesIngest {
+  db: string;
+  table: string;
+  pipeline: string;
+  version: string | null;
+  entries: unknown[];
+  skipError: boolean;
+}
+
+/** Runs decoded entries through the named pipeline (errors here are pipeline-stage errors). */
+export function runEntriesPipeline(
+  storage: Storage,
+  pipelines: PipelineStore,
+  req: EntriesIngest,
+): LogBatches {
+  const pipeline = pipelines.compiled(req.pipeline, req.version);
+  return runEntries(storage, pipelines, pipeline, req.entries, req);
+}
+
+function runEntries(
+  storage: Storage,
+  pipelines: PipelineStore,
+  pipeline: ReturnType<PipelineStore["compiled"]>,
+  entries: unknown[],
+  req: { db: string; table: string; skipError: boolean },
+): LogBatches {
   const result = pipeline.run(entries, {
     table: req.table,
     skipError: req.skipError,

@@ -24,6 +24,8 @@ export interface MetricIngest {
   hints: Record<string, string>;
   /** The physical table the request names (`?physical_table=`), over any hint. */
   physicalTable?: string;
+  /** Options of each metric's table by name (OTLP's per-metric semantics), instead of the source stamp. */
+  tableOptions?: ReadonlyMap<string, TableOptions>;
 }
 
 function semanticOptions(m: MetricIngest): TableOptions {
@@ -33,6 +35,11 @@ function semanticOptions(m: MetricIngest): TableOptions {
   };
   if (m.sourceVersion !== undefined) options["greptime.semantic.source_version"] = m.sourceVersion;
   return options;
+}
+
+/** The options a created table of `metric` gets. */
+function optionsFor(m: MetricIngest, metric: string, fallback: TableOptions): TableOptions {
+  return m.tableOptions?.get(metric) ?? fallback;
 }
 
 /**
@@ -64,7 +71,11 @@ export function ingestSeries(
   for (const [db, w] of metricWritesByDatabase(storage, series, m)) {
     if (w.metrics.size > 0) wrote(storage.writeMetrics(db, [...w.metrics.values()], { hints }));
     if (w.plain.length > 0) {
-      const batches = remoteWriteToBatches(w.plain).map((t) => ({ ...t.batch, options: semanticOptions(m) }));
+      const fallback = semanticOptions(m);
+      const batches = remoteWriteToBatches(w.plain).map((t) => ({
+        ...t.batch,
+        options: optionsFor(m, t.batch.table, fallback),
+      }));
       const plainHints = { ...hints };
       delete plainHints.physical_table;
       wrote(
@@ -107,7 +118,7 @@ function metricWritesByDatabase(
     const key = `${target.physicalTable ?? ""}\u0000${target.metric}`;
     let write = w.metrics.get(key);
     if (write === undefined) {
-      write = { metric: target.metric, series: [], options };
+      write = { metric: target.metric, series: [], options: optionsFor(m, target.metric, options) };
       if (target.physicalTable !== undefined) write.physicalTable = target.physicalTable;
       w.metrics.set(key, write);
     }
@@ -126,7 +137,7 @@ function plainBatchesByDatabase(
   const byDb = new Map<string, WriteBatch[]>();
   for (const t of remoteWriteToBatches(series)) {
     const db = t.database ?? m.db;
-    t.batch.options = options;
+    t.batch.options = optionsFor(m, t.batch.table, options);
     t.batch.createType = "physical";
     let list = byDb.get(db);
     if (list === undefined) byDb.set(db, list = []);

@@ -40,6 +40,15 @@ export interface QueryOptions {
   timeoutMs?: number;
 }
 
+/** Why an expression cannot be a range query (it is not a scalar or instant vector), or null. */
+export function rangeQueryTypeError(expr: Expr): string | null {
+  const type = exprType(expr, functionReturnType);
+  if (type === "scalar" || type === "vector") return null;
+  return `invalid expression type "${
+    documentedType(type)
+  }" for range query, must be Scalar or instant Vector`;
+}
+
 /** Evaluates PromQL against a queryable. */
 export class PromQLEngine {
   private readonly lookbackMs: number;
@@ -112,13 +121,8 @@ export class PromQLEngine {
         } points per timeseries. Try decreasing the query resolution (?step=XX)`,
       );
     }
-    const type = exprType(expr, functionReturnType);
-    if (type !== "scalar" && type !== "vector") {
-      throw new PromQLError(
-        "bad_data",
-        `invalid expression type "${documentedType(type)}" for range query, must be Scalar or instant Vector`,
-      );
-    }
+    const typeError = rangeQueryTypeError(expr);
+    if (typeError !== null) throw new PromQLError("bad_data", typeError);
     const ev = await this.evaluator(expr, startMs, endMs, stepMs, opts);
     const grid = makeGrid(startMs, endMs, stepMs);
     const v = ev.eval(expr, grid);

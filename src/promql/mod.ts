@@ -6,7 +6,7 @@
 export type * from "./ast.ts";
 export { type AstJson, astJson } from "./ast_json.ts";
 export { formatPromTime, formatPromValue, promQLResultJson, toPromQueryData } from "./encode.ts";
-export { type EngineOptions, PromQLEngine, type QueryOptions } from "./engine.ts";
+export { type EngineOptions, PromQLEngine, type QueryOptions, rangeQueryTypeError } from "./engine.ts";
 export { checkAbort, type PromErrorType, promErrorType, PromQLError } from "./errors.ts";
 export { FUNCTIONS } from "./functions/mod.ts";
 export { ParseError } from "./parse_error.ts";

@@ -3,7 +3,7 @@
  * The engine depends on nothing else of storage.
  */
 import { type LabelMatcher, matchLabels } from "../common/label_matcher.ts";
-import { type Series, sortSeries } from "../common/series.ts";
+import { type ColumnarSeries, type Series, seriesToColumns, sortSeries } from "../common/series.ts";
 
 /** Prometheus' `SelectHints`: storage may use them to read less, and may ignore them. */
 export interface SelectHints {
@@ -28,8 +28,8 @@ export interface SelectRequest {
 
 /** What the engine asks storage for: series matching the matchers with samples in [startMs, endMs]. */
 export interface Queryable {
-  /** Series with full label sets and samples in time order (staleness markers as `stale: true`). */
-  select(req: SelectRequest, signal?: AbortSignal): Promise<Series[]>;
+  /** Series with full label sets and samples in time order, in columns (staleness markers flagged). */
+  select(req: SelectRequest, signal?: AbortSignal): Promise<ColumnarSeries[]>;
 }
 
 /** An in-memory queryable over a fixed set of series (samples must be in time order). */
@@ -43,13 +43,13 @@ export class MemoryQueryable implements Queryable {
   /** Every request made, for tests of the hints. */
   readonly requests: SelectRequest[] = [];
 
-  select(req: SelectRequest): Promise<Series[]> {
+  select(req: SelectRequest): Promise<ColumnarSeries[]> {
     this.requests.push(req);
-    const out: Series[] = [];
+    const out: ColumnarSeries[] = [];
     for (const s of this.series) {
       if (!matchLabels(req.matchers, s.labels)) continue;
       const lo = lowerBound(s, req.startMs), hi = lowerBound(s, req.endMs + 1);
-      if (hi > lo) out.push({ labels: s.labels, samples: s.samples.slice(lo, hi) });
+      if (hi > lo) out.push(seriesToColumns({ labels: s.labels, samples: s.samples.slice(lo, hi) }));
     }
     return Promise.resolve(out);
   }

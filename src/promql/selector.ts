@@ -2,7 +2,7 @@
  * Selected series as typed arrays, and the two ways the evaluator reads them: an instant vector
  * selector over a step grid (lookback, staleness) and range windows `(t - range, t]` (Prometheus 3).
  */
-import { isStaleSample, type Series } from "../common/series.ts";
+import type { ColumnarSeries } from "../common/series.ts";
 import type { Labels, StepGrid, StepSeries } from "./values.ts";
 
 /** One selected series: all samples (stale markers flagged) and, lazily, the non-stale ones. */
@@ -23,20 +23,9 @@ export interface Points {
   vs: Float64Array;
 }
 
-/** Converts storage series into typed arrays once per query. */
-export function toSeriesData(series: Series[]): SeriesData[] {
-  return series.map((s) => {
-    const n = s.samples.length;
-    const ts = new Float64Array(n), vs = new Float64Array(n);
-    let stale: Uint8Array | null = null;
-    for (let i = 0; i < n; i++) {
-      const smp = s.samples[i];
-      ts[i] = smp.timestampMs;
-      vs[i] = smp.value;
-      if (isStaleSample(smp)) (stale ??= new Uint8Array(n))[i] = 1;
-    }
-    return { labels: s.labels, ts, vs, stale };
-  });
+/** Selected series as the evaluator holds them (the columns are shared, not copied). */
+export function toSeriesData(series: ColumnarSeries[]): SeriesData[] {
+  return series.map((s) => ({ labels: s.labels, ts: s.timestamps, vs: s.values, stale: s.stale }));
 }
 
 /** The non-stale samples of a series (what range selectors and `*_over_time` see). */

@@ -7,7 +7,14 @@
 import { FIELD_LABEL } from "../common/labels.ts";
 import { type LabelMatcher, matchLabel, matchLabels } from "../common/label_matcher.ts";
 import type { Value } from "../common/rows.ts";
-import { type Sample, type Series, sortSeries, STALE_NAN } from "../common/series.ts";
+import {
+  type ColumnarSeries,
+  type Sample,
+  type Series,
+  seriesToColumns,
+  sortSeries,
+  STALE_NAN,
+} from "../common/series.ts";
 import { msToUnit, type TimeUnit, toEpochMs, unitOf } from "../common/time_unit.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/mod.ts";
@@ -34,6 +41,25 @@ export function selectSeries(storage: Storage, q: SeriesSelect): Series[] {
     return storage.selectSeries(q.db, table.name, matchers, q.startMs, q.endMs) ?? [];
   }
   return selectTableSeries(storage, table, q);
+}
+
+/** {@link selectSeries} with samples in columns, the form PromQL evaluates; `reserve` may veto the read's size. */
+export function selectColumns(
+  storage: Storage,
+  q: SeriesSelect,
+  reserve?: (samples: number) => void,
+): ColumnarSeries[] {
+  const table = storage.getTable(q.db, q.metric);
+  if (table === undefined) return [];
+  if (isMetricTable(table)) {
+    const matchers = q.matchers.filter((m) => m.name !== FIELD_LABEL);
+    return storage.selectColumns(q.db, table.name, matchers, q.startMs, q.endMs, reserve) ?? [];
+  }
+  const series = selectTableSeries(storage, table, q);
+  let samples = 0;
+  for (const s of series) samples += s.samples.length;
+  reserve?.(samples);
+  return series.map(seriesToColumns);
 }
 
 const NUMERIC = /^(Float|Int|UInt)/;

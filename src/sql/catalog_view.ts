@@ -163,17 +163,19 @@ function tableRows(storage: Storage): Value[][] {
         "Y",
       ]);
     }
+    const usage = storage.diskUsage(db);
     for (const t of storage.listTables(db)) {
       const created = new Date(t.createdAt).toISOString().replace("T", " ").replace("Z", "");
+      const bytes = usage.get(t.name);
       rows.push([
         "greptime",
         db,
         t.name,
         "BASE TABLE",
         t.id + 1023,
+        bytes?.data ?? 0,
         0,
-        0,
-        0,
+        bytes?.index ?? 0,
         0,
         0,
         t.engine,

@@ -41,6 +41,11 @@ export class DatabaseHandle {
   schemaVersion = 0;
   /** Distinguishes this opening of the database from a dropped and recreated one of the same name. */
   readonly instance = ++instances;
+  /**
+   * How often the catalog was (re)loaded: every rollback reloads it, so caches of what is on disk
+   * (the metric head) compare it to know they may be ahead of the disk.
+   */
+  catalogLoads = 0;
 
   constructor(name: string, files: DatabaseFiles) {
     this.name = name;
@@ -68,6 +73,7 @@ export class DatabaseHandle {
 
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */
   loadCatalog(): void {
+    this.catalogLoads++;
     this.tables.clear();
     const rows = this.conn.prepare(`SELECT meta FROM ${quoteIdent(CATALOG)}`).all() as Array<
       { meta: string }

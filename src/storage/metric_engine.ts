@@ -29,6 +29,7 @@ import {
   STORED_NAN,
 } from "./metric_layout.ts";
 import { addEntry, forgetSeries, seriesIndex, seriesKey } from "./metric_series.ts";
+import { noteSamples } from "./metric_head.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
 /** One sample to write; `stale` marks a Prometheus staleness marker. */
@@ -343,5 +344,6 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   }
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
   insertSamples(handle, physical, ts, ids, values);
+  noteSamples(handle, physical, ts, ids, values);
   return ts.length;
 }

@@ -15,11 +15,19 @@ export interface SeriesEntry {
   labels: Record<string, string>;
 }
 
+/** A series with its full label set (`__name__` included); the labels are shared, never to be mutated. */
+export interface LabelledSeries {
+  entry: SeriesEntry;
+  labels: Record<string, string>;
+}
+
 /** The series of one physical table. */
 export interface SeriesIndex {
   byKey: Map<string, number>;
   byId: Map<number, SeriesEntry>;
   byTable: Map<number, SeriesEntry[]>;
+  /** Per logical table, its series with full label sets in Prometheus' order (built on first read). */
+  sorted: Map<number, LabelledSeries[]>;
   nextId: number;
   /** The catalog opening this index was loaded from (a recreated database has other rows). */
   instance: number;
@@ -48,6 +56,7 @@ export function seriesIndex(handle: DatabaseHandle, physical: TableMeta): Series
     byKey: new Map(),
     byId: new Map(),
     byTable: new Map(),
+    sorted: new Map(),
     nextId: 1,
     instance: handle.instance,
   };
@@ -71,6 +80,7 @@ export function addEntry(index: SeriesIndex, entry: SeriesEntry, key: string): v
   let list = index.byTable.get(entry.tableId);
   if (list === undefined) index.byTable.set(entry.tableId, list = []);
   list.push(entry);
+  index.sorted.delete(entry.tableId);
   if (entry.id >= index.nextId) index.nextId = entry.id + 1;
 }
 

@@ -5,6 +5,8 @@ import { isLogicalTable, isPhysicalTable, samplesTable, seriesTable } from "./me
 import { physicalOf } from "./metric_engine.ts";
 import { forgetSeries, seriesIndex } from "./metric_series.ts";
 import { quoteIdent, type TableMeta } from "./table.ts";
+import { chunksTable, compactionTable, dropChunkSql, sweepChunks } from "./metric_chunks.ts";
+import { forgetHead, metricHead } from "./metric_head.ts";
 
 /** Drops a logical table (its series and samples) or an unused physical table. */
 export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
@@ -21,6 +23,8 @@ export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
       handle.conn.exec(`DROP VIEW IF EXISTS ${quoteIdent(t.schema)}.${quoteIdent(t.name)}`);
       handle.conn.exec(`DROP TABLE IF EXISTS ${seriesTable(t)}`);
       handle.conn.exec(`DROP TABLE IF EXISTS ${samplesTable(t)}`);
+      for (const sql of dropChunkSql(t)) handle.conn.exec(sql);
+      forgetHead(handle, t);
     } else {
       truncateMetricTable(handle, t);
       const physical = physicalOf(handle, t);
@@ -37,14 +41,18 @@ export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void 
   handle.transaction(() => {
     if (isPhysicalTable(t)) {
       handle.conn.exec(`DELETE FROM ${samplesTable(t)}`);
+      metricHead(handle, t);
+      handle.conn.exec(`DELETE FROM ${chunksTable(t)}`);
+      handle.conn.exec(`DELETE FROM ${compactionTable(t)}`);
+      forgetHead(handle, t);
       return;
     }
     const physical = physicalOf(handle, t);
-    handle.conn.prepare(
-      `DELETE FROM ${samplesTable(physical)} WHERE series_id IN (SELECT id FROM ${
-        seriesTable(physical)
-      } WHERE table_id = ?)`,
-    ).run(t.id);
+    const ofTable = `SELECT id FROM ${seriesTable(physical)} WHERE table_id = ?`;
+    handle.conn.prepare(`DELETE FROM ${samplesTable(physical)} WHERE series_id IN (${ofTable})`).run(t.id);
+    metricHead(handle, physical);
+    handle.conn.prepare(`DELETE FROM ${chunksTable(physical)} WHERE series_id IN (${ofTable})`).run(t.id);
+    forgetHead(handle, physical);
   });
 }
 
@@ -54,11 +62,15 @@ export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void 
  */
 export function sweepMetricTable(handle: DatabaseHandle, t: TableMeta, cutoff: bigint): number {
   if (isPhysicalTable(t)) {
+    metricHead(handle, t);
+    sweepChunks(handle, t, Number(cutoff), null);
     return Number(handle.conn.prepare(`DELETE FROM ${samplesTable(t)} WHERE ts < ?`).run(cutoff).changes);
   }
   const physical = physicalOf(handle, t);
   const ids = seriesIndex(handle, physical).byTable.get(t.id)?.map((e) => e.id) ?? [];
   if (ids.length === 0) return 0;
+  metricHead(handle, physical);
+  sweepChunks(handle, physical, Number(cutoff), ids);
   return Number(
     handle.conn.prepare(
       `DELETE FROM ${samplesTable(physical)} WHERE ts < ? AND series_id IN (SELECT value FROM json_each(?))`,

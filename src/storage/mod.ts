@@ -30,6 +30,9 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { Checkpointer } from "./checkpointer.ts";
+import { sweepExpiredTables } from "./ttl_sweep.ts";
+import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
+import { compactNow, MetricCompactor } from "./metric_compaction.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
@@ -42,12 +45,12 @@ import type { LabelMatcher } from "../common/label_matcher.ts";
 import { batchToMetricWrite } from "./metric_batch.ts";
 import type { MetricWrite } from "./metric_engine.ts";
 import { writeMetrics } from "./metric_engine.ts";
-import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
-import { matchSeries, selectMetricSeries } from "./metric_read.ts";
+import { isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
+import { matchSeries, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
-import { type Series } from "../common/series.ts";
+import type { ColumnarSeries, Series } from "../common/series.ts";
 import { Logger } from "../common/log.ts";
-import { dropMetricTable, sweepMetricTable, truncateMetricTable } from "./metric_tables.ts";
+import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
 
 const log = new Logger("petrel::storage");
 
@@ -84,6 +87,7 @@ export class Storage {
   private readonly lastSweep = new Map<string, number>();
   private readonly closeHooks = new Set<() => void>();
   private readonly checkpointer = new Checkpointer();
+  private readonly compactor = new MetricCompactor(() => this.dbs.values());
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -209,6 +213,7 @@ export class Storage {
     }
     const settings = { autoCreateTable: this.autoCreateTable };
     if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
+    this.compactor.wrote();
     try {
       return this.wrote(
         h,
@@ -237,6 +242,7 @@ export class Storage {
    */
   writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
     const h = this.database(db);
+    this.compactor.wrote();
     return this.wrote(
       h,
       writeMetrics(h, writes, { hints: opts.hints, autoCreateTable: this.autoCreateTable }),
@@ -261,6 +267,21 @@ export class Storage {
     return selectMetricSeries(h, t, matchers, startMs, endMs);
   }
 
+  /** {@link Storage.selectSeries} with samples in columns (the PromQL read path). */
+  selectColumns(
+    db: string,
+    metric: string,
+    matchers: LabelMatcher[],
+    startMs: number,
+    endMs: number,
+    reserve?: (samples: number) => void,
+  ): ColumnarSeries[] | undefined {
+    const h = this.database(db);
+    const t = h.getTable(metric);
+    if (t === undefined || !isLogicalTable(t)) return undefined;
+    return selectMetricColumns(h, t, matchers, startMs, endMs, reserve);
+  }
+
   /**
    * Label sets (with `__name__`) of a metric-engine logical table's series matching the matchers,
    * sorted, whatever their samples (from the in-memory series index: no sample is read); undefined
@@ -274,7 +295,7 @@ export class Storage {
     const h = this.database(db);
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
-    return matchSeries(h, t, matchers).map((m) => m.labels);
+    return matchSeries(h, t, matchers).map((m) => ({ ...m.labels }));
   }
 
   /** Rows of a plain table's range scan (see {@link TableScan}); a metric-engine table → 400. */
@@ -307,26 +328,7 @@ export class Storage {
    * (a sweep scans the whole table, since its key starts with the tags).
    */
   sweepExpired(nowMs = Date.now()): number {
-    let deleted = 0;
-    for (const h of this.dbs.values()) {
-      for (const t of h.listTables()) {
-        const cutoff = ttlCutoff(t, nowMs);
-        if (cutoff === undefined) continue;
-        const key = `${h.name}\u0000${t.id}`;
-        const last = this.lastSweep.get(key);
-        if (last !== undefined && nowMs - last < (ttlMs(t) ?? 0) / 10) continue;
-        this.lastSweep.set(key, nowMs);
-        if (isMetricTable(t)) {
-          deleted += sweepMetricTable(h, t, cutoff);
-          continue;
-        }
-        const r = h.conn.prepare(`DELETE FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} < ?`).run(
-          cutoff,
-        );
-        deleted += Number(r.changes);
-      }
-    }
-    return deleted;
+    return sweepExpiredTables(this.dbs.values(), this.lastSweep, nowMs);
   }
 
   /** Starts the background sweeper that deletes expired rows every `intervalMs`. */
@@ -348,6 +350,30 @@ export class Storage {
     this.sweeper = undefined;
   }
 
+  /** Starts compacting closed windows of metric tables into per-series chunks in the background. */
+  startCompactor(): void {
+    this.compactor.start();
+  }
+
+  /** Bytes on disk of each table of a database (reads every page: for `information_schema`). */
+  diskUsage(db: string): Map<string, TableDiskUsage> {
+    return tableDiskUsage(this.database(db));
+  }
+
+  /** Windows of metric tables compacted in the background since start. */
+  compactedWindows(): number {
+    return this.compactor.windows;
+  }
+
+  /** Compacts every closed window of every metric table now (tests, benchmarks); returns how many. */
+  compactMetrics(nowMs = Date.now()): number {
+    let windows = 0;
+    for (const h of this.dbs.values()) {
+      for (const t of h.listTables()) if (isPhysicalTable(t)) windows += compactNow(h, t, nowMs);
+    }
+    return windows;
+  }
+
   /** Registers work to do when the storage closes (e.g. stopping query workers that read its files). */
   onClose(fn: () => void): void {
     this.closeHooks.add(fn);
@@ -356,6 +382,7 @@ export class Storage {
   /** Stops the sweeper, checkpoints every WAL and closes every database. */
   close(): void {
     this.stopTtlSweeper();
+    this.compactor.stop();
     this.checkpointer.stop();
     for (const fn of this.closeHooks) fn();
     this.closeHooks.clear();

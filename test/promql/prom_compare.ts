@@ -66,25 +66,42 @@ export async function startPrometheus(): Promise<PromServer | null> {
     await stop();
     throw new Error("prometheus did not become ready");
   }
-  const query: QuerySide = async (q, when) => {
+  const query = apiQuerySide(`${url}/api/v1`);
+  return { url, query, stop };
+}
+
+/**
+ * A {@link QuerySide} over a Prometheus-compatible HTTP API at `base` (`…/api/v1`); `post` sends
+ * the parameters as a form, as Grafana does.
+ */
+export function apiQuerySide(base: string, post = false): QuerySide {
+  return async (q, when) => {
     const params = new URLSearchParams({ query: q });
-    let path = "/api/v1/query";
+    let path = "/query";
     if ("time" in when) params.set("time", String(when.time / 1000));
     else {
-      path = "/api/v1/query_range";
+      path = "/query_range";
       params.set("start", String(when.start / 1000));
       params.set("end", String(when.end / 1000));
       params.set("step", String(when.step / 1000));
     }
-    const res = await fetch(`${url}${path}?${params}`);
+    const res = post
+      ? await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: params.toString(),
+      })
+      : await fetch(`${base}${path}?${params}`);
     return await res.json() as ApiResponse;
   };
-  return { url, query, stop };
 }
 
-/** Writes series into Prometheus by remote write (one request: an empty head accepts any time). */
-export async function remoteWrite(url: string, series: Series[]): Promise<void> {
-  const res = await fetch(`${url}/api/v1/write`, {
+/**
+ * Writes series by remote write to Prometheus (one request: an empty head accepts any time), or
+ * to Petrel with `path` = `/v1/prometheus/write`.
+ */
+export async function remoteWrite(url: string, series: Series[], path = "/api/v1/write"): Promise<void> {
+  const res = await fetch(`${url}${path}`, {
     method: "POST",
     headers: {
       "content-type": "application/x-protobuf",
@@ -139,8 +156,10 @@ export function compareResponses(prom: ApiResponse, ours: ApiResponse, ordered: 
   }
   if (prom.status === "error") {
     if (prom.errorType !== ours.errorType) return `errorType ${prom.errorType} vs ${ours.errorType}`;
-    const want = (prom.error ?? "").replace(/^invalid parameter "query": /, "");
-    return want === ours.error ? null : `error ${JSON.stringify(want)} vs ${JSON.stringify(ours.error)}`;
+    // The engine's own errors lack the API's `invalid parameter "query": ` prefix.
+    const strip = (e: string | undefined) => (e ?? "").replace(/^invalid parameter "query": /, "");
+    const want = strip(prom.error), got = strip(ours.error);
+    return want === got ? null : `error ${JSON.stringify(want)} vs ${JSON.stringify(got)}`;
   }
   const p = prom.data!, o = ours.data!;
   if (p.resultType !== o.resultType) return `resultType ${p.resultType} vs ${o.resultType}`;

@@ -48,7 +48,7 @@ table("fallibility rules", [
   rejects(`if .x { 1 }`, "E102"),
   ok(`if exists(.x) && .x == 1 { "y" } else { "n" }`, "y", { x: 1 }),
   // Closure bodies are checked like blocks.
-  rejects(`map_values([1]) -> |v| { parse_json(v) }`, "E100"),
+  rejects(`map_values(["1"]) -> |v| { parse_json(v) }`, "E100"),
   rejects(`map_values(["1"]) -> |v| { parse_json(v) }`, "E100"),
   ok(`map_values(["1"]) -> |v| { parse_json!(v) }`, [1]),
 ]);

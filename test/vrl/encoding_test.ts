@@ -38,7 +38,7 @@ table("percent encoding", [
   ok(`encode_percent("a-b_c.d~e")`, "a%2Db%5Fc%2Ed%7Ee"),
   ok(`encode_percent("é")`, "%C3%A9"),
   ok(`encode_percent("")`, ""),
-  rejects(`encode_percent("x", ascii_set: "NOPE")`, "E110"),
+  rejects(`encode_percent("x", ascii_set: "NOPE")`, "E610"),
   ok(`decode_percent("foo%20bar%3F")`, "foo bar?"),
   ok(`decode_percent("%C3%A9%zz")`, "é%zz"),
 ]);
@@ -52,21 +52,21 @@ table("hashes", [
   ok(`length(sha2("foo", "SHA-512"))`, 128),
   ok(`sha3("foo", variant: "SHA3-256")`, "76d3bc41c9f588f7fcd0d5bf4718f8f84b1c41b20882703100b9eb9413807c01"),
   ok(`length(sha3("foo"))`, 128),
-  rejects(`sha2("foo", variant: "SHA-1")`, "E110"),
+  rejects(`sha2("foo", variant: "SHA-1")`, "E610"),
   rejects(`md5(1)`, "E110"),
-  ok(`crc!("foo")`, 2356372769),
+  ok(`crc("foo")`, 2356372769),
 ]);
 
 table("key/value, logfmt and csv encoders", [
-  ok(`encode_key_value!({"lvl": "info", "msg": "a b", "n": 1})`, 'lvl=info msg="a b" n=1'),
+  ok(`encode_key_value({"lvl": "info", "msg": "a b", "n": 1})`, 'lvl=info msg="a b" n=1'),
   ok(
-    `encode_key_value!({"ts": "x", "lvl": "info", "log": {"file": "f"}}, fields_ordering: ["ts", "lvl"])`,
+    `encode_key_value({"ts": "x", "lvl": "info", "log": {"file": "f"}}, fields_ordering: ["ts", "lvl"])`,
     "ts=x lvl=info log.file=f",
   ),
-  ok(`encode_key_value!({"a": "1", "b": "2"}, key_value_delimiter: ":", field_delimiter: ",")`, "a:1,b:2"),
-  ok(`encode_key_value!({"on": true, "off": false, "x": "y"}, flatten_boolean: true)`, "on x=y"),
-  ok(`encode_logfmt!({"msg": "hello world", "lvl": "info"}, ["lvl"])`, 'lvl=info msg="hello world"'),
-  ok(`encode_logfmt!({})`, ""),
+  ok(`encode_key_value({"a": "1", "b": "2"}, key_value_delimiter: ":", field_delimiter: ",")`, "a:1,b:2"),
+  ok(`encode_key_value({"on": true, "off": false, "x": "y"}, flatten_boolean: true)`, "on x=y"),
+  ok(`encode_logfmt({"msg": "hello world", "lvl": "info"}, ["lvl"])`, 'lvl=info msg="hello world"'),
+  ok(`encode_logfmt({})`, ""),
   ok(`encode_csv!(["a", "b,c", 1, "q\\"q"])`, 'a,"b,c",1,"q""q"'),
   ok(`encode_csv!(["a", "b"], delimiter: "\\t")`, "a\tb"),
 ]);

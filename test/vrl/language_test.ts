@@ -180,19 +180,19 @@ table("abort", [
 ]);
 
 table("closures", [
-  ok(`map_values({"a": 1, "b": 2}) -> |v| { int!(v) * 10 }`, { a: 10, b: 20 }),
-  ok(`map_values([1, 2]) -> |v| { int!(v) + 1 }`, [2, 3]),
+  ok(`map_values({"a": 1, "b": 2}) -> |v| { v * 10 }`, { a: 10, b: 20 }),
+  ok(`map_values([1, 2]) -> |v| { v + 1 }`, [2, 3]),
   ok(`map_values({"a": {"b": "x"}}, recursive: true) -> |v| { if is_string(v) { upcase!(v) } else { v } }`, {
     a: { b: "X" },
   }),
   ok(`map_keys({"a": 1, "b": 2}) -> |k| { upcase(k) }`, { A: 1, B: 2 }),
   ok(`map_keys({"a": {"b": 1}}, recursive: true) -> |k| { "_" + k }`, { _a: { _b: 1 } }),
   ok(`filter({"a": 1, "b": null}) -> |_k, v| { v != null }`, { a: 1 }),
-  ok(`filter([1, 2, 3, 4]) -> |i, v| { mod(v, 2) == 0 ?? false }`, [2, 4]),
-  ok(`n = 0; for_each({"a": 1, "b": 2}) -> |_k, v| { n = n + int!(v) }; n`, 3),
-  ok(`s = ""; for_each(["x", "y"]) -> |i, v| { s = s + to_string(i) + string!(v) }; s`, "0x1y"),
+  ok(`filter([1, 2, 3, 4]) -> |i, v| { mod(v, 2) == 0 }`, [2, 4]),
+  ok(`n = 0; for_each({"a": 1, "b": 2}) -> |_k, v| { n = n + v }; n`, 3),
+  ok(`s = ""; for_each(["x", "y"]) -> |i, v| { s = s + to_string(i) + v }; s`, "0x1y"),
   ok(`keys = []; for_each({"b": 1, "a": 2}) -> |k, _v| { keys = push(keys, k) }; keys`, ["a", "b"]),
-  rejects(`map_values([1]) -> |a, b| { a }`, "E121"),
+  rejects(`map_values([1]) -> |a, b| { a }`, "E120"),
   rejects(`map_values([1])`, "E111"),
   rejects(`upcase("a") -> |x| { x }`, "E109"),
 ]);
@@ -201,7 +201,7 @@ table("functions: call syntax", [
   ok(`contains("Hello", substring: "ell")`, true),
   ok(`contains(substring: "ELL", value: "Hello", case_sensitive: false)`, true),
   rejects(`nope(1)`, "E105|undefined function"),
-  rejects(`parse_xml!("<a/>")`, "E105|not supported by Petrel"),
+  rejects(`encode_gzip("a")`, "E105|not supported by Petrel"),
   rejects(`upcase()`, "E107"),
   rejects(`upcase("a", "b")`, "E106"),
   rejects(`upcase(valu: "a")`, "E108"),

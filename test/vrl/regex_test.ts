@@ -29,7 +29,7 @@ table("match_any/match_array", [
   ok(`match_any("abc", [r'x', r'b'])`, true),
   ok(`match_any("abc", [r'x', r'y'])`, false),
   ok(`match_any("abc", [])`, false),
-  rejects(`match_any("abc", ["b"])`, "E110"),
+  rejects(`match_any("abc", ["b"])`, "E610"),
   ok(`match_array(["foo", "bar"], r'ba')`, true),
   ok(`match_array(["foo", "bar"], r'ba', all: true)`, false),
   ok(`match_array([], r'x')`, false),

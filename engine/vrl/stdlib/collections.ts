@@ -1,7 +1,7 @@
 /** Object and array functions, including the closure-taking iteration functions. */
 
 import { getIn, removeIn, setIn } from "../path.ts";
-import { ANY, K, t, type TypeDef } from "../types.ts";
+import { ANY, elementType, K, t, type TypeDef } from "../types.ts";
 import {
   deepClone,
   kindOf,
@@ -12,6 +12,7 @@ import {
   type VrlValue,
 } from "../value.ts";
 import { type ArgInfo, type ClosureFn, fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
+import { everyItem, unlessConstant } from "./def.ts";
 
 const OA = K.OBJECT | K.ARRAY;
 
@@ -130,7 +131,7 @@ function mapKeys(v: VrlValue, f: ClosureFn, recursive: boolean): VrlValue {
 const iterParams = (a: (ArgInfo | undefined)[]): TypeDef[] => {
   const k = a[0]?.type.kind ?? OA;
   const keyKind = (k & K.OBJECT ? K.BYTES : 0) | (k & K.ARRAY ? K.INTEGER : 0);
-  return [t(keyKind || K.BYTES), ANY];
+  return [t(keyKind || K.BYTES), a[0] ? elementType(a[0].type) : ANY];
 };
 
 const sameContainer = (a: (ArgInfo | undefined)[]) => t(a[0] ? a[0].type.kind & OA : OA);
@@ -263,7 +264,13 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   from_entries: {
     params: [req("value", K.ARRAY)],
     returns: K.OBJECT,
-    fallible: true,
+    fallibleFor: unlessConstant(
+      0,
+      (v) =>
+        everyItem(v, (e) =>
+          (e instanceof Map && typeof e.get("key") === "string") ||
+          (Array.isArray(e) && e.length === 2 && typeof e[0] === "string")),
+    ),
     call: ([v]) => {
       const out: VrlObject = new Map();
       for (const e of v as VrlValue[]) {
@@ -278,7 +285,10 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   object_from_array: {
     params: [req("values", K.ARRAY), opt("keys", K.ARRAY)],
     returns: K.OBJECT,
-    fallible: true,
+    fallibleFor: (a) =>
+      a[1]
+        ? unlessConstant(1, (k) => everyItem(k, (x) => typeof x === "string"))(a)
+        : unlessConstant(0, (v) => everyItem(v, (p) => Array.isArray(p) && typeof p[0] === "string"))(a),
     call: ([vs, ks]) => {
       const out: VrlObject = new Map();
       if (ks !== undefined && ks !== null) {
@@ -300,7 +310,7 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   chunks: {
     params: [req("value", K.ARRAY | K.BYTES), req("chunk_size", K.INTEGER)],
     returns: K.ARRAY,
-    fallible: true,
+    fallibleFor: unlessConstant(1, (n) => typeof n === "bigint" && n >= 1n),
     call: ([v, n]) => {
       const size = num(n, 0);
       if (size < 1) return fail('"chunk_size" must be at least 1 byte');
@@ -319,7 +329,8 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   zip: {
     params: [req("array_0", K.ARRAY), opt("array_1", K.ARRAY)],
     returns: K.ARRAY,
-    fallible: true,
+    // Two arrays always zip; one array must hold arrays.
+    fallibleFor: (a) => !a[1] && unlessConstant(0, (v) => everyItem(v, Array.isArray))(a),
     call: ([a, b]) => {
       const arrays = (b === undefined ? (a as VrlValue[]) : [a!, b!]) as VrlValue[];
       if (!arrays.every(Array.isArray)) return fail("all items must be arrays");
@@ -359,19 +370,22 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   map_values: {
     params: [req("value", OA), opt("recursive", K.BOOLEAN)],
     returns: sameContainer,
-    closure: () => [ANY],
+    // Recursive mapping also sees nested containers' values.
+    closure: (a) => [a[0] && (!a[1] || a[1].constant?.value === false) ? elementType(a[0].type) : ANY],
     call: ([v, r], f) => mapValues(v!, f!, flag(r, false)),
   },
   map_keys: {
     params: [req("value", K.OBJECT), opt("recursive", K.BOOLEAN)],
     returns: K.OBJECT,
     closure: () => [t(K.BYTES)],
+    closureReturns: K.BYTES,
     call: ([v, r], f) => mapKeys(v!, f!, flag(r, false)),
   },
   filter: {
     params: [req("value", OA)],
     returns: sameContainer,
     closure: iterParams,
+    closureReturns: K.BOOLEAN,
     call: ([v], f) => {
       if (v instanceof Map) {
         const out: VrlObject = new Map();

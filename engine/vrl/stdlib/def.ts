@@ -31,6 +31,8 @@ export interface FnDef {
   call(args: (VrlValue | undefined)[], closure?: ClosureFn): VrlValue;
   /** For iteration functions: the closure parameter types given the arguments. */
   closure?: (args: (ArgInfo | undefined)[]) => TypeDef[];
+  /** The kinds the closure must return (E122 otherwise). */
+  closureReturns?: number;
   /** The result never aliases an argument (no copy needed when it is assigned). */
   fresh?: boolean;
   /** Compile-time validation of literal arguments; returns an error message. */
@@ -107,4 +109,25 @@ export function req(name: string, kind: number): ParamDef {
 /** An optional parameter. */
 export function opt(name: string, kind: number): ParamDef {
   return { name, kind };
+}
+
+/**
+ * A `fallibleFor` that is fallible unless argument `i` is a compile-time constant that `ok` accepts
+ * (VRL's `resolve_constant` checks); an omitted optional argument counts as accepted when `absentOk`.
+ */
+export function unlessConstant(
+  i: number,
+  ok: (v: VrlValue) => boolean,
+  absentOk = false,
+): (args: (ArgInfo | undefined)[]) => boolean {
+  return (args) => {
+    const a = args[i];
+    if (!a) return !absentOk;
+    return !(a.constant && ok(a.constant.value));
+  };
+}
+
+/** True when `v` is an array whose items all satisfy `ok`. */
+export function everyItem(v: VrlValue, ok: (x: VrlValue) => boolean): boolean {
+  return Array.isArray(v) && v.every(ok);
 }

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { K } from "../types.ts";
 import { encodeJson, sortedKeys, type VrlObject, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, opt, req, str } from "./def.ts";
+import { everyItem, unlessConstant } from "./def.ts";
 import { toStringValue } from "./type_fns.ts";
 
 const S = K.BYTES;
@@ -217,7 +218,7 @@ export const ENCODING_FNS: Record<string, FnDef> = {
   crc: {
     params: [req("value", S), opt("algorithm", S)],
     returns: K.INTEGER,
-    fallible: true,
+    fallibleFor: unlessConstant(1, (v) => v === "CRC_32_ISO_HDLC", true),
     call: (
       [v, a],
     ) => (str(a, "CRC_32_ISO_HDLC") === "CRC_32_ISO_HDLC"
@@ -233,7 +234,7 @@ export const ENCODING_FNS: Record<string, FnDef> = {
       opt("flatten_boolean", K.BOOLEAN),
     ],
     returns: S,
-    fallible: true,
+    fallibleFor: unlessConstant(1, (v) => everyItem(v, (x) => typeof x === "string"), true),
     call: ([v, o, kv, fd, fb]) =>
       encodeKeyValue(
         v as VrlObject,
@@ -246,7 +247,7 @@ export const ENCODING_FNS: Record<string, FnDef> = {
   encode_logfmt: {
     params: [req("value", K.OBJECT), opt("fields_ordering", K.ARRAY)],
     returns: S,
-    fallible: true,
+    fallibleFor: unlessConstant(1, (v) => everyItem(v, (x) => typeof x === "string"), true),
     call: ([v, o]) => encodeKeyValue(v as VrlObject, ((o ?? []) as VrlValue[]).map(String), "=", " ", false),
   },
   encode_csv: {

@@ -274,6 +274,7 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.BYTES), req("pattern", K.REGEX), opt("count", K.INTEGER)],
     returns: K.BYTES,
     closure: () => [objectOf({ string: K.BYTES, captures: K.ARRAY, start: K.INTEGER, end: K.INTEGER })],
+    closureReturns: K.BYTES,
     call: ([v, p, c], f) => {
       const limit = num(c, -1);
       let n = 0;

@@ -3,6 +3,7 @@
 import { K, t } from "../types.ts";
 import type { VrlValue } from "../value.ts";
 import { type ArgInfo, fail, type FnDef, num, opt, req } from "./def.ts";
+import { unlessConstant } from "./def.ts";
 
 const N = K.NUMBER;
 
@@ -39,7 +40,7 @@ export const MATH_FNS: Record<string, FnDef> = {
   mod: {
     params: [req("value", N), req("modulus", N)],
     returns: (a) => t(a[0]?.type.kind === K.INTEGER && a[1]?.type.kind === K.INTEGER ? K.INTEGER : N),
-    fallible: true,
+    fallibleFor: unlessConstant(1, (m) => m !== 0n && m !== 0),
     call: ([v, m]) => {
       if (typeof v === "bigint" && typeof m === "bigint") {
         if (m === 0n) return fail("can't calculate remainder by zero");
@@ -52,7 +53,9 @@ export const MATH_FNS: Record<string, FnDef> = {
   random_int: {
     params: [req("min", K.INTEGER), req("max", K.INTEGER)],
     returns: K.INTEGER,
-    fallible: true,
+    fallibleFor: (a) =>
+      !(a[0]?.constant && a[1]?.constant &&
+        (a[0].constant.value as bigint) < (a[1].constant.value as bigint)),
     call: ([lo, hi]) => {
       const a = lo as bigint, b = hi as bigint;
       if (a >= b) return fail("max must be greater than min");
@@ -62,7 +65,9 @@ export const MATH_FNS: Record<string, FnDef> = {
   random_float: {
     params: [req("min", K.FLOAT), req("max", K.FLOAT)],
     returns: K.FLOAT,
-    fallible: true,
+    fallibleFor: (a) =>
+      !(a[0]?.constant && a[1]?.constant &&
+        (a[0].constant.value as number) < (a[1].constant.value as number)),
     call: ([lo, hi]) => {
       const a = lo as number, b = hi as number;
       if (a >= b) return fail("max must be greater than min");

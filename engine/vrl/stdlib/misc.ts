@@ -5,6 +5,7 @@ import { K } from "../types.ts";
 import { displayValue, vrlEquals, type VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
 import { nowNs } from "./time.ts";
+import { type Level, Logger } from "../../../src/common/log.ts";
 
 function uuidV7(ms: number): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
@@ -16,14 +17,22 @@ function uuidV7(ms: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** Where `log()` writes; replaceable so servers can route it to their logger. */
-export let vrlLogSink = (level: string, message: string): void => {
-  console.error(`${new Date().toISOString()} ${level.toUpperCase()} vrl: ${message}`);
+const vrlLogger = new Logger("petrel::vrl");
+
+/** `log()`'s own sink: the JSON logger under target `petrel::vrl`, filtered by the log level. */
+export const jsonVrlLogSink = (level: string, message: string): void => {
+  vrlLogger.log(level as Level, message);
 };
 
-/** Replaces the `log()` output sink. */
-export function setVrlLogSink(sink: (level: string, message: string) => void): void {
+let vrlLogSink = jsonVrlLogSink;
+
+/** Replaces the `log()` output sink (tests); returns the previous one. */
+export function setVrlLogSink(
+  sink: (level: string, message: string) => void,
+): (level: string, message: string) => void {
+  const old = vrlLogSink;
   vrlLogSink = sink;
+  return old;
 }
 
 const lastLog = new Map<string, number>();

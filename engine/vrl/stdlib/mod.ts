@@ -4,7 +4,9 @@ import { COLLECTION_FNS } from "./collections.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { EXTRA_FNS } from "./extra.ts";
+import { FORMAT_FNS } from "./formats.ts";
 import { GROK_FNS } from "./grok.ts";
+import { HASH_FNS } from "./hashes.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
@@ -13,6 +15,7 @@ import { REGEX_FNS } from "./regex_fns.ts";
 import { STRING_FNS } from "./strings.ts";
 import { TIME_FNS } from "./time.ts";
 import { TYPE_FNS } from "./type_fns.ts";
+import { XML_FNS } from "./xml.ts";
 
 /** Every function VRL programs can call (`del`, `exists` and `unnest` take paths and are compiled as special forms). */
 export const STDLIB: Record<string, FnDef> = {
@@ -28,4 +31,7 @@ export const STDLIB: Record<string, FnDef> = {
   ...MATH_FNS,
   ...MISC_FNS,
   ...EXTRA_FNS,
+  ...HASH_FNS,
+  ...FORMAT_FNS,
+  ...XML_FNS,
 };

@@ -1,5 +1,6 @@
 /** Parsing functions for structured text: JSON, key/value, logfmt, CSV, query strings, URLs, numbers, durations. */
 
+import { parseBytes, parseDuration, parseIntBase } from "./parse_numbers.ts";
 import { K, objectOf } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
@@ -208,92 +209,6 @@ function parseUrl(text: string, defaultPorts: boolean): VrlObject {
   ]);
 }
 
-function parseIntBase(text: string, base?: number): bigint {
-  let s = text;
-  let b = base;
-  let neg = false;
-  if (s.startsWith("-")) {
-    neg = true;
-    s = s.slice(1);
-  } else if (s.startsWith("+")) s = s.slice(1);
-  if (b === undefined) {
-    if (/^0[bB]/.test(s)) [b, s] = [2, s.slice(2)];
-    else if (/^0[oO]/.test(s)) [b, s] = [8, s.slice(2)];
-    else if (/^0[xX]/.test(s)) [b, s] = [16, s.slice(2)];
-    else if (/^0\d/.test(s)) [b, s] = [8, s.slice(1)];
-    else b = 10;
-  }
-  if (b < 2 || b > 36) return fail(`invalid base ${b}`);
-  const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, b);
-  if (s === "" || ![...s.toLowerCase()].every((c) => digits.includes(c))) {
-    return fail(`could not parse integer: invalid digit found in string`);
-  }
-  let n = 0n;
-  for (const c of s.toLowerCase()) n = n * BigInt(b) + BigInt(digits.indexOf(c));
-  if (neg) n = -n;
-  if (BigInt.asIntN(64, n) !== n) {
-    return fail("could not parse integer: number too large to fit in target type");
-  }
-  return n;
-}
-
-/** Unit sizes in nanoseconds, so that conversions divide exact integers. */
-const DURATION_UNITS: Record<string, number> = {
-  ns: 1,
-  us: 1e3,
-  "µs": 1e3,
-  ms: 1e6,
-  cs: 1e7,
-  ds: 1e8,
-  s: 1e9,
-  m: 60e9,
-  h: 3600e9,
-  d: 86400e9,
-  w: 604800e9,
-};
-
-function parseDuration(text: string, unit: string): number {
-  const to = DURATION_UNITS[unit];
-  if (to === undefined) return fail(`unknown unit format: "${unit}"`);
-  const s = text.trim();
-  const re = /(-?\d+(?:\.\d+)?)\s*(ns|us|µs|ms|cs|ds|s|m|h|d|w)/gy;
-  let total = 0;
-  let pos = 0;
-  let any = false;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    total += Number(m[1]) * DURATION_UNITS[m[2]];
-    pos = re.lastIndex;
-    any = true;
-  }
-  if (!any || pos !== s.length) return fail(`unable to parse duration: "${text}"`);
-  return total / to;
-}
-
-const BYTE_UNITS: Record<string, [number, number]> = {
-  B: [1, 1],
-  kB: [1e3, 1024],
-  KB: [1e3, 1024],
-  KiB: [1024, 1024],
-  MB: [1e6, 1024 ** 2],
-  MiB: [1024 ** 2, 1024 ** 2],
-  GB: [1e9, 1024 ** 3],
-  GiB: [1024 ** 3, 1024 ** 3],
-  TB: [1e12, 1024 ** 4],
-  TiB: [1024 ** 4, 1024 ** 4],
-  PB: [1e15, 1024 ** 5],
-  PiB: [1024 ** 5, 1024 ** 5],
-};
-
-function parseBytes(text: string, unit: string, base: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*$/.exec(text);
-  if (!m || !BYTE_UNITS[m[2]]) return fail(`unable to parse bytes: "${text}"`);
-  if (!BYTE_UNITS[unit]) return fail(`unknown unit format: "${unit}"`);
-  const idx = base === "10" ? 0 : 1;
-  const factor = (u: string) => (u.includes("i") ? BYTE_UNITS[u][0] : BYTE_UNITS[u][idx]);
-  return (Number(m[1]) * factor(m[2])) / factor(unit);
-}
-
-/** `parse_tokens`: whitespace-separated tokens, with `"…"` and `[…]` kept whole and `-` as null. */
 export function parseTokens(text: string): VrlValue[] {
   const out: VrlValue[] = [];
   const re = /"((?:[^"\\]|\\.)*)"|\[([^\]]*)\]|(\S+)/g;
@@ -398,7 +313,6 @@ export const PARSE_FNS: Record<string, FnDef> = {
   parse_tokens: {
     params: [req("value", S)],
     returns: K.ARRAY,
-    fallible: true,
     fresh: true,
     call: ([v]) => parseTokens(v as string),
   },

@@ -4,6 +4,7 @@ import { K, t } from "../types.ts";
 import { globalRegex } from "../regex.ts";
 import { formatFloat, kindOf, VrlRegex, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
+import { everyItem, unlessConstant } from "./def.ts";
 
 const S = K.BYTES;
 
@@ -133,7 +134,7 @@ export const STRING_FNS: Record<string, FnDef> = {
   contains_all: {
     params: [req("value", S), req("substrings", K.ARRAY), opt("case_sensitive", K.BOOLEAN)],
     returns: K.BOOLEAN,
-    fallible: true,
+    fallibleFor: unlessConstant(1, (v) => everyItem(v, (x) => typeof x === "string")),
     call: ([v, subs, cs]) => {
       const hay = caseFold(v as string, flag(cs, true));
       return (subs as VrlValue[]).every((x) =>

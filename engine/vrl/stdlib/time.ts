@@ -39,7 +39,7 @@ export function nowNs(): bigint {
 /** Time functions by name. */
 export const TIME_FNS: Record<string, FnDef> = {
   now: { params: [], returns: K.TIMESTAMP, call: () => new VrlTimestamp(nowNs()) },
-  get_timezone_name: { params: [], returns: K.BYTES, call: () => "UTC" },
+  get_timezone_name: { params: [], returns: K.BYTES, fallible: true, call: () => "UTC" },
   parse_timestamp: {
     params: [req("value", K.BYTES | K.TIMESTAMP), req("format", K.BYTES), opt("timezone", K.BYTES)],
     returns: K.TIMESTAMP,
@@ -81,7 +81,7 @@ export const TIME_FNS: Record<string, FnDef> = {
     params: [req("value", K.INTEGER), opt("unit", K.BYTES)],
     returns: K.TIMESTAMP,
     check: checkUnit(1),
-    fallibleFor: (a) => !!a[1] && !a[1].constant,
+    fallible: true,
     call: ([v, u]) => {
       const mul = UNITS[str(u, "seconds")] ?? fail(`invalid unit "${u}"`);
       return new VrlTimestamp((v as bigint) * mul);

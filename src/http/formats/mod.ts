@@ -69,6 +69,10 @@ export function renderSqlOutputs(outputs: QueryOutput[], opts: SqlFormatOptions)
 
 export {
   type PromAnnotations,
+  type PromApiErrorType,
+  promApiErrorTypeOfStatus,
+  prometheusApiError,
+  prometheusDataResponse,
   prometheusError,
   prometheusErrorFrom,
   prometheusQueryResponse,

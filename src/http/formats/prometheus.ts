@@ -5,7 +5,9 @@
  * strings as Rust's Display prints f64 (`"2"`, `"0.5"`), with Prometheus' `NaN`/`+Inf`/`-Inf`.
  */
 import { PetrelError, StatusCode, statusCodeName } from "../../common/errors.ts";
-import { HttpError, httpStatusOf, httpStatusOfCode } from "../render_error.ts";
+import { HttpError, httpStatusOf, httpStatusOfCode, type PromApiErrorType } from "../render_error.ts";
+
+export { type PromApiErrorType, promApiErrorTypeOfStatus } from "../render_error.ts";
 import { formatDisplayFloat, formatJsonFloat } from "./json_text.ts";
 import type {
   PromHistogram,
@@ -109,8 +111,16 @@ function annotationsJson(a: PromAnnotations | undefined): string {
   return out;
 }
 
+/**
+ * Go's JSON encoder (Prometheus') escapes `<`, `>`, `&`, U+2028 and U+2029 in strings; those
+ * characters can only occur inside strings of JSON text, so escaping them in the whole text is exact.
+ */
+function goJsonText(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function successResponse(dataJson: string, annotations: PromAnnotations | undefined): Response {
-  const body = `{"status":"success","data":${dataJson}${annotationsJson(annotations)}}`;
+  const body = goJsonText(`{"status":"success","data":${dataJson}${annotationsJson(annotations)}}`);
   return new Response(body, { status: 200, headers: JSON_HEADERS });
 }
 
@@ -125,6 +135,35 @@ export function prometheusQueryResponse(data: PromQueryData, annotations?: PromA
  */
 export function prometheusSuccess(data: PromJson, annotations?: PromAnnotations): Response {
   return successResponse(JSON.stringify(data), annotations);
+}
+
+/**
+ * A success envelope around `data` already rendered as JSON text (the PromQL encoder's exact
+ * Prometheus output).
+ */
+export function prometheusDataResponse(dataJson: string, annotations?: PromAnnotations): Response {
+  return successResponse(dataJson, annotations);
+}
+
+const STATUS_OF_ERROR_TYPE: Record<PromApiErrorType, number> = {
+  bad_data: 400,
+  execution: 422,
+  canceled: 503,
+  timeout: 503,
+  internal: 500,
+  not_found: 404,
+  unavailable: 503,
+};
+
+/**
+ * Prometheus' error envelope, keys in its order: `{"status":"error","errorType":"bad_data","error":"…"}`,
+ * with the HTTP status Prometheus gives the type (bad_data 400, execution 422, timeout 503…) unless
+ * `status` is given.
+ */
+export function prometheusApiError(errorType: PromApiErrorType, message: string, status?: number): Response {
+  const error = JSON.stringify(message);
+  const body = goJsonText(`{"status":"error","errorType":${JSON.stringify(errorType)},"error":${error}}`);
+  return new Response(body, { status: status ?? STATUS_OF_ERROR_TYPE[errorType], headers: JSON_HEADERS });
 }
 
 /** The message GreptimeDB shows for a code: Unknown and Internal are masked (reference §4.2). */

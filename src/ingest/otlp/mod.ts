@@ -34,3 +34,12 @@ export {
   otlpLogsToBatch,
   otlpLogsToEntries,
 } from "./logs.ts";
+export {
+  ingestOtlpLogs,
+  ingestOtlpMetrics,
+  ingestOtlpTraces,
+  type OtlpLogsWrite,
+  type OtlpMetricsWrite,
+  type OtlpTracesWrite,
+  type OtlpWriteResult,
+} from "./write.ts";

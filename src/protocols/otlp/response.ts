@@ -20,7 +20,7 @@ export interface PartialSuccess {
 
 /** An encoded response body and its content type. */
 export interface EncodedBody {
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   contentType: string;
 }
 

@@ -2,6 +2,7 @@
 import { parseIntervalNs, timezoneOffsetMinutes } from "../time.ts";
 import type { Arg, Ret, ScalarDef } from "./values.ts";
 import { big, num, str, toNs, unitArg } from "./values.ts";
+import { cachedFormat, type FormatDialect, formatTime } from "../../common/strftime.ts";
 import { convertUnit, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 
 const TRUNC_FIELDS = [
@@ -96,50 +97,19 @@ function datePart(field: string, ns: bigint): number | null {
   }
 }
 
+/** GreptimeDB's `date_format`: the chrono specifiers it documents; any other stays as text. Always UTC. */
+const SQL_FORMAT: FormatDialect = {
+  only: new Set([..."YmdHMSfzZjaAbBe%", "3f", "6f", "9f"]),
+  unknown: "literal",
+};
+
 function strftime(fmt: string, ns: bigint): string {
-  const d = new Date(Number(ns / 1_000_000n));
-  const p = (n: number, w = 2) => String(n).padStart(w, "0");
-  return fmt.replace(/%([YmdHMSfzZjaAbBe%]|3f|6f|9f)/g, (_, c: string) => {
-    switch (c) {
-      case "Y":
-        return String(d.getUTCFullYear());
-      case "m":
-        return p(d.getUTCMonth() + 1);
-      case "d":
-        return p(d.getUTCDate());
-      case "e":
-        return String(d.getUTCDate()).padStart(2, " ");
-      case "H":
-        return p(d.getUTCHours());
-      case "M":
-        return p(d.getUTCMinutes());
-      case "S":
-        return p(d.getUTCSeconds());
-      case "3f":
-        return p(d.getUTCMilliseconds(), 3);
-      case "6f":
-        return p(Number((ns % 1_000_000_000n) / 1000n), 6);
-      case "9f":
-      case "f":
-        return p(Number(ns % 1_000_000_000n), 9);
-      case "z":
-        return "+0000";
-      case "Z":
-        return "UTC";
-      case "j":
-        return p(Math.floor((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) + 1, 3);
-      case "a":
-        return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.getUTCDay()];
-      case "A":
-        return ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][d.getUTCDay()];
-      case "b":
-        return d.toLocaleString("en-US", { month: "short", timeZone: "UTC" });
-      case "B":
-        return d.toLocaleString("en-US", { month: "long", timeZone: "UTC" });
-      default:
-        return "%";
-    }
-  });
+  const sec = ns / 1_000_000_000n;
+  const nanos = Number(ns - sec * 1_000_000_000n);
+  const floorSec = Number(sec) - (nanos < 0 ? 1 : 0);
+  const sub = nanos < 0 ? nanos + 1_000_000_000 : nanos;
+  const epochMs = floorSec * 1000 + Math.floor(sub / 1_000_000);
+  return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin: 0, zoneName: "UTC" });
 }
 
 const ARROW_UNITS: Record<string, TimeUnit> = {

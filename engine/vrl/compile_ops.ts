@@ -1,0 +1,142 @@
+/** Operators: `!`, unary `-`, binary operators including `??`, `&&`, `||`, and `abort`. */
+
+import type { Expr, Span } from "./ast.ts";
+import type { CompilerApi, Node, State } from "./compile_state.ts";
+import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import { BINARY, binaryType } from "./ops.ts";
+import { isSubset, K, t, union } from "./types.ts";
+import { deepClone, kindOf } from "./value.ts";
+
+type Unary = Extract<Expr, { k: "not" | "neg" }>;
+type Abort = Extract<Expr, { k: "abort" }>;
+
+/** `!x` and `-x`. */
+export function compileUnary(cx: CompilerApi, e: Unary, st: State): Node {
+  if (e.k === "not") {
+    const x = cx.expr(e.expr, st);
+    const r = x.run;
+    return {
+      run: (c) => {
+        const v = r(c);
+        if (typeof v !== "boolean") throw new VrlFailure(`expected boolean, got ${kindOf(v)}`);
+        return !v;
+      },
+      type: t(K.BOOLEAN),
+      fallible: x.fallible || !isSubset(x.type, K.BOOLEAN),
+      fresh: true,
+    };
+  }
+  {
+    const x = cx.expr(e.expr, st);
+    const r = x.run;
+    return {
+      run: (c) => {
+        const v = r(c);
+        if (typeof v === "bigint") return BigInt.asIntN(64, -v);
+        if (typeof v === "number") return -v;
+        throw new VrlFailure(`can't negate type ${kindOf(v)}`);
+      },
+      type: t(x.type.kind & K.NUMBER || K.NUMBER),
+      fallible: x.fallible || !isSubset(x.type, K.NUMBER),
+      fresh: true,
+    };
+  }
+}
+
+/** `abort` with an optional message. */
+export function compileAbort(cx: CompilerApi, e: Abort, st: State): Node {
+  const m = e.message ? cx.expr(e.message, st) : undefined;
+  if (m && !isSubset(m.type, K.BYTES)) {
+    throw new VrlCompileError(
+      "E110",
+      "invalid argument type",
+      e.message!.start,
+      e.message!.end,
+      "abort message must be a string",
+    );
+  }
+  const mr = m?.run;
+  return {
+    run: (c) => {
+      throw new VrlRuntimeError(mr ? String(mr(c)) : "aborted");
+    },
+    type: t(0),
+    fallible: m?.fallible ?? false,
+    fresh: true,
+  };
+}
+
+/** A binary operation. */
+export function compileBinary(cx: CompilerApi, op: string, lE: Expr, rE: Expr, e: Span, st: State): Node {
+  const l = cx.expr(lE, st);
+  if (op === "??") {
+    if (!l.fallible) {
+      throw new VrlCompileError(
+        "E651",
+        "unnecessary error coalescing operation",
+        lE.start,
+        lE.end,
+        "this expression can't fail",
+      );
+    }
+    const r = cx.expr(rE, st);
+    const lr = l.run, rr = r.run;
+    return {
+      run: (c) => {
+        try {
+          return lr(c);
+        } catch (x) {
+          if (x instanceof VrlFailure) return rr(c);
+          throw x;
+        }
+      },
+      type: union(l.type, r.type),
+      fallible: r.fallible,
+      fresh: l.fresh && r.fresh,
+    };
+  }
+  const r = cx.expr(rE, st);
+  const bt = binaryType(op, l.type, r.type, r.constant?.value);
+  const fallible = l.fallible || r.fallible || bt.fallible;
+  const lr = l.run, rr = r.run;
+  if (op === "&&") {
+    return {
+      run: (c) => {
+        const a = lr(c);
+        if (a === null || a === false) return false;
+        if (a !== true) {
+          throw new VrlFailure(`can't apply an AND with types ${kindOf(a)} and ${kindOf(rr(c))}`);
+        }
+        const b = rr(c);
+        if (b === null) return false;
+        if (typeof b !== "boolean") {
+          throw new VrlFailure(`can't apply an AND with types boolean and ${kindOf(b)}`);
+        }
+        return b;
+      },
+      type: bt.type,
+      fallible,
+      fresh: true,
+    };
+  }
+  if (op === "||") {
+    return {
+      run: (c) => {
+        const a = lr(c);
+        return a === null || a === false ? rr(c) : a;
+      },
+      type: bt.type,
+      fallible,
+      fresh: l.fresh && r.fresh,
+    };
+  }
+  const f = BINARY[op];
+  if (!f) throw new VrlCompileError("E203", `unknown operator ${op}`, e.start, e.end);
+  if (l.constant && r.constant && !fallible) {
+    const value = f(l.constant.value, r.constant.value);
+    // A folded container is copied per run: the result may be stored and changed in place.
+    const run = value instanceof Map || Array.isArray(value) ? () => deepClone(value) : () => value;
+    return { run, type: bt.type, fallible: false, fresh: true, constant: { value } };
+  }
+  return { run: (c) => f(lr(c), rr(c)), type: bt.type, fallible, fresh: true };
+}

@@ -1,0 +1,32 @@
+/** The pipeline a log-protocol request names in its headers (OTLP logs, Loki; reference §6.11, §6.12). */
+import type { Ctx } from "./context.ts";
+
+const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
+
+/** A named pipeline and how to run it. */
+export interface PipelineChoice {
+  name: string;
+  version: string | null;
+  skipError: boolean;
+}
+
+/**
+ * `x-greptime-pipeline-name` (else the deprecated `x-greptime-log-pipeline-name`), its
+ * `x-greptime-pipeline-version`, and `skip_error` from `x-greptime-pipeline-params`; undefined
+ * when no pipeline is named.
+ */
+export function pipelineFromHeaders(ctx: Ctx): PipelineChoice | undefined {
+  const h = ctx.req.headers;
+  const name = [h.get("x-greptime-pipeline-name"), h.get("x-greptime-log-pipeline-name")]
+    .map((v) => v?.trim() ?? "")
+    .find((v) => v !== "");
+  if (name === undefined) return undefined;
+  const params = new URLSearchParams(h.get("x-greptime-pipeline-params") ?? "");
+  const version = h.get("x-greptime-pipeline-version")?.trim() || null;
+  return { name, version, skipError: TRUTHY.has((params.get("skip_error") ?? "").toLowerCase()) };
+}
+
+/** `x-greptime-log-table-name`, else the protocol's default table. */
+export function logTable(ctx: Ctx, fallback: string): string {
+  return ctx.req.headers.get("x-greptime-log-table-name")?.trim() || fallback;
+}

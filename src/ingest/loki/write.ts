@@ -1,0 +1,42 @@
+/**
+ * Loki pushes into storage (`/v1/loki/api/v1/push`): the direct `loki_logs` model, or the entries
+ * through the pipeline the request names (reference §7.6); one transaction either way.
+ */
+import type { WriteBatch } from "../../common/rows.ts";
+import type { LokiPushRequest } from "../../protocols/loki/model.ts";
+import type { PipelineStore } from "../../../engine/store.ts";
+import type { Storage } from "../../storage/mod.ts";
+import { runEntriesPipeline, writeLogBatches } from "../logs.ts";
+import { lokiToBatch, lokiToEntries } from "./translate.ts";
+
+/** Where a push goes. */
+export interface LokiWrite {
+  db: string;
+  table: string;
+  hints: Record<string, string>;
+  pipeline?: { name: string; version: string | null; skipError: boolean };
+}
+
+/** Writes a push; returns the rows written. */
+export function ingestLoki(
+  storage: Storage,
+  pipelines: PipelineStore,
+  req: LokiPushRequest,
+  w: LokiWrite,
+): number {
+  let batches: WriteBatch[];
+  if (w.pipeline === undefined) {
+    const batch = lokiToBatch(req, w.table);
+    batches = batch.rows.length > 0 ? [batch] : [];
+  } else {
+    batches = runEntriesPipeline(storage, pipelines, {
+      db: w.db,
+      table: w.table,
+      pipeline: w.pipeline.name,
+      version: w.pipeline.version,
+      entries: lokiToEntries(req),
+      skipError: w.pipeline.skipError,
+    }).batches;
+  }
+  return batches.length > 0 ? writeLogBatches(storage, w.db, batches, w.hints) : 0;
+}

@@ -1,0 +1,136 @@
+/**
+ * OTLP requests into storage (the write side of `/v1/otlp/v1/{metrics,traces,logs}`): each function
+ * translates a decoded request (translators in this folder) and writes it in one call, reporting
+ * what was stored and what was rejected (for `partial_success`).
+ */
+import { invalidArguments } from "../../common/errors.ts";
+import type { WriteBatch } from "../../common/rows.ts";
+import type {
+  ExportLogsRequest,
+  ExportMetricsRequest,
+  ExportTraceRequest,
+} from "../../protocols/otlp/model.ts";
+import type { PipelineStore } from "../../../engine/store.ts";
+import type { Storage } from "../../storage/mod.ts";
+import { ingestSeries } from "../metrics.ts";
+import { runEntriesPipeline, writeLogBatches } from "../logs.ts";
+import type { OtlpMetricOptions } from "./metric_options.ts";
+import { otlpMetricsToSeries } from "./metrics.ts";
+import { otlpTracesToBatches, type TraceModel } from "./traces.ts";
+import { otlpLogsToBatch, otlpLogsToEntries } from "./logs.ts";
+
+/** What one export stored and rejected. */
+export interface OtlpWriteResult {
+  /** Samples, spans or rows written. */
+  written: number;
+  /** Data points, spans or log records not stored. */
+  rejected: number;
+  /** Why ("" when nothing was rejected). */
+  rejectedMessage: string;
+}
+
+/** Where a metrics export goes. */
+export interface OtlpMetricsWrite {
+  db: string;
+  hints: Record<string, string>;
+  options: OtlpMetricOptions;
+  withMetricEngine: boolean;
+  physicalTable?: string;
+}
+
+/** Writes a metrics export through the metric engine; `onWritten` hears each committed database's samples. */
+export function ingestOtlpMetrics(
+  storage: Storage,
+  req: ExportMetricsRequest,
+  w: OtlpMetricsWrite,
+  onWritten: (samples: number) => void = () => {},
+): OtlpWriteResult {
+  const out = otlpMetricsToSeries(req, w.options);
+  const written = ingestSeries(storage, out.series, {
+    db: w.db,
+    source: "opentelemetry",
+    withMetricEngine: w.withMetricEngine,
+    hints: w.hints,
+    physicalTable: w.physicalTable,
+    tableOptions: out.tables,
+  }, onWritten);
+  return { written, rejected: out.rejectedDataPoints, rejectedMessage: out.rejectedMessage };
+}
+
+/** Where a traces export goes. */
+export interface OtlpTracesWrite {
+  db: string;
+  table: string;
+  model: TraceModel;
+  hints: Record<string, string>;
+}
+
+/**
+ * Writes a traces export (span table and, for v1, its services and operations tables) in one
+ * transaction. When every span is rejected nothing is written and `written` is 0.
+ */
+export function ingestOtlpTraces(
+  storage: Storage,
+  req: ExportTraceRequest,
+  w: OtlpTracesWrite,
+): OtlpWriteResult {
+  const partitions = w.hints.trace_table_partitions;
+  if (
+    partitions !== undefined && (!/^\d{1,10}$/.test(partitions.trim()) || Number(partitions) > 0xffffffff)
+  ) {
+    throw invalidArguments(`Invalid value for hint trace_table_partitions: '${partitions}'`);
+  }
+  const existing = storage.getTable(w.db, w.table);
+  const out = otlpTracesToBatches(req, {
+    table: w.table,
+    model: w.model,
+    existingType: (column) => existing?.columns.find((c) => c.name === column)?.type,
+  });
+  if (out.spans === 0) {
+    return { written: 0, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
+  }
+  const batches = out.batches.filter((b) => b.rows.length > 0);
+  storage.write(w.db, batches, { hints: w.hints });
+  return { written: out.spans, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
+}
+
+/** Where a logs export goes: the direct model, or the named pipeline. */
+export interface OtlpLogsWrite {
+  db: string;
+  table: string;
+  extractKeys: string[];
+  hints: Record<string, string>;
+  pipeline?: { name: string; version: string | null; skipError: boolean };
+}
+
+/** Writes a logs export in one transaction (direct model, or through the pipeline). */
+export function ingestOtlpLogs(
+  storage: Storage,
+  pipelines: PipelineStore,
+  req: ExportLogsRequest,
+  w: OtlpLogsWrite,
+): OtlpWriteResult {
+  let batches: WriteBatch[];
+  let skipped = 0;
+  if (w.pipeline === undefined) {
+    const batch = otlpLogsToBatch(req, { table: w.table, extractKeys: w.extractKeys });
+    batches = batch.rows.length > 0 ? [batch] : [];
+  } else {
+    const run = runEntriesPipeline(storage, pipelines, {
+      db: w.db,
+      table: w.table,
+      pipeline: w.pipeline.name,
+      version: w.pipeline.version,
+      entries: otlpLogsToEntries(req),
+      skipError: w.pipeline.skipError,
+    });
+    batches = run.batches;
+    skipped = run.skipped;
+  }
+  const written = batches.length > 0 ? writeLogBatches(storage, w.db, batches, w.hints) : 0;
+  return {
+    written,
+    rejected: skipped,
+    rejectedMessage: skipped === 0 ? "" : `Skipped ${skipped} log records the pipeline failed on`,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * `/v1/promql` in `/v1/sql`'s result formats, and the bounds every PromQL endpoint shares: the
+ * `[query] max_samples` limit and the request timeout.
+ */
+import assert from "node:assert/strict";
+import { MID, secs, startLoadedServer, T } from "./fixture.ts";
+
+Deno.test("/v1/promql answers in /v1/sql's formats", async (t) => {
+  const s = await startLoadedServer();
+  const promql = (params: Record<string, string>, init?: RequestInit) =>
+    fetch(`${s.url}/v1/promql?${new URLSearchParams(params)}`, init);
+  try {
+    await t.step("csv: timestamp ms, value (reference §6.3)", async () => {
+      const res = await promql({ query: "1", start: "0", end: "20", step: "5s", format: "csv" });
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), "0,1.0\r\n5000,1.0\r\n10000,1.0\r\n15000,1.0\r\n20000,1.0\r\n");
+    });
+    await t.step("greptimedb_v1: value and label columns, one row per point", async () => {
+      const res = await promql({ query: 'up{job="api"}', start: secs(T), end: secs(T + 30_000), step: "15" });
+      const body = await res.json();
+      assert.deepEqual(body.output[0].records.schema.column_schemas, [
+        { name: "greptime_timestamp", data_type: "TimestampMillisecond" },
+        { name: "greptime_value", data_type: "Float64" },
+        { name: "instance", data_type: "String" },
+        { name: "job", data_type: "String" },
+      ]);
+      assert.deepEqual(body.output[0].records.rows, [
+        [T, 1, "i-1", "api"],
+        [T + 15_000, 1, "i-1", "api"],
+        [T + 30_000, 1, "i-1", "api"],
+      ]);
+    });
+    await t.step("json format, POST, line-protocol field, db parameter", async () => {
+      const res = await promql(
+        {
+          query: 'cpu{host="b",__field__="idle"}',
+          start: secs(MID),
+          end: secs(MID),
+          step: "1m",
+          format: "json",
+        },
+        { method: "POST" },
+      );
+      assert.deepEqual((await res.json()).data, [{ greptime_timestamp: MID, greptime_value: 60, host: "b" }]);
+      const other = await promql({
+        query: "count(http_requests_total)",
+        start: secs(MID),
+        end: secs(MID),
+        step: "1",
+        db: "other",
+        format: "csv",
+      });
+      assert.equal(await other.text(), `${MID},1.0\r\n`);
+    });
+    await t.step("missing step, bad query, unknown database: GreptimeDB errors", async () => {
+      let res = await promql({ query: "up", start: "0", end: "1" });
+      assert.equal(res.status, 400);
+      let body = await res.json();
+      assert.equal(body.code, 1004);
+      assert.equal(body.error, "Failed to deserialize query string: missing field `step`");
+      res = await promql({ query: "sum(", start: "0", end: "1", step: "1" });
+      assert.equal(res.status, 400);
+      body = await res.json();
+      assert.equal(body.code, 1004);
+      assert.match(body.error, /unclosed left parenthesis/);
+      res = await promql({ query: "up", start: "0", end: "1", step: "1", db: "nope" });
+      assert.equal(res.status, 400);
+      assert.equal((await res.json()).code, 4004);
+    });
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("PromQL bounds: the sample limit", async (t) => {
+  // The fixture holds 40 samples per series; three series of http_requests_total = 120.
+  const s = await startLoadedServer({ query: { max_samples: 100 } });
+  const api = (path: string, params: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${s.url}/v1/prometheus/api/v1/${path}?${new URLSearchParams(params)}`, { headers });
+  const whole = { start: secs(T), end: secs(T + 600_000), step: "60" };
+  try {
+    await t.step("a query within the limit runs", async () => {
+      const res = await api("query_range", { query: 'http_requests_total{instance="i-1"}', ...whole });
+      assert.equal(res.status, 200, await res.text());
+    });
+    await t.step("a query loading more samples fails with Prometheus' error", async () => {
+      const res = await api("query_range", { query: "sum(http_requests_total)", ...whole });
+      assert.equal(res.status, 422);
+      assert.equal(
+        await res.text(),
+        '{"status":"error","errorType":"execution","error":"query processing would load too many samples into memory in query execution"}',
+      );
+      const sql = await fetch(
+        `${s.url}/v1/promql?${new URLSearchParams({ query: "http_requests_total", ...whole })}`,
+      );
+      assert.equal(sql.status, 500);
+      assert.match((await sql.json()).error, /too many samples/);
+    });
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("PromQL bounds: the timeout parameter and the request timeout", async (t) => {
+  const s = await startLoadedServer();
+  const api = (path: string, params: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${s.url}/v1/prometheus/api/v1/${path}?${new URLSearchParams(params)}`, { headers });
+  try {
+    // Evaluating 600 steps of a 1 s subquery over 10 minutes takes far longer than a microsecond.
+    const heavy = {
+      query: 'count_over_time(up{instance="i-1"}[10m:1s])',
+      start: secs(T),
+      end: secs(T + 600_000),
+      step: "1",
+    };
+    await t.step("the timeout parameter: 503 timeout", async () => {
+      const res = await api("query_range", { ...heavy, timeout: "0.000001" });
+      assert.equal(res.status, 503);
+      const body = await res.json();
+      assert.equal(body.errorType, "timeout");
+      assert.match(body.error, /^query timed out in (query preparation|expression evaluation)$/);
+    });
+    await t.step("the request timeout applies to evaluation too: 408", async () => {
+      const res = await api("query_range", heavy, { "x-greptime-timeout": "1ns" });
+      assert.equal(res.status, 408);
+      const body = await res.json();
+      assert.equal(body.errorType, "timeout");
+      assert.match(body.error, /Request timed out/);
+    });
+  } finally {
+    await s.stop();
+  }
+});
