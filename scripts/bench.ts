@@ -1,12 +1,8 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
-<<<<<<< HEAD
- * remote_write_http, pipeline, pipeline_http, vrl, load), each in a fresh process after a `sync`;
-=======
- * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk),
- * each in a fresh process after a `sync`;
->>>>>>> main
+ * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk,
+ * load), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -16,9 +12,7 @@ import { benchStorage } from "./bench_storage.ts";
 import { benchPipelineHttp } from "./bench_pipeline.ts";
 import { benchLineProtocolHttp, benchRemoteWriteHttp, type IngestBench } from "./bench_ingest.ts";
 import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
-<<<<<<< HEAD
-import { benchLoad } from "./bench_load.ts";
-=======
+import { loadLines } from "./bench_load.ts";
 import { benchPromql } from "./bench_promql.ts";
 import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
 
@@ -29,7 +23,6 @@ function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] 
     [`${label}: Petrel / decode`, r.ratio.toFixed(2), ">= 0.50"],
   ];
 }
->>>>>>> main
 
 function ingestLines(label: string, unit: string, r: IngestBench, ratioTarget: string): Line[] {
   return [
@@ -100,27 +93,6 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     ];
   },
   vrl: () => [["vrl: 10-statement program events/s", fmt(benchVrl().eventsPerSec), ">= 100k"]],
-<<<<<<< HEAD
-  load: async () => {
-    const r = await benchLoad();
-    const lines: Line[] = [
-      [`load: ${r.clients} clients for ${r.seconds} s, requests`, fmt(r.requests), ""],
-      ["load: errors", fmt(r.errors), "0"],
-      ["load: acknowledged rows", fmt(r.ackedRows), ""],
-      ["load: stored rows (must equal acknowledged)", fmt(r.storedRows), fmt(r.ackedRows)],
-      ["load: server peak RSS (MiB)", (r.peakRssBytes / 2 ** 20).toFixed(0), ""],
-    ];
-    for (const e of r.endpoints) {
-      lines.push([
-        `load: ${e.endpoint} p50 / p99 ms (${fmt(e.requests)} requests)`,
-        `${e.p50Ms.toFixed(1)} / ${e.p99Ms.toFixed(1)}`,
-        "",
-      ]);
-    }
-    for (const s of r.errorSamples) lines.push([`load: error sample`, s.slice(0, 100), ""]);
-    return lines;
-  },
-=======
   promql: async () => {
     const r = await benchPromql();
     const lines: Line[] = [];
@@ -146,7 +118,7 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
   otlp_logs: async () => telemetryLines("OTLP logs (protobuf)", "records", await benchTelemetry("otlp_logs")),
   loki: async () => telemetryLines("Loki push (snappy protobuf)", "lines", await benchTelemetry("loki")),
   es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
->>>>>>> main
+  load: loadLines,
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */

@@ -213,3 +213,22 @@ export async function benchLoad(
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }
+
+/** The load section's printed lines: [name, value, target]. */
+export async function loadLines(): Promise<Array<[string, string, string]>> {
+  const r = await benchLoad();
+  const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+  const lines: Array<[string, string, string]> = [
+    [`load: ${r.clients} clients for ${r.seconds} s, requests`, fmt(r.requests), ""],
+    ["load: errors", fmt(r.errors), "0"],
+    ["load: acknowledged rows", fmt(r.ackedRows), ""],
+    ["load: stored rows (must equal acknowledged)", fmt(r.storedRows), fmt(r.ackedRows)],
+    ["load: server peak RSS (MiB)", (r.peakRssBytes / 2 ** 20).toFixed(0), ""],
+  ];
+  for (const e of r.endpoints) {
+    const name = `load: ${e.endpoint} p50 / p99 ms (${fmt(e.requests)} requests)`;
+    lines.push([name, `${e.p50Ms.toFixed(1)} / ${e.p99Ms.toFixed(1)}`, ""]);
+  }
+  for (const s of r.errorSamples) lines.push(["load: error sample", s.slice(0, 100), ""]);
+  return lines;
+}

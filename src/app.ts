@@ -171,9 +171,3 @@ function serverMetrics(storage: Storage): ServerMetrics {
   metrics.watchStorage(() => storage.compactedWindows());
   return metrics;
 }
-
-function serverMetrics(storage: Storage): ServerMetrics {
-  const metrics = new ServerMetrics();
-  metrics.watchStorage(() => storage.compactedWindows());
-  return metrics;
-}
