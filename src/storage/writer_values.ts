@@ -104,14 +104,29 @@ export function convertColumn(
       for (let r = 0; r < n; r++, k += width) {
         const v = values[order[r]];
         if (typeof v === "number") {
-          out[k] = !conv ? v : Number.isInteger(v) ? rescaleTime(v, conv.from, conv.to) : mismatch(col, v);
+          out[k] = !conv
+            ? v
+            : Number.isInteger(v)
+            ? int64(rescaleTime(v, conv.from, conv.to), col)
+            : mismatch(col, v);
         } else if (typeof v === "bigint") {
-          out[k] = conv ? rescaleTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v;
+          out[k] = int64(conv ? rescaleTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v, col);
         } else if (v === null || v === undefined) out[k] = nullFor(plan, sawNull);
         else mismatch(col, v);
       }
     }
   }
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** An integer SQLite can store (64-bit); beyond, the client's value is out of range (400, not a bind error). */
+function int64(v: number | bigint, col: ColumnMeta): number | bigint {
+  if (typeof v === "bigint" && (v < INT64_MIN || v > INT64_MAX)) {
+    throw invalidArguments(`Value ${v} of column ${col.name} is out of the 64-bit integer range`);
+  }
+  return v;
 }
 
 function compareValues(a: Value | undefined, b: Value | undefined): number {

@@ -141,9 +141,14 @@ async function ext4Image(): Promise<
     device,
     // An emergency read-only file system stays so until it is checked and mounted again.
     remount: async () => {
-      await sh("umount", dir);
+      // a worker thread of the stopped server may hold a file a moment longer
+      for (let i = 0; i < 50 && !(await sh("umount", dir)).ok; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await sh("umount", "-l", dir);
       await sh("e2fsck", "-fy", image);
-      assert.ok((await sh("mount", "-o", "loop", image, dir)).ok);
+      const m = await sh("mount", "-o", "loop", image, dir);
+      assert.ok(m.ok, m.err);
     },
     unmount: async () => {
       await sh("umount", dir);

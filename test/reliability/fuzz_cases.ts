@@ -7,6 +7,7 @@ import zlib from "node:zlib";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
 import { prometheusProtoRoot } from "../../src/protocols/prompb/schema.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
+import { telemetrySeeds } from "./fuzz_telemetry.ts";
 
 /** One request to send. */
 export interface FuzzRequest {
@@ -43,7 +44,7 @@ function readRequestProto(): Uint8Array {
 
 /** The valid seed of every endpoint family. */
 export function seeds(): FuzzRequest[] {
-  return [...protocolSeeds(), ...documentSeeds()];
+  return [...protocolSeeds(), ...documentSeeds(), ...telemetrySeeds()];
 }
 
 const text = (s: string) => enc.encode(s);
@@ -251,7 +252,11 @@ export const MUTATIONS: Record<string, Mutation> = {
   },
   empty: () => new Uint8Array(0),
   repeat: (b, r) => {
-    const times = 2 + Math.floor(r() * 50);
+    // at most 4 MiB: far over any body limit the fuzzer sets, without allocating what repeats of repeats would
+    const times = Math.max(
+      1,
+      Math.min(2 + Math.floor(r() * 50), Math.floor((4 << 20) / Math.max(1, b.length))),
+    );
     const out = new Uint8Array(b.length * times);
     for (let i = 0; i < times; i++) out.set(b, i * b.length);
     return out;

@@ -67,6 +67,20 @@ const FOUND: Array<
     status: 400,
   },
   {
+    name: "a Loki push whose timestamp is beyond 64 bits (SQLite cannot bind it)",
+    path: "/v1/loki/api/v1/push",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ streams: [{ stream: { app: "x" }, values: [["1" + "9".repeat(70), "line"]] }] }),
+    status: 400,
+  },
+  {
+    name: "a PromQL expression nested past the parser's stack",
+    path: "/v1/prometheus/api/v1/query",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `query=${"-".repeat(60_000)}1&time=1700000000`,
+    status: 400,
+  },
+  {
     name: "a pipeline upload as multipart/form-data without a boundary",
     path: "/v1/pipelines/found_multipart",
     headers: { "content-type": "multipart/form-data" },
