@@ -1,7 +1,7 @@
 /**
  * Pipeline errors. Compile errors carry GreptimeDB's message (reference §13) plus where in the YAML
  * it happened; run-time errors carry the message only, with the status code GreptimeDB's error kind
- * maps to (most are InvalidArguments → 400; a few are IllegalState/Unexpected → 500).
+ * maps to: InvalidArguments → 400 (GreptimeDB's IllegalState/Unexpected 500s for bad entries are 400 here).
  */
 import { PetrelError, StatusCode } from "../src/common/errors.ts";
 
@@ -42,14 +42,17 @@ export function execError(message: string): PetrelError {
   return new PetrelError(StatusCode.InvalidArguments, message);
 }
 
-/** A per-entry error GreptimeDB reports as an illegal state (HTTP 500). */
+/**
+ * A per-entry error GreptimeDB reports as an illegal state (HTTP 500). Petrel answers 400: the entry
+ * is bad input, and a 5xx makes log shippers retry it forever.
+ */
 export function illegalState(message: string): PetrelError {
-  return new PetrelError(StatusCode.IllegalState, message);
+  return new PetrelError(StatusCode.InvalidArguments, message);
 }
 
-/** A per-entry error of kind "Unexpected" (HTTP 500), e.g. `Failed to cast type, msg: …`. */
+/** A per-entry error of kind "Unexpected" in GreptimeDB (HTTP 500), e.g. `Failed to cast type, msg: …`; 400 here. */
 export function unexpected(message: string): PetrelError {
-  return new PetrelError(StatusCode.Unexpected, message);
+  return new PetrelError(StatusCode.InvalidArguments, message);
 }
 
 /** `Processor <name>: missing field: <field>`. */

@@ -66,7 +66,7 @@ export interface TsJsonResult {
 }
 
 /**
- * Writes the points: all in one transaction (any failure is GreptimeDB's `Internal error: 1003`), or
+ * Writes the points: all in one transaction (a bad point fails the put with 400), or
  * with `perPoint` each point on its own, failures reported per point.
  */
 export function ingestTsJson(
@@ -80,6 +80,11 @@ export function ingestTsJson(
     try {
       return { rows: storage.write(db, tsjsonToBatches(points), write), errors: [] };
     } catch (e) {
+      // Bad points are the client's to fix: their own code (400) and message, where GreptimeDB masks
+      // every failure as a 500 `Internal error: 1003` that shippers would retry forever.
+      if (e instanceof PetrelError && e.code !== StatusCode.Internal && e.code !== StatusCode.Unknown) {
+        throw new PetrelError(e.code, `Failed to write OpenTSDB points: ${e.message}`);
+      }
       throw new PetrelError(StatusCode.Internal, `Failed to write OpenTSDB points: ${pointError(e)}`);
     }
   }

@@ -43,7 +43,7 @@ Deno.test("auto transform: date time index and Int64/Float64 mismatch", () => {
   );
 });
 
-Deno.test("auto transform: missing or bad time index is an Unexpected (500) cast error", () => {
+Deno.test("auto transform: missing or bad time index is a cast error (400; GreptimeDB: Unexpected, 500)", () => {
   const p = compilePipeline("processors:\n  - epoch:\n      field: ts\n      ignore_missing: false\n");
   assert.throws(() => run(p, [{ x: 1 }]), (e: PetrelError) => {
     assert.ok(e.message.includes("Processor epoch: missing field: ts"));
@@ -54,7 +54,7 @@ Deno.test("auto transform: missing or bad time index is an Unexpected (500) cast
   );
   assert.throws(() => run(q, [{ ts: 1 }]), (e: PetrelError) => {
     assert.equal(e.message, "Failed to cast type, msg: missing field");
-    assert.equal(httpStatusOf(e), 500);
+    assert.equal(httpStatusOf(e), 400);
     return true;
   });
 });
@@ -238,11 +238,11 @@ Deno.test("filter drops entries silently (not counted as skipped); all filtered 
   assert.deepEqual(run(p, [{ ts: 1, lvl: "debug" }]).batches, []);
 });
 
-Deno.test("non-object record: Top level value must be map (500)", () => {
+Deno.test("non-object record: Top level value must be map (400; GreptimeDB: 500)", () => {
   const p = compilePipeline(AUTO);
   assert.throws(() => run(p, ["x"]), (e: PetrelError) => {
     assert.equal(e.message, "Top level value must be map");
-    assert.equal(httpStatusOf(e), 500);
+    assert.equal(httpStatusOf(e), 400);
     return true;
   });
 });

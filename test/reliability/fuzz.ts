@@ -71,19 +71,6 @@ export async function startFuzzTarget(bodyLimit: number): Promise<FuzzTarget> {
 /** The server stopped answering: the round ends, with the end of its log. */
 class ServerGone extends Error {}
 
-/**
- * Answers GreptimeDB gives with 500 by design, which Petrel keeps for compatibility (and tests
- * elsewhere hold): a pipeline entry that is not an object or a value the time index cannot take
- * (reference pipelines.md §946), and any failed OpenTSDB put without `summary` (http-api.md §6.13).
- * The fuzzer accepts exactly these; whether they should become 400 is the lead's call (report).
- */
-const GREPTIME_500: Record<string, RegExp> = {
-  ingest:
-    /^\{"error":"(Top level value must be map|Failed to cast type|Array element at index \d+ must be an object)/,
-  ingest_identity: /^\{"error":"(Top level value must be map|Failed to cast type)/,
-  tsjson: /^\{"error":"Internal error: 1003"\}$/,
-};
-
 /** What a fuzz round saw. */
 export interface FuzzReport {
   requests: number;
@@ -131,8 +118,7 @@ async function probe(target: FuzzTarget, req: FuzzRequest, how: string, report: 
   report.requests++;
   const key = `${req.family} ${status}`;
   report.statuses.set(key, (report.statuses.get(key) ?? 0) + 1);
-  const compatible = status === 500 && GREPTIME_500[req.family]?.test(text) === true;
-  if (status >= 500 && !compatible) {
+  if (status >= 500) {
     report.failures.push(`HTTP ${status} ${text.slice(0, 200)}: ${describe(req, how, req.body)}`);
   }
   if (status >= 400 && req.atomic) {

@@ -164,7 +164,7 @@ const pipelineRuns: {
   {
     program: `[{"x": 1}, 2]`,
     input: {},
-    error: [500, "Array element at index 1 must be an object for one-to-many transformation, got integer"],
+    error: [400, "Array element at index 1 must be an object for one-to-many transformation, got integer"],
   },
   {
     program: `[{"x": 1}, {"y": {}}, {}, .obj]`,
@@ -174,7 +174,7 @@ const pipelineRuns: {
   {
     program: `parse_json!(.m)`,
     input: { m: '"scalar"' },
-    error: [500, "Array element at index 0 must be an object for one-to-many transformation, got string"],
+    error: [400, "Array element at index 0 must be an object for one-to-many transformation, got string"],
   },
   {
     program: `[parse_json!(.m)]`,
@@ -186,7 +186,7 @@ const pipelineRuns: {
     input: { a: [] },
     rows: [{ a: [] }],
   },
-  { program: `parse_json!(.m)`, input: { m: "[{}, []]" }, error: [500, "got array"] },
+  { program: `parse_json!(.m)`, input: { m: "[{}, []]" }, error: [400, "got array"] },
   {
     program: `parse_json!(.m)`,
     input: { m: "{" },
