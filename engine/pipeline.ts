@@ -82,24 +82,42 @@ export function compileProcessors(n: YNode | undefined): Processor[] {
 }
 
 /**
- * The outcome of the processor stage for one record: null when dropped, the entry, or (after a VRL
- * one-to-many result) an array of elements. No wrapper object, to keep the per-record path lean.
+ * A one-to-many VRL result: its elements, and the index of the first processor still to run on each
+ * element (the processors after the `vrl` one that produced the array).
  */
-export type Processed = null | Entry | unknown[];
+export class FanOut {
+  constructor(readonly elements: readonly unknown[], readonly resume: number) {}
+}
 
-/** Runs the processors over one record. */
-export function runProcessors(processors: readonly Processor[], record: unknown): Processed {
+/**
+ * The outcome of the processor stage for one record: null when dropped, the entry, or (after a VRL
+ * one-to-many result) a fan-out. Only the fan-out is wrapped, to keep the per-record path lean.
+ */
+export type Processed = null | Entry | FanOut;
+
+/**
+ * Runs the processors from index `from` over one record. A `vrl` processor sees whatever the
+ * previous one returned, an array included (as in GreptimeDB); a field processor meeting a VRL
+ * array stops the run with a fan-out, and the rest of the processors then run on each element.
+ */
+export function runProcessors(processors: readonly Processor[], record: unknown, from = 0): Processed {
   let cur: unknown = record;
-  for (let i = 0; i < processors.length; i++) {
+  let fromVrl = false;
+  for (let i = from; i < processors.length; i++) {
     const p = processors[i];
-    if (!p.wholeEntry && !isObject(cur)) throw illegalState("Top level value must be map");
+    if (!p.wholeEntry && !isObject(cur)) {
+      // A scalar here fails as in GreptimeDB; an array is our extension of it (see fanOut).
+      if (fromVrl && Array.isArray(cur)) return new FanOut(cur, i);
+      throw illegalState("Top level value must be map");
+    }
     cur = p.exec(cur as Entry);
     if (cur === null || cur === undefined) return null;
+    fromVrl = p.wholeEntry === true;
   }
   if (isObject(cur)) return cur;
-  // Only a VRL result fans out; a record that was never an object is an error.
-  if (cur === record) throw illegalState("Top level value must be map");
-  return Array.isArray(cur) ? cur : [cur];
+  // Only a VRL result fans out (a scalar as a one-element array); a record never an object is an error.
+  if (!fromVrl) throw illegalState("Top level value must be map");
+  return new FanOut(Array.isArray(cur) ? cur : [cur], processors.length);
 }
 
 /** Element `index` of a one-to-many VRL result as an entry; it must be an object. */
@@ -157,7 +175,7 @@ class CompiledPipeline implements Pipeline {
       try {
         processed = runProcessors(this.processors, records[r]);
         if (processed === null) continue;
-        if (!Array.isArray(processed)) {
+        if (!(processed instanceof FanOut)) {
           const rule = this.dispatcher ? matchRule(this.dispatcher, processed) : undefined;
           if (rule) {
             const i = this.dispatcher!.rules.indexOf(rule);
@@ -172,24 +190,7 @@ class CompiledPipeline implements Pipeline {
         skipped++;
         continue;
       }
-      if (!Array.isArray(processed)) continue;
-      for (let i = 0; i < processed.length; i++) {
-        const el = processed[i];
-        try {
-          const entry = oneToManyEntry(el, i);
-          try {
-            this.buildRow(entry, rows, ctx);
-          } catch (e) {
-            if (e instanceof PetrelError) {
-              throw new PetrelError(e.code, `Failed to transform array element at index ${i}: ${e.message}`);
-            }
-            throw e;
-          }
-        } catch (e) {
-          if (!ctx.skipError) throw e;
-          skipped++;
-        }
-      }
+      skipped += this.fanOut(processed, rows, ctx);
     }
     const batches = rows.finish();
     for (const [i, entries] of dispatched) {
@@ -201,6 +202,34 @@ class CompiledPipeline implements Pipeline {
       skipped += res.skipped;
     }
     return { batches: batches.filter((b) => b.rows.length > 0), skipped };
+  }
+
+  /**
+   * Turns each element of a one-to-many result into a row (the dispatcher is skipped, as in
+   * GreptimeDB); with skip_error a failing element skips only itself. Returns the skipped count.
+   */
+  private fanOut(fan: FanOut, rows: RowCollector, ctx: RunContext): number {
+    let skipped = 0;
+    const rest = fan.resume < this.processors.length;
+    for (let i = 0; i < fan.elements.length; i++) {
+      try {
+        const entry = oneToManyEntry(fan.elements[i], i);
+        try {
+          const next = rest ? runProcessors(this.processors, entry, fan.resume) : entry;
+          if (next instanceof FanOut) skipped += this.fanOut(next, rows, ctx);
+          else if (next !== null) this.buildRow(next, rows, ctx);
+        } catch (e) {
+          if (e instanceof PetrelError) {
+            throw new PetrelError(e.code, `Failed to transform array element at index ${i}: ${e.message}`);
+          }
+          throw e;
+        }
+      } catch (e) {
+        if (!ctx.skipError) throw e;
+        skipped++;
+      }
+    }
+    return skipped;
   }
 
   private buildRow(entry: Entry, rows: RowCollector, ctx: RunContext): void {

@@ -3,7 +3,7 @@ import { httpStatusOf } from "../../src/http/render_error.ts";
 
 import assert from "node:assert/strict";
 import { PetrelError } from "../../src/common/errors.ts";
-import { compileProcessors, oneToManyEntry, runProcessors } from "../../engine/pipeline.ts";
+import { compileProcessors, FanOut, oneToManyEntry, runProcessors } from "../../engine/pipeline.ts";
 import { loadYaml, mapGet } from "../../engine/yaml_doc.ts";
 import {
   checkPipelineResult,
@@ -204,7 +204,7 @@ const pipelineRuns: {
 function runVrlStep(program: string, input: Record<string, unknown>): unknown[] {
   const out = runProcessors(compileVrlStep(program), input);
   if (out === null) return [];
-  return Array.isArray(out) ? out.map(oneToManyEntry) : [out];
+  return out instanceof FanOut ? out.elements.map(oneToManyEntry) : [out];
 }
 
 function compileVrlStep(program: string) {
