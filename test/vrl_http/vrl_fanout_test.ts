@@ -144,7 +144,7 @@ Deno.test("vrl null drop and fan-out through /v1/pipelines/_dryrun", async () =>
     assert.deepEqual(dryRows(fan.body).map(([t, r]) => [t, r.v]), [["dry_run", 1], ["dry_run", 2]]);
     // Dry runs never skip errors: a bad element fails the whole run.
     const bad = await dryRun(s, ITEMS.replace('{"v": v}', "v"), [{ items: [{ v: 1 }, 2] }]);
-    assert.equal(bad.status, 500, JSON.stringify(bad.body));
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
     assert.deepEqual(bad.body, {
       error:
         "Failed to exec pipeline: Array element at index 1 must be an object for one-to-many transformation, got integer",
@@ -172,7 +172,7 @@ Deno.test("vrl fan-out: a non-object element fails with GreptimeDB's message and
       const yaml = `processors:\n${vrl(`[{"v": 0}, ${element}]`)}transform:\n  - field: v\n    type: int64\n`;
       assert.equal((await upload(s, "kinds", yaml)).status, 200, element);
       const res = await ingest(s, "kinds", "kinds", [{}]);
-      assert.equal(res.status, 500, element);
+      assert.equal(res.status, 400, element);
       assert.deepEqual(res.body, {
         error: `Array element at index 1 must be an object for one-to-many transformation, got ${kind}`,
       }, element);
@@ -181,7 +181,7 @@ Deno.test("vrl fan-out: a non-object element fails with GreptimeDB's message and
     const yaml = `processors:\n${vrl(`parse_json!(.j)`)}transform:\n  - field: v\n    type: int64\n`;
     assert.equal((await upload(s, "scalar", yaml)).status, 200);
     const res = await ingest(s, "kinds", "scalar", [{ j: `"x"` }]);
-    assert.equal(res.status, 500);
+    assert.equal(res.status, 400);
     assert.deepEqual(res.body, {
       error: "Array element at index 0 must be an object for one-to-many transformation, got string",
     });
@@ -201,7 +201,7 @@ Deno.test("vrl fan-out with skip_error: a bad element skips only itself", async 
       items: [{ v: 6 }],
     }];
     let res = await ingest(s, "skip", "elements", entries);
-    assert.equal(res.status, 500);
+    assert.equal(res.status, 400);
     assert.match(String(res.body.error), /^Array element at index 1 must be an object/);
     res = await ingest(s, "skip", "elements", entries.slice(0, 1).map((e) => ({ items: e.items.slice(3) })));
     assert.equal(res.status, 400);
