@@ -1,0 +1,50 @@
+/** What the parts of one query rewrite share: the request, the tokens and the time scope. */
+import type { DataType } from "../../common/rows.ts";
+import type { TimeUnit } from "../../common/time_unit.ts";
+import type { Storage, TableMeta } from "../../storage/mod.ts";
+import type { Token } from "../lexer.ts";
+import type { QueryTokens } from "../query_tokens.ts";
+
+/** What a rewrite needs to know. */
+export interface RewriteEnv {
+  storage: Storage;
+  db: string;
+  sql: string;
+  timezone?: string;
+  /** Tables in scope that are not named in a FROM clause (the target of DELETE). */
+  extraTables?: TableMeta[];
+  /** Unit of time literals in expressions that meet no time column. */
+  defaultUnit?: TimeUnit;
+}
+
+/** The replacement of the tokens from some index up to (not including) `next`. */
+export interface TokenRewrite {
+  text: string;
+  next: number;
+}
+
+/** How time literals and time columns are read in each expression segment of a query. */
+export interface TimeScope {
+  /** Types of the columns of every table in scope, by lowercased name. */
+  colTypes: Map<string, DataType>;
+  /** The unit of the time column token `i` names, if it names one. */
+  isTsColumn(i: number): TimeUnit | undefined;
+  /** The unit time values take in the segment of token `i`. */
+  unitAt(i: number): TimeUnit;
+  /** Whether the string token `i` is compared with a time column (so it is a time literal). */
+  isTimeComparison(i: number): boolean;
+  /** The string token `i` as an integer in `unit`, when it parses as a timestamp. */
+  timeLiteral(i: number, unit: TimeUnit): string | undefined;
+}
+
+/** What the token and function rewriters see of one query. */
+export interface RewriteCtx {
+  q: QueryTokens;
+  toks: Token[];
+  env: RewriteEnv;
+  time: TimeScope;
+  /** The session time zone as a SQL string literal. */
+  tz: string;
+  /** The rewritten SQL of tokens `a` up to (not including) `b`. */
+  emit(a: number, b: number): string;
+}

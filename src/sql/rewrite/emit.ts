@@ -1,0 +1,109 @@
+/**
+ * Renders a token range back to SQL with every rewrite applied: table references, ILIKE, the token
+ * and call rewrites, and the NULLS ordering GreptimeDB uses by default.
+ */
+import type { Token } from "../lexer.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { quoteIdent, quoteString } from "../../storage/table.ts";
+import { orderByNulls } from "../dialect_rules.ts";
+import { errorAt, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
+import { rewriteToken } from "./tokens.ts";
+
+/** A rewrite rendered on demand (it needs `emit` of its own operands). */
+interface LazyRewrite {
+  end: number;
+  render: () => string;
+}
+
+/** Emits rewritten SQL for token ranges of one query. */
+export class Emitter {
+  readonly ctx: RewriteCtx;
+  private readonly toks: Token[];
+  private readonly nullsOrder: Map<number, string>;
+  private readonly lazy = new Map<number, LazyRewrite>();
+  /** Lazy rewrites being rendered (their own start must then emit plainly). */
+  private readonly active = new Set<number>();
+
+  constructor(
+    q: QueryTokens,
+    env: RewriteEnv,
+    time: TimeScope,
+    private readonly replacements: Map<number, { end: number; text: string }>,
+  ) {
+    this.toks = q.toks;
+    this.ctx = { q, toks: q.toks, env, time, tz: quoteString(env.timezone ?? "UTC"), emit: this.emit };
+    this.nullsOrder = orderByNulls(q);
+    this.collectIlike(q);
+  }
+
+  /** The whitespace between token `i` and the one before it, as in the source. */
+  gap = (i: number): string => {
+    if (i === 0) return "";
+    const a = this.toks[i - 1], b = this.toks[i];
+    if (a.pos === SYNTHETIC || b.pos === SYNTHETIC) {
+      return (isOp(b, "(") && a.kind === "ident") || isOp(b, ")") || isOp(a, "(") ? "" : " ";
+    }
+    return a.pos + a.text.length === b.pos ? "" : " ";
+  };
+
+  /** A token as SQLite text (identifiers and strings requoted). */
+  tokenText = (t: Token): string => {
+    if (t.kind === "qident") return quoteIdent(t.value);
+    if (t.kind === "string") return quoteString(t.value);
+    return t.text;
+  };
+
+  /** The rewritten SQL of tokens `a` up to (not including) `b`. */
+  emit = (a: number, b: number): string => {
+    let out = "";
+    for (let i = a; i < b;) {
+      const l = this.active.has(i) ? undefined : this.lazy.get(i);
+      const r: TokenRewrite | undefined = l ? { next: l.end, text: l.render() } : this.replacement(i);
+      const s = r ? undefined : rewriteToken(this.ctx, i);
+      const next = r ? r.next : s ? s.next : i + 1;
+      out += this.gap(i) + (r ? r.text : s ? s.text : this.tokenText(this.toks[i]));
+      for (let k = i; k < next; k++) {
+        const suffix = this.nullsOrder.get(k);
+        if (suffix) out += suffix;
+      }
+      i = next;
+    }
+    return out;
+  };
+
+  private replacement(i: number): TokenRewrite | undefined {
+    const r = this.replacements.get(i);
+    return r && { next: r.end, text: r.text };
+  }
+
+  /**
+   * LIKE is case-sensitive (as in DataFusion; the connection sets case_sensitive_like), so ILIKE
+   * compares lowercased operands.
+   */
+  private collectIlike(q: QueryTokens): void {
+    const toks = this.toks;
+    for (let k = 0; k < toks.length; k++) {
+      if (!isKeyword(toks[k], "ILIKE")) continue;
+      const negated = isKeyword(toks[k - 1], "NOT");
+      const leftEnd = negated ? k - 1 : k;
+      const start = q.primaryStart(leftEnd);
+      const end = q.primaryEnd(k + 1);
+      if (start === leftEnd || end === k + 1) {
+        throw errorAt(q.cursor, toks[k], "Expected: operands around ILIKE");
+      }
+      this.lazy.set(start, {
+        end,
+        render: () => {
+          this.active.add(start);
+          try {
+            const left = this.emit(start, leftEnd).trim();
+            return `lower(${left}) ${negated ? "NOT " : ""}LIKE lower(${this.emit(k + 1, end).trim()})`;
+          } finally {
+            this.active.delete(start);
+          }
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Function calls GreptimeDB and SQLite read differently, one handler per function name: time
+ * functions become integer arithmetic or `__petrel_*` user functions in the unit of the segment,
+ * casts keep DataFusion's strictness, and a few names map to SQLite's spelling.
+ */
+import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
+import { NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
+import { quoteString } from "../../storage/table.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
+import { parseIntervalNs, parseTimestampIn } from "../time.ts";
+import type { RewriteCtx, TokenRewrite } from "./context.ts";
+
+/** One call being rewritten: its name, brackets and arguments. */
+interface Call {
+  name: string;
+  open: number;
+  close: number;
+  /** Token ranges of the comma-separated arguments. */
+  args: Array<[number, number]>;
+  /** The unit of the segment the call is in. */
+  unit: TimeUnit;
+  /** Argument `k` rewritten, or NULL when absent. */
+  arg(k: number): string;
+}
+
+type CallRewrite = (c: RewriteCtx, call: Call) => TokenRewrite | undefined;
+
+/** The rewrite of the call whose name is token `i` (followed by `(`), if its function needs one. */
+export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const { toks, q } = c;
+  const name = toks[i].text.toLowerCase();
+  const open = i + 1;
+  const args = q.args(open);
+  if (NUMERIC_AGGREGATES.has(name) && args.length === 1 && args[0][1] - args[0][0] === 1) {
+    const argType = c.time.colTypes.get(q.lower(toks[args[0][0]]));
+    if (argType === "String" || argType === "Binary" || argType === "Json") {
+      throw new PetrelError(
+        StatusCode.PlanQuery,
+        `Failed to plan SQL: The function '${name}' does not support inputs of type ${argType}`,
+      );
+    }
+  }
+  const handler = CALL_REWRITES.get(name);
+  if (!handler) return undefined;
+  const arg = (k: number) => (args[k] ? c.emit(args[k][0], args[k][1]).trim() : "NULL");
+  return handler(c, { name, open, close: q.match[open], args, unit: c.time.unitAt(i), arg });
+}
+
+/** database() and its synonyms: the session's database as a string. */
+const currentDatabase: CallRewrite = (c, call) =>
+  call.close === call.open + 1 ? { text: quoteString(c.env.db), next: call.close + 1 } : undefined;
+
+const TIME_TYPE = /^(TIMESTAMP|TIMESTAMPTZ|DATETIME|DATE|TIMESTAMP_\w+)$/;
+const TEXT_TYPE = /^(STRING|TEXT|VARCHAR|CHAR|CHARACTER)$/;
+const INTEGER_TYPE = /^(U?INT\d*|BIGINT|SMALLINT|TINYINT|INTEGER|BOOLEAN|BOOL|UINT\d+)$/;
+const REAL_TYPE = /^(DOUBLE|FLOAT\d*|REAL|DECIMAL|NUMERIC)$/;
+
+/** `CAST(x AS type)`: time and interval casts in the segment's unit, numeric casts that fail on text. */
+const cast: CallRewrite = (c, { open, close, unit }) => {
+  const { toks, q } = c;
+  let as = -1;
+  for (let k = open + 1; k < close; k++) {
+    if (isOp(toks[k], "(")) k = q.match[k];
+    else if (isKeyword(toks[k], "AS")) as = k;
+  }
+  if (as < 0) return undefined;
+  const typeWord = toks[as + 1]?.text.toUpperCase() ?? "";
+  const single = as === open + 2 && toks[open + 1].kind === "string" ? toks[open + 1] : undefined;
+  if (TIME_TYPE.test(typeWord)) {
+    if (single) {
+      const v = parseTimestampIn(single.value, unit, c.env.timezone);
+      if (v === undefined) throw invalidArguments(`Cannot cast '${single.value}' to ${typeWord}`);
+      return { text: v.toString(), next: close + 1 };
+    }
+    return { text: `__petrel_to_ts(${c.emit(open + 1, as).trim()}, '${unit}', ${c.tz})`, next: close + 1 };
+  }
+  if (typeWord === "INTERVAL" && single) {
+    return { text: nsToUnit(parseIntervalNs(single.value), unit).toString(), next: close + 1 };
+  }
+  const mapped = TEXT_TYPE.test(typeWord)
+    ? "TEXT"
+    : INTEGER_TYPE.test(typeWord)
+    ? "INTEGER"
+    : REAL_TYPE.test(typeWord)
+    ? "REAL"
+    : undefined;
+  if (!mapped) return undefined;
+  const operand = c.emit(open + 1, as).trim();
+  const first = toks[open + 1];
+  const numericOperand = as === open + 2 &&
+    (first.kind === "number" ||
+      ((first.kind === "ident" || first.kind === "qident") &&
+        /^(U?Int|Float|Boolean|Timestamp|Date)/.test(c.time.colTypes.get(q.lower(first)) ?? "")));
+  if (mapped === "TEXT" || numericOperand) {
+    return { text: `CAST(${operand} AS ${mapped})`, next: close + 1 };
+  }
+  // SQLite casts 'abc' to 0; DataFusion fails
+  return { text: `__petrel_cast_number(${operand}, '${mapped}')`, next: close + 1 };
+};
+
+/** `date_bin(stride, ts[, origin])`: plain integer arithmetic when the stride is a known interval. */
+const dateBin: CallRewrite = (c, { args, close, unit, arg }) => {
+  const { toks } = c;
+  let stride: string | undefined;
+  if (args[0] && args[0][1] - args[0][0] === 1 && toks[args[0][0]].kind === "string") {
+    // DataFusion coerces a string stride to an interval
+    stride = nsToUnit(parseIntervalNs(toks[args[0][0]].value), unit).toString();
+  }
+  let origin = "";
+  if (args[2]) {
+    const lit = args[2][1] - args[2][0] === 1 ? c.time.timeLiteral(args[2][0], unit) : undefined;
+    origin = `, ${lit ?? arg(2)}`;
+  }
+  const interval = stride ?? arg(0);
+  if (/^-?\d+$/.test(interval) && BigInt(interval) <= 0n) {
+    throw invalidArguments(`date_bin stride must be a positive interval, got ${interval}`);
+  }
+  if (/^\d+$/.test(interval) && BigInt(interval) > 0n) {
+    // plain integer arithmetic: a user function per row costs several times more
+    const x = `(${arg(1)})`, o = origin ? `(${origin.slice(2)})` : "0";
+    return {
+      text: `(${x} - (((${x} - ${o}) % ${interval}) + ${interval}) % ${interval})`,
+      next: close + 1,
+    };
+  }
+  return { text: `__petrel_date_bin(${interval}, ${arg(1)}${origin})`, next: close + 1 };
+};
+
+/** `date_trunc(field, ts)`: integer arithmetic for fixed-length fields in a fixed-offset zone. */
+const dateTrunc: CallRewrite = (c, { args, close, unit, arg }) => {
+  const { toks } = c;
+  const field = args[0] && args[0][1] - args[0][0] === 1 && toks[args[0][0]].kind === "string"
+    ? toks[args[0][0]].value.toLowerCase().replace(/s$/, "")
+    : undefined;
+  const perField = field === undefined ? undefined : FIXED_TRUNC_NS[field];
+  const offsetMin = fixedOffsetMinutes(c.env.timezone);
+  if (perField !== undefined && offsetMin !== undefined) {
+    const d = perField / NS_PER_UNIT[unit];
+    if (d <= 1n) return { text: `(${arg(1)})`, next: close + 1 };
+    const off = (BigInt(offsetMin) * 60_000_000_000n) / NS_PER_UNIT[unit];
+    const x = `(${arg(1)})`;
+    return { text: `(${x} - (((${x} + ${off}) % ${d}) + ${d}) % ${d})`, next: close + 1 };
+  }
+  return { text: `__petrel_date_trunc(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`, next: close + 1 };
+};
+
+const datePart: CallRewrite = (c, { close, unit, arg }) => ({
+  text: `__petrel_date_part(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`,
+  next: close + 1,
+});
+
+/** `extract(field FROM ts)`. */
+const extract: CallRewrite = (c, { open, close, unit }) => {
+  const field = c.toks[open + 1];
+  if (!field || !isKeyword(c.toks[open + 2], "FROM")) return undefined;
+  return {
+    text: `__petrel_date_part(${quoteString(field.value.toLowerCase())}, ${
+      c.emit(open + 3, close).trim()
+    }, '${unit}', ${c.tz})`,
+    next: close + 1,
+  };
+};
+
+/** `to_timestamp*(x)`: read in the function's unit, converted to the segment's. */
+const toTimestamp = (from: TimeUnit): CallRewrite => (c, { close, unit, arg }) => ({
+  text: `__petrel_convert_unit(__petrel_to_ts(${arg(0)}, '${from}', ${c.tz}), '${from}', '${unit}')`,
+  next: close + 1,
+});
+
+/** `position(needle IN haystack)` → `instr(haystack, needle)`. */
+const position: CallRewrite = (c, { open, close }) => {
+  let inAt = -1;
+  for (let k = open + 1; k < close; k++) if (isKeyword(c.toks[k], "IN") && c.q.parent[k] === open) inAt = k;
+  if (inAt < 0) return undefined;
+  return {
+    text: `instr(${c.emit(inAt + 1, close).trim()}, ${c.emit(open + 1, inAt).trim()})`,
+    next: close + 1,
+  };
+};
+
+const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
+
+// A Map, not an object literal: a call named `constructor(` must find nothing.
+const CALL_REWRITES = new Map<string, CallRewrite>([
+  ["database", currentDatabase],
+  ["current_schema", currentDatabase],
+  ["current_database", currentDatabase],
+  ["schema", currentDatabase],
+  ["cast", cast],
+  ["date_bin", dateBin],
+  ["date_trunc", dateTrunc],
+  ["date_part", datePart],
+  ["datepart", datePart],
+  ["extract", extract],
+  ["to_unixtime", (c, { close, unit, arg }) => ({
+    text: `__petrel_to_unixtime(${arg(0)}, '${unit}', ${c.tz})`,
+    next: close + 1,
+  })],
+  ["arrow_cast", (_c, { close, unit, arg }) => ({
+    text: `__petrel_arrow_cast(${arg(0)}, ${arg(1)}, '${unit}')`,
+    next: close + 1,
+  })],
+  ["date_format", (_c, { close, unit, arg }) => ({
+    text: `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}')`,
+    next: close + 1,
+  })],
+  ["to_timestamp", toTimestamp("s")],
+  ["to_timestamp_seconds", toTimestamp("s")],
+  ["to_timestamp_millis", toTimestamp("ms")],
+  ["to_timestamp_micros", toTimestamp("us")],
+  ["to_timestamp_nanos", toTimestamp("ns")],
+  ["position", position],
+  ["character_length", charLength],
+  ["char_length", charLength],
+]);

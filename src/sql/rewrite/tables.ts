@@ -1,0 +1,108 @@
+/** Table references (FROM and JOIN) resolved through the catalog, and the columns they bring. */
+import type { DataType } from "../../common/rows.ts";
+import type { TableMeta } from "../../storage/mod.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { resolveTableRef, tableRefSql } from "../catalog_view.ts";
+import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
+import type { RewriteEnv } from "./context.ts";
+
+/** The tables a query names and how their references are rewritten. */
+export interface TableRefs {
+  /** The SQL replacing each reference, keyed by its first token, up to token `end`. */
+  replacements: Map<number, { end: number; text: string }>;
+  /** Storage tables in scope (the env's extra tables first). */
+  tables: TableMeta[];
+  usesInfoSchema: boolean;
+  /** Whether the built-in `numbers` table is used. */
+  usesNumbers: boolean;
+  /** The relations (alias or table name) of the outermost FROM clause. */
+  relations: string[];
+}
+
+// Functions whose argument syntax uses FROM without naming a table.
+const FROM_FUNCTIONS = ["extract", "substring", "trim", "position", "overlay"];
+
+/** Finds and resolves every table reference of the query. */
+export function resolveTableRefs(
+  q: QueryTokens,
+  env: RewriteEnv,
+  ctes: ReadonlySet<string>,
+  limit: number | undefined,
+): TableRefs {
+  const { toks, parent, funcOf } = q;
+  const refs: TableRefs = {
+    replacements: new Map(),
+    tables: [...(env.extraTables ?? [])],
+    usesInfoSchema: false,
+    usesNumbers: false,
+    relations: [],
+  };
+  for (let i = 0; i < toks.length; i++) {
+    if (isKeyword(toks[i], "FROM")) {
+      if (isKeyword(toks[i - 1], "DISTINCT")) continue;
+      const p = parent[i];
+      if (p >= 0 && FROM_FUNCTIONS.includes(funcOf(p) ?? "")) continue;
+      parseRef(q, env, ctes, limit, refs, i + 1, true);
+    } else if (isKeyword(toks[i], "JOIN")) parseRef(q, env, ctes, limit, refs, i + 1, false);
+  }
+  return refs;
+}
+
+/** Reads the reference at `start` (and the rest of a comma list when `inList`). */
+function parseRef(
+  q: QueryTokens,
+  env: RewriteEnv,
+  ctes: ReadonlySet<string>,
+  limit: number | undefined,
+  refs: TableRefs,
+  start: number,
+  inList: boolean,
+): void {
+  const { toks, parent, lower } = q;
+  let j = start;
+  if (!toks[j] || (toks[j].kind !== "ident" && toks[j].kind !== "qident")) return;
+  if (isKeyword(toks[j], "LATERAL", "UNNEST")) return;
+  const parts = [lower(toks[j])];
+  j++;
+  while (
+    isOp(toks[j], ".") && toks[j + 1] && (toks[j + 1].kind === "ident" || toks[j + 1].kind === "qident")
+  ) {
+    parts.push(lower(toks[j + 1]));
+    j += 2;
+  }
+  if (isOp(toks[j], "(")) return;
+  let alias: string | undefined;
+  let after = j;
+  if (isKeyword(toks[j], "AS") && toks[j + 1]) {
+    alias = toks[j + 1].value;
+    after = j + 2;
+  } else if (
+    toks[j] &&
+    (toks[j].kind === "qident" || (toks[j].kind === "ident" && !NOT_ALIAS.has(toks[j].text.toUpperCase())))
+  ) {
+    alias = toks[j].value;
+    after = j + 1;
+  }
+  const isCte = parts.length === 1 && ctes.has(parts[0]);
+  if (parent[start] === -1) refs.relations.push(alias ?? parts[parts.length - 1]);
+  if (!isCte) {
+    const resolved = resolveTableRef(env.storage, env.db, parts);
+    if (resolved.kind === "table") refs.tables.push(resolved.table);
+    if (resolved.kind === "info") refs.usesInfoSchema = true;
+    if (resolved.kind === "numbers") refs.usesNumbers = true;
+    refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
+  }
+  if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+}
+
+/** Types of the columns of every table in scope, by lowercased name (the first table wins). */
+export function columnTypes(refs: TableRefs): Map<string, DataType> {
+  const colTypes = new Map<string, DataType>();
+  if (refs.usesNumbers) colTypes.set("number", "UInt32");
+  for (const t of refs.tables) {
+    for (const c of t.columns) {
+      if (!colTypes.has(c.name.toLowerCase())) colTypes.set(c.name.toLowerCase(), c.type);
+    }
+  }
+  return colTypes;
+}

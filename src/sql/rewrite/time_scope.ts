@@ -1,0 +1,95 @@
+/**
+ * The unit time values take in each expression segment: a segment (a comparison, a select item, a
+ * function argument list…) works in the unit of the first time column it names, so literals and
+ * time functions meeting that column become integers in its unit.
+ */
+import type { DataType } from "../../common/rows.ts";
+import type { TimeUnit } from "../../common/time_unit.ts";
+import { unitOf } from "../../common/time_unit.ts";
+import { isTimestampType } from "../../storage/datatypes.ts";
+import type { TableMeta } from "../../storage/mod.ts";
+import type { Token } from "../lexer.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { CMP_OPS, type QueryTokens, SEPARATORS } from "../query_tokens.ts";
+import { parseTimestampIn } from "../time.ts";
+import type { RewriteEnv, TimeScope } from "./context.ts";
+
+/** Builds the time scope of a query over the tables it names. */
+export function timeScope(
+  q: QueryTokens,
+  env: RewriteEnv,
+  tables: readonly TableMeta[],
+  colTypes: Map<string, DataType>,
+): TimeScope {
+  const { toks, parent, lower } = q;
+  const tsCols = new Map<string, TimeUnit>();
+  for (const t of tables) {
+    for (const c of t.columns) {
+      if (isTimestampType(c.type) && !tsCols.has(c.name.toLowerCase())) {
+        tsCols.set(c.name.toLowerCase(), unitOf(c.type));
+      }
+    }
+  }
+  const isTsColumn = (i: number): TimeUnit | undefined => {
+    const t = toks[i];
+    if (t.kind !== "ident" && t.kind !== "qident") return undefined;
+    if (isOp(toks[i + 1], "(") || isOp(toks[i + 1], ".") || isKeyword(toks[i - 1], "AS")) return undefined;
+    return tsCols.get(lower(t));
+  };
+  const { segOf, betweenAnd } = segments(toks);
+  const segUnit = new Map<number, TimeUnit>();
+  for (let i = 0; i < toks.length; i++) {
+    const u = isTsColumn(i);
+    if (u && !segUnit.has(segOf[i])) segUnit.set(segOf[i], u);
+  }
+  return {
+    colTypes,
+    isTsColumn,
+    unitAt: (i) => segUnit.get(segOf[i]) ?? env.defaultUnit ?? "ms",
+    isTimeComparison: (i) => {
+      if (!segUnit.has(segOf[i])) return false;
+      const prev = toks[i - 1], next = toks[i + 1];
+      if (isOp(prev, ...CMP_OPS) || isOp(next, ...CMP_OPS) || isKeyword(prev, "BETWEEN")) return true;
+      if (isKeyword(prev, "AND") && betweenAnd[i - 1]) return true;
+      const p = parent[i];
+      return (isOp(prev, "(") || isOp(prev, ",")) && p > 0 && isKeyword(toks[p - 1], "IN");
+    },
+    timeLiteral: (i, unit) => {
+      const t = toks[i];
+      if (t.kind !== "string") return undefined;
+      const v = parseTimestampIn(t.value, unit, env.timezone);
+      return v === undefined ? undefined : v.toString();
+    },
+  };
+}
+
+/**
+ * The segment number of each token (separator keywords, subqueries and top-level or subquery
+ * commas start a new one), and which ANDs belong to a BETWEEN (they start none).
+ */
+function segments(toks: Token[]): { segOf: number[]; betweenAnd: boolean[] } {
+  const n = toks.length;
+  const segOf = new Array<number>(n).fill(0);
+  const betweenAnd = new Array<boolean>(n).fill(false);
+  let seg = 0;
+  const kinds: boolean[] = [];
+  let betweenDepth = -1;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i];
+    if (isOp(t, "(")) {
+      const sub = isKeyword(toks[i + 1], "SELECT", "WITH", "VALUES");
+      kinds.push(sub);
+      if (sub) seg++;
+    } else if (isOp(t, ")")) {
+      if (kinds.pop()) seg++;
+    } else if (t.kind === "ident" && SEPARATORS.has(t.text.toUpperCase())) {
+      if (isKeyword(t, "AND") && betweenDepth === kinds.length) {
+        betweenAnd[i] = true;
+        betweenDepth = -1;
+      } else seg++;
+    } else if (isKeyword(t, "BETWEEN")) betweenDepth = kinds.length;
+    else if (isOp(t, ",") && (kinds.length === 0 || kinds[kinds.length - 1])) seg++;
+    segOf[i] = seg;
+  }
+  return { segOf, betweenAnd };
+}

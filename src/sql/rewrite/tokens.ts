@@ -1,0 +1,88 @@
+/**
+ * Rewrites of single tokens and short token runs whose meaning differs between GreptimeDB and
+ * SQLite: string operands of arithmetic, time literals, regex and division operators,
+ * `IS [NOT] DISTINCT FROM`, `INTERVAL '…'`, now(); function calls go to the call table.
+ */
+import { invalidArguments } from "../../common/errors.ts";
+import { nsToUnit, timestampType } from "../../common/time_unit.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { INTERVAL_UNITS, isOperandEnd, NOW_NAMES } from "../query_tokens.ts";
+import { parseIntervalNs } from "../time.ts";
+import { rewriteCall } from "./functions.ts";
+import type { RewriteCtx, TokenRewrite } from "./context.ts";
+
+const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** The rewrite of the tokens starting at `i`, or undefined to copy token `i` as it is. */
+export function rewriteToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const t = c.toks[i];
+  if (t.kind === "string") return stringToken(c, i);
+  if (t.kind === "op") return operatorToken(c, i);
+  if (t.kind !== "ident") return undefined;
+  return wordToken(c, i);
+}
+
+function stringToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const { toks } = c;
+  const t = toks[i];
+  if (
+    isOp(toks[i + 1], "+", "*", "/", "%") ||
+    (isOp(toks[i - 1], "+", "-", "*", "/", "%") && isOperandEnd(toks[i - 2])) ||
+    (isOp(toks[i + 1], "-") && !c.time.isTimeComparison(i))
+  ) {
+    // SQLite's affinity would read 'a' + 1 as 1; DataFusion fails the cast
+    if (!NUMERIC_STRING.test(t.value)) {
+      throw invalidArguments(`Cannot cast string '${t.value}' to a number for arithmetic`);
+    }
+  }
+  if (!c.time.isTimeComparison(i)) return undefined;
+  const unit = c.time.unitAt(i);
+  const lit = c.time.timeLiteral(i, unit);
+  if (lit !== undefined) return { text: lit, next: i + 1 };
+  if (/^\s*-?\d+\s*$/.test(t.value)) return { text: t.value.trim(), next: i + 1 };
+  throw invalidArguments(`Failed to cast '${t.value}' to ${timestampType(unit)}`);
+}
+
+function operatorToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const { toks } = c;
+  const t = toks[i];
+  if ((t.text === "/" || t.text === "%") && isOperandEnd(toks[i - 1])) {
+    // SQLite answers NULL for a division by zero; GreptimeDB fails the query
+    const end = c.q.primaryEnd(i + 1);
+    if (end > i + 1) return { text: `${t.text} __petrel_nonzero(${c.emit(i + 1, end).trim()})`, next: end };
+    return undefined;
+  }
+  if (t.text === "~" && isOperandEnd(toks[i - 1])) return { text: "REGEXP", next: i + 1 };
+  if (t.text === "~*") return { text: "REGEXP", next: i + 1 };
+  if (t.text === "!~" || t.text === "!~*") return { text: "NOT REGEXP", next: i + 1 };
+  return undefined;
+}
+
+function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const { toks } = c;
+  const t = toks[i];
+  const word = t.text.toUpperCase();
+  if (word === "IS" && isKeyword(toks[i + 1], "DISTINCT") && isKeyword(toks[i + 2], "FROM")) {
+    return { text: "IS NOT", next: i + 3 };
+  }
+  if (
+    word === "IS" && isKeyword(toks[i + 1], "NOT") && isKeyword(toks[i + 2], "DISTINCT") &&
+    isKeyword(toks[i + 3], "FROM")
+  ) {
+    return { text: "IS", next: i + 4 };
+  }
+  if (word === "INTERVAL" && toks[i + 1]?.kind === "string") {
+    const unitWord = toks[i + 2]?.kind === "ident" && INTERVAL_UNITS.has(toks[i + 2].text.toUpperCase())
+      ? toks[i + 2].text
+      : undefined;
+    const ns = parseIntervalNs(toks[i + 1].value, unitWord?.toLowerCase());
+    return { text: nsToUnit(ns, c.time.unitAt(i)).toString(), next: i + (unitWord ? 3 : 2) };
+  }
+  const isCall = isOp(toks[i + 1], "(");
+  const name = t.text.toLowerCase();
+  if (NOW_NAMES.has(name) && (isCall || name !== "now")) {
+    const next = isCall ? c.q.match[i + 1] + 1 : i + 1;
+    return { text: `__petrel_now('${c.time.unitAt(i)}')`, next };
+  }
+  return isCall ? rewriteCall(c, i) : undefined;
+}
