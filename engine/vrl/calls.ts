@@ -217,7 +217,7 @@ function compileClosure(
     return slot;
   });
   cx.closureDepth++;
-  const body = cx.block(cl.body, inner);
+  const body = cx.block(cl.body, inner, true);
   cx.closureDepth--;
   // Outer variables assigned in the body keep their slot; fold their types back conservatively.
   for (const [k, v] of inner.vars) {

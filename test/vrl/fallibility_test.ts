@@ -70,3 +70,18 @@ table("closure parameters typed from the collection", [
   rejects(`map_values({"a": 1}, recursive: true) -> |v| { v + 1 }`, "E100"),
   rejects(`x = [1]\nx[5] + 1`, "E100"),
 ]);
+
+table("fallibility: blocks and if expressions are as fallible as their statements", [
+  rejects(`x = (1; parse_int("3"))`, "E103"),
+  rejects(`x = if true { parse_int("3") } else { 1 }`, "E103"),
+  rejects(`x = if true { 1 } else { parse_int("3") }`, "E103"),
+  rejects(`if true { parse_int("3") }`, "E100"),
+  rejects(`{ parse_int("3") }`, "E100"),
+  ok(`x, err = (1; parse_int("a")); err != null`, true),
+  ok(`x, err = (1; parse_int("7")); [x, err]`, [7, null]),
+  ok(`x, err = if true { parse_int("z") } else { 1 }; [x, err == null]`, [0, false]),
+  ok(`x = (parse_int("x"); 2) ?? 3; x`, 3),
+  ok(`x = (parse_int!("3"); 2); x`, 2),
+  // A closure body stays a root of its own: its fallible statements are unhandled there.
+  rejects(`map_values([1]) -> |v| { (1; parse_int("3")) }`, "E100"),
+]);
