@@ -62,9 +62,15 @@ class Parser extends TokenStream {
       this.next();
       const second = this.expr();
       if (!isTarget(second)) this.fail(this.peek(), "syntax error: expected an assignment target");
-      this.expect("=");
+      // `ok, err |= v` merges into `ok` as VRL does: `ok, err = ok | v`.
+      const merge = this.is("|=");
+      if (!merge) this.expect("=");
+      else this.next();
       this.skipNewlines();
-      const value = this.statement();
+      const rhs = this.statement();
+      const value: Expr = merge
+        ? { k: "binary", op: "|", l: first, r: rhs, start: first.start, end: rhs.end }
+        : rhs;
       return { k: "assign2", ok: toTarget(first), err: toTarget(second), value, start, end: value.end };
     }
     return first;

@@ -85,3 +85,10 @@ table("fallibility: blocks and if expressions are as fallible as their statement
   // A closure body stays a root of its own: its fallible statements are unhandled there.
   rejects(`map_values([1]) -> |v| { (1; parse_int("3")) }`, "E100"),
 ]);
+
+table("fallibility: `ok, err |=` merges into ok", [
+  ok(`.a = {"x": 1}; .a, err |= parse_json("{\\"y\\": 2}"); [.a, err]`, [{ x: 1, y: 2 }, null]),
+  ok(`.a = {"x": 1}; .a, err |= parse_json("[1]"); err != null`, true),
+  ok(`o = {"k": "v"}; o, e |= parse_json("{}"); [o, e]`, [{ k: "v" }, null]),
+  rejects(`.a = {"x": 1}; .a, err |= {"z": 1}`, "E104"),
+]);
