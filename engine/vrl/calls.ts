@@ -133,6 +133,15 @@ function compileArgs(
       return;
     }
     const n = cx.expr(a, st);
+    if (n.fallible) {
+      throw new VrlCompileError(
+        "E630",
+        "fallible argument",
+        a.start,
+        a.end,
+        "this expression can fail; handle the error before passing it in as an argument",
+      );
+    }
     if ((n.type.kind & p.kind) === 0) {
       throw new VrlCompileError(
         "E110",

@@ -7,6 +7,8 @@ import { BINARY_LEVELS, isTarget, KEYWORDS, RESERVED, TokenStream, toTarget } fr
 import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
 import { compileRegex } from "./regex.ts";
 
+const COMPARISONS = new Set(["==", "!=", "<", "<=", ">", ">="]);
+
 /** Parses a whole program into its top-level expressions. */
 export function parseProgram(src: string): Expr[] {
   const p = new Parser(lex(src));
@@ -86,6 +88,16 @@ class Parser extends TokenStream {
     let l = this.expr(level + 1);
     const ops = BINARY_LEVELS[level];
     while (this.peek().kind === "punct" && ops.includes(this.peek().text)) {
+      if (l.k === "binary" && ops.includes(l.op) && COMPARISONS.has(l.op)) {
+        const t = this.peek();
+        throw new VrlCompileError(
+          "E650",
+          "chained comparison operators",
+          l.start,
+          t.end,
+          "wrap one side in parentheses",
+        );
+      }
       const op = this.next().text;
       this.skipNewlines();
       const r = this.expr(level + 1);

@@ -92,3 +92,18 @@ table("fallibility: `ok, err |=` merges into ok", [
   ok(`o = {"k": "v"}; o, e |= parse_json("{}"); [o, e]`, [{ k: "v" }, null]),
   rejects(`.a = {"x": 1}; .a, err |= {"z": 1}`, "E104"),
 ]);
+
+table("compile errors: VRL's codes for operators, abort and arguments", [
+  rejects(`1 < 2 < 3`, "E650"),
+  rejects(`1 == 1 != false`, "E650"),
+  ok(`(1 < 2) == true`, true),
+  rejects(`{} | 1`, "E652"),
+  rejects(`[1] | [2]`, "E652"),
+  ok(`{"a": 1} | {"b": 2}`, { a: 1, b: 2 }),
+  rejects(`!1`, "E660"),
+  ok(`!false`, true),
+  rejects(`abort 1`, "E300"),
+  rejects(`abort upcase(.x)`, "E631"),
+  rejects(`upcase(parse_json("1"))`, "E630"),
+  ok(`upcase(string!(parse_json!("\\"a\\"")))`, "A"),
+]);
