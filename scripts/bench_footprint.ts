@@ -5,6 +5,7 @@
  * Run by hand: `deno task bench footprint`.
  */
 import { lineProtocolBody } from "../src/protocols/lineproto/bench.ts";
+import { buildRelease } from "./release/build.ts";
 
 /** What one footprint run measured, in MB. */
 export interface Footprint {
@@ -122,17 +123,31 @@ export function footprintLines(label: string, f: Footprint): Line[] {
   ];
 }
 
-/** `deno task bench footprint`: from source, then the release bundle if it builds. */
+/** `deno task bench footprint`: from source, then the release file (`deno task release`). */
 export async function footprint(): Promise<Line[]> {
   const dir = await Deno.makeTempDir({ prefix: "petrel_footprint_" });
-  const main = new URL("../main.ts", import.meta.url).pathname;
-  const start = ["start", "--http-addr", "127.0.0.1:0", "--data-home", `${dir}/source`];
-  const lines = footprintLines(
-    "deno run main.ts",
-    await measureFootprint({ args: ["run", "-A", main, ...start] }),
-  );
-  await Deno.remove(dir, { recursive: true });
-  return lines;
+  try {
+    const main = new URL("../main.ts", import.meta.url).pathname;
+    const start = (home: string) => ["start", "--http-addr", "127.0.0.1:0", "--data-home", `${dir}/${home}`];
+    const lines = footprintLines(
+      "deno run main.ts",
+      await measureFootprint({ args: ["run", "-A", main, ...start("source")] }),
+    );
+    const release = await buildRelease(`${dir}/petrel.js`);
+    // Started once before measuring, so V8's code cache for the file exists as it would on a host.
+    const release_args = ["run", "-A", "--no-config", release, ...start("release")];
+    await measureFootprint({ args: release_args, cwd: dir }, {
+      idleSeconds: 1,
+      rowsPerSec: 1,
+      ingestSeconds: 0,
+    });
+    lines.push(
+      ...footprintLines("release petrel.js", await measureFootprint({ args: release_args, cwd: dir })),
+    );
+    return lines;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
 
 if (import.meta.main) console.log(await footprint());

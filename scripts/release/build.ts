@@ -8,6 +8,7 @@
  * tree, and `WorkerPool` starts the embedded one when it is there (`EMBEDDED_WORKERS_KEY`).
  */
 import { EMBEDDED_WORKERS_KEY } from "../../src/common/worker_pool.ts";
+import { BUILD_FACTS_KEY, buildInfo } from "../../src/build_info.ts";
 
 /** The Deno the start script fetches from npm: the version Petrel is built and tested with. */
 export const DENO_VERSION = "2.9.6";
@@ -40,7 +41,7 @@ function encodeBase64(bytes: Uint8Array): string {
 
 async function bundle(entry: string, out: string): Promise<string> {
   const res = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--quiet", "--platform", "deno", "--output", out, entry],
+    args: ["bundle", "--quiet", "--minify", "--platform", "deno", "--output", out, entry],
     cwd: ROOT,
     stdout: "inherit",
     stderr: "piped",
@@ -59,7 +60,11 @@ export async function buildRelease(output = new URL("dist/petrel.js", ROOT).path
       workers[name] = `data:text/javascript;base64,${encodeBase64(new TextEncoder().encode(source))}`;
     }
     const program = await bundle("main.ts", `${tmp}/main.js`);
-    const embed = `globalThis[${JSON.stringify(EMBEDDED_WORKERS_KEY)}] = ${JSON.stringify(workers)};\n`;
+    // The commit it was built from: a release file is not in a checkout when it runs.
+    const { commit, branch, source_time } = await buildInfo();
+    const facts = { commit, branch, source_time };
+    const embed = `globalThis[${JSON.stringify(EMBEDDED_WORKERS_KEY)}] = ${JSON.stringify(workers)};\n` +
+      `globalThis[${JSON.stringify(BUILD_FACTS_KEY)}] = ${JSON.stringify(facts)};\n`;
     await Deno.mkdir(new URL(".", `file://${output}`), { recursive: true });
     await Deno.writeTextFile(output, startScript() + embed + program, { mode: 0o755 });
     return output;
