@@ -135,6 +135,14 @@ table("bytes: ip_pton, ip_ntop, charsets, parse_cbor", [
   ok(`decode_charset!(decode_base64!("vsiz58fPvLy/5A=="), "euc-kr")`, "안녕하세요"),
   ok(`decode_charset!(decode_base16!("e9"), "iso-8859-1")`, "é"),
   fails(`encode_charset!("a", "no-such-charset")`, "Unknown charset"),
+  ok(`encode_base16(encode_charset!("café", "windows-1252"))`, "636166e9"),
+  ok(`encode_base16(encode_charset!("日本", "shift_jis"))`, "93fa967b"),
+  ok(`encode_base16(encode_charset!("中文", "gbk"))`, "d6d0cec4"),
+  ok(`encode_base16(encode_charset!("ab", "utf-16le"))`, "61006200"),
+  ok(`x = "abc, 안녕하세요"; decode_charset!(encode_charset!(x, "euc-kr"), "euc-kr") == x`, true),
+  // A character the charset cannot hold becomes a numeric character reference, as encoding_rs does.
+  ok(`encode_charset!("a日b", "iso-8859-1")`, "a&#26085;b"),
+  ok(`decode_charset!(decode_base16!("93fa967b"), "Shift_JIS")`, "日本"),
   ok(`parse_cbor!(decode_base64!("oWVmaWVsZGV2YWx1ZQ=="))`, { field: "value" }),
   // 1 and 1.0 stay apart: an integer, a half float, a float64, an array, true/null.
   exact(

@@ -1,15 +1,14 @@
 /**
- * Functions over raw bytes: `ip_pton`/`ip_ntop`, `encode_charset`/`decode_charset`, `parse_cbor`.
+ * Functions over raw bytes: `ip_pton`/`ip_ntop`, `encode_charset`/`decode_charset` (`charset.ts`), `parse_cbor`.
  * CBOR is decoded here rather than with a library because VRL keeps integers and floats apart and
  * the JS CBOR libraries give both as `number`.
  */
 
-import { Buffer } from "node:buffer";
 import { isIP } from "node:net";
-import iconv from "iconv-lite";
 import { bytesString, utf8Bytes } from "../bytes.ts";
 import { K } from "../types.ts";
 import { VrlTimestamp, type VrlValue } from "../value.ts";
+import { decodeCharset, encodeCharset } from "./charset.ts";
 import { fail, type FnDef, req } from "./def.ts";
 
 const S = K.BYTES;
@@ -57,12 +56,6 @@ function ipText(b: Uint8Array): string {
   const hex = g.map((x) => x.toString(16));
   if (best < 0) return hex.join(":");
   return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLen).join(":")}`;
-}
-
-function charset(name: string): string {
-  const n = name.trim().toLowerCase();
-  if (!iconv.encodingExists(n)) return fail(`Unknown charset: ${name}`);
-  return n;
 }
 
 /** A CBOR item decoder over one buffer. */
@@ -195,13 +188,13 @@ export const BINARY_FNS: Record<string, FnDef> = {
     params: [req("value", S), req("to_charset", S)],
     returns: S,
     fallible: true,
-    call: ([v, c]) => bytesString(new Uint8Array(iconv.encode(v as string, charset(c as string)))),
+    call: ([v, c]) => bytesString(encodeCharset(v as string, c as string)),
   },
   decode_charset: {
     params: [req("value", S), req("from_charset", S)],
     returns: S,
     fallible: true,
-    call: ([v, c]) => iconv.decode(Buffer.from(utf8Bytes(v as string)), charset(c as string)),
+    call: ([v, c]) => decodeCharset(utf8Bytes(v as string), c as string),
   },
   parse_cbor: {
     params: [req("value", S)],
