@@ -5,6 +5,7 @@
 import { type Config, ConfigError, parseAddr } from "./config/config.ts";
 import { StaticUserProvider } from "./http/auth.ts";
 import { ServerMetrics } from "./http/metrics.ts";
+import { watchTableDisk } from "./http/storage_metrics.ts";
 import { Router } from "./http/router.ts";
 import { createHandler } from "./http/server.ts";
 import { Listener } from "./http/listener.ts";
@@ -88,7 +89,11 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   }
   let storage: Storage;
   try {
-    storage = Storage.open({ dataHome: config.storage.data_home, autoCreateTable: config.auto_create_table });
+    storage = Storage.open({
+      dataHome: config.storage.data_home,
+      autoCreateTable: config.auto_create_table,
+      maxDiskSize: config.storage.max_disk_size,
+    });
   } catch (e) {
     lock?.release();
     throw e;
@@ -169,5 +174,6 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
 function serverMetrics(storage: Storage): ServerMetrics {
   const metrics = new ServerMetrics();
   metrics.watchStorage(() => storage.compactedWindows());
+  watchTableDisk(metrics.registry, storage);
   return metrics;
 }

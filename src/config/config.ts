@@ -25,7 +25,8 @@ export interface Config {
     /** `[http.tls]`: HTTPS on the same address (`src/http/tls.ts`). */
     tls: { mode: string; cert_path: string; key_path: string };
   };
-  storage: { data_home: string; ttl_sweep_interval: number };
+  /** `max_disk_size`: the bound of every database without its own (0: none). */
+  storage: { data_home: string; ttl_sweep_interval: number; max_disk_size: number };
   logging: { level: string };
   influxdb: { enable: boolean; default_merge_mode: string };
   prom_store: { enable: boolean; with_metric_engine: boolean };
@@ -63,7 +64,11 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
     cert_path: ["string", ""],
     key_path: ["string", ""],
   },
-  storage: { data_home: ["string", "./petrel_data"], ttl_sweep_interval: ["duration", 60_000] },
+  storage: {
+    data_home: ["string", "./petrel_data"],
+    ttl_sweep_interval: ["duration", 60_000],
+    max_disk_size: ["size", 0],
+  },
   logging: { level: ["string", "info"] },
   influxdb: { enable: ["bool", true], default_merge_mode: [["last_non_null", "last_row"], "last_non_null"] },
   prom_store: { enable: ["bool", true], with_metric_engine: ["bool", true] },
