@@ -14,9 +14,10 @@ import { buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import type { App } from "../routes/context.ts";
-import { Storage } from "./storage/mod.ts";
+import { Storage, type StorageOptions } from "./storage/mod.ts";
 import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
+import { Downsampler } from "./downsample/downsampler.ts";
 
 /** A started server. */
 export interface RunningServer {
@@ -24,6 +25,8 @@ export interface RunningServer {
   /** The bound address (the real port when started on port 0). */
   hostname: string;
   port: number;
+  /** The `[[downsample]]` runner (tests drive it with `runOnce(now)`). */
+  downsampler: Downsampler;
   /** Whether the listener speaks HTTPS (`[http.tls]`). */
   secure: boolean;
   /** Re-reads the TLS certificate and key (SIGHUP); false (logged) when they cannot be served. */
@@ -89,20 +92,17 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   }
   let storage: Storage;
   try {
-    storage = Storage.open({
-      dataHome: config.storage.data_home,
-      autoCreateTable: config.auto_create_table,
-      maxDiskSize: config.storage.max_disk_size,
-    });
+    storage = Storage.open(storageOptions(config));
   } catch (e) {
     lock?.release();
     throw e;
   }
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
+  const downsampler = new Downsampler(storage, config.downsample);
   const app: App = {
     config,
-    metrics: serverMetrics(storage),
+    metrics: serverMetrics(storage, downsampler),
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -129,6 +129,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     lock?.release();
     throw e;
   }
+  downsampler.start();
   log.info("Petrel listening", {
     addr: `${listener.hostname}:${listener.port}`,
     tls: listener.secure,
@@ -154,6 +155,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     stopping ??= (async () => {
       await drain(config.http.timeout > 0 ? config.http.timeout : 30_000);
       await listener.shutdown();
+      await downsampler.stop();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");
@@ -165,14 +167,21 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     hostname: listener.hostname,
     port: listener.port,
     secure: listener.secure,
+    downsampler,
     reloadTls,
     shutdown,
     finished: listener.finished,
   };
 }
 
-function serverMetrics(storage: Storage): ServerMetrics {
+function storageOptions(config: Config): StorageOptions {
+  const { data_home: dataHome, max_disk_size: maxDiskSize } = config.storage;
+  return { dataHome, autoCreateTable: config.auto_create_table, maxDiskSize };
+}
+
+function serverMetrics(storage: Storage, downsampler: Downsampler): ServerMetrics {
   const metrics = new ServerMetrics();
+  downsampler.register(metrics.registry);
   metrics.watchStorage(() => storage.compactedWindows());
   watchTableDisk(metrics.registry, storage);
   return metrics;

@@ -5,6 +5,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { formatDuration, formatSize, parseDuration, parseSize } from "../common/humantime.ts";
+import { type DownsampleRule, parseDownsampleRules, renderDownsampleRule } from "./downsample.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   jaeger: { enable: boolean };
   loki: { enable: boolean };
   dashboard: { enable: boolean };
+  /** `[[downsample]]` rules (`downsample.ts`). */
+  downsample: DownsampleRule[];
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -104,6 +107,7 @@ export function defaultConfig(): Config {
     const target = sectionOf(out, section, true);
     for (const [key, [, def]] of Object.entries(keys)) target[key] = Array.isArray(def) ? [...def] : def;
   }
+  out.downsample = [];
   return out as unknown as Config;
 }
 
@@ -166,7 +170,13 @@ export function applyToml(config: Config, text: string, source: string): void {
 function applyTable(config: Config, section: string, table: Record<string, unknown>, source: string): void {
   for (const [name, value] of Object.entries(table)) {
     const nested = section === "" ? name : `${section}.${name}`;
-    if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
+    if (nested === "downsample") {
+      try {
+        config.downsample = parseDownsampleRules(value);
+      } catch (e) {
+        throw new ConfigError(`Invalid downsample rule in ${source}: ${(e as Error).message}`);
+      }
+    } else if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
     else setKey(config, section, name, value, source);
   }
 }
@@ -281,6 +291,7 @@ export function renderConfigToml(config: Config): string {
     lines.push("", `[${section}]`);
     sectionLines(section);
   }
+  for (const rule of config.downsample ?? []) lines.push("", ...renderDownsampleRule(rule));
   return lines.join("\n") + "\n";
 }
 

@@ -4,7 +4,20 @@
  * measurement is reused by the scrapes of the next `DISK_CACHE_MS`.
  */
 import client from "prom-client";
-import type { RetentionDrop, TableDiskUsage } from "../storage/mod.ts";
+
+/** A table's bytes (the storage's `TableDiskUsage`; the HTTP layer does not import storage). */
+interface TableBytes {
+  data: number;
+  index: number;
+}
+
+/** What size retention dropped from one table (the storage's `RetentionDrop`). */
+interface Dropped {
+  database: string;
+  table: string;
+  windows: number;
+  rows: number;
+}
 
 /** How long one measurement of the disk serves scrapes. */
 const DISK_CACHE_MS = 30_000;
@@ -13,8 +26,8 @@ const DISK_CACHE_MS = 30_000;
 export interface DiskSource {
   listDatabases(): string[];
   hasDatabase(db: string): boolean;
-  diskUsage(db: string): Map<string, TableDiskUsage>;
-  retentionDropped(): RetentionDrop[];
+  diskUsage(db: string): Map<string, TableBytes>;
+  retentionDropped(): Dropped[];
 }
 
 /** Registers `petrel_table_disk_bytes` and the retention counters on a registry. */
@@ -41,7 +54,7 @@ export function watchTableDisk(registry: client.Registry, storage: DiskSource): 
       for (const [database, table, bytes] of measure()) this.set({ database, table }, bytes);
     },
   });
-  const counter = (name: string, help: string, pick: (d: RetentionDrop) => number) =>
+  const counter = (name: string, help: string, pick: (d: Dropped) => number) =>
     new client.Counter({
       name,
       help,

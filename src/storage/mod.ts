@@ -339,10 +339,7 @@ export class Storage {
     return sweepExpiredTables(this.dbs.values(), this.lastSweep, nowMs);
   }
 
-  /**
-   * Drops the oldest time windows of tables and databases over their `max_disk_size`; returns what
-   * was dropped (also counted for `/metrics`).
-   */
+  /** Drops the oldest time windows of tables and databases over their `max_disk_size` (counted for `/metrics`). */
   enforceDiskSize(): RetentionDrop[] {
     const drops = enforceDiskLimits(this.dbs.values(), this.maxDiskSize);
     this.retention.add(drops);
@@ -357,17 +354,16 @@ export class Storage {
   /** Starts the background sweeper: expired rows, then size bounds, every `intervalMs`. */
   startTtlSweeper(intervalMs: number): void {
     this.stopTtlSweeper();
+    const guarded = (what: string, sweep: () => unknown) => {
+      try {
+        sweep();
+      } catch (e) {
+        log.error(`${what} failed`, { error: String(e) });
+      }
+    };
     this.sweeper = setInterval(() => {
-      try {
-        this.sweepExpired();
-      } catch (e) {
-        log.error("ttl sweep failed", { error: String(e) });
-      }
-      try {
-        this.enforceDiskSize();
-      } catch (e) {
-        log.error("size retention failed", { error: String(e) });
-      }
+      guarded("ttl sweep", () => this.sweepExpired());
+      guarded("size retention", () => this.enforceDiskSize());
     }, intervalMs);
     Deno.unrefTimer(this.sweeper as unknown as number);
   }
