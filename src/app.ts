@@ -154,8 +154,8 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   const shutdown = () => {
     stopping ??= (async () => {
       await drain(config.http.timeout > 0 ? config.http.timeout : 30_000);
-      await listener.shutdown();
       await downsampler.stop();
+      await listener.shutdown();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");
