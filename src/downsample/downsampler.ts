@@ -107,13 +107,18 @@ export class Downsampler {
     const stepMs = rule.interval * Math.max(1, Math.floor(STEP_MS / rule.interval));
     let upto = readWatermark(storage.database(rule.target_database), key);
     let windows = 0;
+    let contiguous = false; // the last step found data: the next one starts where it ended
     while (!this.stopped) {
       const src = storage.database(rule.database);
       const table = src.getTable(rule.source);
       if (table === undefined) break;
-      const next = firstTimeFrom(src, table, upto);
-      if (next === null) break;
-      const from = Math.floor(Math.max(next, upto ?? next) / rule.interval) * rule.interval;
+      let from = upto ?? 0;
+      if (!contiguous || upto === null) {
+        // Look for the next data only after a gap: the search scans what lies beyond.
+        const next = firstTimeFrom(src, table, upto);
+        if (next === null) break;
+        from = Math.floor(Math.max(next, upto ?? next) / rule.interval) * rule.interval;
+      }
       if (from >= closedEnd) break;
       const to = Math.min(from + stepMs, closedEnd);
       const shape = sourceShape(table);
@@ -129,6 +134,7 @@ export class Downsampler {
         writeWatermark(target, key, to);
       });
       upto = to;
+      contiguous = groups.length > 0;
       const n = new Set(groups.map((g) => g.windowMs)).size;
       windows += n;
       this.windows.set(rule.target, (this.windows.get(rule.target) ?? 0) + n);

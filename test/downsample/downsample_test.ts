@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { parseDownsampleRules } from "../../src/config/downsample.ts";
 import type { Series } from "../../src/common/series.ts";
-import { runMain, startTestServer } from "../helpers/server.ts";
+import { runMain, spawnServer, startTestServer } from "../helpers/server.ts";
 import { lineWrite, metricValue, queryRange, remoteWrite, sql } from "../retention/http_helpers.ts";
 
 const HOUR = 3_600_000;
@@ -207,4 +207,37 @@ Deno.test("downsample: bad rules stop start-up with a message naming the rule an
     assert.match(run.stderr, /Invalid downsample rule in .*bad\d\.toml/);
     assert.match(run.stderr, message);
   }
+});
+
+Deno.test("downsample: the server runs the rules in the background, logs them, and shows them in /config", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/petrel.toml`,
+    `[[downsample]]\nsource = "cpu"\ninterval = "1s"\naggregates = ["max"]\ntarget = "cpu_1s"\ndelay = "0s"\n`,
+  );
+  const server = await spawnServer([
+    "--config-file",
+    `${dir}/petrel.toml`,
+    "--http-addr",
+    "127.0.0.1:0",
+    "--data-home",
+    `${dir}/data`,
+  ]);
+  try {
+    await remoteWrite(server.url, cpuSeries());
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const rows = await sql(server.url, "SHOW TABLES");
+      if (rows.some((r) => r[0] === "cpu_1s_max")) break;
+      assert.ok(Date.now() < deadline, "cpu_1s_max appeared within 20 s");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const config = await (await fetch(`${server.url}/config`)).text();
+    assert.match(config, /\[\[downsample\]\]\nsource = "cpu"\n[\s\S]*?target = "cpu_1s"/);
+  } finally {
+    const status = await server.stop();
+    assert.equal(status.code, 0);
+  }
+  assert.match(server.stderr(), /"target":"petrel::downsample","msg":"downsampled"/);
+  assert.match(server.stderr(), /"msg":"Petrel stopped"/);
 });

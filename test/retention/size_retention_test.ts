@@ -177,3 +177,21 @@ Deno.test("size retention: the [storage] default bounds databases without their 
     await server.stop();
   }
 });
+
+Deno.test("size retention: the background sweeper enforces the bound on its own", async () => {
+  const server = await startTestServer({ storage: { ttl_sweep_interval: 200, max_disk_size: 256 * 1024 } });
+  try {
+    await remoteWrite(server.url, hourSeries("swept", 10, 120, 20));
+    const series = '{database="public",table="greptime_physical_table"}';
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      if ((metricValue(text, `petrel_retention_dropped_windows_total${series}`) ?? 0) > 0) break;
+      assert.ok(Date.now() < deadline, "the sweeper dropped windows within 20 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(await tableBytes(server.url, "public", "greptime_physical_table") <= 256 * 1024);
+  } finally {
+    await server.stop();
+  }
+});
