@@ -96,6 +96,15 @@ Deno.test("size retention: bad max_disk_size values and logical tables get a cle
     );
     assert.equal(logical.status, 400);
     assert.match(logical.error, /physical table, not a logical table/);
+    const alterLogical = await sqlError(server.url, "ALTER TABLE m SET 'max_disk_size' = '1MiB'");
+    assert.equal(alterLogical.status, 400);
+    assert.match(alterLogical.error, /physical table, not a logical table/);
+    await sql(server.url, "ALTER TABLE greptime_physical_table SET 'max_disk_size' = '1MiB'");
+    await sql(server.url, "CREATE TABLE t2 (v DOUBLE, ts TIMESTAMP TIME INDEX)");
+    await sql(server.url, "ALTER TABLE t2 SET 'max_disk_size' = '2MiB'");
+    assert.match(String((await sql(server.url, "SHOW CREATE TABLE t2"))[0][1]), /max_disk_size = '2MiB'/);
+    const badAlter = await sqlError(server.url, "ALTER TABLE t2 SET 'max_disk_size' = '-1'");
+    assert.equal(badAlter.status, 400);
     await sql(server.url, "CREATE DATABASE ok WITH (max_disk_size = '1GiB')");
     const shown = await sql(server.url, "SHOW CREATE DATABASE ok");
     assert.match(String(shown[0][1]), /max_disk_size = '1GiB'/);
