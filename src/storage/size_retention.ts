@@ -55,10 +55,15 @@ export function enforceDiskLimits(
       d.windows++;
       d.rows += rows;
     };
+    // One walk of the file decides; shrinking tables measures again as it goes.
+    let usage: Map<string, TableDiskUsage> | undefined = tableDiskUsage(h);
     for (const w of bounded) {
-      shrink(h, [w], boundOf(w.table.options.max_disk_size), record);
+      const bound = boundOf(w.table.options.max_disk_size);
+      if (total(usage?.get(w.table.name)) <= bound) continue;
+      shrink(h, [w], bound, record);
+      usage = undefined;
     }
-    if (dbBound > 0) shrink(h, tables, dbBound, record);
+    if (dbBound > 0) shrink(h, tables, dbBound, record, usage);
   }
   for (const d of drops) {
     log.info("size retention dropped old windows", { ...d });
@@ -72,9 +77,10 @@ function shrink(
   tables: WindowedTable[],
   bound: number,
   record: (w: WindowedTable, rows: number) => void,
+  measured?: Map<string, TableDiskUsage>,
 ): void {
   for (let round = 0; round < ROUNDS; round++) {
-    const usage = tableDiskUsage(h);
+    const usage = round === 0 && measured !== undefined ? measured : tableDiskUsage(h);
     const bytes = (w: WindowedTable) => total(usage.get(w.table.name));
     const used = tables.reduce((n, w) => n + bytes(w), 0);
     if (used <= bound) return;

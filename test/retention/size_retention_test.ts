@@ -204,3 +204,29 @@ Deno.test("size retention: the background sweeper enforces the bound on its own"
     await server.stop();
   }
 });
+
+Deno.test("size retention: a bound smaller than one window keeps the newest window whole", async () => {
+  const server = await startTestServer({ storage: { ttl_sweep_interval: 0 } });
+  try {
+    await sql(
+      server.url,
+      "CREATE TABLE tiny (v DOUBLE, ts TIMESTAMP TIME INDEX) WITH (max_disk_size = '1KiB')",
+    );
+    const values = Array.from(
+      { length: 5 * 50 },
+      (_, i) => `(${i}, ${BASE + Math.floor(i / 50) * HOUR + i})`,
+    );
+    await sql(server.url, `INSERT INTO tiny (v, ts) VALUES ${values.join(", ")}`);
+    const drops = server.server.app.storage.enforceDiskSize();
+    assert.deepEqual(drops.map((d) => [d.table, d.windows, d.rows]), [["tiny", 4, 200]]);
+    const rows = await sql(server.url, "SELECT min(ts), count(*) FROM tiny");
+    assert.deepEqual(rows[0].map(Number), [BASE + 4 * HOUR + 200, 50]);
+    assert.deepEqual(
+      server.server.app.storage.enforceDiskSize(),
+      [],
+      "the newest window stays, over the bound",
+    );
+  } finally {
+    await server.stop();
+  }
+});
