@@ -93,6 +93,11 @@ export class Downsampler {
     return total;
   }
 
+  private targetExists(rule: DownsampleRule): boolean {
+    const names = [rule.target, ...rule.aggregates.map((a) => `${rule.target}_${a}`)];
+    return names.some((n) => this.storage.getTable(rule.target_database, n) !== undefined);
+  }
+
   private async runRule(rule: DownsampleRule, nowMs: number): Promise<number> {
     const closedEnd = Math.floor((nowMs - rule.delay) / rule.interval) * rule.interval;
     const storage = this.storage;
@@ -106,6 +111,8 @@ export class Downsampler {
     const key = ruleKey(rule);
     const stepMs = rule.interval * Math.max(1, Math.floor(STEP_MS / rule.interval));
     let upto = readWatermark(storage.database(rule.target_database), key);
+    // A dropped target is rebuilt from the source, whatever the watermark said.
+    if (upto !== null && !this.targetExists(rule)) upto = null;
     let windows = 0;
     let contiguous = false; // the last step found data: the next one starts where it ended
     while (!this.stopped) {

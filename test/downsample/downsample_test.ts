@@ -147,6 +147,10 @@ Deno.test("downsample: an ordinary table from line protocol gives one table with
         ["s2", 20, -24, -20, 5, -28, null, 0],
       ],
     );
+    await sql(server.url, "DROP TABLE weather_10m", "rollups");
+    assert.equal(await server.server.downsampler.runOnce(BASE + HOUR), 4, "a dropped target is rebuilt");
+    const rebuilt = await sql(server.url, "SELECT count(*), sum(temp_count) FROM weather_10m", "rollups");
+    assert.deepEqual(rebuilt[0].map(Number), [7, 46]);
     const desc = await sql(server.url, "DESC TABLE weather_10m", "rollups");
     assert.deepEqual(desc.map((r) => [r[0], r[1]]), [
       ["station", "String"],
