@@ -4,10 +4,10 @@
  */
 import { ConfigError, type ConfigFlags, loadConfig } from "./src/config/config.ts";
 import { startPetrel } from "./src/app.ts";
-import { runVrlCli } from "./engine/vrl/cli.ts";
 import { DataHomeInUse } from "./src/storage/data_lock.ts";
 import { checkDataHome } from "./src/storage/check.ts";
 import { TlsConfigError } from "./src/http/tls.ts";
+import { onDenoDeploy } from "./src/config/deploy.ts";
 
 const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
 
@@ -53,9 +53,13 @@ async function start(args: string[]): Promise<number> {
   const stop = () => {
     server.shutdown().then(() => Deno.exit(0));
   };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  if (server.secure) Deno.addSignalListener("SIGHUP", () => void server.reloadTls());
+  try {
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+    if (server.secure) Deno.addSignalListener("SIGHUP", () => void server.reloadTls());
+  } catch {
+    // no signals to listen to (Deno Deploy): the platform stops the isolate
+  }
   await server.finished;
   return 0;
 }
@@ -77,7 +81,8 @@ async function check(args: string[]): Promise<number> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const [command, ...rest] = args;
+  // Deno Deploy runs the entry point without arguments: that means "start".
+  const [command, ...rest] = args.length === 0 && onDenoDeploy() ? ["start"] : args;
   try {
     switch (command) {
       case "start":
@@ -85,7 +90,8 @@ async function main(args: string[]): Promise<number> {
       case "check":
         return await check(rest);
       case "vrl":
-        return await runVrlCli(rest);
+        // loaded here only: the VRL engine is not part of a running server's footprint
+        return await (await import("./engine/vrl/cli.ts")).runVrlCli(rest);
       case undefined:
       case "help":
       case "--help":

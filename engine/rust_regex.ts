@@ -6,6 +6,7 @@
  * The translation itself is `regex_translate.ts`, shared with grok's Oniguruma patterns.
  */
 
+import { compileRegExp } from "../src/common/regexp.ts";
 import { translateRegexFlavour } from "./regex_translate.ts";
 
 /** Translates `src`; throws an Error with a regex-crate-like message on unsupported syntax. */
@@ -21,7 +22,7 @@ export function compileRustRegex(src: string, extraFlags = ""): RegExp {
   const hit = cache.get(key);
   if (hit) return hit;
   const { source, flags } = translateRustRegex(src);
-  const re = new RegExp(source, flags + extraFlags);
+  const re = compileRegExp(source, flags + extraFlags);
   cache.set(key, re);
   return re;
 }

@@ -2,8 +2,8 @@
  * Pipeline definitions and their versions, kept in `greptime_private.pipelines` (GreptimeDB's table
  * and columns) and mirrored in memory with each version compiled once.
  */
-import { compilePipeline } from "./pipeline.ts";
-import { identityPipeline } from "./identity.ts";
+import type { compilePipeline } from "./pipeline.ts";
+import type { identityPipeline } from "./identity.ts";
 import type { Pipeline } from "./pipeline_types.ts";
 import { invalidArguments } from "../src/common/errors.ts";
 import { executeSql } from "../src/sql/mod.ts";
@@ -33,6 +33,29 @@ export interface PipelineVersion {
 /** The names of built-in pipelines. */
 export const IDENTITY_PIPELINE = "greptime_identity";
 
+interface PipelineEngine {
+  compilePipeline: typeof compilePipeline;
+  identityPipeline: typeof identityPipeline;
+}
+
+let engine: PipelineEngine | undefined;
+
+/**
+ * Loads the pipeline engine (processors, VRL and its stdlib, YAML): a server that never runs a
+ * pipeline never holds it in memory. The route modules that compile pipelines load it with them
+ * (`routes/mod.ts`); `add` and `compiled` need it.
+ */
+export async function loadPipelineEngine(): Promise<void> {
+  if (engine) return;
+  const [pipeline, identity] = await Promise.all([import("./pipeline.ts"), import("./identity.ts")]);
+  engine = { compilePipeline: pipeline.compilePipeline, identityPipeline: identity.identityPipeline };
+}
+
+function loadedEngine(): PipelineEngine {
+  if (!engine) throw new Error("the pipeline engine is not loaded: call loadPipelineEngine() first");
+  return engine;
+}
+
 /** Persistent pipeline store. */
 export class PipelineStore {
   private readonly byName = new Map<string, PipelineVersion[]>();
@@ -61,7 +84,7 @@ export class PipelineStore {
 
   /** Compiles and stores a new version; returns its version string. Compile errors store nothing. */
   add(name: string, yaml: string): PipelineVersion {
-    const compiled = compilePipeline(yaml, { name });
+    const compiled = loadedEngine().compilePipeline(yaml, { name });
     const now = BigInt(Date.now()) * 1_000_000n + BigInt(Math.floor((performance.now() % 1) * 1e6));
     const version = now > this.lastVersion ? now : this.lastVersion + 1n;
     const batch: WriteBatch = {
@@ -92,14 +115,14 @@ export class PipelineStore {
     version?: string | null,
     identity?: Parameters<typeof identityPipeline>[0],
   ): Pipeline {
-    if (name === IDENTITY_PIPELINE) return identityPipeline(identity);
+    if (name === IDENTITY_PIPELINE) return loadedEngine().identityPipeline(identity);
     const v = this.get(name, version);
     if (!v) {
       throw invalidArguments(
         `Pipeline not found, name: ${name}, version: ${version ? version.trim() : "latest"}`,
       );
     }
-    v.compiled ??= compilePipeline(v.yaml, { name });
+    v.compiled ??= loadedEngine().compilePipeline(v.yaml, { name });
     return v.compiled;
   }
 

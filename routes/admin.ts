@@ -34,7 +34,19 @@ export function status(ctx: Ctx): Response {
     branch: b.branch,
     runtime: b.runtime,
     rustc_version: b.runtime,
+    storage: storageFacts(ctx),
   });
+}
+
+/** Where data lives, and whether it outlives the process (`:memory:`) or the isolate (Deno Deploy). */
+function storageFacts(ctx: Ctx) {
+  const dataHome = ctx.app.config.storage.data_home;
+  const memory = dataHome === ":memory:";
+  return {
+    data_home: dataHome,
+    ephemeral: memory || ctx.app.deploy,
+    deno_deploy: ctx.app.deploy,
+  };
 }
 
 /** `GET /metrics` → Prometheus text exposition. */

@@ -18,6 +18,8 @@ export interface App {
   storage: Storage;
   pipelines: PipelineStore;
   build: BuildInfo;
+  /** Running on Deno Deploy (`src/config/deploy.ts`): whatever storage it has ends with the isolate. */
+  deploy: boolean;
   /** Toggled by `POST /debug/enable_trace`. */
   traceEnabled: boolean;
 }

@@ -6,21 +6,30 @@
  */
 import type { AppRoute } from "./context.ts";
 import * as admin from "./admin.ts";
-import { dashboard } from "./dashboard.ts";
 import * as lineproto from "./lineproto.ts";
-import * as metricsapi from "./metricsapi.ts";
-import * as promApi from "./prometheus_api.ts";
-import { promql } from "./promql.ts";
 import * as sql from "./sql.ts";
-import * as tsjson from "./tsjson.ts";
-import * as pipelines from "./pipelines.ts";
-import * as prof from "./profiling.ts";
-import { ingest } from "./ingest.ts";
-import * as otlp from "./otlp.ts";
-import * as loki from "./loki.ts";
-import * as es from "./elasticsearch.ts";
-import * as jaeger from "./jaeger.ts";
-import { logs } from "./logs.ts";
+import { lazyRoutes } from "./lazy.ts";
+import { loadPipelineEngine } from "../engine/store.ts";
+
+/** A lazily loaded route module that runs pipelines: the pipeline engine loads with it. */
+function withPipelines<M extends object>(load: () => Promise<M>) {
+  return lazyRoutes(async () => (await Promise.all([load(), loadPipelineEngine()]))[0]);
+}
+
+// Loaded on first use (see lazy.ts): what an idle or line-protocol-only server never needs.
+const { dashboard } = lazyRoutes(() => import("./dashboard.ts"));
+const metricsapi = lazyRoutes(() => import("./metricsapi.ts"));
+const promApi = lazyRoutes(() => import("./prometheus_api.ts"));
+const { promql } = lazyRoutes(() => import("./promql.ts"));
+const tsjson = lazyRoutes(() => import("./tsjson.ts"));
+const pipelines = withPipelines(() => import("./pipelines.ts"));
+const prof = lazyRoutes(() => import("./profiling.ts"));
+const { ingest } = withPipelines(() => import("./ingest.ts"));
+const otlp = withPipelines(() => import("./otlp.ts"));
+const loki = withPipelines(() => import("./loki.ts"));
+const es = withPipelines(() => import("./elasticsearch.ts"));
+const jaeger = lazyRoutes(() => import("./jaeger.ts"));
+const { logs } = lazyRoutes(() => import("./logs.ts"));
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;

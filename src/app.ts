@@ -18,6 +18,7 @@ import { Storage, type StorageOptions } from "./storage/mod.ts";
 import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
 import { Downsampler } from "./downsample/downsampler.ts";
+import { onDenoDeploy } from "./config/deploy.ts";
 
 /** A started server. */
 export interface RunningServer {
@@ -85,11 +86,8 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   } catch (e) {
     throw new ConfigError(`Invalid user_provider: ${(e as Error).message}`);
   }
-  let lock: DataHomeLock | null = null;
-  if (config.storage.data_home !== ":memory:") {
-    await Deno.mkdir(config.storage.data_home, { recursive: true });
-    lock = lockDataHome(config.storage.data_home);
-  }
+  const deploy = onDenoDeploy();
+  const lock = await prepareDataHome(config.storage.data_home, deploy);
   let storage: Storage;
   try {
     storage = Storage.open(storageOptions(config));
@@ -106,7 +104,8 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
-    build: await buildInfo(),
+    build: await buildInfo({ git: !deploy }),
+    deploy,
     traceEnabled: false,
   };
   const router = new Router(ROUTES, (feature) => config[feature].enable);
@@ -135,6 +134,11 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     tls: listener.secure,
     data_home: config.storage.data_home,
   });
+  if (deploy) {
+    log.warn("Deno Deploy: storage is ephemeral and ends with this isolate", {
+      data_home: config.storage.data_home,
+    });
+  }
   /** Re-reads the certificate and key (SIGHUP); a failure keeps the current ones and is logged. */
   const reloadTls = async (): Promise<boolean> => {
     try {
@@ -177,6 +181,13 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
 function storageOptions(config: Config): StorageOptions {
   const { data_home: dataHome, max_disk_size: maxDiskSize } = config.storage;
   return { dataHome, autoCreateTable: config.auto_create_table, maxDiskSize };
+}
+
+/** Creates and locks the data home; on Deploy one isolate never shares it, so no lock file is written. */
+async function prepareDataHome(dataHome: string, deploy: boolean): Promise<DataHomeLock | null> {
+  if (dataHome === ":memory:") return null;
+  await Deno.mkdir(dataHome, { recursive: true });
+  return deploy ? null : lockDataHome(dataHome);
 }
 
 function serverMetrics(storage: Storage, downsampler: Downsampler): ServerMetrics {

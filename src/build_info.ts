@@ -3,6 +3,9 @@
 /** Petrel's version. */
 const VERSION = "0.1.0";
 
+/** The global a release file (`deno task release`) sets to the commit facts it was built from. */
+export const BUILD_FACTS_KEY = "__petrelBuildFacts";
+
 /** What `/status` reports about this build. */
 export interface BuildInfo {
   version: string;
@@ -13,8 +16,11 @@ export interface BuildInfo {
   hostname: string;
 }
 
-/** Reads commit facts from git when Petrel runs from a checkout; a compiled binary reports "unknown". */
-export async function buildInfo(): Promise<BuildInfo> {
+/**
+ * Reads commit facts from git when Petrel runs from a checkout (`git: false` spawns nothing, as on
+ * Deno Deploy); a compiled binary reports "unknown", a release file the facts it was built with.
+ */
+export async function buildInfo(opts: { git?: boolean } = {}): Promise<BuildInfo> {
   const info: BuildInfo = {
     version: VERSION,
     commit: "unknown",
@@ -23,8 +29,10 @@ export async function buildInfo(): Promise<BuildInfo> {
     runtime: `deno ${Deno.version.deno} (v8 ${Deno.version.v8}, typescript ${Deno.version.typescript})`,
     hostname: Deno.hostname(),
   };
+  const baked = (globalThis as Record<string, unknown>)[BUILD_FACTS_KEY] as Partial<BuildInfo> | undefined;
+  if (baked) return { ...info, ...baked };
   const dir = new URL(".", import.meta.url);
-  if (dir.protocol !== "file:") return info;
+  if (dir.protocol !== "file:" || opts.git === false) return info;
   try {
     const out = await new Deno.Command("git", {
       args: ["log", "-1", "--format=%H%n%cI", "HEAD"],

@@ -133,6 +133,15 @@ function compileArgs(
       return;
     }
     const n = cx.expr(a, st);
+    if (n.fallible) {
+      throw new VrlCompileError(
+        "E630",
+        "fallible argument",
+        a.start,
+        a.end,
+        "this expression can fail; handle the error before passing it in as an argument",
+      );
+    }
     if ((n.type.kind & p.kind) === 0) {
       throw new VrlCompileError(
         "E110",
@@ -217,7 +226,7 @@ function compileClosure(
     return slot;
   });
   cx.closureDepth++;
-  const body = cx.block(cl.body, inner);
+  const body = cx.block(cl.body, inner, true);
   cx.closureDepth--;
   // Outer variables assigned in the body keep their slot; fold their types back conservatively.
   for (const [k, v] of inner.vars) {
@@ -239,35 +248,16 @@ function compileClosure(
 
 /** VRL 0.33 functions Petrel does not implement (binary data, network, crypto, niche formats). */
 const UNSUPPORTED = new Set([
-  "decode_charset",
-  "decode_gzip",
-  "decode_lz4",
-  "decode_snappy",
-  "decode_zlib",
-  "decode_zstd",
-  "decrypt",
   "decrypt_ip",
   "dns_lookup",
-  "encode_charset",
-  "encode_gzip",
-  "encode_lz4",
   "encode_proto",
-  "encode_snappy",
-  "encode_zlib",
-  "encode_zstd",
-  "encrypt",
   "encrypt_ip",
-  "hmac",
   "http_request",
-  "ip_ntop",
-  "ip_pton",
   "match_datadog_query",
   "parse_aws_alb_log",
-  "parse_cbor",
   "parse_etld",
   "parse_proto",
   "parse_user_agent",
-  "random_bytes",
   "reverse_dns",
   "type_def",
   "validate_json_schema",

@@ -1,24 +1,25 @@
 /**
- * `petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object]`: runs a VRL program over
- * newline-delimited JSON events, printing one JSON line per event (the program's result, or the
- * resulting event with `--print-object`) or an `error: …` line on a runtime error. A compile error
- * prints VRL's diagnostic to stderr and exits 1; bad usage exits 2. `--input -` (or no `--input`)
- * reads standard input.
+ * `petrel vrl [--program FILE.vrl | 'PROGRAM'] [--input EVENTS.ndjson] [--print-object]`, as VRL's own
+ * `vrl` command: runs a VRL program over newline-delimited JSON events, printing one JSON line per event
+ * (the program's result, or the resulting event with `--print-object`) or an `error: …` line on a
+ * runtime error. A compile error prints VRL's diagnostic to stderr and exits 1; bad usage exits 2.
+ * `--input -` (or no `--input`) reads standard input; empty input runs the program once on `{}`.
  */
 
 import { compileVrl, encodeJson, parseJsonText, type VrlProgram, VrlRuntimeError } from "./mod.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 
-const USAGE = "usage: petrel vrl --program FILE.vrl [--input EVENTS.ndjson] [--print-object]";
+const USAGE = "usage: petrel vrl [--program FILE.vrl | PROGRAM] [--input EVENTS.ndjson] [--print-object]";
 
 interface Options {
-  program: string;
+  /** A program file, or the program's text given as the positional argument. */
+  program: { file: string } | { text: string };
   input: string;
   printObject: boolean;
 }
 
 function parseArgs(args: string[]): Options | string {
-  let program: string | undefined;
+  let program: Options["program"] | undefined;
   let input = "-";
   let printObject = false;
   for (let i = 0; i < args.length; i++) {
@@ -30,7 +31,7 @@ function parseArgs(args: string[]): Options | string {
     switch (flag) {
       case "--program":
       case "-p":
-        program = value();
+        program = { file: value() };
         break;
       case "--input":
       case "-i":
@@ -44,10 +45,11 @@ function parseArgs(args: string[]): Options | string {
       case "-h":
         return USAGE;
       default:
-        return `unknown argument: ${a}\n${USAGE}`;
+        if (a.startsWith("-") || program) return `unknown argument: ${a}\n${USAGE}`;
+        program = { text: a };
     }
   }
-  if (!program) return `missing --program\n${USAGE}`;
+  if (!program) return `missing a program (--program FILE or PROGRAM)\n${USAGE}`;
   if (input === undefined) return `missing value for --input\n${USAGE}`;
   return { program, input, printObject };
 }
@@ -84,9 +86,13 @@ export async function runVrlCli(args: string[]): Promise<number> {
   }
   let source: string;
   try {
-    source = await Deno.readTextFile(opts.program);
+    source = "text" in opts.program ? opts.program.text : await Deno.readTextFile(opts.program.file);
   } catch (e) {
-    console.error(`error: cannot read program ${opts.program}: ${(e as Error).message}`);
+    console.error(
+      `error: cannot read program ${"file" in opts.program ? opts.program.file : ""}: ${
+        (e as Error).message
+      }`,
+    );
     return 2;
   }
   let program: VrlProgram;
@@ -107,6 +113,8 @@ export async function runVrlCli(args: string[]): Promise<number> {
     return 2;
   }
   const out: string[] = [];
+  // VRL's CLI runs a program given no events once, on an empty object.
+  if (text.trim() === "") text = "{}";
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     out.push(runLine(program, line, opts.printObject));

@@ -33,7 +33,7 @@ export interface CompiledProgram {
 export function compileProgram(body: Expr[], fns: Record<string, FnDef>): CompiledProgram {
   const c = new Compiler(fns);
   const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
-  const node = c.block(body, state);
+  const node = c.block(body, state, true);
   if (!c.returnType) return { run: node.run, slots: c.slots, type: node.type };
   const inner = node.run;
   const run: Run = (ctx) => {
@@ -68,9 +68,14 @@ class Compiler implements CompilerApi {
     return s;
   }
 
-  block(body: Expr[], st: State): Node {
+  /**
+   * A block's statements in order. In a strict block (the program, a closure body) each fallible
+   * statement is an unhandled error, as VRL's root; any other block is as fallible as its statements,
+   * so `x, err = (a; f())` and `if c { f() }` are handled (or reported) where the block is used.
+   */
+  block(body: Expr[], st: State, strict = false): Node {
     if (body.length === 0) return { run: () => null, type: t(K.NULL), fallible: false, fresh: true };
-    const nodes = body.map((e) => this.statement(e, st));
+    const nodes = body.map((e) => strict ? this.statement(e, st) : this.expr(e, st));
     const last = nodes[nodes.length - 1];
     const runs = nodes.map((n) => n.run);
     let run: Run;
@@ -85,7 +90,7 @@ class Compiler implements CompilerApi {
         return runs[n](c);
       };
     }
-    return { run, type: last.type, fallible: false, fresh: last.fresh };
+    return { run, type: last.type, fallible: nodes.some((n) => n.fallible), fresh: last.fresh };
   }
 
   private statement(e: Expr, st: State): Node {
@@ -305,7 +310,7 @@ class Compiler implements CompilerApi {
     return {
       run: er ? (c) => (cr(c) === true ? tr(c) : er(c)) : (c) => (cr(c) === true ? tr(c) : null),
       type: elseN ? union(thenN.type, elseN.type) : union(thenN.type, t(K.NULL)),
-      fallible: cond.fallible,
+      fallible: cond.fallible || thenN.fallible || (elseN?.fallible ?? false),
       fresh: thenN.fresh && (elseN?.fresh ?? true),
     };
   }

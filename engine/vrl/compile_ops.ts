@@ -4,7 +4,7 @@ import type { Expr, Span } from "./ast.ts";
 import type { CompilerApi, Node, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { BINARY, binaryType } from "./ops.ts";
-import { isSubset, K, t, union } from "./types.ts";
+import { isSubset, K, kindName, t, union } from "./types.ts";
 import { deepClone, kindOf } from "./value.ts";
 
 type Unary = Extract<Expr, { k: "not" | "neg" }>;
@@ -14,6 +14,15 @@ type Abort = Extract<Expr, { k: "abort" }>;
 export function compileUnary(cx: CompilerApi, e: Unary, st: State): Node {
   if (e.k === "not") {
     const x = cx.expr(e.expr, st);
+    if ((x.type.kind & K.BOOLEAN) === 0) {
+      throw new VrlCompileError(
+        "E660",
+        "non-boolean negation",
+        e.start,
+        e.end,
+        `this expression resolves to ${kindName(x.type.kind)}, not boolean`,
+      );
+    }
     const r = x.run;
     return {
       run: (c) => {
@@ -48,11 +57,20 @@ export function compileAbort(cx: CompilerApi, e: Abort, st: State): Node {
   const m = e.message ? cx.expr(e.message, st) : undefined;
   if (m && !isSubset(m.type, K.BYTES)) {
     throw new VrlCompileError(
-      "E110",
-      "invalid argument type",
+      "E300",
+      "non-string abort message",
       e.message!.start,
       e.message!.end,
       "abort message must be a string",
+    );
+  }
+  if (m?.fallible) {
+    throw new VrlCompileError(
+      "E631",
+      "fallible abort message expression",
+      e.message!.start,
+      e.message!.end,
+      "this expression can fail; handle the error before using it as the message",
     );
   }
   const mr = m?.run;
@@ -96,6 +114,15 @@ export function compileBinary(cx: CompilerApi, op: string, lE: Expr, rE: Expr, e
     };
   }
   const r = cx.expr(rE, st);
+  if (op === "|" && ((l.type.kind & K.OBJECT) === 0 || (r.type.kind & K.OBJECT) === 0)) {
+    throw new VrlCompileError(
+      "E652",
+      "only objects can be merged",
+      e.start,
+      e.end,
+      `merging ${kindName(l.type.kind)} with ${kindName(r.type.kind)}`,
+    );
+  }
   const bt = binaryType(op, l.type, r.type, r.constant?.value);
   const fallible = l.fallible || r.fallible || bt.fallible;
   const lr = l.run, rr = r.run;

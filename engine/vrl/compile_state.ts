@@ -75,7 +75,7 @@ export interface CompilerApi {
   closureDepth: number;
   readonly fns: Record<string, FnDef>;
   expr(e: Expr, st: State): Node;
-  block(body: Expr[], st: State): Node;
+  block(body: Expr[], st: State, strict?: boolean): Node;
   rootType(p: PathNode, st: State): TypeDef;
   rootGetter(p: PathNode, st: State): Run;
   newSlot(): number;

@@ -7,6 +7,8 @@ import { BINARY_LEVELS, isTarget, KEYWORDS, RESERVED, TokenStream, toTarget } fr
 import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
 import { compileRegex } from "./regex.ts";
 
+const COMPARISONS = new Set(["==", "!=", "<", "<=", ">", ">="]);
+
 /** Parses a whole program into its top-level expressions. */
 export function parseProgram(src: string): Expr[] {
   const p = new Parser(lex(src));
@@ -62,9 +64,15 @@ class Parser extends TokenStream {
       this.next();
       const second = this.expr();
       if (!isTarget(second)) this.fail(this.peek(), "syntax error: expected an assignment target");
-      this.expect("=");
+      // `ok, err |= v` merges into `ok` as VRL does: `ok, err = ok | v`.
+      const merge = this.is("|=");
+      if (!merge) this.expect("=");
+      else this.next();
       this.skipNewlines();
-      const value = this.statement();
+      const rhs = this.statement();
+      const value: Expr = merge
+        ? { k: "binary", op: "|", l: first, r: rhs, start: first.start, end: rhs.end }
+        : rhs;
       return { k: "assign2", ok: toTarget(first), err: toTarget(second), value, start, end: value.end };
     }
     return first;
@@ -80,6 +88,16 @@ class Parser extends TokenStream {
     let l = this.expr(level + 1);
     const ops = BINARY_LEVELS[level];
     while (this.peek().kind === "punct" && ops.includes(this.peek().text)) {
+      if (l.k === "binary" && ops.includes(l.op) && COMPARISONS.has(l.op)) {
+        const t = this.peek();
+        throw new VrlCompileError(
+          "E650",
+          "chained comparison operators",
+          l.start,
+          t.end,
+          "wrap one side in parentheses",
+        );
+      }
       const op = this.next().text;
       this.skipNewlines();
       const r = this.expr(level + 1);

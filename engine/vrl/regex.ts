@@ -5,6 +5,7 @@
  * which the same translator reads in its Oniguruma flavour.
  */
 
+import { compileRegExp } from "../../src/common/regexp.ts";
 import { translateRustRegex } from "../rust_regex.ts";
 import { translateRegexFlavour } from "../regex_translate.ts";
 import { VrlRegex } from "./value.ts";
@@ -18,16 +19,16 @@ export function translateRegex(pattern: string, extraFlags = ""): { source: stri
 export function toJsRegExp(pattern: string, extraFlags = ""): RegExp {
   const { source, flags } = translateRegex(pattern, extraFlags);
   try {
-    return new RegExp(source, flags + "u");
+    return compileRegExp(source, flags + "u");
   } catch {
-    return new RegExp(source, flags);
+    return compileRegExp(source, flags);
   }
 }
 
 /** Compiles a VRL regex literal (`r'…'`) or `to_regex` argument: Rust syntax; throws on what Rust rejects. */
 export function compileRegex(pattern: string): VrlRegex {
   const { source, flags } = translateRustRegex(pattern);
-  return new VrlRegex(pattern, new RegExp(source, flags));
+  return new VrlRegex(pattern, compileRegExp(source, flags));
 }
 
 /** A global-flagged copy of a regex for iteration (cached per RegExp). */

@@ -4,7 +4,7 @@
  *
  * | VRL kind  | JS value                                   |
  * |-----------|--------------------------------------------|
- * | bytes     | `string`                                   |
+ * | bytes     | `string` (invalid UTF-8 kept as escapes, `bytes.ts`) |
  * | integer   | `bigint` (kept within i64 by the operators) |
  * | float     | `number` (never NaN)                        |
  * | boolean   | `boolean`                                  |
@@ -14,6 +14,8 @@
  * | object    | `Map<string, VrlValue>` (iterate via `sortedKeys`, VRL objects are ordered) |
  * | array     | `VrlValue[]`                               |
  */
+
+import { bytesString, lossyText } from "./bytes.ts";
 
 /** A UTC instant with nanosecond precision. */
 export class VrlTimestamp {
@@ -119,7 +121,7 @@ export function fromJson(v: unknown): VrlValue {
   if (Array.isArray(v)) return v.map(fromJson);
   if (v instanceof Map || v instanceof VrlTimestamp || v instanceof VrlRegex) return v as VrlValue;
   if (v instanceof Date) return VrlTimestamp.fromMs(v.getTime());
-  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  if (v instanceof Uint8Array) return bytesString(v);
   const out: VrlObject = new Map();
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) out.set(k, fromJson(x));
   return out;
@@ -133,6 +135,7 @@ export function fromJson(v: unknown): VrlValue {
 export function toJson(v: VrlValue): unknown {
   switch (typeof v) {
     case "string":
+      return lossyText(v);
     case "boolean":
     case "number":
       return v;
@@ -252,7 +255,7 @@ export function formatRfc3339(t: VrlTimestamp): string {
 export function encodeJson(v: VrlValue, pretty = false, indent = ""): string {
   switch (typeof v) {
     case "string":
-      return JSON.stringify(v);
+      return JSON.stringify(lossyText(v));
     case "bigint":
       return v.toString();
     case "number":

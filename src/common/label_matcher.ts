@@ -4,6 +4,7 @@
  */
 
 import { invalidArguments } from "./errors.ts";
+import { compileRegExp, regExpErrorReason } from "./regexp.ts";
 
 /** Prometheus' label matcher kinds. */
 export type MatcherType = "EQ" | "NEQ" | "RE" | "NRE";
@@ -25,9 +26,12 @@ function matcherRegExp(pattern: string): RegExp {
     // RE2's leading `(?i)` has no JS spelling except the flag.
     if (source.startsWith("(?i)")) source = source.slice(4), flags += "i";
     try {
-      re = new RegExp(`^(?:${source})$`, flags);
+      re = compileRegExp(`^(?:${source})$`, flags);
     } catch (e) {
-      throw invalidArguments(`Invalid regular expression in matcher: ${pattern}: ${(e as Error).message}`);
+      const shown = pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern;
+      throw invalidArguments(
+        `Invalid regular expression in matcher: ${shown}: ${regExpErrorReason(e)}`,
+      );
     }
     if (regexCache.size > 1000) regexCache.clear();
     regexCache.set(pattern, re);

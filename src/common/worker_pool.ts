@@ -14,6 +14,21 @@ import { Logger } from "./log.ts";
 
 const log = new Logger("petrel::worker");
 
+/**
+ * The global under which the release file (`deno task release`, one bundled file) puts each worker's
+ * bundled module as a `data:` URL keyed by pool name: a bundle has no worker files beside it.
+ */
+export const EMBEDDED_WORKERS_KEY = "__petrelEmbeddedWorkers";
+
+/** The module a pool's threads run: the embedded one in a release file, else `opts.url`. */
+function workerUrl(opts: WorkerPoolOptions): URL {
+  const embedded = (globalThis as Record<string, unknown>)[EMBEDDED_WORKERS_KEY] as
+    | Record<string, string>
+    | undefined;
+  const url = embedded?.[opts.name];
+  return url === undefined ? opts.url : new URL(url);
+}
+
 /** A thread failed or stopped while holding the request: the owner does the work itself instead. */
 export class WorkerUnavailable extends Error {
   constructor(message: string) {
@@ -213,7 +228,7 @@ export class WorkerPool<Request extends object, Reply = unknown> {
   }
 
   private startWeb(): Thread {
-    const w = new Worker(this.opts.url.href, { type: "module" });
+    const w = new Worker(workerUrl(this.opts).href, { type: "module" });
     const thread = this.thread((m, t) => w.postMessage(m, t ?? []), () => w.terminate());
     w.onmessage = (e: MessageEvent) => this.onReply(thread, e.data);
     w.onerror = (e: ErrorEvent) => {
@@ -225,7 +240,7 @@ export class WorkerPool<Request extends object, Reply = unknown> {
   }
 
   private startNode(): Thread {
-    const w = new NodeWorker(this.opts.url);
+    const w = new NodeWorker(workerUrl(this.opts));
     w.unref();
     const thread = this.thread(
       (m, t) => w.postMessage(m, t as never),

@@ -6,6 +6,7 @@
 import { parse as parseToml } from "smol-toml";
 import { formatDuration, formatSize, parseDuration, parseSize } from "../common/humantime.ts";
 import { type DownsampleRule, parseDownsampleRules, renderDownsampleRule } from "./downsample.ts";
+import { deployDefaults, deployMarker } from "./deploy.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
 export interface Config {
@@ -130,6 +131,11 @@ export async function loadConfig(
   Config
 > {
   const config = defaultConfig();
+  if (deployMarker(env)) {
+    const d = deployDefaults(env);
+    config.storage.data_home = d.data_home;
+    config.http.addr = d.addr;
+  }
   if (flags.configFile) {
     let text: string;
     try {

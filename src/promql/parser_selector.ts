@@ -2,6 +2,7 @@
  * Selectors and their postfix modifiers: `name{matchers}`, `[range]`, `[range:step]` subqueries,
  * `offset` and `@`.
  */
+import { compileRegExp, regExpErrorReason } from "../common/regexp.ts";
 import type { LabelMatcher, MatcherType } from "../common/label_matcher.ts";
 import type { Expr, SubqueryExpr, VectorSelector } from "./ast.ts";
 import { keywordOf, type Token } from "./lexer.ts";
@@ -53,9 +54,9 @@ export abstract class SelectorParser extends TokenCursor {
     const m: LabelMatcher = { type, name: t.val, value: v.val };
     if (type === "RE" || type === "NRE") {
       try {
-        new RegExp(v.val.replaceAll("(?P<", "(?<").replace(/^\(\?i\)/, ""), "s");
+        compileRegExp(v.val.replaceAll("(?P<", "(?<").replace(/^\(\?i\)/, ""), "s");
       } catch (e) {
-        this.fail(t.pos, `error parsing regexp: ${(e as Error).message}`);
+        this.fail(t.pos, `error parsing regexp: ${regExpErrorReason(e)}`);
       }
     }
     return m;

@@ -238,6 +238,24 @@ const CASES: Case[] = [
       assert.match(b.error!, /many-to-one matching must be explicit/);
     },
   },
+  {
+    // V8 compiles a regex on first use: one too large to compile must still be the client's 400.
+    name: "a matcher regex too large for the engine is 400, with the pattern shortened",
+    path: "query_range",
+    method: "POST",
+    params: {
+      query: `sum by (job) (rate(http_requests_total{job=~"a${"- ".repeat(86_000)}b"}[5m]))`,
+      start: secs(MID - 600_000),
+      end: secs(MID),
+      step: "15",
+    },
+    status: 400,
+    body: (b) => {
+      assert.equal(b.errorType, "bad_data");
+      assert.match(b.error!, /^Invalid regular expression in matcher: a- - .*…: .*too large/);
+      assert.ok(b.error!.length < 600, `error is ${b.error!.length} characters`);
+    },
+  },
 ];
 
 Deno.test("Prometheus HTTP API: queries, parameter forms and errors", async (t) => {

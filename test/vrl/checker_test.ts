@@ -23,7 +23,7 @@ table("fallibility rules", [
   rejects(`.a.b = "s"; . = parse_json!("{}"); upcase(.a.b)`, "E100"),
   ok(`del(.x); .x == null`, true),
   // Errors in function arguments propagate to the call.
-  rejects(`upcase(string(.x))`, "E100"),
+  rejects(`upcase(string(.x))`, "E630"),
   ok(`upcase(string(.x) ?? "d")`, "D"),
   // `!` aborts on error, so the expression is infallible.
   ok(`upcase(string!(.x))`, "X", { x: "x" }),

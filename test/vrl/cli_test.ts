@@ -101,6 +101,18 @@ Deno.test("cli: usage errors exit 2", async () => {
   assert.match(help.stdout, /usage: petrel vrl/);
 });
 
+Deno.test("cli: a positional program runs as VRL's own CLI does, on {} when there is no input", async () => {
+  const once = await runCli(['.a = 1 + 2; upcase("x")'], "");
+  assert.equal(once.code, 0, once.stderr);
+  assert.equal(once.stdout, '"X"\n');
+  const obj = await runCli(["--print-object", ".b = int!(.a) * 2"], '{"a":2}\n{"a":5}\n');
+  assert.equal(obj.code, 0, obj.stderr);
+  assert.equal(obj.stdout, '{"a":2,"b":4}\n{"a":5,"b":10}\n');
+  const two = await runCli([".", "."]);
+  assert.equal(two.code, 2);
+  assert.match(two.stderr, /unknown argument: \./);
+});
+
 Deno.test("bench: benchVrl runs the 10-statement program", () => {
   const { eventsPerSec } = benchVrl(5_000);
   assert.ok(eventsPerSec > 0);

@@ -70,3 +70,40 @@ table("closure parameters typed from the collection", [
   rejects(`map_values({"a": 1}, recursive: true) -> |v| { v + 1 }`, "E100"),
   rejects(`x = [1]\nx[5] + 1`, "E100"),
 ]);
+
+table("fallibility: blocks and if expressions are as fallible as their statements", [
+  rejects(`x = (1; parse_int("3"))`, "E103"),
+  rejects(`x = if true { parse_int("3") } else { 1 }`, "E103"),
+  rejects(`x = if true { 1 } else { parse_int("3") }`, "E103"),
+  rejects(`if true { parse_int("3") }`, "E100"),
+  rejects(`{ parse_int("3") }`, "E100"),
+  ok(`x, err = (1; parse_int("a")); err != null`, true),
+  ok(`x, err = (1; parse_int("7")); [x, err]`, [7, null]),
+  ok(`x, err = if true { parse_int("z") } else { 1 }; [x, err == null]`, [0, false]),
+  ok(`x = (parse_int("x"); 2) ?? 3; x`, 3),
+  ok(`x = (parse_int!("3"); 2); x`, 2),
+  // A closure body stays a root of its own: its fallible statements are unhandled there.
+  rejects(`map_values([1]) -> |v| { (1; parse_int("3")) }`, "E100"),
+]);
+
+table("fallibility: `ok, err |=` merges into ok", [
+  ok(`.a = {"x": 1}; .a, err |= parse_json("{\\"y\\": 2}"); [.a, err]`, [{ x: 1, y: 2 }, null]),
+  ok(`.a = {"x": 1}; .a, err |= parse_json("[1]"); err != null`, true),
+  ok(`o = {"k": "v"}; o, e |= parse_json("{}"); [o, e]`, [{ k: "v" }, null]),
+  rejects(`.a = {"x": 1}; .a, err |= {"z": 1}`, "E104"),
+]);
+
+table("compile errors: VRL's codes for operators, abort and arguments", [
+  rejects(`1 < 2 < 3`, "E650"),
+  rejects(`1 == 1 != false`, "E650"),
+  ok(`(1 < 2) == true`, true),
+  rejects(`{} | 1`, "E652"),
+  rejects(`[1] | [2]`, "E652"),
+  ok(`{"a": 1} | {"b": 2}`, { a: 1, b: 2 }),
+  rejects(`!1`, "E660"),
+  ok(`!false`, true),
+  rejects(`abort 1`, "E300"),
+  rejects(`abort upcase(.x)`, "E631"),
+  rejects(`upcase(parse_json("1"))`, "E630"),
+  ok(`upcase(string!(parse_json!("\\"a\\"")))`, "A"),
+]);

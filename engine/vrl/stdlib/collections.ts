@@ -1,5 +1,6 @@
 /** Object and array functions, including the closure-taking iteration functions. */
 
+import { bytesString, utf8Bytes } from "../bytes.ts";
 import { getIn, removeIn, setIn } from "../path.ts";
 import { ANY, elementType, K, t, type TypeDef } from "../types.ts";
 import {
@@ -232,11 +233,7 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
     returns: K.INTEGER,
     call: ([v]) =>
       BigInt(
-        v instanceof Map
-          ? v.size
-          : typeof v === "string"
-          ? new TextEncoder().encode(v).length
-          : (v as VrlValue[]).length,
+        v instanceof Map ? v.size : typeof v === "string" ? utf8Bytes(v).length : (v as VrlValue[]).length,
       ),
   },
   unique: {
@@ -316,10 +313,8 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
       if (size < 1) return fail('"chunk_size" must be at least 1 byte');
       const out: VrlValue[] = [];
       if (typeof v === "string") {
-        const bytes = new TextEncoder().encode(v);
-        for (let i = 0; i < bytes.length; i += size) {
-          out.push(new TextDecoder().decode(bytes.slice(i, i + size)));
-        }
+        const bytes = utf8Bytes(v);
+        for (let i = 0; i < bytes.length; i += size) out.push(bytesString(bytes.slice(i, i + size)));
       } else {for (let i = 0; i < (v as VrlValue[]).length; i += size) {
           out.push((v as VrlValue[]).slice(i, i + size));
         }}

@@ -1,10 +1,11 @@
 /**
- * Encoding and hashing functions. VRL strings are bytes; here they are JS strings, so byte-level
- * functions encode strings as UTF-8 and decoded bytes are read back as UTF-8 (invalid sequences
- * become U+FFFD).
+ * Encoding and hashing functions. VRL strings are bytes: byte-level functions take a string's bytes
+ * with `utf8Bytes` and give decoded bytes back with `bytesString`, which keeps invalid UTF-8 (see
+ * `../bytes.ts`).
  */
 
 import { createHash } from "node:crypto";
+import { bytesString, utf8Bytes } from "../bytes.ts";
 import { K } from "../types.ts";
 import { encodeJson, sortedKeys, type VrlObject, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, opt, req, str } from "./def.ts";
@@ -12,8 +13,6 @@ import { everyItem, unlessConstant } from "./def.ts";
 import { toStringValue } from "./type_fns.ts";
 
 const S = K.BYTES;
-const enc = new TextEncoder();
-const dec = new TextDecoder();
 
 function toBase64(bytes: Uint8Array, urlSafe: boolean, padding: boolean): string {
   let s = btoa(String.fromCharCode(...bytes));
@@ -37,7 +36,7 @@ function fromBase64(s: string, urlSafe: boolean): Uint8Array {
   }
 }
 
-const hex = (s: string, alg: string) => createHash(alg).update(s, "utf8").digest("hex");
+const hex = (s: string, alg: string) => createHash(alg).update(utf8Bytes(s)).digest("hex");
 
 const SHA2: Record<string, string> = {
   "SHA-224": "sha224",
@@ -78,7 +77,7 @@ const PERCENT_SETS: Record<string, (c: number) => boolean> = {
 function encodePercent(s: string, set: string): string {
   const keep = PERCENT_SETS[set] ?? PERCENT_SETS.NON_ALPHANUMERIC;
   let out = "";
-  for (const b of enc.encode(s)) {
+  for (const b of utf8Bytes(s)) {
     const alnum = (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122);
     out += alnum || keep(b) ? String.fromCharCode(b) : "%" + b.toString(16).toUpperCase().padStart(2, "0");
   }
@@ -87,7 +86,7 @@ function encodePercent(s: string, set: string): string {
 
 function decodePercent(s: string): string {
   const bytes: number[] = [];
-  const raw = enc.encode(s);
+  const raw = utf8Bytes(s);
   for (let i = 0; i < raw.length; i++) {
     if (
       raw[i] === 37 && i + 2 < raw.length + 0 &&
@@ -97,7 +96,7 @@ function decodePercent(s: string): string {
       i += 2;
     } else bytes.push(raw[i]);
   }
-  return dec.decode(new Uint8Array(bytes));
+  return bytesString(new Uint8Array(bytes));
 }
 
 let CRC_TABLE: Uint32Array | undefined;
@@ -111,7 +110,7 @@ function crc32(s: string): bigint {
     }
   }
   let crc = 0xffffffff;
-  for (const b of enc.encode(s)) crc = CRC_TABLE[(crc ^ b) & 0xff] ^ (crc >>> 8);
+  for (const b of utf8Bytes(s)) crc = CRC_TABLE[(crc ^ b) & 0xff] ^ (crc >>> 8);
   return BigInt((crc ^ 0xffffffff) >>> 0);
 }
 
@@ -166,18 +165,18 @@ export const ENCODING_FNS: Record<string, FnDef> = {
   encode_base64: {
     params: [req("value", S), opt("padding", K.BOOLEAN), opt("charset", S)],
     returns: S,
-    call: ([v, p, c]) => toBase64(enc.encode(v as string), str(c, "standard") === "url_safe", flag(p, true)),
+    call: ([v, p, c]) => toBase64(utf8Bytes(v as string), str(c, "standard") === "url_safe", flag(p, true)),
   },
   decode_base64: {
     params: [req("value", S), opt("charset", S)],
     returns: S,
     fallible: true,
-    call: ([v, c]) => dec.decode(fromBase64(v as string, str(c, "standard") === "url_safe")),
+    call: ([v, c]) => bytesString(fromBase64(v as string, str(c, "standard") === "url_safe")),
   },
   encode_base16: {
     params: [req("value", S)],
     returns: S,
-    call: ([v]) => [...enc.encode(v as string)].map((b) => b.toString(16).padStart(2, "0")).join(""),
+    call: ([v]) => [...utf8Bytes(v as string)].map((b) => b.toString(16).padStart(2, "0")).join(""),
   },
   decode_base16: {
     params: [req("value", S)],
@@ -188,7 +187,7 @@ export const ENCODING_FNS: Record<string, FnDef> = {
       if (s.length % 2 !== 0 || !/^[0-9A-Fa-f]*$/.test(s)) return fail("unable to decode value from base16");
       const out = new Uint8Array(s.length / 2);
       for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(2 * i, 2 * i + 2), 16);
-      return dec.decode(out);
+      return bytesString(out);
     },
   },
   encode_percent: {

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import { createXXHash128, createXXHash3, createXXHash32, createXXHash64 } from "hash-wasm";
+import { utf8Bytes } from "../bytes.ts";
 import { K } from "../types.ts";
 import type { VrlValue } from "../value.ts";
 import { fail, type FnDef, opt, req, str, unlessConstant } from "./def.ts";
@@ -16,10 +17,10 @@ const [XXH32, XXH64, XXH3, XXH128] = await Promise.all([
 ]);
 
 const XXHASH_VARIANTS: Record<string, (s: string) => VrlValue> = {
-  "XXH32": (s) => BigInt("0x" + XXH32.init().update(s).digest("hex")),
-  "XXH64": (s) => BigInt.asIntN(64, BigInt("0x" + XXH64.init().update(s).digest("hex"))),
-  "XXH3-64": (s) => BigInt.asIntN(64, BigInt("0x" + XXH3.init().update(s).digest("hex"))),
-  "XXH3-128": (s) => BigInt("0x" + XXH128.init().update(s).digest("hex")).toString(),
+  "XXH32": (s) => BigInt("0x" + XXH32.init().update(utf8Bytes(s)).digest("hex")),
+  "XXH64": (s) => BigInt.asIntN(64, BigInt("0x" + XXH64.init().update(utf8Bytes(s)).digest("hex"))),
+  "XXH3-64": (s) => BigInt.asIntN(64, BigInt("0x" + XXH3.init().update(utf8Bytes(s)).digest("hex"))),
+  "XXH3-128": (s) => BigInt("0x" + XXH128.init().update(utf8Bytes(s)).digest("hex")).toString(),
 };
 
 const MASK64 = (1n << 64n) - 1n;
@@ -107,7 +108,7 @@ export const HASH_FNS: Record<string, FnDef> = {
   seahash: {
     params: [req("value", K.BYTES)],
     returns: K.INTEGER,
-    call: ([v]) => seahash(new TextEncoder().encode(v as string)),
+    call: ([v]) => seahash(utf8Bytes(v as string)),
   },
   community_id: {
     params: [

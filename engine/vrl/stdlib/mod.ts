@@ -1,6 +1,9 @@
 /** The standard library: one table from function name to definition. */
 
+import { BINARY_FNS } from "./binary.ts";
 import { COLLECTION_FNS } from "./collections.ts";
+import { COMPRESSION_FNS } from "./compression.ts";
+import { CRYPTO_FNS } from "./crypto.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { EXTRA_FNS } from "./extra.ts";
@@ -34,4 +37,7 @@ export const STDLIB: Record<string, FnDef> = {
   ...HASH_FNS,
   ...FORMAT_FNS,
   ...XML_FNS,
+  ...COMPRESSION_FNS,
+  ...CRYPTO_FNS,
+  ...BINARY_FNS,
 };

@@ -1,5 +1,6 @@
 /** String functions. */
 
+import { bytesString, utf8Bytes } from "../bytes.ts";
 import { K, t } from "../types.ts";
 import { globalRegex } from "../regex.ts";
 import { formatFloat, kindOf, VrlRegex, type VrlValue } from "../value.ts";
@@ -184,9 +185,14 @@ export const STRING_FNS: Record<string, FnDef> = {
     fresh: true,
     call: ([v, s, e]) => {
       if (typeof v === "string") {
-        const chars = [...v];
-        const [a, b] = sliceIdx(chars.length, num(s, 0), e === undefined ? undefined : num(e, 0));
-        return chars.slice(a, b).join("");
+        // VRL slices the bytes: a cut inside a character leaves bytes that are not UTF-8 (`../bytes.ts`).
+        if (isAscii(v)) {
+          const [a, b] = sliceIdx(v.length, num(s, 0), e === undefined ? undefined : num(e, 0));
+          return v.slice(a, b);
+        }
+        const bytes = utf8Bytes(v);
+        const [a, b] = sliceIdx(bytes.length, num(s, 0), e === undefined ? undefined : num(e, 0));
+        return bytesString(bytes.subarray(a, b));
       }
       const arr = v as VrlValue[];
       const [a, b] = sliceIdx(arr.length, num(s, 0), e === undefined ? undefined : num(e, 0));
@@ -328,3 +334,9 @@ export const STRING_FNS: Record<string, FnDef> = {
     },
   },
 };
+
+// deno-lint-ignore no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+function isAscii(s: string): boolean {
+  return !NON_ASCII.test(s);
+}

@@ -1,4 +1,5 @@
 /** `label_replace`, `label_join` and the sorting functions. */
+import { compileRegExp } from "../../common/regexp.ts";
 import { executionError } from "../errors.ts";
 import { compareLabels, isValidLabelName } from "../labels.ts";
 import type { Labels, StepSeries, StepValue } from "../values.ts";
@@ -11,7 +12,7 @@ const vec = (v: StepValue) => (v.kind === "vector" ? v.series : []);
 export function re2RegExp(pattern: string): RegExp {
   let source = pattern.replaceAll("(?P<", "(?<"), flags = "s";
   if (source.startsWith("(?i)")) source = source.slice(4), flags += "i";
-  return new RegExp(`^(?:${source})$`, flags);
+  return compileRegExp(`^(?:${source})$`, flags);
 }
 
 /** Go's `Regexp.Expand`: `$1`, `${1}`, `$name`, `${name}`, `$$`; unknown names expand to "". */
