@@ -5,6 +5,7 @@
 import { type Config, ConfigError, parseAddr } from "./config/config.ts";
 import { StaticUserProvider } from "./http/auth.ts";
 import { ServerMetrics } from "./http/metrics.ts";
+import { watchTableDisk } from "./http/storage_metrics.ts";
 import { Router } from "./http/router.ts";
 import { createHandler } from "./http/server.ts";
 import { Listener } from "./http/listener.ts";
@@ -13,9 +14,10 @@ import { buildInfo } from "./build_info.ts";
 import { LogFilter, Logger, setLogFilter } from "./common/log.ts";
 import { ROUTES } from "../routes/mod.ts";
 import type { App } from "../routes/context.ts";
-import { Storage } from "./storage/mod.ts";
+import { Storage, type StorageOptions } from "./storage/mod.ts";
 import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
+import { Downsampler } from "./downsample/downsampler.ts";
 import { onDenoDeploy } from "./config/deploy.ts";
 
 /** A started server. */
@@ -24,6 +26,8 @@ export interface RunningServer {
   /** The bound address (the real port when started on port 0). */
   hostname: string;
   port: number;
+  /** The `[[downsample]]` runner (tests drive it with `runOnce(now)`). */
+  downsampler: Downsampler;
   /** Whether the listener speaks HTTPS (`[http.tls]`). */
   secure: boolean;
   /** Re-reads the TLS certificate and key (SIGHUP); false (logged) when they cannot be served. */
@@ -86,16 +90,17 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   const lock = await prepareDataHome(config.storage.data_home, deploy);
   let storage: Storage;
   try {
-    storage = Storage.open({ dataHome: config.storage.data_home, autoCreateTable: config.auto_create_table });
+    storage = Storage.open(storageOptions(config));
   } catch (e) {
     lock?.release();
     throw e;
   }
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
+  const downsampler = new Downsampler(storage, config.downsample);
   const app: App = {
     config,
-    metrics: serverMetrics(storage),
+    metrics: serverMetrics(storage, downsampler),
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -123,6 +128,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     lock?.release();
     throw e;
   }
+  downsampler.start();
   log.info("Petrel listening", {
     addr: `${listener.hostname}:${listener.port}`,
     tls: listener.secure,
@@ -152,6 +158,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   const shutdown = () => {
     stopping ??= (async () => {
       await drain(config.http.timeout > 0 ? config.http.timeout : 30_000);
+      await downsampler.stop();
       await listener.shutdown();
       storage.close();
       lock?.release();
@@ -164,10 +171,16 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     hostname: listener.hostname,
     port: listener.port,
     secure: listener.secure,
+    downsampler,
     reloadTls,
     shutdown,
     finished: listener.finished,
   };
+}
+
+function storageOptions(config: Config): StorageOptions {
+  const { data_home: dataHome, max_disk_size: maxDiskSize } = config.storage;
+  return { dataHome, autoCreateTable: config.auto_create_table, maxDiskSize };
 }
 
 /** Creates and locks the data home; on Deploy one isolate never shares it, so no lock file is written. */
@@ -177,8 +190,10 @@ async function prepareDataHome(dataHome: string, deploy: boolean): Promise<DataH
   return deploy ? null : lockDataHome(dataHome);
 }
 
-function serverMetrics(storage: Storage): ServerMetrics {
+function serverMetrics(storage: Storage, downsampler: Downsampler): ServerMetrics {
   const metrics = new ServerMetrics();
+  downsampler.register(metrics.registry);
   metrics.watchStorage(() => storage.compactedWindows());
+  watchTableDisk(metrics.registry, storage);
   return metrics;
 }

@@ -5,6 +5,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { formatDuration, formatSize, parseDuration, parseSize } from "../common/humantime.ts";
+import { type DownsampleRule, parseDownsampleRules, renderDownsampleRule } from "./downsample.ts";
 import { deployDefaults, deployMarker } from "./deploy.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
@@ -26,7 +27,8 @@ export interface Config {
     /** `[http.tls]`: HTTPS on the same address (`src/http/tls.ts`). */
     tls: { mode: string; cert_path: string; key_path: string };
   };
-  storage: { data_home: string; ttl_sweep_interval: number };
+  /** `max_disk_size`: the bound of every database without its own (0: none). */
+  storage: { data_home: string; ttl_sweep_interval: number; max_disk_size: number };
   logging: { level: string };
   influxdb: { enable: boolean; default_merge_mode: string };
   prom_store: { enable: boolean; with_metric_engine: boolean };
@@ -36,6 +38,8 @@ export interface Config {
   jaeger: { enable: boolean };
   loki: { enable: boolean };
   dashboard: { enable: boolean };
+  /** `[[downsample]]` rules (`downsample.ts`). */
+  downsample: DownsampleRule[];
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -64,7 +68,11 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
     cert_path: ["string", ""],
     key_path: ["string", ""],
   },
-  storage: { data_home: ["string", "./petrel_data"], ttl_sweep_interval: ["duration", 60_000] },
+  storage: {
+    data_home: ["string", "./petrel_data"],
+    ttl_sweep_interval: ["duration", 60_000],
+    max_disk_size: ["size", 0],
+  },
   logging: { level: ["string", "info"] },
   influxdb: { enable: ["bool", true], default_merge_mode: [["last_non_null", "last_row"], "last_non_null"] },
   prom_store: { enable: ["bool", true], with_metric_engine: ["bool", true] },
@@ -100,6 +108,7 @@ export function defaultConfig(): Config {
     const target = sectionOf(out, section, true);
     for (const [key, [, def]] of Object.entries(keys)) target[key] = Array.isArray(def) ? [...def] : def;
   }
+  out.downsample = [];
   return out as unknown as Config;
 }
 
@@ -167,7 +176,13 @@ export function applyToml(config: Config, text: string, source: string): void {
 function applyTable(config: Config, section: string, table: Record<string, unknown>, source: string): void {
   for (const [name, value] of Object.entries(table)) {
     const nested = section === "" ? name : `${section}.${name}`;
-    if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
+    if (nested === "downsample") {
+      try {
+        config.downsample = parseDownsampleRules(value);
+      } catch (e) {
+        throw new ConfigError(`Invalid downsample rule in ${source}: ${(e as Error).message}`);
+      }
+    } else if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
     else setKey(config, section, name, value, source);
   }
 }
@@ -282,6 +297,7 @@ export function renderConfigToml(config: Config): string {
     lines.push("", `[${section}]`);
     sectionLines(section);
   }
+  for (const rule of config.downsample ?? []) lines.push("", ...renderDownsampleRule(rule));
   return lines.join("\n") + "\n";
 }
 

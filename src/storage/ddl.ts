@@ -135,6 +135,7 @@ const ALTERABLE = new Set([
   "compaction.twcs.trigger_file_num",
   "compaction.twcs.max_output_file_size",
   "write_buffer_size",
+  "max_disk_size",
 ]);
 
 /** Sets and unsets table options (only those that need no physical change). */
@@ -145,6 +146,7 @@ export function alterOptions(
   unset: string[],
 ): void {
   const normalized = normalizeOptions(set);
+  if (normalized.max_disk_size !== undefined) normalizeOptions({ ...table.options, ...normalized }, false);
   for (const k of [...Object.keys(normalized), ...unset.map((u) => u.toLowerCase())]) {
     if (!ALTERABLE.has(k)) {
       throw invalidArguments(`Invalid set table option request: altering ${k} is not supported`);

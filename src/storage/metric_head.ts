@@ -55,6 +55,11 @@ export function beginJob(handle: DatabaseHandle, physical: TableMeta, start: num
   return mark;
 }
 
+/** Whether a compaction job is reading a window of the physical table right now. */
+export function jobRunning(handle: DatabaseHandle, physical: TableMeta): boolean {
+  return jobs.get(handle)?.has(physical.id) ?? false;
+}
+
 /** Ends a job's mark. */
 export function endJob(handle: DatabaseHandle, physical: TableMeta): void {
   jobs.get(handle)?.delete(physical.id);

@@ -33,6 +33,7 @@ import { Checkpointer } from "./checkpointer.ts";
 import { sweepExpiredTables } from "./ttl_sweep.ts";
 import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
 import { compactNow, MetricCompactor } from "./metric_compaction.ts";
+import { enforceDiskLimits, RetentionCounters, type RetentionDrop } from "./size_retention.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
@@ -57,6 +58,8 @@ const log = new Logger("petrel::storage");
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
 export type { TableScan } from "./scan.ts";
+export type { RetentionDrop } from "./size_retention.ts";
+export type { TableDiskUsage } from "./disk_usage.ts";
 export { batchFromRecords } from "./writer.ts";
 export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
 export type { MetricSampleInput, MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
@@ -68,6 +71,8 @@ export interface StorageOptions {
   dataHome: string;
   /** Whether writes may create missing tables (GreptimeDB's default: true). */
   autoCreateTable?: boolean;
+  /** `max_disk_size` of databases without their own, in bytes (0: unbounded). */
+  maxDiskSize?: number;
 }
 
 /** Databases that always exist. */
@@ -88,10 +93,13 @@ export class Storage {
   private readonly closeHooks = new Set<() => void>();
   private readonly checkpointer = new Checkpointer();
   private readonly compactor = new MetricCompactor(() => this.dbs.values());
+  private readonly retention = new RetentionCounters();
+  private readonly maxDiskSize: number;
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
     this.autoCreateTable = opts.autoCreateTable ?? true;
+    this.maxDiskSize = opts.maxDiskSize ?? 0;
     this.dataDir = opts.dataHome === ":memory:" ? null : join(opts.dataHome, "data");
   }
 
@@ -331,15 +339,31 @@ export class Storage {
     return sweepExpiredTables(this.dbs.values(), this.lastSweep, nowMs);
   }
 
-  /** Starts the background sweeper that deletes expired rows every `intervalMs`. */
+  /** Drops the oldest time windows of tables and databases over their `max_disk_size` (counted for `/metrics`). */
+  enforceDiskSize(): RetentionDrop[] {
+    const drops = enforceDiskLimits(this.dbs.values(), this.maxDiskSize);
+    this.retention.add(drops);
+    return drops;
+  }
+
+  /** Windows and rows dropped by size retention since start, per table. */
+  retentionDropped(): RetentionDrop[] {
+    return this.retention.totals();
+  }
+
+  /** Starts the background sweeper: expired rows, then size bounds, every `intervalMs`. */
   startTtlSweeper(intervalMs: number): void {
     this.stopTtlSweeper();
-    this.sweeper = setInterval(() => {
+    const guarded = (what: string, sweep: () => unknown) => {
       try {
-        this.sweepExpired();
+        sweep();
       } catch (e) {
-        log.error("ttl sweep failed", { error: String(e) });
+        log.error(`${what} failed`, { error: String(e) });
       }
+    };
+    this.sweeper = setInterval(() => {
+      guarded("ttl sweep", () => this.sweepExpired());
+      guarded("size retention", () => this.enforceDiskSize());
     }, intervalMs);
     Deno.unrefTimer(this.sweeper as unknown as number);
   }

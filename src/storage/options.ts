@@ -4,7 +4,7 @@
  */
 import type { CreateType, TableOptions } from "../common/rows.ts";
 import { invalidArguments } from "../common/errors.ts";
-import { parseDuration } from "../common/humantime.ts";
+import { parseDuration, parseSize } from "../common/humantime.ts";
 
 /** Options that `WITH (...)` and write hints may set. */
 const VALID_OPTION_KEYS = new Set([
@@ -27,6 +27,7 @@ const VALID_OPTION_KEYS = new Set([
   "index.type",
   "memtable.type",
   "physical_table",
+  "max_disk_size",
 ]);
 
 /** Parses a humantime duration (`7d`, `1h 30m`, `90s`, `5 minutes`) into milliseconds; undefined if malformed. */
@@ -105,9 +106,21 @@ export function normalizeOptions(options: TableOptions, strictKeys = true): Tabl
         parseTtl(value);
         out[key] = value.trim();
         break;
+      case "max_disk_size":
+        if (parseSize(value) === null) {
+          throw invalidArguments(
+            `Invalid value for table option max_disk_size: '${value}' (expected a size like '1GiB' or '500MB')`,
+          );
+        }
+        out[key] = value.trim();
+        break;
       default:
         out[key] = value;
     }
+  }
+  if (out.max_disk_size !== undefined && out.on_physical_table !== undefined) {
+    // A logical table's samples share its physical table's b-trees: the bound goes there.
+    throw invalidArguments("max_disk_size applies to a metric engine's physical table, not a logical table");
   }
   if (out.append_mode === "true" && out.merge_mode) {
     throw invalidArguments("merge_mode is not allowed when append_mode is enabled");

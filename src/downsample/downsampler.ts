@@ -1,0 +1,152 @@
+/**
+ * Runs the `[[downsample]]` rules in the background: a window is computed once it has closed
+ * (`delay` after its end), a stretch of windows at a time, each stretch written to the target
+ * together with the rule's watermark in one transaction (`watermark.ts`). Empty stretches of the
+ * source are skipped without moving the watermark, so data that arrives later for a window never
+ * computed is still taken; data arriving for a window already computed is not (see the README).
+ */
+import client from "prom-client";
+import { Logger } from "../common/log.ts";
+import type { DownsampleRule } from "../config/downsample.ts";
+import { isPhysicalTable, type Storage } from "../storage/mod.ts";
+import { aggregateWindows, firstTimeFrom, sourceShape } from "../storage/window_aggregate.ts";
+import { metricWrites, tableBatch } from "./target.ts";
+import { readWatermark, writeWatermark } from "./watermark.ts";
+
+const log = new Logger("petrel::downsample");
+
+/** The source time one step reads at most (one transaction on the target). */
+const STEP_MS = 6 * 3_600_000;
+
+/** The key of a rule's watermark: a changed source, target or interval starts afresh. */
+export function ruleKey(r: DownsampleRule): string {
+  return `${r.database}.${r.source} -> ${r.target_database}.${r.target} every ${r.interval}ms`;
+}
+
+/** The background runner of the rules of one server. */
+export class Downsampler {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly lastError = new Map<string, string>();
+  /** Windows written since start, per rule target. */
+  readonly windows = new Map<string, number>();
+
+  constructor(private readonly storage: Storage, private readonly rules: DownsampleRule[]) {}
+
+  /** Starts the periodic run (every rule's interval, between 1 s and 60 s), never keeping the process alive. */
+  start(): void {
+    if (this.rules.length === 0 || this.timer !== undefined) return;
+    const every = Math.min(60_000, Math.max(1000, Math.min(...this.rules.map((r) => r.interval))));
+    this.timer = setInterval(() => void this.runOnce(), every);
+    Deno.unrefTimer(this.timer);
+  }
+
+  /** Stops for good; a run in progress ends after its current step (which commits whole or not at all). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.chain;
+  }
+
+  /** Computes every closed window of every rule as of `nowMs`; returns the windows written. */
+  runOnce(nowMs = Date.now()): Promise<number> {
+    const run = this.chain.then(() => this.runAll(nowMs));
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Registers `petrel_downsample_windows_total{target}` on a registry. */
+  register(registry: client.Registry): void {
+    const windows = this.windows;
+    new client.Counter({
+      name: "petrel_downsample_windows_total",
+      help: "Windows written by downsampling rules, by target",
+      labelNames: ["target"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [target, n] of windows) this.inc({ target }, n);
+      },
+    });
+  }
+
+  private async runAll(nowMs: number): Promise<number> {
+    let total = 0;
+    for (const rule of this.rules) {
+      if (this.stopped) break;
+      const key = ruleKey(rule);
+      try {
+        const n = await this.runRule(rule, nowMs);
+        total += n;
+        this.lastError.delete(key);
+        if (n > 0) log.info("downsampled", { rule: key, windows: n });
+      } catch (e) {
+        const message = String((e as Error)?.message ?? e);
+        // Logged when it first happens or changes, not at every run.
+        if (this.lastError.get(key) !== message) {
+          log.error("downsampling failed", { rule: key, error: message });
+        }
+        this.lastError.set(key, message);
+      }
+    }
+    return total;
+  }
+
+  private targetExists(rule: DownsampleRule): boolean {
+    const names = [rule.target, ...rule.aggregates.map((a) => `${rule.target}_${a}`)];
+    return names.some((n) => this.storage.getTable(rule.target_database, n) !== undefined);
+  }
+
+  private async runRule(rule: DownsampleRule, nowMs: number): Promise<number> {
+    const closedEnd = Math.floor((nowMs - rule.delay) / rule.interval) * rule.interval;
+    const storage = this.storage;
+    if (!storage.hasDatabase(rule.database) || storage.getTable(rule.database, rule.source) === undefined) {
+      return 0;
+    }
+    if (isPhysicalTable(storage.getTable(rule.database, rule.source))) {
+      throw new Error(`${rule.source} is a metric engine's physical table: name a metric (a logical table)`);
+    }
+    storage.createDatabase(rule.target_database, true);
+    const key = ruleKey(rule);
+    const stepMs = rule.interval * Math.max(1, Math.floor(STEP_MS / rule.interval));
+    let upto = readWatermark(storage.database(rule.target_database), key);
+    // A dropped target is rebuilt from the source, whatever the watermark said.
+    if (upto !== null && !this.targetExists(rule)) upto = null;
+    let windows = 0;
+    let contiguous = false; // the last step found data: the next one starts where it ended
+    while (!this.stopped) {
+      const src = storage.database(rule.database);
+      const table = src.getTable(rule.source);
+      if (table === undefined) break;
+      let from = upto ?? 0;
+      if (!contiguous || upto === null) {
+        // Look for the next data only after a gap: the search scans what lies beyond.
+        const next = firstTimeFrom(src, table, upto);
+        if (next === null) break;
+        from = Math.floor(Math.max(next, upto ?? next) / rule.interval) * rule.interval;
+      }
+      if (from >= closedEnd) break;
+      const to = Math.min(from + stepMs, closedEnd);
+      const shape = sourceShape(table);
+      const groups = aggregateWindows(src, table, from, to, rule.interval, rule.aggregates.includes("last"));
+      const target = storage.database(rule.target_database);
+      target.transaction(() => {
+        if (shape.metric) {
+          const writes = metricWrites(rule, shape, groups);
+          if (writes.length > 0) storage.writeMetrics(rule.target_database, writes);
+        } else if (groups.length > 0) {
+          storage.write(rule.target_database, [tableBatch(rule, shape, groups)]);
+        }
+        writeWatermark(target, key, to);
+      });
+      upto = to;
+      contiguous = groups.length > 0;
+      const n = new Set(groups.map((g) => g.windowMs)).size;
+      windows += n;
+      this.windows.set(rule.target, (this.windows.get(rule.target) ?? 0) + n);
+      await new Promise((r) => setTimeout(r, 0)); // requests run between steps
+    }
+    return windows;
+  }
+}

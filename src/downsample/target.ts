@@ -1,0 +1,52 @@
+/**
+ * What a downsampling rule writes. A metric source gives one metric per aggregate,
+ * `<target>_<aggregate>` (e.g. `cpu_5m_avg`), with the source series' labels, a sample per window
+ * stamped at the window's start: each aggregate has its own meaning and unit, so PromQL selects,
+ * sums and rates them as separate metrics, as Prometheus recording rules name theirs. An ordinary
+ * source gives one table, `<target>`, with the source's tags (as strings), its time index and a
+ * column `<field>_<aggregate>` per numeric field (Float64; counts Int64), like a GreptimeDB flow.
+ * Both targets dedup by (labels or tags, time), so writing a window again replaces it.
+ */
+import type { DownsampleRule } from "../config/downsample.ts";
+import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
+import type { MetricSeriesInput, MetricWrite } from "../storage/mod.ts";
+import type { SourceShape, WindowGroup } from "../storage/window_aggregate.ts";
+
+/** The metric writes of a metric source's windows. */
+export function metricWrites(rule: DownsampleRule, shape: SourceShape, groups: WindowGroup[]): MetricWrite[] {
+  const field = shape.fields[0];
+  const options = rule.ttl === "" ? undefined : { ttl: rule.ttl };
+  return rule.aggregates.map((agg) => {
+    const bySeries = new Map<string, MetricSeriesInput>();
+    for (const g of groups) {
+      const value = g.values[field]?.[agg];
+      if (value === null || value === undefined) continue;
+      const labels: Record<string, string> = {};
+      for (const [k, v] of Object.entries(g.tags)) if (v !== null && v !== "") labels[k] = v;
+      const key = JSON.stringify(labels);
+      let s = bySeries.get(key);
+      if (s === undefined) bySeries.set(key, s = { labels, samples: [] });
+      s.samples.push({ timestampMs: g.windowMs, value });
+    }
+    return { metric: `${rule.target}_${agg}`, series: [...bySeries.values()], options };
+  }).filter((w) => w.series.length > 0);
+}
+
+/** The batch of an ordinary source's windows. */
+export function tableBatch(rule: DownsampleRule, shape: SourceShape, groups: WindowGroup[]): WriteBatch {
+  const columns: ColumnSchema[] = [
+    ...shape.tags.map((name): ColumnSchema => ({ name, type: "String", semantic: "TAG" })),
+    { name: shape.timeIndex, type: "TimestampMillisecond", semantic: "TIMESTAMP" },
+  ];
+  for (const f of shape.fields) {
+    for (const agg of rule.aggregates) {
+      columns.push({ name: `${f}_${agg}`, type: agg === "count" ? "Int64" : "Float64", semantic: "FIELD" });
+    }
+  }
+  const rows = groups.map((g): Value[] => {
+    const row: Value[] = [...shape.tags.map((t) => g.tags[t]), g.windowMs];
+    for (const f of shape.fields) for (const agg of rule.aggregates) row.push(g.values[f]?.[agg] ?? null);
+    return row;
+  });
+  return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+}
