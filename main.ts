@@ -50,9 +50,7 @@ async function start(args: string[]): Promise<number> {
   const config = await loadConfig(parseStartFlags(args));
   const server = await startPetrel(config);
   console.log(`Petrel listening on ${server.secure ? "https" : "http"}://${server.hostname}:${server.port}`);
-  const stop = () => {
-    server.shutdown().then(() => Deno.exit(0));
-  };
+  const stop = () => void server.shutdown();
   try {
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
@@ -61,6 +59,8 @@ async function start(args: string[]): Promise<number> {
     // no signals to listen to (Deno Deploy): the platform stops the isolate
   }
   await server.finished;
+  // The listener finishes before shutdown has closed storage: exit only once shutdown is complete.
+  await server.shutdown();
   return 0;
 }
 
