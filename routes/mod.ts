@@ -7,7 +7,6 @@
 import type { AppRoute } from "./context.ts";
 import * as admin from "./admin.ts";
 import * as lineproto from "./lineproto.ts";
-import * as sql from "./sql.ts";
 import { lazyRoutes } from "./lazy.ts";
 import { loadPipelineEngine } from "../engine/store.ts";
 
@@ -18,6 +17,7 @@ function withPipelines<M extends object>(load: () => Promise<M>) {
 
 // Loaded on first use (see lazy.ts): what an idle or line-protocol-only server never needs.
 const { dashboard } = lazyRoutes(() => import("./dashboard.ts"));
+const sql = lazyRoutes(() => import("./sql.ts"));
 const metricsapi = lazyRoutes(() => import("./metricsapi.ts"));
 const promApi = lazyRoutes(() => import("./prometheus_api.ts"));
 const { promql } = lazyRoutes(() => import("./promql.ts"));

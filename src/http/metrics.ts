@@ -3,6 +3,7 @@
  * dashboards built for GreptimeDB keep working.
  */
 import client from "prom-client";
+import { registerProcessMetrics } from "./process_metrics.ts";
 
 /** The registry and the instruments the server updates. */
 export class ServerMetrics {
@@ -12,7 +13,7 @@ export class ServerMetrics {
   readonly ingestRows: client.Counter<"protocol">;
 
   constructor() {
-    client.collectDefaultMetrics({ register: this.registry });
+    registerProcessMetrics(this.registry);
     this.httpRequests = new client.Counter({
       name: "greptime_servers_http_requests_total",
       help: "Total HTTP requests by method, route pattern and status code",

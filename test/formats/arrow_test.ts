@@ -107,7 +107,7 @@ function rawTimestamps(table: Table, name: string): (bigint | null)[] {
 
 for (const compression of [undefined, "zstd", "ZSTD", "lz4"]) {
   Deno.test(`arrow: types and values round-trip (compression=${compression})`, async () => {
-    const res = renderSqlOutputs([output], { format: "ARROW", compression, executionTimeMs: 5 });
+    const res = await renderSqlOutputs([output], { format: "ARROW", compression, executionTimeMs: 5 });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/arrow");
     assert.equal(res.headers.get("x-greptime-format"), "arrow");
@@ -145,9 +145,10 @@ Deno.test("arrow: zstd compression shrinks a compressible body", async () => {
     columns: [{ name: "s", data_type: "String" }],
     rows: Array.from({ length: 5000 }, () => ["the same text over and over again"]),
   };
-  const plain = await renderSqlOutputs([big], { format: "arrow", executionTimeMs: 0 }).arrayBuffer();
-  const packed = await renderSqlOutputs([big], { format: "arrow", compression: "zstd", executionTimeMs: 0 })
-    .arrayBuffer();
+  const plain = await (await renderSqlOutputs([big], { format: "arrow", executionTimeMs: 0 })).arrayBuffer();
+  const packed =
+    await (await renderSqlOutputs([big], { format: "arrow", compression: "zstd", executionTimeMs: 0 }))
+      .arrayBuffer();
   assert.ok(packed.byteLength * 10 < plain.byteLength, `${packed.byteLength} vs ${plain.byteLength}`);
   const table = tableFromIPC(new Uint8Array(packed));
   assert.equal(table.numRows, 5000);
@@ -155,7 +156,7 @@ Deno.test("arrow: zstd compression shrinks a compressible body", async () => {
 });
 
 Deno.test("arrow: empty set carries the schema and no rows", async () => {
-  const res = renderSqlOutputs([{
+  const res = await renderSqlOutputs([{
     kind: "records",
     columns: [{ name: "ts", data_type: "TimestampMillisecond" }, { name: "v", data_type: "Float64" }],
     rows: [],
@@ -169,6 +170,6 @@ Deno.test("arrow: empty set carries the schema and no rows", async () => {
 });
 
 Deno.test("arrow: no statement is an empty body", async () => {
-  const res = renderSqlOutputs([], { format: "arrow", executionTimeMs: 0 });
+  const res = await renderSqlOutputs([], { format: "arrow", executionTimeMs: 0 });
   assert.equal((await res.arrayBuffer()).byteLength, 0);
 });

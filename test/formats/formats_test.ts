@@ -388,7 +388,7 @@ const CASES: Case[] = [
 for (const c of CASES) {
   Deno.test(`format: ${c.name}`, async () => {
     const opts: SqlFormatOptions = { format: "greptimedb_v1", executionTimeMs: 7, ...c.opts };
-    const res = renderSqlOutputs(c.outputs, opts);
+    const res = await renderSqlOutputs(c.outputs, opts);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), c.contentType);
     assert.equal(res.headers.get("x-greptime-format"), c.format);
@@ -426,7 +426,7 @@ for (const [format, name] of MULTI_REJECTED) {
 
 Deno.test("format: multi-statement formats accept several statements", async () => {
   for (const format of ["greptimedb_v1", "influxdb_v1", "unknown"]) {
-    const res = renderSqlOutputs([numbers, inserted], { format, executionTimeMs: 1 });
+    const res = await renderSqlOutputs([numbers, inserted], { format, executionTimeMs: 1 });
     assert.equal(res.status, 200);
     await res.body?.cancel();
   }
@@ -434,7 +434,7 @@ Deno.test("format: multi-statement formats accept several statements", async () 
 
 Deno.test("format: execution time header is whole non-negative ms", async () => {
   for (const [ms, want] of [[0, "0"], [3.99, "3"], [-5, "0"], [NaN, "0"]] as const) {
-    const res = renderSqlOutputs([inserted], { format: "json", executionTimeMs: ms });
+    const res = await renderSqlOutputs([inserted], { format: "json", executionTimeMs: ms });
     assert.equal(res.headers.get("x-greptime-execution-time"), want);
     assert.equal(await res.text(), `{"data":[],"affected_rows":2,"execution_time_ms":${want}}`);
   }

@@ -3,15 +3,14 @@
  * GreptimeDB's `http/result/` is split. `renderSqlOutputs` picks the format from the `format` param.
  */
 import type { QueryOutput } from "../../common/rows.ts";
-import { renderArrow } from "./arrow.ts";
 import { renderCsv } from "./csv.ts";
 import { renderGreptimedbV1 } from "./greptimedb_v1.ts";
 import { renderInfluxdbV1 } from "./influxdb_v1.ts";
 import { renderJson } from "./json.ts";
 import { renderNull } from "./null.ts";
+import { singleOutput } from "./response.ts";
 import { renderTable } from "./table.ts";
 
-export { type ArrowOptions, arrowStreamBytes, renderArrow } from "./arrow.ts";
 export { csvBody, type CsvOptions, renderCsv } from "./csv.ts";
 export { greptimeOutputJson, renderGreptimedbV1 } from "./greptimedb_v1.ts";
 export { convertTimestamp, type InfluxdbV1Options, parseEpoch, renderInfluxdbV1 } from "./influxdb_v1.ts";
@@ -41,7 +40,7 @@ export interface SqlFormatOptions {
   executionTimeMs: number;
 }
 
-type Renderer = (outputs: QueryOutput[], opts: SqlFormatOptions) => Response;
+type Renderer = (outputs: QueryOutput[], opts: SqlFormatOptions) => Response | Promise<Response>;
 
 /** The format table: `format` parameter value → renderer. */
 const RENDERERS: Record<string, Renderer> = {
@@ -53,7 +52,11 @@ const RENDERERS: Record<string, Renderer> = {
   table: renderTable,
   json: renderJson,
   null: renderNull,
-  arrow: renderArrow,
+  // Arrow (apache-arrow) loads on first use: most servers never send it, and it is a large module.
+  arrow: (outputs, opts) => {
+    singleOutput(outputs, "arrow"); // a bad request is refused at once, before the module loads
+    return import("./arrow.ts").then((m) => m.renderArrow(outputs, opts));
+  },
 };
 
 /**
@@ -61,7 +64,10 @@ const RENDERERS: Record<string, Renderer> = {
  * when a single-statement format gets several outputs.
  * @example renderSqlOutputs(outputs, { format: "csvWithNames", executionTimeMs: 2 })
  */
-export function renderSqlOutputs(outputs: QueryOutput[], opts: SqlFormatOptions): Response {
+export function renderSqlOutputs(
+  outputs: QueryOutput[],
+  opts: SqlFormatOptions,
+): Response | Promise<Response> {
   const format = opts.format.toLowerCase();
   const render = Object.hasOwn(RENDERERS, format) ? RENDERERS[format] : renderGreptimedbV1;
   return render(outputs, opts);
