@@ -3,10 +3,12 @@
 import { COLLECTION_FNS } from "./collections.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
+import { ETLD_FNS } from "./etld.ts";
 import { EXTRA_FNS } from "./extra.ts";
 import { FORMAT_FNS } from "./formats.ts";
 import { GROK_FNS } from "./grok.ts";
 import { HASH_FNS } from "./hashes.ts";
+import { IP_CRYPT_FNS } from "./ip_crypt.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
@@ -34,4 +36,6 @@ export const STDLIB: Record<string, FnDef> = {
   ...HASH_FNS,
   ...FORMAT_FNS,
   ...XML_FNS,
+  ...ETLD_FNS,
+  ...IP_CRYPT_FNS,
 };
