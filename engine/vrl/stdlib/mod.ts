@@ -1,6 +1,7 @@
 /** The standard library: one table from function name to definition. */
 
 import { COLLECTION_FNS } from "./collections.ts";
+import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { ETLD_FNS } from "./etld.ts";
@@ -13,6 +14,7 @@ import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
 import { PARSE_FNS } from "./parse.ts";
+import { AWS_FNS } from "./parse_aws.ts";
 import { REGEX_FNS } from "./regex_fns.ts";
 import { STRING_FNS } from "./strings.ts";
 import { TIME_FNS } from "./time.ts";
@@ -38,4 +40,6 @@ export const STDLIB: Record<string, FnDef> = {
   ...XML_FNS,
   ...ETLD_FNS,
   ...IP_CRYPT_FNS,
+  ...AWS_FNS,
+  ...DATADOG_FNS,
 };
