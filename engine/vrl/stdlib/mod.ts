@@ -10,6 +10,7 @@ import { FORMAT_FNS } from "./formats.ts";
 import { GROK_FNS } from "./grok.ts";
 import { HASH_FNS } from "./hashes.ts";
 import { IP_CRYPT_FNS } from "./ip_crypt.ts";
+import { JSON_SCHEMA_FNS } from "./json_schema.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
@@ -19,6 +20,7 @@ import { REGEX_FNS } from "./regex_fns.ts";
 import { STRING_FNS } from "./strings.ts";
 import { TIME_FNS } from "./time.ts";
 import { TYPE_FNS } from "./type_fns.ts";
+import { USER_AGENT_FNS } from "./user_agent.ts";
 import { XML_FNS } from "./xml.ts";
 
 /** Every function VRL programs can call (`del`, `exists` and `unnest` take paths and are compiled as special forms). */
@@ -42,4 +44,6 @@ export const STDLIB: Record<string, FnDef> = {
   ...IP_CRYPT_FNS,
   ...AWS_FNS,
   ...DATADOG_FNS,
+  ...JSON_SCHEMA_FNS,
+  ...USER_AGENT_FNS,
 };
