@@ -125,10 +125,6 @@ function yamlToVrl(v: unknown): VrlValue {
   return new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, yamlToVrl(x)]));
 }
 
-const REDACT_PATTERNS: Record<string, RegExp> = {
-  us_social_security_number: /\b\d{3}-\d{2}-\d{4}\b/g,
-};
-
 function ipv6Groups(s: string): number[] | null {
   if (isIP(s) !== 6) return null;
   let text = s;
@@ -241,33 +237,6 @@ export const EXTRA_FNS: Record<string, FnDef> = {
       } catch (e) {
         return fail(`unable to parse yaml: ${(e as Error).message}`);
       }
-    },
-  },
-  redact: {
-    params: [
-      req("value", K.BYTES | K.OBJECT | K.ARRAY),
-      req("filters", K.ARRAY),
-      opt("redactor", K.BYTES | K.OBJECT),
-    ],
-    returns: (a) => ({ kind: a[0] ? a[0].type.kind & (K.BYTES | K.OBJECT | K.ARRAY) : K.BYTES }),
-    call: ([v, filters, redactor]) => {
-      const text = redactor instanceof Map
-        ? String(redactor.get("replacement") ?? "[REDACTED]")
-        : str(redactor, "[REDACTED]");
-      const res = (filters as VrlValue[]).map((f) =>
-        f instanceof VrlRegex
-          ? globalRegex(f.re)
-          : typeof f === "string" && REDACT_PATTERNS[f]
-          ? REDACT_PATTERNS[f]
-          : fail(`unknown filter ${kindOf(f)}`)
-      );
-      const walk = (x: VrlValue): VrlValue => {
-        if (typeof x === "string") return res.reduce((s, re) => s.replace(re, text), x);
-        if (x instanceof Map) return new Map([...x].map(([k, y]) => [k, walk(y)]));
-        if (Array.isArray(x)) return x.map(walk);
-        return x;
-      };
-      return walk(v!);
     },
   },
   replace_with: {

@@ -1,5 +1,6 @@
 /** The standard library: one table from function name to definition. */
 
+import { CASING_FNS } from "./casing.ts";
 import { COLLECTION_FNS } from "./collections.ts";
 import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
@@ -16,6 +17,7 @@ import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
 import { PARSE_FNS } from "./parse.ts";
 import { AWS_FNS } from "./parse_aws.ts";
+import { REDACT_FNS } from "./redact.ts";
 import { REGEX_FNS } from "./regex_fns.ts";
 import { STRING_FNS } from "./strings.ts";
 import { TIME_FNS } from "./time.ts";
@@ -46,4 +48,6 @@ export const STDLIB: Record<string, FnDef> = {
   ...DATADOG_FNS,
   ...JSON_SCHEMA_FNS,
   ...USER_AGENT_FNS,
+  ...REDACT_FNS,
+  ...CASING_FNS,
 };
