@@ -82,3 +82,83 @@ table("find", [
   exact(`find("foobar", r'z')`, "null"),
   exact(`find("abcabc", "a", from: 1)`, "3"),
 ]);
+
+const MAIN =
+  `172.24.0.3 - alice [31/Dec/2024:17:32:06 +0000] "GET / HTTP/1.1" 200 615 "https://domain.tld/path" "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" "-"`;
+const INGRESS =
+  `0.0.0.0 - bob [18/Mar/2023:15:00:00 +0000] "GET /some/path HTTP/2.0" 200 12312 "https://10.0.0.1/some/referer" "SomeUserAgent" 690 0.184 [default-frontend-8080] [] 10.0.50.80:50000 12312 0.184 200 a2d5a5d0b0e1e1e1e1e1e1e1e1e1e1e1`;
+
+table("parse_nginx_log formats main and ingress_upstreaminfo", [
+  ok(`parse_nginx_log!(s'${MAIN}', "main")`, {
+    agent:
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+    client: "172.24.0.3",
+    method: "GET",
+    path: "/",
+    protocol: "HTTP/1.1",
+    referer: "https://domain.tld/path",
+    request: "GET / HTTP/1.1",
+    size: 615,
+    status: 200,
+    timestamp: "2024-12-31T17:32:06Z",
+    user: "alice",
+  }),
+  ok(`parse_nginx_log!(s'${MAIN.replace('"-"', '"10.0.0.9"')}', "main").http_x_forwarded_for`, "10.0.0.9"),
+  fails(`parse_nginx_log!(s'${MAIN.slice(0, -4)}', "main")`, "failed parsing main log line"),
+  ok(`parse_nginx_log!(s'${INGRESS}', "ingress_upstreaminfo")`, {
+    body_bytes_size: 12312,
+    http_referer: "https://10.0.0.1/some/referer",
+    http_user_agent: "SomeUserAgent",
+    proxy_upstream_name: "default-frontend-8080",
+    remote_addr: "0.0.0.0",
+    remote_user: "bob",
+    req_id: "a2d5a5d0b0e1e1e1e1e1e1e1e1e1e1e1",
+    request: "GET /some/path HTTP/2.0",
+    request_length: 690,
+    request_time: 0.184,
+    status: 200,
+    timestamp: "2023-03-18T15:00:00Z",
+    upstream_addr: "10.0.50.80:50000",
+    upstream_response_length: 12312,
+    upstream_response_time: 0.184,
+    upstream_status: 200,
+  }),
+  // No upstream answered: the upstream fields are `-` and left out.
+  ok(
+    `x = parse_nginx_log!(s'${
+      INGRESS.replace("10.0.50.80:50000 12312 0.184 200", "- - - -")
+    }', "ingress_upstreaminfo")
+     [exists(x.upstream_addr), exists(x.upstream_status), x.req_id]`,
+    [false, false, "a2d5a5d0b0e1e1e1e1e1e1e1e1e1e1e1"],
+  ),
+  fails(
+    `parse_nginx_log!(s'${MAIN}', "ingress_upstreaminfo")`,
+    "failed parsing ingress_upstreaminfo log line",
+  ),
+  rejects(`parse_nginx_log!("x", "upstream")`, "E610"),
+]);
+
+const CEF =
+  "CEF:0|Dev|firewall|2.2|1|Connection denied|5|c6a1=2345:0425:2CA1:0000:0000:0567:5673:23b5 c6a1Label=Device IPv6 Address";
+
+table("parse_cef translate_custom_fields", [
+  ok(`parse_cef!("${CEF}", translate_custom_fields: true)`, {
+    "Device IPv6 Address": "2345:0425:2CA1:0000:0000:0567:5673:23b5",
+    cefVersion: "0",
+    deviceEventClassId: "1",
+    deviceProduct: "firewall",
+    deviceVendor: "Dev",
+    deviceVersion: "2.2",
+    name: "Connection denied",
+    severity: "5",
+  }),
+  ok(`x = parse_cef!("${CEF}"); [x.c6a1Label, x.c6a1]`, [
+    "Device IPv6 Address",
+    "2345:0425:2CA1:0000:0000:0567:5673:23b5",
+  ]),
+  ok(
+    `x = parse_cef!("CEF:0|V|P|1|2|N|3|cs1Label=EventID cs1=52b0 cn1=7 flexString1Label=Extra", translate_custom_fields: true)
+     [x.EventID, x.cn1, x.flexString1Label, exists(x.cs1)]`,
+    ["52b0", "7", "Extra", false],
+  ),
+]);

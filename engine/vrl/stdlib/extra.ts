@@ -69,7 +69,7 @@ const VPC_INTS = new Set([
   "sublocation_id",
 ]);
 
-function parseCef(line: string): VrlObject {
+function parseCef(line: string, translate: boolean): VrlObject {
   const start = line.indexOf("CEF:");
   if (start < 0) return fail("Could not parse whole line successfully");
   const s = line.slice(start + 4);
@@ -110,6 +110,23 @@ function parseCef(line: string): VrlObject {
     );
     out.set(k.key, v);
   });
+  return translate ? translateCustomFields(out) : out;
+}
+
+// CEF's custom-field pairs: `cs1` holds a value whose name is in `cs1Label`.
+const CUSTOM_FIELD =
+  /^(cs[1-6]|cn[1-3]|cfp[1-4]|c6a[1-4]|flexString[1-2]|flexNumber[1-2]|deviceCustomDate[1-2]|flexDate1)$/;
+
+/** Replaces each custom field and its label by one entry named by the label. */
+function translateCustomFields(o: VrlObject): VrlObject {
+  const out: VrlObject = new Map();
+  for (const [k, v] of o) {
+    if (CUSTOM_FIELD.test(k) && typeof o.get(k + "Label") === "string") {
+      out.set(o.get(k + "Label") as string, v);
+    } else if (k.endsWith("Label") && CUSTOM_FIELD.test(k.slice(0, -5)) && o.has(k.slice(0, -5))) {
+      continue;
+    } else out.set(k, v);
+  }
   return out;
 }
 
@@ -224,7 +241,7 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     returns: K.OBJECT,
     fallible: true,
     fresh: true,
-    call: ([v]) => parseCef(v as string),
+    call: ([v, t]) => parseCef(v as string, t === true),
   },
   parse_yaml: {
     params: [req("value", K.BYTES)],

@@ -15,6 +15,7 @@ import { JSON_SCHEMA_FNS } from "./json_schema.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
+import { NGINX_FNS } from "./nginx.ts";
 import { PARSE_FNS } from "./parse.ts";
 import { AWS_FNS } from "./parse_aws.ts";
 import { REDACT_FNS } from "./redact.ts";
@@ -50,4 +51,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...USER_AGENT_FNS,
   ...REDACT_FNS,
   ...CASING_FNS,
+  ...NGINX_FNS,
 };
