@@ -184,7 +184,7 @@ function callRun(
           }
         }
       }
-      return impl(vals, closureRun?.(c));
+      return impl(vals, closureRun?.(c), c);
     } catch (x) {
       if (x instanceof VrlFailure) {
         if (bang) throw new VrlRuntimeError(where + x.message);

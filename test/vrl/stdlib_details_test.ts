@@ -162,3 +162,11 @@ table("parse_cef translate_custom_fields", [
     ["52b0", "7", "Extra", false],
   ),
 ]);
+
+table("secrets and semantic meaning", [
+  ok(`set_secret("datadog_api_key", "secret-key"); get_secret("datadog_api_key")`, "secret-key"),
+  ok(`get_secret("datadog_api_key")`, null),
+  ok(`set_secret("a", "b"); remove_secret("a"); get_secret("a")`, null),
+  ok(`set_semantic_meaning(.foo, "message")`, null, { foo: "x" }),
+  rejects(`set_secret("a")`, "E107"),
+]);

@@ -6,6 +6,7 @@ import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { ETLD_FNS } from "./etld.ts";
+import { EVENT_FNS } from "./event_fns.ts";
 import { EXTRA_FNS } from "./extra.ts";
 import { FORMAT_FNS } from "./formats.ts";
 import { GROK_FNS } from "./grok.ts";
@@ -52,4 +53,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...REDACT_FNS,
   ...CASING_FNS,
   ...NGINX_FNS,
+  ...EVENT_FNS,
 };
