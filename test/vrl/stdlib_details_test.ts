@@ -170,3 +170,17 @@ table("secrets and semantic meaning", [
   ok(`set_semantic_meaning(.foo, "message")`, null, { foo: "x" }),
   rejects(`set_secret("a")`, "E107"),
 ]);
+
+const cid = (src: string, dst: string, proto: number, sp: number, dp: number) =>
+  `community_id!(source_ip: "${src}", destination_ip: "${dst}", protocol: ${proto}, source_port: ${sp}, destination_port: ${dp})`;
+
+// The Community ID specification's baseline values; ICMP type/code act as ports, request and reply pair up.
+table("community_id ICMP port equivalents", [
+  ok(cid("1.2.3.4", "5.6.7.8", 6, 1122, 3344), "1:wCb3OG7yAFWelaUydu0D+125CLM="),
+  ok(cid("128.232.110.120", "66.35.250.204", 6, 34855, 80), "1:LQU9qZlK+B5F3KDmev6m5PMibrg="),
+  ok(cid("192.168.0.89", "192.168.0.1", 1, 8, 0), "1:X0snYXpgwiv9TZtqg64sgzUn6Dk="),
+  ok(cid("192.168.0.1", "192.168.0.89", 1, 0, 0), "1:X0snYXpgwiv9TZtqg64sgzUn6Dk="),
+  ok(`${cid("fe80::1", "fe80::2", 58, 128, 0)} == ${cid("fe80::2", "fe80::1", 58, 129, 0)}`, true),
+  // Destination unreachable (type 3) is one-way: the direction is kept.
+  ok(`${cid("5.6.7.8", "1.2.3.4", 1, 3, 1)} != ${cid("1.2.3.4", "5.6.7.8", 1, 3, 1)}`, true),
+]);
