@@ -237,7 +237,7 @@ function compileClosure(
   return { make, fallible: body.fallible, type: body.type };
 }
 
-/** VRL 0.33 functions Petrel does not implement (binary data, network, crypto, niche formats). */
+/** VRL functions Petrel does not implement (binary data, network, Vector-only enrichment tables and dnstap). */
 const UNSUPPORTED = new Set([
   "decode_charset",
   "decode_gzip",
@@ -246,7 +246,6 @@ const UNSUPPORTED = new Set([
   "decode_zlib",
   "decode_zstd",
   "decrypt",
-  "decrypt_ip",
   "dns_lookup",
   "encode_charset",
   "encode_gzip",
@@ -256,19 +255,16 @@ const UNSUPPORTED = new Set([
   "encode_zlib",
   "encode_zstd",
   "encrypt",
-  "encrypt_ip",
+  "find_enrichment_table_records",
+  "get_enrichment_table_record",
   "hmac",
   "http_request",
   "ip_ntop",
   "ip_pton",
-  "match_datadog_query",
-  "parse_aws_alb_log",
   "parse_cbor",
-  "parse_etld",
+  "parse_dnstap",
   "parse_proto",
-  "parse_user_agent",
   "random_bytes",
   "reverse_dns",
   "type_def",
-  "validate_json_schema",
 ]);

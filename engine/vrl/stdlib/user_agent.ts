@@ -6,15 +6,12 @@
  */
 
 import { createRequire } from "node:module";
+import type { IResult } from "ua-parser-js";
 import { K, objectOf } from "../types.ts";
 import type { VrlObject, VrlValue } from "../value.ts";
 import { fail, type FnDef, opt, req, str } from "./def.ts";
 
-interface UaResult {
-  browser: { name?: string; version?: string; type?: string };
-  os: { name?: string; version?: string };
-  device: { type?: string; model?: string; vendor?: string };
-}
+type UaResult = Pick<IResult, "browser" | "os" | "device">;
 type Parse = (ua: string) => UaResult;
 
 const require = createRequire(import.meta.url);
@@ -24,7 +21,7 @@ function load(): Parse {
   const { UAParser } = require("ua-parser-js");
   const ext = require("ua-parser-js/extensions");
   const extensions = [ext.Bots, ext.Crawlers, ext.CLIs, ext.Fetchers, ext.Libraries].filter(Boolean);
-  return (ua) => new UAParser(ua, extensions).getResult() as UaResult;
+  return (ua) => new UAParser(ua, extensions).getResult() as IResult;
 }
 
 const BROWSER_NAMES: Record<string, string> = {
