@@ -2,7 +2,7 @@
  * `match_datadog_query`: Datadog's log search syntax (as Vector implements it) evaluated against an object.
  * Bare words and phrases match whole words of `message`; `@a.b:v` reads attributes; `host`, `source`,
  * `status`, `service`, `trace_id`, `message` and `timestamp` are top-level fields; any other `key:v` looks
- * in the `tags` array for `key:v` entries.
+ * in the `tags` (and `ddtags`) arrays for `key:v` entries.
  */
 
 import { K } from "../types.ts";
@@ -226,19 +226,18 @@ function textOf(v: VrlValue): string | null {
   return null;
 }
 
+/**
+ * Orders a value against a query bound as Vector does: numbers numerically (a non-numeric bound never
+ * matches them), strings lexically (`"10" < "9"`), anything else not at all.
+ */
 function compare(v: VrlValue, q: string): number | null {
   if (typeof v === "bigint" || typeof v === "number") {
     const n = Number(q);
     if (q.trim() === "" || Number.isNaN(n)) return null;
     return Number(v) < n ? -1 : Number(v) > n ? 1 : 0;
   }
-  const s = textOf(v);
-  if (s === null) return null;
-  const a = Number(s), b = Number(q);
-  if (s.trim() !== "" && q.trim() !== "" && !Number.isNaN(a) && !Number.isNaN(b)) {
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-  return s < q ? -1 : s > q ? 1 : 0;
+  if (typeof v !== "string") return null;
+  return v < q ? -1 : v > q ? 1 : 0;
 }
 
 function testValue(v: VrlValue, test: Test, word: boolean): boolean {
@@ -291,8 +290,11 @@ function lookup(obj: VrlObject, path: string[]): VrlValue | undefined {
 
 /** The values of `tags` entries `name:value` (a bare `name` entry yields no value but counts as present). */
 function tagValues(obj: VrlObject, name: string): { present: boolean; values: string[] } {
-  const tags = obj.get("tags");
-  const list = Array.isArray(tags) ? tags : [];
+  // Vector reads Datadog's `ddtags` as well as `tags`.
+  const list = ["ddtags", "tags"].flatMap((k) => {
+    const tags = obj.get(k);
+    return Array.isArray(tags) ? tags : [];
+  });
   let present = false;
   const values: string[] = [];
   for (const t of list) {
