@@ -184,3 +184,11 @@ table("community_id ICMP port equivalents", [
   // Destination unreachable (type 3) is one-way: the direction is kept.
   ok(`${cid("5.6.7.8", "1.2.3.4", 1, 3, 1)} != ${cid("1.2.3.4", "5.6.7.8", 1, 3, 1)}`, true),
 ]);
+
+table("ip_subnet IPv6", [
+  ok(`ip_subnet!("2404:6800:4003:c02::64", "/32")`, "2404:6800::"),
+  ok(`ip_subnet!("2404:6800:4003:c02::64", "/61")`, "2404:6800:4003:c00::"),
+  ok(`ip_subnet!("2404:6800:4003:c02::64", "ffff:ffff:ffff::")`, "2404:6800:4003::"),
+  ok(`ip_subnet!("192.168.10.32", "255.255.255.0")`, "192.168.10.0"),
+  fails(`ip_subnet!("2404:6800::1", "/129")`, "unable to parse subnet"),
+]);
