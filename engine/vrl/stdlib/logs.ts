@@ -255,7 +255,19 @@ export const LOG_FNS: Record<string, FnDef> = {
       }
     },
     call: ([v, f, tf]) => {
-      if (f === "error") return apacheError(v as string, str(tf, "%a %b %d %H:%M:%S%.f %Y"));
+      if (f === "error") {
+        if (tf !== undefined) return apacheError(v as string, str(tf, ""));
+        // VRL's one default is `%d/%b/%Y:%T %z`; Apache's own error-log stamp is accepted as well.
+        try {
+          return apacheError(v as string, "%d/%b/%Y:%T %z");
+        } catch (first) {
+          try {
+            return apacheError(v as string, "%a %b %d %H:%M:%S%.f %Y");
+          } catch {
+            throw first;
+          }
+        }
+      }
       return commonLog(v as string, str(tf, "%d/%b/%Y:%T %z"), f === "combined");
     },
   },
