@@ -192,3 +192,8 @@ table("ip_subnet IPv6", [
   ok(`ip_subnet!("192.168.10.32", "255.255.255.0")`, "192.168.10.0"),
   fails(`ip_subnet!("2404:6800::1", "/129")`, "unable to parse subnet"),
 ]);
+
+table("strip_ansi_escape_codes with the \\e escape", [
+  ok(`strip_ansi_escape_codes("\\e[46mfoo\\e[0m bar")`, "foo bar"),
+  ok(`strlen("\\e")`, 1),
+]);
