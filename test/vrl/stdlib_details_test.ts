@@ -197,3 +197,10 @@ table("strip_ansi_escape_codes with the \\e escape", [
   ok(`strip_ansi_escape_codes("\\e[46mfoo\\e[0m bar")`, "foo bar"),
   ok(`strlen("\\e")`, 1),
 ]);
+
+table("punycode without validation", [
+  ok(`encode_punycode!("www.CAFé.com", validate: false)`, "www.xn--CAF-dma.com"),
+  ok(`encode_punycode!("www.CAFé.com")`, "www.xn--caf-dma.com"),
+  ok(`decode_punycode!("xn--8hbb.xn--fiba.xn--8hbf.xn--eib.", validate: false)`, "١٠.٦٦.٣٠.٥."),
+  ok(`decode_punycode!("www.xn--caf-dma.com", validate: false)`, "www.café.com"),
+]);

@@ -1,6 +1,7 @@
 /** Further functions from VRL's standard library: syslog codes, more log formats, YAML, redaction, geo, IP forms. */
 
 import { isIP } from "node:net";
+import punycode from "node:punycode";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { globalRegex } from "../regex.ts";
@@ -313,8 +314,16 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.BYTES), opt("validate", K.BOOLEAN)],
     returns: K.BYTES,
     fallible: true,
-    call: ([v]) => {
+    call: ([v, validate]) => {
       const s = v as string;
+      // Without validation each label is punycoded as written (case kept), as the `idna` crate does.
+      if (validate === false) {
+        return s.split(".").map((
+          l,
+        ) => ([...l].every((ch) => ch.charCodeAt(0) <= 0x7f) ? l : "xn--" + punycode.encode(l))).join(
+          ".",
+        );
+      }
       if (![...s].some((ch) => ch.charCodeAt(0) > 0x7f)) return s.toLowerCase();
       const out = domainToASCII(s);
       return out || fail("unable to encode to punycode");
@@ -324,8 +333,19 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.BYTES), opt("validate", K.BOOLEAN)],
     returns: K.BYTES,
     fallible: true,
-    call: ([v]) => {
-      const out = domainToUnicode(v as string);
+    call: ([v, validate]) => {
+      const s = v as string;
+      if (validate === false) {
+        return s.split(".").map((l) => {
+          if (!l.toLowerCase().startsWith("xn--")) return l;
+          try {
+            return punycode.decode(l.slice(4));
+          } catch {
+            return fail("unable to decode punycode");
+          }
+        }).join(".");
+      }
+      const out = domainToUnicode(s);
       return out || fail("unable to decode punycode");
     },
   },
