@@ -204,3 +204,18 @@ table("punycode without validation", [
   ok(`decode_punycode!("xn--8hbb.xn--fiba.xn--8hbf.xn--eib.", validate: false)`, "١٠.٦٦.٣٠.٥."),
   ok(`decode_punycode!("www.xn--caf-dma.com", validate: false)`, "www.café.com"),
 ]);
+
+table("parse_json max_depth", [
+  ok(`parse_json!("{\\"key\\": \\"val\\"}", max_depth: 1)`, { key: "val" }),
+  ok(`parse_json!("{\\"top_level\\":{\\"key\\": \\"val\\"}}", max_depth: 1)`, {
+    top_level: '{"key": "val"}',
+  }),
+  exact(
+    `parse_json!(s'{"a": [1, {"b": "x]}"}], "c": 3.0, "d": {}}', max_depth: 2)`,
+    `{"a":[1,"{\\"b\\": \\"x]}\\"}"],"c":3.0,"d":{}}`,
+  ),
+  ok(`parse_json!("[1, [2, [3]]]", max_depth: 2)`, [1, [2, "[3]"]]),
+  ok(`parse_json!("5", max_depth: 1)`, 5),
+  fails(`parse_json!("{\\"a\\": 1", max_depth: 2)`, "unable to parse json"),
+  rejects(`parse_json!("{}", max_depth: 0)`, "E610"),
+]);
