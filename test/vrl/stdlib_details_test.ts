@@ -141,7 +141,25 @@ table("parse_nginx_log formats main and ingress_upstreaminfo", [
 const CEF =
   "CEF:0|Dev|firewall|2.2|1|Connection denied|5|c6a1=2345:0425:2CA1:0000:0000:0567:5673:23b5 c6a1Label=Device IPv6 Address";
 
-table("parse_cef translate_custom_fields", [
+table("parse_cef translate_custom_fields and malformed extensions", [
+  ok(
+    `parse_cef!("Sep 29 08:26:10 host CEF:1|Security|threatmanager|1.0|100|worm successfully stopped|10|src=10.0.0.1 dst=2.2.2.2 spt=1232")`,
+    {
+      cefVersion: "1",
+      deviceEventClassId: "100",
+      deviceProduct: "threatmanager",
+      deviceVendor: "Security",
+      deviceVersion: "1.0",
+      dst: "2.2.2.2",
+      name: "worm successfully stopped",
+      severity: "10",
+      spt: "1232",
+      src: "10.0.0.1",
+    },
+  ),
+  fails(`parse_cef!("CEF:0|V|P|1|2|N|3|foo")`, "Could not parse whole line successfully"),
+  fails(`parse_cef!("CEF:0|V|P|1|2|N|3|foo a=1")`, "Could not parse whole line successfully"),
+  ok(`parse_cef!("CEF:0|V|P|1|2|N|3|").severity`, "3"),
   ok(`parse_cef!("${CEF}", translate_custom_fields: true)`, {
     "Device IPv6 Address": "2345:0425:2CA1:0000:0000:0567:5673:23b5",
     cefVersion: "0",

@@ -103,6 +103,10 @@ function parseCef(line: string, translate: boolean): VrlObject {
     if (m.index > 0 && ext[m.index - 1] === "\\") continue;
     keys.push({ key: m[1], at: m.index, valueAt: m.index + m[0].length });
   }
+  // Text before the first `key=` (or an extension with no pair at all) is not CEF.
+  if (ext.slice(0, keys[0]?.at ?? ext.length).trim() !== "") {
+    return fail("Could not parse whole line successfully");
+  }
   keys.forEach((k, j) => {
     const end = j + 1 < keys.length ? keys[j + 1].at : ext.length;
     const v = ext.slice(k.valueAt, end).trim().replace(/\\([=\\])/g, "$1").replace(/\\n/g, "\n").replace(
