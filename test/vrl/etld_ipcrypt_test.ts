@@ -34,6 +34,9 @@ table("parse_etld (VRL docs examples and PSL rules)", [
     known_suffix: true,
   }),
   ok(`parse_etld!("WWW.Example.COM", plus_parts: 1).etld_plus`, "Example.COM"),
+  // Internationalized suffixes match in Unicode and in punycode.
+  ok(`parse_etld!("пример.рф", plus_parts: 1).etld_plus`, "пример.рф"),
+  ok(`parse_etld!("xn--e1afmkfd.xn--p1ai")`, { etld: "xn--p1ai", etld_plus: "xn--p1ai", known_suffix: true }),
   fails(`parse_etld!("")`, "unable to determine eTLD"),
   rejects(`parse_etld("a.com")`, "E100"),
   rejects(`parse_etld!("a.com", psl: "/nonexistent/list.dat")`, "E610"),

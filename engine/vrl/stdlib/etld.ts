@@ -1,5 +1,6 @@
 /** `parse_etld`: the effective top-level domain of a host by the Public Suffix List (shipped in `data/`). */
 
+import { domainToASCII } from "node:url";
 import { K, objectOf } from "../types.ts";
 import type { VrlObject, VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req } from "./def.ts";
@@ -12,15 +13,24 @@ interface SuffixList {
   exceptions: Set<string>;
 }
 
+function toAscii(rule: string): string {
+  const prefix = /^(!|\*\.)?/.exec(rule)![0];
+  return prefix + (domainToASCII(rule.slice(prefix.length)) || rule.slice(prefix.length));
+}
+
 /** Parses list text in publicsuffix.org's format: one rule a line, `//` comments, first token only. */
 export function parseSuffixList(text: string): SuffixList {
   const list: SuffixList = { rules: new Set(), wildcards: new Set(), exceptions: new Set() };
   for (const line of text.split("\n")) {
     const rule = line.trim().split(/\s/)[0].toLowerCase();
     if (rule === "" || rule.startsWith("//")) continue;
-    if (rule.startsWith("!")) list.exceptions.add(rule.slice(1));
-    else if (rule.startsWith("*.")) list.wildcards.add(rule.slice(2));
-    else list.rules.add(rule);
+    // Internationalized rules also match their punycode (`xn--`) form.
+    const forms = /^[\x20-\x7e]*$/.test(rule) ? [rule] : [rule, toAscii(rule)];
+    for (const r of forms) {
+      if (r.startsWith("!")) list.exceptions.add(r.slice(1));
+      else if (r.startsWith("*.")) list.wildcards.add(r.slice(2));
+      else list.rules.add(r);
+    }
   }
   return list;
 }
