@@ -193,7 +193,7 @@ function callRun(
           }
         }
       }
-      return impl(vals, closureRun?.(c));
+      return impl(vals, closureRun?.(c), c);
     } catch (x) {
       if (x instanceof VrlFailure) {
         if (bang) throw new VrlRuntimeError(where + x.message);
@@ -246,19 +246,15 @@ function compileClosure(
   return { make, fallible: body.fallible, type: body.type };
 }
 
-/** VRL 0.33 functions Petrel does not implement (binary data, network, crypto, niche formats). */
+/** VRL functions Petrel does not implement (protobuf descriptors, network, Vector-only enrichment tables and dnstap, type_def). */
 const UNSUPPORTED = new Set([
-  "decrypt_ip",
   "dns_lookup",
   "encode_proto",
-  "encrypt_ip",
+  "find_enrichment_table_records",
+  "get_enrichment_table_record",
   "http_request",
-  "match_datadog_query",
-  "parse_aws_alb_log",
-  "parse_etld",
+  "parse_dnstap",
   "parse_proto",
-  "parse_user_agent",
   "reverse_dns",
   "type_def",
-  "validate_json_schema",
 ]);

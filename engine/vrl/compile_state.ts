@@ -10,6 +10,8 @@ export interface Ctx {
   event: VrlValue;
   meta: VrlValue;
   vars: VrlValue[];
+  /** Vector's event secrets (`set_secret`/`get_secret`), created on first use. */
+  secrets?: Map<string, string>;
 }
 
 /** A compiled expression's evaluator. */

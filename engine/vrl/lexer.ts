@@ -138,6 +138,8 @@ const ESCAPES: Record<string, string> = {
   t: "\t",
   r: "\r",
   "0": "\0",
+  // ESC, as in the docs example `strip_ansi_escape_codes("\e[46mfoo\e[0m bar")`.
+  e: "\x1b",
   "\\": "\\",
   '"': '"',
   "'": "'",

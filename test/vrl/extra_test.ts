@@ -104,7 +104,7 @@ table("redact/replace_with", [
     ssn: "[REDACTED]",
     n: 1,
   }),
-  ok(`redact(["abc"], [r'b'], redactor: "*")`, ["a*c"]),
+  ok(`redact(["abc"], [r'b'], redactor: {"type": "text", "replacement": "*"})`, ["a*c"]),
   ok(`replace_with("foo bar", r'\\w+') -> |m| { upcase(m.string) }`, "FOO BAR"),
   ok(
     `replace_with("a1 b2", r'(?P<l>[a-z])(?P<d>\\d)', count: 1) -> |m| { string!(m.d) + string!(m.l) }`,

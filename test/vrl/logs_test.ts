@@ -91,7 +91,7 @@ table("parse_common_log / parse_apache_log", [
     },
   ),
   ok(
-    `parse_apache_log!("[01/Mar/2021:12:00:19 +0000] [ab:alert] [pid 4803:tid 3814] [client 147.159.108.175:24259] I'll bypass the haptic COM bandwidth, that should matrix the CSS driver!", "error", timestamp_format: "%d/%b/%Y:%H:%M:%S %z")`,
+    `parse_apache_log!("[01/Mar/2021:12:00:19 +0000] [ab:alert] [pid 4803:tid 3814] [client 147.159.108.175:24259] I'll bypass the haptic COM bandwidth, that should matrix the CSS driver!", "error")`,
     {
       client: "147.159.108.175",
       message: "I'll bypass the haptic COM bandwidth, that should matrix the CSS driver!",

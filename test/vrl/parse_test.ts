@@ -123,6 +123,7 @@ table("parse_int/parse_float", [
 table("parse_duration/parse_bytes", [
   exact(`parse_duration!("1005ms", unit: "s")`, "1.005"),
   exact(`parse_duration!("1h30m", unit: "m")`, "90.0"),
+  exact(`parse_duration!("1s 1ms", unit: "ms")`, "1001.0"),
   exact(`parse_duration!("1s", "ms")`, "1000.0"),
   exact(`parse_duration!("100ns", "us")`, "0.1"),
   fails(`parse_duration!("1 parsec", "s")`, "unable to parse duration"),

@@ -21,7 +21,8 @@ table("case and search", [
   ok(`ends_with("foobar", "BAR")`, false),
   ok(`ends_with("foobar", "BAR", false)`, true),
   exact(`find("foobar", "bar")`, "3"),
-  exact(`find("foobar", "baz")`, "-1"),
+  exact(`find("foobar", "baz")`, "null"),
+  exact(`find("foobar", r'z')`, "null"),
   exact(`find("foobar", r'o+')`, "1"),
   exact(`find("abcabc", "a", from: 1)`, "3"),
 ]);

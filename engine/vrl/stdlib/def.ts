@@ -18,6 +18,11 @@ export interface ArgInfo {
   constant?: { value: VrlValue };
 }
 
+/** The per-run state a function may keep things in (see `Ctx` in `../compile_state.ts`). */
+export interface RunState {
+  secrets?: Map<string, string>;
+}
+
 /** A closure passed to an iteration function. */
 export type ClosureFn = (a: VrlValue, b?: VrlValue) => VrlValue;
 
@@ -28,7 +33,8 @@ export interface FnDef {
   fallible?: boolean;
   /** Static result type: kind bits, a type, or a function of the arguments. */
   returns: number | TypeDef | ((args: (ArgInfo | undefined)[]) => TypeDef);
-  call(args: (VrlValue | undefined)[], closure?: ClosureFn): VrlValue;
+  /** `run` is the per-run state, for the few functions that read or keep event state (secrets). */
+  call(args: (VrlValue | undefined)[], closure?: ClosureFn, run?: RunState): VrlValue;
   /** For iteration functions: the closure parameter types given the arguments. */
   closure?: (args: (ArgInfo | undefined)[]) => TypeDef[];
   /** The kinds the closure must return (E122 otherwise). */

@@ -38,7 +38,8 @@ function fromBase64(s: string, urlSafe: boolean): Uint8Array {
 
 const hex = (s: string, alg: string) => createHash(alg).update(utf8Bytes(s)).digest("hex");
 
-const SHA2: Record<string, string> = {
+/** SHA-2 variant names (VRL) to node:crypto algorithms. */
+export const SHA2: Record<string, string> = {
   "SHA-224": "sha224",
   "SHA-256": "sha256",
   "SHA-384": "sha384",
@@ -46,7 +47,8 @@ const SHA2: Record<string, string> = {
   "SHA-512/224": "sha512-224",
   "SHA-512/256": "sha512-256",
 };
-const SHA3: Record<string, string> = {
+/** SHA-3 variant names (VRL) to node:crypto algorithms. */
+export const SHA3: Record<string, string> = {
   "SHA3-224": "sha3-224",
   "SHA3-256": "sha3-256",
   "SHA3-384": "sha3-384",

@@ -1,6 +1,7 @@
 /** Further functions from VRL's standard library: syslog codes, more log formats, YAML, redaction, geo, IP forms. */
 
 import { isIP } from "node:net";
+import punycode from "node:punycode";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { globalRegex } from "../regex.ts";
@@ -69,7 +70,7 @@ const VPC_INTS = new Set([
   "sublocation_id",
 ]);
 
-function parseCef(line: string): VrlObject {
+function parseCef(line: string, translate: boolean): VrlObject {
   const start = line.indexOf("CEF:");
   if (start < 0) return fail("Could not parse whole line successfully");
   const s = line.slice(start + 4);
@@ -102,6 +103,10 @@ function parseCef(line: string): VrlObject {
     if (m.index > 0 && ext[m.index - 1] === "\\") continue;
     keys.push({ key: m[1], at: m.index, valueAt: m.index + m[0].length });
   }
+  // Text before the first `key=` (or an extension with no pair at all) is not CEF.
+  if (ext.slice(0, keys[0]?.at ?? ext.length).trim() !== "") {
+    return fail("Could not parse whole line successfully");
+  }
   keys.forEach((k, j) => {
     const end = j + 1 < keys.length ? keys[j + 1].at : ext.length;
     const v = ext.slice(k.valueAt, end).trim().replace(/\\([=\\])/g, "$1").replace(/\\n/g, "\n").replace(
@@ -110,6 +115,23 @@ function parseCef(line: string): VrlObject {
     );
     out.set(k.key, v);
   });
+  return translate ? translateCustomFields(out) : out;
+}
+
+// CEF's custom-field pairs: `cs1` holds a value whose name is in `cs1Label`.
+const CUSTOM_FIELD =
+  /^(cs[1-6]|cn[1-3]|cfp[1-4]|c6a[1-4]|flexString[1-2]|flexNumber[1-2]|deviceCustomDate[1-2]|flexDate1)$/;
+
+/** Replaces each custom field and its label by one entry named by the label. */
+function translateCustomFields(o: VrlObject): VrlObject {
+  const out: VrlObject = new Map();
+  for (const [k, v] of o) {
+    if (CUSTOM_FIELD.test(k) && typeof o.get(k + "Label") === "string") {
+      out.set(o.get(k + "Label") as string, v);
+    } else if (k.endsWith("Label") && CUSTOM_FIELD.test(k.slice(0, -5)) && o.has(k.slice(0, -5))) {
+      continue;
+    } else out.set(k, v);
+  }
   return out;
 }
 
@@ -124,10 +146,6 @@ function yamlToVrl(v: unknown): VrlValue {
   if (v instanceof Map) return new Map([...v].map(([k, x]) => [String(k), yamlToVrl(x)]));
   return new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, yamlToVrl(x)]));
 }
-
-const REDACT_PATTERNS: Record<string, RegExp> = {
-  us_social_security_number: /\b\d{3}-\d{2}-\d{4}\b/g,
-};
 
 function ipv6Groups(s: string): number[] | null {
   if (isIP(s) !== 6) return null;
@@ -228,7 +246,7 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     returns: K.OBJECT,
     fallible: true,
     fresh: true,
-    call: ([v]) => parseCef(v as string),
+    call: ([v, t]) => parseCef(v as string, t === true),
   },
   parse_yaml: {
     params: [req("value", K.BYTES)],
@@ -241,33 +259,6 @@ export const EXTRA_FNS: Record<string, FnDef> = {
       } catch (e) {
         return fail(`unable to parse yaml: ${(e as Error).message}`);
       }
-    },
-  },
-  redact: {
-    params: [
-      req("value", K.BYTES | K.OBJECT | K.ARRAY),
-      req("filters", K.ARRAY),
-      opt("redactor", K.BYTES | K.OBJECT),
-    ],
-    returns: (a) => ({ kind: a[0] ? a[0].type.kind & (K.BYTES | K.OBJECT | K.ARRAY) : K.BYTES }),
-    call: ([v, filters, redactor]) => {
-      const text = redactor instanceof Map
-        ? String(redactor.get("replacement") ?? "[REDACTED]")
-        : str(redactor, "[REDACTED]");
-      const res = (filters as VrlValue[]).map((f) =>
-        f instanceof VrlRegex
-          ? globalRegex(f.re)
-          : typeof f === "string" && REDACT_PATTERNS[f]
-          ? REDACT_PATTERNS[f]
-          : fail(`unknown filter ${kindOf(f)}`)
-      );
-      const walk = (x: VrlValue): VrlValue => {
-        if (typeof x === "string") return res.reduce((s, re) => s.replace(re, text), x);
-        if (x instanceof Map) return new Map([...x].map(([k, y]) => [k, walk(y)]));
-        if (Array.isArray(x)) return x.map(walk);
-        return x;
-      };
-      return walk(v!);
     },
   },
   replace_with: {
@@ -327,8 +318,16 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.BYTES), opt("validate", K.BOOLEAN)],
     returns: K.BYTES,
     fallible: true,
-    call: ([v]) => {
+    call: ([v, validate]) => {
       const s = v as string;
+      // Without validation each label is punycoded as written (case kept), as the `idna` crate does.
+      if (validate === false) {
+        return s.split(".").map((
+          l,
+        ) => ([...l].every((ch) => ch.charCodeAt(0) <= 0x7f) ? l : "xn--" + punycode.encode(l))).join(
+          ".",
+        );
+      }
       if (![...s].some((ch) => ch.charCodeAt(0) > 0x7f)) return s.toLowerCase();
       const out = domainToASCII(s);
       return out || fail("unable to encode to punycode");
@@ -338,8 +337,19 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     params: [req("value", K.BYTES), opt("validate", K.BOOLEAN)],
     returns: K.BYTES,
     fallible: true,
-    call: ([v]) => {
-      const out = domainToUnicode(v as string);
+    call: ([v, validate]) => {
+      const s = v as string;
+      if (validate === false) {
+        return s.split(".").map((l) => {
+          if (!l.toLowerCase().startsWith("xn--")) return l;
+          try {
+            return punycode.decode(l.slice(4));
+          } catch {
+            return fail("unable to decode punycode");
+          }
+        }).join(".");
+      }
+      const out = domainToUnicode(s);
       return out || fail("unable to decode punycode");
     },
   },

@@ -69,6 +69,40 @@ function lessThan(a: Uint8Array, pa: number, b: Uint8Array, pb: number): boolean
   return pa < pb;
 }
 
+// ICMP "ports" are type and code; request/reply types map to their counterpart so both directions hash alike.
+const ICMP4_PAIRS: Record<number, number> = {
+  8: 0,
+  0: 8,
+  13: 14,
+  14: 13,
+  15: 16,
+  16: 15,
+  10: 9,
+  9: 10,
+  17: 18,
+  18: 17,
+};
+const ICMP6_PAIRS: Record<number, number> = {
+  128: 129,
+  129: 128,
+  130: 131,
+  131: 130,
+  133: 134,
+  134: 133,
+  135: 136,
+  136: 135,
+  139: 140,
+  140: 139,
+  144: 145,
+  145: 144,
+};
+
+/** The spec's port equivalents of an ICMP type/code: [source, destination, one-way]. */
+function icmpPorts(type: number, code: number, v6: boolean): [number, number, boolean] {
+  const pair = (v6 ? ICMP6_PAIRS : ICMP4_PAIRS)[type];
+  return pair === undefined ? [type, code, true] : [type, pair, false];
+}
+
 /** Community ID v1 of a flow (corelight's spec): `1:` + base64(SHA-1(seed, ordered endpoints, protocol, ports)). */
 function communityId(args: (VrlValue | undefined)[]): string {
   const [src, dst, proto, sp, dp, seed] = args;
@@ -79,7 +113,9 @@ function communityId(args: (VrlValue | undefined)[]): string {
   let pa = sp === undefined || sp === null ? -1 : Number(sp),
     pb = dp === undefined || dp === null ? -1 : Number(dp);
   if (pa > 65535 || pb > 65535) return fail("ports must be between 0 and 65535");
-  if (!lessThan(a, pa, b, pb)) [a, b, pa, pb] = [b, a, pb, pa];
+  let oneWay = false;
+  if ((p === 1 || p === 58) && pa >= 0 && pb >= 0) [pa, pb, oneWay] = icmpPorts(pa, pb, p === 58);
+  if (!oneWay && !lessThan(a, pa, b, pb)) [a, b, pa, pb] = [b, a, pb, pa];
   const s = seed === undefined || seed === null ? 0 : Number(seed);
   const parts = [Uint8Array.of(s >> 8, s & 0xff), a, b, Uint8Array.of(p, 0)];
   if (pa >= 0 && pb >= 0) parts.push(Uint8Array.of(pa >> 8, pa & 0xff, pb >> 8, pb & 0xff));

@@ -37,7 +37,8 @@ export const SEVERITIES = ["emerg", "alert", "crit", "err", "warning", "notice",
 
 const intOrString = (s: string): VrlValue => (/^\d+$/.test(s) ? BigInt(s) : s);
 
-function putIf(o: VrlObject, k: string, v: VrlValue | undefined): void {
+/** Sets `k` unless the value is absent, empty or `-` (the log formats' "no value"). */
+export function putIf(o: VrlObject, k: string, v: VrlValue | undefined): void {
   if (v !== undefined && v !== null && v !== "-" && v !== "") o.set(k, v);
 }
 
@@ -130,7 +131,8 @@ export function parseSyslog(line: string): VrlObject {
   return fail("unable to parse input as valid syslog message");
 }
 
-function parseTs(s: string, fmt: string, what: string): VrlTimestamp {
+/** Parses a log timestamp with `fmt`, failing in VRL's words. */
+export function parseTs(s: string, fmt: string, what: string): VrlTimestamp {
   try {
     return strptime(s, fmt);
   } catch {
@@ -188,53 +190,6 @@ function apacheError(line: string, tsFmt: string): VrlObject {
   return o;
 }
 
-const NGINX_COMBINED =
-  /^(\S+) - (\S+) \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}) (\d+) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"(?: "((?:[^"\\]|\\.)*)")?/;
-const NGINX_ERROR = /^(\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}) \[(\w+)\] (\d+)#(\d+):(?: \*(\d+))? ([\s\S]*)$/;
-
-function nginxCombined(line: string, tsFmt: string): VrlObject {
-  const m = NGINX_COMBINED.exec(line.trim());
-  if (!m) return fail("failed parsing combined log line");
-  const o: VrlObject = new Map();
-  o.set("client", m[1]);
-  putIf(o, "user", m[2]);
-  o.set("timestamp", parseTs(m[3], tsFmt, "invalid timestamp"));
-  o.set("request", m[4]);
-  const r = /^(\S+) (\S+) (\S+)$/.exec(m[4]);
-  if (r) {
-    o.set("method", r[1]);
-    o.set("path", r[2]);
-    o.set("protocol", r[3]);
-  }
-  o.set("status", BigInt(m[5]));
-  o.set("size", BigInt(m[6]));
-  putIf(o, "referer", m[7]);
-  putIf(o, "agent", m[8]);
-  if (m[9] !== undefined) putIf(o, "compression", m[9]);
-  return o;
-}
-
-function nginxError(line: string, tsFmt: string): VrlObject {
-  const m = NGINX_ERROR.exec(line.trim());
-  if (!m) return fail("failed parsing error log line");
-  const o: VrlObject = new Map();
-  o.set("timestamp", parseTs(m[1], tsFmt, "invalid timestamp"));
-  o.set("severity", m[2]);
-  o.set("pid", BigInt(m[3]));
-  o.set("tid", BigInt(m[4]));
-  if (m[5]) o.set("cid", BigInt(m[5]));
-  let msg = m[6];
-  const kv = /, (client|server|request|upstream|host|referrer): ("(?:[^"\\]|\\.)*"|[^,]*)/g;
-  const first = msg.search(/, (client|server|request|upstream|host|referrer): /);
-  if (first >= 0) {
-    const tail = msg.slice(first);
-    msg = msg.slice(0, first);
-    for (let k = kv.exec(tail); k; k = kv.exec(tail)) o.set(k[1], k[2].replace(/^"|"$/g, ""));
-  }
-  o.set("message", msg);
-  return o;
-}
-
 const B = K.BYTES, BN = K.BYTES | K.NULL, IN = K.INTEGER | K.NULL, TN = K.TIMESTAMP | K.NULL;
 
 const SYSLOG_TYPE = objectOf({
@@ -272,30 +227,6 @@ const APACHE_TYPE = objectOf({
   client: BN,
   port: IN,
 }, true);
-const NGINX_TYPE = objectOf({
-  client: BN,
-  user: BN,
-  timestamp: TN,
-  request: BN,
-  method: BN,
-  path: BN,
-  protocol: BN,
-  status: IN,
-  size: IN,
-  referer: BN,
-  agent: BN,
-  compression: BN,
-  severity: BN,
-  pid: IN,
-  tid: IN,
-  cid: IN,
-  message: BN,
-  server: BN,
-  upstream: BN,
-  host: BN,
-  referrer: BN,
-}, true);
-
 /** Log-format functions by name. */
 export const LOG_FNS: Record<string, FnDef> = {
   parse_syslog: {
@@ -324,22 +255,20 @@ export const LOG_FNS: Record<string, FnDef> = {
       }
     },
     call: ([v, f, tf]) => {
-      if (f === "error") return apacheError(v as string, str(tf, "%a %b %d %H:%M:%S%.f %Y"));
+      if (f === "error") {
+        if (tf !== undefined) return apacheError(v as string, str(tf, ""));
+        // VRL's one default is `%d/%b/%Y:%T %z`; Apache's own error-log stamp is accepted as well.
+        try {
+          return apacheError(v as string, "%d/%b/%Y:%T %z");
+        } catch (first) {
+          try {
+            return apacheError(v as string, "%a %b %d %H:%M:%S%.f %Y");
+          } catch {
+            throw first;
+          }
+        }
+      }
       return commonLog(v as string, str(tf, "%d/%b/%Y:%T %z"), f === "combined");
     },
-  },
-  parse_nginx_log: {
-    params: [req("value", K.BYTES), req("format", K.BYTES), opt("timestamp_format", K.BYTES)],
-    returns: NGINX_TYPE,
-    fallible: true,
-    fresh: true,
-    check: (a) => {
-      const f = a[1]?.constant?.value;
-      if (typeof f === "string" && !["combined", "error"].includes(f)) return `unknown format "${f}"`;
-    },
-    call: ([v, f, tf]) =>
-      f === "error"
-        ? nginxError(v as string, str(tf, "%Y/%m/%d %H:%M:%S"))
-        : nginxCombined(v as string, str(tf, "%d/%b/%Y:%T %z")),
   },
 };

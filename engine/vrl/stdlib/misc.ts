@@ -6,6 +6,22 @@ import { displayValue, vrlEquals, type VrlTimestamp, type VrlValue } from "../va
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
 import { nowNs } from "./time.ts";
 import { type Level, Logger } from "../../../src/common/log.ts";
+import { ipFrom16, ipTo16 } from "./ip_crypt.ts";
+
+/** The network of an IPv6 address under a `/n` prefix length or an IPv6 mask. */
+function ipv6Subnet(value: string, subnet: string): string {
+  if (isIP(value) !== 6) return fail("unable to parse IP address");
+  const ip = ipTo16(value);
+  let mask: Uint8Array;
+  if (subnet.startsWith("/")) {
+    const bits = Number(subnet.slice(1));
+    if (!Number.isInteger(bits) || bits < 0 || bits > 128) return fail("unable to parse subnet");
+    mask = new Uint8Array(16);
+    for (let i = 0; i < 16; i++) mask[i] = 0xff & (0xff << Math.max(0, Math.min(8, (i + 1) * 8 - bits)));
+  } else if (isIP(subnet) === 6) mask = ipTo16(subnet);
+  else return fail("unable to parse subnet");
+  return ipFrom16(ip.map((b, i) => b & mask[i]));
+}
 
 function uuidV7(ms: number): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
@@ -183,7 +199,7 @@ export const MISC_FNS: Record<string, FnDef> = {
     fallible: true,
     call: ([v, s]) => {
       const ip = ipv4ToInt(v as string);
-      if (ip === null) return fail("unable to parse IP address");
+      if (ip === null) return ipv6Subnet(v as string, s as string);
       const sub = s as string;
       const mask = sub.startsWith("/")
         ? (Number(sub.slice(1)) === 0 ? 0 : (0xffffffff << (32 - Number(sub.slice(1)))) >>> 0)

@@ -1,5 +1,6 @@
 /** Parsing functions for structured text: JSON, key/value, logfmt, CSV, query strings, URLs, numbers, durations. */
 
+import { parseJsonToDepth } from "./json_depth.ts";
 import { parseBytes, parseDuration, parseIntBase } from "./parse_numbers.ts";
 import { K, objectOf } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
@@ -226,7 +227,17 @@ export const PARSE_FNS: Record<string, FnDef> = {
     returns: K.JSON,
     fallible: true,
     fresh: true,
-    call: ([v]) => parseJsonText(v as string),
+    check: (a) => {
+      const d = a[1]?.constant?.value;
+      if (typeof d === "bigint" && (d < 1n || d > 128n)) return "max_depth value should be between 1 and 128";
+    },
+    call: ([v, d]) => {
+      const value = parseJsonText(v as string);
+      if (d === undefined || d === null) return value;
+      const depth = num(d, 128);
+      if (depth < 1 || depth > 128) return fail("max_depth value should be between 1 and 128");
+      return parseJsonToDepth(v as string, depth, parseJsonText);
+    },
   },
   parse_key_value: {
     params: [

@@ -52,7 +52,8 @@ export function parseDuration(text: string, unit: string): number {
   const to = DURATION_UNITS[unit];
   if (to === undefined) return fail(`unknown unit format: "${unit}"`);
   const s = text.trim();
-  const re = /(-?\d+(?:\.\d+)?)\s*(ns|us|µs|ms|cs|ds|s|m|h|d|w)/gy;
+  // Components may be separated by whitespace ("1s 1ms").
+  const re = /\s*(-?\d+(?:\.\d+)?)\s*(ns|us|µs|ms|cs|ds|s|m|h|d|w)/gy;
   let total = 0;
   let pos = 0;
   let any = false;

@@ -84,23 +84,27 @@ function sliceIdx(len: number, start: number, end?: number): [number, number] {
   return [s, e];
 }
 
-/** Words of an identifier-like string (for the case functions). */
-export function words(s: string): string[] {
-  return s
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean);
-}
+const SEGMENTATIONS = ["byte", "codepoint", "grapheme"];
+const segmentationError = (s: string) =>
+  `unknown segmentation ${JSON.stringify(s)}: expected byte, codepoint or grapheme`;
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
-const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase();
-
-function caseFn(conv: (ws: string[]) => string): FnDef {
-  return {
-    params: [req("value", S), opt("original_case", S)],
-    returns: S,
-    call: ([v]) => conv(words(v as string)),
-  };
+/** Shannon entropy (bits) of `s` split into bytes, code points or grapheme clusters. */
+function shannonEntropy(s: string, segmentation: string): number {
+  let units: unknown[];
+  if (segmentation === "byte") units = [...new TextEncoder().encode(s)];
+  else if (segmentation === "codepoint") units = [...s];
+  else if (segmentation === "grapheme") units = [...graphemes.segment(s)].map((g) => g.segment);
+  else return fail(segmentationError(segmentation));
+  if (units.length === 0) return 0;
+  const counts = new Map<unknown, number>();
+  for (const u of units) counts.set(u, (counts.get(u) ?? 0) + 1);
+  let h = 0;
+  for (const c of counts.values()) {
+    const p = c / units.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
 }
 
 function formatNumber(v: number | bigint, scale?: number, dec = ".", group = ""): string {
@@ -233,11 +237,6 @@ export const STRING_FNS: Record<string, FnDef> = {
       return (v as bigint).toString(base);
     },
   },
-  camelcase: caseFn((ws) => ws.map((w, i) => (i === 0 ? w.toLowerCase() : cap(w))).join("")),
-  pascalcase: caseFn((ws) => ws.map(cap).join("")),
-  snakecase: caseFn((ws) => ws.map((w) => w.toLowerCase()).join("_")),
-  kebabcase: caseFn((ws) => ws.map((w) => w.toLowerCase()).join("-")),
-  screamingsnakecase: caseFn((ws) => ws.map((w) => w.toUpperCase()).join("_")),
   strip_ansi_escape_codes: {
     params: [req("value", S)],
     returns: S,
@@ -245,15 +244,19 @@ export const STRING_FNS: Record<string, FnDef> = {
   },
   find: {
     params: [req("value", S), req("pattern", S | K.REGEX), opt("from", K.INTEGER)],
-    returns: K.INTEGER,
+    // VRL gives null, not -1, when nothing matches.
+    returns: K.INTEGER | K.NULL,
     call: ([v, p, f]) => {
       const from = Math.max(0, num(f, 0));
       const s = v as string;
-      if (typeof p === "string") return BigInt(s.indexOf(p, from));
+      if (typeof p === "string") {
+        const i = s.indexOf(p, from);
+        return i < 0 ? null : BigInt(i);
+      }
       const re = globalRegex((p as VrlRegex).re);
       re.lastIndex = from;
       const m = re.exec(s);
-      return BigInt(m ? m.index : -1);
+      return m ? BigInt(m.index) : null;
     },
   },
   basename: {
@@ -320,18 +323,12 @@ export const STRING_FNS: Record<string, FnDef> = {
   shannon_entropy: {
     params: [req("value", S), opt("segmentation", S)],
     returns: K.FLOAT,
-    call: ([v]) => {
-      const units = [...new TextEncoder().encode(v as string)];
-      if (units.length === 0) return 0;
-      const counts = new Map<number, number>();
-      for (const u of units) counts.set(u, (counts.get(u) ?? 0) + 1);
-      let h = 0;
-      for (const c of counts.values()) {
-        const p = c / units.length;
-        h -= p * Math.log2(p);
-      }
-      return h;
+    check: (a) => {
+      const seg = a[1]?.constant?.value;
+      if (typeof seg === "string" && !SEGMENTATIONS.includes(seg)) return segmentationError(seg);
     },
+    fallibleFor: unlessConstant(1, (x) => SEGMENTATIONS.includes(x as string), true),
+    call: ([v, seg]) => shannonEntropy(v as string, str(seg, "byte")),
   },
 };
 
