@@ -34,6 +34,7 @@ export function status(ctx: Ctx): Response {
     branch: b.branch,
     runtime: b.runtime,
     rustc_version: b.runtime,
+    ...(ctx.app.forwarder !== null ? { forward: ctx.app.forwarder.status() } : {}),
   });
 }
 

@@ -9,6 +9,7 @@ import * as admin from "./admin.ts";
 import { dashboard } from "./dashboard.ts";
 import * as lineproto from "./lineproto.ts";
 import * as metricsapi from "./metricsapi.ts";
+import * as forward from "./forward.ts";
 import * as promApi from "./prometheus_api.ts";
 import { promql } from "./promql.ts";
 import * as sql from "./sql.ts";
@@ -69,6 +70,13 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
+  {
+    method: "GET",
+    path: "/v1/forward/dead_letters",
+    handler: forward.deadLetters,
+    auth: "read",
+    errors: "greptime",
+  },
   { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.

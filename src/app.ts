@@ -16,6 +16,7 @@ import type { App } from "../routes/context.ts";
 import { Storage } from "./storage/mod.ts";
 import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
+import { Forwarder } from "./forward/forwarder.ts";
 
 /** A started server. */
 export interface RunningServer {
@@ -95,9 +96,11 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   }
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
+  const forwarder = config.forward.length > 0 ? new Forwarder(config.forward, storage) : null;
   const app: App = {
     config,
-    metrics: serverMetrics(storage),
+    metrics: serverMetrics(storage, forwarder),
+    forwarder,
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -120,10 +123,12 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     });
   } catch (e) {
     // a port in use or an unusable certificate: leave the data home as it was found
+    await forwarder?.stop();
     storage.close();
     lock?.release();
     throw e;
   }
+  forwarder?.start();
   log.info("Petrel listening", {
     addr: `${listener.hostname}:${listener.port}`,
     tls: listener.secure,
@@ -149,6 +154,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     stopping ??= (async () => {
       await drain(config.http.timeout > 0 ? config.http.timeout : 30_000);
       await listener.shutdown();
+      await forwarder?.stop();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");
@@ -166,8 +172,9 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   };
 }
 
-function serverMetrics(storage: Storage): ServerMetrics {
+function serverMetrics(storage: Storage, forwarder: Forwarder | null): ServerMetrics {
   const metrics = new ServerMetrics();
   metrics.watchStorage(() => storage.compactedWindows());
+  if (forwarder !== null) metrics.watchForwarding(() => forwarder.stats());
   return metrics;
 }

@@ -5,6 +5,7 @@
  */
 import { parse as parseToml } from "smol-toml";
 import { formatDuration, formatSize, parseDuration, parseSize } from "../common/humantime.ts";
+import { type ForwardConfig, parseForwardList, renderForwardToml } from "../forward/config.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
 export interface Config {
@@ -35,6 +36,8 @@ export interface Config {
   jaeger: { enable: boolean };
   loki: { enable: boolean };
   dashboard: { enable: boolean };
+  /** `[[forward]]` destinations (`src/forward/`). */
+  forward: ForwardConfig[];
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -99,6 +102,7 @@ export function defaultConfig(): Config {
     const target = sectionOf(out, section, true);
     for (const [key, [, def]] of Object.entries(keys)) target[key] = Array.isArray(def) ? [...def] : def;
   }
+  out.forward = [];
   return out as unknown as Config;
 }
 
@@ -161,7 +165,13 @@ export function applyToml(config: Config, text: string, source: string): void {
 function applyTable(config: Config, section: string, table: Record<string, unknown>, source: string): void {
   for (const [name, value] of Object.entries(table)) {
     const nested = section === "" ? name : `${section}.${name}`;
-    if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
+    if (nested === "forward") {
+      try {
+        config.forward = parseForwardList(value, source);
+      } catch (e) {
+        throw new ConfigError((e as Error).message);
+      }
+    } else if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
     else setKey(config, section, name, value, source);
   }
 }
@@ -276,6 +286,7 @@ export function renderConfigToml(config: Config): string {
     lines.push("", `[${section}]`);
     sectionLines(section);
   }
+  lines.push(...renderForwardToml(config.forward));
   return lines.join("\n") + "\n";
 }
 

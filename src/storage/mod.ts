@@ -88,6 +88,8 @@ export class Storage {
   private readonly closeHooks = new Set<() => void>();
   private readonly checkpointer = new Checkpointer();
   private readonly compactor = new MetricCompactor(() => this.dbs.values());
+  /** Set by the forwarder (`src/forward/`): stamps metric writes with a seq, and may refuse writes. */
+  forwarding: { gate(db: string, table: string): void } | null = null;
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -211,6 +213,9 @@ export class Storage {
         metric.push(batchToMetricWrite(b));
       } else plain.push(b);
     }
+    if (this.forwarding !== null) {
+      for (const b of batches) if (typeof b.table === "string") this.forwarding.gate(db, b.table);
+    }
     const settings = { autoCreateTable: this.autoCreateTable };
     if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
     this.compactor.wrote();
@@ -218,7 +223,7 @@ export class Storage {
       return this.wrote(
         h,
         h.transaction(() =>
-          writeMetrics(h, metric, { hints: opts.hints, autoCreateTable: this.autoCreateTable }) +
+          writeMetrics(h, metric, this.metricOptions(opts.hints)) +
           (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
         ),
       );
@@ -242,11 +247,13 @@ export class Storage {
    */
   writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
     const h = this.database(db);
+    if (this.forwarding !== null) { for (const w of writes) this.forwarding.gate(db, w.metric); }
     this.compactor.wrote();
-    return this.wrote(
-      h,
-      writeMetrics(h, writes, { hints: opts.hints, autoCreateTable: this.autoCreateTable }),
-    );
+    return this.wrote(h, writeMetrics(h, writes, this.metricOptions(opts.hints)));
+  }
+
+  private metricOptions(hints: TableOptions | undefined) {
+    return { hints, autoCreateTable: this.autoCreateTable, sequenced: this.forwarding !== null };
   }
 
   /**
