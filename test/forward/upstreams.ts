@@ -4,7 +4,7 @@
  * and helpers to write samples to an edge Petrel and wait for its forwarder.
  */
 import { ensureDebianBinary, freePort, waitFor } from "../helpers/debian.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { type SpawnedServer, spawnServer, startTestServer, type TestServer } from "../helpers/server.ts";
 import { parseForwardList } from "../../src/forward/config.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 import type { Series } from "../../src/common/series.ts";
@@ -14,7 +14,8 @@ export interface Upstream {
   port: number;
   base: string;
   start(): Promise<void>;
-  kill(): Promise<void>;
+  /** Stops the process: SIGKILL by default (no chance to flush), or the given signal. */
+  kill(signal?: Deno.Signal): Promise<void>;
 }
 
 function processUpstream(
@@ -35,9 +36,9 @@ function processUpstream(
       const ok = await waitFor(async () => (await fetch(base + ready)).ok || null, 30_000, 100);
       if (!ok) throw new Error(`${binary} did not become ready on ${base}`);
     },
-    async kill() {
+    async kill(signal: Deno.Signal = "SIGKILL") {
       if (child === null) return;
-      child.kill("SIGKILL");
+      child.kill(signal);
       await child.status;
       child = null;
     },
@@ -69,6 +70,36 @@ export async function victoriaUpstream(): Promise<(Upstream & { dir: string }) |
     "-retentionPeriod=100y",
     "-search.latencyOffset=0s",
   ], "/health");
+}
+
+/** A Petrel child process as an upstream, killable and restartable on the same port and data directory. */
+export function petrelUpstream(): Upstream {
+  const port = freePort();
+  const dir = Deno.makeTempDirSync({ prefix: "petrel_fwd_up_" });
+  let server: SpawnedServer | null = null;
+  return {
+    port,
+    base: `http://127.0.0.1:${port}`,
+    async start() {
+      server = await spawnServer(["--http-addr", `127.0.0.1:${port}`, "--data-home", dir]);
+    },
+    async kill(signal: Deno.Signal = "SIGKILL") {
+      await server?.stop(signal);
+      server = null;
+    },
+  };
+}
+
+/** Runs SQL on a Petrel and returns the rows. */
+export async function sqlRows(base: string, sql: string, db = "public"): Promise<unknown[][]> {
+  const res = await fetch(`${base}/v1/sql?db=${db}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ sql }),
+  });
+  const body = await res.json();
+  if (!res.ok) throw new Error(JSON.stringify(body));
+  return body.output[0].records.rows;
 }
 
 /** Starts an edge Petrel forwarding as the TOML `[[forward]]` fields say (fast retries for tests). */
