@@ -6,26 +6,22 @@
  * (4xx) is narrowed by splitting the batch, and what is still refused is dead-lettered with the reason.
  */
 import { Logger } from "../common/log.ts";
-import { type DatabaseHandle } from "../storage/database.ts";
-import {
-  type ForwardSample,
-  metricBacklog,
-  type MetricStream,
-  metricStreams,
-  readMetricBatch,
-  skipMetricBacklog,
-} from "../storage/forward_read.ts";
+import type { DatabaseHandle } from "../storage/database.ts";
+import { metricStreams } from "../storage/forward_read.ts";
 import { type DeadLetter, loadCursor, saveCursor } from "../storage/forward_state.ts";
 import type { SeqCursor } from "../storage/forward_seq.ts";
-import type { Storage } from "../storage/mod.ts";
+import { INFORMATION_SCHEMA, isMetricTable, type Storage } from "../storage/mod.ts";
 import { type ForwardConfig, globMatch } from "./config.ts";
-import { encodeLineProtocol, encodeRemoteWrite } from "./encode.ts";
+import { type Batch, journalSource, metricSource, type Stream } from "./streams.ts";
 import { backoff, send, type SendResult, type UpstreamRequest } from "./sender.ts";
 
 const log = new Logger("petrel::forward");
 
-/** Bytes a stored sample takes, for `max_lag_bytes` and the queue size (an estimate, see the README). */
-export const BYTES_PER_ROW = 24;
+/** The databases with files (not the virtual `information_schema`). */
+export function storedDatabases(storage: Storage): string[] {
+  return storage.listDatabases().filter((db) => db !== INFORMATION_SCHEMA);
+}
+
 /** How often a stream's lag is measured while it is being pumped. */
 const LAG_CHECK_MS = 1_000;
 /** How many times a refused batch is halved to isolate the rows the upstream refuses. */
@@ -53,7 +49,7 @@ export interface DestinationStats {
 
 interface StreamState {
   db: string;
-  stream: MetricStream;
+  stream: Stream;
   cursor: SeqCursor | null;
   attempt: number;
   nextTryAt: number;
@@ -112,10 +108,18 @@ export class Destination {
 
   private discover(): StreamState[] {
     const seen = new Set<string>();
-    for (const db of this.storage.listDatabases()) {
+    const wanted = (t: string) => this.config.tables.some((g) => globMatch(g, t));
+    for (const db of storedDatabases(this.storage)) {
       if (!this.config.databases.some((g) => globMatch(g, db))) continue;
       const handle = this.storage.database(db);
-      for (const stream of metricStreams(handle, (t) => this.config.tables.some((g) => globMatch(g, t)))) {
+      const streams: Stream[] = metricStreams(handle, wanted).map((m) =>
+        metricSource(m, this.config.protocol === "remote_write" ? "remote_write" : "greptime")
+      );
+      if (this.config.protocol === "greptime") {
+        const schemas = new Set(handle.listTables().filter((t) => !isMetricTable(t)).map((t) => t.schema));
+        for (const schema of schemas) streams.push(journalSource(schema, wanted));
+      }
+      for (const stream of streams) {
         const key = `${db}/${stream.name}`;
         seen.add(key);
         const known = this.streams.get(key);
@@ -143,14 +147,14 @@ export class Destination {
     s.cursor ??= loadCursor(handle, this.config.name, s.stream.name);
     while (!signal.aborted) {
       this.checkLag(handle, s, false);
-      const batch = readMetricBatch(handle, s.stream, s.cursor, this.config.batch_size);
+      const batch = s.stream.read(handle, s.cursor, this.config.batch_size);
       if (batch.read === 0) {
         this.checkLag(handle, s, true);
         return;
       }
       const dead: DeadLetter[] = [];
-      if (batch.samples.length > 0) {
-        const result = await this.deliver(batch.samples, 0, s.stream.name, dead, signal);
+      if (batch.items.length > 0) {
+        const result = await this.deliver(batch, batch.items, 0, s, dead, signal);
         if (result.kind === "retry") {
           this.stats.failed_requests++;
           this.stats.last_error = result.reason;
@@ -171,70 +175,71 @@ export class Destination {
       saveCursor(handle, this.config.name, s.stream.name, batch.next, dead);
       s.cursor = batch.next;
       s.attempt = 0;
-      this.stats.sent_rows += batch.samples.length - dead.reduce((n, d) => n + d.rows, 0);
+      this.stats.sent_rows += batch.items.length - dead.reduce((n, d) => n + d.rows, 0);
     }
   }
 
-  /** Sends samples; a refused batch is halved (up to MAX_SPLITS times) and what stays refused is dead. */
+  /** Sends items; a refused batch is halved (up to MAX_SPLITS times) and what stays refused is dead. */
   private async deliver(
-    samples: ForwardSample[],
+    batch: Batch,
+    items: unknown[],
     depth: number,
-    stream: string,
+    s: StreamState,
     dead: DeadLetter[],
     signal: AbortSignal,
   ): Promise<SendResult> {
-    const req = this.request(samples, stream);
+    const req = this.request(batch, items, s.db);
     if (req === null) return { kind: "ok" };
     const result = await send(req, this.config.timeout, signal);
     this.stats.sent_requests++;
     if (result.kind !== "reject") return result;
-    if (depth < MAX_SPLITS && samples.length > 1 && SPLIT_STATUSES.has(result.status)) {
-      const mid = samples.length >> 1;
-      for (const part of [samples.slice(0, mid), samples.slice(mid)]) {
-        const r = await this.deliver(part, depth + 1, stream, dead, signal);
+    if (depth < MAX_SPLITS && items.length > 1 && SPLIT_STATUSES.has(result.status)) {
+      const mid = items.length >> 1;
+      for (const part of [items.slice(0, mid), items.slice(mid)]) {
+        const r = await this.deliver(batch, part, depth + 1, s, dead, signal);
         if (r.kind === "retry") return r;
       }
       return { kind: "ok" };
     }
-    this.stats.dead_lettered_rows += samples.length;
+    const stream = `${s.db}/${s.stream.name}`;
+    this.stats.dead_lettered_rows += items.length;
     log.warn("upstream refused a batch; dead-lettered", {
       destination: this.config.name,
       stream,
-      rows: samples.length,
+      rows: items.length,
       status: result.status,
       reason: result.reason,
     });
     dead.push({
       destination: this.config.name,
-      stream,
+      stream: s.stream.name,
       status: result.status,
       reason: result.reason,
-      rows: samples.length,
-      firstSeq: samples[0].seq,
-      lastSeq: samples[samples.length - 1].seq,
+      rows: items.length,
+      firstSeq: batch.seqOf(items[0]),
+      lastSeq: batch.seqOf(items[items.length - 1]),
     });
     return { kind: "ok" };
   }
 
-  private request(samples: ForwardSample[], stream: string): UpstreamRequest | null {
+  private request(batch: Batch, items: unknown[], db: string): UpstreamRequest | null {
+    const payload = batch.encode(items);
+    if (payload === null) return null;
     const headers: Record<string, string> = { "user-agent": "Petrel-forward" };
     const c = this.config;
     if (c.bearer_token) headers.authorization = `Bearer ${c.bearer_token}`;
     else if (c.username) headers.authorization = `Basic ${btoa(`${c.username}:${c.password}`)}`;
-    if (c.protocol === "remote_write") {
+    if (payload.kind === "remote_write") {
       headers["content-type"] = "application/x-protobuf";
       headers["content-encoding"] = "snappy";
       headers["x-prometheus-remote-write-version"] = "0.1.0";
-      return { url: c.url, headers, body: encodeRemoteWrite(samples) };
+      return { url: c.url, headers, body: payload.body };
     }
-    const body = encodeLineProtocol(samples);
-    if (body === "") return null;
     const url = new URL(c.url);
-    const db = [...this.streams.values()].find((s) => s.stream.name === stream)?.db ?? "public";
     if (!url.searchParams.has("db")) url.searchParams.set("db", db);
-    url.searchParams.set("precision", "ms");
+    url.searchParams.set("precision", payload.kind.precision);
     headers["content-type"] = "text/plain; charset=utf-8";
-    return { url: url.toString(), headers, body };
+    return { url: url.toString(), headers, body: payload.body };
   }
 
   /** Measures a stream's lag (at most once a second unless `force`) and applies the policy. */
@@ -242,21 +247,14 @@ export class Destination {
     const now = Date.now();
     if (!force && now - s.lastLagCheck < LAG_CHECK_MS) return;
     s.lastLagCheck = now;
-    s.lag = metricBacklog(handle, s.stream, s.cursor!, now);
+    s.lag = s.stream.backlog(handle, s.cursor!, now);
     const c = this.config;
-    const overBytes = c.max_lag_bytes > 0 && s.lag.rows * BYTES_PER_ROW > c.max_lag_bytes;
+    const overBytes = c.max_lag_bytes > 0 && s.lag.rows * s.stream.rowBytes > c.max_lag_bytes;
     const overAge = c.max_lag > 0 && s.lag.ageMs > c.max_lag;
     s.over = overBytes || overAge;
     if (s.over && c.policy === "drop_oldest") {
-      const keepRows = c.max_lag_bytes > 0 ? Math.floor(c.max_lag_bytes / BYTES_PER_ROW) : s.lag.rows;
-      const { cursor, skipped } = skipMetricBacklog(
-        handle,
-        s.stream,
-        s.cursor!,
-        now,
-        c.max_lag,
-        Math.max(0, s.lag.rows - keepRows),
-      );
+      const keepRows = c.max_lag_bytes > 0 ? Math.floor(c.max_lag_bytes / s.stream.rowBytes) : Infinity;
+      const { cursor, skipped } = s.stream.skip(handle, s.cursor!, now, c.max_lag, keepRows);
       if (skipped > 0) {
         saveCursor(handle, c.name, s.stream.name, cursor);
         s.cursor = cursor;
@@ -266,7 +264,7 @@ export class Destination {
           stream: `${s.db}/${s.stream.name}`,
           rows: skipped,
         });
-        s.lag = metricBacklog(handle, s.stream, cursor, now);
+        s.lag = s.stream.backlog(handle, cursor, now);
       }
       s.over = false;
     }
@@ -274,14 +272,15 @@ export class Destination {
   }
 
   private refreshTotals(): void {
-    let rows = 0, age = 0, over = false;
+    let rows = 0, bytes = 0, age = 0, over = false;
     for (const s of this.streams.values()) {
       rows += s.lag.rows;
+      bytes += s.lag.rows * s.stream.rowBytes;
       age = Math.max(age, s.lag.ageMs);
       over ||= s.over;
     }
     this.stats.queue_rows = rows;
-    this.stats.queue_bytes = rows * BYTES_PER_ROW;
+    this.stats.queue_bytes = bytes;
     this.stats.lag_seconds = age / 1000;
     this.stats.blocking_ingest = over && this.config.policy === "block_ingest";
   }

@@ -6,11 +6,14 @@
 import { PetrelError, StatusCode } from "../common/errors.ts";
 import { Logger } from "../common/log.ts";
 import type { Storage } from "../storage/mod.ts";
-import { recentDeadLetters } from "../storage/forward_state.ts";
+import { loadCursor, recentDeadLetters } from "../storage/forward_state.ts";
+import { trimJournal } from "../storage/forward_journal.ts";
 import { type ForwardConfig, globMatch } from "./config.ts";
-import { Destination, type DestinationStats } from "./destination.ts";
+import { Destination, type DestinationStats, storedDatabases } from "./destination.ts";
 
 const log = new Logger("petrel::forward");
+/** How often the write journal is trimmed below every greptime destination's cursor. */
+const TRIM_EVERY_MS = 10_000;
 
 /** The forwarder of a Petrel instance. */
 export class Forwarder {
@@ -18,15 +21,24 @@ export class Forwarder {
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private wake: Array<() => void> = [];
+  private trimmer: ReturnType<typeof setInterval> | undefined;
 
   constructor(configs: ForwardConfig[], private readonly storage: Storage) {
     this.destinations = configs.map((c) => new Destination(c, storage));
     // Stamping writes with the insert sequence is what forwarding reads by; the gate is the 429.
-    storage.forwarding = { gate: (db, table) => this.gate(db, table) };
+    storage.forwarding = {
+      gate: (db, table) => this.gate(db, table),
+      journal: configs.some((c) => c.protocol === "greptime"),
+    };
   }
 
   /** Starts every destination's loop. */
   start(): void {
+    if (this.storage.forwarding?.journal) {
+      const timer = setInterval(() => this.trimJournals(), TRIM_EVERY_MS);
+      Deno.unrefTimer(timer);
+      this.trimmer = timer;
+    }
     for (const d of this.destinations) {
       this.loops.push(this.loop(d));
       log.info("forwarding started", {
@@ -62,10 +74,33 @@ export class Forwarder {
 
   /** Stops every loop (an unacknowledged batch is sent again on the next start). */
   async stop(): Promise<void> {
+    clearInterval(this.trimmer);
     this.abort.abort();
     for (const w of this.wake) w();
     await Promise.allSettled(this.loops);
     this.storage.forwarding = null;
+  }
+
+  /** Deletes the journal entries every `greptime` destination has forwarded. */
+  trimJournals(): void {
+    try {
+      for (const db of storedDatabases(this.storage)) {
+        const handle = this.storage.database(db);
+        for (const schema of ["main", "nowal"]) {
+          let through = Number.MAX_SAFE_INTEGER;
+          for (const d of this.destinations) {
+            if (d.config.protocol !== "greptime" || !d.config.databases.some((g) => globMatch(g, db))) {
+              continue;
+            }
+            const c = loadCursor(handle, d.config.name, `tables/${schema}`);
+            through = Math.min(through, c.seriesId === 1 ? c.seq : c.seq - 1);
+          }
+          if (through > 0) trimJournal(handle, schema, through);
+        }
+      }
+    } catch (e) {
+      log.error("trimming the forwarding journal failed", { error: String(e) });
+    }
   }
 
   /** Refuses a write into a table a `block_ingest` destination forwards while it lags past its limit. */
@@ -99,7 +134,7 @@ export class Forwarder {
     const out: Array<Record<string, unknown> & { at: number }> = [];
     for (const d of this.destinations) {
       if (destination !== null && d.config.name !== destination) continue;
-      for (const db of this.storage.listDatabases()) {
+      for (const db of storedDatabases(this.storage)) {
         if (!d.config.databases.some((g) => globMatch(g, db))) continue;
         for (const l of recentDeadLetters(this.storage.database(db), d.config.name, limit)) {
           out.push({ db, ...l });

@@ -89,7 +89,7 @@ export class Storage {
   private readonly checkpointer = new Checkpointer();
   private readonly compactor = new MetricCompactor(() => this.dbs.values());
   /** Set by the forwarder (`src/forward/`): stamps metric writes with a seq, and may refuse writes. */
-  forwarding: { gate(db: string, table: string): void } | null = null;
+  forwarding: { gate(db: string, table: string): void; journal: boolean } | null = null;
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -216,7 +216,7 @@ export class Storage {
     if (this.forwarding !== null) {
       for (const b of batches) if (typeof b.table === "string") this.forwarding.gate(db, b.table);
     }
-    const settings = { autoCreateTable: this.autoCreateTable };
+    const settings = { autoCreateTable: this.autoCreateTable, journal: this.forwarding?.journal === true };
     if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
     this.compactor.wrote();
     try {
