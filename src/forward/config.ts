@@ -181,8 +181,14 @@ export function renderForwardToml(list: ForwardConfig[]): string[] {
   return lines;
 }
 
-/** Whether a name matches a glob (`*` any run, `?` one character). */
+const globs = new Map<string, RegExp>();
+
+/** Whether a name matches a glob (`*` any run, `?` one character); asked on every write, so cached. */
 export function globMatch(glob: string, name: string): boolean {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${re}$`).test(name);
+  let re = globs.get(glob);
+  if (re === undefined) {
+    const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+    globs.set(glob, re = new RegExp(`^${body}$`));
+  }
+  return re.test(name);
 }

@@ -5,7 +5,7 @@
  * them again once the backlog drained. And `[[forward]]` mistakes stop start-up with a clear message.
  */
 import assert from "node:assert/strict";
-import { applyToml, ConfigError, defaultConfig } from "../../src/config/config.ts";
+import { applyToml, ConfigError, defaultConfig, renderConfigToml } from "../../src/config/config.ts";
 import { waitFor } from "../helpers/debian.ts";
 import { runMain } from "../helpers/server.ts";
 import {
@@ -177,6 +177,12 @@ Deno.test("forward config: each mistake is a ConfigError naming the key", () => 
   assert.equal(config.forward[0].name, "forward_1");
   assert.deepEqual(config.forward[0].databases, ["db*"]);
   assert.equal(config.forward[0].batch_size, 2000);
+  config.forward[0].username = "u";
+  config.forward[0].password = "secret";
+  const shown = renderConfigToml(config);
+  assert.match(shown, /\[\[forward\]\]\nname = "forward_1"\nurl = "http:\/\/x\/api\/v1\/write"/);
+  assert.match(shown, /password = "\*{8}"/);
+  assert.doesNotMatch(shown, /secret/);
 });
 
 Deno.test("forward config: a bad [[forward]] stops start-up with the message", async () => {

@@ -36,6 +36,7 @@ Deno.test("forward greptime: a keyed SQL table goes up with its types, late rows
     await exec(
       edge.url,
       `INSERT INTO sensors VALUES ('a', 'x', 1.5, 7, true, 'say "hi", ok', ${t0}), ` +
+        `('d', 'x y,z=1', 4, 0, true, 'two\nlines \\ back', ${t0}), ` +
         `('b', 'x', 2, -3, false, NULL, ${t0 + 1000})`,
     );
     await waitDrained(edge.url);
@@ -46,6 +47,7 @@ Deno.test("forward greptime: a keyed SQL table goes up with its types, late rows
       ["a", "x", 9.5, 8, false, "new", t0],
       ["b", "x", 2, -3, false, null, t0 + 1000],
       ["c", "y", 3.25, 1, true, "late", t0 - 60_000],
+      ["d", "x y,z=1", 4, 0, true, "two\nlines \\ back", t0],
     ];
     const read = () => sqlRows(up.base, "SELECT host, dc, temp, n, ok, note, ts FROM sensors ORDER BY host");
     await waitFor(async () => JSON.stringify(await read()) === JSON.stringify(want) || null, 20_000);
