@@ -74,10 +74,8 @@ export function metricSource(stream: MetricStream, protocol: "remote_write" | "g
       };
     },
     backlog: (handle, after, now) => metricBacklog(handle, stream, after, now),
-    skip: (handle, after, now, maxAgeMs, keepRows) => {
-      const b = metricBacklog(handle, stream, after, now);
-      return skipMetricBacklog(handle, stream, after, now, maxAgeMs, Math.max(0, b.rows - keepRows));
-    },
+    skip: (handle, after, now, maxAgeMs, keepRows) =>
+      skipMetricBacklog(handle, stream, after, now, maxAgeMs, keepRows),
   };
 }
 

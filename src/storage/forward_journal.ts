@@ -126,7 +126,7 @@ function narrow(v: bigint): number | bigint {
   return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
 }
 
-/** Rows of a schema's journal after `afterSeq` and the time (ms) of the oldest entry (null when none). */
+/** Rows of a schema's journal after `afterSeq` (estimated past COUNT_CAP entries) and the time (ms) of the oldest entry (null when none). */
 export function journalBacklog(
   handle: DatabaseHandle,
   schema: string,
@@ -134,10 +134,17 @@ export function journalBacklog(
 ): { rows: number; oldestAt: number | null } {
   ensure(handle, schema);
   const r = handle.conn.prepare(
-    `SELECT coalesce(sum(rows), 0) AS n, min(at) AS a FROM ${journal(schema)} WHERE seq > ?`,
-  ).get(afterSeq) as { n: number; a: number | null };
-  return { rows: r.n, oldestAt: r.a };
+    `SELECT count(*) AS e, coalesce(sum(rows), 0) AS n, min(at) AS a FROM ` +
+      `(SELECT rows, at FROM ${journal(schema)} WHERE seq > ? ORDER BY seq LIMIT ?)`,
+  ).get(afterSeq, COUNT_CAP) as { e: number; n: number; a: number | null };
+  if (r.e < COUNT_CAP) return { rows: r.n, oldestAt: r.a };
+  // entries are numbered without gaps (AUTOINCREMENT, trimmed only below every cursor): extrapolate
+  const top = handle.conn.prepare(`SELECT max(seq) AS m FROM ${journal(schema)}`).get() as { m: number };
+  return { rows: Math.round(r.n * (top.m - afterSeq) / COUNT_CAP), oldestAt: r.a };
 }
+
+/** Entries summed exactly; past this the backlog is extrapolated. */
+const COUNT_CAP = 100_000;
 
 /** The seq of the last entry that must be skipped so that at most `keepRows` rows and nothing before `beforeAt` remain. */
 export function journalSkipTo(

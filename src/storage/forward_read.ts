@@ -92,15 +92,15 @@ export function metricBacklog(
   return { rows: b.rows, ageMs: b.oldestSeq === null ? 0 : Math.max(0, now - b.oldestSeq / 1000) };
 }
 
-/** Moves a cursor past writes older than `maxAgeMs` and past `skipRows` rows; returns it and the rows skipped. */
+/** Moves a cursor past writes older than `maxAgeMs`, then leaving at most `keepRows`; returns it and the rows skipped. */
 export function skipMetricBacklog(
   handle: DatabaseHandle,
   stream: MetricStream,
   after: SeqCursor,
   now: number,
   maxAgeMs: number,
-  skipRows: number,
+  keepRows: number,
 ): { cursor: SeqCursor; skipped: number } {
   const before = maxAgeMs > 0 ? (now - maxAgeMs) * 1000 : 0;
-  return skipAhead(handle, stream.physical, after, before, skipRows);
+  return skipAhead(handle, stream.physical, after, before, keepRows);
 }

@@ -56,10 +56,7 @@ export function nextSeq(handle: DatabaseHandle, physical: TableMeta): number {
   let state = perDb.get(physical.id);
   if (state === undefined || state.instance !== handle.instance) {
     ensureSeq(handle, physical);
-    const row = handle.conn.prepare(`SELECT max(seq) AS m FROM ${samplesTable(physical)}`).get() as
-      | { m: number | null }
-      | undefined;
-    state = { last: row?.m ?? 0, instance: handle.instance };
+    state = { last: maxSeq(handle, physical) ?? 0, instance: handle.instance };
     perDb.set(physical.id, state);
   }
   state.last = Math.max(state.last + 1, Date.now() * 1000);
@@ -105,7 +102,25 @@ export function readAfter(
   return rows.map(([seq, ts, seriesId, value]) => ({ seq, ts, seriesId, value }));
 }
 
-/** How many samples follow `after`, and the seq of the first of them (null when none). */
+function compare(a: SeqCursor, b: SeqCursor): number {
+  return a.seq - b.seq || a.ts - b.ts || a.seriesId - b.seriesId;
+}
+
+/** The largest seq stored (through the partial index: without `IS NOT NULL` it is a full scan). */
+function maxSeq(handle: DatabaseHandle, physical: TableMeta): number | null {
+  const row = handle.conn.prepare(
+    `SELECT max(seq) AS m FROM ${samplesTable(physical)} WHERE seq IS NOT NULL`,
+  ).get() as { m: number | null } | undefined;
+  return row?.m ?? null;
+}
+
+/** Rows counted exactly; past this the backlog is extrapolated (a count walks every row). */
+const COUNT_CAP = 200_000;
+
+/**
+ * How many samples follow `after` (exact up to COUNT_CAP, then extrapolated from how densely the
+ * first COUNT_CAP fill the seq range, which is write time), and the seq of the first (null when none).
+ */
 export function backlog(
   handle: DatabaseHandle,
   physical: TableMeta,
@@ -113,41 +128,46 @@ export function backlog(
 ): { rows: number; oldestSeq: number | null } {
   if (!hasSeqColumn(handle, physical)) return { rows: 0, oldestSeq: null };
   const row = handle.conn.prepare(
-    `SELECT count(*) AS n, min(seq) AS s FROM ${samplesTable(physical)} ` +
-      `WHERE seq IS NOT NULL AND (seq, ts, series_id) > (?, ?, ?)`,
-  ).get(after.seq, after.ts, after.seriesId) as { n: number; s: number | null };
-  return { rows: row.n, oldestSeq: row.s };
+    `SELECT count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM (SELECT seq FROM ${samplesTable(physical)} ` +
+      `WHERE seq IS NOT NULL AND (seq, ts, series_id) > (?, ?, ?) ORDER BY seq, ts, series_id LIMIT ?)`,
+  ).get(after.seq, after.ts, after.seriesId, COUNT_CAP) as {
+    n: number;
+    lo: number | null;
+    hi: number | null;
+  };
+  if (row.n < COUNT_CAP || row.lo === null || row.hi === null) return { rows: row.n, oldestSeq: row.lo };
+  const top = maxSeq(handle, physical) ?? row.hi;
+  const rows = Math.round(row.n * (top - row.lo) / Math.max(1, row.hi - row.lo));
+  return { rows: Math.max(row.n, rows), oldestSeq: row.lo };
 }
 
 /**
- * The cursor that skips the oldest unforwarded samples: past every write before `beforeSeq`, and past
- * at least `skipRows` samples. Returns the new cursor and how many samples it skipped.
+ * The cursor that skips the oldest unforwarded samples: past every write before `beforeSeq` (a seek:
+ * seq is write time), then past as many more as leave at most `keepRows`. Returns the new cursor and
+ * how many samples it skipped.
  */
 export function skipAhead(
   handle: DatabaseHandle,
   physical: TableMeta,
   after: SeqCursor,
   beforeSeq: number,
-  skipRows: number,
+  keepRows: number,
 ): { cursor: SeqCursor; skipped: number } {
-  const table = samplesTable(physical);
-  const where = `seq IS NOT NULL AND (seq, ts, series_id) > (?, ?, ?)`;
-  const args = [after.seq, after.ts, after.seriesId];
-  const byAge = handle.conn.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where} AND seq < ?`)
-    .get(...args, beforeSeq) as { n: number };
-  const skip = Math.max(byAge.n, skipRows);
-  if (skip <= 0) return { cursor: after, skipped: 0 };
-  const last = handle.conn.prepare(
-    `SELECT seq, ts, series_id AS seriesId FROM ${table} WHERE ${where} ` +
-      `ORDER BY seq, ts, series_id LIMIT 1 OFFSET ?`,
-  ).get(...args, skip - 1) as SeqCursor | undefined;
-  if (last === undefined) {
-    // fewer samples than asked: skip them all
-    const end = handle.conn.prepare(
-      `SELECT seq, ts, series_id AS seriesId FROM ${table} WHERE seq IS NOT NULL ORDER BY seq DESC, ts DESC, series_id DESC LIMIT 1`,
-    ).get() as SeqCursor | undefined;
-    const n = backlog(handle, physical, after).rows;
-    return end === undefined ? { cursor: after, skipped: 0 } : { cursor: { ...end }, skipped: n };
+  const pending = backlog(handle, physical, after).rows;
+  let cursor = after;
+  if (beforeSeq - 1 > after.seq) {
+    cursor = { seq: beforeSeq - 1, ts: Number.MAX_SAFE_INTEGER, seriesId: Number.MAX_SAFE_INTEGER };
   }
-  return { cursor: { seq: last.seq, ts: last.ts, seriesId: last.seriesId }, skipped: skip };
+  if (Number.isFinite(keepRows)) {
+    // counted from the newest end: exactly `keepRows` stay, whatever the backlog's size
+    const row = handle.conn.prepare(
+      `SELECT seq, ts, series_id AS seriesId FROM ${samplesTable(physical)} WHERE seq IS NOT NULL ` +
+        `ORDER BY seq DESC, ts DESC, series_id DESC LIMIT 1 OFFSET ?`,
+    ).get(keepRows) as SeqCursor | undefined;
+    if (row !== undefined && compare(row, cursor) > 0) {
+      cursor = { seq: row.seq, ts: row.ts, seriesId: row.seriesId };
+    }
+  }
+  if (cursor === after) return { cursor, skipped: 0 };
+  return { cursor, skipped: Math.max(0, pending - backlog(handle, physical, cursor).rows) };
 }
