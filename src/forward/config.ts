@@ -97,7 +97,6 @@ function parseForward(entry: unknown, where: string, index: number): ForwardConf
   }
   checkUrl(f.url, where);
   if (!f.protocol) throw new Error(`Missing 'protocol' in ${where}: one of ${FORWARD_PROTOCOLS.join(", ")}`);
-  if (f.protocol === "otlp") throw new Error(`'protocol = "otlp"' in ${where} is not supported yet`);
   if (f.batch_size < 1) throw new Error(`'batch_size' in ${where} must be at least 1`);
   if (f.concurrency < 1) throw new Error(`'concurrency' in ${where} must be at least 1`);
   if (f.bearer_token && (f.username || f.password)) {

@@ -112,12 +112,16 @@ export class Destination {
     for (const db of storedDatabases(this.storage)) {
       if (!this.config.databases.some((g) => globMatch(g, db))) continue;
       const handle = this.storage.database(db);
-      const streams: Stream[] = metricStreams(handle, wanted).map((m) =>
-        metricSource(m, this.config.protocol === "remote_write" ? "remote_write" : "greptime")
-      );
-      if (this.config.protocol === "greptime") {
+      // OTLP carries logs only here: metric tables go by remote_write or greptime
+      const streams: Stream[] = this.config.protocol === "otlp"
+        ? []
+        : metricStreams(handle, wanted).map((m) =>
+          metricSource(m, this.config.protocol === "remote_write" ? "remote_write" : "greptime")
+        );
+      const protocol = this.config.protocol;
+      if (protocol !== "remote_write") {
         const schemas = new Set(handle.listTables().filter((t) => !isMetricTable(t)).map((t) => t.schema));
-        for (const schema of schemas) streams.push(journalSource(schema, wanted));
+        for (const schema of schemas) streams.push(journalSource(schema, wanted, protocol));
       }
       for (const stream of streams) {
         const key = `${db}/${stream.name}`;
@@ -233,6 +237,10 @@ export class Destination {
       headers["content-type"] = "application/x-protobuf";
       headers["content-encoding"] = "snappy";
       headers["x-prometheus-remote-write-version"] = "0.1.0";
+      return { url: c.url, headers, body: payload.body };
+    }
+    if (payload.kind === "otlp") {
+      headers["content-type"] = "application/json";
       return { url: c.url, headers, body: payload.body };
     }
     const url = new URL(c.url);

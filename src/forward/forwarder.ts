@@ -28,7 +28,7 @@ export class Forwarder {
     // Stamping writes with the insert sequence is what forwarding reads by; the gate is the 429.
     storage.forwarding = {
       gate: (db, table) => this.gate(db, table),
-      journal: configs.some((c) => c.protocol === "greptime"),
+      journal: configs.some((c) => c.protocol !== "remote_write"),
     };
   }
 
@@ -81,7 +81,7 @@ export class Forwarder {
     this.storage.forwarding = null;
   }
 
-  /** Deletes the journal entries every `greptime` destination has forwarded. */
+  /** Deletes the journal entries every `greptime` and `otlp` destination has forwarded. */
   trimJournals(): void {
     try {
       for (const db of storedDatabases(this.storage)) {

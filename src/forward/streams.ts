@@ -18,12 +18,13 @@ import type { SeqCursor } from "../storage/forward_seq.ts";
 import { isMetricTable, type TableMeta, timeUnit } from "../storage/mod.ts";
 import { encodeLineProtocol, encodeRemoteWrite } from "./encode.ts";
 import { encodeTableRows } from "./encode_table.ts";
+import { encodeOtlpLogs, isOtlpLogTable } from "./encode_otlp.ts";
 
 /** A request body and how it is sent. */
 export interface Payload {
   body: Uint8Array<ArrayBuffer> | string;
-  /** `remote_write` or line protocol at a precision. */
-  kind: "remote_write" | { precision: string };
+  /** `remote_write`, OTLP/HTTP JSON, or line protocol at a precision. */
+  kind: "remote_write" | "otlp" | { precision: string };
 }
 
 /** Items read after a cursor, and the cursor after them. */
@@ -92,7 +93,11 @@ interface TableRow {
  * `(seq, pos, done)` as `(seq, ts, seriesId)`: the entry being read, the position in it, and 1 once
  * it is finished. A batch holds rows of one table (one precision per request).
  */
-export function journalSource(schema: string, wanted: (table: string) => boolean): Stream {
+export function journalSource(
+  schema: string,
+  wanted: (table: string) => boolean,
+  protocol: "greptime" | "otlp",
+): Stream {
   return {
     name: `tables/${schema}`,
     rowBytes: 64,
@@ -131,6 +136,11 @@ export function journalSource(schema: string, wanted: (table: string) => boolean
         seqOf: (r) => r.seq,
         encode: (rows) => {
           if (meta === undefined) return null;
+          if (protocol === "otlp") {
+            // only log tables have an OTLP form; the rows of others are passed over
+            const body = isOtlpLogTable(meta) ? encodeOtlpLogs(meta, rows.map((r) => r.values)) : "";
+            return body === "" ? null : { body, kind: "otlp" };
+          }
           const body = encodeTableRows(meta, rows.map((r) => r.values));
           return body === "" ? null : { body, kind: { precision: PRECISION[timeUnit(meta)] } };
         },
