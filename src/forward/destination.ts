@@ -95,7 +95,18 @@ export class Destination {
     const work = [...due];
     const worker = async () => {
       for (let s = work.shift(); s !== undefined && !signal.aborted; s = work.shift()) {
-        await this.pump(s, signal);
+        try {
+          await this.pump(s, signal);
+        } catch (e) {
+          // a storage error (a table dropped mid-read…): this stream backs off, the others go on
+          this.stats.last_error = String((e as Error).message ?? e);
+          s.nextTryAt = Date.now() + backoff(s.attempt++, this.config.min_backoff, this.config.max_backoff);
+          log.error("forwarding a stream failed", {
+            destination: this.config.name,
+            stream: `${s.db}/${s.stream.name}`,
+            error: this.stats.last_error,
+          });
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.config.concurrency, work.length) }, worker));

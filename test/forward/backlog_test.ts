@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { backlog, SEQ_START, skipAhead } from "../../src/storage/forward_seq.ts";
+import { backoff } from "../../src/forward/sender.ts";
 
 Deno.test("forward backlog: exact below the cap, estimated above it; drop_oldest keeps exactly the newest rows", () => {
   const storage = Storage.open({ dataHome: ":memory:" });
@@ -34,5 +35,19 @@ Deno.test("forward backlog: exact below the cap, estimated above it; drop_oldest
     assert.equal(backlog(h, physical, none.cursor).rows, 0, "every write is older than the age limit");
   } finally {
     storage.close();
+  }
+});
+
+Deno.test("forward backoff: doubles from min_backoff up to max_backoff, jittered in the upper half", () => {
+  const cases: Array<[attempt: number, random: number, want: number]> = [
+    [0, 0, 250],
+    [0, 1, 500],
+    [1, 1, 1000],
+    [3, 0.5, 3000],
+    [10, 1, 30_000],
+    [60, 0, 15_000],
+  ];
+  for (const [attempt, random, want] of cases) {
+    assert.equal(backoff(attempt, 500, 30_000, () => random), want, `attempt ${attempt}, random ${random}`);
   }
 });
