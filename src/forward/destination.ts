@@ -186,7 +186,7 @@ export class Destination {
           return;
         }
       }
-      if (signal.aborted) return;
+      // acknowledged: saved even when stopping (storage closes after the forwarder), or it goes twice
       saveCursor(handle, this.config.name, s.stream.name, batch.next, dead);
       s.cursor = batch.next;
       s.attempt = 0;
