@@ -29,6 +29,19 @@ const MAX_SPLITS = 4;
 /** Statuses that may be caused by a few rows of a batch (worth splitting it). */
 const SPLIT_STATUSES = new Set([400, 413, 422]);
 
+/**
+ * The OTLP/HTTP endpoint of a signal: `url` is the base (`…/v1/otlp`, `http://collector:4318`), or a
+ * signal's own endpoint (`…/v1/logs`, `…/v1/traces`), whose last segment is swapped for the other signal.
+ */
+export function otlpUrl(url: string, signal: "logs" | "traces"): string {
+  const u = new URL(url);
+  const path = u.pathname.replace(/\/+$/, "");
+  u.pathname = /\/v1\/(logs|traces|metrics)$/.test(path)
+    ? path.replace(/(logs|traces|metrics)$/, signal)
+    : `${path}/v1/${signal}`;
+  return u.toString();
+}
+
 /** What `/metrics` and `/status` show of a destination. */
 export interface DestinationStats {
   destination: string;
@@ -240,7 +253,7 @@ export class Destination {
   private request(batch: Batch, items: unknown[], db: string): UpstreamRequest | null {
     const payload = batch.encode(items);
     if (payload === null) return null;
-    const headers: Record<string, string> = { "user-agent": "Petrel-forward" };
+    const headers: Record<string, string> = { "user-agent": "Petrel-forward", ...payload.headers };
     const c = this.config;
     if (c.bearer_token) headers.authorization = `Bearer ${c.bearer_token}`;
     else if (c.username) headers.authorization = `Basic ${btoa(`${c.username}:${c.password}`)}`;
@@ -250,9 +263,13 @@ export class Destination {
       headers["x-prometheus-remote-write-version"] = "0.1.0";
       return { url: c.url, headers, body: payload.body };
     }
-    if (payload.kind === "otlp") {
+    if (payload.kind === "otlp_logs" || payload.kind === "otlp_traces") {
       headers["content-type"] = "application/json";
-      return { url: c.url, headers, body: payload.body };
+      return {
+        url: otlpUrl(c.url, payload.kind === "otlp_logs" ? "logs" : "traces"),
+        headers,
+        body: payload.body,
+      };
     }
     const url = new URL(c.url);
     if (!url.searchParams.has("db")) url.searchParams.set("db", db);

@@ -19,6 +19,19 @@ export function isOtlpLogTable(table: TableMeta): boolean {
 
 type AnyValue = Record<string, unknown>;
 
+/** A JSON value as an OTLP JSON `AnyValue`. */
+export function anyValueOf(v: unknown): AnyValue {
+  return anyValue(v);
+}
+
+/** A JSON object (or its text) as OTLP JSON attributes. */
+export function attributesOf(o: unknown): Array<{ key: string; value: AnyValue }> {
+  if (typeof o === "string") return attributes(o);
+  return o !== null && typeof o === "object" && !Array.isArray(o)
+    ? keyValues(o as Record<string, unknown>)
+    : [];
+}
+
 function anyValue(v: unknown): AnyValue {
   if (v === null || v === undefined) return {};
   if (typeof v === "string") return { stringValue: v };

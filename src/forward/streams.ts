@@ -19,12 +19,34 @@ import { isMetricTable, type TableMeta, timeUnit } from "../storage/mod.ts";
 import { encodeLineProtocol, encodeRemoteWrite } from "./encode.ts";
 import { encodeTableRows } from "./encode_table.ts";
 import { encodeOtlpLogs, isOtlpLogTable } from "./encode_otlp.ts";
+import { encodeOtlpTraces, isOtlpTraceTable } from "./encode_otlp_traces.ts";
+
+/** Log and trace tables in GreptimeDB's OpenTelemetry models; the rows of any other are passed over. */
+function otlpPayload(table: TableMeta, rows: Value[][]): Payload | null {
+  if (isOtlpLogTable(table)) {
+    const body = encodeOtlpLogs(table, rows);
+    return body === ""
+      ? null
+      : { body, kind: "otlp_logs", headers: { "x-greptime-log-table-name": table.name } };
+  }
+  if (isOtlpTraceTable(table)) {
+    const body = encodeOtlpTraces(table, rows);
+    const headers = {
+      "x-greptime-pipeline-name": "greptime_trace_v1",
+      "x-greptime-trace-table-name": table.name,
+    };
+    return body === "" ? null : { body, kind: "otlp_traces", headers };
+  }
+  return null;
+}
 
 /** A request body and how it is sent. */
 export interface Payload {
   body: Uint8Array<ArrayBuffer> | string;
-  /** `remote_write`, OTLP/HTTP JSON, or line protocol at a precision. */
-  kind: "remote_write" | "otlp" | { precision: string };
+  /** `remote_write`, OTLP/HTTP JSON logs or traces, or line protocol at a precision. */
+  kind: "remote_write" | "otlp_logs" | "otlp_traces" | { precision: string };
+  /** Extra headers (GreptimeDB's OTLP table and pipeline headers, which other receivers ignore). */
+  headers?: Record<string, string>;
 }
 
 /** Items read after a cursor, and the cursor after them. */
@@ -136,11 +158,7 @@ export function journalSource(
         seqOf: (r) => r.seq,
         encode: (rows) => {
           if (meta === undefined) return null;
-          if (protocol === "otlp") {
-            // only log tables have an OTLP form; the rows of others are passed over
-            const body = isOtlpLogTable(meta) ? encodeOtlpLogs(meta, rows.map((r) => r.values)) : "";
-            return body === "" ? null : { body, kind: "otlp" };
-          }
+          if (protocol === "otlp") return otlpPayload(meta, rows.map((r) => r.values));
           const body = encodeTableRows(meta, rows.map((r) => r.values));
           return body === "" ? null : { body, kind: { precision: PRECISION[timeUnit(meta)] } };
         },
