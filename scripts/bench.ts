@@ -2,7 +2,7 @@
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
  * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk,
- * load), each in a fresh process after a `sync`;
+ * load, forward), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -15,6 +15,7 @@ import { benchRemoteWrite } from "../src/protocols/remote_write/bench.ts";
 import { loadLines } from "./bench_load.ts";
 import { benchPromql } from "./bench_promql.ts";
 import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
+import { benchForward } from "./bench_forward.ts";
 
 function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
   return [
@@ -119,6 +120,15 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
   loki: async () => telemetryLines("Loki push (snappy protobuf)", "lines", await benchTelemetry("loki")),
   es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
   load: loadLines,
+  forward: async () => {
+    const r = await benchForward();
+    return [
+      ["forward: metric ingest samples/s, forwarding off", fmt(r.ingestPlain), ""],
+      ["forward: same with the insert sequence on", fmt(r.ingestSequenced), ""],
+      ["forward: on / off", (r.ingestSequenced / r.ingestPlain).toFixed(2), ""],
+      ["forward: ingest and forward 200k samples by remote write, samples/s", fmt(r.drainSamplesPerSec), ""],
+    ];
+  },
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */
