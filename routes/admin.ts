@@ -35,6 +35,7 @@ export function status(ctx: Ctx): Response {
     runtime: b.runtime,
     rustc_version: b.runtime,
     storage: storageFacts(ctx),
+    ...(ctx.app.forwarder !== null ? { forward: ctx.app.forwarder.status() } : {}),
   });
 }
 

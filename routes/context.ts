@@ -9,6 +9,7 @@ import type { ServerMetrics } from "../src/http/metrics.ts";
 import type { BuildInfo } from "../src/build_info.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { PipelineStore } from "../engine/store.ts";
+import type { Forwarder } from "../src/forward/forwarder.ts";
 
 /** Everything handlers share. */
 export interface App {
@@ -17,6 +18,8 @@ export interface App {
   userProvider: StaticUserProvider | null;
   storage: Storage;
   pipelines: PipelineStore;
+  /** Store-and-forward (`[[forward]]`), null when no destination is configured. */
+  forwarder: Forwarder | null;
   build: BuildInfo;
   /** Running on Deno Deploy (`src/config/deploy.ts`): whatever storage it has ends with the isolate. */
   deploy: boolean;

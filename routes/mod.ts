@@ -30,6 +30,7 @@ const loki = withPipelines(() => import("./loki.ts"));
 const es = withPipelines(() => import("./elasticsearch.ts"));
 const jaeger = lazyRoutes(() => import("./jaeger.ts"));
 const { logs } = lazyRoutes(() => import("./logs.ts"));
+const forward = lazyRoutes(() => import("./forward.ts"));
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -78,6 +79,13 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
+  {
+    method: "GET",
+    path: "/v1/forward/dead_letters",
+    handler: forward.deadLetters,
+    auth: "read",
+    errors: "greptime",
+  },
   { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.

@@ -2,7 +2,7 @@
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
  * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk,
- * load, footprint), each in a fresh process after a `sync`;
+ * load, footprint, forward), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -16,6 +16,7 @@ import { loadLines } from "./bench_load.ts";
 import { benchPromql } from "./bench_promql.ts";
 import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
 import { footprint } from "./bench_footprint.ts";
+import { benchForward } from "./bench_forward.ts";
 
 function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
   return [
@@ -121,6 +122,15 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
   es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
   load: loadLines,
   footprint,
+  forward: async () => {
+    const r = await benchForward();
+    return [
+      ["forward: metric ingest samples/s, forwarding off", fmt(r.ingestPlain), ""],
+      ["forward: same with the insert sequence on", fmt(r.ingestSequenced), ""],
+      ["forward: on / off", (r.ingestSequenced / r.ingestPlain).toFixed(2), ""],
+      ["forward: ingest and forward 200k samples by remote write, samples/s", fmt(r.drainSamplesPerSec), ""],
+    ];
+  },
 };
 
 /** Flushes the page cache's dirty pages, so one section's writeback does not slow the next. */

@@ -19,6 +19,7 @@ import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
 import { Downsampler } from "./downsample/downsampler.ts";
 import { onDenoDeploy } from "./config/deploy.ts";
+import { Forwarder } from "./forward/forwarder.ts";
 
 /** A started server. */
 export interface RunningServer {
@@ -98,9 +99,11 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
   const downsampler = new Downsampler(storage, config.downsample);
+  const forwarder = config.forward.length > 0 ? new Forwarder(config.forward, storage) : null;
   const app: App = {
     config,
-    metrics: serverMetrics(storage, downsampler),
+    metrics: serverMetrics(storage, downsampler, forwarder),
+    forwarder,
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
@@ -124,11 +127,13 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     });
   } catch (e) {
     // a port in use or an unusable certificate: leave the data home as it was found
+    await forwarder?.stop();
     storage.close();
     lock?.release();
     throw e;
   }
   downsampler.start();
+  forwarder?.start();
   log.info("Petrel listening", {
     addr: `${listener.hostname}:${listener.port}`,
     tls: listener.secure,
@@ -160,6 +165,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
       await drain(config.http.timeout > 0 ? config.http.timeout : 30_000);
       await downsampler.stop();
       await listener.shutdown();
+      await forwarder?.stop();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");
@@ -190,10 +196,15 @@ async function prepareDataHome(dataHome: string, deploy: boolean): Promise<DataH
   return deploy ? null : lockDataHome(dataHome);
 }
 
-function serverMetrics(storage: Storage, downsampler: Downsampler): ServerMetrics {
+function serverMetrics(
+  storage: Storage,
+  downsampler: Downsampler,
+  forwarder: Forwarder | null,
+): ServerMetrics {
   const metrics = new ServerMetrics();
   downsampler.register(metrics.registry);
   metrics.watchStorage(() => storage.compactedWindows());
   watchTableDisk(metrics.registry, storage);
+  if (forwarder !== null) metrics.watchForwarding(() => forwarder.stats());
   return metrics;
 }

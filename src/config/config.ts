@@ -7,6 +7,7 @@ import { parse as parseToml } from "smol-toml";
 import { formatDuration, formatSize, parseDuration, parseSize } from "../common/humantime.ts";
 import { type DownsampleRule, parseDownsampleRules, renderDownsampleRule } from "./downsample.ts";
 import { deployDefaults, deployMarker } from "./deploy.ts";
+import { type ForwardConfig, parseForwardList, renderForwardToml } from "../forward/config.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
 export interface Config {
@@ -40,6 +41,8 @@ export interface Config {
   dashboard: { enable: boolean };
   /** `[[downsample]]` rules (`downsample.ts`). */
   downsample: DownsampleRule[];
+  /** `[[forward]]` destinations (`src/forward/`). */
+  forward: ForwardConfig[];
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -109,6 +112,7 @@ export function defaultConfig(): Config {
     for (const [key, [, def]] of Object.entries(keys)) target[key] = Array.isArray(def) ? [...def] : def;
   }
   out.downsample = [];
+  out.forward = [];
   return out as unknown as Config;
 }
 
@@ -181,6 +185,12 @@ function applyTable(config: Config, section: string, table: Record<string, unkno
         config.downsample = parseDownsampleRules(value);
       } catch (e) {
         throw new ConfigError(`Invalid downsample rule in ${source}: ${(e as Error).message}`);
+      }
+    } else if (nested === "forward") {
+      try {
+        config.forward = parseForwardList(value, source);
+      } catch (e) {
+        throw new ConfigError((e as Error).message);
       }
     } else if (nested in SCHEMA && isTable(value)) applyTable(config, nested, value, source);
     else setKey(config, section, name, value, source);
@@ -298,6 +308,7 @@ export function renderConfigToml(config: Config): string {
     sectionLines(section);
   }
   for (const rule of config.downsample ?? []) lines.push("", ...renderDownsampleRule(rule));
+  lines.push(...renderForwardToml(config.forward));
   return lines.join("\n") + "\n";
 }
 

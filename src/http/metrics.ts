@@ -5,6 +5,20 @@
 import client from "prom-client";
 import { registerProcessMetrics } from "./process_metrics.ts";
 
+/** One forwarding destination's figures (`src/forward/`). */
+export interface ForwardFigures {
+  destination: string;
+  lag_seconds: number;
+  queue_rows: number;
+  queue_bytes: number;
+  blocking_ingest: boolean;
+  sent_rows: number;
+  sent_requests: number;
+  failed_requests: number;
+  dropped_rows: number;
+  dead_lettered_rows: number;
+}
+
 /** The registry and the instruments the server updates. */
 export class ServerMetrics {
   readonly registry = new client.Registry();
@@ -46,6 +60,45 @@ export class ServerMetrics {
         this.inc(compactedWindows());
       },
     });
+  }
+
+  /** Reports each `[[forward]]` destination's figures at each scrape. */
+  watchForwarding(read: () => ForwardFigures[]): void {
+    const gauge = (name: string, help: string, pick: (f: ForwardFigures) => number) =>
+      new client.Gauge({
+        name,
+        help,
+        labelNames: ["destination"],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const f of read()) this.set({ destination: f.destination }, pick(f));
+        },
+      });
+    const counter = (name: string, help: string, pick: (f: ForwardFigures) => number) =>
+      new client.Counter({
+        name,
+        help,
+        labelNames: ["destination"],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const f of read()) this.inc({ destination: f.destination }, pick(f));
+        },
+      });
+    gauge("petrel_forward_lag_seconds", "Age of the oldest write not yet forwarded", (f) => f.lag_seconds);
+    gauge("petrel_forward_queue_rows", "Rows stored but not yet forwarded", (f) => f.queue_rows);
+    gauge("petrel_forward_queue_bytes", "Estimated bytes of rows not yet forwarded", (f) => f.queue_bytes);
+    gauge("petrel_forward_blocking_ingest", "1 while block_ingest refuses writes", (f) => +f.blocking_ingest);
+    counter("petrel_forward_sent_rows_total", "Rows the upstream acknowledged", (f) => f.sent_rows);
+    counter("petrel_forward_requests_total", "Requests sent upstream", (f) => f.sent_requests);
+    counter("petrel_forward_failed_requests_total", "Requests failed and retried", (f) => f.failed_requests);
+    counter("petrel_forward_dropped_rows_total", "Rows skipped by drop_oldest", (f) => f.dropped_rows);
+    counter(
+      "petrel_forward_dead_letter_rows_total",
+      "Rows the upstream refused (4xx)",
+      (f) => f.dead_lettered_rows,
+    );
   }
 
   /** Records one finished request. */

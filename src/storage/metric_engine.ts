@@ -30,6 +30,7 @@ import {
 } from "./metric_layout.ts";
 import { addEntry, forgetSeries, seriesIndex, seriesKey } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
+import { nextSeq } from "./forward_seq.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
 /** One sample to write; `stale` marks a Prometheus staleness marker. */
@@ -59,6 +60,8 @@ export interface MetricWrite {
 export interface MetricWriteOptions {
   hints?: TableOptions;
   autoCreateTable: boolean;
+  /** Stamp samples with the forwarding insert sequence (`forward_seq.ts`). */
+  sequenced?: boolean;
 }
 
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -255,14 +258,20 @@ function insertSeries(
   return id;
 }
 
-function insertStatement(handle: DatabaseHandle, physical: TableMeta, rows: number): StatementSync {
-  const key = `metric:samples:${physical.id}:${rows}`;
+function insertStatement(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  rows: number,
+  sequenced: boolean,
+): StatementSync {
+  const key = `metric:samples:${physical.id}:${rows}:${sequenced}`;
   let stmt = handle.statements.get(key);
   if (stmt === undefined) {
+    const tuple = sequenced ? "(?, ?, ?, ?)" : "(?, ?, ?)";
     stmt = handle.conn.prepare(
-      `INSERT OR REPLACE INTO ${samplesTable(physical)} (ts, series_id, value) VALUES ${
-        new Array(rows).fill("(?, ?, ?)").join(", ")
-      }`,
+      `INSERT OR REPLACE INTO ${samplesTable(physical)} (ts, series_id, value${
+        sequenced ? ", seq" : ""
+      }) VALUES ${new Array(rows).fill(tuple).join(", ")}`,
     );
     handle.statements.set(key, stmt);
   }
@@ -276,8 +285,10 @@ function insertSamples(
   ts: number[],
   ids: number[],
   values: Array<number | string | null>,
+  seq: number | null,
 ): void {
   const n = ts.length;
+  const width = seq === null ? 3 : 4;
   const order = new Array<number>(n);
   let sorted = true;
   for (let i = 0; i < n; i++) {
@@ -288,14 +299,15 @@ function insertSamples(
   const args: Array<number | string | null> = [];
   let i = 0;
   const bind = (count: number) => {
-    args.length = count * 3;
+    args.length = count * width;
     for (let k = 0; k < count; k++) {
       const at = order[i + k];
-      args[3 * k] = ts[at];
-      args[3 * k + 1] = ids[at];
-      args[3 * k + 2] = values[at];
+      args[width * k] = ts[at];
+      args[width * k + 1] = ids[at];
+      args[width * k + 2] = values[at];
+      if (seq !== null) args[width * k + 3] = seq;
     }
-    insertStatement(handle, physical, count).run(...args);
+    insertStatement(handle, physical, count, seq !== null).run(...args);
     i += count;
   };
   while (n - i >= ROWS_PER_STATEMENT) bind(ROWS_PER_STATEMENT);
@@ -343,7 +355,7 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
     }
   }
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
-  insertSamples(handle, physical, ts, ids, values);
+  insertSamples(handle, physical, ts, ids, values, opts.sequenced ? nextSeq(handle, physical) : null);
   noteSamples(handle, physical, ts, ids, values);
   return ts.length;
 }

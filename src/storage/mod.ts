@@ -95,6 +95,8 @@ export class Storage {
   private readonly compactor = new MetricCompactor(() => this.dbs.values());
   private readonly retention = new RetentionCounters();
   private readonly maxDiskSize: number;
+  /** Set by the forwarder (`src/forward/`): stamps metric writes with a seq, and may refuse writes. */
+  forwarding: { gate(db: string, table: string): void; journal: boolean } | null = null;
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -219,14 +221,17 @@ export class Storage {
         metric.push(batchToMetricWrite(b));
       } else plain.push(b);
     }
-    const settings = { autoCreateTable: this.autoCreateTable };
+    if (this.forwarding !== null) {
+      for (const b of batches) if (typeof b.table === "string") this.forwarding.gate(db, b.table);
+    }
+    const settings = { autoCreateTable: this.autoCreateTable, journal: this.forwarding?.journal === true };
     if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
     this.compactor.wrote();
     try {
       return this.wrote(
         h,
         h.transaction(() =>
-          writeMetrics(h, metric, { hints: opts.hints, autoCreateTable: this.autoCreateTable }) +
+          writeMetrics(h, metric, this.metricOptions(opts.hints)) +
           (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
         ),
       );
@@ -250,11 +255,13 @@ export class Storage {
    */
   writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
     const h = this.database(db);
+    if (this.forwarding !== null) { for (const w of writes) this.forwarding.gate(db, w.metric); }
     this.compactor.wrote();
-    return this.wrote(
-      h,
-      writeMetrics(h, writes, { hints: opts.hints, autoCreateTable: this.autoCreateTable }),
-    );
+    return this.wrote(h, writeMetrics(h, writes, this.metricOptions(opts.hints)));
+  }
+
+  private metricOptions(hints: TableOptions | undefined) {
+    return { hints, autoCreateTable: this.autoCreateTable, sequenced: this.forwarding !== null };
   }
 
   /**

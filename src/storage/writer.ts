@@ -34,6 +34,7 @@ import {
   validateTableName,
 } from "./table.ts";
 import { unitOf, UNITS_PER_SECOND } from "../common/time_unit.ts";
+import { journalWrite, rowidBefore, timeRangeOf } from "./forward_journal.ts";
 
 /** Options of one write call. */
 export interface WriteOptions {
@@ -55,6 +56,8 @@ export interface WriteOptions {
 /** Storage-wide settings the writer needs. */
 export interface WriterSettings {
   autoCreateTable: boolean;
+  /** Record each write in the forwarding journal (`forward_journal.ts`). */
+  journal?: boolean;
 }
 
 const MAX_VARIABLES = 32766;
@@ -252,8 +255,16 @@ function statementFor(
   return stmt;
 }
 
-/** Inserts rows with statements of `perStatement` rows, then powers of two for the rest. */
-function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, source: ColumnSource): void {
+/**
+ * Inserts rows with statements of `perStatement` rows, then powers of two for the rest; returns the
+ * time range written when `wantRange`.
+ */
+function insertRows(
+  handle: DatabaseHandle,
+  mapping: ColumnMapping,
+  source: ColumnSource,
+  wantRange = false,
+): [number | bigint, number | bigint] | null {
   const { table, names } = mapping;
   for (const c of table.columns) {
     if (!c.nullable && c.default === undefined && c.name !== table.timeIndex && !names.includes(c.name)) {
@@ -292,6 +303,7 @@ function insertRows(handle: DatabaseHandle, mapping: ColumnMapping, source: Colu
   }
   const sawNullTag = new Set(table.primaryKey.filter((k) => !names.includes(k) || sawNull.has(k)));
   recordNullTags(handle, table, sawNullTag);
+  return wantRange ? timeRangeOf(values, width, n, names.indexOf(table.timeIndex)) : null;
 }
 
 /** What one batch did: rows accepted, and whether they went to a table that must commit at once. */
@@ -339,7 +351,13 @@ function writeBatch(
   const source = columnar
     ? columnarSource(columnar, keyPositions)
     : rowSource(batch, evolved.names.length, keyPositions);
-  insertRows(handle, evolved, source);
+  if (!settings.journal) {
+    insertRows(handle, evolved, source);
+    return { rows: rowCount, durable };
+  }
+  const before = rowidBefore(handle, table);
+  const range = insertRows(handle, evolved, source, true);
+  if (range !== null) journalWrite(handle, table, before, range, rowCount);
   return { rows: rowCount, durable };
 }
 
