@@ -103,28 +103,53 @@ function metricWritesByDatabase(
 ): Map<string, DatabaseWrites> {
   const options = semanticOptions(m);
   const byDb = new Map<string, DatabaseWrites>();
+  // Where each (database, physical table, metric) goes, decided once per request, not per series.
+  const routes = new Map<string, MetricWrite | Series[]>();
   for (const s of series) {
     if (s.samples.length === 0) continue;
     const target = splitSpecialLabels(s.labels);
     const db = target.database ?? m.db;
-    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
-    let w = byDb.get(db);
-    if (w === undefined) byDb.set(db, w = { metrics: new Map(), plain: [] });
-    const existing = storage.getTable(db, target.metric);
-    if (existing !== undefined && !isMetricTable(existing)) {
-      w.plain.push(s);
-      continue;
+    const key = `${db}\u0000${target.physicalTable ?? ""}\u0000${target.metric}`;
+    let route = routes.get(key);
+    if (route === undefined) {
+      route = routeOf(
+        storage,
+        byDb,
+        db,
+        target.metric,
+        target.physicalTable,
+        optionsFor(m, target.metric, options),
+      );
+      routes.set(key, route);
     }
-    const key = `${target.physicalTable ?? ""}\u0000${target.metric}`;
-    let write = w.metrics.get(key);
-    if (write === undefined) {
-      write = { metric: target.metric, series: [], options: optionsFor(m, target.metric, options) };
-      if (target.physicalTable !== undefined) write.physicalTable = target.physicalTable;
-      w.metrics.set(key, write);
-    }
-    write.series.push({ labels: target.tags, samples: s.samples });
+    if (Array.isArray(route)) route.push(s);
+    else route.series.push({ labels: target.tags, samples: s.samples });
   }
   return byDb;
+}
+
+/** The metric-engine write a series goes to, or the plain list when its table exists as a plain table. */
+function routeOf(
+  storage: Storage,
+  byDb: Map<string, DatabaseWrites>,
+  db: string,
+  metric: string,
+  physicalTable: string | undefined,
+  options: TableOptions,
+): MetricWrite | Series[] {
+  if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  let w = byDb.get(db);
+  if (w === undefined) byDb.set(db, w = { metrics: new Map(), plain: [] });
+  const existing = storage.getTable(db, metric);
+  if (existing !== undefined && !isMetricTable(existing)) return w.plain;
+  const key = `${physicalTable ?? ""}\u0000${metric}`;
+  let write = w.metrics.get(key);
+  if (write === undefined) {
+    write = { metric, series: [], options };
+    if (physicalTable !== undefined) write.physicalTable = physicalTable;
+    w.metrics.set(key, write);
+  }
+  return write;
 }
 
 /** Groups the series' tables by target database for the plain writer; every database must exist. */
