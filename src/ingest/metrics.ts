@@ -101,25 +101,23 @@ function metricWritesByDatabase(
   series: Series[],
   m: MetricIngest,
 ): Map<string, DatabaseWrites> {
-  const options = semanticOptions(m);
+  const fallback = semanticOptions(m);
   const byDb = new Map<string, DatabaseWrites>();
-  // Where each (database, physical table, metric) goes, decided once per request, not per series.
-  const routes = new Map<string, MetricWrite | Series[]>();
+  // Where each (database, physical table, metric) goes, decided once per request, not per series;
+  // keyed by the metric name alone in the common case (one string per metric, hashed once).
+  const byMetric = new Map<string, MetricWrite | Series[]>();
+  const bySpecial = new Map<string, MetricWrite | Series[]>();
   for (const s of series) {
     if (s.samples.length === 0) continue;
     const target = splitSpecialLabels(s.labels);
     const db = target.database ?? m.db;
-    const key = `${db}\u0000${target.physicalTable ?? ""}\u0000${target.metric}`;
+    const special = target.database !== undefined || target.physicalTable !== undefined;
+    const routes = special ? bySpecial : byMetric;
+    const key = special ? `${db}\u0000${target.physicalTable ?? ""}\u0000${target.metric}` : target.metric;
     let route = routes.get(key);
     if (route === undefined) {
-      route = routeOf(
-        storage,
-        byDb,
-        db,
-        target.metric,
-        target.physicalTable,
-        optionsFor(m, target.metric, options),
-      );
+      const options = optionsFor(m, target.metric, fallback);
+      route = routeOf(storage, byDb, db, target.metric, target.physicalTable, options);
       routes.set(key, route);
     }
     if (Array.isArray(route)) route.push(s);
