@@ -4,12 +4,16 @@
  * POSTed by the lean keep-alive client over 2 connections (as the line-protocol section does) to a
  * Petrel child process, beside the rate of decoding the same bodies alone (the protocol decoder the
  * server uses, no storage) in this process: the median of three passes, after a warm-up. What
- * Petrel stored is counted back with SQL and must equal what was sent.
+ * Petrel stored is counted back with SQL and must equal what was sent. On a shared machine the
+ * wall-clock rates swing with the load, so CPU seconds are reported beside them: the decode's (this
+ * process, during the median pass) and Petrel's (every thread of the child, while posting).
  * Run: `deno run -A scripts/bench_telemetry.ts [otlp_metrics|otlp_logs|loki|es_bulk]`.
  */
 import protobuf from "protobufjs";
 import { spawnServer } from "../test/helpers/server.ts";
+import process from "node:process";
 import { postAllRaw } from "./bench_http_client.ts";
+import { type CpuSplit, cpuSplit, threadCpu } from "./bench_ingest.ts";
 import { encodeSnappy } from "../src/codec/snappy.ts";
 import { decodeOtlpLogs, decodeOtlpMetrics } from "../src/protocols/otlp/mod.ts";
 import { decodeLokiPush } from "../src/protocols/loki/mod.ts";
@@ -23,6 +27,12 @@ export interface TelemetryBench {
   /** Items per second decoded alone. */
   decode: number;
   ratio: number;
+  /** CPU seconds decoding all bodies once (the median pass). */
+  decodeCpu: number;
+  /** CPU seconds Petrel's threads used storing them; null off Linux. */
+  petrelCpu: CpuSplit | null;
+  /** decodeCpu / Petrel's total CPU: the ratio with the machine's other load taken out. */
+  cpuRatio: number | null;
 }
 
 const REQUESTS = 100;
@@ -140,16 +150,22 @@ export const PROTOCOLS: Record<string, Protocol> = {
   },
 };
 
-/** Items per second of decoding `bodies` alone: the median of three passes after a warm-up. */
-function decodeRate(p: Protocol, bodies: Uint8Array[], items: number): number {
+/** CPU seconds of this process so far (all threads). */
+function processCpu(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** Decoding `bodies` alone: items per second and CPU seconds of the median of three passes, after a warm-up. */
+function decodeRate(p: Protocol, bodies: Uint8Array[], items: number): { rate: number; cpu: number } {
   for (const b of bodies.slice(0, 5)) p.decode(b);
-  const rates: number[] = [];
+  const passes: Array<{ rate: number; cpu: number }> = [];
   for (let pass = 0; pass < 3; pass++) {
-    const t0 = performance.now();
+    const t0 = performance.now(), c0 = processCpu();
     for (const b of bodies) p.decode(b);
-    rates.push(items / ((performance.now() - t0) / 1000));
+    passes.push({ rate: items / ((performance.now() - t0) / 1000), cpu: processCpu() - c0 });
   }
-  return rates.sort((a, b) => a - b)[1];
+  return passes.sort((a, b) => a.rate - b.rate)[1];
 }
 
 /** The sum of the counts `sql` returns (one row per table). */
@@ -171,11 +187,22 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
     PETREL_LOG_LEVEL: "error",
   });
   try {
+    const before = threadCpu(server.child.pid);
     const seconds = await postAllRaw({ url: server.url + p.path, headers: p.headers }, bodies, 2);
+    const petrelCpu = cpuSplit(server.child.pid, before, threadCpu(server.child.pid));
     const stored = await storedCount(server.url, p.stored);
     if (stored !== items) throw new Error(`${name}: Petrel stored ${stored} of ${items}`);
     const petrel = items / seconds;
-    return { items, petrel, decode, ratio: petrel / decode };
+    const petrelTotal = petrelCpu && petrelCpu.main + petrelCpu.workers + petrelCpu.other;
+    return {
+      items,
+      petrel,
+      decode: decode.rate,
+      ratio: petrel / decode.rate,
+      decodeCpu: decode.cpu,
+      petrelCpu,
+      cpuRatio: petrelTotal ? decode.cpu / petrelTotal : null,
+    };
   } finally {
     await server.stop();
     await Deno.remove(dataHome, { recursive: true });
