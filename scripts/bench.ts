@@ -23,6 +23,15 @@ function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] 
     [`${label}: Petrel ${unit}/s over HTTP`, fmt(r.petrel), ""],
     [`${label}: decode alone ${unit}/s, same bodies`, fmt(r.decode), ""],
     [`${label}: Petrel / decode`, r.ratio.toFixed(2), ">= 0.50"],
+    [`${label}: decode CPU s`, r.decodeCpu.toFixed(2), ""],
+    [
+      `${label}: Petrel CPU s (main/workers/other)`,
+      r.petrelCpu === null
+        ? "n/a"
+        : [r.petrelCpu.main, r.petrelCpu.workers, r.petrelCpu.other].map((x) => x.toFixed(2)).join("/"),
+      "",
+    ],
+    [`${label}: decode CPU / Petrel CPU`, r.cpuRatio === null ? "n/a" : r.cpuRatio.toFixed(2), ""],
   ];
 }
 

@@ -84,6 +84,7 @@ export async function postAllRaw(
   const t0 = performance.now();
   const worker = async () => {
     const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
+    conn.setNoDelay(true);
     const reader = new ResponseReader(conn);
     try {
       while (next < bodies.length) {

@@ -40,7 +40,7 @@ export interface CpuSplit {
 }
 
 /** Per-thread CPU milliseconds of a process, keyed `tid name`; null where /proc is unavailable. */
-function threadCpu(pid: number): Map<string, number> | null {
+export function threadCpu(pid: number): Map<string, number> | null {
   try {
     const out = new Map<string, number>();
     for (const e of Deno.readDirSync(`/proc/${pid}/task`)) {
@@ -59,7 +59,7 @@ function threadCpu(pid: number): Map<string, number> | null {
 }
 
 /** CPU used between two `threadCpu` snapshots of Petrel, split by thread kind. */
-function cpuSplit(
+export function cpuSplit(
   pid: number,
   before: Map<string, number> | null,
   after: Map<string, number> | null,

@@ -101,30 +101,53 @@ function metricWritesByDatabase(
   series: Series[],
   m: MetricIngest,
 ): Map<string, DatabaseWrites> {
-  const options = semanticOptions(m);
+  const fallback = semanticOptions(m);
   const byDb = new Map<string, DatabaseWrites>();
+  // Where each (database, physical table, metric) goes, decided once per request, not per series;
+  // keyed by the metric name alone in the common case (one string per metric, hashed once).
+  const byMetric = new Map<string, MetricWrite | Series[]>();
+  const bySpecial = new Map<string, MetricWrite | Series[]>();
   for (const s of series) {
     if (s.samples.length === 0) continue;
     const target = splitSpecialLabels(s.labels);
     const db = target.database ?? m.db;
-    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
-    let w = byDb.get(db);
-    if (w === undefined) byDb.set(db, w = { metrics: new Map(), plain: [] });
-    const existing = storage.getTable(db, target.metric);
-    if (existing !== undefined && !isMetricTable(existing)) {
-      w.plain.push(s);
-      continue;
+    const special = target.database !== undefined || target.physicalTable !== undefined;
+    const routes = special ? bySpecial : byMetric;
+    const key = special ? `${db}\u0000${target.physicalTable ?? ""}\u0000${target.metric}` : target.metric;
+    let route = routes.get(key);
+    if (route === undefined) {
+      const options = optionsFor(m, target.metric, fallback);
+      route = routeOf(storage, byDb, db, target.metric, target.physicalTable, options);
+      routes.set(key, route);
     }
-    const key = `${target.physicalTable ?? ""}\u0000${target.metric}`;
-    let write = w.metrics.get(key);
-    if (write === undefined) {
-      write = { metric: target.metric, series: [], options: optionsFor(m, target.metric, options) };
-      if (target.physicalTable !== undefined) write.physicalTable = target.physicalTable;
-      w.metrics.set(key, write);
-    }
-    write.series.push({ labels: target.tags, samples: s.samples });
+    if (Array.isArray(route)) route.push(s);
+    else route.series.push({ labels: target.tags, samples: s.samples });
   }
   return byDb;
+}
+
+/** The metric-engine write a series goes to, or the plain list when its table exists as a plain table. */
+function routeOf(
+  storage: Storage,
+  byDb: Map<string, DatabaseWrites>,
+  db: string,
+  metric: string,
+  physicalTable: string | undefined,
+  options: TableOptions,
+): MetricWrite | Series[] {
+  if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  let w = byDb.get(db);
+  if (w === undefined) byDb.set(db, w = { metrics: new Map(), plain: [] });
+  const existing = storage.getTable(db, metric);
+  if (existing !== undefined && !isMetricTable(existing)) return w.plain;
+  const key = `${physicalTable ?? ""}\u0000${metric}`;
+  let write = w.metrics.get(key);
+  if (write === undefined) {
+    write = { metric, series: [], options };
+    if (physicalTable !== undefined) write.physicalTable = physicalTable;
+    w.metrics.set(key, write);
+  }
+  return write;
 }
 
 /** Groups the series' tables by target database for the plain writer; every database must exist. */

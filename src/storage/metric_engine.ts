@@ -28,7 +28,7 @@ import {
   sortColumns,
   STORED_NAN,
 } from "./metric_layout.ts";
-import { addEntry, forgetSeries, seriesIndex, seriesKey } from "./metric_series.ts";
+import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
 import { nextSeq } from "./forward_seq.ts";
 import type { SeriesIndex } from "./metric_series.ts";
@@ -250,8 +250,7 @@ function insertSeries(
     handle.statements.set(stmtKey, stmt);
   }
   const id = index.nextId;
-  const labelKey = key.slice(key.indexOf(":") + 1);
-  stmt.run(id, tableId, labelKey, ...names.map((n) => labels[n]));
+  stmt.run(id, tableId, key, ...names.map((n) => labels[n]));
   const sorted: Record<string, string> = {};
   for (const n of names) sorted[n] = labels[n];
   addEntry(index, { id, tableId, labels: sorted }, key);
@@ -322,15 +321,22 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   if (logical !== undefined && !isLogicalTable(logical)) {
     throw invalidArguments(`Table ${w.metric} is not a metric engine logical table`);
   }
-  const series = w.series.filter((s) => s.samples.length > 0).map((s) => ({
-    labels: presentLabels(s.labels),
-    samples: s.samples,
-  }));
+  const series: MetricSeriesInput[] = [];
+  for (const s of w.series) if (s.samples.length > 0) series.push(s);
   if (series.length === 0) return 0;
   logical ??= createLogical(handle, w, opts);
   let physical = physicalOf(handle, logical);
+  const index = seriesIndex(handle, physical);
+  const known = tableKeys(index, logical.id);
+  // A known series' labels are columns already: only new series can add (or collide with) columns.
+  const labels: Array<Record<string, string>> = new Array(series.length);
+  const keys: string[] = new Array(series.length);
   const names = new Set<string>();
-  for (const s of series) for (const k in s.labels) names.add(k);
+  for (let i = 0; i < series.length; i++) {
+    const l = labels[i] = presentLabels(series[i].labels);
+    keys[i] = seriesKey(l);
+    if (!known.has(keys[i])) { for (const k in l) names.add(k); }
+  }
   for (const reserved of [METRIC_TIME_INDEX, METRIC_VALUE]) {
     if (names.has(reserved)) {
       throw invalidArguments(
@@ -339,12 +345,11 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
     }
   }
   ({ physical, logical } = addLabels(handle, physical, logical, names));
-  const index = seriesIndex(handle, physical);
   const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];
-  for (const s of series) {
-    const key = `${logical.id}:${seriesKey(s.labels)}`;
-    const id = index.byKey.get(key) ?? insertSeries(handle, physical, index, logical.id, s.labels, key);
-    for (const sample of s.samples) {
+  for (let i = 0; i < series.length; i++) {
+    const key = keys[i];
+    const id = known.get(key) ?? insertSeries(handle, physical, index, logical.id, labels[i], key);
+    for (const sample of series[i].samples) {
       if (!Number.isFinite(sample.timestampMs)) {
         throw invalidArguments(`Invalid timestamp in metric ${w.metric}: ${sample.timestampMs}`);
       }

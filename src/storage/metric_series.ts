@@ -23,7 +23,8 @@ export interface LabelledSeries {
 
 /** The series of one physical table. */
 export interface SeriesIndex {
-  byKey: Map<string, number>;
+  /** Per logical table, label key ({@link seriesKey}) → series id. */
+  byKey: Map<number, Map<string, number>>;
   byId: Map<number, SeriesEntry>;
   byTable: Map<number, SeriesEntry[]>;
   /** Per logical table, its series with full label sets in Prometheus' order (built on first read). */
@@ -37,7 +38,18 @@ const indexes = new WeakMap<DatabaseHandle, Map<number, SeriesIndex>>();
 
 /** The canonical key of a label set (labels sorted by name) within a logical table. */
 export function seriesKey(labels: Record<string, string>): string {
-  const names = Object.keys(labels).sort();
+  const names = Object.keys(labels);
+  // Insertion sort: label sets are small, and this beats `sort()` (same code-unit order) on the
+  // write path, where every series of every request is keyed.
+  for (let i = 1; i < names.length; i++) {
+    const n = names[i];
+    let j = i - 1;
+    while (j >= 0 && names[j] > n) {
+      names[j + 1] = names[j];
+      j--;
+    }
+    names[j + 1] = n;
+  }
   const parts: string[] = new Array(names.length * 2);
   for (let i = 0; i < names.length; i++) {
     parts[2 * i] = names[i];
@@ -67,15 +79,22 @@ export function seriesIndex(handle: DatabaseHandle, physical: TableMeta): Series
     const parts = JSON.parse(r.key) as string[];
     const labels: Record<string, string> = {};
     for (let i = 0; i + 1 < parts.length; i += 2) labels[parts[i]] = parts[i + 1];
-    addEntry(index, { id: r.id, tableId: r.table_id, labels }, `${r.table_id}:${r.key}`);
+    addEntry(index, { id: r.id, tableId: r.table_id, labels }, r.key);
   }
   perDb.set(physical.id, index);
   return index;
 }
 
-/** Records a series in the index. */
+/** The series ids of one logical table by label key (created empty when missing). */
+export function tableKeys(index: SeriesIndex, tableId: number): Map<string, number> {
+  let keys = index.byKey.get(tableId);
+  if (keys === undefined) index.byKey.set(tableId, keys = new Map());
+  return keys;
+}
+
+/** Records a series in the index under its label key. */
 export function addEntry(index: SeriesIndex, entry: SeriesEntry, key: string): void {
-  index.byKey.set(key, entry.id);
+  tableKeys(index, entry.tableId).set(key, entry.id);
   index.byId.set(entry.id, entry);
   let list = index.byTable.get(entry.tableId);
   if (list === undefined) index.byTable.set(entry.tableId, list = []);
