@@ -47,7 +47,11 @@ let engine: PipelineEngine | undefined;
  */
 export async function loadPipelineEngine(): Promise<void> {
   if (engine) return;
-  const [pipeline, identity] = await Promise.all([import("./pipeline.ts"), import("./identity.ts")]);
+  const [pipeline, identity] = await Promise.all([
+    import("./pipeline.ts"),
+    import("./identity.ts"),
+    import("./vrl/stdlib/libraries.ts").then((m) => m.loadVrlLibraries()),
+  ]);
   engine = { compilePipeline: pipeline.compilePipeline, identityPipeline: identity.identityPipeline };
 }
 

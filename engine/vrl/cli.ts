@@ -6,7 +6,14 @@
  * `--input -` (or no `--input`) reads standard input; empty input runs the program once on `{}`.
  */
 
-import { compileVrl, encodeJson, parseJsonText, type VrlProgram, VrlRuntimeError } from "./mod.ts";
+import {
+  compileVrl,
+  encodeJson,
+  loadVrlLibraries,
+  parseJsonText,
+  type VrlProgram,
+  VrlRuntimeError,
+} from "./mod.ts";
 import { PetrelError } from "../../src/common/errors.ts";
 
 const USAGE = "usage: petrel vrl [--program FILE.vrl | PROGRAM] [--input EVENTS.ndjson] [--print-object]";
@@ -95,6 +102,7 @@ export async function runVrlCli(args: string[]): Promise<number> {
     );
     return 2;
   }
+  await loadVrlLibraries();
   let program: VrlProgram;
   try {
     program = compileVrl(source);

@@ -20,4 +20,5 @@ export {
   type VrlValue,
 } from "./value.ts";
 export { parseJsonText } from "./stdlib/parse.ts";
+export { loadVrlLibraries } from "./stdlib/libraries.ts";
 export { jsonVrlLogSink, setVrlLogSink } from "./stdlib/misc.ts";

@@ -1,8 +1,18 @@
 /** Shared runner for the data-driven VRL case tables. */
 
 import assert from "node:assert/strict";
-import { compileVrl, encodeJson, fromJson, toJson, VrlRuntimeError } from "../../engine/vrl/mod.ts";
+import {
+  compileVrl,
+  encodeJson,
+  fromJson,
+  loadVrlLibraries,
+  toJson,
+  VrlRuntimeError,
+} from "../../engine/vrl/mod.ts";
 import { PetrelError } from "../../src/common/errors.ts";
+
+// What the pipeline engine and `petrel vrl` do when they load: import the libraries of sync VRL functions.
+await loadVrlLibraries();
 
 /** One case: a program, its input event, and exactly one expectation. */
 export interface VrlCase {

@@ -1,10 +1,10 @@
 /**
  * `validate_json_schema`: checks a JSON text against a JSON Schema file with Ajv (drafts 7, 2019-09, 2020-12,
- * with ajv-formats' formats). Ajv loads on first use through `require`, so programs that never validate do not
- * pay for it at start-up (VRL calls are synchronous, a dynamic `import()` cannot be awaited here).
+ * with ajv-formats' formats). VRL calls are synchronous, so Ajv is imported ahead, by `loadAjv()`, which the
+ * pipeline engine and the VRL command await when they load (`loadVrlLibraries`); a plain import would make
+ * every start-up pay for it, and `require` cannot find the package inside the bundled release file.
  */
 
-import { createRequire } from "node:module";
 import type { AnySchema, ErrorObject, ValidateFunction } from "ajv";
 import { K } from "../types.ts";
 import type { VrlValue } from "../value.ts";
@@ -17,18 +17,29 @@ interface AjvLike {
 }
 type AjvClass = new (opts: Record<string, unknown>) => AjvLike;
 
-const require = createRequire(import.meta.url);
 let classes:
   | { draft7: AjvClass; v2019: AjvClass; v2020: AjvClass; addFormats: (a: AjvLike) => void }
   | undefined;
 
-function ajvFor(schema: unknown): AjvLike {
-  classes ??= {
-    draft7: require("ajv").default,
-    v2019: require("ajv/dist/2019").default,
-    v2020: require("ajv/dist/2020").default,
-    addFormats: require("ajv-formats").default,
+/** Imports Ajv and its formats once; `validate_json_schema` needs it done. */
+export async function loadAjv(): Promise<void> {
+  if (classes) return;
+  const [draft7, v2019, v2020, formats] = await Promise.all([
+    import("ajv"),
+    import("ajv/dist/2019.js"),
+    import("ajv/dist/2020.js"),
+    import("ajv-formats"),
+  ]);
+  classes = {
+    draft7: draft7.default as unknown as AjvClass,
+    v2019: v2019.default as unknown as AjvClass,
+    v2020: v2020.default as unknown as AjvClass,
+    addFormats: formats.default as unknown as (a: AjvLike) => void,
   };
+}
+
+function ajvFor(schema: unknown): AjvLike {
+  if (!classes) throw new Error("Ajv is not loaded: await loadVrlLibraries() first");
   const draft = typeof schema === "object" && schema !== null
     ? String((schema as { $schema?: string }).$schema)
     : "";

@@ -1,11 +1,10 @@
 /**
  * `parse_user_agent`: VRL's result shapes (`fast`/`reliable`: family, version, category; `enriched`: the full
  * schema) filled from ua-parser-js (with its bot and CLI extensions). VRL's `fast` mode uses Woothee's names,
- * so browser and OS names are mapped to them (`Internet Explorer`, `Windows XP`, `Mac OSX`, `iPhone`); the
- * library loads on first use.
+ * so browser and OS names are mapped to them (`Internet Explorer`, `Windows XP`, `Mac OSX`, `iPhone`). The
+ * library is imported ahead by `loadUaParser()` (awaited with `loadVrlLibraries`), as VRL calls are synchronous.
  */
 
-import { createRequire } from "node:module";
 import type { IResult } from "ua-parser-js";
 import { K, objectOf } from "../types.ts";
 import type { VrlObject, VrlValue } from "../value.ts";
@@ -14,14 +13,19 @@ import { fail, type FnDef, opt, req, str } from "./def.ts";
 type UaResult = Pick<IResult, "browser" | "os" | "device">;
 type Parse = (ua: string) => UaResult;
 
-const require = createRequire(import.meta.url);
 let parser: Parse | undefined;
 
-function load(): Parse {
-  const { UAParser } = require("ua-parser-js");
-  const ext = require("ua-parser-js/extensions");
+/** Imports ua-parser-js and its extensions once; `parse_user_agent` needs it done. */
+export async function loadUaParser(): Promise<void> {
+  if (parser) return;
+  const [{ UAParser }, ext] = await Promise.all([import("ua-parser-js"), import("ua-parser-js/extensions")]);
   const extensions = [ext.Bots, ext.Crawlers, ext.CLIs, ext.Fetchers, ext.Libraries].filter(Boolean);
-  return (ua) => new UAParser(ua, extensions).getResult() as IResult;
+  parser = (ua) => new UAParser(ua, extensions as never).getResult() as IResult;
+}
+
+function load(): Parse {
+  if (!parser) throw new Error("ua-parser-js is not loaded: await loadVrlLibraries() first");
+  return parser;
 }
 
 const BROWSER_NAMES: Record<string, string> = {
@@ -89,8 +93,7 @@ function categoryOf(r: UaResult): string | null {
 }
 
 function parseUa(ua: string): Parsed {
-  parser ??= load();
-  const r = parser(ua);
+  const r = load()(ua);
   const name = r.browser.name ?? null;
   return {
     browser: {
