@@ -88,14 +88,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     throw new ConfigError(`Invalid user_provider: ${(e as Error).message}`);
   }
   const deploy = onDenoDeploy();
-  const lock = await prepareDataHome(config.storage.data_home, deploy);
-  let storage: Storage;
-  try {
-    storage = Storage.open(storageOptions(config));
-  } catch (e) {
-    lock?.release();
-    throw e;
-  }
+  const { storage, lock } = await openStorage(config, deploy);
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
   const downsampler = new Downsampler(storage, config.downsample);
@@ -144,21 +137,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
       data_home: config.storage.data_home,
     });
   }
-  /** Re-reads the certificate and key (SIGHUP); a failure keeps the current ones and is logged. */
-  const reloadTls = async (): Promise<boolean> => {
-    try {
-      const tls = await loadTls(config.http.tls);
-      if (!tls || !listener.secure) throw new Error("TLS is not enabled");
-      await listener.reload(tls);
-      log.info("TLS certificate reloaded", { cert_path: config.http.tls.cert_path });
-      return true;
-    } catch (e) {
-      log.error("TLS reload failed; serving the previous certificate", {
-        error: String((e as Error).message),
-      });
-      return false;
-    }
-  };
+  const reloadTls = tlsReloader(config, listener);
   let stopping: Promise<void> | null = null;
   const shutdown = () => {
     stopping ??= (async () => {
@@ -181,6 +160,38 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     reloadTls,
     shutdown,
     finished: listener.finished,
+  };
+}
+
+/** Locks the data home and opens the storage in it; a failure leaves the data home unlocked. */
+async function openStorage(
+  config: Config,
+  deploy: boolean,
+): Promise<{ storage: Storage; lock: DataHomeLock | null }> {
+  const lock = await prepareDataHome(config.storage.data_home, deploy);
+  try {
+    return { storage: Storage.open(storageOptions(config)), lock };
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+/** Re-reads the certificate and key (SIGHUP); a failure keeps the current ones and is logged. */
+function tlsReloader(config: Config, listener: Listener): () => Promise<boolean> {
+  return async () => {
+    try {
+      const tls = await loadTls(config.http.tls);
+      if (!tls || !listener.secure) throw new Error("TLS is not enabled");
+      await listener.reload(tls);
+      log.info("TLS certificate reloaded", { cert_path: config.http.tls.cert_path });
+      return true;
+    } catch (e) {
+      log.error("TLS reload failed; serving the previous certificate", {
+        error: String((e as Error).message),
+      });
+      return false;
+    }
   };
 }
 

@@ -30,7 +30,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { Checkpointer } from "./checkpointer.ts";
-import { sweepExpiredTables } from "./ttl_sweep.ts";
+import { startSweeper, sweepExpiredTables } from "./ttl_sweep.ts";
 import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
 import { compactNow, MetricCompactor } from "./metric_compaction.ts";
 import { enforceDiskLimits, RetentionCounters, type RetentionDrop } from "./size_retention.ts";
@@ -50,10 +50,7 @@ import { isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.
 import { matchSeries, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
-import { Logger } from "../common/log.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
-
-const log = new Logger("petrel::storage");
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
@@ -88,7 +85,7 @@ export class Storage {
   readonly autoCreateTable: boolean;
   private readonly dataDir: string | null;
   private readonly dbs = new Map<string, DatabaseHandle>();
-  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private sweeper: number | undefined;
   private readonly lastSweep = new Map<string, number>();
   private readonly closeHooks = new Set<() => void>();
   private readonly checkpointer = new Checkpointer();
@@ -361,18 +358,10 @@ export class Storage {
   /** Starts the background sweeper: expired rows, then size bounds, every `intervalMs`. */
   startTtlSweeper(intervalMs: number): void {
     this.stopTtlSweeper();
-    const guarded = (what: string, sweep: () => unknown) => {
-      try {
-        sweep();
-      } catch (e) {
-        log.error(`${what} failed`, { error: String(e) });
-      }
-    };
-    this.sweeper = setInterval(() => {
-      guarded("ttl sweep", () => this.sweepExpired());
-      guarded("size retention", () => this.enforceDiskSize());
-    }, intervalMs);
-    Deno.unrefTimer(this.sweeper as unknown as number);
+    this.sweeper = startSweeper(intervalMs, [
+      ["ttl sweep", () => this.sweepExpired()],
+      ["size retention", () => this.enforceDiskSize()],
+    ]);
   }
 
   /** Stops the ttl sweeper. */

@@ -1,4 +1,5 @@
 /** The ttl sweep: deleting the expired rows of every table with a ttl. */
+import { Logger } from "../common/log.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isMetricTable } from "./metric_layout.ts";
 import { sweepMetricTable } from "./metric_tables.ts";
@@ -31,4 +32,21 @@ export function sweepExpiredTables(
     }
   }
   return deleted;
+}
+
+const sweepLog = new Logger("petrel::storage");
+
+/** Runs each named sweep every `intervalMs` (a failure is logged, the others still run); the timer is unref'd. */
+export function startSweeper(intervalMs: number, sweeps: [string, () => unknown][]): number {
+  const timer = setInterval(() => {
+    for (const [what, sweep] of sweeps) {
+      try {
+        sweep();
+      } catch (e) {
+        sweepLog.error(`${what} failed`, { error: String(e) });
+      }
+    }
+  }, intervalMs);
+  Deno.unrefTimer(timer as unknown as number);
+  return timer as unknown as number;
 }
