@@ -37,7 +37,9 @@ function startScript(hash: string): string {
     ` || { C="\${TMPDIR:-/tmp}/petrel-$(id -u)"; mkdir -p -m 700 "$C" && [ -O "$C" ] || exit 1; }; C="$C/${hash}"`;
   const findDeno =
     `[ -n "$DENO" ] || DENO=$(npx -y deno@${DENO_VERSION} eval "console.log(Deno.execPath())") || exit 1`;
-  const extract = `[ -f "$C/${outName(ENTRY)}" ] || "$DENO" run -A --no-config "$0" --petrel-extract "$C" || exit 1`;
+  const extract = `[ -f "$C/${
+    outName(ENTRY)
+  }" ] || "$DENO" run -A --no-config "$0" --petrel-extract "$C" || exit 1`;
   const run = `exec "$DENO" run -A --no-config "$C/${outName(ENTRY)}" "$@"`;
   return `#!/bin/sh\n//bin/true; ${cacheDir}; ${findDeno}; ${extract}; ${run}\n`;
 }
@@ -100,7 +102,16 @@ export async function buildRelease(output = new URL("dist/petrel.js", ROOT).path
     );
     const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", json))].slice(0, 12)
       .map((b) => b.toString(16).padStart(2, "0")).join("");
-    await deno(["bundle", "--quiet", "--minify", "--platform", "deno", "--output", `${tmp}/extract.js`, "scripts/release/extract.ts"]);
+    await deno([
+      "bundle",
+      "--quiet",
+      "--minify",
+      "--platform",
+      "deno",
+      "--output",
+      `${tmp}/extract.js`,
+      "scripts/release/extract.ts",
+    ]);
     const extractor = (await Deno.readTextFile(`${tmp}/extract.js`))
       .replace("@@PAYLOAD_HASH@@", hash).replace("@@ENTRY@@", outName(ENTRY));
     const body = `${startScript(hash)}${extractor}\n/*@@PETREL_PAYLOAD\n${
