@@ -80,7 +80,8 @@ async function check(args: string[]): Promise<number> {
   return bad > 0 ? 1 : 0;
 }
 
-async function main(args: string[]): Promise<number> {
+/** Runs the `petrel` command line `args`; resolves with the exit code. */
+export async function main(args: string[]): Promise<number> {
   // Deno Deploy runs the entry point without arguments: that means "start".
   const [command, ...rest] = args.length === 0 && onDenoDeploy() ? ["start"] : args;
   try {

@@ -2,7 +2,9 @@
  * The release file (`deno task release`): built, copied alone into an empty directory and started
  * there with `sh petrel.js start` (Deno from `npx -y deno@…`, as a user would run it), it serves a
  * line-protocol write big enough for the parse worker, an SQL read (query worker), the dashboard,
- * and stops cleanly — every worker starting from its embedded copy, none falling back.
+ * lazily loaded routes (PromQL; a VRL pipeline dry run), and stops
+ * cleanly — every worker starting from its extracted copy, none falling back. The program is extracted
+ * into `$XDG_CACHE_HOME/petrel/<hash>` (a temp directory here), never the working directory.
  */
 import assert from "node:assert/strict";
 import { buildRelease } from "../../scripts/release/build.ts";
@@ -53,6 +55,44 @@ async function startRelease(cwd: string, env: Record<string, string>) {
   }
 }
 
+const VRL_PIPELINE = `processors:
+  - vrl:
+      source: |
+        .browser = upcase!(.ua)
+        .valid = is_string(.user)
+        .
+transform:
+  - field: browser
+    type: string
+  - field: valid
+    type: boolean
+  - field: ts
+    type: epoch, ms
+    index: timestamp
+`;
+
+const FIREFOX = "firefox";
+
+/** Routes whose modules (and npm libraries) load on first use: chunks of their own in the release. */
+async function checkLazyRoutes(url: string) {
+  const promql = await fetch(`${url}/v1/prometheus/api/v1/query?query=1%2B1&time=1700000000`);
+  const result = await promql.json();
+  assert.equal(promql.status, 200, JSON.stringify(result));
+  assert.deepEqual(result.data, { resultType: "scalar", result: [1700000000, "2"] });
+  const dry = await fetch(`${url}/v1/pipelines/_dryrun`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      pipeline: VRL_PIPELINE,
+      data: JSON.stringify({ ua: FIREFOX, user: "a@b.org", ts: 5 }),
+    }),
+  });
+  const tables = await dry.json();
+  assert.equal(dry.status, 200, JSON.stringify(tables));
+  const row = tables[0].rows[0].map((c: { key: string; value: unknown }) => [c.key, c.value]);
+  assert.deepEqual(row, [["browser", "FIREFOX"], ["valid", true], ["ts", 5]]);
+}
+
 function lineProtocol(rows: number): string {
   let body = "";
   for (let i = 0; i < rows; i++) {
@@ -63,14 +103,15 @@ function lineProtocol(rows: number): string {
   return body;
 }
 
-Deno.test("release file runs from an empty directory: write, read, dashboard, clean stop", async () => {
+Deno.test("release file runs from an empty directory: write, read, dashboard, lazy routes, clean stop", async () => {
   const build = await Deno.makeTempDir({ prefix: "petrel_release_build_" });
   const empty = await Deno.makeTempDir({ prefix: "petrel_release_run_" });
+  const cache = await Deno.makeTempDir({ prefix: "petrel_release_cache_" });
   try {
     await buildRelease(`${build}/petrel.js`);
     await Deno.copyFile(`${build}/petrel.js`, `${empty}/petrel.js`);
     // The way users run it: Deno fetched by npx. Without npx, the Deno running this test stands in.
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = { XDG_CACHE_HOME: cache };
     if (!onPath("npx")) {
       console.log("npx not found: starting the release with this test's own deno instead");
       env.DENO = Deno.execPath();
@@ -92,6 +133,7 @@ Deno.test("release file runs from an empty directory: write, read, dashboard, cl
       assert.equal(dash.status, 200);
       const html = await dash.text();
       assert.ok(html.includes("<html"), html);
+      await checkLazyRoutes(server.url);
       const status = await server.stop();
       stopped = true;
       assert.equal(status.code, 0, server.stderr());
@@ -102,11 +144,15 @@ Deno.test("release file runs from an empty directory: write, read, dashboard, cl
       }
       const files = [...Deno.readDirSync(empty)].map((e) => e.name).sort();
       assert.deepEqual(files, ["data", "petrel.js"]);
+      const extracted = [...Deno.readDirSync(`${cache}/petrel`)].map((e) => e.name);
+      assert.equal(extracted.length, 1, `one program directory: ${extracted}`);
+      assert.match(extracted[0], /^[0-9a-f]{24}$/);
     } finally {
       if (!stopped) await server.stop();
     }
   } finally {
     await Deno.remove(build, { recursive: true });
     await Deno.remove(empty, { recursive: true });
+    await Deno.remove(cache, { recursive: true });
   }
 });
