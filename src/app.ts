@@ -19,7 +19,7 @@ import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
 import { Downsampler } from "./downsample/downsampler.ts";
 import { onDenoDeploy } from "./config/deploy.ts";
-import { Forwarder } from "./forward/forwarder.ts";
+import type { Forwarder } from "./forward/forwarder.ts";
 
 /** A started server. */
 export interface RunningServer {
@@ -92,7 +92,10 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
   const downsampler = new Downsampler(storage, config.downsample);
-  const forwarder = config.forward.length > 0 ? new Forwarder(config.forward, storage) : null;
+  // Most hosts forward nothing: the forwarder's code loads only when a destination is configured.
+  const forwarder = config.forward.length > 0
+    ? new (await import("./forward/forwarder.ts")).Forwarder(config.forward, storage)
+    : null;
   const app: App = {
     config,
     metrics: serverMetrics(storage, downsampler, forwarder),
