@@ -216,7 +216,7 @@ function serverMetrics(
   forwarder: Forwarder | null,
 ): ServerMetrics {
   const metrics = new ServerMetrics();
-  downsampler.register(metrics.registry);
+  metrics.watchDownsampling(downsampler.windows);
   metrics.watchStorage(() => storage.compactedWindows());
   watchTableDisk(metrics.registry, storage);
   if (forwarder !== null) metrics.watchForwarding(() => forwarder.stats());

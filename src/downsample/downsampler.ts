@@ -5,7 +5,6 @@
  * source are skipped without moving the watermark, so data that arrives later for a window never
  * computed is still taken; data arriving for a window already computed is not (see the README).
  */
-import client from "prom-client";
 import { Logger } from "../common/log.ts";
 import type { DownsampleRule } from "../config/downsample.ts";
 import { isPhysicalTable, type Storage } from "../storage/mod.ts";
@@ -29,7 +28,7 @@ export class Downsampler {
   private stopped = false;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly lastError = new Map<string, string>();
-  /** Windows written since start, per rule target. */
+  /** Windows written since start, per rule target (`petrel_downsample_windows_total`). */
   readonly windows = new Map<string, number>();
 
   constructor(private readonly storage: Storage, private readonly rules: DownsampleRule[]) {}
@@ -54,21 +53,6 @@ export class Downsampler {
     const run = this.chain.then(() => this.runAll(nowMs));
     this.chain = run.catch(() => {});
     return run;
-  }
-
-  /** Registers `petrel_downsample_windows_total{target}` on a registry. */
-  register(registry: client.Registry): void {
-    const windows = this.windows;
-    new client.Counter({
-      name: "petrel_downsample_windows_total",
-      help: "Windows written by downsampling rules, by target",
-      labelNames: ["target"],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [target, n] of windows) this.inc({ target }, n);
-      },
-    });
   }
 
   private async runAll(nowMs: number): Promise<number> {

@@ -4,6 +4,7 @@
  */
 import client from "prom-client";
 import { registerProcessMetrics } from "./process_metrics.ts";
+import { scrapedMetric } from "./scraped_metric.ts";
 
 /** One forwarding destination's figures (`src/forward/`). */
 export interface ForwardFigures {
@@ -51,53 +52,82 @@ export class ServerMetrics {
 
   /** Reports the storage's background work at each scrape. */
   watchStorage(compactedWindows: () => number): void {
-    new client.Counter({
-      name: "petrel_metric_compaction_windows_total",
-      help: "Hour windows of metric tables compacted into per-series chunks",
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(compactedWindows());
-      },
-    });
+    scrapedMetric(
+      this.registry,
+      "counter",
+      "petrel_metric_compaction_windows_total",
+      "Hour windows of metric tables compacted into per-series chunks",
+      [],
+      () => [[{}, compactedWindows()]],
+    );
   }
 
   /** Reports each `[[forward]]` destination's figures at each scrape. */
   watchForwarding(read: () => ForwardFigures[]): void {
-    const gauge = (name: string, help: string, pick: (f: ForwardFigures) => number) =>
-      new client.Gauge({
+    const series = (
+      type: "counter" | "gauge",
+      name: string,
+      help: string,
+      pick: (f: ForwardFigures) => number,
+    ) =>
+      scrapedMetric(
+        this.registry,
+        type,
         name,
         help,
-        labelNames: ["destination"],
-        registers: [this.registry],
-        collect() {
-          this.reset();
-          for (const f of read()) this.set({ destination: f.destination }, pick(f));
-        },
-      });
-    const counter = (name: string, help: string, pick: (f: ForwardFigures) => number) =>
-      new client.Counter({
-        name,
-        help,
-        labelNames: ["destination"],
-        registers: [this.registry],
-        collect() {
-          this.reset();
-          for (const f of read()) this.inc({ destination: f.destination }, pick(f));
-        },
-      });
-    gauge("petrel_forward_lag_seconds", "Age of the oldest write not yet forwarded", (f) => f.lag_seconds);
-    gauge("petrel_forward_queue_rows", "Rows stored but not yet forwarded", (f) => f.queue_rows);
-    gauge("petrel_forward_queue_bytes", "Estimated bytes of rows not yet forwarded", (f) => f.queue_bytes);
-    gauge("petrel_forward_blocking_ingest", "1 while block_ingest refuses writes", (f) => +f.blocking_ingest);
-    counter("petrel_forward_sent_rows_total", "Rows the upstream acknowledged", (f) => f.sent_rows);
-    counter("petrel_forward_requests_total", "Requests sent upstream", (f) => f.sent_requests);
-    counter("petrel_forward_failed_requests_total", "Requests failed and retried", (f) => f.failed_requests);
-    counter("petrel_forward_dropped_rows_total", "Rows skipped by drop_oldest", (f) => f.dropped_rows);
-    counter(
+        ["destination"],
+        () => read().map((f) => [{ destination: f.destination }, pick(f)]),
+      );
+    series(
+      "gauge",
+      "petrel_forward_lag_seconds",
+      "Age of the oldest write not yet forwarded",
+      (f) => f.lag_seconds,
+    );
+    series("gauge", "petrel_forward_queue_rows", "Rows stored but not yet forwarded", (f) => f.queue_rows);
+    series(
+      "gauge",
+      "petrel_forward_queue_bytes",
+      "Estimated bytes of rows not yet forwarded",
+      (f) => f.queue_bytes,
+    );
+    series(
+      "gauge",
+      "petrel_forward_blocking_ingest",
+      "1 while block_ingest refuses writes",
+      (f) => +f.blocking_ingest,
+    );
+    series("counter", "petrel_forward_sent_rows_total", "Rows the upstream acknowledged", (f) => f.sent_rows);
+    series("counter", "petrel_forward_requests_total", "Requests sent upstream", (f) => f.sent_requests);
+    series(
+      "counter",
+      "petrel_forward_failed_requests_total",
+      "Requests failed and retried",
+      (f) => f.failed_requests,
+    );
+    series(
+      "counter",
+      "petrel_forward_dropped_rows_total",
+      "Rows skipped by drop_oldest",
+      (f) => f.dropped_rows,
+    );
+    series(
+      "counter",
       "petrel_forward_dead_letter_rows_total",
       "Rows the upstream refused (4xx)",
       (f) => f.dead_lettered_rows,
+    );
+  }
+
+  /** Reports the windows each downsampling target received, at each scrape. */
+  watchDownsampling(windows: ReadonlyMap<string, number>): void {
+    scrapedMetric(
+      this.registry,
+      "counter",
+      "petrel_downsample_windows_total",
+      "Windows written by downsampling rules, by target",
+      ["target"],
+      () => [...windows].map(([target, n]) => [{ target }, n]),
     );
   }
 

@@ -5,78 +5,68 @@
  * costs ~2.6 MB of idle memory (perf_hooks histograms and observers) on a host where every MB counts.
  */
 import process from "node:process";
-import client from "prom-client";
+import type client from "prom-client";
+import { scrapedMetric } from "./scraped_metric.ts";
 
 const LAG_PROBE_MS = 500;
 const LAG_WINDOW = 120;
 
 /** Registers the process metrics on a registry; the lag probe's timer never keeps the process alive. */
 export function registerProcessMetrics(registry: client.Registry): void {
-  const registers = [registry];
   const startSeconds = Math.round(Date.now() / 1000 - performance.now() / 1000);
+  const one = (type: "counter" | "gauge", name: string, help: string, value: () => number) =>
+    scrapedMetric(registry, type, name, help, [], () => [[{}, value()]]);
   const cpu = () => process.cpuUsage();
-  new client.Counter({
-    name: "process_cpu_user_seconds_total",
-    help: "Total user CPU time spent in seconds.",
-    registers,
-    collect() {
-      this.reset();
-      this.inc(cpu().user / 1e6);
-    },
+  one(
+    "counter",
+    "process_cpu_user_seconds_total",
+    "Total user CPU time spent in seconds.",
+    () => cpu().user / 1e6,
+  );
+  one(
+    "counter",
+    "process_cpu_system_seconds_total",
+    "Total system CPU time spent in seconds.",
+    () => cpu().system / 1e6,
+  );
+  one("counter", "process_cpu_seconds_total", "Total user and system CPU time spent in seconds.", () => {
+    const u = cpu();
+    return (u.user + u.system) / 1e6;
   });
-  new client.Counter({
-    name: "process_cpu_system_seconds_total",
-    help: "Total system CPU time spent in seconds.",
-    registers,
-    collect() {
-      this.reset();
-      this.inc(cpu().system / 1e6);
-    },
-  });
-  new client.Counter({
-    name: "process_cpu_seconds_total",
-    help: "Total user and system CPU time spent in seconds.",
-    registers,
-    collect() {
-      const u = cpu();
-      this.reset();
-      this.inc((u.user + u.system) / 1e6);
-    },
-  });
-  gauge(
-    registry,
+  one(
+    "gauge",
     "process_start_time_seconds",
     "Start time of the process since unix epoch in seconds.",
     () => startSeconds,
   );
-  gauge(
-    registry,
+  one(
+    "gauge",
     "process_resident_memory_bytes",
     "Resident memory size in bytes.",
     () => Deno.memoryUsage().rss,
   );
-  gauge(
-    registry,
+  one(
+    "gauge",
     "nodejs_heap_size_total_bytes",
     "Process heap size from Node.js in bytes.",
     () => Deno.memoryUsage().heapTotal,
   );
-  gauge(
-    registry,
+  one(
+    "gauge",
     "nodejs_heap_size_used_bytes",
     "Process heap size used from Node.js in bytes.",
     () => Deno.memoryUsage().heapUsed,
   );
-  gauge(
-    registry,
+  one(
+    "gauge",
     "nodejs_external_memory_bytes",
     "Node.js external memory size in bytes.",
     () => Deno.memoryUsage().external,
   );
   const lags = eventLoopLagProbe();
-  gauge(registry, "nodejs_eventloop_lag_seconds", "Lag of event loop in seconds.", () => lags.at(-1) ?? 0);
-  gauge(
-    registry,
+  one("gauge", "nodejs_eventloop_lag_seconds", "Lag of event loop in seconds.", () => lags.at(-1) ?? 0);
+  one(
+    "gauge",
     "nodejs_eventloop_lag_p99_seconds",
     "The 99th percentile of the recorded event loop delays.",
     () => {
@@ -85,17 +75,6 @@ export function registerProcessMetrics(registry: client.Registry): void {
       return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
     },
   );
-}
-
-function gauge(registry: client.Registry, name: string, help: string, value: () => number): void {
-  new client.Gauge({
-    name,
-    help,
-    registers: [registry],
-    collect() {
-      this.set(value());
-    },
-  });
 }
 
 // How late a timer fires, in seconds, over the last minute: the event loop's delay.

@@ -3,7 +3,8 @@
  * shows them) and what size retention dropped. Measuring walks every page of every database, so a
  * measurement is reused by the scrapes of the next `DISK_CACHE_MS`.
  */
-import client from "prom-client";
+import type client from "prom-client";
+import { scrapedMetric } from "./scraped_metric.ts";
 
 /** A table's bytes (the storage's `TableDiskUsage`; the HTTP layer does not import storage). */
 interface TableBytes {
@@ -44,35 +45,29 @@ export function watchTableDisk(registry: client.Registry, storage: DiskSource): 
     cached = { at: now, rows };
     return rows;
   };
-  new client.Gauge({
-    name: "petrel_table_disk_bytes",
-    help: "Bytes on disk of a table's data and indexes (SQLite b-tree pages; refreshed at most every 30s)",
-    labelNames: ["database", "table"],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [database, table, bytes] of measure()) this.set({ database, table }, bytes);
-    },
-  });
-  const counter = (name: string, help: string, pick: (d: Dropped) => number) =>
-    new client.Counter({
+  scrapedMetric(
+    registry,
+    "gauge",
+    "petrel_table_disk_bytes",
+    "Bytes on disk of a table's data and indexes (SQLite b-tree pages; refreshed at most every 30s)",
+    ["database", "table"],
+    () => measure().map(([database, table, bytes]) => [{ database, table }, bytes]),
+  );
+  const dropped = (name: string, help: string, pick: (d: Dropped) => number) =>
+    scrapedMetric(
+      registry,
+      "counter",
       name,
       help,
-      labelNames: ["database", "table"],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const d of storage.retentionDropped()) {
-          this.inc({ database: d.database, table: d.table }, pick(d));
-        }
-      },
-    });
-  counter(
+      ["database", "table"],
+      () => storage.retentionDropped().map((d) => [{ database: d.database, table: d.table }, pick(d)]),
+    );
+  dropped(
     "petrel_retention_dropped_windows_total",
     "Time windows dropped because a table or database was over max_disk_size",
     (d) => d.windows,
   );
-  counter(
+  dropped(
     "petrel_retention_dropped_rows_total",
     "Rows dropped because a table or database was over max_disk_size",
     (d) => d.rows,
