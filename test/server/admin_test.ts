@@ -44,6 +44,13 @@ Deno.test("admin endpoints: health, status, metrics, config, 404/405/501", async
         assert.match(text, /# HELP petrel_ingest_rows_total /);
         assert.match(text, /process_resident_memory_bytes \d+/);
         assert.match(text, /nodejs_heap_size_used_bytes \d+/);
+        // The series the dashboard's status view reads.
+        assert.match(text, /# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total [\d.]+/);
+        assert.match(text, /process_start_time_seconds \d+/);
+        assert.match(
+          text,
+          /# TYPE nodejs_eventloop_lag_p99_seconds gauge\nnodejs_eventloop_lag_p99_seconds [\d.e-]+/,
+        );
       },
     );
 
