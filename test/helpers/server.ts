@@ -51,15 +51,28 @@ export interface SpawnedServer {
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 /** Runs `deno run -A main.ts start …args` and waits for its "listening" line. */
-export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "start", ...args],
-    env: { NO_COLOR: "1", ...env },
+export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
+  return spawnListening(Deno.execPath(), ["run", "-A", MAIN, "start", ...args], { env });
+}
+
+/**
+ * Runs any command that starts Petrel (`main.ts` with other arguments, the release file through
+ * `sh`) and waits for its "listening" line; `stop()` also waits until all of stderr is read.
+ */
+export async function spawnListening(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<SpawnedServer> {
+  const child = new Deno.Command(command, {
+    args,
+    cwd: opts.cwd,
+    env: { NO_COLOR: "1", ...opts.env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   let errText = "";
-  (async () => {
+  const errDone = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errText += chunk;
   })();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -71,13 +84,14 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
     const { value, done } = await reader.read();
     if (done) {
       const status = await child.status;
+      await errDone;
       throw new Error(`server exited with ${status.code} before listening:\n${out}\n${errText}`);
     }
     out += value;
     const m = /Petrel listening on (https?:\/\/\S+)/.exec(out);
     if (m) url = m[1];
   }
-  (async () => {
+  const outDone = (async () => {
     while (!(await reader.read()).done) { /* drain */ }
   })();
   return {
@@ -88,7 +102,9 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
       try {
         child.kill(signal);
       } catch { /* already gone */ }
-      return await child.status;
+      const status = await child.status;
+      await Promise.all([errDone, outDone]);
+      return status;
     },
   };
 }

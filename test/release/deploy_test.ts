@@ -5,45 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../../src/config/config.ts";
-import { startTestServer } from "../helpers/server.ts";
+import { spawnListening, startTestServer } from "../helpers/server.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-async function spawnIn(cwd: string, args: string[], env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    cwd,
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let errText = "";
-  const errDone = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errText += chunk;
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`exited before listening:\n${out}\n${errText}`);
-    out += value;
-    const m = /Petrel listening on (http:\/\/\S+)/.exec(out);
-    if (m) {
-      const outDone = (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })();
-      return {
-        url: m[1],
-        stderr: () => errText,
-        stop: async () => {
-          child.kill("SIGTERM");
-          const status = await child.status;
-          await Promise.all([errDone, outDone]);
-          return status;
-        },
-      };
-    }
-  }
+/** Starts `main.ts` with `args` in `cwd` (a spawned process: the deploy variables are its own). */
+function spawnIn(cwd: string, args: string[], env: Record<string, string>) {
+  return spawnListening(Deno.execPath(), ["run", "-A", MAIN, ...args], { cwd, env });
 }
 
 async function writeAndRead(url: string): Promise<void> {

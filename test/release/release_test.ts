@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { buildRelease } from "../../scripts/release/build.ts";
+import { spawnListening } from "../helpers/server.ts";
 
 function onPath(cmd: string): boolean {
   try {
@@ -17,42 +18,12 @@ function onPath(cmd: string): boolean {
   }
 }
 
-/** Starts `sh petrel.js start` in `cwd`; resolves with the URL from its "listening" line. */
-async function startRelease(cwd: string, env: Record<string, string>) {
-  const child = new Deno.Command("sh", {
-    args: ["petrel.js", "start", "--http-addr", "127.0.0.1:0", "--data-home", "data"],
+/** Starts `sh petrel.js start` in `cwd`; resolves once it is listening. */
+function startRelease(cwd: string, env: Record<string, string>) {
+  return spawnListening("sh", ["petrel.js", "start", "--http-addr", "127.0.0.1:0", "--data-home", "data"], {
     cwd,
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let errText = "";
-  const errDone = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errText += chunk;
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`release exited before listening:\n${out}\n${errText}`);
-    out += value;
-    const m = /Petrel listening on (http:\/\/\S+)/.exec(out);
-    if (m) {
-      const outDone = (async () => {
-        while (!(await reader.read()).done) out += "";
-      })();
-      return {
-        url: m[1],
-        stderr: () => errText,
-        stop: async () => {
-          child.kill("SIGTERM");
-          const status = await child.status;
-          await Promise.all([errDone, outDone]);
-          return status;
-        },
-      };
-    }
-  }
+    env,
+  });
 }
 
 const SCHEMA = new URL("../vrl/fixtures/json-schema_definition.json", import.meta.url).pathname;
