@@ -4,6 +4,7 @@
  * seconds after start, and while a paced client holds a steady line-protocol ingest rate for a while.
  * Run by hand: `deno task bench footprint`.
  */
+import { spawnListening } from "../test/helpers/server.ts";
 import { lineProtocolBody } from "../src/protocols/lineproto/bench.ts";
 import { buildRelease } from "./release/build.ts";
 
@@ -38,28 +39,8 @@ export function rssMb(pid: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startServer(cmd: ServerCommand): Promise<{ child: Deno.ChildProcess; url: string }> {
-  const child = new Deno.Command(cmd.command ?? Deno.execPath(), {
-    args: cmd.args,
-    cwd: cmd.cwd,
-    env: { NO_COLOR: "1", ...cmd.env },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited before listening: ${out}`);
-    out += value;
-    const m = /Petrel listening on (https?:\/\/\S+)/.exec(out);
-    if (m) {
-      (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })();
-      return { child, url: m[1] };
-    }
-  }
+function startServer(cmd: ServerCommand) {
+  return spawnListening(cmd.command ?? Deno.execPath(), cmd.args, { cwd: cmd.cwd, env: cmd.env });
 }
 
 /**
@@ -93,7 +74,8 @@ export async function measureFootprint(
   cmd: ServerCommand,
   opts = { idleSeconds: 5, rowsPerSec: 100_000, ingestSeconds: 20 },
 ): Promise<Footprint> {
-  const { child, url } = await startServer(cmd);
+  const server = await startServer(cmd);
+  const { child, url } = server;
   try {
     await sleep(opts.idleSeconds * 1000);
     const idleMb = rssMb(child.pid);
@@ -107,8 +89,7 @@ export async function measureFootprint(
       afterMb: rssMb(child.pid),
     };
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await server.stop();
   }
 }
 

@@ -6,9 +6,10 @@
  * compaction has caught up, Prometheus with its head chunks and WAL, as it holds recent data).
  * Run by hand: `deno task bench promql`.
  */
+import { startPrometheus as startPromServer } from "../test/promql/prom_compare.ts";
 import { encodeRemoteWriteV1 } from "../src/protocols/remote_write/encoder.ts";
 import type { Series } from "../src/common/series.ts";
-import { ensureDebianBinary, freePort, waitFor } from "../test/helpers/debian.ts";
+import { waitFor } from "../test/helpers/debian.ts";
 import { spawnServer } from "../test/helpers/server.ts";
 
 const SERIES = 1000, HOURS = 24, STEP_MS = 15_000, PER_REQUEST = 40;
@@ -31,39 +32,9 @@ interface Peer {
 }
 
 async function startPrometheus(): Promise<Peer> {
-  const bin = await ensureDebianBinary("prometheus", "prometheus");
-  if (bin === null) throw new Error("the promql bench needs Debian's prometheus");
-  const dir = await Deno.makeTempDir({ prefix: "petrel_bench_prom_" });
-  await Deno.writeTextFile(`${dir}/prometheus.yml`, "global:\n  evaluation_interval: 1m\n");
-  const port = freePort();
-  const child = new Deno.Command(bin, {
-    args: [
-      `--config.file=${dir}/prometheus.yml`,
-      `--storage.tsdb.path=${dir}/data`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      "--web.enable-remote-write-receiver",
-      "--storage.tsdb.retention.time=100y",
-      "--log.level=error",
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => (await fetch(`${url}/-/ready`).then((r) => (r.body?.cancel(), r.ok))) || null,
-    30_000,
-  );
-  return {
-    url,
-    api: "/api/v1",
-    write: "/api/v1/write",
-    dir: `${dir}/data`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    },
-  };
+  const prom = await startPromServer();
+  if (prom === null) throw new Error("the promql bench needs Debian's prometheus");
+  return { url: prom.url, api: "/api/v1", write: "/api/v1/write", dir: prom.dataDir, stop: prom.stop };
 }
 
 async function startPetrel(): Promise<Peer> {

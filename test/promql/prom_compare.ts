@@ -26,6 +26,8 @@ export type QuerySide = (query: string, when: When) => Promise<ApiResponse>;
 /** A running Prometheus with a temporary data directory. */
 export interface PromServer {
   url: string;
+  /** Its TSDB directory (for disk use per sample). */
+  dataDir: string;
   query: QuerySide;
   stop(): Promise<void>;
 }
@@ -67,7 +69,7 @@ export async function startPrometheus(): Promise<PromServer | null> {
     throw new Error("prometheus did not become ready");
   }
   const query = apiQuerySide(`${url}/api/v1`);
-  return { url, query, stop };
+  return { url, dataDir: `${dir}/data`, query, stop };
 }
 
 /**
