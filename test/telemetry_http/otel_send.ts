@@ -14,7 +14,7 @@ import {
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { BatchLogRecordProcessor, LoggerProvider, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { SeverityNumber } from "@opentelemetry/api-logs";
+import { emitShopLogs } from "../protocols/otlp/capture.ts";
 import * as metricsHttp from "@opentelemetry/exporter-metrics-otlp-http";
 import * as metricsProto from "@opentelemetry/exporter-metrics-otlp-proto";
 import * as traceHttp from "@opentelemetry/exporter-trace-otlp-http";
@@ -126,15 +126,7 @@ export async function sendOtel(
     resource,
     processors: [new BatchLogRecordProcessor({ exporter: lexp })],
   });
-  const logger = loggers.getLogger("shop-logger", "2.0.0");
-  logger.emit({
-    severityNumber: SeverityNumber.INFO,
-    severityText: "INFO",
-    body: "order placed",
-    attributes: { "app.user": "u1", "order.items": 3 },
-  });
-  logger.emit({ severityNumber: SeverityNumber.WARN, severityText: "WARN", body: { msg: "slow", ms: 1200 } });
-  logger.emit({ severityNumber: SeverityNumber.ERROR, severityText: "ERROR", body: "payment failed" });
+  emitShopLogs(loggers);
   await loggers.forceFlush();
   await loggers.shutdown();
   sent.logs = logBatches.flat();

@@ -136,6 +136,13 @@ async function sendLogs(json: boolean, base: string, resource: Res): Promise<voi
   const url = `${base}/v1/logs`;
   const exporter = json ? new logsHttp.OTLPLogExporter({ url }) : new logsProto.OTLPLogExporter({ url });
   const provider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter })] });
+  emitShopLogs(provider);
+  await provider.forceFlush();
+  await provider.shutdown();
+}
+
+/** The log records of the shop scenario (a text body with attributes, a map body, an error), as `shop-logger`. */
+export function emitShopLogs(provider: LoggerProvider): void {
   const logger = provider.getLogger("shop-logger", "2.0.0");
   logger.emit({
     severityNumber: SeverityNumber.INFO,
@@ -145,6 +152,4 @@ async function sendLogs(json: boolean, base: string, resource: Res): Promise<voi
   });
   logger.emit({ severityNumber: SeverityNumber.WARN, severityText: "WARN", body: { msg: "slow", ms: 1200 } });
   logger.emit({ severityNumber: SeverityNumber.ERROR, severityText: "ERROR", body: "payment failed" });
-  await provider.forceFlush();
-  await provider.shutdown();
 }
