@@ -16,6 +16,7 @@ import {
   sqlRows,
   startEdge,
   waitDrained,
+  waitForStatus,
 } from "./upstreams.ts";
 
 const ROW_BYTES = 24;
@@ -37,14 +38,7 @@ Deno.test("forward drop_oldest: over max_lag_bytes the oldest rows are skipped a
         204,
       );
     }
-    const st = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return s.dropped_rows === 900 ? s : null;
-      },
-      20_000,
-      100,
-    );
+    const st = await waitForStatus(edge.url, (s) => s.dropped_rows === 900, 20_000);
     assert.ok(st, JSON.stringify(await forwardStatus(edge.url)));
     assert.equal(st.queue_rows, 100);
     assert.equal(st.queue_bytes, 100 * ROW_BYTES);
@@ -74,14 +68,7 @@ Deno.test("forward drop_oldest: over max_lag (age) every older write is skipped"
   });
   try {
     assert.equal(await remoteWrite(edge.url, [samples("fwd_age", { host: "a" }, Date.now(), 50)]), 204);
-    const st = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return s.dropped_rows === 50 && s.queue_rows === 0 ? s : null;
-      },
-      20_000,
-      100,
-    );
+    const st = await waitForStatus(edge.url, (s) => s.dropped_rows === 50 && s.queue_rows === 0, 20_000);
     assert.ok(st, JSON.stringify(await forwardStatus(edge.url)));
   } finally {
     await edge.stop();
@@ -101,14 +88,7 @@ Deno.test("forward block_ingest: writes into forwarded tables get 429 while over
   try {
     const t0 = Date.now() - 30 * 60_000;
     assert.equal(await remoteWrite(edge.url, [samples("fwd_blk", { host: "a" }, t0, 200)]), 204);
-    const st = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return s.blocking_ingest ? s : null;
-      },
-      20_000,
-      100,
-    );
+    const st = await waitForStatus(edge.url, (s) => s.blocking_ingest, 20_000);
     assert.ok(st, JSON.stringify(await forwardStatus(edge.url)));
     const refused = await fetch(`${edge.url}/v1/prometheus/write`, {
       method: "POST",

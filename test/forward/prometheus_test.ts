@@ -16,6 +16,7 @@ import {
   samples,
   startEdge,
   waitDrained,
+  waitForStatus,
 } from "./upstreams.ts";
 
 /** Every sample of a metric in Prometheus as series key → (ts ms → value). */
@@ -72,13 +73,10 @@ Deno.test("forward remote_write: a real Prometheus gets every acknowledged sampl
     await edge.stop();
     edge = await startEdge(forward, dataHome);
     for (let i = 0; i < 3; i++) await writeRound();
-    const offline = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return (s.failed_requests as number) > 0 && (s.queue_rows as number) > 0 ? s : null;
-      },
+    const offline = await waitForStatus(
+      edge.url,
+      (s) => (s.failed_requests as number) > 0 && (s.queue_rows as number) > 0,
       20_000,
-      100,
     );
     assert.ok(offline, "the edge should report failed requests and a backlog while Prometheus is down");
     assert.ok((offline.lag_seconds as number) >= 0);
@@ -121,13 +119,10 @@ Deno.test("forward remote_write: a sample Prometheus refuses is dead-lettered, t
       await remoteWrite(edge.url, [samples("fwd_late", { host: "x" }, now - 30_000, 1), ...good]),
       204,
     );
-    const st = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return (s.dead_lettered_rows as number) > 0 && s.queue_rows === 0 ? s : null;
-      },
+    const st = await waitForStatus(
+      edge.url,
+      (s) => (s.dead_lettered_rows as number) > 0 && s.queue_rows === 0,
       30_000,
-      100,
     );
     assert.ok(st, "the refused sample should be dead-lettered");
     assert.equal(st.dead_lettered_rows, 1, "splitting isolates the one refused sample");

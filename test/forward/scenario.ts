@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Series } from "../../src/common/series.ts";
 import { waitFor } from "../helpers/debian.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { forwardStatus, remoteWrite, samples, startEdge, type Upstream, waitDrained } from "./upstreams.ts";
+import { remoteWrite, samples, startEdge, type Upstream, waitDrained, waitForStatus } from "./upstreams.ts";
 
 /** Samples upstream: host → timestamp → every value stored for it (more than one is a duplicate). */
 export type Readback = Map<string, Map<number, number[]>>;
@@ -50,13 +50,10 @@ export async function killRestartScenario(sc: Scenario): Promise<number> {
     await edge.stop();
     edge = await startEdge(sc.forward, dataHome);
     for (let i = 0; i < 3; i++) await writeRound();
-    const offline = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return (s.failed_requests as number) > 0 && (s.queue_rows as number) > 0 ? s : null;
-      },
+    const offline = await waitForStatus(
+      edge.url,
+      (s) => (s.failed_requests as number) > 0 && (s.queue_rows as number) > 0,
       20_000,
-      100,
     );
     assert.ok(offline, "the edge should report failures and a backlog while the upstream is down");
     await sc.up.start();

@@ -131,16 +131,25 @@ export async function forwardStatus(url: string): Promise<Record<string, unknown
   return body.forward[0];
 }
 
-/** Waits until the edge has nothing left to forward (and has sent something); throws on timeout. */
-export async function waitDrained(url: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-  const st = await waitFor(
+/** Polls the first destination's `/status` figures until `done` holds; null when `timeoutMs` passes first. */
+export function waitForStatus(
+  url: string,
+  done: (s: Record<string, unknown>) => unknown,
+  timeoutMs: number,
+): Promise<Record<string, unknown> | null> {
+  return waitFor(
     async () => {
       const s = await forwardStatus(url);
-      return s.queue_rows === 0 && (s.sent_rows as number) > 0 ? s : null;
+      return done(s) ? s : null;
     },
     timeoutMs,
     100,
   );
+}
+
+/** Waits until the edge has nothing left to forward (and has sent something); throws on timeout. */
+export async function waitDrained(url: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
+  const st = await waitForStatus(url, (s) => s.queue_rows === 0 && (s.sent_rows as number) > 0, timeoutMs);
   if (st === null) throw new Error(`forwarding did not drain: ${JSON.stringify(await forwardStatus(url))}`);
   return st;
 }

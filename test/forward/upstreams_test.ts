@@ -5,7 +5,6 @@
  * credentials) dead-letters the batch with the reason.
  */
 import assert from "node:assert/strict";
-import { waitFor } from "../helpers/debian.ts";
 import { killRestartScenario, type Readback } from "./scenario.ts";
 import {
   forwardStatus,
@@ -15,6 +14,7 @@ import {
   sqlRows,
   startEdge,
   victoriaUpstream,
+  waitForStatus,
 } from "./upstreams.ts";
 import { spawnServer } from "../helpers/server.ts";
 
@@ -108,14 +108,7 @@ Deno.test("forward: a 4xx from the upstream dead-letters the batch with its reas
   });
   try {
     assert.equal(await remoteWrite(edge.url, [samples("fwd_dead", { host: "a" }, Date.now(), 5)]), 204);
-    const st = await waitFor(
-      async () => {
-        const s = await forwardStatus(edge.url);
-        return s.dead_lettered_rows === 5 && s.queue_rows === 0 ? s : null;
-      },
-      20_000,
-      100,
-    );
+    const st = await waitForStatus(edge.url, (s) => s.dead_lettered_rows === 5 && s.queue_rows === 0, 20_000);
     assert.ok(st, JSON.stringify(await forwardStatus(edge.url)));
     const dead = st.recent_dead_letters as Array<{ status: number; reason: string; rows: number }>;
     assert.equal(dead.length, 1, "a 401 is not split: one dead letter for the batch");
