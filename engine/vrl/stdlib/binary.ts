@@ -4,59 +4,14 @@
  * the JS CBOR libraries give both as `number`.
  */
 
-import { isIP } from "node:net";
 import { bytesString, utf8Bytes } from "../bytes.ts";
 import { K } from "../types.ts";
 import { VrlTimestamp, type VrlValue } from "../value.ts";
 import { decodeCharset, encodeCharset } from "./charset.ts";
 import { fail, type FnDef, req } from "./def.ts";
+import { ipBytes, ipText } from "./ip.ts";
 
 const S = K.BYTES;
-
-function ipBytes(s: string): Uint8Array {
-  const family = isIP(s);
-  if (family === 4) return Uint8Array.from(s.split(".").map(Number));
-  if (family !== 6) return fail("unable to parse IP address: invalid IP address syntax");
-  const [head, tail] = s.includes("::") ? s.split("::") : [s, undefined];
-  const groups = (part: string | undefined) => (part ? part.split(":") : []);
-  let h = groups(head), t = groups(tail);
-  const v4 = (g: string[]) => {
-    const last = g[g.length - 1];
-    if (!last?.includes(".")) return g;
-    const b = last.split(".").map(Number);
-    return [...g.slice(0, -1), ((b[0] << 8) | b[1]).toString(16), ((b[2] << 8) | b[3]).toString(16)];
-  };
-  if (tail === undefined) h = v4(h);
-  else t = v4(t);
-  const all = [...h, ...Array(8 - h.length - t.length).fill("0"), ...t];
-  const out = new Uint8Array(16);
-  all.forEach((g, i) => (out[2 * i] = parseInt(g, 16) >> 8, out[2 * i + 1] = parseInt(g, 16) & 255));
-  return out;
-}
-
-function ipText(b: Uint8Array): string {
-  if (b.length === 4) return [...b].join(".");
-  if (b.length !== 16) return fail("unable to convert value to IP address: value must be 4 or 16 bytes long");
-  const g = Array.from({ length: 8 }, (_, i) => (b[2 * i] << 8) | b[2 * i + 1]);
-  // IPv4-mapped addresses print in dotted form, as Rust's Ipv6Addr Display does.
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
-    return `::ffff:${[...b.subarray(12)].join(".")}`;
-  }
-  let best = -1, bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (g[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && g[j] === 0) j++;
-    if (j - i > bestLen && j - i > 1) (best = i, bestLen = j - i);
-    i = j;
-  }
-  const hex = g.map((x) => x.toString(16));
-  if (best < 0) return hex.join(":");
-  return `${hex.slice(0, best).join(":")}::${hex.slice(best + bestLen).join(":")}`;
-}
 
 /** A CBOR item decoder over one buffer. */
 class Cbor {

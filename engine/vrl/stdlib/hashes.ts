@@ -1,12 +1,12 @@
 /** Non-cryptographic hashes and flow IDs: `xxhash`, `seahash`, `community_id`. */
 
 import { createHash } from "node:crypto";
-import { isIP } from "node:net";
 import { createXXHash128, createXXHash3, createXXHash32, createXXHash64 } from "hash-wasm";
 import { utf8Bytes } from "../bytes.ts";
 import { K } from "../types.ts";
 import type { VrlValue } from "../value.ts";
 import { fail, type FnDef, opt, req, str, unlessConstant } from "./def.ts";
+import { ipBytes } from "./ip.ts";
 
 // The WebAssembly hashers are built once; their init/update/digest calls are synchronous.
 const [XXH32, XXH64, XXH3, XXH128] = await Promise.all([
@@ -45,23 +45,6 @@ export function seahash(buf: Uint8Array): bigint {
     d = next;
   }
   return BigInt.asIntN(64, diffuse(a ^ b ^ c ^ d ^ BigInt(buf.length)));
-}
-
-function ipBytes(ip: string): Uint8Array {
-  const v = isIP(ip);
-  if (v === 4) return Uint8Array.from(ip.split(".").map(Number));
-  if (v !== 6) return fail(`unable to parse IP address: ${ip}`);
-  const [head, tail] = ip.split("::");
-  const groups = (g: string | undefined) => (g ? g.split(":") : []);
-  const h = groups(head), t = tail === undefined ? [] : groups(tail);
-  const all = tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill("0"), ...t];
-  const out = new Uint8Array(16);
-  all.forEach((g, i) => {
-    const n = parseInt(g, 16);
-    out[i * 2] = n >> 8;
-    out[i * 2 + 1] = n & 0xff;
-  });
-  return out;
 }
 
 function lessThan(a: Uint8Array, pa: number, b: Uint8Array, pb: number): boolean {

@@ -6,63 +6,12 @@
 
 import { utf8Bytes } from "../bytes.ts";
 import { type Cipheriv, createCipheriv, createDecipheriv } from "node:crypto";
-import { isIP } from "node:net";
 import { K } from "../types.ts";
 import type { VrlValue } from "../value.ts";
 import { fail, type FnDef, req } from "./def.ts";
+import { ipFrom16, ipTo16 } from "./ip.ts";
 
 const MODES = ["aes128", "pfx"];
-
-/** An IP address as 16 bytes (IPv4 becomes IPv4-mapped IPv6). */
-export function ipTo16(ip: string): Uint8Array {
-  const version = isIP(ip);
-  if (version === 0) return fail(`unable to parse IP address: ${ip}`);
-  const out = new Uint8Array(16);
-  if (version === 4) {
-    out[10] = out[11] = 0xff;
-    ip.split(".").forEach((p, i) => out[12 + i] = Number(p));
-    return out;
-  }
-  let text = ip.replace(/%.*$/, "");
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split(".").map(Number);
-    text = text.slice(0, dotted.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split("::");
-  const groups = (g: string | undefined) => (g ? g.split(":") : []);
-  const h = groups(head), t = groups(tail);
-  const all = tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill("0"), ...t];
-  all.forEach((g, i) => {
-    const n = parseInt(g, 16);
-    out[i * 2] = n >> 8;
-    out[i * 2 + 1] = n & 0xff;
-  });
-  return out;
-}
-
-/** 16 bytes back to text: IPv4-mapped addresses as dotted quads, others as RFC 5952 IPv6 (Rust's rendering). */
-export function ipFrom16(b: Uint8Array): string {
-  if (b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff) {
-    return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  }
-  const groups: number[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push((b[i] << 8) | b[i + 1]);
-  let bestAt = -1, bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) [bestAt, bestLen] = [i, j - i];
-    i = j;
-  }
-  const hex = (g: number[]) => g.map((x) => x.toString(16)).join(":");
-  if (bestLen < 2) return hex(groups);
-  return `${hex(groups.slice(0, bestAt))}::${hex(groups.slice(bestAt + bestLen))}`;
-}
 
 const ciphers = new Map<string, Cipheriv>();
 

@@ -6,7 +6,7 @@ import { displayValue, vrlEquals, type VrlTimestamp, type VrlValue } from "../va
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
 import { nowNs } from "./time.ts";
 import { type Level, Logger } from "../../../src/common/log.ts";
-import { ipFrom16, ipTo16 } from "./ip_crypt.ts";
+import { ipFrom16, ipTo16 } from "./ip.ts";
 
 /** The network of an IPv6 address under a `/n` prefix length or an IPv6 mask. */
 function ipv6Subnet(value: string, subnet: string): string {
