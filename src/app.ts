@@ -123,6 +123,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     });
   } catch (e) {
     // a port in use or an unusable certificate: leave the data home as it was found
+    app.metrics.close();
     await forwarder?.stop();
     storage.close();
     lock?.release();
@@ -148,6 +149,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
       await downsampler.stop();
       await listener.shutdown();
       await forwarder?.stop();
+      app.metrics.close();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");
