@@ -78,7 +78,7 @@ export const ROUTES: AppRoute[] = [
   // Queries.
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
-  { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/sql/format", handler: sql.format, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
   {
     method: "GET",
