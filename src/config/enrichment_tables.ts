@@ -32,7 +32,6 @@ export function parseEnrichmentTables(value: unknown, source: string): Enrichmen
   if (!isTable(value)) throw new Error(`Invalid ${where("")}: expected a table of tables`);
   return Object.entries(value).map(([name, raw]) => {
     if (!isTable(raw)) throw new Error(`Invalid ${where(name)}: expected a table`);
-    onlyKeys(raw, ["type", "file", "schema"], (k) => where(`${name}.${k}`));
     if (raw.type !== "file") {
       throw new Error(
         `Invalid ${where(`${name}.type`)}: ${
@@ -40,6 +39,7 @@ export function parseEnrichmentTables(value: unknown, source: string): Enrichmen
         } is not supported by Petrel (only "file"; "geoip" and "mmdb" are not)`,
       );
     }
+    onlyKeys(raw, ["type", "file", "schema"], (k) => where(`${name}.${k}`));
     const file = raw.file;
     if (!isTable(file)) throw new Error(`Missing ${where(`${name}.file`)}: a table with path and encoding`);
     onlyKeys(file, ["path", "encoding"], (k) => where(`${name}.file.${k}`));
@@ -73,7 +73,7 @@ export function parseEnrichmentTables(value: unknown, source: string): Enrichmen
       name,
       type: "file",
       file: { path: file.path, encoding: { type: "csv", delimiter, include_headers: headers } },
-      schema: schema as Record<string, string>,
+      schema: { ...schema as Record<string, string> },
     };
   });
 }

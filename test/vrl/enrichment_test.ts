@@ -24,7 +24,7 @@ const F = "find_enrichment_table_records";
 const names = (people: string[]) => people.map((firstname) => ({ firstname }));
 
 table("get_enrichment_table_record", [
-  ok(`${G}!("people", {"id": 1})`, BOB),
+  ok(`get_enrichment_table_record!("people", {"id": 1})`, BOB),
   // Cells are typed by the schema: the kinds must agree (VRL's value equality).
   exact(`${G}!("people", {"score": 3.0}, ["id", "score"])`, `{"id":2,"score":3.0}`),
   fails(`${G}!("people", {"score": 3}, ["id"])`, "no rows found"),
@@ -86,7 +86,7 @@ table("get_enrichment_table_record", [
 ]);
 
 table("find_enrichment_table_records", [
-  ok(`${F}!("people", {"surname": "Smith"}, ["firstname"])`, names(["Bob", "Fred"])),
+  ok(`find_enrichment_table_records!("people", {"surname": "Smith"}, ["firstname"])`, names(["Bob", "Fred"])),
   ok(
     `${F}!("people", {"surname": "smith"}, ["firstname"], case_sensitive: false)`,
     names(["Bob", "Fred", "Jane"]),
