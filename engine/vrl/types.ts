@@ -98,9 +98,10 @@ export function union(a: TypeDef, b: TypeDef): TypeDef {
   if (!bObj) return { ...a, kind, items };
   const fields = new Map<string, TypeDef>();
   const keys = new Set([...(a.fields?.keys() ?? []), ...(b.fields?.keys() ?? [])]);
+  // A field one side does not know is what `typeAt` reads there: data (never a regex) or null.
   for (const k of keys) {
-    const fa = a.fields?.get(k) ?? (a.exact ? t(K.NULL) : ANY);
-    const fb = b.fields?.get(k) ?? (b.exact ? t(K.NULL) : ANY);
+    const fa = a.fields?.get(k) ?? (a.exact ? t(K.NULL) : UNKNOWN_FIELD);
+    const fb = b.fields?.get(k) ?? (b.exact ? t(K.NULL) : UNKNOWN_FIELD);
     fields.set(k, union(fa, fb));
   }
   return { kind, fields, exact: !!a.exact && !!b.exact, items };

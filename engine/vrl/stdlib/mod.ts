@@ -8,6 +8,7 @@ import { COLLECTION_FNS } from "./collections.ts";
 import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
 import { ENCODING_FNS } from "./encoding.ts";
+import { ENRICHMENT_FNS } from "../enrichment/functions.ts";
 import { ETLD_FNS } from "./etld.ts";
 import { EVENT_FNS } from "./event_fns.ts";
 import { EXTRA_FNS } from "./extra.ts";
@@ -60,4 +61,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...CASING_FNS,
   ...NGINX_FNS,
   ...EVENT_FNS,
+  ...ENRICHMENT_FNS,
 };
