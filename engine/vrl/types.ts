@@ -211,6 +211,20 @@ function typeWithIndex(td: TypeDef, segs: Segment[], value: TypeDef, from: numbe
   return arrayOf(elems);
 }
 
+/**
+ * The type of `td` after deleting what is at `segs` (`segs` not empty): an exact object loses the field; an
+ * array's indices shift, so only its element types stay known.
+ */
+export function typeWithout(td: TypeDef, segs: Segment[]): TypeDef {
+  const parentSegs = segs.slice(0, -1), last = segs[segs.length - 1];
+  const parent = typeAt(td, parentSegs);
+  if (typeof last === "number") return typeWith(td, parentSegs, { ...parent, elems: undefined });
+  if (parent.kind !== K.OBJECT || !parent.exact || !parent.fields) return typeWith(td, segs, t(K.NULL));
+  const fields = new Map(parent.fields);
+  fields.delete(last);
+  return typeWith(td, parentSegs, { ...parent, fields });
+}
+
 /** True when every kind in `td` is among `kinds`. */
 export function isSubset(td: TypeDef, kinds: number): boolean {
   return (td.kind & ~kinds) === 0;

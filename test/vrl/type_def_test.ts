@@ -67,6 +67,12 @@ table("type_def: variables, assignments and joins", [
     array: { 0: { bytes: true }, 1: { integer: true }, 2: { null: true } },
   }),
   ok(`x = {"a": {"b": 1}}; type_def([x.a.b, x.c])`, { array: { 0: { integer: true }, 1: { null: true } } }),
+  // del: an exact object loses the field; an array's indices shift, so only its element types stay known.
+  ok(`x = {"a": 1, "b": 2}; del(x.a); type_def(x)`, { object: { b: { integer: true } } }),
+  ok(`x = [1, "a"]; del(x[0]); type_def(x)`, {
+    array: { unknown: { integer: true, bytes: true, undefined: true } },
+  }),
+  ok(`x = [1, "a"]; del(x[0]); upcase!(x[0])`, "A"),
   // The argument is only type-checked: it does not run.
   ok(`type_def(.a.b.c)`, UNKNOWN_READ),
 ]);
