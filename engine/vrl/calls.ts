@@ -248,12 +248,9 @@ function compileClosure(
   return { make, fallible: body.fallible, type: body.type };
 }
 
-/** VRL functions Petrel does not implement (protobuf descriptors, network, Vector-only dnstap). */
+/** VRL functions Petrel does not implement (protobuf descriptors, Vector-only dnstap). */
 const UNSUPPORTED = new Set([
-  "dns_lookup",
   "encode_proto",
-  "http_request",
   "parse_dnstap",
   "parse_proto",
-  "reverse_dns",
 ]);

@@ -24,6 +24,7 @@ export const WORKERS: Record<string, string> = {
   "query": "src/sql/query_worker.ts",
   "line protocol": "src/protocols/lineproto/stream/worker.ts",
   "checkpoint": "src/storage/checkpoint_worker.ts",
+  "vrl network": "engine/vrl/stdlib/net_worker.ts",
 };
 
 const outName = (entry: string) => entry.replace(/\.ts$/, ".js");

@@ -29,18 +29,22 @@ function startRelease(cwd: string, env: Record<string, string>) {
 const SCHEMA = new URL("../vrl/fixtures/json-schema_definition.json", import.meta.url).pathname;
 
 // parse_user_agent and validate_json_schema run npm libraries the engine imports ahead: they must be in
-// the release's chunks (require() at first call could not find them there).
+// the release's chunks (require() at first call could not find them there). reverse_dns runs on the
+// VRL network worker, which must start from its extracted copy.
 const VRL_PIPELINE = `processors:
   - vrl:
       source: |
         .browser = parse_user_agent!(.ua).browser.family
         .valid = validate_json_schema!(encode_json({"productUser": .user}), "${SCHEMA}", false)
+        .peer = reverse_dns!("127.0.0.1")
         .
 transform:
   - field: browser
     type: string
   - field: valid
     type: boolean
+  - field: peer
+    type: string
   - field: ts
     type: epoch, ms
     index: timestamp
@@ -65,7 +69,7 @@ async function checkLazyRoutes(url: string) {
   const tables = await dry.json();
   assert.equal(dry.status, 200, JSON.stringify(tables));
   const row = tables[0].rows[0].map((c: { key: string; value: unknown }) => [c.key, c.value]);
-  assert.deepEqual(row, [["browser", "Firefox"], ["valid", true], ["ts", 5]]);
+  assert.deepEqual(row, [["browser", "Firefox"], ["valid", true], ["peer", "localhost"], ["ts", 5]]);
 }
 
 function lineProtocol(rows: number): string {

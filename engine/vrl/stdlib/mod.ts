@@ -20,6 +20,7 @@ import { JSON_SCHEMA_FNS } from "./json_schema.ts";
 import { LOG_FNS } from "./logs.ts";
 import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
+import { NETWORK_FNS } from "./network.ts";
 import { NGINX_FNS } from "./nginx.ts";
 import { PARSE_FNS } from "./parse.ts";
 import { AWS_FNS } from "./parse_aws.ts";
@@ -56,6 +57,7 @@ export const STDLIB: Record<string, FnDef> = {
   ...AWS_FNS,
   ...DATADOG_FNS,
   ...JSON_SCHEMA_FNS,
+  ...NETWORK_FNS,
   ...USER_AGENT_FNS,
   ...REDACT_FNS,
   ...CASING_FNS,
