@@ -249,12 +249,10 @@ function compileClosure(
 /** VRL functions Petrel does not implement (protobuf descriptors, network, Vector-only enrichment tables and dnstap, type_def). */
 const UNSUPPORTED = new Set([
   "dns_lookup",
-  "encode_proto",
   "find_enrichment_table_records",
   "get_enrichment_table_record",
   "http_request",
   "parse_dnstap",
-  "parse_proto",
   "reverse_dns",
   "type_def",
 ]);

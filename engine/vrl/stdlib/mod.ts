@@ -21,6 +21,7 @@ import { MATH_FNS } from "./math.ts";
 import { MISC_FNS } from "./misc.ts";
 import { NGINX_FNS } from "./nginx.ts";
 import { PARSE_FNS } from "./parse.ts";
+import { PROTO_FNS } from "./proto.ts";
 import { AWS_FNS } from "./parse_aws.ts";
 import { REDACT_FNS } from "./redact.ts";
 import { REGEX_FNS } from "./regex_fns.ts";
@@ -60,4 +61,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...CASING_FNS,
   ...NGINX_FNS,
   ...EVENT_FNS,
+  ...PROTO_FNS,
 };
