@@ -252,7 +252,6 @@ const UNSUPPORTED = new Set([
   "find_enrichment_table_records",
   "get_enrichment_table_record",
   "http_request",
-  "parse_dnstap",
   "reverse_dns",
   "type_def",
 ]);

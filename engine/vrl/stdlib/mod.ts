@@ -7,6 +7,7 @@ import { CASING_FNS } from "./casing.ts";
 import { COLLECTION_FNS } from "./collections.ts";
 import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
+import { DNSTAP_FNS } from "./dnstap.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { ETLD_FNS } from "./etld.ts";
 import { EVENT_FNS } from "./event_fns.ts";
@@ -62,4 +63,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...NGINX_FNS,
   ...EVENT_FNS,
   ...PROTO_FNS,
+  ...DNSTAP_FNS,
 };
