@@ -14,7 +14,7 @@ const USAGE = `Petrel: an observability database (metrics, logs, traces) with Gr
 Usage:
   petrel start [--http-addr HOST:PORT] [--data-home DIR|:memory:] [--config-file FILE] [--user-provider SPEC]
   petrel check [--data-home DIR] [--config-file FILE]   (integrity of every database file)
-  petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object]
+  petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object] [--config-file FILE]
 
 Configuration: defaults < TOML file < env PETREL__SECTION__KEY < flags.`;
 

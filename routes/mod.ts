@@ -31,6 +31,7 @@ const es = withPipelines(() => import("./elasticsearch.ts"));
 const jaeger = lazyRoutes(() => import("./jaeger.ts"));
 const { logs } = lazyRoutes(() => import("./logs.ts"));
 const forward = lazyRoutes(() => import("./forward.ts"));
+const dashboards = lazyRoutes(() => import("./dashboards.ts"));
 
 const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
@@ -77,7 +78,7 @@ export const ROUTES: AppRoute[] = [
   // Queries.
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
-  { method: [...GP], path: "/v1/sql/format", handler: todo, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/sql/format", handler: sql.format, auth: "read", errors: "greptime" },
   { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
   {
     method: "GET",
@@ -288,7 +289,14 @@ export const ROUTES: AppRoute[] = [
     errors: "plain",
     feature: "jaeger",
   })),
-  { method: "GET", path: "/v1/dashboards/", handler: todo, auth: "read", errors: "greptime" },
-  { method: "POST", path: "/v1/dashboards/:name", handler: todo, auth: "write", errors: "greptime" },
-  { method: "DELETE", path: "/v1/dashboards/:name", handler: todo, auth: "write", errors: "greptime" },
+  { method: "GET", path: "/v1/dashboards/", handler: dashboards.list, auth: "read", errors: "plain" },
+  { method: "GET", path: "/v1/dashboards", handler: dashboards.list, auth: "read", errors: "plain" },
+  { method: "POST", path: "/v1/dashboards/:name", handler: dashboards.save, auth: "write", errors: "plain" },
+  {
+    method: "DELETE",
+    path: "/v1/dashboards/:name",
+    handler: dashboards.remove,
+    auth: "write",
+    errors: "plain",
+  },
 ];

@@ -7,17 +7,7 @@ import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError, StatusCode, unsupportedMediaType } from "../src/common/errors.ts";
 import { parsePayload } from "../engine/payload.ts";
 import { formatVersion } from "../engine/store.ts";
-
-function manageResponse(ctx: Ctx, body: Record<string, unknown>): Response {
-  const elapsed = ctx.elapsedMs();
-  return new Response(JSON.stringify({ ...body, execution_time_ms: elapsed }), {
-    headers: {
-      "content-type": "application/json",
-      "x-greptime-format": "greptimedb_manage",
-      "x-greptime-execution-time": String(elapsed),
-    },
-  });
-}
+import { manageResponse } from "./manage_response.ts";
 
 /** `POST /v1/pipelines/{name}`: compiles and stores a new version of the YAML body. */
 export async function upload(ctx: Ctx): Promise<Response> {

@@ -8,6 +8,7 @@ import {
 } from "../src/common/errors.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { isReadOnlySql } from "../src/sql/mod.ts";
+import { formatSql } from "../src/sql/format.ts";
 import { executeSqlAsync } from "../src/sql/async.ts";
 
 /** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
@@ -56,4 +57,11 @@ export async function sql(ctx: Ctx): Promise<Response> {
 function dbParam(value: string | null): string | null {
   if (!value) return null;
   return value.startsWith("greptime-") ? value.slice("greptime-".length) : value;
+}
+
+/** `GET|POST /v1/sql/format`: the `sql` parameter's statements re-printed (`{"formatted": …}`). */
+export async function format(ctx: Ctx): Promise<Response> {
+  const text = (await sqlParams(ctx)).get("sql");
+  if (text === null || text.trim() === "") throw invalidArguments("sql parameter is required.");
+  return Response.json({ formatted: formatSql(text) });
 }

@@ -77,6 +77,17 @@ function drainingHandler(inner: (req: Request) => Promise<Response>) {
   return { handler, drain };
 }
 
+/** Reads VRL's enrichment tables (loaded only when some are configured); a bad one stops start-up. */
+async function loadEnrichmentTables(config: Config): Promise<void> {
+  if (config.enrichment_tables.length === 0) return;
+  const registry = await import("../engine/vrl/enrichment/registry.ts");
+  try {
+    await registry.loadEnrichmentTables(config.enrichment_tables);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+}
+
 /** Starts Petrel with a configuration; throws a plain Error for start-up problems. */
 export async function startPetrel(config: Config): Promise<RunningServer> {
   setLogFilter(LogFilter.parse(config.logging.level));
@@ -87,6 +98,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   } catch (e) {
     throw new ConfigError(`Invalid user_provider: ${(e as Error).message}`);
   }
+  await loadEnrichmentTables(config);
   const deploy = onDenoDeploy();
   const { storage, lock } = await openStorage(config, deploy);
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
@@ -123,6 +135,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     });
   } catch (e) {
     // a port in use or an unusable certificate: leave the data home as it was found
+    app.metrics.close();
     await forwarder?.stop();
     storage.close();
     lock?.release();
@@ -148,6 +161,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
       await downsampler.stop();
       await listener.shutdown();
       await forwarder?.stop();
+      app.metrics.close();
       storage.close();
       lock?.release();
       log.info("Petrel stopped");

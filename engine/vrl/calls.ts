@@ -4,6 +4,7 @@ import type { Closure, Expr } from "./ast.ts";
 import { compileDel, compileExists, compileUnnest } from "./calls_path.ts";
 import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
 import { type VrlValue } from "./value.ts";
@@ -15,6 +16,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
   if (e.name === "del") return compileDel(cx, e, st);
   if (e.name === "exists") return compileExists(cx, e, st);
   if (e.name === "unnest") return compileUnnest(cx, e, st);
+  if (e.name === "type_def") return compileTypeDef(cx, e, st);
   const def = cx.fns[e.name];
   if (!def) {
     const note = UNSUPPORTED.has(e.name)
@@ -246,12 +248,9 @@ function compileClosure(
   return { make, fallible: body.fallible, type: body.type };
 }
 
-/** VRL functions Petrel does not implement (protobuf descriptors, network, Vector-only enrichment tables and dnstap, type_def). */
+/** VRL functions Petrel does not implement (network look-ups and requests: VRL calls are synchronous). */
 const UNSUPPORTED = new Set([
   "dns_lookup",
-  "find_enrichment_table_records",
-  "get_enrichment_table_record",
   "http_request",
   "reverse_dns",
-  "type_def",
 ]);

@@ -4,7 +4,7 @@ import type { Expr, PathNode, Segment } from "./ast.ts";
 import type { CompilerApi, Node, Run, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { getIn, hasIn, removeIn, setIn } from "./path.ts";
-import { isSubset, K, t, typeAt, typeWith } from "./types.ts";
+import { isSubset, K, t, typeAt, typeWithout } from "./types.ts";
 import { deepClone, kindOf } from "./value.ts";
 
 type CallExpr = Extract<Expr, { k: "call" }>;
@@ -44,7 +44,8 @@ export function compileDel(cx: CompilerApi, e: CallExpr, st: State): Node {
         return v;
       }
       : (c) => removeIn(c.vars[slot], segs, cr?.(c) === true);
-    st.vars.set(p.root.name, { slot, type: typeWith(st.vars.get(p.root.name)!.type, segs, t(K.NULL)) });
+    const before = st.vars.get(p.root.name)!.type;
+    st.vars.set(p.root.name, { slot, type: segs.length ? typeWithout(before, segs) : t(K.NULL) });
   } else {
     const isMeta = p.root.kind === "meta";
     run = segs.length === 0
@@ -60,8 +61,8 @@ export function compileDel(cx: CompilerApi, e: CallExpr, st: State): Node {
     if (segs.length === 0) {
       if (isMeta) st.meta = { kind: K.OBJECT, fields: new Map(), exact: true };
       else st.event = { kind: K.OBJECT, fields: new Map(), exact: true };
-    } else if (isMeta) st.meta = typeWith(st.meta, segs, t(K.NULL));
-    else st.event = typeWith(st.event, segs, t(K.NULL));
+    } else if (isMeta) st.meta = typeWithout(st.meta, segs);
+    else st.event = typeWithout(st.event, segs);
   }
   return { run, type, fallible: compactN?.fallible ?? false, fresh: true };
 }

@@ -1,9 +1,11 @@
 /**
- * `petrel vrl [--program FILE.vrl | 'PROGRAM'] [--input EVENTS.ndjson] [--print-object]`, as VRL's own
+ * `petrel vrl [--program FILE.vrl | 'PROGRAM'] [--input EVENTS.ndjson] [--print-object] [--config-file
+ * petrel.toml]`, as VRL's own
  * `vrl` command: runs a VRL program over newline-delimited JSON events, printing one JSON line per event
  * (the program's result, or the resulting event with `--print-object`) or an `error: …` line on a
  * runtime error. A compile error prints VRL's diagnostic to stderr and exits 1; bad usage exits 2.
  * `--input -` (or no `--input`) reads standard input; empty input runs the program once on `{}`.
+ * `--config-file` reads Petrel's configuration for its `[enrichment_tables]`, as `petrel start` does.
  */
 
 import {
@@ -15,20 +17,26 @@ import {
   VrlRuntimeError,
 } from "./mod.ts";
 import { PetrelError } from "../../src/common/errors.ts";
+import { loadConfig } from "../../src/config/config.ts";
+import { loadEnrichmentTables } from "./enrichment/registry.ts";
 
-const USAGE = "usage: petrel vrl [--program FILE.vrl | PROGRAM] [--input EVENTS.ndjson] [--print-object]";
+const USAGE =
+  "usage: petrel vrl [--program FILE.vrl | PROGRAM] [--input EVENTS.ndjson] [--print-object] [--config-file FILE]";
 
 interface Options {
   /** A program file, or the program's text given as the positional argument. */
   program: { file: string } | { text: string };
   input: string;
   printObject: boolean;
+  /** Petrel's config file, for its enrichment tables. */
+  configFile?: string;
 }
 
 function parseArgs(args: string[]): Options | string {
   let program: Options["program"] | undefined;
   let input = "-";
   let printObject = false;
+  let configFile: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const [flag, inline] = a.includes("=")
@@ -44,6 +52,10 @@ function parseArgs(args: string[]): Options | string {
       case "-i":
         input = value();
         break;
+      case "--config-file":
+      case "-c":
+        configFile = value() ?? "";
+        break;
       case "--print-object":
       case "-o":
         printObject = true;
@@ -58,7 +70,8 @@ function parseArgs(args: string[]): Options | string {
   }
   if (!program) return `missing a program (--program FILE or PROGRAM)\n${USAGE}`;
   if (input === undefined) return `missing value for --input\n${USAGE}`;
-  return { program, input, printObject };
+  if (configFile === "") return `missing value for --config-file\n${USAGE}`;
+  return { program, input, printObject, configFile };
 }
 
 async function readText(path: string): Promise<string> {
@@ -103,6 +116,14 @@ export async function runVrlCli(args: string[]): Promise<number> {
     return 2;
   }
   await loadVrlLibraries();
+  if (opts.configFile !== undefined) {
+    try {
+      await loadEnrichmentTables((await loadConfig({ configFile: opts.configFile })).enrichment_tables);
+    } catch (e) {
+      console.error(`error: ${(e as Error).message}`);
+      return 2;
+    }
+  }
   let program: VrlProgram;
   try {
     program = compileVrl(source);

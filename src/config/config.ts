@@ -8,6 +8,11 @@ import { formatDuration, formatSize, parseDuration, parseSize } from "../common/
 import { type DownsampleRule, parseDownsampleRules, renderDownsampleRule } from "./downsample.ts";
 import { deployDefaults, deployMarker } from "./deploy.ts";
 import { type ForwardConfig, parseForwardList, renderForwardToml } from "../forward/config.ts";
+import {
+  type EnrichmentTableConfig,
+  parseEnrichmentTables,
+  renderEnrichmentTablesToml,
+} from "./enrichment_tables.ts";
 
 /** The effective configuration, with durations in ms and sizes in bytes. */
 export interface Config {
@@ -43,6 +48,8 @@ export interface Config {
   downsample: DownsampleRule[];
   /** `[[forward]]` destinations (`src/forward/`). */
   forward: ForwardConfig[];
+  /** `[enrichment_tables.NAME]` for VRL (`enrichment_tables.ts`). */
+  enrichment_tables: EnrichmentTableConfig[];
 }
 
 type Kind = "bool" | "int" | "string" | "duration" | "size" | "strings" | "addr" | readonly string[];
@@ -113,6 +120,7 @@ export function defaultConfig(): Config {
   }
   out.downsample = [];
   out.forward = [];
+  out.enrichment_tables = [];
   return out as unknown as Config;
 }
 
@@ -189,6 +197,12 @@ function applyTable(config: Config, section: string, table: Record<string, unkno
     } else if (nested === "forward") {
       try {
         config.forward = parseForwardList(value, source);
+      } catch (e) {
+        throw new ConfigError((e as Error).message);
+      }
+    } else if (nested === "enrichment_tables") {
+      try {
+        config.enrichment_tables = parseEnrichmentTables(value, source);
       } catch (e) {
         throw new ConfigError((e as Error).message);
       }
@@ -309,6 +323,7 @@ export function renderConfigToml(config: Config): string {
   }
   for (const rule of config.downsample ?? []) lines.push("", ...renderDownsampleRule(rule));
   lines.push(...renderForwardToml(config.forward));
+  lines.push(...renderEnrichmentTablesToml(config.enrichment_tables ?? []));
   return lines.join("\n") + "\n";
 }
 

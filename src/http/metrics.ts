@@ -26,9 +26,11 @@ export class ServerMetrics {
   readonly httpRequests: client.Counter<"method" | "path" | "code">;
   readonly httpElapsed: client.Histogram<"method" | "path" | "code">;
   readonly ingestRows: client.Counter<"protocol">;
+  /** Stops the process metrics' lag probe. */
+  readonly close: () => void;
 
   constructor() {
-    registerProcessMetrics(this.registry);
+    this.close = registerProcessMetrics(this.registry);
     this.httpRequests = new client.Counter({
       name: "greptime_servers_http_requests_total",
       help: "Total HTTP requests by method, route pattern and status code",

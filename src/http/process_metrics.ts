@@ -11,8 +11,11 @@ import { scrapedMetric } from "./scraped_metric.ts";
 const LAG_PROBE_MS = 500;
 const LAG_WINDOW = 120;
 
-/** Registers the process metrics on a registry; the lag probe's timer never keeps the process alive. */
-export function registerProcessMetrics(registry: client.Registry): void {
+/**
+ * Registers the process metrics on a registry and returns the function that stops the lag probe
+ * (whose timer never keeps the process alive, but would outlive a stopped in-process server).
+ */
+export function registerProcessMetrics(registry: client.Registry): () => void {
   const startSeconds = Math.round(Date.now() / 1000 - performance.now() / 1000);
   const one = (type: "counter" | "gauge", name: string, help: string, value: () => number) =>
     scrapedMetric(registry, type, name, help, [], () => [[{}, value()]]);
@@ -63,7 +66,7 @@ export function registerProcessMetrics(registry: client.Registry): void {
     "Node.js external memory size in bytes.",
     () => Deno.memoryUsage().external,
   );
-  const lags = eventLoopLagProbe();
+  const { lags, stop } = eventLoopLagProbe();
   one("gauge", "nodejs_eventloop_lag_seconds", "Lag of event loop in seconds.", () => lags.at(-1) ?? 0);
   one(
     "gauge",
@@ -75,10 +78,11 @@ export function registerProcessMetrics(registry: client.Registry): void {
       return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
     },
   );
+  return stop;
 }
 
 // How late a timer fires, in seconds, over the last minute: the event loop's delay.
-function eventLoopLagProbe(): number[] {
+function eventLoopLagProbe(): { lags: number[]; stop: () => void } {
   const lags: number[] = [];
   let expected = performance.now() + LAG_PROBE_MS;
   const timer = setInterval(() => {
@@ -88,5 +92,5 @@ function eventLoopLagProbe(): number[] {
     expected = now + LAG_PROBE_MS;
   }, LAG_PROBE_MS);
   Deno.unrefTimer(timer);
-  return lags;
+  return { lags, stop: () => clearInterval(timer) };
 }

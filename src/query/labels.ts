@@ -1,8 +1,9 @@
 /**
  * Label names, label values and series for Prometheus' metadata endpoints (`/labels`,
- * `/label/{name}/values`, `/series`). A metric-engine table's series come from its series index
- * (no sample is read, so its series show whatever the time range); an ordinary table's series are
- * its distinct tag tuples in the time range, with `__name__` = the table.
+ * `/label/{name}/values`, `/series`). A metric-engine table's series come from its series index,
+ * kept when they hold samples in the time range (at hour granularity for compacted data, no sample
+ * decoded); an ordinary table's series are its distinct tag tuples in the time range, with
+ * `__name__` = the table.
  */
 import { DATABASE_LABELS, FIELD_LABEL } from "../common/labels.ts";
 import { type LabelMatcher, matchLabels } from "../common/label_matcher.ts";
@@ -54,7 +55,9 @@ function tableSeries(
   q: LabelsQuery,
 ) {
   const labelMatchers = matchers.filter((m) => m.name !== FIELD_LABEL);
-  if (isLogicalTable(table)) return storage.listSeries(db, table.name, labelMatchers) ?? [];
+  if (isLogicalTable(table)) {
+    return storage.listSeries(db, table.name, labelMatchers, { startMs: q.startMs, endMs: q.endMs }) ?? [];
+  }
   const tags = tagsOf(table);
   const unit = unitOf(table.columns.find((c) => c.name === table.timeIndex)?.type ?? "");
   const rows = storage.scanTable(db, table.name, {

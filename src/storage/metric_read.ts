@@ -77,14 +77,9 @@ export function selectMetricColumns(
 ): ColumnarSeries[] {
   const physical = physicalOf(handle, logical);
   const matched = matchSeries(handle, logical, matchers);
-  if (matched.length === 0) return [];
-  let start = Math.ceil(startMs);
-  for (const t of [logical, physical]) {
-    const cutoff = ttlCutoff(t);
-    if (cutoff !== undefined && Number(cutoff) > start) start = Number(cutoff);
-  }
-  const end = Math.floor(endMs);
-  if (end < start) return [];
+  const bounds = readBounds(logical, physical, startMs, endMs);
+  if (matched.length === 0 || bounds === null) return [];
+  const [start, end] = bounds;
   const parts = readParts(handle, physical, matched.map((m) => m.entry.id), start, end);
   // All series share one pair of arrays and get views of it: a typed array per series costs more
   // than copying its samples when a read is small (1k series × 20 samples for an instant query).
@@ -107,6 +102,43 @@ export function selectMetricColumns(
     at += sources[i].count;
   }
   return out;
+}
+
+/**
+ * The series of a logical table matching the matchers that hold samples in [startMs, endMs], for
+ * the metadata endpoints. No chunk is decoded: a compacted series counts when it has a chunk in an
+ * hour window overlapping the range (Prometheus answers at its blocks' granularity likewise);
+ * buffered samples count exactly.
+ */
+export function matchSeriesInRange(
+  handle: DatabaseHandle,
+  logical: TableMeta,
+  matchers: LabelMatcher[],
+  startMs: number,
+  endMs: number,
+): LabelledSeries[] {
+  const physical = physicalOf(handle, logical);
+  const matched = matchSeries(handle, logical, matchers);
+  const bounds = readBounds(logical, physical, startMs, endMs);
+  if (matched.length === 0 || bounds === null) return [];
+  const parts = readParts(handle, physical, matched.map((m) => m.entry.id), bounds[0], bounds[1]);
+  return matched.filter((m) => sourcesOf(m.entry.id, parts).count > 0);
+}
+
+/** The read's inclusive bounds in ms with expired samples cut off; null when nothing is left. */
+function readBounds(
+  logical: TableMeta,
+  physical: TableMeta,
+  startMs: number,
+  endMs: number,
+): [number, number] | null {
+  let start = Math.ceil(startMs);
+  for (const t of [logical, physical]) {
+    const cutoff = ttlCutoff(t);
+    if (cutoff !== undefined && Number(cutoff) > start) start = Number(cutoff);
+  }
+  const end = Math.floor(endMs);
+  return end < start ? null : [start, end];
 }
 
 function readParts(

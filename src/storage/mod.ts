@@ -47,7 +47,7 @@ import { batchToMetricWrite } from "./metric_batch.ts";
 import type { MetricWrite } from "./metric_engine.ts";
 import { writeMetrics } from "./metric_engine.ts";
 import { isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
-import { matchSeries, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
+import { matchSeries, matchSeriesInRange, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
@@ -296,18 +296,22 @@ export class Storage {
 
   /**
    * Label sets (with `__name__`) of a metric-engine logical table's series matching the matchers,
-   * sorted, whatever their samples (from the in-memory series index: no sample is read); undefined
-   * when the table is not a metric-engine logical table.
+   * sorted: every one in the series index, or with a time range those holding samples in it (see
+   * `matchSeriesInRange`); undefined when the table is not a metric-engine logical table.
    */
   listSeries(
     db: string,
     metric: string,
     matchers: LabelMatcher[],
+    range?: { startMs: number; endMs: number },
   ): Array<Record<string, string>> | undefined {
     const h = this.database(db);
     const t = h.getTable(metric);
     if (t === undefined || !isLogicalTable(t)) return undefined;
-    return matchSeries(h, t, matchers).map((m) => ({ ...m.labels }));
+    const found = range === undefined
+      ? matchSeries(h, t, matchers)
+      : matchSeriesInRange(h, t, matchers, range.startMs, range.endMs);
+    return found.map((m) => ({ ...m.labels }));
   }
 
   /** Rows of a plain table's range scan (see {@link TableScan}); a metric-engine table → 400. */

@@ -77,6 +77,28 @@ const CASES: Case[] = [
     params: { "match[]": "cpu", start: secs(T + 3_600_000), end: secs(T + 7_200_000) },
     body: ok("[]"),
   },
+  {
+    name: "series of a metric outside the time range",
+    path: "series",
+    params: {
+      "match[]": ["up", "http_requests_total"],
+      start: secs(T + 3_600_000),
+      end: secs(T + 7_200_000),
+    },
+    body: ok("[]"),
+  },
+  {
+    name: "series of a metric: the range holds the last sample",
+    path: "series",
+    params: { "match[]": "up", start: secs(T + 39 * 15_000), end: secs(T + 3_600_000) },
+    body: ok('[{"__name__":"up","instance":"i-1","job":"api"}]'),
+  },
+  {
+    name: "label values of metric series outside the time range",
+    path: "label/instance/values",
+    params: { "match[]": "http_requests_total", start: secs(T - 3_600_000), end: secs(T - 1000) },
+    body: ok("[]"),
+  },
   { name: "series without match[]", path: "series", status: 400, body: bad("no match[] parameter provided") },
   { name: "series with an empty matcher", path: "series", params: { "match[]": '{job=""}' }, status: 400 },
   {

@@ -193,6 +193,24 @@ function documentSeeds(): FuzzRequest[] {
       ),
       atomic: false,
     },
+    {
+      family: "sql_format",
+      method: "POST",
+      path: "/v1/sql/format",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: text(
+        "sql=" + encodeURIComponent("select host,count(*) from fz_lp where usage!=-1 group by host"),
+      ),
+      atomic: true,
+    },
+    {
+      family: "dashboard_save",
+      method: "POST",
+      path: "/v1/dashboards/fz",
+      headers: { "content-type": "application/json" },
+      body: text(JSON.stringify({ panels: [{ query: "rate(x[5m])", span: 12 }] })),
+      atomic: false,
+    },
   ];
 }
 

@@ -287,3 +287,20 @@ Deno.test("metric chunks: a read announces its size before reading, and a veto s
     );
   });
 });
+
+Deno.test("metric chunks: listSeries in a time range, before and after compaction", () => {
+  withStorage((s) => {
+    const model = new Model();
+    load(s, model);
+    model.write(s, "m", { late: [[BASE + 4 * HOUR + 10, 1]] });
+    const hosts = (start: number, end: number) =>
+      (s.listSeries("public", "m", [], { startMs: start, endMs: end }) ?? []).map((l) => l.host);
+    for (const compacted of [false, true]) {
+      if (compacted) assert.equal(s.compactMetrics(), 4);
+      assert.equal(hosts(BASE, BASE + 3 * HOUR).length, 30, `compacted: ${compacted}`);
+      assert.deepEqual(hosts(BASE + 3 * HOUR, BASE + 5 * HOUR), ["late"], `compacted: ${compacted}`);
+      assert.deepEqual(hosts(BASE - HOUR, BASE), [], `compacted: ${compacted}`);
+      assert.equal(hosts(-Infinity, Infinity).length, 31);
+    }
+  });
+});

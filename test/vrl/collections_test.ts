@@ -28,6 +28,18 @@ table("merge/flatten/unflatten/compact", [
   ok(`flatten({"a": {"b": 1}}, separator: "_")`, { a_b: 1 }),
   ok(`flatten({"a": {}, "b": [1, [2]]})`, { a: {}, b: [1, [2]] }),
   ok(`flatten([1, [2, [3, 4]], []])`, [1, 2, 3, 4]),
+  // `except`: the named fields keep their values unflattened, under their joined key.
+  ok(`flatten({"a": {"b": 1}, "c": {"d": 2}}, except: ["c"])`, { "a.b": 1, c: { d: 2 } }),
+  ok(`flatten({"p": {"tags": {"x": 1}, "n": {"m": 2}}}, except: ["tags"])`, {
+    "p.tags": { x: 1 },
+    "p.n.m": 2,
+  }),
+  ok(`flatten({"p": {"q": {"x": 1}}, "q": {"y": 2}}, except: ["p.q"])`, { "p.q": { x: 1 }, "q.y": 2 }),
+  ok(`flatten({"a": {"b": {"c": 1}}}, "_", except: ["b"])`, { a_b: { c: 1 } }),
+  ok(`flatten({"a": {"b": 1}}, except: [])`, { "a.b": 1 }),
+  ok(`flatten({"a": {"b": 1}}, except: ["zz", 3])`, { "a.b": 1 }),
+  ok(`flatten([1, [2]], except: ["a"])`, [1, 2]),
+  rejects(`flatten({}, except: "a")`, "E110"),
   ok(`unflatten({"a.b.c": 1, "a.d": 2, "e": 3})`, { a: { b: { c: 1 }, d: 2 }, e: 3 }),
   ok(`unflatten({"a_b": 1}, "_")`, { a: { b: 1 } }),
   ok(`unflatten({"a": {"b.c": 1}}, recursive: false)`, { a: { "b.c": 1 } }),

@@ -77,6 +77,9 @@ const resultChecks: [string, string | null][] = [
   [`.x = r'a+'\n.`, "Please don't use regex in Vrl script"],
   [`{"re": r'a+'}`, "Please don't use regex in Vrl script"],
   [`r'a+'`, "Vrl script should return object or array in the end, got `regex`"],
+  // A field assigned in one branch only is data or null on the join, not "any" (which may be a regex).
+  [`if .a == 1 { .service = "x" }\n.`, null],
+  [`if .a == 1 { .r = r'x' }\n.`, "Please don't use regex in Vrl script"],
 ];
 
 for (const [src, want] of resultChecks) {

@@ -14,6 +14,7 @@ import {
 } from "../value.ts";
 import { type ArgInfo, type ClosureFn, fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
 import { everyItem, unlessConstant } from "./def.ts";
+import { exceptKeys, flattenValue } from "./flatten.ts";
 
 const OA = K.OBJECT | K.ARRAY;
 
@@ -23,18 +24,6 @@ function deepMerge(a: VrlObject, b: VrlObject, deep: boolean): VrlObject {
     const prev = out.get(k);
     out.set(k, deep && prev instanceof Map && v instanceof Map ? deepMerge(prev, v, true) : v);
   }
-  return out;
-}
-
-function flattenInto(out: VrlObject, prefix: string, v: VrlValue, sep: string): void {
-  if (v instanceof Map && v.size > 0) {
-    for (const [k, x] of sortedEntries(v)) flattenInto(out, prefix ? prefix + sep + k : k, x, sep);
-  } else out.set(prefix, v);
-}
-
-function flattenArray(v: VrlValue[]): VrlValue[] {
-  const out: VrlValue[] = [];
-  for (const x of v) Array.isArray(x) ? out.push(...flattenArray(x)) : out.push(x);
   return out;
 }
 
@@ -156,14 +145,9 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
     call: ([a, b, d]) => deepMerge(a as VrlObject, b as VrlObject, flag(d, false)),
   },
   flatten: {
-    params: [req("value", OA), opt("separator", K.BYTES)],
+    params: [req("value", OA), opt("separator", K.BYTES), opt("except", K.ARRAY)],
     returns: sameContainer,
-    call: ([v, sep]) => {
-      if (Array.isArray(v)) return flattenArray(v);
-      const out: VrlObject = new Map();
-      for (const [k, x] of sortedEntries(v as VrlObject)) flattenInto(out, k, x, str(sep, "."));
-      return out;
-    },
+    call: ([v, sep, except]) => flattenValue(v!, str(sep, "."), exceptKeys(except)),
   },
   unflatten: {
     params: [req("value", K.OBJECT), opt("separator", K.BYTES), opt("recursive", K.BOOLEAN)],

@@ -9,6 +9,7 @@ import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
 import { DNSTAP_FNS } from "./dnstap.ts";
 import { ENCODING_FNS } from "./encoding.ts";
+import { ENRICHMENT_FNS } from "../enrichment/functions.ts";
 import { ETLD_FNS } from "./etld.ts";
 import { EVENT_FNS } from "./event_fns.ts";
 import { EXTRA_FNS } from "./extra.ts";
@@ -64,4 +65,5 @@ export const STDLIB: Record<string, FnDef> = {
   ...EVENT_FNS,
   ...PROTO_FNS,
   ...DNSTAP_FNS,
+  ...ENRICHMENT_FNS,
 };

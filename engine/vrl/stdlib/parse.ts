@@ -2,7 +2,7 @@
 
 import { parseJsonToDepth } from "./json_depth.ts";
 import { parseBytes, parseDuration, parseIntBase } from "./parse_numbers.ts";
-import { K, objectOf } from "../types.ts";
+import { K, mapOf, objectOf, t } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
 import { parseFloatStrict } from "./type_fns.ts";
@@ -186,6 +186,9 @@ export function parseQueryString(text: string): VrlObject {
   return out;
 }
 
+// A repeated key collects its values in an array.
+const QUERY_TYPE = mapOf(t(S | K.ARRAY));
+
 const DEFAULT_PORTS: Record<string, bigint> = { http: 80n, https: 443n, ws: 80n, wss: 443n, ftp: 21n };
 
 function parseUrl(text: string, defaultPorts: boolean): VrlObject {
@@ -273,7 +276,7 @@ export const PARSE_FNS: Record<string, FnDef> = {
   },
   parse_query_string: {
     params: [req("value", S)],
-    returns: K.OBJECT,
+    returns: QUERY_TYPE,
     fresh: true,
     call: ([v]) => parseQueryString(v as string),
   },
@@ -287,7 +290,7 @@ export const PARSE_FNS: Record<string, FnDef> = {
       host: S | K.NULL,
       port: K.INTEGER | K.NULL,
       fragment: S | K.NULL,
-      query: K.OBJECT,
+      query: QUERY_TYPE,
     }, true),
     fallible: true,
     fresh: true,

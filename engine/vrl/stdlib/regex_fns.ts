@@ -25,7 +25,7 @@ function captureType(a: (ArgInfo | undefined)[]): TypeDef {
   const groups = new RegExp(`${re.re.source}|`, re.re.flags).exec("")!;
   for (let i = 0; i < groups.length; i++) fields.set(String(i), t(K.BYTES | K.NULL));
   for (const name of Object.keys(groups.groups ?? {})) fields.set(name, t(K.BYTES));
-  return { kind: K.OBJECT, fields, exact: false };
+  return { kind: K.OBJECT, fields, exact: true };
 }
 
 /** Regex functions by name. */

@@ -1,0 +1,73 @@
+/** `/v1/sql/format`: statements re-printed as GreptimeDB's parser prints them. */
+
+import assert from "node:assert/strict";
+import { formatSql } from "../../src/sql/format.ts";
+import { startTestServer } from "../helpers/server.ts";
+
+const CASES: Array<[string, string]> = [
+  ["select 1 as x", "SELECT 1 AS x;"],
+  ["select  a,b from t where x=1 and y!='z'", "SELECT a, b FROM t WHERE x = 1 AND y <> 'z';"],
+  [
+    "select count(*),max(v) from cpu group by host order by host desc limit 10 offset 5",
+    "SELECT count(*), max(v) FROM cpu GROUP BY host ORDER BY host DESC LIMIT 10 OFFSET 5;",
+  ],
+  [
+    "select * from t where x in (1,2) and not exists (select 1)",
+    "SELECT * FROM t WHERE x IN (1, 2) AND NOT EXISTS (SELECT 1);",
+  ],
+  ["select a-1, -2, x*(y+-3) from t", "SELECT a - 1, -2, x * (y + -3) FROM t;"],
+  [
+    "select cast(v as double), v::string, t.host from t",
+    "SELECT CAST(v AS DOUBLE), v::STRING, t.host FROM t;",
+  ],
+  [
+    "select left(s, 2) from t inner join u on t.id = u.id left outer join w using (id)",
+    "SELECT left(s, 2) FROM t JOIN u ON t.id = u.id LEFT JOIN w USING (id);",
+  ],
+  [
+    "insert into t(host, ts) values ('a', 1), ('b', 2)",
+    "INSERT INTO t (host, ts) VALUES ('a', 1), ('b', 2);",
+  ],
+  [
+    "create table if not exists m (host string, ts timestamp(3) time index, v double, primary key(host)) engine=mito",
+    "CREATE TABLE IF NOT EXISTS m (host STRING, ts TIMESTAMP(3) TIME INDEX, v DOUBLE, PRIMARY KEY (host)) ENGINE = mito;",
+  ],
+  [
+    'select "Host", `order` from "My Table" where flag = TRUE',
+    'SELECT "Host", `order` FROM "My Table" WHERE flag = true;',
+  ],
+  ["select 1; show tables", "SELECT 1;\nSHOW TABLES;"],
+  ["select x -- a comment\nfrom t /* another */", "SELECT x FROM t;"],
+];
+
+Deno.test("formatSql: case table", () => {
+  for (const [input, want] of CASES) assert.equal(formatSql(input), want, input);
+});
+
+Deno.test("/v1/sql/format: GET and POST form, and GreptimeDB's errors", async () => {
+  const s = await startTestServer();
+  try {
+    const get = await fetch(`${s.url}/v1/sql/format?sql=${encodeURIComponent("select  1 as x")}`);
+    assert.equal(get.status, 200);
+    assert.deepEqual(await get.json(), { formatted: "SELECT 1 AS x;" });
+    const post = await fetch(`${s.url}/v1/sql/format`, {
+      method: "POST",
+      body: new URLSearchParams({ sql: "select a from t where b!=1" }),
+    });
+    assert.deepEqual(await post.json(), { formatted: "SELECT a FROM t WHERE b <> 1;" });
+    const missing = await fetch(`${s.url}/v1/sql/format`);
+    assert.equal(missing.status, 400);
+    const body = await missing.json();
+    assert.equal(body.code, 1004);
+    assert.equal(body.error, "sql parameter is required.");
+    const bad = await fetch(`${s.url}/v1/sql/format?sql=${encodeURIComponent("selec 1")}`);
+    assert.equal(bad.status, 400);
+    const err = await bad.json();
+    assert.equal(err.code, 2000);
+    assert.match(err.error, /Expected: an SQL statement, found: selec at Line: 1, Column: 1/);
+    const unterminated = await fetch(`${s.url}/v1/sql/format?sql=${encodeURIComponent("select 'x")}`);
+    assert.equal(unterminated.status, 400);
+  } finally {
+    await s.stop();
+  }
+});
