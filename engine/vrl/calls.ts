@@ -19,9 +19,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
   if (e.name === "type_def") return compileTypeDef(cx, e, st);
   const def = cx.fns[e.name];
   if (!def) {
-    const note = UNSUPPORTED.has(e.name)
-      ? `"${e.name}" is part of VRL but not supported by Petrel`
-      : `undefined function "${e.name}"`;
+    const note = `undefined function "${e.name}"`;
     throw new VrlCompileError("E105", "call to undefined function", e.nameSpan.start, e.nameSpan.end, note);
   }
   const args = compileArgs(cx, def, bindArgs(def, e), e, st);
@@ -247,10 +245,3 @@ function compileClosure(
   };
   return { make, fallible: body.fallible, type: body.type };
 }
-
-/** VRL functions Petrel does not implement (protobuf descriptors, Vector-only dnstap). */
-const UNSUPPORTED = new Set([
-  "encode_proto",
-  "parse_dnstap",
-  "parse_proto",
-]);

@@ -201,7 +201,6 @@ table("functions: call syntax", [
   ok(`contains("Hello", substring: "ell")`, true),
   ok(`contains(substring: "ELL", value: "Hello", case_sensitive: false)`, true),
   rejects(`nope(1)`, "E105|undefined function"),
-  rejects(`parse_dnstap("x")`, "E105|not supported by Petrel"),
   rejects(`upcase()`, "E107"),
   rejects(`upcase("a", "b")`, "E106"),
   rejects(`upcase(valu: "a")`, "E108"),

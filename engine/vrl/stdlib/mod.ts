@@ -7,6 +7,7 @@ import { CASING_FNS } from "./casing.ts";
 import { COLLECTION_FNS } from "./collections.ts";
 import { DATADOG_FNS } from "./datadog_query.ts";
 import type { FnDef } from "./def.ts";
+import { DNSTAP_FNS } from "./dnstap.ts";
 import { ENCODING_FNS } from "./encoding.ts";
 import { ENRICHMENT_FNS } from "../enrichment/functions.ts";
 import { ETLD_FNS } from "./etld.ts";
@@ -23,6 +24,7 @@ import { MISC_FNS } from "./misc.ts";
 import { NETWORK_FNS } from "./network.ts";
 import { NGINX_FNS } from "./nginx.ts";
 import { PARSE_FNS } from "./parse.ts";
+import { PROTO_FNS } from "./proto.ts";
 import { AWS_FNS } from "./parse_aws.ts";
 import { REDACT_FNS } from "./redact.ts";
 import { REGEX_FNS } from "./regex_fns.ts";
@@ -63,5 +65,7 @@ export const STDLIB: Record<string, FnDef> = {
   ...CASING_FNS,
   ...NGINX_FNS,
   ...EVENT_FNS,
+  ...PROTO_FNS,
+  ...DNSTAP_FNS,
   ...ENRICHMENT_FNS,
 };
