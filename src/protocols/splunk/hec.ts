@@ -36,8 +36,8 @@ export interface HecDefaults {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-const MAX_SECONDS = 9_223_372_036n; // the last second an i64 of nanoseconds holds
-const DECIMAL = /^(\d+)(?:\.(\d*))?$/;
+const MAX_NS = 9_223_372_036_854_775_807n; // the largest i64 of nanoseconds
+const DECIMAL = /^(\d{1,20})(?:\.(\d*))?$/; // more digits than 20 cannot fit anyway
 
 function text(body: Uint8Array): string {
   try {
@@ -51,16 +51,16 @@ function text(body: Uint8Array): string {
 export function parseEpochSeconds(v: unknown, what: string, eventNumber?: number): bigint {
   const s = typeof v === "number" ? String(v) : typeof v === "string" ? v.trim() : null;
   const m = s === null ? null : DECIMAL.exec(s);
-  const seconds = m ? BigInt(m[1]) : -1n;
-  if (!m || seconds > MAX_SECONDS) {
+  const fraction = (m?.[2] ?? "").slice(0, 9).padEnd(9, "0");
+  const ns = m ? BigInt(m[1]) * 1_000_000_000n + BigInt(fraction) : -1n;
+  if (ns < 0n || ns > MAX_NS) {
     throw new HecError(
       HecCode.InvalidDataFormat,
       `Invalid data format: ${what} must be epoch seconds (e.g. 1700000000.123), got ${shown(v)}`,
       eventNumber,
     );
   }
-  const fraction = (m[2] ?? "").slice(0, 9).padEnd(9, "0");
-  return seconds * 1_000_000_000n + BigInt(fraction);
+  return ns;
 }
 
 function shown(v: unknown): string {
