@@ -165,9 +165,9 @@ function splunkError(err: PetrelError): { status: number; text: string; code: nu
   return null;
 }
 
-/** The HEC code of any other failure: 9 server busy, 8 internal error, else 6 invalid data format. */
+/** The HEC code of any other failure: 9 server busy (try later), 8 internal error, else 6 invalid data format. */
 function splunkCodeOfStatus(status: number): number {
-  if (status === 429 || status === 503) return 9;
+  if (status === 408 || status === 429 || status === 503) return 9;
   return status >= 500 ? 8 : 6;
 }
 

@@ -104,3 +104,34 @@ Deno.test("HEC auth: Splunk and Basic schemes; failures in HEC's shape; health i
     await s.stop();
   }
 });
+
+Deno.test("HEC: a body that never ends is answered at its timeout in HEC's shape (408, code 9)", async () => {
+  const s = await startTestServer();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      timer = setInterval(() => {
+        try {
+          c.enqueue(new TextEncoder().encode("x"));
+        } catch {
+          clearInterval(timer);
+        }
+      }, 100);
+    },
+    cancel: () => clearInterval(timer),
+  });
+  try {
+    const r = await fetch(`${s.url}/v1/splunk/services/collector/raw`, {
+      method: "POST",
+      body,
+      headers: { "x-greptime-timeout": "500ms" },
+    });
+    assert.equal(r.status, 408);
+    const answer = await r.json();
+    assert.equal(answer.code, 9);
+    assert.match(answer.text, /timed out/);
+  } finally {
+    clearInterval(timer);
+    await s.stop();
+  }
+});
