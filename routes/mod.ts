@@ -28,6 +28,8 @@ const { ingest } = withPipelines(() => import("./ingest.ts"));
 const otlp = withPipelines(() => import("./otlp.ts"));
 const loki = withPipelines(() => import("./loki.ts"));
 const es = withPipelines(() => import("./elasticsearch.ts"));
+const splunk = withPipelines(() => import("./splunk.ts"));
+const { health: splunkHealth } = lazyRoutes(() => import("./splunk.ts")); // no pipeline engine for a probe
 const jaeger = lazyRoutes(() => import("./jaeger.ts"));
 const { logs } = lazyRoutes(() => import("./logs.ts"));
 const forward = lazyRoutes(() => import("./forward.ts"));
@@ -273,6 +275,22 @@ export const ROUTES: AppRoute[] = [
       errors: "plain",
     }))
   ),
+
+  // Splunk HTTP Event Collector.
+  ...["", "/1.0"].map((v): AppRoute => ({
+    method: "GET",
+    path: `/v1/splunk/services/collector/health${v}`,
+    handler: splunkHealth,
+    auth: "public",
+    errors: "splunk",
+  })),
+  ...["", "/event", "/event/1.0", "/raw", "/raw/1.0"].map((p): AppRoute => ({
+    method: "POST",
+    path: `/v1/splunk/services/collector${p}`,
+    handler: p.startsWith("/raw") ? splunk.raw : splunk.event,
+    auth: "write",
+    errors: "splunk",
+  })),
 
   // Trace queries (Jaeger) and dashboards.
   ...([

@@ -128,7 +128,7 @@ function authError(code: number, message: string): PetrelError {
 }
 
 /** Which credential rules a path follows (reference §3.2). */
-export type AuthScheme = "standard" | "influxdb";
+export type AuthScheme = "standard" | "influxdb" | "splunk";
 
 /** Extracts and checks the credentials of a request; throws a 401 `PetrelError`. */
 export function authenticateRequest(
@@ -167,6 +167,7 @@ export function authenticateRequest(
   }
   if (!header) throw authError(StatusCode.AuthHeaderNotFound, "Not found http or grpc authorization header");
   const [name, value] = splitScheme(header);
+  if (scheme === "splunk" && name === "splunk") return splunkToken(provider, value);
   if (name !== "basic") {
     if (value === "") throw authError(StatusCode.InvalidAuthHeader, "Invalid http authorization header");
     throw authError(
@@ -175,6 +176,15 @@ export function authenticateRequest(
     );
   }
   return basic(provider, value);
+}
+
+/** `Authorization: Splunk <user>:<password>`: the HEC token is the user's credentials. */
+function splunkToken(provider: StaticUserProvider, value: string): UserInfo {
+  const colon = value.indexOf(":");
+  if (colon < 0) {
+    throw authError(StatusCode.UserPasswordMismatch, "Invalid token: expected <user>:<password>");
+  }
+  return provider.authenticate(value.slice(0, colon), value.slice(colon + 1));
 }
 
 function splitScheme(header: string): [string, string] {

@@ -5,7 +5,7 @@
 import { type ErrorReason, PetrelError, StatusCode } from "../common/errors.ts";
 
 /** Which body shape an endpoint's errors take (reference §4.1). */
-export type ErrorShape = "greptime" | "plain" | "prometheus";
+export type ErrorShape = "greptime" | "plain" | "prometheus" | "splunk";
 
 const HTTP_BY_CODE: Record<number, number> = {
   0: 200,
@@ -135,6 +135,10 @@ export function renderError(
   } else if (shape === "prometheus") {
     // Prometheus' own errorType values and key order, as its clients (Grafana, promtool) expect.
     body = { status: "error", errorType: promApiErrorTypeOfStatus(httpStatusOf(err)), error: message };
+  } else if (shape === "splunk") {
+    const hec = splunkError(err);
+    if (hec) return splunkResponse(hec.status, { text: hec.text, code: hec.code }, headers);
+    body = { text: message, code: splunkCodeOfStatus(httpStatusOf(err)) };
   } else {
     body = { error: message };
   }
@@ -143,5 +147,30 @@ export function renderError(
   if ((status === 429 || status === 503 || status === 507) && !headers.has("retry-after")) {
     headers.set("retry-after", "1");
   }
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/**
+ * Splunk HEC's answers to authentication and permission failures (reference §3.3): no credentials
+ * → 401 code 2; a malformed header or unknown scheme → 401 code 3 (Splunk's "Invalid
+ * authorization"); wrong credentials, a bearer token or a user without write permission → 403 code 4.
+ */
+function splunkError(err: PetrelError): { status: number; text: string; code: number } | null {
+  if (err.code === StatusCode.AuthHeaderNotFound) return { status: 401, text: "Token is required", code: 2 };
+  if (err.code === StatusCode.InvalidAuthHeader) {
+    return { status: 401, text: "Invalid authorization", code: 3 };
+  }
+  if (err.reason === "unauthenticated") return { status: 403, text: "Invalid token", code: 4 };
+  if (err.code === StatusCode.PermissionDenied) return { status: 403, text: err.message, code: 4 };
+  return null;
+}
+
+/** The HEC code of any other failure: 9 server busy (try later), 8 internal error, else 6 invalid data format. */
+function splunkCodeOfStatus(status: number): number {
+  if (status === 408 || status === 429 || status === 503) return 9;
+  return status >= 500 ? 8 : 6;
+}
+
+function splunkResponse(status: number, body: unknown, headers: Headers): Response {
   return new Response(JSON.stringify(body), { status, headers });
 }

@@ -73,8 +73,9 @@ async function dispatch<A extends HttpHost>(
     }
     if (route.auth === "read" || route.auth === "write") checkPermission(user, route.auth);
   } catch (e) {
-    // Auth and permission failures take GreptimeDB's ErrorResponse shape, whatever the endpoint (§3.3).
-    return renderUnexpected(e, "greptime", startedAt);
+    // Auth and permission failures take GreptimeDB's ErrorResponse shape, whatever the endpoint,
+    // except Splunk HEC's own (§3.3).
+    return renderUnexpected(e, route.errors === "splunk" ? "splunk" : "greptime", startedAt);
   }
   const controller = new AbortController();
   const ctx = new RequestContext(
@@ -114,7 +115,8 @@ function needsAuth(route: { auth: Route["auth"] }, path: string): boolean {
 }
 
 function authScheme(path: string): AuthScheme {
-  return path.includes("influxdb") || path.includes("/lineproto/") ? "influxdb" : "standard";
+  if (path.includes("influxdb") || path.includes("/lineproto/")) return "influxdb";
+  return path.startsWith("/v1/splunk/") ? "splunk" : "standard";
 }
 
 /** `x-greptime-timeout` (humantime; `0s` = none) overrides the configured timeout. */

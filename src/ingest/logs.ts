@@ -51,6 +51,8 @@ export interface EntriesIngest {
   version: string | null;
   entries: unknown[];
   skipError: boolean;
+  /** `custom_time_index` when the pipeline is the identity one (Splunk's ns `greptime_timestamp`). */
+  customTimeIndex?: string;
 }
 
 /** Runs decoded entries through the named pipeline (errors here are pipeline-stage errors). */
@@ -59,7 +61,10 @@ export function runEntriesPipeline(
   pipelines: PipelineStore,
   req: EntriesIngest,
 ): LogBatches {
-  const pipeline = pipelines.compiled(req.pipeline, req.version);
+  const identity = req.pipeline === IDENTITY_PIPELINE && req.customTimeIndex
+    ? { customTimeIndex: req.customTimeIndex }
+    : undefined;
+  const pipeline = pipelines.compiled(req.pipeline, req.version, identity);
   return runEntries(storage, pipelines, pipeline, req.entries, req);
 }
 

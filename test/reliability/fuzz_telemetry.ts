@@ -176,6 +176,25 @@ export function telemetrySeeds(): FuzzRequest[] {
       atomic: false, // bulk items succeed or fail one by one, as in Elasticsearch
     },
     {
+      family: "splunk_hec",
+      method: "POST",
+      path: "/v1/splunk/services/collector?channel=0aeeac95-ac74-4aa9-b30d-6c4c0ac581ba",
+      headers: { "content-type": "application/json" },
+      body: enc.encode(
+        '{"time":1700000000.5,"host":"h","source":"s","sourcetype":"st","event":"hi","fields":{"k":"v"}}' +
+          '{"time":"1700000001","index":"fz_splunk","event":{"n":1,"o":{"p":[1,2]}}}',
+      ),
+      atomic: true, // a HEC request is stored whole or not at all
+    },
+    {
+      family: "splunk_raw",
+      method: "POST",
+      path: "/v1/splunk/services/collector/raw?host=h&sourcetype=access&time=1700000002",
+      headers: { "content-type": "text/plain" },
+      body: enc.encode("GET /a 200\nGET /b 404\n"),
+      atomic: true,
+    },
+    {
       family: "promql",
       method: "POST",
       path: "/v1/prometheus/api/v1/query_range",
