@@ -3,7 +3,7 @@
 import type { Closure, Expr } from "./ast.ts";
 import { compileDel, compileExists, compileUnnest } from "./calls_path.ts";
 import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
-import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import { fallibleArgument, VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
@@ -133,15 +133,7 @@ function compileArgs(
       return;
     }
     const n = cx.expr(a, st);
-    if (n.fallible) {
-      throw new VrlCompileError(
-        "E630",
-        "fallible argument",
-        a.start,
-        a.end,
-        "this expression can fail; handle the error before passing it in as an argument",
-      );
-    }
+    if (n.fallible) throw fallibleArgument(a);
     if ((n.type.kind & p.kind) === 0) {
       throw new VrlCompileError(
         "E110",

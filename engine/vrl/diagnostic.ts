@@ -60,3 +60,14 @@ export function renderDiagnostic(src: string, e: VrlCompileError): string {
   ];
   return lines.join("\n");
 }
+
+/** VRL's E630: an argument that can fail must be handled before it is passed. */
+export function fallibleArgument(a: { start: number; end: number }): VrlCompileError {
+  return new VrlCompileError(
+    "E630",
+    "fallible argument",
+    a.start,
+    a.end,
+    "this expression can fail; handle the error before passing it in as an argument",
+  );
+}

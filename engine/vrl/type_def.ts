@@ -5,7 +5,7 @@
 
 import type { Expr } from "./ast.ts";
 import type { CompilerApi, Node, State } from "./compile_state.ts";
-import { VrlCompileError } from "./diagnostic.ts";
+import { fallibleArgument, VrlCompileError } from "./diagnostic.ts";
 import { K, type TypeDef } from "./types.ts";
 import { deepClone, type VrlObject } from "./value.ts";
 
@@ -102,16 +102,8 @@ export function compileTypeDef(cx: CompilerApi, e: CallExpr, st: State): Node {
     );
   }
   const n = cx.expr(a.expr, st);
-  if (n.fallible) {
-    // VRL renders `"fallible": true` for a fallible type, but rejects fallible arguments first (E630).
-    throw new VrlCompileError(
-      "E630",
-      "fallible argument",
-      a.start,
-      a.end,
-      "this expression can fail; handle the error before passing it in as an argument",
-    );
-  }
+  // VRL renders `"fallible": true` for a fallible type, but rejects fallible arguments first (E630).
+  if (n.fallible) throw fallibleArgument(a);
   const value = debugInfo(n.type);
   return { run: () => deepClone(value), type: { kind: K.OBJECT }, fallible: false, fresh: true };
 }

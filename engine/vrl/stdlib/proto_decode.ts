@@ -9,7 +9,7 @@ import { bytesString } from "../bytes.ts";
 import { fail } from "./def.ts";
 import type { VrlObject, VrlValue } from "../value.ts";
 import type { ProtoField, ProtoMessage } from "./proto_schema.ts";
-import { unzigzag, WireError, WireReader } from "./proto_wire.ts";
+import { SCALAR_WIRE_TYPE, unzigzag, WireError, WireReader } from "./proto_wire.ts";
 
 /** A decoded scalar before it becomes a VRL value (enums stay numbers until their field is output). */
 type Scalar = bigint | number | boolean | string | Decoded;
@@ -60,9 +60,9 @@ function readField(field: ProtoField, wireType: number, r: WireReader, into: Dec
   }
   if (field.repeated) {
     const list = (into.get(field.number) ?? []) as Scalar[];
-    if (wireType === 2 && PACKED_WIRE[field.type] !== undefined) {
+    if (wireType === 2 && SCALAR_WIRE_TYPE[field.type] !== undefined) {
       const sub = new WireReader(r.bytes());
-      while (sub.more()) list.push(readScalar(field, PACKED_WIRE[field.type], sub));
+      while (sub.more()) list.push(readScalar(field, SCALAR_WIRE_TYPE[field.type], sub));
     } else list.push(readScalar(field, wireType, r));
     into.set(field.number, list);
     return;
@@ -73,24 +73,6 @@ function readField(field: ProtoField, wireType: number, r: WireReader, into: Dec
     readMessage(field.message, new WireReader(messageBytes(field, wireType, r)), previous);
   } else into.set(field.number, readScalar(field, wireType, r));
 }
-
-// The wire type of each packable scalar.
-const PACKED_WIRE: Record<string, number> = {
-  DOUBLE: 1,
-  FLOAT: 5,
-  INT32: 0,
-  INT64: 0,
-  UINT32: 0,
-  UINT64: 0,
-  SINT32: 0,
-  SINT64: 0,
-  FIXED32: 5,
-  FIXED64: 1,
-  SFIXED32: 5,
-  SFIXED64: 1,
-  BOOL: 0,
-  ENUM: 0,
-};
 
 function messageBytes(field: ProtoField, wireType: number, r: WireReader): Uint8Array {
   if (field.type === "GROUP") {
@@ -110,7 +92,7 @@ function readScalar(field: ProtoField, wireType: number, r: WireReader): Scalar 
   if (t === "MESSAGE" || t === "GROUP") {
     return readMessage(field.message!, new WireReader(messageBytes(field, wireType, r)), new Map());
   }
-  expectWire(wireType, PACKED_WIRE[t] ?? 2);
+  expectWire(wireType, SCALAR_WIRE_TYPE[t] ?? 2);
   switch (t) {
     case "DOUBLE":
       return r.double();

@@ -9,7 +9,7 @@ import { lossyText, utf8Bytes } from "../bytes.ts";
 import { isObject, kindOf, VrlRegex, VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail } from "./def.ts";
 import type { ProtoField, ProtoMessage } from "./proto_schema.ts";
-import { WireWriter, zigzag } from "./proto_wire.ts";
+import { SCALAR_WIRE_TYPE, WireWriter, zigzag } from "./proto_wire.ts";
 
 /** A converted value: a scalar ready for its wire type, or a nested message's fields. */
 type Encoded = bigint | number | boolean | Uint8Array | EncodedMessage;
@@ -172,24 +172,6 @@ function writeMessage(w: WireWriter, m: EncodedMessage): void {
   }
 }
 
-// The wire type of each scalar type (length-delimited otherwise).
-const WIRE: Record<string, number> = {
-  DOUBLE: 1,
-  FIXED64: 1,
-  SFIXED64: 1,
-  FLOAT: 5,
-  FIXED32: 5,
-  SFIXED32: 5,
-  INT32: 0,
-  INT64: 0,
-  UINT32: 0,
-  UINT64: 0,
-  SINT32: 0,
-  SINT64: 0,
-  BOOL: 0,
-  ENUM: 0,
-};
-
 function writeValue(w: WireWriter, field: ProtoField, v: Encoded): void {
   if (field.type === "GROUP") {
     w.tag(field.number, 3);
@@ -197,7 +179,7 @@ function writeValue(w: WireWriter, field: ProtoField, v: Encoded): void {
     w.tag(field.number, 4);
     return;
   }
-  w.tag(field.number, WIRE[field.type] ?? 2);
+  w.tag(field.number, SCALAR_WIRE_TYPE[field.type] ?? 2);
   writeScalar(w, field.type, v);
 }
 

@@ -179,3 +179,21 @@ export function unzigzag(u: bigint): bigint {
 export function zigzag(v: bigint): bigint {
   return BigInt.asUintN(64, (v << 1n) ^ (v >> 63n));
 }
+
+/** The wire type of each scalar field type (packable in a repeated field); others are length-delimited (2). */
+export const SCALAR_WIRE_TYPE: Record<string, number> = {
+  DOUBLE: 1,
+  FLOAT: 5,
+  INT32: 0,
+  INT64: 0,
+  UINT32: 0,
+  UINT64: 0,
+  SINT32: 0,
+  SINT64: 0,
+  FIXED32: 5,
+  FIXED64: 1,
+  SFIXED32: 5,
+  SFIXED64: 1,
+  BOOL: 0,
+  ENUM: 0,
+};
