@@ -44,6 +44,11 @@ export interface MetricSampleInput {
 export interface MetricSeriesInput {
   labels: Record<string, string>;
   samples: MetricSampleInput[];
+  /**
+   * `seriesKey` of the labels without empty values, when the caller has it (OTLP builds it while
+   * translating): the write then reads `labels` only for a series new to the table.
+   */
+  key?: string;
 }
 
 /** The series of one metric (logical table). */
@@ -315,6 +320,71 @@ function insertSamples(
   }
 }
 
+/** Series keyed for one logical table: `ids[i]` is -1 for a series new to it, whose labels are then set. */
+interface KeyedSeries {
+  keys: string[];
+  ids: number[];
+  labels: Array<Record<string, string> | undefined>;
+  /** The label names of the new series: only they can add (or collide with) columns. */
+  names: Set<string>;
+  /** How many series are new. */
+  fresh: number;
+}
+
+function keySeries(series: MetricSeriesInput[], known: Map<string, number>): KeyedSeries {
+  const out: KeyedSeries = {
+    keys: new Array(series.length),
+    ids: new Array(series.length),
+    labels: new Array(series.length),
+    names: new Set(),
+    fresh: 0,
+  };
+  for (let i = 0; i < series.length; i++) {
+    let key = series[i].key;
+    if (key === undefined) key = seriesKey(out.labels[i] = presentLabels(series[i].labels));
+    out.keys[i] = key;
+    const id = known.get(key);
+    if (id !== undefined) out.ids[i] = id;
+    else {
+      out.ids[i] = -1;
+      out.fresh++;
+      const l = out.labels[i] ??= presentLabels(series[i].labels);
+      for (const k in l) out.names.add(k);
+    }
+  }
+  return out;
+}
+
+/** The samples as parallel columns in series order. */
+interface SampleColumns {
+  ts: number[];
+  ids: number[];
+  values: Array<number | string | null>;
+}
+
+function sampleColumns(
+  metric: string,
+  series: MetricSeriesInput[],
+  seriesIds: number[],
+): SampleColumns {
+  const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];
+  for (let i = 0; i < series.length; i++) {
+    const id = seriesIds[i];
+    const samples = series[i].samples;
+    for (let j = 0; j < samples.length; j++) {
+      const sample = samples[j];
+      if (!Number.isFinite(sample.timestampMs)) {
+        throw invalidArguments(`Invalid timestamp in metric ${metric}: ${sample.timestampMs}`);
+      }
+      ts.push(Math.floor(sample.timestampMs));
+      ids.push(id);
+      const v = sample.value;
+      values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
+    }
+  }
+  return { ts, ids, values };
+}
+
 function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOptions): number {
   validateTableName(w.metric);
   let logical = handle.getTable(w.metric);
@@ -328,37 +398,24 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   let physical = physicalOf(handle, logical);
   const index = seriesIndex(handle, physical);
   const known = tableKeys(index, logical.id);
-  // A known series' labels are columns already: only new series can add (or collide with) columns.
-  const labels: Array<Record<string, string>> = new Array(series.length);
-  const keys: string[] = new Array(series.length);
-  const names = new Set<string>();
-  for (let i = 0; i < series.length; i++) {
-    const l = labels[i] = presentLabels(series[i].labels);
-    keys[i] = seriesKey(l);
-    if (!known.has(keys[i])) { for (const k in l) names.add(k); }
-  }
+  const keyed = keySeries(series, known);
   for (const reserved of [METRIC_TIME_INDEX, METRIC_VALUE]) {
-    if (names.has(reserved)) {
+    if (keyed.names.has(reserved)) {
       throw invalidArguments(
         `Label ${reserved} of metric ${w.metric} collides with the column of the same name`,
       );
     }
   }
-  ({ physical, logical } = addLabels(handle, physical, logical, names));
-  const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];
-  for (let i = 0; i < series.length; i++) {
-    const key = keys[i];
-    const id = known.get(key) ?? insertSeries(handle, physical, index, logical.id, labels[i], key);
-    for (const sample of series[i].samples) {
-      if (!Number.isFinite(sample.timestampMs)) {
-        throw invalidArguments(`Invalid timestamp in metric ${w.metric}: ${sample.timestampMs}`);
-      }
-      ts.push(Math.floor(sample.timestampMs));
-      ids.push(id);
-      const v = sample.value;
-      values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
+  if (keyed.fresh > 0) {
+    ({ physical, logical } = addLabels(handle, physical, logical, keyed.names));
+    for (let i = 0; i < series.length; i++) {
+      if (keyed.ids[i] !== -1) continue;
+      // A series new to the table may come twice in one write: inserted once, found the second time.
+      keyed.ids[i] = known.get(keyed.keys[i]) ??
+        insertSeries(handle, physical, index, logical.id, keyed.labels[i]!, keyed.keys[i]);
     }
   }
+  const { ts, ids, values } = sampleColumns(w.metric, series, keyed.ids);
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
   insertSamples(handle, physical, ts, ids, values, opts.sequenced ? nextSeq(handle, physical) : null);
   noteSamples(handle, physical, ts, ids, values);
