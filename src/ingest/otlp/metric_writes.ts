@@ -61,6 +61,8 @@ interface Shape {
   varying: number[];
   /** The series keys by the varying values. */
   trie: KeyTrie;
+  /** Scratch for one point's varying values. */
+  vals: string[];
 }
 
 const BASE = -1, EXTRA = -2;
@@ -105,7 +107,7 @@ class KeyedOut extends PointsOut {
     if (name === "") return this.bail();
     const shape = this.shapeOf(base, attrs, escape, extraName);
     if (shape === null) return this.bail();
-    const vals: string[] = new Array(shape.varying.length);
+    const vals = shape.vals;
     for (let k = 0; k < vals.length; k++) {
       const f = shape.from[shape.varying[k]];
       const v = f >= 0 ? labelValue(attrs[f]) : extraValue;
@@ -190,6 +192,7 @@ function buildShape(
   const from = names.map((n) => source.get(n)!);
   const baseValues = names.map((n, j) => from[j] === BASE ? base[n] : "");
   const signature = JSON.stringify([names, from.map((f) => f === BASE ? BASE : 0), baseValues]);
+  const varying = from.flatMap((f, j) => f === BASE ? [] : [j]);
   let trie = tries.get(signature);
   if (trie === undefined) tries.set(signature, trie = new Map());
   return {
@@ -199,8 +202,9 @@ function buildShape(
     names,
     from,
     baseValues,
-    varying: from.flatMap((f, j) => f === BASE ? [] : [j]),
+    varying,
     trie,
+    vals: new Array(varying.length),
   };
 }
 

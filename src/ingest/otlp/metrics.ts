@@ -121,9 +121,15 @@ function scopeLabels(
   return labels;
 }
 
-/** Nanoseconds since the epoch → whole milliseconds (floor). */
+let lastNs = 0n, lastMs = 0;
+
+/** Nanoseconds since the epoch → whole milliseconds (floor); the points of an export mostly share one time. */
 function toMs(ns: bigint): number {
-  return Number(ns / 1_000_000n);
+  if (ns !== lastNs) {
+    lastMs = Number(ns / 1_000_000n);
+    lastNs = ns;
+  }
+  return lastMs;
 }
 
 /**
