@@ -123,7 +123,7 @@ export function ingestOtlpLogs(
   let skipped = 0;
   if (w.pipeline === undefined) {
     const batch = otlpLogsToBatch(req, { table: w.table, extractKeys: w.extractKeys });
-    batches = batch.rows.length > 0 ? [batch] : [];
+    batches = batch.rowCount > 0 ? [batch] : [];
   } else {
     const run = runEntriesPipeline(storage, pipelines, {
       db: w.db,
