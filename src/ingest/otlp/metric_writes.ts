@@ -39,12 +39,14 @@ class KeyedSeries implements MetricSeriesInput {
 /**
  * Series keys by the values of a shape's point-dependent labels (attributes, the extra label), in
  * name order: a trie per shape, kept across requests, so a known series' key is found by hashing
- * its short label values instead of building and hashing the whole key. Bounded by MAX_KEYS.
+ * its short label values instead of building and hashing the whole key. Dropped whole past MAX_KEYS
+ * keys or MAX_SHAPES shapes, and rebuilt as points come (a key is then built again, never wrong).
  */
 type KeyTrie = Map<string, KeyTrie | string>;
 const tries = new Map<string, KeyTrie>();
 let trieKeys = 0;
-const MAX_KEYS = 100_000;
+const MAX_KEYS = 50_000;
+const MAX_SHAPES = 5_000;
 
 /** Where each label of a point comes from, for one shape of point. */
 interface Shape {
@@ -194,7 +196,10 @@ function buildShape(
   const signature = JSON.stringify([names, from.map((f) => f === BASE ? BASE : 0), baseValues]);
   const varying = from.flatMap((f, j) => f === BASE ? [] : [j]);
   let trie = tries.get(signature);
-  if (trie === undefined) tries.set(signature, trie = new Map());
+  if (trie === undefined) {
+    if (tries.size >= MAX_SHAPES) forgetKeys();
+    tries.set(signature, trie = new Map());
+  }
   return {
     base,
     extraName,
@@ -206,6 +211,11 @@ function buildShape(
     trie,
     vals: new Array(varying.length),
   };
+}
+
+function forgetKeys(): void {
+  tries.clear();
+  trieKeys = 0;
 }
 
 /** The series key of a point of `shape` whose varying labels have the values `vals`. */
@@ -226,10 +236,7 @@ function keyOf(shape: Shape, vals: string[]): string {
     if (v !== "") parts.push(shape.names[j], v);
   }
   const key = JSON.stringify(parts);
-  if (++trieKeys > MAX_KEYS) {
-    tries.clear();
-    trieKeys = 0;
-  }
+  if (++trieKeys > MAX_KEYS) forgetKeys();
   node.set(last, key);
   return key;
 }
