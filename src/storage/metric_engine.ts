@@ -3,7 +3,6 @@
  * tables on demand, adds label columns as labels appear, resolves series ids through the cached
  * index and appends samples with sorted multi-row inserts, all inside one transaction per call.
  */
-import type { StatementSync } from "node:sqlite";
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
@@ -23,13 +22,12 @@ import {
   METRIC_TIME_INDEX,
   METRIC_VALUE,
   physicalViewSql,
-  samplesTable,
   seriesTable,
   sortColumns,
-  STORED_NAN,
 } from "./metric_layout.ts";
 import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
+import { insertSamples, sampleColumns } from "./metric_samples.ts";
 import { nextSeq } from "./forward_seq.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
@@ -44,6 +42,11 @@ export interface MetricSampleInput {
 export interface MetricSeriesInput {
   labels: Record<string, string>;
   samples: MetricSampleInput[];
+  /**
+   * `seriesKey` of the labels without empty values, when the caller has it (OTLP builds it while
+   * translating): the write then reads `labels` only for a series new to the table.
+   */
+  key?: string;
 }
 
 /** The series of one metric (logical table). */
@@ -65,7 +68,6 @@ export interface MetricWriteOptions {
 }
 
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const ROWS_PER_STATEMENT = 1024;
 
 /** Writes metrics into their logical tables in one transaction; returns the samples accepted. */
 export function writeMetrics(
@@ -257,62 +259,39 @@ function insertSeries(
   return id;
 }
 
-function insertStatement(
-  handle: DatabaseHandle,
-  physical: TableMeta,
-  rows: number,
-  sequenced: boolean,
-): StatementSync {
-  const key = `metric:samples:${physical.id}:${rows}:${sequenced}`;
-  let stmt = handle.statements.get(key);
-  if (stmt === undefined) {
-    const tuple = sequenced ? "(?, ?, ?, ?)" : "(?, ?, ?)";
-    stmt = handle.conn.prepare(
-      `INSERT OR REPLACE INTO ${samplesTable(physical)} (ts, series_id, value${
-        sequenced ? ", seq" : ""
-      }) VALUES ${new Array(rows).fill(tuple).join(", ")}`,
-    );
-    handle.statements.set(key, stmt);
-  }
-  return stmt;
+/** Series keyed for one logical table: `ids[i]` is -1 for a series new to it, whose labels are then set. */
+interface KeyedSeries {
+  keys: string[];
+  ids: number[];
+  labels: Array<Record<string, string> | undefined>;
+  /** The label names of the new series: only they can add (or collide with) columns. */
+  names: Set<string>;
+  /** How many series are new. */
+  fresh: number;
 }
 
-/** Inserts samples sorted by the samples key (time, series): appends at the b-tree's end. */
-function insertSamples(
-  handle: DatabaseHandle,
-  physical: TableMeta,
-  ts: number[],
-  ids: number[],
-  values: Array<number | string | null>,
-  seq: number | null,
-): void {
-  const n = ts.length;
-  const width = seq === null ? 3 : 4;
-  const order = new Array<number>(n);
-  let sorted = true;
-  for (let i = 0; i < n; i++) {
-    order[i] = i;
-    if (i > 0 && (ts[i] < ts[i - 1] || (ts[i] === ts[i - 1] && ids[i] < ids[i - 1]))) sorted = false;
-  }
-  if (!sorted) order.sort((a, b) => ts[a] - ts[b] || ids[a] - ids[b]);
-  const args: Array<number | string | null> = [];
-  let i = 0;
-  const bind = (count: number) => {
-    args.length = count * width;
-    for (let k = 0; k < count; k++) {
-      const at = order[i + k];
-      args[width * k] = ts[at];
-      args[width * k + 1] = ids[at];
-      args[width * k + 2] = values[at];
-      if (seq !== null) args[width * k + 3] = seq;
-    }
-    insertStatement(handle, physical, count, seq !== null).run(...args);
-    i += count;
+function keySeries(series: MetricSeriesInput[], known: Map<string, number>): KeyedSeries {
+  const out: KeyedSeries = {
+    keys: new Array(series.length),
+    ids: new Array(series.length),
+    labels: new Array(series.length),
+    names: new Set(),
+    fresh: 0,
   };
-  while (n - i >= ROWS_PER_STATEMENT) bind(ROWS_PER_STATEMENT);
-  for (let size = ROWS_PER_STATEMENT >> 1; size >= 1; size >>= 1) {
-    while (n - i >= size) bind(size);
+  for (let i = 0; i < series.length; i++) {
+    let key = series[i].key;
+    if (key === undefined) key = seriesKey(out.labels[i] = presentLabels(series[i].labels));
+    out.keys[i] = key;
+    const id = known.get(key);
+    if (id !== undefined) out.ids[i] = id;
+    else {
+      out.ids[i] = -1;
+      out.fresh++;
+      const l = out.labels[i] ??= presentLabels(series[i].labels);
+      for (const k in l) out.names.add(k);
+    }
   }
+  return out;
 }
 
 function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOptions): number {
@@ -328,37 +307,24 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   let physical = physicalOf(handle, logical);
   const index = seriesIndex(handle, physical);
   const known = tableKeys(index, logical.id);
-  // A known series' labels are columns already: only new series can add (or collide with) columns.
-  const labels: Array<Record<string, string>> = new Array(series.length);
-  const keys: string[] = new Array(series.length);
-  const names = new Set<string>();
-  for (let i = 0; i < series.length; i++) {
-    const l = labels[i] = presentLabels(series[i].labels);
-    keys[i] = seriesKey(l);
-    if (!known.has(keys[i])) { for (const k in l) names.add(k); }
-  }
+  const keyed = keySeries(series, known);
   for (const reserved of [METRIC_TIME_INDEX, METRIC_VALUE]) {
-    if (names.has(reserved)) {
+    if (keyed.names.has(reserved)) {
       throw invalidArguments(
         `Label ${reserved} of metric ${w.metric} collides with the column of the same name`,
       );
     }
   }
-  ({ physical, logical } = addLabels(handle, physical, logical, names));
-  const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];
-  for (let i = 0; i < series.length; i++) {
-    const key = keys[i];
-    const id = known.get(key) ?? insertSeries(handle, physical, index, logical.id, labels[i], key);
-    for (const sample of series[i].samples) {
-      if (!Number.isFinite(sample.timestampMs)) {
-        throw invalidArguments(`Invalid timestamp in metric ${w.metric}: ${sample.timestampMs}`);
-      }
-      ts.push(Math.floor(sample.timestampMs));
-      ids.push(id);
-      const v = sample.value;
-      values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
+  if (keyed.fresh > 0) {
+    ({ physical, logical } = addLabels(handle, physical, logical, keyed.names));
+    for (let i = 0; i < series.length; i++) {
+      if (keyed.ids[i] !== -1) continue;
+      // A series new to the table may come twice in one write: inserted once, found the second time.
+      keyed.ids[i] = known.get(keyed.keys[i]) ??
+        insertSeries(handle, physical, index, logical.id, keyed.labels[i]!, keyed.keys[i]);
     }
   }
+  const { ts, ids, values } = sampleColumns(w.metric, series, keyed.ids);
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
   insertSamples(handle, physical, ts, ids, values, opts.sequenced ? nextSeq(handle, physical) : null);
   noteSamples(handle, physical, ts, ids, values);

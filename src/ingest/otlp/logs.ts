@@ -4,7 +4,7 @@
  * Resource and scope JSON are made once per resource and scope, not per record.
  */
 import { invalidArguments } from "../../common/errors.ts";
-import type { ColumnSchema, DataType, Value, WriteBatch } from "../../common/rows.ts";
+import { ColumnarBatch, type ColumnSchema, type DataType, type Value } from "../../common/rows.ts";
 import type { AnyValue, ExportLogsRequest, KeyValue, LogRecord } from "../../protocols/otlp/model.ts";
 import { attributesJson, attributesPlain, bodyText, valuePlain } from "./attributes.ts";
 
@@ -83,38 +83,40 @@ function tagCell(key: string, v: AnyValue): [DataType, Value] {
   }
 }
 
-/** Translates a decoded logs request into one batch of the direct model (pure; no storage). */
-export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): WriteBatch {
+/** Translates a decoded logs request into one batch of the direct model, by column (pure; no storage). */
+export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): ColumnarBatch {
   const keys = opts.extractKeys;
   const lowerKeys = keys.map((k) => k.toLowerCase());
   const keyTypes: (DataType | null)[] = keys.map(() => null);
-  const rows: Value[][] = [];
+  let n = 0;
+  for (const rl of req.resourceLogs) for (const sl of rl.scopeLogs) n += sl.logRecords.length;
+  const cols: Value[][] = Array.from({ length: LOG_COLUMNS.length + keys.length }, () => new Array(n));
+  let r = 0;
   for (const rl of req.resourceLogs) {
     const resJson = attributesJson(rl.resource.attributes);
     for (const sl of rl.scopeLogs) {
       const scopeJson = attributesJson(sl.scope.attributes);
       for (const l of sl.logRecords) {
-        const row: Value[] = [
-          recordTime(l),
-          l.traceId,
-          l.spanId,
-          l.severityText,
-          l.severityNumber,
-          bodyText(l.body),
-          attributesJson(l.attributes),
-          l.flags,
-          sl.scope.name,
-          sl.scope.version,
-          scopeJson,
-          sl.schemaUrl,
-          resJson,
-          rl.schemaUrl,
-        ];
+        cols[0][r] = recordTime(l);
+        cols[1][r] = l.traceId;
+        cols[2][r] = l.spanId;
+        cols[3][r] = l.severityText;
+        cols[4][r] = l.severityNumber;
+        cols[5][r] = bodyText(l.body);
+        cols[6][r] = attributesJson(l.attributes);
+        cols[7][r] = l.flags;
+        cols[8][r] = sl.scope.name;
+        cols[9][r] = sl.scope.version;
+        cols[10][r] = scopeJson;
+        cols[11][r] = sl.schemaUrl;
+        cols[12][r] = resJson;
+        cols[13][r] = rl.schemaUrl;
         for (let k = 0; k < keys.length; k++) {
           const v = find(l.attributes, lowerKeys[k]) ?? find(sl.scope.attributes, lowerKeys[k]) ??
             find(rl.resource.attributes, lowerKeys[k]);
+          const col = cols[LOG_COLUMNS.length + k];
           if (v === undefined || v.type === "empty") {
-            row.push(null);
+            col[r] = null;
             continue;
           }
           const [type, value] = tagCell(keys[k], v);
@@ -122,9 +124,9 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): W
           else if (keyTypes[k] !== type) {
             throw invalidArguments(`Extracted key '${keys[k]}' holds both ${keyTypes[k]} and ${type} values`);
           }
-          row.push(value);
+          col[r] = value;
         }
-        rows.push(row);
+        r++;
       }
     }
   }
@@ -132,17 +134,14 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): W
     ...LOG_COLUMNS,
     ...keys.map((name, k): ColumnSchema => ({ name, type: keyTypes[k] ?? "String", semantic: "TAG" })),
   ];
-  return {
-    table: opts.table,
-    columns,
-    rows,
-    options: {
-      append_mode: "true",
-      "greptime.semantic.signal_type": "log",
-      "greptime.semantic.source": "opentelemetry",
-    },
-    createType: "log",
+  const batch = new ColumnarBatch(opts.table, columns, cols, n);
+  batch.options = {
+    append_mode: "true",
+    "greptime.semantic.signal_type": "log",
+    "greptime.semantic.source": "opentelemetry",
   };
+  batch.createType = "log";
+  return batch;
 }
 
 /**

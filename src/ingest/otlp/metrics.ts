@@ -63,7 +63,7 @@ export interface OtlpMetricSeries {
 }
 
 /** The label value of an attribute (string as is, int and double as text); null: not a label. */
-function labelValue(kv: KeyValue): string | null {
+export function labelValue(kv: KeyValue): string | null {
   const v = kv.value;
   switch (v.type) {
     case "string":
@@ -121,36 +121,37 @@ function scopeLabels(
   return labels;
 }
 
-/** Nanoseconds since the epoch → whole milliseconds (floor). */
+let lastNs = 0n, lastMs = 0;
+
+/** Nanoseconds since the epoch → whole milliseconds (floor); the points of an export mostly share one time. */
 function toMs(ns: bigint): number {
-  return Number(ns / 1_000_000n);
+  if (ns !== lastNs) {
+    lastMs = Number(ns / 1_000_000n);
+    lastNs = ns;
+  }
+  return lastMs;
 }
 
-/** Accumulates series and table options over one request. */
-class SeriesOut {
-  series: Series[] = [];
+/**
+ * Where a request's data points go, with the table options and rejections gathered on the way: a
+ * series list here, or keyed metric-engine writes (`metric_writes.ts`).
+ */
+export abstract class PointsOut {
   tables = new Map<string, TableOptions>();
   samples = 0;
   rejected = 0;
   reasons = new Set<string>();
 
   /** Adds a one-sample series; `extra` (`le`, `quantile`) wins over a point attribute of its name. */
-  push(
+  abstract push(
     name: string,
     base: Record<string, string>,
     attrs: KeyValue[],
     escape: boolean,
     s: Sample,
-    extraName = "",
-    extraValue = "",
-  ): void {
-    const labels: Record<string, string> = { __name__: name, ...base };
-    addAttributes(labels, attrs, escape);
-    if (extraName !== "") labels[extraName] = extraValue;
-    labels.__name__ = name;
-    this.series.push({ labels, samples: [s] });
-    this.samples++;
-  }
+    extraName?: string,
+    extraValue?: string,
+  ): void;
 
   table(name: string, m: Metric, type: string, temporality: number | null): void {
     if (this.tables.has(name)) return;
@@ -173,11 +174,64 @@ class SeriesOut {
     this.rejected += n;
     this.reasons.add(why);
   }
+
+  /** For `partial_success.error_message` ("" when nothing was rejected). */
+  rejectedMessage(): string {
+    return this.rejected === 0
+      ? ""
+      : `Rejected ${this.rejected} data points: ${[...this.reasons].join("; ")}`;
+  }
+}
+
+/** The labels of a point as the series path stores them: `__name__`, base, attributes, extra. */
+export function pointLabels(
+  name: string,
+  base: Record<string, string>,
+  attrs: KeyValue[],
+  escape: boolean,
+  extraName = "",
+  extraValue = "",
+): Record<string, string> {
+  const labels: Record<string, string> = { __name__: name, ...base };
+  addAttributes(labels, attrs, escape);
+  if (extraName !== "") labels[extraName] = extraValue;
+  labels.__name__ = name;
+  return labels;
+}
+
+/** Gathers the points as one-sample series. */
+class SeriesOut extends PointsOut {
+  series: Series[] = [];
+
+  push(
+    name: string,
+    base: Record<string, string>,
+    attrs: KeyValue[],
+    escape: boolean,
+    s: Sample,
+    extraName = "",
+    extraValue = "",
+  ): void {
+    this.series.push({ labels: pointLabels(name, base, attrs, escape, extraName, extraValue), samples: [s] });
+    this.samples++;
+  }
 }
 
 /** Translates a decoded metrics request into series (pure; no storage). */
 export function otlpMetricsToSeries(req: ExportMetricsRequest, opts: OtlpMetricOptions): OtlpMetricSeries {
   const out = new SeriesOut();
+  translateMetrics(req, opts, out);
+  return {
+    series: out.series,
+    tables: out.tables,
+    samples: out.samples,
+    rejectedDataPoints: out.rejected,
+    rejectedMessage: out.rejectedMessage(),
+  };
+}
+
+/** Translates a decoded metrics request point by point into `out` (pure; no storage). */
+export function translateMetrics(req: ExportMetricsRequest, opts: OtlpMetricOptions, out: PointsOut): void {
   const escape = opts.translationStrategy.startsWith("UnderscoreEscaping");
   for (const rm of req.resourceMetrics) {
     const resLabels = resourceLabels(rm.resource, opts, escape);
@@ -188,19 +242,10 @@ export function otlpMetricsToSeries(req: ExportMetricsRequest, opts: OtlpMetricO
       for (const m of sm.metrics) translateMetric(out, m, base, opts, escape);
     }
   }
-  return {
-    series: out.series,
-    tables: out.tables,
-    samples: out.samples,
-    rejectedDataPoints: out.rejected,
-    rejectedMessage: out.rejected === 0
-      ? ""
-      : `Rejected ${out.rejected} data points: ${[...out.reasons].join("; ")}`,
-  };
 }
 
 function translateMetric(
-  out: SeriesOut,
+  out: PointsOut,
   m: Metric,
   base: Record<string, string>,
   opts: OtlpMetricOptions,
@@ -241,7 +286,7 @@ function translateMetric(
 }
 
 function numberPoints(
-  out: SeriesOut,
+  out: PointsOut,
   name: string,
   points: NumberDataPoint[],
   base: Record<string, string>,
@@ -259,7 +304,7 @@ function numberPoints(
 }
 
 function histogramPoint(
-  out: SeriesOut,
+  out: PointsOut,
   name: string,
   p: HistogramDataPoint,
   base: Record<string, string>,
@@ -280,7 +325,7 @@ function histogramPoint(
 }
 
 function summaryPoint(
-  out: SeriesOut,
+  out: PointsOut,
   name: string,
   p: SummaryDataPoint,
   base: Record<string, string>,

@@ -4,7 +4,7 @@
  * what was stored and what was rejected (for `partial_success`).
  */
 import { invalidArguments } from "../../common/errors.ts";
-import type { WriteBatch } from "../../common/rows.ts";
+import type { TableOptions, WriteBatch } from "../../common/rows.ts";
 import type {
   ExportLogsRequest,
   ExportMetricsRequest,
@@ -12,10 +12,11 @@ import type {
 } from "../../protocols/otlp/model.ts";
 import type { PipelineStore } from "../../../engine/store.ts";
 import type { Storage } from "../../storage/mod.ts";
-import { ingestSeries } from "../metrics.ts";
+import { ingestMetricWrites, ingestSeries } from "../metrics.ts";
 import { runEntriesPipeline, writeLogBatches } from "../logs.ts";
 import type { OtlpMetricOptions } from "./metric_options.ts";
 import { otlpMetricsToSeries } from "./metrics.ts";
+import { otlpMetricsToWrites } from "./metric_writes.ts";
 import { otlpTracesToBatches, type TraceModel } from "./traces.ts";
 import { otlpLogsToBatch, otlpLogsToEntries } from "./logs.ts";
 
@@ -45,15 +46,23 @@ export function ingestOtlpMetrics(
   w: OtlpMetricsWrite,
   onWritten: (samples: number) => void = () => {},
 ): OtlpWriteResult {
-  const out = otlpMetricsToSeries(req, w.options);
-  const written = ingestSeries(storage, out.series, {
+  const ingest = (tables: ReadonlyMap<string, TableOptions>) => ({
     db: w.db,
     source: "opentelemetry",
     withMetricEngine: w.withMetricEngine,
     hints: w.hints,
     physicalTable: w.physicalTable,
-    tableOptions: out.tables,
-  }, onWritten);
+    tableOptions: tables,
+  });
+  const keyed = w.withMetricEngine ? otlpMetricsToWrites(req, w.options) : null;
+  if (keyed !== null) {
+    const written = ingestMetricWrites(storage, keyed.metrics, ingest(keyed.tables), onWritten);
+    if (written !== null) {
+      return { written, rejected: keyed.rejectedDataPoints, rejectedMessage: keyed.rejectedMessage };
+    }
+  }
+  const out = otlpMetricsToSeries(req, w.options);
+  const written = ingestSeries(storage, out.series, ingest(out.tables), onWritten);
   return { written, rejected: out.rejectedDataPoints, rejectedMessage: out.rejectedMessage };
 }
 
@@ -114,7 +123,7 @@ export function ingestOtlpLogs(
   let skipped = 0;
   if (w.pipeline === undefined) {
     const batch = otlpLogsToBatch(req, { table: w.table, extractKeys: w.extractKeys });
-    batches = batch.rows.length > 0 ? [batch] : [];
+    batches = batch.rowCount > 0 ? [batch] : [];
   } else {
     const run = runEntriesPipeline(storage, pipelines, {
       db: w.db,
