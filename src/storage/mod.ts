@@ -23,8 +23,8 @@
  *   index and store NULL as is.
  * - Declared SQLite column types carry the GreptimeDB type (`Float64`, `TimestampMillisecond_INT`),
  *   so result sets report it; UInt64 values above 2^63-1 are stored as their two's complement.
- * - Room for the metric engine: `TableMeta.engine` and the catalog are per table, so physical
- *   tables (series + samples) and their logical views can be added beside mito tables.
+ * - Metric-engine tables (`metric_*.ts`): physical tables hold series and samples, logical tables are
+ *   per-metric views of them, each with its own catalog entry.
  */
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -32,7 +32,7 @@ import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../
 import { Checkpointer } from "./checkpointer.ts";
 import { startSweeper, sweepExpiredTables } from "./ttl_sweep.ts";
 import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
-import { compactNow, MetricCompactor } from "./metric_compaction.ts";
+import { compactAllNow, MetricCompactor } from "./metric_compaction.ts";
 import { enforceDiskLimits, RetentionCounters, type RetentionDrop } from "./size_retention.ts";
 import { DatabaseHandle } from "./database.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
@@ -40,13 +40,11 @@ import type { TableMeta } from "./table.ts";
 import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
 import type { TableOptions, Value, WriteBatch } from "../common/rows.ts";
 import { scanTable, type TableScan } from "./scan.ts";
-import type { WriteOptions } from "./writer.ts";
-import { writeBatches } from "./writer.ts";
+import { writeBatches, type WriteOptions } from "./writer.ts";
 import type { LabelMatcher } from "../common/label_matcher.ts";
 import { batchToMetricWrite } from "./metric_batch.ts";
-import type { MetricWrite } from "./metric_engine.ts";
-import { writeMetrics } from "./metric_engine.ts";
-import { isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
+import { type MetricWrite, writeMetrics } from "./metric_engine.ts";
+import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
 import { matchSeries, matchSeriesInRange, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
@@ -391,11 +389,7 @@ export class Storage {
 
   /** Compacts every closed window of every metric table now (tests, benchmarks); returns how many. */
   compactMetrics(nowMs = Date.now()): number {
-    let windows = 0;
-    for (const h of this.dbs.values()) {
-      for (const t of h.listTables()) if (isPhysicalTable(t)) windows += compactNow(h, t, nowMs);
-    }
-    return windows;
+    return compactAllNow(this.dbs.values(), nowMs);
   }
 
   /** Registers work to do when the storage closes (e.g. stopping query workers that read its files). */
