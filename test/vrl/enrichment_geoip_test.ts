@@ -105,7 +105,7 @@ table("mmdb", [
   // Records come back as stored, with MMDB's types: doubles stay floats even when integral.
   exact(
     `${G}!("nets", {"ip": "10.200.0.1"})`,
-    `{"load":0.25,"ok":true,"rack":7,"site":"lab","tags":["a","b"],"weight":2.0}`,
+    `{"load":0.25,"ok":true,"rack":7,"ratio":0.5,"raw":"hi","site":"lab","tags":["a","b"],"weight":2.0}`,
   ),
   // uint64 beyond i64 wraps as Rust's cast would.
   exact(

@@ -81,6 +81,8 @@ const SPECS: Record<string, MmdbSpec> = {
         weight: mmdb.double(2),
         load: 0.25,
         tags: ["a", "b"],
+        raw: new Uint8Array([104, 105]),
+        ratio: mmdb.float(0.5),
         ok: true,
       }],
       ["10.1.0.0/16", { site: "lab-annex", owner: { team: "infra", pager: mmdb.uint64(2n ** 63n + 5n) } }],

@@ -7,7 +7,7 @@
  */
 
 import type { VrlObject, VrlValue } from "../value.ts";
-import { type MmdbRecord, toVrl } from "./mmdb.ts";
+import { type MmdbRecord, toVrl } from "./mmdb_value.ts";
 
 /** The kinds of MaxMind database Vector's geoip table knows. */
 export type GeoipKind = "asn" | "isp" | "connection_type" | "city";

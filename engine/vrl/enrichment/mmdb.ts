@@ -10,18 +10,10 @@ import { isIP } from "node:net";
 import { Reader } from "mmdb-lib";
 import type { GeoipTableConfig, MmdbTableConfig } from "../../../src/config/enrichment_tables.ts";
 import { VrlFailure } from "../diagnostic.ts";
-import { bytesString } from "../bytes.ts";
 import type { VrlObject, VrlValue } from "../value.ts";
+import { markFloats, type MmdbRecord, toVrl } from "./mmdb_value.ts";
 import type { Lookup, LookupTable } from "./table.ts";
 import { geoipKind, geoipRecord } from "./geoip.ts";
-
-/** Marks an MMDB double or float, which `mmdb-lib` would otherwise hand back as a plain JS number. */
-class MmdbFloat {
-  constructor(readonly value: number) {}
-}
-
-/** A decoded record: what `mmdb-lib` returns, with floats marked. */
-export type MmdbRecord = unknown;
 
 /** One MaxMind DB as an enrichment table. */
 export class MmdbTable implements LookupTable {
@@ -81,31 +73,4 @@ function selectStored(record: MmdbRecord, select?: string[]): VrlObject {
   const all = value instanceof Map ? value : new Map<string, VrlValue>();
   if (!select) return all;
   return new Map(select.map((k) => [k, all.get(k) ?? null]));
-}
-
-/** An MMDB value as VRL's: maps → objects, unsigned and int32 → integers, doubles → floats. */
-export function toVrl(v: MmdbRecord): VrlValue {
-  if (v instanceof MmdbFloat) return v.value;
-  if (typeof v === "number") return BigInt(v);
-  // uint64/uint128 beyond i64 wrap, as a Rust `as i64` would.
-  if (typeof v === "bigint") return BigInt.asIntN(64, v);
-  if (typeof v === "string" || typeof v === "boolean") return v;
-  if (v instanceof Uint8Array) return bytesString(v);
-  if (Array.isArray(v)) return v.map(toVrl);
-  if (v && typeof v === "object") {
-    return new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toVrl(x)]));
-  }
-  return null;
-}
-
-/** Makes `mmdb-lib`'s decoder (pinned version; private fields) keep doubles and floats apart from integers. */
-function markFloats(reader: Reader<never>): void {
-  // deno-lint-ignore no-explicit-any
-  const decoder = (reader as any).decoder;
-  if (typeof decoder?.decodeDouble !== "function" || typeof decoder.decodeFloat !== "function") {
-    throw new Error("mmdb-lib's decoder changed: floats cannot be told from integers");
-  }
-  const double = decoder.decodeDouble.bind(decoder), float = decoder.decodeFloat.bind(decoder);
-  decoder.decodeDouble = (offset: number) => new MmdbFloat(double(offset));
-  decoder.decodeFloat = (offset: number) => new MmdbFloat(float(offset));
 }
