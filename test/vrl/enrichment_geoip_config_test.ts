@@ -78,3 +78,36 @@ Deno.test("geoip/mmdb tables: a missing file or one that is not a MaxMind DB sto
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("petrel vrl --config-file reads a geoip table", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "geoip_cli_" });
+  try {
+    const city = { city: { names: { en: "Lisbon", pt: "Lisboa" } }, country: { iso_code: "PT" } };
+    await Deno.writeFile(
+      `${dir}/city.mmdb`,
+      writeMmdb({ databaseType: "GeoLite2-City", networks: [["5.0.0.0/8", city]] }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/petrel.toml`,
+      `[enrichment_tables.geo]\ntype = "geoip"\npath = "${dir}/city.mmdb"\nlocale = "pt"\n`,
+    );
+    const program = `get_enrichment_table_record!("geo", {"ip": "5.6.7.8"}, ["city_name", "country_code"])`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../../engine/vrl/cli.ts", import.meta.url).pathname,
+        "--config-file",
+        `${dir}/petrel.toml`,
+        program,
+      ],
+      stdin: "null",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = (b: Uint8Array) => new TextDecoder().decode(b);
+    assert.equal(out.code, 0, text(out.stderr));
+    assert.equal(text(out.stdout), `{"city_name":"Lisboa","country_code":"PT"}\n`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

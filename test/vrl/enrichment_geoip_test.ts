@@ -78,11 +78,14 @@ table("geoip City", [
     `${G}!("geo", {"ip": {"from": t'2024-01-01T00:00:00Z'}})`,
     "Only equality condition is allowed",
   ),
-  rejects(`${G}!("geoip", {"ip": "2.0.0.1"})`, `E610|expected one of: "asn", "city_raw", "conn", "geo"`),
+  rejects(
+    `${G}!("geoip", {"ip": "2.0.0.1"})`,
+    `E610|expected one of: "anon", "asn", "city_raw", "conn", "geo"`,
+  ),
   rejects(`${G}("geo", {"ip": "2.0.0.1"})`, "E100"),
 ]);
 
-table("geoip ASN, ISP and Connection-Type", [
+table("geoip ASN, ISP, Connection-Type and Anonymous-IP", [
   ok(`${G}!("asn", {"ip": "1.0.0.1"})`, {
     autonomous_system_number: 13335,
     autonomous_system_organization: "CLOUDFLARENET",
@@ -99,6 +102,14 @@ table("geoip ASN, ISP and Connection-Type", [
   }),
   ok(`${G}!("conn", {"ip": "3.1.2.3"})`, { connection_type: "Corporate" }),
   fails(`${G}!("asn", {"ip": "1.0.1.0"})`, "IP not found"),
+  ok(`${G}!("anon", {"ip": "4.4.4.4"})`, {
+    is_anonymous: true,
+    is_anonymous_vpn: null,
+    is_hosting_provider: null,
+    is_public_proxy: true,
+    is_residential_proxy: null,
+    is_tor_exit_node: null,
+  }),
 ]);
 
 table("mmdb", [

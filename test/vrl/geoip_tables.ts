@@ -1,6 +1,6 @@
 /**
  * MaxMind databases the geoip/mmdb enrichment tests build with the test writer: a GeoIP2 City with
- * an IPv4 and an IPv6 network (records shaped as MaxMind's), a GeoLite2 ASN, a Connection-Type and a
+ * an IPv4 and an IPv6 network (records shaped as MaxMind's), a GeoLite2 ASN, a GeoIP2 ISP, a Connection-Type, an Anonymous-IP and a
  * custom IPv4-only database.
  */
 
@@ -70,6 +70,10 @@ const SPECS: Record<string, MmdbSpec> = {
     databaseType: "GeoIP2-Connection-Type",
     networks: [["3.0.0.0/8", { connection_type: "Corporate" }]],
   },
+  anonymous: {
+    databaseType: "GeoIP2-Anonymous-IP",
+    networks: [["4.0.0.0/8", { is_anonymous: true, is_public_proxy: true }]],
+  },
   custom: {
     databaseType: "Petrel-Custom",
     ipVersion: 4,
@@ -101,6 +105,7 @@ export async function writeGeoipTables(dir: string): Promise<EnrichmentTableConf
     { name: "asn", type: "geoip", path: `${dir}/asn.mmdb`, locale: "en" },
     { name: "isp", type: "geoip", path: `${dir}/isp.mmdb`, locale: "en" },
     { name: "conn", type: "geoip", path: `${dir}/connection.mmdb`, locale: "en" },
+    { name: "anon", type: "geoip", path: `${dir}/anonymous.mmdb`, locale: "en" },
     { name: "nets", type: "mmdb", path: `${dir}/custom.mmdb` },
     { name: "city_raw", type: "mmdb", path: `${dir}/city.mmdb` },
   ];

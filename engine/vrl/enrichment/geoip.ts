@@ -1,7 +1,7 @@
 /**
  * Vector's `geoip` table shapes (`src/enrichment_tables/geoip.rs`): the database type in the metadata
  * picks the kind (`GeoLite2-ASN` → ASN, `GeoIP2-ISP` → ISP, `GeoIP2-Connection-Type` → connection
- * type, anything else is read as a City database), and each kind's record is flattened to Vector's
+ * type, `GeoIP2-Anonymous-IP` → anonymous-IP flags, anything else is read as a City database), and each kind's record is flattened to Vector's
  * fields, null where the database has nothing. Names are read in the table's `locale`; the region is
  * the last (most specific) subdivision. `select` keeps only the named fields of the kind.
  */
@@ -10,7 +10,16 @@ import type { VrlObject, VrlValue } from "../value.ts";
 import { type MmdbRecord, toVrl } from "./mmdb_value.ts";
 
 /** The kinds of MaxMind database Vector's geoip table knows. */
-export type GeoipKind = "asn" | "isp" | "connection_type" | "city";
+export type GeoipKind = "asn" | "isp" | "connection_type" | "anonymous_ip" | "city";
+
+const ANONYMOUS_IP_FIELDS = [
+  "is_anonymous",
+  "is_anonymous_vpn",
+  "is_hosting_provider",
+  "is_public_proxy",
+  "is_residential_proxy",
+  "is_tor_exit_node",
+];
 
 /** Vector's `DatabaseKind::from(database_type)`. */
 export function geoipKind(databaseType: string): GeoipKind {
@@ -21,6 +30,8 @@ export function geoipKind(databaseType: string): GeoipKind {
       return "isp";
     case "GeoIP2-Connection-Type":
       return "connection_type";
+    case "GeoIP2-Anonymous-IP":
+      return "anonymous_ip";
     default:
       return "city";
   }
@@ -44,6 +55,10 @@ export function geoipRecord(kind: GeoipKind, raw: MmdbRecord, locale: string, se
       break;
     case "connection_type":
       add("connection_type", text(r.connection_type));
+      break;
+    case "anonymous_ip":
+      // MaxMind stores only the flags that are true.
+      for (const f of ANONYMOUS_IP_FIELDS) add(f, typeof r[f] === "boolean" ? r[f] as boolean : undefined);
       break;
     case "city": {
       const name = (o: unknown) => text(asObject(asObject(o).names)[locale]);
