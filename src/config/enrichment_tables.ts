@@ -12,17 +12,45 @@
  * schema = { code = "integer", since = "date", seen = "timestamp|%d/%m/%Y %H:%M" }
  * ```
  *
- * This module checks the shape only; the engine reads the file (`engine/vrl/enrichment/`).
+ * [enrichment_tables.geo]
+ * type = "geoip"                        # a MaxMind GeoIP2/GeoLite2 City, ISP, ASN or Connection-Type database
+ * path = "/etc/petrel/GeoLite2-City.mmdb"
+ * locale = "en"                         # default "en"
+ *
+ * [enrichment_tables.nets]
+ * type = "mmdb"                         # any MaxMind DB; records come back as stored
+ * path = "/etc/petrel/networks.mmdb"
+ * ```
+ *
+ * This module checks the shape only; the engine reads the files (`engine/vrl/enrichment/`).
  */
 
-/** One configured table (Vector's key names). */
-export interface EnrichmentTableConfig {
+/** A CSV table (Vector's key names). */
+export interface FileTableConfig {
   name: string;
   type: "file";
   file: { path: string; encoding: { type: "csv"; delimiter: string; include_headers: boolean } };
   /** Column → `string`, `integer`, `float`, `boolean`, `date[|FORMAT]` or `timestamp[|FORMAT]`. */
   schema: Record<string, string>;
 }
+
+/** A MaxMind GeoIP2/GeoLite2 database read as Vector's `geoip` table. */
+export interface GeoipTableConfig {
+  name: string;
+  type: "geoip";
+  path: string;
+  locale: string;
+}
+
+/** Any MaxMind DB read as Vector's `mmdb` table. */
+export interface MmdbTableConfig {
+  name: string;
+  type: "mmdb";
+  path: string;
+}
+
+/** One configured table. */
+export type EnrichmentTableConfig = FileTableConfig | GeoipTableConfig | MmdbTableConfig;
 
 const SCHEMA_TYPES = /^(string|bytes|asis|integer|int|float|boolean|bool|date|timestamp)(\s*\|.*)?$/;
 
@@ -32,11 +60,12 @@ export function parseEnrichmentTables(value: unknown, source: string): Enrichmen
   if (!isTable(value)) throw new Error(`Invalid ${where("")}: expected a table of tables`);
   return Object.entries(value).map(([name, raw]) => {
     if (!isTable(raw)) throw new Error(`Invalid ${where(name)}: expected a table`);
+    if (raw.type === "geoip" || raw.type === "mmdb") return parseMmdbTable(name, raw, where);
     if (raw.type !== "file") {
       throw new Error(
-        `Invalid ${where(`${name}.type`)}: ${
+        `Invalid ${where(`${name}.type`)}: expected "file", "geoip" or "mmdb", got ${
           JSON.stringify(raw.type ?? null)
-        } is not supported by Petrel (only "file"; "geoip" and "mmdb" are not)`,
+        }`,
       );
     }
     onlyKeys(raw, ["type", "file", "schema"], (k) => where(`${name}.${k}`));
@@ -78,13 +107,37 @@ export function parseEnrichmentTables(value: unknown, source: string): Enrichmen
   });
 }
 
+/** `type = "geoip"` (`path`, `locale`) or `type = "mmdb"` (`path`). */
+function parseMmdbTable(
+  name: string,
+  raw: Record<string, unknown>,
+  where: (key: string) => string,
+): GeoipTableConfig | MmdbTableConfig {
+  const geoip = raw.type === "geoip";
+  onlyKeys(raw, geoip ? ["type", "path", "locale"] : ["type", "path"], (k) => where(`${name}.${k}`));
+  if (typeof raw.path !== "string" || raw.path === "") {
+    throw new Error(`Invalid ${where(`${name}.path`)}: expected the path of an MMDB file`);
+  }
+  if (!geoip) return { name, type: "mmdb", path: raw.path };
+  const locale = raw.locale ?? "en";
+  if (typeof locale !== "string" || locale === "") {
+    throw new Error(`Invalid ${where(`${name}.locale`)}: expected a locale such as "en"`);
+  }
+  return { name, type: "geoip", path: raw.path, locale };
+}
+
 /** The tables as TOML, for `GET /config`. */
 export function renderEnrichmentTablesToml(tables: EnrichmentTableConfig[]): string[] {
   const lines: string[] = [];
   const key = (k: string) => /^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k);
   for (const t of tables) {
+    lines.push("", `[enrichment_tables.${key(t.name)}]`, `type = "${t.type}"`);
+    if (t.type !== "file") {
+      lines.push(`path = ${JSON.stringify(t.path)}`);
+      if (t.type === "geoip") lines.push(`locale = ${JSON.stringify(t.locale)}`);
+      continue;
+    }
     const { path, encoding: e } = t.file;
-    lines.push("", `[enrichment_tables.${key(t.name)}]`, `type = "file"`);
     lines.push(`file.path = ${JSON.stringify(path)}`, `file.encoding.type = "csv"`);
     lines.push(`file.encoding.delimiter = ${JSON.stringify(e.delimiter)}`);
     lines.push(`file.encoding.include_headers = ${e.include_headers}`);

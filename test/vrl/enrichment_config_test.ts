@@ -50,7 +50,10 @@ Deno.test("enrichment tables: Vector's TOML forms parse, with its defaults, and 
 
 Deno.test("enrichment tables: a bad table stops start-up naming the key", () => {
   const cases: [string, string][] = [
-    [`type = "geoip"\npath = "/x.mmdb"`, `'enrichment_tables.t.type' in f.toml: "geoip" is not supported`],
+    [
+      `type = "redis"`,
+      `'enrichment_tables.t.type' in f.toml: expected "file", "geoip" or "mmdb", got "redis"`,
+    ],
     [`type = "file"`, "Missing 'enrichment_tables.t.file'"],
     [`type = "file"\nfile.pth = "/x.csv"`, "Unknown configuration key 'enrichment_tables.t.file.pth'"],
     [

@@ -1,11 +1,11 @@
 /** The enrichment tables the VRL enrichment tests configure (CSV fixtures in `fixtures/`). */
 
-import type { EnrichmentTableConfig } from "../../src/config/enrichment_tables.ts";
+import type { FileTableConfig } from "../../src/config/enrichment_tables.ts";
 
 const dir = new URL("./fixtures/", import.meta.url).pathname;
 
 /** `people`: headers, a schema of every kind; `codes`: no headers, `;`-separated. */
-export const TEST_TABLES: EnrichmentTableConfig[] = [
+export const TEST_TABLES: FileTableConfig[] = [
   {
     name: "people",
     type: "file",

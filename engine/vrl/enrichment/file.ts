@@ -6,7 +6,7 @@
  */
 
 import { parse as parseCsv } from "csv-parse/sync";
-import type { EnrichmentTableConfig } from "../../../src/config/enrichment_tables.ts";
+import type { FileTableConfig } from "../../../src/config/enrichment_tables.ts";
 import {
   CHRONO_PARSE,
   compileParse,
@@ -20,7 +20,7 @@ import { EnrichmentTable } from "./table.ts";
 type Conversion = (text: string) => VrlValue;
 
 /** Reads and types a configured CSV table; throws an Error naming the table, row and column. */
-export async function loadFileTable(config: EnrichmentTableConfig): Promise<EnrichmentTable> {
+export async function loadFileTable(config: FileTableConfig): Promise<EnrichmentTable> {
   const { path, encoding } = config.file;
   const fail = (msg: string): never => {
     throw new Error(`enrichment table "${config.name}" (${path}): ${msg}`);

@@ -40,7 +40,7 @@ function checkArgs(a: (ArgInfo | undefined)[]): string | undefined {
 }
 
 /** Runs the lookup a call describes. */
-function lookup(args: (VrlValue | undefined)[]): VrlObject[] {
+function lookup(args: (VrlValue | undefined)[]): { rows: VrlObject[]; notFound: string } {
   const [table, condition, select, caseSensitive, wildcard] = args;
   const t = enrichmentTable(table as string);
   if (!t) throw new VrlFailure(`enrichment table "${table}" is not loaded`);
@@ -50,7 +50,7 @@ function lookup(args: (VrlValue | undefined)[]): VrlObject[] {
     select: Array.isArray(select) ? select.map(selectName) : undefined,
     wildcard: wildcard ?? undefined,
   };
-  return t.find(q);
+  return { rows: t.find(q), notFound: t.notFound };
 }
 
 /** Vector's `evaluate_condition`: an object with `from` and/or `to` is a date range, anything else equality. */
@@ -83,9 +83,9 @@ export const ENRICHMENT_FNS: Record<string, FnDef> = {
     returns: K.OBJECT,
     check: checkArgs,
     call: (args) => {
-      const rows = lookup(args);
+      const { rows, notFound } = lookup(args);
       if (rows.length > 1) throw new VrlFailure("More than 1 row found");
-      if (rows.length === 0) throw new VrlFailure("no rows found");
+      if (rows.length === 0) throw new VrlFailure(notFound);
       return rows[0];
     },
   },
@@ -95,6 +95,6 @@ export const ENRICHMENT_FNS: Record<string, FnDef> = {
     fresh: true,
     returns: ROWS,
     check: checkArgs,
-    call: (args) => lookup(args),
+    call: (args) => lookup(args).rows,
   },
 };

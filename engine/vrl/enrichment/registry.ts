@@ -5,26 +5,28 @@
  */
 
 import type { EnrichmentTableConfig } from "../../../src/config/enrichment_tables.ts";
-import type { EnrichmentTable } from "./table.ts";
+import type { LookupTable } from "./table.ts";
 
-let tables = new Map<string, EnrichmentTable>();
+let tables = new Map<string, LookupTable>();
 
 /** Loads the configured tables and makes them the process's tables; throws an Error naming a bad one. */
 export async function loadEnrichmentTables(configs: EnrichmentTableConfig[]): Promise<void> {
   if (configs.length === 0) return setEnrichmentTables([]);
-  // The CSV reader loads only on hosts that configure a table.
-  const { loadFileTable } = await import("./file.ts");
-  const loaded = await Promise.all(configs.map(loadFileTable));
+  // The CSV and MMDB readers load only on hosts that configure such a table.
+  const loaded = await Promise.all(configs.map(async (c): Promise<LookupTable> => {
+    if (c.type === "file") return (await import("./file.ts")).loadFileTable(c);
+    return (await import("./mmdb.ts")).MmdbTable.open(c);
+  }));
   setEnrichmentTables(loaded);
 }
 
 /** Replaces the process's tables (tests, and `loadEnrichmentTables`). */
-export function setEnrichmentTables(list: EnrichmentTable[]): void {
+export function setEnrichmentTables(list: LookupTable[]): void {
   tables = new Map(list.map((t) => [t.name, t]));
 }
 
 /** The table of that name, if configured. */
-export function enrichmentTable(name: string): EnrichmentTable | undefined {
+export function enrichmentTable(name: string): LookupTable | undefined {
   return tables.get(name);
 }
 

@@ -20,8 +20,18 @@ export interface Lookup {
   wildcard?: VrlValue;
 }
 
-/** A loaded table: column names and typed rows. */
-export class EnrichmentTable {
+/** What the enrichment functions read: a CSV table (`EnrichmentTable`) or a MaxMind DB (`mmdb.ts`). */
+export interface LookupTable {
+  readonly name: string;
+  /** The error `get_enrichment_table_record` gives when nothing matches. */
+  readonly notFound: string;
+  /** Every matching row as objects of the selected columns; throws a `VrlFailure` for a bad lookup. */
+  find(q: Lookup): VrlObject[];
+}
+
+/** A loaded CSV table: column names and typed rows. */
+export class EnrichmentTable implements LookupTable {
+  readonly notFound = "no rows found";
   /** Hash indexes over equality fields, built on first use: `case|field,field` → key → row numbers. */
   private readonly indexes = new Map<string, Map<string, number[]>>();
   private readonly columns: Map<string, number>;
