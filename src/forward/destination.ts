@@ -201,6 +201,8 @@ export class Destination {
       }
       // acknowledged: saved even when stopping (storage closes after the forwarder), or it goes twice
       saveCursor(handle, this.config.name, s.stream.name, batch.next, dead);
+      // Counted once stored, so a status showing them can list them.
+      this.stats.dead_lettered_rows += dead.reduce((n, d) => n + d.rows, 0);
       s.cursor = batch.next;
       s.attempt = 0;
       this.stats.sent_rows += batch.items.length - dead.reduce((n, d) => n + d.rows, 0);
@@ -230,7 +232,6 @@ export class Destination {
       return { kind: "ok" };
     }
     const stream = `${s.db}/${s.stream.name}`;
-    this.stats.dead_lettered_rows += items.length;
     log.warn("upstream refused a batch; dead-lettered", {
       destination: this.config.name,
       stream,
