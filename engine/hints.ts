@@ -21,6 +21,11 @@ export interface RowHints {
 const HINT_KEYS = new Set([...OPTION_KEYS.map(([k]) => k), ...SUFFIX_KEYS]);
 const NO_HINTS: RowHints = Object.freeze({});
 
+/** True when `key` is a special variable that becomes a row option or table suffix. */
+export function isHintKey(key: string): boolean {
+  return HINT_KEYS.has(key);
+}
+
 /** Removes every hint key from `entry` and returns the hints (undefined fields when absent). */
 export function takeHints(entry: Record<string, unknown>, skip?: ReadonlySet<string>): RowHints {
   // One pass over the keys is much cheaper than probing fourteen absent properties.

@@ -13,6 +13,7 @@ import { compileStrftime, parseStrftime } from "./strftime.ts";
 import { nowNs } from "./transform.ts";
 import { timestampCell, timestampCellOf } from "./types.ts";
 import { type Entry, isObject, Timestamp, toCompactJson } from "./value.ts";
+import { leafValue, ShapePlans } from "./identity_shape.ts";
 import { timestampType } from "../src/common/time_unit.ts";
 
 /** Options of the identity pipeline. */
@@ -96,9 +97,23 @@ class IdentityPipeline implements Pipeline {
       ctx.existingColumns?.(ctx.table),
     );
     let skipped = 0;
+    // One arrival time per request: rows without their own time share it.
+    const now = nowNs();
+    // The per-shape plan flattens without copying; custom time index fields take the general path.
+    const shapes = this.custom ? null : new ShapePlans(this.maxLevels, this.skip);
     for (const rec of records) {
       try {
         if (!isObject(rec)) throw illegalState("Top level value must be map");
+        const leaves = shapes?.leavesOf(rec);
+        if (leaves) {
+          const row: Value[] = new Array(rows.columns.length);
+          row[0] = now;
+          for (let i = 0; i < leaves.length; i++) {
+            rows.autoTypeValue(leaves[i].name, leafValue(rec, leaves[i]), row);
+          }
+          rows.push(row, ctx.table, undefined);
+          continue;
+        }
         let entry: Entry = rec;
         if (needsFlatten(entry)) {
           const flat: Entry = {};
@@ -108,7 +123,7 @@ class IdentityPipeline implements Pipeline {
         // greptime_table_suffix is ignored by identity: only the options matter.
         const hints = takeHints(entry);
         const row: Value[] = new Array(rows.columns.length);
-        row[0] = this.timeCell(entry, unit);
+        row[0] = this.timeCell(entry, unit, now);
         rows.autoTypeInto(entry, row, this.skip);
         rows.push(row, ctx.table, hints.options);
       } catch (e) {
@@ -119,9 +134,9 @@ class IdentityPipeline implements Pipeline {
     return { batches: rows.finish().filter((b) => b.rows.length > 0), skipped };
   }
 
-  private timeCell(entry: Entry, unit: "s" | "ms" | "us" | "ns"): Value {
+  private timeCell(entry: Entry, unit: "s" | "ms" | "us" | "ns", now: bigint): Value {
     const c = this.custom;
-    if (!c) return nowNs();
+    if (!c) return now;
     const v = entry[c.field];
     try {
       if (c.format) {
@@ -134,7 +149,7 @@ class IdentityPipeline implements Pipeline {
       }
       return timeIndexCell(v, unit);
     } catch (e) {
-      if (this.params.ignoreErrors) return timestampCell(nowNs(), unit);
+      if (this.params.ignoreErrors) return timestampCell(now, unit);
       throw e;
     }
   }

@@ -63,37 +63,41 @@ export class RowCollector {
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k];
       if (skip?.has(key)) continue;
-      const v = entry[key];
-      if (v === null || v === undefined) continue;
-      let type: DataType;
-      let cell: Value;
-      if (typeof v === "string") {
-        type = "String";
-        cell = v;
-      } else if (typeof v === "number") {
-        if (isInteger(v)) type = "Int64";
-        else type = "Float64";
-        cell = v;
-      } else if (typeof v === "bigint") {
-        type = "Int64";
-        cell = intCell(v);
-      } else if (typeof v === "boolean") {
-        type = "Boolean";
-        cell = v;
-      } else if (v instanceof Timestamp) {
-        type = "TimestampNanosecond";
-        cell = v.ns;
-      } else if (v instanceof Uint8Array) {
-        type = "Binary";
-        cell = v;
-      } else {
-        // Nested objects/arrays are stored whole (GreptimeDB: JSONB bytes in a BINARY column).
-        type = "Binary";
-        cell = encoder.encode(toCompactJson(v));
-      }
-      const col = this.autoColumn(key, type);
-      row[col] = typeof cell === "bigint" && this.columns[col].type === "Float64" ? Number(cell) : cell;
+      this.autoTypeValue(key, entry[key], row);
     }
+  }
+
+  /** Auto-types one value into `row` under column `key` (nulls are skipped). */
+  autoTypeValue(key: string, v: unknown, row: Value[]): void {
+    if (v === null || v === undefined) return;
+    let type: DataType;
+    let cell: Value;
+    if (typeof v === "string") {
+      type = "String";
+      cell = v;
+    } else if (typeof v === "number") {
+      if (isInteger(v)) type = "Int64";
+      else type = "Float64";
+      cell = v;
+    } else if (typeof v === "bigint") {
+      type = "Int64";
+      cell = intCell(v);
+    } else if (typeof v === "boolean") {
+      type = "Boolean";
+      cell = v;
+    } else if (v instanceof Timestamp) {
+      type = "TimestampNanosecond";
+      cell = v.ns;
+    } else if (v instanceof Uint8Array) {
+      type = "Binary";
+      cell = v;
+    } else {
+      // Nested objects/arrays are stored whole (GreptimeDB: JSONB bytes in a BINARY column).
+      type = "Binary";
+      cell = encoder.encode(toCompactJson(v));
+    }
+    const col = this.autoColumn(key, type);
+    row[col] = typeof cell === "bigint" && this.columns[col].type === "Float64" ? Number(cell) : cell;
   }
 
   private lastKeys: string[] = [];

@@ -27,7 +27,7 @@ import {
 } from "./metric_layout.ts";
 import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
-import { insertSamples, sampleColumns } from "./metric_samples.ts";
+import { appendSampleColumns, insertSamples, type SampleColumns } from "./metric_samples.ts";
 import { nextSeq } from "./forward_seq.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
@@ -59,6 +59,11 @@ export interface MetricWrite {
   options?: TableOptions;
 }
 
+/** The samples one call writes to one physical table, inserted together at the end of the call. */
+interface PhysicalSamples extends SampleColumns {
+  physical: TableMeta;
+}
+
 /** Options of {@link writeMetrics}. */
 export interface MetricWriteOptions {
   hints?: TableOptions;
@@ -78,7 +83,22 @@ export function writeMetrics(
   try {
     return handle.transaction(() => {
       let n = 0;
-      for (const w of writes) n += writeMetric(handle, w, opts);
+      const pending = new Map<number, PhysicalSamples>();
+      for (const w of writes) n += writeMetric(handle, w, opts, pending);
+      // One sorted multi-row insert (and one forwarding seq) per physical table and call, not per
+      // metric: the seq stays strictly increasing per table and the (seq, ts, series) cursor total.
+      for (const p of pending.values()) {
+        if (p.ts.length === 0) continue;
+        insertSamples(
+          handle,
+          p.physical,
+          p.ts,
+          p.ids,
+          p.values,
+          opts.sequenced ? nextSeq(handle, p.physical) : null,
+        );
+        noteSamples(handle, p.physical, p.ts, p.ids, p.values);
+      }
       return n;
     });
   } catch (e) {
@@ -294,7 +314,12 @@ function keySeries(series: MetricSeriesInput[], known: Map<string, number>): Key
   return out;
 }
 
-function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOptions): number {
+function writeMetric(
+  handle: DatabaseHandle,
+  w: MetricWrite,
+  opts: MetricWriteOptions,
+  pending: Map<number, PhysicalSamples>,
+): number {
   validateTableName(w.metric);
   let logical = handle.getTable(w.metric);
   if (logical !== undefined && !isLogicalTable(logical)) {
@@ -324,9 +349,15 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
         insertSeries(handle, physical, index, logical.id, keyed.labels[i]!, keyed.keys[i]);
     }
   }
-  const { ts, ids, values } = sampleColumns(w.metric, series, keyed.ids);
-  if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
-  insertSamples(handle, physical, ts, ids, values, opts.sequenced ? nextSeq(handle, physical) : null);
-  noteSamples(handle, physical, ts, ids, values);
-  return ts.length;
+  let p = pending.get(physical.id);
+  if (p === undefined) pending.set(physical.id, p = { physical, ts: [], ids: [], values: [] });
+  p.physical = physical;
+  const before = p.ts.length;
+  appendSampleColumns(w.metric, series, keyed.ids, p);
+  const n = p.ts.length - before;
+  if (ttlMs(logical) === 0 || ttlMs(physical) === 0) {
+    // accepted, not stored
+    p.ts.length = p.ids.length = p.values.length = before;
+  }
+  return n;
 }

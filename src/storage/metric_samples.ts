@@ -18,12 +18,14 @@ export interface SampleColumns {
   values: Array<number | string | null>;
 }
 
-export function sampleColumns(
+/** Appends the samples of one metric's series to `out`, as parallel columns in series order. */
+export function appendSampleColumns(
   metric: string,
   series: MetricSeriesInput[],
   seriesIds: number[],
-): SampleColumns {
-  const ts: number[] = [], ids: number[] = [], values: Array<number | string | null> = [];
+  out: SampleColumns,
+): void {
+  const { ts, ids, values } = out;
   for (let i = 0; i < series.length; i++) {
     const id = seriesIds[i];
     const samples = series[i].samples;
@@ -38,7 +40,6 @@ export function sampleColumns(
       values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
     }
   }
-  return { ts, ids, values };
 }
 
 function insertStatement(
