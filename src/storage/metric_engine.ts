@@ -29,6 +29,7 @@ import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./met
 import { noteSamples } from "./metric_head.ts";
 import { insertSamples, sampleColumns } from "./metric_samples.ts";
 import { nextSeq } from "./forward_seq.ts";
+import { type LateWatch, markLate } from "./late_marks.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
 /** One sample to write; `stale` marks a Prometheus staleness marker. */
@@ -65,6 +66,8 @@ export interface MetricWriteOptions {
   autoCreateTable: boolean;
   /** Stamp samples with the forwarding insert sequence (`forward_seq.ts`). */
   sequenced?: boolean;
+  /** The database's metrics that downsampling rules watch for late writes (`late_marks.ts`). */
+  late?: ReadonlyMap<string, LateWatch[]>;
 }
 
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -328,5 +331,7 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) return ts.length;
   insertSamples(handle, physical, ts, ids, values, opts.sequenced ? nextSeq(handle, physical) : null);
   noteSamples(handle, physical, ts, ids, values);
+  const late = opts.late?.get(logical.name.toLowerCase());
+  if (late !== undefined) markLate(handle, physical.schema, late, ts.length, (i) => ts[i]);
   return ts.length;
 }
