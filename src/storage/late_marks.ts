@@ -72,8 +72,7 @@ function ensure(handle: DatabaseHandle, schema: string): void {
 
 /**
  * Marks the windows of the late rows of a write (inside its transaction). `timeMs(i)` is row i's
- * time in ms; `lowestMs`, when given, is a bound below which no row lies (a write wholly above every
- * watermark then returns at once, without looking at its rows).
+ * time in ms; `lowestMs` is the oldest row's (a write wholly above every watermark returns at once).
  */
 export function markLate(
   handle: DatabaseHandle,
@@ -81,18 +80,18 @@ export function markLate(
   watches: readonly LateWatch[],
   n: number,
   timeMs: (i: number) => number,
-  lowestMs?: number,
+  lowestMs: number,
 ): void {
   let lowest = -Infinity;
   for (const w of watches) if (w.upto !== null && w.maxLateness > 0 && w.upto > lowest) lowest = w.upto;
-  if (lowest === -Infinity || (lowestMs !== undefined && lowestMs >= lowest)) return;
+  if (lowest === -Infinity || lowestMs >= lowest) return;
   const now = Date.now();
   let seen: Set<string> | null = null;
   for (let i = 0; i < n; i++) {
     const t = timeMs(i);
     if (t >= lowest) continue;
     for (const w of watches) {
-      if (w.upto === null || t >= w.upto || t < now - w.maxLateness) continue;
+      if (w.upto === null || w.maxLateness === 0 || t >= w.upto || t < now - w.maxLateness) continue;
       const at = Math.floor(t / w.interval) * w.interval;
       const key = `${w.rule}\u0001${at}`;
       if (seen?.has(key)) continue;
@@ -113,15 +112,23 @@ export function markLateRows(
   n: number,
   at: number,
 ): void {
-  if (at < 0) return;
+  if (at < 0 || n === 0) return;
   const unit = timeUnit(table);
-  markLate(
-    handle,
-    table.schema,
-    watches,
-    n,
-    (i) => toEpochMs(values[i * width + at] as number | bigint, unit),
-  );
+  // The oldest row first, in a tight loop: a write wholly above the watermarks stops there.
+  let lo = values[at] as number | bigint;
+  for (let k = width + at; k < n * width; k += width) {
+    const v = values[k] as number | bigint;
+    if (v < lo) lo = v;
+  }
+  const timeMs = (i: number) => toEpochMs(values[i * width + at] as number | bigint, unit);
+  markLate(handle, table.schema, watches, n, timeMs, toEpochMs(lo, unit));
+}
+
+/** The oldest of a write's times (ms). */
+export function oldest(ts: readonly number[]): number {
+  let lo = Infinity;
+  for (let i = 0; i < ts.length; i++) if (ts[i] < lo) lo = ts[i];
+  return lo;
 }
 
 function insertMark(handle: DatabaseHandle, schema: string) {

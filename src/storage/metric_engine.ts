@@ -29,7 +29,7 @@ import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./met
 import { noteSamples } from "./metric_head.ts";
 import { insertSamples, sampleColumns } from "./metric_samples.ts";
 import { nextSeq } from "./forward_seq.ts";
-import { type LateWatch, markLate } from "./late_marks.ts";
+import { type LateWatch, markLate, oldest } from "./late_marks.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
 /** One sample to write; `stale` marks a Prometheus staleness marker. */
@@ -332,6 +332,6 @@ function writeMetric(handle: DatabaseHandle, w: MetricWrite, opts: MetricWriteOp
   insertSamples(handle, physical, ts, ids, values, opts.sequenced ? nextSeq(handle, physical) : null);
   noteSamples(handle, physical, ts, ids, values);
   const late = opts.late?.get(logical.name.toLowerCase());
-  if (late !== undefined) markLate(handle, physical.schema, late, ts.length, (i) => ts[i]);
+  if (late !== undefined) markLate(handle, physical.schema, late, ts.length, (i) => ts[i], oldest(ts));
   return ts.length;
 }
