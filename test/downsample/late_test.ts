@@ -180,3 +180,24 @@ Deno.test("downsample late: writes landing in the middle of a run are neither lo
     }
   }
 });
+
+Deno.test("downsample late: a recomputed window reaches a rule reading the first rule's target", async () => {
+  const rules = parseDownsampleRules([
+    { source: "cpu", interval: "5m", aggregates: ["max"], target: "cpu_5m", delay: "0s" },
+    { source: "cpu_5m_max", interval: "1h", aggregates: ["max"], target: "cpu_1h", delay: "0s" },
+  ]);
+  const server = await startTestServer({ downsample: rules });
+  try {
+    await remoteWrite(server.url, cpu());
+    assert.equal(await server.server.downsampler.runOnce(BASE + HOUR), 12 + 1);
+    await remoteWrite(server.url, [{
+      labels: { __name__: "cpu", instance: "a" },
+      samples: [{ timestampMs: BASE + 30 * MIN, value: 1e6 }],
+    }]);
+    assert.equal(await server.server.downsampler.runOnce(BASE + HOUR), 1 + 1, "one window of each rule");
+    const rows = await sql(server.url, "SELECT greptime_value FROM cpu_1h_max");
+    assert.deepEqual(rows.map((r) => Number(r[0])), [1e6]);
+  } finally {
+    await server.stop();
+  }
+});
