@@ -201,3 +201,33 @@ Deno.test("downsample late: a recomputed window reaches a rule reading the first
     await server.stop();
   }
 });
+
+Deno.test("downsample late: a skip_wal source marks in its own file; a rolled-back write leaves no mark", async () => {
+  const rules = parseDownsampleRules([
+    { source: "fast", interval: "10m", aggregates: ["max"], target: "fast_10m", delay: "0s" },
+  ]);
+  const server = await startTestServer({ downsample: rules });
+  const maxes = async () =>
+    (await sql(server.url, "SELECT v_max FROM fast_10m ORDER BY ts")).map((r) => Number(r[0]));
+  try {
+    await sql(server.url, "CREATE TABLE fast (ts TIMESTAMP TIME INDEX, v DOUBLE) WITH (skip_wal = 'true')");
+    await sql(server.url, "CREATE TABLE strict (ts TIMESTAMP TIME INDEX, v DOUBLE)");
+    await lineWrite(server.url, Array.from({ length: 30 }, (_, k) => `fast v=${k} ${BASE + k * MIN}`));
+    assert.equal(await server.server.downsampler.runOnce(BASE + 30 * MIN), 3);
+    // The late row is written and marked, then the request fails as a whole (a string into another
+    // table's float column): no row, no mark.
+    const r = await fetch(`${server.url}/v1/influxdb/write?precision=ms`, {
+      method: "POST",
+      body: `fast v=500 ${BASE + 30_000}\nstrict v="text" ${BASE + 60_000}`,
+    });
+    assert.equal(r.status, 400, await r.text());
+    assert.equal(await server.server.downsampler.runOnce(BASE + 30 * MIN), 0);
+    assert.deepEqual(await sql(server.url, "SELECT count(*) FROM fast"), [[30]]);
+    // The marks' table was created and rolled back with that write: the next late write marks anew.
+    await lineWrite(server.url, [`fast v=600 ${BASE + 11 * MIN}`]);
+    assert.equal(await server.server.downsampler.runOnce(BASE + 30 * MIN), 1);
+    assert.deepEqual(await maxes(), [9, 600, 29]);
+  } finally {
+    await server.stop();
+  }
+});
