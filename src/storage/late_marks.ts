@@ -6,8 +6,9 @@
  * clears their marks (`takeLateMarks`, `clearLateMarks`).
  *
  * Only tables that are the source of a rule are watched: any other write pays one map lookup per
- * batch. A watched write compares each row's time with the lowest watermark; only rows below it
- * (late ones) cost more: one `INSERT OR IGNORE` per distinct window per write.
+ * batch. A watched write finds its oldest row (~2 ns a row, `deno task bench downsample`) and stops
+ * when it is above every watermark; only late rows cost more: one `INSERT OR IGNORE` per distinct
+ * window per write.
  */
 import { toEpochMs } from "../common/time_unit.ts";
 import type { DatabaseHandle } from "./database.ts";
@@ -72,7 +73,7 @@ function ensure(handle: DatabaseHandle, schema: string): void {
 
 /**
  * Marks the windows of the late rows of a write (inside its transaction). `timeMs(i)` is row i's
- * time in ms; `lowestMs` is the oldest row's (a write wholly above every watermark returns at once).
+ * time in ms; `lowestMs` is the oldest row's (a write wholly above the watermarks returns at once).
  */
 export function markLate(
   handle: DatabaseHandle,
@@ -82,14 +83,15 @@ export function markLate(
   timeMs: (i: number) => number,
   lowestMs: number,
 ): void {
-  let lowest = -Infinity;
-  for (const w of watches) if (w.upto !== null && w.maxLateness > 0 && w.upto > lowest) lowest = w.upto;
-  if (lowest === -Infinity || lowestMs >= lowest) return;
+  // A row can be late only below the highest watermark of the rules that mark.
+  let highest = -Infinity;
+  for (const w of watches) if (w.upto !== null && w.maxLateness > 0 && w.upto > highest) highest = w.upto;
+  if (highest === -Infinity || lowestMs >= highest) return;
   const now = Date.now();
   let seen: Set<string> | null = null;
   for (let i = 0; i < n; i++) {
     const t = timeMs(i);
-    if (t >= lowest) continue;
+    if (t >= highest) continue;
     for (const w of watches) {
       if (w.upto === null || w.maxLateness === 0 || t >= w.upto || t < now - w.maxLateness) continue;
       const at = Math.floor(t / w.interval) * w.interval;
