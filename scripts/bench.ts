@@ -2,7 +2,7 @@
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
  * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk,
- * load, footprint, forward), each in a fresh process after a `sync`;
+ * load, footprint, forward, downsample), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -17,6 +17,7 @@ import { benchPromql } from "./bench_promql.ts";
 import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
 import { footprint } from "./bench_footprint.ts";
 import { benchForward } from "./bench_forward.ts";
+import { benchDownsample } from "./bench_downsample.ts";
 
 function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
   return [
@@ -139,6 +140,28 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
       ["forward: on / off", (r.ingestSequenced / r.ingestPlain).toFixed(2), ""],
       ["forward: ingest and forward 200k samples by remote write, samples/s", fmt(r.drainSamplesPerSec), ""],
     ];
+  },
+  downsample: () => {
+    const r = benchDownsample();
+    const lines: Line[] = [];
+    for (const [kind, m] of [["metric samples", r.metric], ["table rows", r.table]] as const) {
+      lines.push([`downsample: ${kind}/s, not a rule's source`, fmt(m.plain), ""]);
+      lines.push([`downsample: same, a source written in order`, fmt(m.source), ""]);
+      lines.push([`downsample: source / not a source`, (m.source / m.plain).toFixed(2), ""]);
+      lines.push([`downsample: same, a source every write of which is late`, fmt(m.late), ""]);
+      lines.push([`downsample: late / not a source`, (m.late / m.plain).toFixed(2), ""]);
+    }
+    lines.push([
+      "downsample: the check alone, in-order source, ns per metric sample",
+      r.checkNs.metric.toFixed(2),
+      "<= 10",
+    ]);
+    lines.push([
+      "downsample: the check alone, in-order source, ns per table row",
+      r.checkNs.table.toFixed(2),
+      "<= 10",
+    ]);
+    return lines;
   },
 };
 

@@ -230,7 +230,7 @@ function serverMetrics(
   forwarder: Forwarder | null,
 ): ServerMetrics {
   const metrics = new ServerMetrics();
-  metrics.watchDownsampling(downsampler.windows);
+  metrics.watchDownsampling(downsampler.windows, downsampler.recomputed);
   metrics.watchStorage(() => storage.compactedWindows());
   watchTableDisk(metrics.registry, storage);
   if (forwarder !== null) metrics.watchForwarding(() => forwarder.stats());

@@ -12,6 +12,7 @@
  * target_database = "public"    # default: the source's database
  * ttl = "90d"                   # the ttl of created target tables (default: none)
  * delay = "1m"                  # a window is computed this long after it ends (default 1m)
+ * max_lateness = "7d"           # late writes this old or newer recompute their window (default 7d; "0s": never)
  * ```
  */
 import { parseDuration } from "../common/humantime.ts";
@@ -32,7 +33,15 @@ export interface DownsampleRule {
   /** The ttl text for created target tables, or "" for none. */
   ttl: string;
   delay: number;
+  /**
+   * How old (ms before now) a write into a window already computed may be and still have the window
+   * recomputed; 0 never recomputes.
+   */
+  max_lateness: number;
 }
+
+/** The default `max_lateness`: a week covers an agent offline over a long weekend, and bounds a backfill's recomputation. */
+export const DEFAULT_MAX_LATENESS = "7d";
 
 const KEYS = new Set([
   "source",
@@ -43,6 +52,7 @@ const KEYS = new Set([
   "target_database",
   "ttl",
   "delay",
+  "max_lateness",
 ]);
 const TABLE_NAME = /^[A-Za-z_:][A-Za-z0-9_:\-.]*$/;
 const DB_NAME = /^[A-Za-z_][A-Za-z0-9_\-]*$/;
@@ -116,6 +126,7 @@ function parseRule(entry: unknown, where: string): DownsampleRule {
     target_database: targetDatabase,
     ttl,
     delay: duration("delay", "1m", 0),
+    max_lateness: duration("max_lateness", DEFAULT_MAX_LATENESS, 0),
   };
 }
 
@@ -148,5 +159,6 @@ export function renderDownsampleRule(r: DownsampleRule): string[] {
   ];
   if (r.ttl !== "") lines.push(`ttl = ${JSON.stringify(r.ttl)}`);
   lines.push(`delay = ${JSON.stringify(`${r.delay}ms`)}`);
+  lines.push(`max_lateness = ${JSON.stringify(`${r.max_lateness}ms`)}`);
   return lines;
 }

@@ -3,13 +3,15 @@
  * (`delay` after its end), a stretch of windows at a time, each stretch written to the target
  * together with the rule's watermark in one transaction (`watermark.ts`). Empty stretches of the
  * source are skipped without moving the watermark, so data that arrives later for a window never
- * computed is still taken; data arriving for a window already computed is not (see the README).
+ * computed is still taken. Data arriving for a window already computed (below the watermark) marks
+ * the window with the write (`storage/late_marks.ts`), and the next run recomputes it (`late.ts`).
  */
 import { Logger } from "../common/log.ts";
 import type { DownsampleRule } from "../config/downsample.ts";
 import { isPhysicalTable, type Storage } from "../storage/mod.ts";
-import { aggregateWindows, firstTimeFrom, sourceShape } from "../storage/window_aggregate.ts";
-import { metricWrites, tableBatch } from "./target.ts";
+import { clearOtherRules, type LateWatch } from "../storage/late_marks.ts";
+import { aggregateWindows, firstTimeFrom } from "../storage/window_aggregate.ts";
+import { recomputeLate, writeGroups } from "./late.ts";
 import { readWatermark, writeWatermark } from "./watermark.ts";
 
 const log = new Logger("petrel::downsample");
@@ -30,8 +32,33 @@ export class Downsampler {
   private readonly lastError = new Map<string, string>();
   /** Windows written since start, per rule target (`petrel_downsample_windows_total`). */
   readonly windows = new Map<string, number>();
+  /** Of those, windows written again after late writes (`petrel_downsample_recomputed_windows_total`). */
+  readonly recomputed = new Map<string, number>();
+  /** Per rule key, what the writes into its source compare with (its watermark). */
+  private readonly watches = new Map<string, LateWatch>();
 
-  constructor(private readonly storage: Storage, private readonly rules: DownsampleRule[]) {}
+  /** Registers every rule's source with the storage, so late writes into it are marked from now on. */
+  constructor(private readonly storage: Storage, private readonly rules: DownsampleRule[]) {
+    const keysByDb = new Map<string, string[]>();
+    for (const rule of rules) {
+      const key = ruleKey(rule);
+      const watch: LateWatch = {
+        rule: key,
+        interval: rule.interval,
+        maxLateness: rule.max_lateness,
+        upto: storage.hasDatabase(rule.target_database) && this.targetExists(rule)
+          ? readWatermark(storage.database(rule.target_database), key)
+          : null,
+      };
+      this.watches.set(key, watch);
+      storage.lateWatches.add(rule.database, rule.source, watch);
+      keysByDb.set(rule.database, [...(keysByDb.get(rule.database) ?? []), key]);
+    }
+    // Marks of rules no longer configured (or changed) would never be taken.
+    for (const [db, keys] of keysByDb) {
+      if (storage.hasDatabase(db)) clearOtherRules(storage.database(db), keys);
+    }
+  }
 
   /** Starts the periodic run (every rule's interval, between 1 s and 60 s), never keeping the process alive. */
   start(): void {
@@ -83,6 +110,19 @@ export class Downsampler {
   }
 
   private async runRule(rule: DownsampleRule, nowMs: number): Promise<number> {
+    const written = await this.runForward(rule, nowMs);
+    const late = await recomputeLate(this.storage, rule, ruleKey(rule), nowMs, () => this.stopped);
+    this.count(this.recomputed, rule, late);
+    this.count(this.windows, rule, late);
+    return written + late;
+  }
+
+  private count(counter: Map<string, number>, rule: DownsampleRule, n: number): void {
+    if (n > 0) counter.set(rule.target, (counter.get(rule.target) ?? 0) + n);
+  }
+
+  /** Computes the windows closed since the watermark, moving it. */
+  private async runForward(rule: DownsampleRule, nowMs: number): Promise<number> {
     const closedEnd = Math.floor((nowMs - rule.delay) / rule.interval) * rule.interval;
     const storage = this.storage;
     if (!storage.hasDatabase(rule.database) || storage.getTable(rule.database, rule.source) === undefined) {
@@ -97,6 +137,8 @@ export class Downsampler {
     let upto = readWatermark(storage.database(rule.target_database), key);
     // A dropped target is rebuilt from the source, whatever the watermark said.
     if (upto !== null && !this.targetExists(rule)) upto = null;
+    const watch = this.watches.get(key)!;
+    watch.upto = upto;
     let windows = 0;
     let contiguous = false; // the last step found data: the next one starts where it ended
     while (!this.stopped) {
@@ -112,23 +154,18 @@ export class Downsampler {
       }
       if (from >= closedEnd) break;
       const to = Math.min(from + stepMs, closedEnd);
-      const shape = sourceShape(table);
       const groups = aggregateWindows(src, table, from, to, rule.interval, rule.aggregates.includes("last"));
       const target = storage.database(rule.target_database);
       target.transaction(() => {
-        if (shape.metric) {
-          const writes = metricWrites(rule, shape, groups);
-          if (writes.length > 0) storage.writeMetrics(rule.target_database, writes);
-        } else if (groups.length > 0) {
-          storage.write(rule.target_database, [tableBatch(rule, shape, groups)]);
-        }
+        writeGroups(storage, rule, table, groups);
         writeWatermark(target, key, to);
       });
-      upto = to;
+      // In the same synchronous stretch as the read: a write from now on below `to` is late.
+      watch.upto = upto = to;
       contiguous = groups.length > 0;
       const n = new Set(groups.map((g) => g.windowMs)).size;
       windows += n;
-      this.windows.set(rule.target, (this.windows.get(rule.target) ?? 0) + n);
+      this.count(this.windows, rule, n);
       await new Promise((r) => setTimeout(r, 0)); // requests run between steps
     }
     return windows;

@@ -122,7 +122,7 @@ export class ServerMetrics {
   }
 
   /** Reports the windows each downsampling target received, at each scrape. */
-  watchDownsampling(windows: ReadonlyMap<string, number>): void {
+  watchDownsampling(windows: ReadonlyMap<string, number>, recomputed: ReadonlyMap<string, number>): void {
     scrapedMetric(
       this.registry,
       "counter",
@@ -130,6 +130,14 @@ export class ServerMetrics {
       "Windows written by downsampling rules, by target",
       ["target"],
       () => [...windows].map(([target, n]) => [{ target }, n]),
+    );
+    scrapedMetric(
+      this.registry,
+      "counter",
+      "petrel_downsample_recomputed_windows_total",
+      "Windows written again by downsampling rules after late writes into their source, by target",
+      ["target"],
+      () => [...recomputed].map(([target, n]) => [{ target }, n]),
     );
   }
 

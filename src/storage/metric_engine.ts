@@ -29,6 +29,7 @@ import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./met
 import { noteSamples } from "./metric_head.ts";
 import { appendSampleColumns, insertSamples, type SampleColumns } from "./metric_samples.ts";
 import { nextSeq } from "./forward_seq.ts";
+import { type LateWatch, markLate, oldest } from "./late_marks.ts";
 import type { SeriesIndex } from "./metric_series.ts";
 
 /** One sample to write; `stale` marks a Prometheus staleness marker. */
@@ -70,6 +71,8 @@ export interface MetricWriteOptions {
   autoCreateTable: boolean;
   /** Stamp samples with the forwarding insert sequence (`forward_seq.ts`). */
   sequenced?: boolean;
+  /** The database's metrics that downsampling rules watch for late writes (`late_marks.ts`). */
+  late?: ReadonlyMap<string, LateWatch[]>;
 }
 
 const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -358,6 +361,13 @@ function writeMetric(
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) {
     // accepted, not stored
     p.ts.length = p.ids.length = p.values.length = before;
+    return n;
+  }
+  const late = opts.late?.get(logical.name.toLowerCase());
+  if (late !== undefined && n > 0) {
+    // marked in this write's transaction, as the samples are (flushed per physical table below)
+    const ts = p.ts.slice(before);
+    markLate(handle, physical.schema, late, n, (i) => ts[i], oldest(ts));
   }
   return n;
 }

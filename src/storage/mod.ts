@@ -49,6 +49,7 @@ import { matchSeries, matchSeriesInRange, selectMetricColumns, selectMetricSerie
 import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
+import { LateWatches } from "./late_marks.ts";
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
@@ -92,6 +93,8 @@ export class Storage {
   private readonly maxDiskSize: number;
   /** Set by the forwarder (`src/forward/`): stamps metric writes with a seq, and may refuse writes. */
   forwarding: { gate(db: string, table: string): void; journal: boolean } | null = null;
+  /** Source tables of downsampling rules, whose late writes are marked (`late_marks.ts`). */
+  readonly lateWatches = new LateWatches();
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
@@ -219,14 +222,19 @@ export class Storage {
     if (this.forwarding !== null) {
       for (const b of batches) if (typeof b.table === "string") this.forwarding.gate(db, b.table);
     }
-    const settings = { autoCreateTable: this.autoCreateTable, journal: this.forwarding?.journal === true };
+    const late = this.lateWatches.of(db);
+    const settings = {
+      autoCreateTable: this.autoCreateTable,
+      journal: this.forwarding?.journal === true,
+      late,
+    };
     if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
     this.compactor.wrote();
     try {
       return this.wrote(
         h,
         h.transaction(() =>
-          writeMetrics(h, metric, this.metricOptions(opts.hints)) +
+          writeMetrics(h, metric, this.metricOptions(db, opts.hints)) +
           (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
         ),
       );
@@ -252,11 +260,12 @@ export class Storage {
     const h = this.database(db);
     if (this.forwarding !== null) { for (const w of writes) this.forwarding.gate(db, w.metric); }
     this.compactor.wrote();
-    return this.wrote(h, writeMetrics(h, writes, this.metricOptions(opts.hints)));
+    return this.wrote(h, writeMetrics(h, writes, this.metricOptions(db, opts.hints)));
   }
 
-  private metricOptions(hints: TableOptions | undefined) {
-    return { hints, autoCreateTable: this.autoCreateTable, sequenced: this.forwarding !== null };
+  private metricOptions(db: string, hints: TableOptions | undefined) {
+    const late = this.lateWatches.of(db);
+    return { hints, autoCreateTable: this.autoCreateTable, sequenced: this.forwarding !== null, late };
   }
 
   /**

@@ -35,6 +35,7 @@ import {
 } from "./table.ts";
 import { unitOf, UNITS_PER_SECOND } from "../common/time_unit.ts";
 import { journalWrite, rowidBefore, timeRangeOf } from "./forward_journal.ts";
+import { type LateWatch, markLateRows } from "./late_marks.ts";
 
 /** Options of one write call. */
 export interface WriteOptions {
@@ -58,6 +59,8 @@ export interface WriterSettings {
   autoCreateTable: boolean;
   /** Record each write in the forwarding journal (`forward_journal.ts`). */
   journal?: boolean;
+  /** The database's tables that downsampling rules watch for late writes (`late_marks.ts`). */
+  late?: ReadonlyMap<string, LateWatch[]>;
 }
 
 const MAX_VARIABLES = 32766;
@@ -264,6 +267,7 @@ function insertRows(
   mapping: ColumnMapping,
   source: ColumnSource,
   wantRange = false,
+  late?: readonly LateWatch[],
 ): [number | bigint, number | bigint] | null {
   const { table, names } = mapping;
   for (const c of table.columns) {
@@ -303,6 +307,7 @@ function insertRows(
   }
   const sawNullTag = new Set(table.primaryKey.filter((k) => !names.includes(k) || sawNull.has(k)));
   recordNullTags(handle, table, sawNullTag);
+  if (late !== undefined) markLateRows(handle, table, late, values, width, n, names.indexOf(table.timeIndex));
   return wantRange ? timeRangeOf(values, width, n, names.indexOf(table.timeIndex)) : null;
 }
 
@@ -351,12 +356,13 @@ function writeBatch(
   const source = columnar
     ? columnarSource(columnar, keyPositions)
     : rowSource(batch, evolved.names.length, keyPositions);
+  const late = settings.late?.get(table.name.toLowerCase());
   if (!settings.journal) {
-    insertRows(handle, evolved, source);
+    insertRows(handle, evolved, source, false, late);
     return { rows: rowCount, durable };
   }
   const before = rowidBefore(handle, table);
-  const range = insertRows(handle, evolved, source, true);
+  const range = insertRows(handle, evolved, source, true, late);
   if (range !== null) journalWrite(handle, table, before, range, rowCount);
   return { rows: rowCount, durable };
 }

@@ -8,7 +8,7 @@ Deno.test("downsample rules: defaults fill in, and the rendered config reads bac
     config,
     `[[downsample]]\nsource = "cpu"\ninterval = "5m"\ntarget = "cpu:5m"\n\n` +
       `[[downsample]]\nsource = "weather"\ndatabase = "edge"\ninterval = "1h"\naggregates = ["MAX", "last", "max"]\n` +
-      `target = "weather_1h"\ntarget_database = "rollups"\nttl = "400d"\ndelay = "90s"\n`,
+      `target = "weather_1h"\ntarget_database = "rollups"\nttl = "400d"\ndelay = "90s"\nmax_lateness = "0s"\n`,
     "test.toml",
   );
   assert.deepEqual(config.downsample, [
@@ -21,6 +21,7 @@ Deno.test("downsample rules: defaults fill in, and the rendered config reads bac
       target_database: "public",
       ttl: "",
       delay: 60_000,
+      max_lateness: 7 * 86_400_000,
     },
     {
       source: "weather",
@@ -31,6 +32,7 @@ Deno.test("downsample rules: defaults fill in, and the rendered config reads bac
       target_database: "rollups",
       ttl: "400d",
       delay: 90_000,
+      max_lateness: 0,
     },
   ]);
   const again = defaultConfig();

@@ -1,0 +1,88 @@
+/**
+ * Recomputing windows that took late writes. A write below a rule's watermark marks its window in
+ * the source database, durably with the write (`storage/late_marks.ts`). Here the marked windows are
+ * aggregated again and written over the target's rows for them (targets dedup by series and time),
+ * a batch of marks at a time. Reading the marks, reading the source, writing the target and clearing
+ * the marks happen in one synchronous stretch, so no write of this process falls between them: a
+ * write after it marks its window again. When the target lives in the source's database the target
+ * rows and the cleared marks commit in one transaction; otherwise the marks are cleared right after
+ * the target committed, and a crash between the two only recomputes the windows once more.
+ */
+import type { DownsampleRule } from "../config/downsample.ts";
+import { toEpochMs } from "../common/time_unit.ts";
+import { clearLateMarks, takeLateMarks } from "../storage/late_marks.ts";
+import { type Storage, timeUnit, ttlCutoff } from "../storage/mod.ts";
+import type { TableMeta } from "../storage/table.ts";
+import { aggregateWindows, sourceShape, type WindowGroup } from "../storage/window_aggregate.ts";
+import { metricWrites, tableBatch } from "./target.ts";
+
+/** Marks taken per transaction. */
+const MARKS_PER_STEP = 64;
+
+/** Recomputes a rule's marked windows as of `nowMs`; returns the windows written. */
+export async function recomputeLate(
+  storage: Storage,
+  rule: DownsampleRule,
+  key: string,
+  nowMs: number,
+  stopped: () => boolean,
+): Promise<number> {
+  let windows = 0;
+  while (!stopped()) {
+    if (!storage.hasDatabase(rule.database)) break;
+    const src = storage.database(rule.database);
+    const table = src.getTable(rule.source);
+    if (table === undefined) break;
+    const marks = takeLateMarks(src, key, MARKS_PER_STEP);
+    if (marks.length === 0) break;
+    const floor = oldestRecomputed(table, rule, nowMs);
+    const groups: WindowGroup[] = [];
+    for (const [from, to] of ranges(marks.filter((at) => at >= floor), rule.interval)) {
+      groups.push(...aggregateWindows(src, table, from, to, rule.interval, rule.aggregates.includes("last")));
+    }
+    storage.createDatabase(rule.target_database, true);
+    const target = storage.database(rule.target_database);
+    target.transaction(() => {
+      writeGroups(storage, rule, table, groups);
+      if (target === src) clearLateMarks(src, key, marks);
+    });
+    if (target !== src) src.transaction(() => clearLateMarks(src, key, marks));
+    windows += new Set(groups.map((g) => g.windowMs)).size;
+    await new Promise((r) => setTimeout(r, 0)); // requests run between steps
+  }
+  return windows;
+}
+
+/** The oldest window start recomputed: `max_lateness` back, and never a window reaching past the source's ttl. */
+function oldestRecomputed(table: TableMeta, rule: DownsampleRule, nowMs: number): number {
+  const cutoff = ttlCutoff(table, nowMs);
+  const ttlFloor = cutoff === undefined ? -Infinity : toEpochMs(cutoff, timeUnit(table));
+  return Math.max(nowMs - rule.max_lateness, ttlFloor);
+}
+
+/** Sorted window starts as `[from, to)` ranges of adjacent windows. */
+function ranges(starts: number[], interval: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const at of starts) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last[1] === at) last[1] = at + interval;
+    else out.push([at, at + interval]);
+  }
+  return out;
+}
+
+/** Writes recomputed windows over the target's rows (inside the caller's transaction). */
+export function writeGroups(
+  storage: Storage,
+  rule: DownsampleRule,
+  table: TableMeta,
+  groups: WindowGroup[],
+): void {
+  const shape = sourceShape(table);
+  if (shape.metric) {
+    const writes = metricWrites(rule, shape, groups);
+    if (writes.length > 0) storage.writeMetrics(rule.target_database, writes);
+  } else if (groups.length > 0) {
+    storage.write(rule.target_database, [tableBatch(rule, shape, groups)]);
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Late-write marks for downsampling (`src/downsample/`). A rule computes each window of its source
+ * once; a write that lands below the rule's watermark (in a window already computed) records the
+ * window here, in the same transaction and the same schema file as the rows, so the mark commits or
+ * rolls back with them and survives a restart. The downsampler recomputes the marked windows and
+ * clears their marks (`takeLateMarks`, `clearLateMarks`).
+ *
+ * Only tables that are the source of a rule are watched: any other write pays one map lookup per
+ * batch. A watched write finds its oldest row (~2 ns a row, `deno task bench downsample`) and stops
+ * when it is above every watermark; only late rows cost more: one `INSERT OR IGNORE` per distinct
+ * window per write.
+ */
+import { toEpochMs } from "../common/time_unit.ts";
+import type { DatabaseHandle } from "./database.ts";
+import { quoteIdent, type TableMeta, timeUnit } from "./table.ts";
+
+/** One rule watching its source table for late writes. */
+export interface LateWatch {
+  /** The rule's key (its watermark's key). */
+  rule: string;
+  /** The rule's window (ms). */
+  interval: number;
+  /** Writes older than this (ms before now) are not marked; 0 marks none. */
+  maxLateness: number;
+  /** The rule's watermark (ms), kept current by the downsampler; null while nothing is computed. */
+  upto: number | null;
+}
+
+/** Rules watching their sources, by database and table name (lower case). */
+export class LateWatches {
+  private readonly byDb = new Map<string, Map<string, LateWatch[]>>();
+
+  /** Watches a source table for a rule. */
+  add(db: string, table: string, watch: LateWatch): void {
+    let tables = this.byDb.get(db);
+    if (tables === undefined) this.byDb.set(db, tables = new Map());
+    const key = table.toLowerCase();
+    tables.set(key, [...(tables.get(key) ?? []), watch]);
+  }
+
+  /** The watched tables of a database, or undefined when none is (the common case). */
+  of(db: string): ReadonlyMap<string, LateWatch[]> | undefined {
+    return this.byDb.get(db);
+  }
+}
+
+const MARKS = "__petrel_downsample_late";
+const SCHEMAS = ["main", "nowal"] as const;
+/** Schemas known to hold the marks table, as of a catalog load (a rollback may have undone its creation). */
+const ready = new WeakMap<DatabaseHandle, { loads: number; schemas: Set<string> }>();
+
+function readySchemas(handle: DatabaseHandle): Set<string> {
+  let r = ready.get(handle);
+  if (r === undefined || r.loads !== handle.catalogLoads) {
+    ready.set(handle, r = { loads: handle.catalogLoads, schemas: new Set() });
+  }
+  return r.schemas;
+}
+
+function marks(schema: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(MARKS)}`;
+}
+
+function ensure(handle: DatabaseHandle, schema: string): void {
+  const schemas = readySchemas(handle);
+  if (schemas.has(schema)) return;
+  handle.conn.exec(
+    `CREATE TABLE IF NOT EXISTS ${marks(schema)} (rule TEXT NOT NULL, at INTEGER NOT NULL, ` +
+      `PRIMARY KEY (rule, at)) WITHOUT ROWID`,
+  );
+  schemas.add(schema);
+}
+
+/**
+ * Marks the windows of the late rows of a write (inside its transaction). `timeMs(i)` is row i's
+ * time in ms; `lowestMs` is the oldest row's (a write wholly above the watermarks returns at once).
+ */
+export function markLate(
+  handle: DatabaseHandle,
+  schema: string,
+  watches: readonly LateWatch[],
+  n: number,
+  timeMs: (i: number) => number,
+  lowestMs: number,
+): void {
+  // A row can be late only below the highest watermark of the rules that mark.
+  let highest = -Infinity;
+  for (const w of watches) if (w.upto !== null && w.maxLateness > 0 && w.upto > highest) highest = w.upto;
+  if (highest === -Infinity || lowestMs >= highest) return;
+  const now = Date.now();
+  let seen: Set<string> | null = null;
+  for (let i = 0; i < n; i++) {
+    const t = timeMs(i);
+    if (t >= highest) continue;
+    for (const w of watches) {
+      if (w.upto === null || w.maxLateness === 0 || t >= w.upto || t < now - w.maxLateness) continue;
+      const at = Math.floor(t / w.interval) * w.interval;
+      const key = `${w.rule}\u0001${at}`;
+      if (seen?.has(key)) continue;
+      (seen ??= new Set()).add(key);
+      ensure(handle, schema);
+      insertMark(handle, schema).run(w.rule, at);
+    }
+  }
+}
+
+/** {@link markLate} for an ordinary table's write: `values` holds `n` rows of `width`, the time at `at`. */
+export function markLateRows(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  watches: readonly LateWatch[],
+  values: readonly unknown[],
+  width: number,
+  n: number,
+  at: number,
+): void {
+  if (at < 0 || n === 0) return;
+  const unit = timeUnit(table);
+  // The oldest row first, in a tight loop: a write wholly above the watermarks stops there.
+  let lo = values[at] as number | bigint;
+  for (let k = width + at; k < n * width; k += width) {
+    const v = values[k] as number | bigint;
+    if (v < lo) lo = v;
+  }
+  const timeMs = (i: number) => toEpochMs(values[i * width + at] as number | bigint, unit);
+  markLate(handle, table.schema, watches, n, timeMs, toEpochMs(lo, unit));
+}
+
+/** The oldest of a write's times (ms). */
+export function oldest(ts: readonly number[]): number {
+  let lo = Infinity;
+  for (let i = 0; i < ts.length; i++) if (ts[i] < lo) lo = ts[i];
+  return lo;
+}
+
+function insertMark(handle: DatabaseHandle, schema: string) {
+  const key = `late\u0001${schema}`;
+  let stmt = handle.statements.get(key);
+  if (stmt === undefined) {
+    stmt = handle.conn.prepare(`INSERT OR IGNORE INTO ${marks(schema)} (rule, at) VALUES (?, ?)`);
+    handle.statements.set(key, stmt);
+  }
+  return stmt;
+}
+
+function present(handle: DatabaseHandle, schema: string): boolean {
+  if (readySchemas(handle).has(schema)) return true;
+  const row = handle.conn.prepare(
+    `SELECT 1 AS x FROM ${quoteIdent(schema)}.sqlite_master WHERE type = 'table' AND name = ?`,
+  ).get(MARKS);
+  return row !== undefined;
+}
+
+/** The oldest `limit` marked windows of a rule (ms, ascending), from every schema of the database. */
+export function takeLateMarks(handle: DatabaseHandle, rule: string, limit: number): number[] {
+  const out = new Set<number>();
+  for (const schema of SCHEMAS) {
+    if (!present(handle, schema)) continue;
+    const rows = handle.conn.prepare(`SELECT at FROM ${marks(schema)} WHERE rule = ? ORDER BY at LIMIT ?`)
+      .all(rule, limit) as Array<{ at: number }>;
+    for (const r of rows) out.add(Number(r.at));
+  }
+  return [...out].sort((a, b) => a - b).slice(0, limit);
+}
+
+/** Clears a rule's marks of the given windows (inside the caller's transaction, if any). */
+export function clearLateMarks(handle: DatabaseHandle, rule: string, windows: number[]): void {
+  for (const schema of SCHEMAS) {
+    if (!present(handle, schema)) continue;
+    const stmt = handle.conn.prepare(`DELETE FROM ${marks(schema)} WHERE rule = ? AND at = ?`);
+    for (const at of windows) stmt.run(rule, at);
+  }
+}
+
+/** Clears every mark of the rules not in `keep` (rules removed or changed), in each schema. */
+export function clearOtherRules(handle: DatabaseHandle, keep: string[]): void {
+  for (const schema of SCHEMAS) {
+    if (!present(handle, schema)) continue;
+    handle.conn.prepare(
+      `DELETE FROM ${marks(schema)} WHERE rule NOT IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(keep));
+  }
+}
