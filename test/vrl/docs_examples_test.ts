@@ -11,6 +11,7 @@ import { A_TO_E } from "./docs_examples/a_e.ts";
 import { F_TO_O } from "./docs_examples/f_o.ts";
 import { PARSE } from "./docs_examples/p.ts";
 import { Q_TO_Z } from "./docs_examples/q_z.ts";
+import { EXPRESSIONS } from "./docs_examples/expressions.ts";
 
 const EXAMPLES: DocsExample[] = [...A_TO_E, ...F_TO_O, ...PARSE, ...Q_TO_Z];
 
@@ -27,6 +28,9 @@ Deno.test("docs examples: the table is grouped by function, alphabetically", () 
 
 for (const e of EXAMPLES) {
   Deno.test(`docs ${e.fn}: ${e.title}`, () => check(e));
+}
+for (const e of EXPRESSIONS) {
+  Deno.test(`docs expressions, ${e.fn}: ${e.title}`, () => check(e));
 }
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;

@@ -1,6 +1,7 @@
 /** Parsing functions for structured text: JSON, key/value, logfmt, CSV, query strings, URLs, numbers, durations. */
 
 import { parseJsonToDepth } from "./json_depth.ts";
+import { serdeJsonError } from "./json_errors.ts";
 import { parseBytes, parseDuration, parseIntBase } from "./parse_numbers.ts";
 import { K, mapOf, objectOf, t } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
@@ -20,7 +21,7 @@ export function parseJsonText(text: string): VrlValue {
     if (!RISKY_NUMBER.test(text) && !/^\s*-?\d/.test(text)) return fromJson(JSON.parse(text));
     return JSON.parse(text, reviveVrl) as VrlValue;
   } catch (e) {
-    return fail(`unable to parse json: ${(e as Error).message}`);
+    return fail(`unable to parse json: ${serdeJsonError(text) ?? (e as Error).message}`);
   }
 }
 
