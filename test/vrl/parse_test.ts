@@ -66,6 +66,15 @@ table("parse_key_value", [
   ok(`parse_key_value!("a=1 flag")`, { a: "1", flag: true }),
   fails(`parse_key_value!("a=1 flag", accept_standalone_key: false)`, "could not parse"),
   ok(`parse_key_value!("")`, {}),
+  // Lenient whitespace (the default) allows blanks around the key/value delimiter; strict does not.
+  ok(`parse_key_value!("a = 1 b = 2")`, { a: "1", b: "2" }),
+  ok(`parse_key_value!(.m)`, { msg: 'a "b"', n: "1" }, { m: 'msg="a \\"b\\"" n=1' }),
+  ok(`parse_key_value!(.m)`, { msg: '"unterminated', n: "1" }, { m: 'msg="unterminated n=1' }),
+  ok(`parse_key_value!("k:v ,  x: y", field_delimiter: ",", key_value_delimiter: ":")`, { k: "v", x: "y" }),
+  fails(
+    `parse_key_value!("foo=bar baz", accept_standalone_key: false)`,
+    "could not parse whole line successfully",
+  ),
 ]);
 
 table("parse_logfmt", [

@@ -104,6 +104,12 @@ export const A_TO_E: DocsExample[] = [
   ),
   ex("decode_punycode", "Decode an ASCII only string", v`decode_punycode!("www.cafe.com")`, "www.cafe.com"),
   ex(
+    "decode_punycode",
+    "Ignore validation",
+    v`decode_punycode!("xn--8hbb.xn--fiba.xn--8hbf.xn--eib.", validate: false)`,
+    "١٠.٦٦.٣٠.٥.",
+  ),
+  ex(
     "decode_zstd",
     "Decode Zstd data",
     v`decode_zstd!(decode_base64!("KLUv/QBY/QEAYsQOFKClbQBedqXsb96EWDax/f/F/z+gNU4ZTInaUeAj82KqPFjUzKqhcfDqAIsLvAsnY1bI/N2mHzDixRQA"))`,
@@ -203,6 +209,12 @@ decrypt!(ciphertext, "AES-128-CBC-PKCS7", key, iv: iv)`,
   ),
   ex("encode_percent", "Percent encode special characters", v`encode_percent("foo@bar?")`, "foo%40bar%3F"),
   ex("encode_punycode", "Encode an ASCII only string", v`encode_punycode!("www.cafe.com")`, "www.cafe.com"),
+  ex(
+    "encode_punycode",
+    "Ignore validation",
+    v`encode_punycode!("xn--8hbb.xn--fiba.xn--8hbf.xn--eib.", validate: false)`,
+    "xn--8hbb.xn--fiba.xn--8hbf.xn--eib.",
+  ),
   ex(
     "encrypt",
     "Encrypt value",

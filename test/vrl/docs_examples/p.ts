@@ -125,6 +125,18 @@ export const PARSE: DocsExample[] = [
     { at: "info", method: "GET", path: "/index", status: "200", tags: ["dev", "dummy"] },
   ),
   ex(
+    "parse_key_value",
+    "Parse key value pairs with strict whitespace",
+    v`parse_key_value!(s'app=my-app ip=1.2.3.4 user= msg=hello-world', whitespace: "strict")`,
+    { app: "my-app", ip: "1.2.3.4", user: "", msg: "hello-world" },
+  ),
+  ex(
+    "parse_key_value",
+    "Parse key value pairs with lenient whitespace",
+    v`parse_key_value!(s'app=my-app ip=1.2.3.4 user= msg=hello-world')`,
+    { app: "my-app", ip: "1.2.3.4", user: "msg=hello-world" },
+  ),
+  ex(
     "parse_logfmt",
     "Parse logfmt log",
     v`parse_logfmt!("@timestamp=\"Sun Jan 10 16:47:39 EST 2021\" level=info msg=\"Stopping all fetchers\" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager")`,
