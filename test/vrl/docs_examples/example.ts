@@ -35,3 +35,11 @@ export const exErr = (fn: string, title: string, program: string, error: string)
 
 /** Raw program text: VRL escapes (`\d`, `\"`) are written as the docs show them. */
 export const v = String.raw;
+
+/** The example's program does not compile, with VRL error `code` (e.g. `E103`). */
+export const exCompile = (fn: string, title: string, program: string, compile: string): DocsExample => ({
+  fn,
+  title,
+  program,
+  compile,
+});

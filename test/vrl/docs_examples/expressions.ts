@@ -1,6 +1,6 @@
 /** VRL docs examples of the expressions reference (literals, operators, paths, assignment, control flow). */
 
-import { type DocsExample, ex, exJson, v } from "./example.ts";
+import { type DocsExample, ex, exCompile, exJson, v } from "./example.ts";
 
 /** Examples of the expressions page, grouped by the docs' section (in `fn`). */
 export const EXPRESSIONS: DocsExample[] = [
@@ -172,4 +172,37 @@ my_variable`,
 my_variable`,
     1,
   ),
+  // The errors reference: each compile-time error's example program and its code.
+  exCompile(
+    "errors",
+    "E102 non-boolean predicate",
+    v`if "this evaluates to a string" { .fail = true }`,
+    "E102",
+  ),
+  exCompile("errors", "E103 unhandled fallible assignment", v`. |= parse_key_value(.message)`, "E103"),
+  exCompile("errors", "E104 unnecessary error assignment", v`.message, err = downcase("HELLO")`, "E104"),
+  exCompile("errors", "E105 call to undefined function", v`parse_keyvalue(.message)`, "E105"),
+  exCompile("errors", "E106 function argument arity mismatch", v`to_int(.field1, .field2)`, "E106"),
+  exCompile("errors", "E107 required argument missing", v`parse_timestamp(.timestamp)`, "E107"),
+  exCompile(
+    "errors",
+    "E108 unknown function argument keyword",
+    v`parse_timestamp!(.timestamp, fmt: "%D")`,
+    "E108",
+  ),
+  exCompile("errors", "E110 invalid argument type", v`downcase(42)`, "E110"),
+  exCompile("errors", "E203 syntax error", v`.x = 1 +`, "E203"),
+  exCompile("errors", "E620 can't abort infallible function", v`downcase!("text")`, "E620"),
+  exCompile("errors", "E630 fallible argument", v`upcase(parse_json(.x))`, "E630"),
+  exCompile("errors", "E631 fallible abort message expression", v`abort upcase(.x)`, "E631"),
+  exCompile(
+    "errors",
+    "E642 parent path segment rejects this mutation",
+    v`.foo = "bar"
+.foo.bar = "baz"`,
+    "E642",
+  ),
+  exCompile("errors", "E651 unnecessary error coalescing operation", v`"foo" ?? "bar"`, "E651"),
+  exCompile("errors", "E660 non-boolean negation", v`!"foo"`, "E660"),
+  exCompile("errors", "E701 call to undefined variable", v`my_var`, "E701"),
 ];
