@@ -73,6 +73,12 @@ export const A_TO_E: DocsExample[] = [
     true,
   ),
   ex(
+    "crc",
+    "Create CRC checksum using the CRC_32_CKSUM algorithm",
+    v`crc("foo", algorithm: "CRC_32_CKSUM")`,
+    "4271552933",
+  ),
+  ex(
     "decode_base16",
     "Decode base16 data",
     v`decode_base16!("796f752068617665207375636365737366756c6c79206465636f646564206d65")`,
