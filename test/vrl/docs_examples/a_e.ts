@@ -38,6 +38,12 @@ export const A_TO_E: DocsExample[] = [
   ex("chunks", "Split a string into chunks", v`chunks("abcdefgh", 4)`, ["abcd", "efgh"]),
   ex(
     "community_id",
+    "ICMP",
+    v`community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 8, destination_port: 0, protocol: 1)`,
+    "1:crodRHL2FEsHjbv3UkRrfbs4bZ0=",
+  ),
+  ex(
+    "community_id",
     "UDP",
     v`community_id!(source_ip: "1.2.3.4", destination_ip: "5.6.7.8", source_port: 1122, destination_port: 3344, protocol: 17)`,
     "1:0Mu9InQx6z4ZiCZM/7HXi2WMhOg=",

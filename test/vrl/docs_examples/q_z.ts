@@ -39,6 +39,7 @@ export const Q_TO_Z: DocsExample[] = [
     v`remove!(value: { "foo": { "bar": [42], "baz": true } }, path: ["foo", "bar", 0], compact: true)`,
     { foo: { baz: true } },
   ),
+  ex("remove_secret", "Remove the Datadog API key", v`remove_secret("datadog_api_key")`, null),
   ex("replace", "Replace literal text", v`replace("Apples and Bananas", "and", "not")`, "Apples not Bananas"),
   ex(
     "replace",
@@ -84,6 +85,7 @@ export const Q_TO_Z: DocsExample[] = [
     v`screamingsnakecase("input-string", "kebab-case")`,
     "INPUT_STRING",
   ),
+  exJson("seahash", "Calculate seahash (negative)", v`seahash("bar")`, "-2796170501982571315"),
   ex("set", "single-segment top-level field", v`set!(value: { "foo": "bar" }, path: ["foo"], data: "baz")`, {
     foo: "baz",
   }),
@@ -94,6 +96,13 @@ export const Q_TO_Z: DocsExample[] = [
     { foo: { bar: "qux" } },
   ),
   ex("set", "array", v`set!(value: ["foo", "bar", "baz"], path: [-2], data: 42)`, ["foo", 42, "baz"]),
+  ex("set_secret", "Set the Datadog API key", v`set_secret("datadog_api_key", "secret-value")`, null),
+  ex(
+    "set_semantic_meaning",
+    "Sets custom field semantic meaning",
+    v`set_semantic_meaning(.foo, "bar")`,
+    null,
+  ),
   ex(
     "sha2",
     "Calculate sha2 hash",
