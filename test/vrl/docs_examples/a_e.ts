@@ -36,6 +36,8 @@ export const A_TO_E: DocsExample[] = [
   ex("basename", "Extract basename from dir path", v`basename!("/home/user/")`, "user"),
   ex("boolean", "Declare a boolean type", v`bool!(.value)`, false, { value: false }),
   ex("chunks", "Split a string into chunks", v`chunks("abcdefgh", 4)`, ["abcd", "efgh"]),
+  // The chunks split a character's bytes; they leave VRL through from_utf8_lossy, as in the docs.
+  ex("chunks", "Chunk a string with multi-byte characters", v`chunks("ab你好", 4)`, ["ab\uFFFD", "\uFFFD好"]),
   ex(
     "community_id",
     "ICMP",
