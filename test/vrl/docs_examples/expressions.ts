@@ -28,6 +28,7 @@ export const EXPRESSIONS: DocsExample[] = [
   ex("string", "String literal with escapes", v`"Hello, \"world\"!"`, 'Hello, "world"!'),
   ex("string", "Raw string literal", v`s'Hello, "world"!'`, 'Hello, "world"!'),
   ex("string", "Unicode string literal", v`"Hello, world! 🌎"`, "Hello, world! 🌎"),
+  ex("string", "Unicode escape", v`"Hello, world! \u{1F30E}"`, "Hello, world! 🌎"),
   ex(
     "timestamp",
     "Timestamp literal",
