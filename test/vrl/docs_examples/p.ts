@@ -65,6 +65,23 @@ export const PARSE: DocsExample[] = [
   ),
   ex(
     "parse_cef",
+    "Ignore syslog header",
+    v`parse_cef!("Sep 29 08:26:10 host CEF:1|Security|threatmanager|1.0|100|worm successfully stopped|10|src=10.0.0.1 dst=2.1.2.2 spt=1232")`,
+    {
+      cefVersion: "1",
+      deviceVendor: "Security",
+      deviceProduct: "threatmanager",
+      deviceVersion: "1.0",
+      deviceEventClassId: "100",
+      name: "worm successfully stopped",
+      severity: "10",
+      src: "10.0.0.1",
+      dst: "2.1.2.2",
+      spt: "1232",
+    },
+  ),
+  ex(
+    "parse_cef",
     "Translate custom fields",
     v`parse_cef!("CEF:0|Dev|firewall|2.2|1|Connection denied|5|c6a1=2345:0425:2CA1:0000:0000:0567:5673:23b5 c6a1Label=Device IPv6 Address", translate_custom_fields: true)`,
     {
