@@ -23,6 +23,8 @@ export interface PathNode extends Span {
   k: "path";
   root: PathRoot;
   segs: Segment[];
+  /** Path coalescing `.(a | b)`: the segment at `at` is the first of `fields` present (the parser desugars it). */
+  coalesce?: { at: number; fields: string[] };
 }
 
 /** An assignment target; `_` discards. */

@@ -1,6 +1,7 @@
 /** VRL parser: tokens to a syntax tree (recursive descent, VRL's operator precedence). */
 
 import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span } from "./ast.ts";
+import { desugarCoalesce } from "./parser_coalesce.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import { lex, type Token } from "./lexer.ts";
 import { BINARY_LEVELS, isTarget, KEYWORDS, RESERVED, TokenStream, toTarget } from "./parser_tokens.ts";
@@ -194,7 +195,7 @@ class Parser extends TokenStream {
     }
     if (t.text === ".") {
       this.next();
-      return this.pathTail({ kind: "event" }, t.start, t.end, true);
+      return desugarCoalesce(this.pathTail({ kind: "event" }, t.start, t.end, true));
     }
     if (t.text === "%") {
       this.next();
@@ -203,9 +204,10 @@ class Parser extends TokenStream {
         this.next();
         const node = this.pathTail({ kind: "meta" }, t.start, nx.end, false);
         node.segs.unshift(nx.text);
-        return node;
+        if (node.coalesce) node.coalesce.at++;
+        return desugarCoalesce(node);
       }
-      return this.pathTail({ kind: "meta" }, t.start, t.end, false);
+      return desugarCoalesce(this.pathTail({ kind: "meta" }, t.start, t.end, false));
     }
     return this.fail(t);
   }
@@ -232,6 +234,7 @@ class Parser extends TokenStream {
   /** Path segments after a root; `afterDot` means a field may follow directly (`.foo`). */
   private pathTail(root: PathRoot, start: number, end: number, afterDot: boolean): PathNode {
     const segs: Segment[] = [];
+    let coalesce: PathNode["coalesce"];
     let expectField = afterDot;
     for (;;) {
       const t = this.peek();
@@ -251,11 +254,13 @@ class Parser extends TokenStream {
         continue;
       }
       if (expectField && t.kind === "punct" && t.text === "(") {
-        this.fail(t, "syntax error: path coalescing `.(a | b)` is not supported");
+        coalesce = this.coalesceGroup(root.kind === "expr" || coalesce !== undefined, segs);
+        [end, expectField] = [this.peek(-1).end, false];
+        continue;
       }
       if (!expectField && t.kind === "punct" && t.text === "." && !this.peek(1).space) {
         const n = this.peek(1);
-        if (n.kind === "ident" || n.kind === "int" || n.kind === "string") {
+        if (n.kind === "ident" || n.kind === "int" || n.kind === "string" || this.is("(", 1)) {
           this.next();
           expectField = true;
           continue;
@@ -278,7 +283,7 @@ class Parser extends TokenStream {
       }
       break;
     }
-    return { k: "path", root, segs, start, end };
+    return coalesce ? { k: "path", root, segs, start, end, coalesce } : { k: "path", root, segs, start, end };
   }
 
   private identExpr(): Expr {
@@ -312,7 +317,7 @@ class Parser extends TokenStream {
     if (bang) this.next();
     if (this.is("(") && !this.peek().space) return this.call(t, bang);
     if (bang) this.fail(this.peek());
-    return this.pathTail({ kind: "var", name: t.text }, t.start, t.end, false);
+    return desugarCoalesce(this.pathTail({ kind: "var", name: t.text }, t.start, t.end, false));
   }
 
   private ifExpr(t: Token): Expr {

@@ -1,6 +1,6 @@
 /** The parser's token stream: look-ahead, expectations, syntax errors, and the bracketed literals. */
 
-import type { Expr, PathNode, Target } from "./ast.ts";
+import type { Expr, PathNode, Segment, Target } from "./ast.ts";
 import { VrlCompileError } from "./diagnostic.ts";
 import type { Token } from "./lexer.ts";
 
@@ -32,6 +32,27 @@ export abstract class TokenStream {
       t.start,
       Math.max(t.end, t.start + 1),
     );
+  }
+  /** Reads a path coalescing group `(a | b | "c")` at `segs`' next field, pushing its first field there. */
+  protected coalesceGroup(refused: boolean, segs: Segment[]): { at: number; fields: string[] } {
+    if (refused) {
+      this.fail(
+        this.peek(),
+        "syntax error: path coalescing `.(a | b)` is supported once per path, on the event, metadata or a variable",
+      );
+    }
+    this.expect("(");
+    const fields: string[] = [];
+    for (;;) {
+      const t = this.next();
+      if (t.kind !== "ident" && t.kind !== "string") this.fail(t);
+      fields.push(t.text);
+      if (!this.is("|")) break;
+      this.next();
+    }
+    this.expect(")");
+    segs.push(fields[0]);
+    return { at: segs.length - 1, fields };
   }
   protected expect(text: string): Token {
     if (!this.is(text)) {

@@ -314,6 +314,14 @@ export function displayValue(v: VrlValue): string {
   if (v instanceof VrlTimestamp) return `t'${formatRfc3339(v)}'`;
   if (v instanceof VrlRegex) return `r'${v.source}'`;
   if (typeof v === "number") return formatFloat(v);
+  // VRL's `Display`: `[1, 2]` and `{ "a": 1 }`, items rendered the same way.
+  if (Array.isArray(v)) return `[${v.map(displayValue).join(", ")}]`;
+  if (v instanceof Map) {
+    const keys = sortedKeys(v);
+    return keys.length === 0
+      ? "{  }"
+      : `{ ${keys.map((k) => `"${k}": ${displayValue(v.get(k)!)}`).join(", ")} }`;
+  }
   return encodeJson(v);
 }
 

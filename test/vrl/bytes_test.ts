@@ -15,7 +15,7 @@ table("bytes: invalid UTF-8 is kept until it leaves VRL", [
   ok(`length(decode_base64!("3q2+7w=="))`, 4),
   ok(`decode_base64!("3q2+7w==") == decode_base16!("deadbeef")`, true),
   ok(`md5(decode_base64!("/w=="))`, "00594fd4f42ba43fc1ca0427a0576295"),
-  ok(`crc(decode_base16!("ff"))`, 4278190080),
+  ok(`crc(decode_base16!("ff"))`, "4278190080"),
   // Leaving VRL as text, invalid sequences become U+FFFD as Rust's from_utf8_lossy.
   ok(`decode_base16!("61ff62")`, "a\uFFFDb"),
   exact(`encode_json(decode_base16!("61e282"))`, `"\\"a\uFFFD\\""`),

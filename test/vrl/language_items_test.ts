@@ -84,3 +84,17 @@ table("function compile errors (E610) and closure checks (E120, E122)", [
   ok(`filter([1, 2]) -> |_i, v| { v == 2 }`, [2]),
   ok(`map_keys({"a": 1}) -> |k| { upcase(k) }`, { A: 1 }),
 ]);
+
+// `.a.(b | c).d`: the first field present at that level is read; the last one is the fallback.
+table("path coalescing", [
+  ok(`.a.(b | c).d`, 2, { a: { c: { d: 2 } } }),
+  ok(`.a.(b | c).d`, 1, { a: { b: { d: 1 }, c: { d: 2 } } }),
+  ok(`.a.(b | c).d`, null, { a: { b: null, c: { d: 2 } } }),
+  ok(`.a.(b | c | "e f")`, 3, { a: { "e f": 3 } }),
+  ok(`.(x | y)`, null),
+  ok(`v = {"b": 1}\nv.(a | b)`, 1),
+  ok(`upcase!(.(message | msg))`, "HI", { msg: "hi" }),
+  rejects(`.a.(b | c).d = 1`, "E203"),
+  rejects(`parse_json!("{}").(a | b)`, "E203|supported once per path"),
+  rejects(`.(a | b).(c | d)`, "E203|supported once per path"),
+]);

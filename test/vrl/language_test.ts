@@ -43,7 +43,7 @@ table("paths", [
   ok(`%a.b = 1; %`, { a: { b: 1 } }),
   ok(`x = {"a": [1, {"b": 2}]}; x.a[1].b`, 2),
   rejects(`y`, "E701"),
-  rejects(`.a.(b | c)`, "E203"),
+  ok(`.a.(b | c)`, 1, { a: { c: 1 } }),
 ]);
 
 table("assignment", [

@@ -13,6 +13,27 @@ table("parse_json", [
   rejects(`parse_json("{}")`, "E100"),
 ]);
 
+// VRL passes serde_json's error through: its wording and its line/column (of the offending byte).
+const serde = (text: string, message: string) =>
+  fails(`parse_json!(.t)`, `unable to parse json: ${message}`, { t: text });
+table("parse_json errors", [
+  serde("not json", "expected ident at line 1 column 2"),
+  serde("", "EOF while parsing a value at line 1 column 0"),
+  serde("{", "EOF while parsing an object at line 1 column 1"),
+  serde("[1,]", "trailing comma at line 1 column 4"),
+  serde('{"a": 1,}', "trailing comma at line 1 column 9"),
+  serde('{"a" 1}', "expected `:` at line 1 column 6"),
+  serde("{a:1}", "key must be a string at line 1 column 2"),
+  serde("[1 2]", "expected `,` or `]` at line 1 column 4"),
+  serde('{"a": 1 "b": 2}', "expected `,` or `}` at line 1 column 9"),
+  serde("01", "invalid number at line 1 column 2"),
+  serde('"abc', "EOF while parsing a string at line 1 column 4"),
+  serde('"a\\qb"', "invalid escape at line 1 column 4"),
+  serde('{"a":1} x', "trailing characters at line 1 column 9"),
+  serde('{\n"a": nul}', "expected ident at line 2 column 9"),
+  serde("<html>", "expected value at line 1 column 1"),
+]);
+
 table("parse_key_value", [
   ok(
     `parse_key_value!("@timestamp=\\"Sun Jan 10 16:47:39 EST 2021\\" level=info msg=\\"Stopping all fetchers\\" tag#production=stopping_fetchers id=ConsumerFetcherManager-1382721708341 module=kafka.consumer.ConsumerFetcherManager")`,
@@ -45,6 +66,15 @@ table("parse_key_value", [
   ok(`parse_key_value!("a=1 flag")`, { a: "1", flag: true }),
   fails(`parse_key_value!("a=1 flag", accept_standalone_key: false)`, "could not parse"),
   ok(`parse_key_value!("")`, {}),
+  // Lenient whitespace (the default) allows blanks around the key/value delimiter; strict does not.
+  ok(`parse_key_value!("a = 1 b = 2")`, { a: "1", b: "2" }),
+  ok(`parse_key_value!(.m)`, { msg: 'a "b"', n: "1" }, { m: 'msg="a \\"b\\"" n=1' }),
+  ok(`parse_key_value!(.m)`, { msg: '"unterminated', n: "1" }, { m: 'msg="unterminated n=1' }),
+  ok(`parse_key_value!("k:v ,  x: y", field_delimiter: ",", key_value_delimiter: ":")`, { k: "v", x: "y" }),
+  fails(
+    `parse_key_value!("foo=bar baz", accept_standalone_key: false)`,
+    "could not parse whole line successfully",
+  ),
 ]);
 
 table("parse_logfmt", [

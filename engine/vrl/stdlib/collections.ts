@@ -17,6 +17,8 @@ import { everyItem, unlessConstant } from "./def.ts";
 import { exceptKeys, flattenValue } from "./flatten.ts";
 
 const OA = K.OBJECT | K.ARRAY;
+/** An `object_from_array` key: a string, or `null` to skip the value. */
+const isKey = (k: VrlValue | undefined): boolean => typeof k === "string" || k === null;
 
 function deepMerge(a: VrlObject, b: VrlObject, deep: boolean): VrlObject {
   const out: VrlObject = new Map(a);
@@ -266,24 +268,25 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   object_from_array: {
     params: [req("values", K.ARRAY), opt("keys", K.ARRAY)],
     returns: K.OBJECT,
+    // A `null` key skips its value (VRL's docs: `[null, 2]` is dropped), so it is no error.
     fallibleFor: (a) =>
       a[1]
-        ? unlessConstant(1, (k) => everyItem(k, (x) => typeof x === "string"))(a)
-        : unlessConstant(0, (v) => everyItem(v, (p) => Array.isArray(p) && typeof p[0] === "string"))(a),
+        ? unlessConstant(1, (k) => everyItem(k, isKey))(a)
+        : unlessConstant(0, (v) => everyItem(v, (p) => Array.isArray(p) && isKey(p[0])))(a),
     call: ([vs, ks]) => {
       const out: VrlObject = new Map();
       if (ks !== undefined && ks !== null) {
         (ks as VrlValue[]).forEach((k, i) => {
-          if (typeof k !== "string") fail(`keys must be strings, got ${kindOf(k)}`);
-          out.set(k as string, (vs as VrlValue[])[i] ?? null);
+          if (!isKey(k)) fail(`keys must be strings, got ${kindOf(k)}`);
+          if (k !== null) out.set(k as string, (vs as VrlValue[])[i] ?? null);
         });
         return out;
       }
       for (const p of vs as VrlValue[]) {
-        if (!Array.isArray(p) || typeof p[0] !== "string") {
+        if (!Array.isArray(p) || !isKey(p[0])) {
           return fail("expected an array of [key, value] pairs");
         }
-        out.set(p[0], p[1] ?? null);
+        if (p[0] !== null) out.set(p[0] as string, p[1] ?? null);
       }
       return out;
     },

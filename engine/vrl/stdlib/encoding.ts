@@ -4,6 +4,7 @@
  * `../bytes.ts`).
  */
 
+import { CRC_ALGORITHMS, crcOf } from "./crc.ts";
 import { createHash } from "node:crypto";
 import { bytesString, utf8Bytes } from "../bytes.ts";
 import { K } from "../types.ts";
@@ -218,13 +219,15 @@ export const ENCODING_FNS: Record<string, FnDef> = {
   },
   crc: {
     params: [req("value", S), opt("algorithm", S)],
-    returns: K.INTEGER,
-    fallibleFor: unlessConstant(1, (v) => v === "CRC_32_ISO_HDLC", true),
-    call: (
-      [v, a],
-    ) => (str(a, "CRC_32_ISO_HDLC") === "CRC_32_ISO_HDLC"
-      ? crc32(v as string)
-      : fail(`unsupported algorithm ${a}`)),
+    // Decimal text, as VRL returns it (its docs: `crc("foo")` is `"2356372769"`).
+    returns: S,
+    fallibleFor: unlessConstant(1, (v) => typeof v === "string" && Object.hasOwn(CRC_ALGORITHMS, v), true),
+    call: ([v, a]) => {
+      const name = str(a, "CRC_32_ISO_HDLC");
+      if (name === "CRC_32_ISO_HDLC") return String(crc32(v as string));
+      const params = Object.hasOwn(CRC_ALGORITHMS, name) ? CRC_ALGORITHMS[name] : undefined;
+      return params ? String(crcOf(utf8Bytes(v as string), params)) : fail(`Invalid CRC algorithm: ${name}`);
+    },
   },
   encode_key_value: {
     params: [

@@ -307,7 +307,8 @@ export const EXTRA_FNS: Record<string, FnDef> = {
       const y = Math.sin(lo2 - lo1) * Math.cos(la2);
       const x = Math.cos(la1) * Math.sin(la2) - Math.sin(la1) * Math.cos(la2) * Math.cos(lo2 - lo1);
       const bearing = ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
-      const distance = str(u, "kilometers") === "miles" ? km * 0.621371 : km;
+      // VRL converts with 0.6213712 miles per kilometre (its docs: 974.6348468 miles for 1568.5227233 km).
+      const distance = str(u, "kilometers") === "miles" ? km * 0.6213712 : km;
       return new Map<string, VrlValue>([["bearing", Math.round(bearing * 1e3) / 1e3], [
         "distance",
         Math.round(distance * 1e7) / 1e7,

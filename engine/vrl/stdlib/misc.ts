@@ -2,7 +2,7 @@
 
 import { isIP } from "node:net";
 import { K } from "../types.ts";
-import { displayValue, vrlEquals, type VrlTimestamp, type VrlValue } from "../value.ts";
+import { displayValue, encodeJson, vrlEquals, type VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
 import { nowNs } from "./time.ts";
 import { type Level, Logger } from "../../../src/common/log.ts";
@@ -111,7 +111,12 @@ export const MISC_FNS: Record<string, FnDef> = {
       }
     },
     call: ([v, level, rate]) => {
-      const msg = typeof v === "string" ? v : displayValue(v!);
+      // VRL logs `to_string_lossy`: collections as JSON, unlike `assert_eq`'s `Display`.
+      const msg = typeof v === "string"
+        ? v
+        : v instanceof Map || Array.isArray(v)
+        ? encodeJson(v)
+        : displayValue(v!);
       const lvl = str(level, "info");
       const limit = num(rate, 1) * 1000;
       const key = lvl + msg;

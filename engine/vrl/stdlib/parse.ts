@@ -1,6 +1,8 @@
 /** Parsing functions for structured text: JSON, key/value, logfmt, CSV, query strings, URLs, numbers, durations. */
 
 import { parseJsonToDepth } from "./json_depth.ts";
+import { serdeJsonError } from "./json_errors.ts";
+import { parseKeyValue } from "./key_value.ts";
 import { parseBytes, parseDuration, parseIntBase } from "./parse_numbers.ts";
 import { K, mapOf, objectOf, t } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
@@ -20,7 +22,7 @@ export function parseJsonText(text: string): VrlValue {
     if (!RISKY_NUMBER.test(text) && !/^\s*-?\d/.test(text)) return fromJson(JSON.parse(text));
     return JSON.parse(text, reviveVrl) as VrlValue;
   } catch (e) {
-    return fail(`unable to parse json: ${(e as Error).message}`);
+    return fail(`unable to parse json: ${serdeJsonError(text) ?? (e as Error).message}`);
   }
 }
 
@@ -39,80 +41,6 @@ function reviveVrl(_k: string, v: unknown, ctx?: { source?: string }): unknown {
   }
   if (v === null || Array.isArray(v)) return v;
   return new Map(Object.entries(v as Record<string, VrlValue>));
-}
-
-function unquote(s: string): string {
-  if (s.length >= 2 && ((s[0] === '"' && s.endsWith('"')) || (s[0] === "'" && s.endsWith("'")))) {
-    return s.slice(1, -1).replace(/\\(["'\\])/g, "$1");
-  }
-  return s;
-}
-
-/** Splits `text` on `delim` outside of double quotes. */
-function splitOutsideQuotes(text: string, delim: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\" && i + 1 < text.length) {
-        cur += c + text[++i];
-        continue;
-      }
-      if (c === quote) quote = "";
-      cur += c;
-      continue;
-    }
-    if (c === '"') {
-      quote = c;
-      cur += c;
-      continue;
-    }
-    if (text.startsWith(delim, i)) {
-      out.push(cur);
-      cur = "";
-      i += delim.length - 1;
-      continue;
-    }
-    cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** `parse_key_value` with VRL's options. */
-export function parseKeyValue(
-  text: string,
-  kvDelim: string,
-  fieldDelim: string,
-  strict: boolean,
-  standalone: boolean,
-): VrlObject {
-  const out: VrlObject = new Map();
-  const fields = fieldDelim === " "
-    ? splitOutsideQuotes(text.trim(), " ").filter((f) => f !== "")
-    : splitOutsideQuotes(text, fieldDelim);
-  for (let raw of fields) {
-    if (!strict) raw = raw.trim();
-    if (raw === "") continue;
-    const parts = splitOutsideQuotes(raw, kvDelim);
-    let key: string, value: VrlValue;
-    if (parts.length === 1) {
-      if (!standalone) return fail(`could not parse "${raw}" as a key value pair`);
-      key = unquote(parts[0]);
-      value = true;
-    } else {
-      key = unquote(strict ? parts[0] : parts[0].trim());
-      const rest = parts.slice(1).join(kvDelim);
-      value = unquote(strict ? rest : rest.trim());
-    }
-    const prev = out.get(key);
-    if (prev === undefined) out.set(key, value);
-    else if (Array.isArray(prev)) prev.push(value);
-    else out.set(key, [prev, value]);
-  }
-  return out;
 }
 
 function parseCsvRecord(text: string, delim: string): string[] {
