@@ -3,7 +3,6 @@
  * and inserts each batch with cached multi-row statements, all in one transaction per call (left
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
-import type { StatementSync } from "node:sqlite";
 import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
 import { columnsOf } from "../common/rows.ts";
 import {
@@ -21,14 +20,13 @@ import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import { addColumns } from "./ddl.ts";
+import { insertAll, type InsertVerb } from "./writer_insert.ts";
 import { runGroupedWrite } from "./group_commit.ts";
 import {
   CURRENT_LAYOUT,
   isAppendMode,
   keyColumns,
   mergeMode,
-  qualifiedName,
-  quoteIdent,
   ttlMs,
   usesNullTag,
   validateTableName,
@@ -209,9 +207,6 @@ function recordNullTags(handle: DatabaseHandle, table: TableMeta, names: Set<str
   return next;
 }
 
-/** How rows are inserted: plain (append), replacing the row with the same key, or merging non-nulls. */
-type InsertVerb = "append" | "replace" | "merge";
-
 function insertVerb(table: TableMeta, names: string[], sawNull: Set<string>): InsertVerb {
   if (isAppendMode(table)) return "append";
   if (mergeMode(table) === "last_row") return "replace";
@@ -222,45 +217,9 @@ function insertVerb(table: TableMeta, names: string[], sawNull: Set<string>): In
   return complete ? "replace" : "merge";
 }
 
-function insertSql(table: TableMeta, names: string[], rowCount: number, verb: InsertVerb): string {
-  const cols = names.map(quoteIdent).join(", ");
-  const tuple = `(${names.map(() => "?").join(", ")})`;
-  const values = new Array(rowCount).fill(tuple).join(", ");
-  if (verb === "append") return `INSERT INTO ${qualifiedName(table)} (${cols}) VALUES ${values}`;
-  if (verb === "replace") {
-    return `INSERT OR REPLACE INTO ${qualifiedName(table)} (${cols}) VALUES ${values}`;
-  }
-  const key = [...table.primaryKey, table.timeIndex];
-  const fields = names.filter((n) => !key.includes(n));
-  const action = fields.length === 0
-    ? "NOTHING"
-    : `UPDATE SET ${
-      fields.map((f) => `${quoteIdent(f)} = coalesce(excluded.${quoteIdent(f)}, ${quoteIdent(f)})`).join(", ")
-    }`;
-  return `INSERT INTO ${qualifiedName(table)} (${cols}) VALUES ${values} ON CONFLICT (${
-    key.map(quoteIdent).join(", ")
-  }) DO ${action}`;
-}
-
-function statementFor(
-  handle: DatabaseHandle,
-  table: TableMeta,
-  names: string[],
-  rowCount: number,
-  verb: InsertVerb,
-): StatementSync {
-  const key = `w\u0001${table.name}\u0001${names.join("\u0001")}\u0001${rowCount}\u0001${verb}`;
-  let stmt = handle.statements.get(key);
-  if (!stmt) {
-    stmt = handle.conn.prepare(insertSql(table, names, rowCount, verb));
-    handle.statements.set(key, stmt);
-  }
-  return stmt;
-}
-
 /**
- * Inserts rows with statements of `perStatement` rows, then powers of two for the rest; returns the
- * time range written when `wantRange`.
+ * Converts the rows and inserts them (`writer_insert.ts`); returns the time range written when
+ * `wantRange`.
  */
 function insertRows(
   handle: DatabaseHandle,
@@ -295,16 +254,7 @@ function insertRows(
   });
   const verb = insertVerb(table, names, sawNull);
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
-  let i = 0;
-  const bind = (count: number): void => {
-    const stmt = statementFor(handle, table, names, count, verb);
-    stmt.run(...values.slice(i * width, (i + count) * width));
-    i += count;
-  };
-  while (n - i >= perStatement) bind(perStatement);
-  for (let size = 256; size >= 1; size >>= 1) {
-    while (n - i >= size) bind(size);
-  }
+  insertAll(handle, table, names, verb, values, n, perStatement);
   const sawNullTag = new Set(table.primaryKey.filter((k) => !names.includes(k) || sawNull.has(k)));
   recordNullTags(handle, table, sawNullTag);
   if (late !== undefined) markLateRows(handle, table, late, values, width, n, names.indexOf(table.timeIndex));
