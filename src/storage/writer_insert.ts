@@ -132,9 +132,10 @@ function nextChunk(
   for (const r of runs) {
     if (r >= full || r < MIN_GROUP_ROWS) continue;
     const s = sizeFor(r, perStatement), c = count(s);
-    if (c > found || (c === found && s > size)) [size, found] = [s, c];
+    if (c >= MIN_CONSTANT_COLUMNS && (c > found || (c === found && s > size))) [size, found] = [s, c];
   }
-  if (found < MIN_CONSTANT_COLUMNS) return { size, constant: undefined };
+  // too few constant columns: the plain form, at full size (not cut short for nothing)
+  if (found < MIN_CONSTANT_COLUMNS) return { size: full, constant: undefined };
   const constant = runs.map((r) => r >= size);
   // a VALUES row needs one column: with every column constant, the first is bound per row
   if (found === width) constant[0] = false;
