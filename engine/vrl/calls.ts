@@ -5,7 +5,7 @@ import { compileDel, compileExists, compileUnnest } from "./calls_path.ts";
 import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
 import { fallibleArgument, VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { compileTypeDef } from "./type_def.ts";
-import { type ArgInfo, type ClosureFn, type FnDef, kindBit, typeError } from "./stdlib/def.ts";
+import { type ArgInfo, type ClosureFn, type FnDef, kindBit, type ParamDef, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
 import { type VrlValue } from "./value.ts";
 
@@ -16,13 +16,17 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
   if (e.name === "del") return compileDel(cx, e, st);
   if (e.name === "exists") return compileExists(cx, e, st);
   if (e.name === "unnest") return compileUnnest(cx, e, st);
-  if (e.name === "type_def") return compileTypeDef(cx, e, st);
+  if (e.name === "type_def") {
+    const [value] = bindArgs(TYPE_DEF_PARAMS, e);
+    if (!value) throw missingArgument(e, "value");
+    return compileTypeDef(cx, e, st, value);
+  }
   const def = cx.fns[e.name];
   if (!def) {
     const note = `undefined function "${e.name}"`;
     throw new VrlCompileError("E105", "call to undefined function", e.nameSpan.start, e.nameSpan.end, note);
   }
-  const args = compileArgs(cx, def, bindArgs(def, e), e, st);
+  const args = compileArgs(cx, def, bindArgs(def.params, e), e, st);
   let fallible = args.fallible;
   let closureRun: ((c: Ctx) => ClosureFn) | undefined;
   if (e.closure) {
@@ -63,14 +67,27 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
   return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh };
 }
 
+/** `type_def`'s one parameter: it is compiled apart (its argument is typed, never run). */
+const TYPE_DEF_PARAMS: ParamDef[] = [{ name: "value", kind: ANY.kind, required: true }];
+
+function missingArgument(e: CallExpr, name: string): VrlCompileError {
+  return new VrlCompileError(
+    "E107",
+    "required argument missing",
+    e.start,
+    e.end,
+    `argument "${name}" is required`,
+  );
+}
+
 /** Puts each argument expression into its parameter's slot (positional, then named). */
-function bindArgs(def: FnDef, e: CallExpr): (Expr | undefined)[] {
-  const slots: (Expr | undefined)[] = new Array(def.params.length).fill(undefined);
+function bindArgs(params: ParamDef[], e: CallExpr): (Expr | undefined)[] {
+  const slots: (Expr | undefined)[] = new Array(params.length).fill(undefined);
   let pos = 0;
   for (const a of e.args) {
     let idx: number;
     if (a.name !== undefined) {
-      idx = def.params.findIndex((p) => p.name === a.name);
+      idx = params.findIndex((p) => p.name === a.name);
       if (idx < 0) {
         throw new VrlCompileError(
           "E108",
@@ -83,13 +100,13 @@ function bindArgs(def: FnDef, e: CallExpr): (Expr | undefined)[] {
     } else {
       while (pos < slots.length && slots[pos]) pos++;
       idx = pos;
-      if (idx >= def.params.length) {
+      if (idx >= params.length) {
         throw new VrlCompileError(
           "E106",
           "function argument arity mismatch",
           a.start,
           a.end,
-          `"${e.name}" takes at most ${def.params.length} arguments`,
+          `"${e.name}" takes at most ${params.length} arguments`,
         );
       }
     }
@@ -118,15 +135,7 @@ function compileArgs(
   def.params.forEach((p, i) => {
     const a = slots[i];
     if (!a) {
-      if (p.required) {
-        throw new VrlCompileError(
-          "E107",
-          "required argument missing",
-          e.start,
-          e.end,
-          `argument "${p.name}" is required`,
-        );
-      }
+      if (p.required) throw missingArgument(e, p.name);
       out.nodes.push(undefined);
       out.infos.push(undefined);
       out.checks.push(0);

@@ -70,40 +70,17 @@ function isAny(td: TypeDef, kind: number): boolean {
 const orUndefined = (td: TypeDef): TypeDef => ({ ...td, kind: td.kind | K.UNDEFINED });
 
 /**
- * Compiles `type_def(value)`. The argument is checked (its assignments change later types, as in VRL) but
- * never run: the result is the constant rendering of its static type.
+ * Compiles `type_def(value)`, its argument bound by `calls.ts` as any call's. The argument is checked (its
+ * assignments change later types, as in VRL) but never run: the result renders its static type.
  */
-export function compileTypeDef(cx: CompilerApi, e: CallExpr, st: State): Node {
+export function compileTypeDef(cx: CompilerApi, e: CallExpr, st: State, value: Expr): Node {
   if (e.closure) throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
   if (e.bang) {
     throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
   }
-  const [a, extra] = e.args;
-  if (a?.name !== undefined && a.name !== "value") {
-    throw new VrlCompileError(
-      "E108",
-      "unknown function argument",
-      a.start,
-      a.end,
-      `unknown argument "${a.name}"`,
-    );
-  }
-  if (extra) {
-    const code = extra.name === undefined ? "E106" : "E108";
-    throw new VrlCompileError(code, "function argument arity mismatch", extra.start, extra.end);
-  }
-  if (!a) {
-    throw new VrlCompileError(
-      "E107",
-      "required argument missing",
-      e.start,
-      e.end,
-      `argument "value" is required`,
-    );
-  }
-  const n = cx.expr(a.expr, st);
+  const n = cx.expr(value, st);
   // VRL renders `"fallible": true` for a fallible type, but rejects fallible arguments first (E630).
-  if (n.fallible) throw fallibleArgument(a);
-  const value = debugInfo(n.type);
-  return { run: () => deepClone(value), type: { kind: K.OBJECT }, fallible: false, fresh: true };
+  if (n.fallible) throw fallibleArgument(value);
+  const rendered = debugInfo(n.type);
+  return { run: () => deepClone(rendered), type: { kind: K.OBJECT }, fallible: false, fresh: true };
 }
