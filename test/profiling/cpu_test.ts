@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startTestServer } from "../helpers/server.ts";
+import { spawnServer, startTestServer } from "../helpers/server.ts";
 import { waitFor } from "../helpers/debian.ts";
 import { cpuProfileRunning } from "../../src/profiling/mod.ts";
 import { busyUntil, decodePprofBody, parseFlamegraph } from "./helpers.ts";
@@ -126,4 +126,19 @@ Deno.test("a CPU profile stops when its client goes away, freeing the profiler",
   } finally {
     await s.stop();
   }
+});
+
+Deno.test("a CPU profile's use of request.signal draws no legacy-abort warning from Deno", async () => {
+  const dataHome = await Deno.makeTempDir({ prefix: "petrel_prof_" });
+  const server = await spawnServer(["--http-addr", "127.0.0.1:0", "--data-home", dataHome]);
+  try {
+    const r = await fetch(`${server.url}/debug/prof/cpu?seconds=1&output=proto`, { method: "POST" });
+    assert.equal(r.status, 200);
+    await r.arrayBuffer();
+  } finally {
+    await server.stop();
+    await Deno.remove(dataHome, { recursive: true });
+  }
+  // Deno.serve warns once when a handler touches request.signal without `unstable: no-legacy-abort`.
+  assert.doesNotMatch(server.stderr(), /legacy behavior/);
 });
