@@ -42,7 +42,11 @@ Deno.test("nul text: forwarding sends a table's NUL-holding tag and field whole"
 Deno.test("nul text: forwarding sends a NUL-holding metric label whole", async () => {
   const up = petrelUpstream();
   await up.start();
-  const edge = await startEdge({ name: "rw", url: `${up.base}/v1/prometheus/write`, protocol: "remote_write" });
+  const edge = await startEdge({
+    name: "rw",
+    url: `${up.base}/v1/prometheus/write`,
+    protocol: "remote_write",
+  });
   try {
     const t0 = Date.now() - 600_000;
     assert.equal(await remoteWrite(edge.url, [samples("fwd_nul_metric", { job: "j\u0000k" }, t0, 2)]), 204);
