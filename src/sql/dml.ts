@@ -8,6 +8,7 @@ import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storag
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
 import { isTimestampType } from "../storage/datatypes.ts";
+import { isTextType } from "../storage/nul_text.ts";
 import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -234,9 +235,15 @@ function evaluate(
   });
   const conn = storage.database(q.database).conn;
   registerSqlFunctions(conn);
+  // node:sqlite reads text only up to a NUL: a text result comes as its bytes (storage/nul_text.ts)
+  const text = isTextType(col.type);
+  const query = text
+    ? `WITH __petrel_v(v) AS (${q.sql}) SELECT CASE WHEN typeof(v) = 'text' THEN CAST(v AS BLOB) ELSE v END FROM __petrel_v`
+    : q.sql;
   try {
-    const out = runQuery(conn, q.sql);
-    return out.kind === "records" ? out.rows[0]?.[0] ?? null : null;
+    const out = runQuery(conn, query);
+    const v = out.kind === "records" ? out.rows[0]?.[0] ?? null : null;
+    return text && v instanceof Uint8Array ? new TextDecoder().decode(v) : v;
   } catch (e) {
     throw mapSqliteError(e, db);
   }

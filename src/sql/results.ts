@@ -7,6 +7,7 @@ import { storageFailure } from "../common/storage_errors.ts";
 import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, Value } from "../common/rows.ts";
+import { decodeTextColumns, isTextType } from "../storage/nul_text.ts";
 import { takeFunctionError } from "./functions/mod.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
@@ -43,16 +44,17 @@ export function mapSqliteError(e: unknown, db: string): PetrelError {
 }
 
 function inferType(rows: unknown[][], col: number): DataType | string {
-  let sawInt = false;
+  let sawInt = false, sawBlob = false;
   for (const r of rows) {
     const v = r[col];
     if (v === null || v === undefined) continue;
-    if (typeof v === "number") return "Float64";
+    if (typeof v === "number") return sawBlob ? "Binary" : "Float64";
     if (typeof v === "bigint") sawInt = true;
     else if (typeof v === "string") return "String";
-    else if (v instanceof Uint8Array) return "Binary";
+    // a blob beside strings is a string holding a NUL (storage/nul_text.ts): look on
+    else if (v instanceof Uint8Array) sawBlob = true;
   }
-  return sawInt ? "Int64" : "Null";
+  return sawBlob ? "Binary" : sawInt ? "Int64" : "Null";
 }
 
 // SQLite's authorizer codes (stable C API values; node:sqlite's typings do not declare them)
@@ -164,5 +166,7 @@ export function runQuery(
       else if (isBool && typeof v === "number") r[i] = v !== 0;
     }
   }
+  // strings holding a NUL are stored as BLOBs (storage/nul_text.ts)
+  decodeTextColumns(raw, columns.flatMap((c, i) => isTextType(c.data_type) ? [i] : []));
   return { kind: "records", columns, rows: raw as Value[][] };
 }

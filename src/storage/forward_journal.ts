@@ -15,6 +15,7 @@
 import type { Value } from "../common/rows.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isNullTag } from "./datatypes.ts";
+import { decodeTextColumns, isTextType } from "./nul_text.ts";
 import { isAppendMode, keyColumns, qualifiedName, quoteIdent, type TableMeta } from "./table.ts";
 
 /** One journal entry. */
@@ -211,6 +212,8 @@ export function readEntryRows(
   stmt.setReadBigInts(true);
   const raw = stmt.all(...args) as unknown as Value[][];
   const rows = raw.map((r) => r.slice(1).map((v) => (isNullTag(v) ? null : v)));
+  // strings holding a NUL are stored as BLOBs (nul_text.ts)
+  decodeTextColumns(rows, table.columns.flatMap((c, i) => isTextType(c.type) ? [i] : []));
   if (raw.length === 0) return { rows, pos };
   return { rows, pos: entry.kind === "rowid" ? Number(raw[raw.length - 1][0]) : pos + raw.length };
 }

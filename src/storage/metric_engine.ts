@@ -31,6 +31,7 @@ import { appendSampleColumns, insertSamples, type SampleColumns } from "./metric
 import { nextSeq } from "./forward_seq.ts";
 import { type LateWatch, markLate, oldest } from "./late_marks.ts";
 import type { SeriesIndex } from "./metric_series.ts";
+import { storedText } from "./nul_text.ts";
 
 /** One sample to write; `stale` marks a Prometheus staleness marker. */
 export interface MetricSampleInput {
@@ -275,7 +276,7 @@ function insertSeries(
     handle.statements.set(stmtKey, stmt);
   }
   const id = index.nextId;
-  stmt.run(id, tableId, key, ...names.map((n) => labels[n]));
+  stmt.run(id, tableId, key, ...names.map((n) => storedText(labels[n])));
   const sorted: Record<string, string> = {};
   for (const n of names) sorted[n] = labels[n];
   addEntry(index, { id, tableId, labels: sorted }, key);

@@ -5,6 +5,7 @@
  */
 import type { Value } from "../common/rows.ts";
 import { isNullTag } from "./datatypes.ts";
+import { decodeTextColumns, isTextType, storedText } from "./nul_text.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { qualifiedName, quoteIdent, type TableMeta, ttlCutoff } from "./table.ts";
 
@@ -29,10 +30,10 @@ export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableS
   if (cutoff !== undefined && cutoff > lo) lo = cutoff;
   if (hi < lo) return [];
   const where = [`${quoteIdent(table.timeIndex)} >= ?`, `${quoteIdent(table.timeIndex)} <= ?`];
-  const params: (string | bigint)[] = [lo, hi];
+  const params: (string | bigint | Uint8Array)[] = [lo, hi];
   for (const [name, value] of Object.entries(scan.equal ?? {})) {
     where.push(`${quoteIdent(name)} = ?`);
-    params.push(value);
+    params.push(storedText(value));
   }
   for (const name of scan.notNull ?? []) where.push(`${quoteIdent(name)} IS NOT NULL`);
   const order = scan.orderBy?.length ? ` ORDER BY ${scan.orderBy.map(quoteIdent).join(", ")}` : "";
@@ -44,9 +45,12 @@ export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableS
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
   stmt.setReadBigInts(scan.bigInts === true);
   const rows = stmt.all(...params) as unknown as Value[][];
-  const tagAt = scan.columns.flatMap((c, i) => table.columns.find((m) => m.name === c)?.nullTags ? [i] : []);
+  const metas = scan.columns.map((c) => table.columns.find((m) => m.name === c));
+  const tagAt = metas.flatMap((m, i) => m?.nullTags ? [i] : []);
   if (tagAt.length > 0) {
     for (const row of rows) for (const i of tagAt) if (isNullTag(row[i])) row[i] = null;
   }
+  // strings holding a NUL are stored as BLOBs (nul_text.ts)
+  decodeTextColumns(rows, metas.flatMap((m, i) => m && isTextType(m.type) ? [i] : []));
   return rows;
 }

@@ -6,6 +6,7 @@
  */
 import { msToUnit, toEpochMs, UNITS_PER_SECOND } from "../common/time_unit.ts";
 import { isNullTag } from "./datatypes.ts";
+import { textOf } from "./nul_text.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isLogicalTable } from "./metric_layout.ts";
 import { qualifiedName, quoteIdent, type TableMeta, timeUnit, ttlCutoff } from "./table.ts";
@@ -127,7 +128,9 @@ function lowerBound(t: TableMeta, fromMs: number | null): bigint {
 
 function tagValue(v: unknown): string | null {
   if (v === null || v === undefined || isNullTag(v as never)) return null;
-  return typeof v === "string" ? v : String(v);
+  // a tag holding a NUL is stored as a BLOB (nul_text.ts)
+  const text = textOf(v);
+  return typeof text === "string" ? text : String(text);
 }
 
 function numberOf(v: unknown): number | null {

@@ -5,6 +5,7 @@
  */
 import { invalidArguments } from "../common/errors.ts";
 import { encodeUInt64, NULL_TAG } from "./datatypes.ts";
+import { storedText } from "./nul_text.ts";
 import type { ColumnMeta } from "./table.ts";
 import type { ColumnarBatch, ColumnValues, Value, WriteBatch } from "../common/rows.ts";
 import { rescaleTime } from "../common/time_unit.ts";
@@ -68,21 +69,26 @@ export function convertColumn(
   const { n, order } = source, values = source.cols[j], col = plan.col;
   let k = j;
   switch (plan.kind) {
-    case "text":
+    case "text": {
+      // a string holding a NUL is stored as bytes (nul_text.ts); the same string keeps the same
+      // bytes, so a run of it still binds once as a constant column
+      let nulText = "", nulBytes: string | Uint8Array = "";
       for (let r = 0; r < n; r++, k += width) {
         const v = values[order[r]];
-        out[k] = typeof v === "string"
-          ? v
-          : v === null || v === undefined
-          ? nullFor(plan, sawNull)
-          : mismatch(col, v);
+        if (typeof v === "string") {
+          if (v.indexOf("\u0000") === -1) out[k] = v;
+          else out[k] = v === nulText ? nulBytes : (nulBytes = storedText(nulText = v));
+        } else out[k] = v === null || v === undefined ? nullFor(plan, sawNull) : mismatch(col, v);
       }
       return;
+    }
     case "binary":
       for (let r = 0; r < n; r++, k += width) {
         const v = values[order[r]];
-        out[k] = v instanceof Uint8Array || typeof v === "string"
+        out[k] = v instanceof Uint8Array
           ? v
+          : typeof v === "string"
+          ? storedText(v)
           : v === null || v === undefined
           ? nullFor(plan, sawNull)
           : mismatch(col, v);

@@ -8,6 +8,7 @@ import { AGGREGATES } from "./aggregates.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { TIME_SCALARS } from "./time.ts";
 import type { Arg, Ret, ScalarDef } from "./values.ts";
+import { storedText } from "../../storage/nul_text.ts";
 
 const SCALARS: Record<string, ScalarDef> = { ...TIME_SCALARS, ...OTHER_SCALARS };
 
@@ -29,10 +30,15 @@ export function takeFunctionError(): unknown {
   return e;
 }
 
-function guarded<A extends unknown[], R>(fn: (...args: A) => R, fallback: R): (...args: A) => R {
-  return (...args: A): R => {
+/** A function's result as SQLite must get it: a string holding a NUL as its bytes (storage/nul_text.ts). */
+function whole(r: Ret): Ret {
+  return typeof r === "string" ? storedText(r) : r;
+}
+
+function guarded<A extends unknown[]>(fn: (...args: A) => Ret, fallback: Ret): (...args: A) => Ret {
+  return (...args: A): Ret => {
     try {
-      return fn(...args);
+      return whole(fn(...args));
     } catch (e) {
       parkedError ??= e;
       return fallback;
@@ -65,7 +71,7 @@ export function registerSqlFunctions(db: DatabaseSync): void {
       {
         start: def.start,
         step: def.step as (acc: unknown, ...args: unknown[]) => unknown,
-        result: def.result as (acc: unknown) => Ret,
+        result: (acc: unknown) => whole((def.result as (acc: unknown) => Ret)(acc)),
         ...(def.inverse ? { inverse: def.inverse as (acc: unknown, ...args: unknown[]) => unknown } : {}),
         varargs: true,
       } as Parameters<DatabaseSync["aggregate"]>[1],
