@@ -9,6 +9,7 @@ import type { TableMeta } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
 import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
 import { flushGroupCommit } from "./group_commit.ts";
+import { mendNulText } from "./nul_mend.ts";
 import { Logger } from "../common/log.ts";
 
 const log = new Logger("petrel::storage");
@@ -66,6 +67,7 @@ export class DatabaseHandle {
       { key: string; value: string }
     >;
     for (const r of rows) this.options[r.key] = r.value;
+    mendNulText(this.conn, "main");
     this.loadCatalog();
     // ATTACH is impossible inside a transaction, and a write may create the first skip_wal table
     this.attachNowal();
@@ -100,6 +102,7 @@ export class DatabaseHandle {
     this.conn.exec(
       `PRAGMA nowal.page_size=${PAGE_SIZE}; PRAGMA nowal.journal_mode=WAL; PRAGMA nowal.synchronous=OFF`,
     );
+    mendNulText(this.conn, "nowal");
     this.nowalAttached = true;
   }
 
