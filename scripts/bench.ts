@@ -139,6 +139,10 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
       ["forward: same with the insert sequence on", fmt(r.ingestSequenced), ""],
       ["forward: on / off", (r.ingestSequenced / r.ingestPlain).toFixed(2), ""],
       ["forward: ingest and forward 200k samples by remote write, samples/s", fmt(r.drainSamplesPerSec), ""],
+      ...r.paging.map((
+        p,
+      ): Line => [`forward: page one keyed write of ${fmt(p.rows)} rows by 500, ms`, p.ms.toFixed(0), ""]),
+      ["forward: paging 4N rows / N rows (linear: ~4)", (r.paging[1].ms / r.paging[0].ms).toFixed(2), ""],
     ];
   },
   downsample: () => {

@@ -1,8 +1,9 @@
 /**
- * Recomputing windows that took late writes. A write below a rule's watermark marks its window in
- * the source database, durably with the write (`storage/late_marks.ts`). Here the marked windows are
- * aggregated again and written over the target's rows for them (targets dedup by series and time),
- * a batch of marks at a time. Reading the marks, reading the source, writing the target and clearing
+ * Recomputing windows that took late writes or lost rows. A write below a rule's watermark, or a
+ * DELETE or TRUNCATE of rows below it, marks its window in the source database, durably with the
+ * change (`storage/late_marks.ts`). Here the marked windows are aggregated again and replace the
+ * target's rows for them (a window's rows are deleted, then the groups the source still has are
+ * written), a batch of marks at a time. Reading the marks, reading the source, writing the target and clearing
  * the marks happen in one synchronous stretch, so no write of this process falls between them: a
  * write after it marks its window again. When the target lives in the source's database the target
  * rows and the cleared marks commit in one transaction; otherwise the marks are cleared right after
@@ -14,12 +15,12 @@ import { clearLateMarks, takeLateMarks } from "../storage/late_marks.ts";
 import { type Storage, timeUnit, ttlCutoff } from "../storage/mod.ts";
 import type { TableMeta } from "../storage/table.ts";
 import { aggregateWindows, sourceShape, type WindowGroup } from "../storage/window_aggregate.ts";
-import { metricWrites, tableBatch } from "./target.ts";
+import { clearTargetWindows, metricWrites, tableBatch } from "./target.ts";
 
 /** Marks taken per transaction. */
 const MARKS_PER_STEP = 64;
 
-/** Recomputes a rule's marked windows as of `nowMs`; returns the windows written. */
+/** Recomputes a rule's marked windows as of `nowMs`; returns the windows written (emptied ones too). */
 export async function recomputeLate(
   storage: Storage,
   rule: DownsampleRule,
@@ -36,18 +37,22 @@ export async function recomputeLate(
     const marks = takeLateMarks(src, key, MARKS_PER_STEP);
     if (marks.length === 0) break;
     const floor = oldestRecomputed(table, rule, nowMs);
+    const due = marks.filter((at) => at >= floor);
+    const recomputed = ranges(due, rule.interval);
     const groups: WindowGroup[] = [];
-    for (const [from, to] of ranges(marks.filter((at) => at >= floor), rule.interval)) {
+    for (const [from, to] of recomputed) {
       groups.push(...aggregateWindows(src, table, from, to, rule.interval, rule.aggregates.includes("last")));
     }
     storage.createDatabase(rule.target_database, true);
     const target = storage.database(rule.target_database);
     target.transaction(() => {
+      // what the source no longer has (deleted rows) must leave the target too
+      for (const [from, to] of recomputed) clearTargetWindows(storage, rule, table, from, to);
       writeGroups(storage, rule, table, groups);
       if (target === src) clearLateMarks(src, key, marks);
     });
     if (target !== src) src.transaction(() => clearLateMarks(src, key, marks));
-    windows += new Set(groups.map((g) => g.windowMs)).size;
+    windows += due.length; // an emptied window counts: it was written (its rows deleted)
     await new Promise((r) => setTimeout(r, 0)); // requests run between steps
   }
   return windows;

@@ -9,7 +9,10 @@
  */
 import type { DownsampleRule } from "../config/downsample.ts";
 import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
-import type { MetricSeriesInput, MetricWrite } from "../storage/mod.ts";
+import type { MetricSeriesInput, MetricWrite, Storage } from "../storage/mod.ts";
+import { deleteTimeRange } from "../storage/delete_range.ts";
+import { sourceShape } from "../storage/window_aggregate.ts";
+import type { TableMeta } from "../storage/table.ts";
 import type { SourceShape, WindowGroup } from "../storage/window_aggregate.ts";
 
 /** The metric writes of a metric source's windows. */
@@ -49,4 +52,27 @@ export function tableBatch(rule: DownsampleRule, shape: SourceShape, groups: Win
     return row;
   });
   return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+}
+
+/**
+ * Deletes a rule's target rows of the windows in `[from, to)` (inside the caller's transaction), so
+ * a window written again holds only the groups its source still has. A target that is itself a
+ * rule's source has that rule's windows marked, as any delete does.
+ */
+export function clearTargetWindows(
+  storage: Storage,
+  rule: DownsampleRule,
+  source: TableMeta,
+  from: number,
+  to: number,
+): void {
+  const handle = storage.database(rule.target_database);
+  const names = sourceShape(source).metric
+    ? rule.aggregates.map((a) => `${rule.target}_${a}`)
+    : [rule.target];
+  const watched = storage.lateWatches.of(rule.target_database);
+  for (const name of names) {
+    const t = handle.getTable(name);
+    if (t !== undefined) deleteTimeRange(handle, t, from, to, watched?.get(name.toLowerCase()));
+  }
 }

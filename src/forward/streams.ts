@@ -13,7 +13,8 @@ import {
   readMetricBatch,
   skipMetricBacklog,
 } from "../storage/forward_read.ts";
-import { journalAfter, journalBacklog, journalSkipTo, readEntryRows } from "../storage/forward_journal.ts";
+import { journalAfter, journalBacklog, journalSkipTo } from "../storage/forward_journal.ts";
+import { ENTRY_START, readEntryRows } from "../storage/forward_entry.ts";
 import type { SeqCursor } from "../storage/forward_seq.ts";
 import { isMetricTable, type TableMeta, timeUnit } from "../storage/mod.ts";
 import { encodeLineProtocol, encodeRemoteWrite } from "./encode.ts";
@@ -112,8 +113,9 @@ interface TableRow {
 
 /**
  * The ordinary tables of one schema (`main` or `nowal`), through its journal. The cursor is
- * `(seq, pos, done)` as `(seq, ts, seriesId)`: the entry being read, the position in it, and 1 once
- * it is finished. A batch holds rows of one table (one precision per request).
+ * `(seq, pos, done, key)` as `(seq, ts, seriesId, key)`: the entry being read, the position in it
+ * (the last rowid read, or the last primary key read: `forward_entry.ts`), and 1 once it is
+ * finished. A batch holds rows of one table (one precision per request).
  */
 export function journalSource(
   schema: string,
@@ -137,16 +139,18 @@ export function journalSource(
         }
         if (table !== undefined && t.name !== table.name) break;
         table = t;
-        const pos = e.seq === after.seq && after.seriesId === 0 ? after.ts : 0;
+        const at = e.seq === after.seq && after.seriesId === 0
+          ? { pos: after.ts, key: after.key ?? null }
+          : ENTRY_START;
         const want = limit - items.length;
-        const r = readEntryRows(handle, t, e, pos, want);
+        const r = readEntryRows(handle, t, e, at, want);
         for (const values of r.rows) items.push({ seq: e.seq, values });
         read += r.rows.length;
         if (r.rows.length < want) {
           cursor = { seq: e.seq, ts: 0, seriesId: 1 };
           read++;
         } else {
-          cursor = { seq: e.seq, ts: r.pos, seriesId: 0 };
+          cursor = { seq: e.seq, ts: r.at.pos, seriesId: 0, key: r.at.key };
           break;
         }
       }

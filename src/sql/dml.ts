@@ -4,6 +4,7 @@
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
+import { markDeleted } from "../storage/late_marks.ts";
 import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
@@ -272,7 +273,20 @@ function deleteSql(table: TableMeta, where: string): string {
   } FROM (SELECT ${view} FROM ${qualifiedName(table)}) AS ${quoteIdent(table.name)}${where})`;
 }
 
-/** `DELETE FROM t [WHERE …]`: returns the rows deleted. */
+/** The rows of a table as every query sees them (null tags as NULL), as `FROM …`. */
+function rowsRelation(table: TableMeta): string {
+  const nullTags = nullTagColumns(table);
+  if (nullTags.length === 0) return `FROM ${qualifiedName(table)}`;
+  const cols = table.columns.map((c) =>
+    nullTags.includes(c) ? `NULLIF(${quoteIdent(c.name)}, X'') AS ${quoteIdent(c.name)}` : quoteIdent(c.name)
+  );
+  return `FROM (SELECT ${cols.join(", ")} FROM ${qualifiedName(table)}) AS ${quoteIdent(table.name)}`;
+}
+
+/**
+ * `DELETE FROM t [WHERE …]`: returns the rows deleted. When the table is a downsampling rule's
+ * source, the windows of the rows deleted are marked for recomputation first, in the same transaction.
+ */
 export function executeDelete(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
   const cur = new Cursor(tokens, sql);
   cur.expectKw("DELETE");
@@ -285,7 +299,7 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
       `DELETE is not supported on metric engine table ${table.name} (use TRUNCATE or DROP)`,
     );
   }
-  let where = "";
+  let where = "", cond = "";
   if (cur.acceptKw("WHERE")) {
     registerSqlFunctions(handle.conn);
     const q = rewriteQuery(tokens.slice(cur.i), {
@@ -295,11 +309,14 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
       timezone: session.timezone,
       extraTables: [table],
     });
-    where = ` WHERE ${q.sql}`;
+    cond = q.sql;
+    where = ` WHERE ${cond}`;
   } else if (!cur.atEnd) throw cur.error(`Expected: WHERE, found: ${cur.describe()}`);
   try {
     takeFunctionError();
+    const watches = storage.lateWatches.of(db)?.get(table.name.toLowerCase());
     const r = handle.transaction(() => {
+      if (watches !== undefined) markDeleted(handle, table, watches, rowsRelation(table), cond);
       const res = handle.conn.prepare(deleteSql(table, where)).run();
       const failed = takeFunctionError();
       if (failed !== undefined) {

@@ -12,11 +12,8 @@
  * The journal holds ranges, not rows: forwarding reads the data itself. `seq` is AUTOINCREMENT, so a
  * seq is never reused even after the journal is trimmed below every destination's cursor.
  */
-import type { Value } from "../common/rows.ts";
 import type { DatabaseHandle } from "./database.ts";
-import { isNullTag } from "./datatypes.ts";
-import { decodeTextColumns, isTextType } from "./nul_text.ts";
-import { isAppendMode, keyColumns, qualifiedName, quoteIdent, type TableMeta } from "./table.ts";
+import { isAppendMode, qualifiedName, quoteIdent, type TableMeta } from "./table.ts";
 
 /** One journal entry. */
 export interface JournalEntry {
@@ -177,43 +174,4 @@ export function journalSkipTo(
 export function trimJournal(handle: DatabaseHandle, schema: string, throughSeq: number): void {
   ensure(handle, schema);
   handle.conn.prepare(`DELETE FROM ${journal(schema)} WHERE seq <= ?`).run(throughSeq);
-}
-
-/**
- * Up to `limit` rows of an entry from position `pos` on (the last rowid read, or rows read so far of
- * a time range), with the position after them. Null tags read back as null.
- */
-export function readEntryRows(
-  handle: DatabaseHandle,
-  table: TableMeta,
-  entry: JournalEntry,
-  pos: number,
-  limit: number,
-): { rows: Value[][]; pos: number } {
-  const cols = table.columns.map((c) => quoteIdent(c.name)).join(", ");
-  let stmt, args: Array<number | bigint>;
-  if (entry.kind === "rowid") {
-    stmt = handle.conn.prepare(
-      `SELECT rowid, ${cols} FROM ${
-        qualifiedName(table)
-      } WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`,
-    );
-    args = [Math.max(pos, Number(entry.lo) - 1), entry.hi, limit];
-  } else {
-    const order = keyColumns(table).map(quoteIdent).join(", ");
-    const ts = quoteIdent(table.timeIndex);
-    stmt = handle.conn.prepare(
-      `SELECT 0, ${cols} FROM ${qualifiedName(table)} WHERE ${ts} >= ? AND ${ts} <= ? ORDER BY ${order} ` +
-        `LIMIT ? OFFSET ?`,
-    );
-    args = [entry.lo, entry.hi, limit, pos];
-  }
-  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  stmt.setReadBigInts(true);
-  const raw = stmt.all(...args) as unknown as Value[][];
-  const rows = raw.map((r) => r.slice(1).map((v) => (isNullTag(v) ? null : v)));
-  // strings holding a NUL are stored as BLOBs (nul_text.ts)
-  decodeTextColumns(rows, table.columns.flatMap((c, i) => isTextType(c.type) ? [i] : []));
-  if (raw.length === 0) return { rows, pos };
-  return { rows, pos: entry.kind === "rowid" ? Number(raw[raw.length - 1][0]) : pos + raw.length };
 }

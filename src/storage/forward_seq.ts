@@ -21,6 +21,11 @@ export interface SeqCursor {
   seq: number;
   ts: number;
   seriesId: number;
+  /**
+   * Journal streams only (`src/forward/streams.ts`): the last primary key read of a keyed table's
+   * entry (`forward_entry.ts`), which a page continues strictly after; null or absent otherwise.
+   */
+  key?: string | null;
 }
 
 /** The start of a table's write order. */

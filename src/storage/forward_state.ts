@@ -28,9 +28,15 @@ function ensure(handle: DatabaseHandle): void {
   handle.transaction(() => {
     handle.conn.exec(
       `CREATE TABLE IF NOT EXISTS ${CURSORS} (destination TEXT NOT NULL, stream TEXT NOT NULL, ` +
-        `seq INTEGER NOT NULL, ts INTEGER NOT NULL, series_id INTEGER NOT NULL, ` +
+        `seq INTEGER NOT NULL, ts INTEGER NOT NULL, series_id INTEGER NOT NULL, key TEXT, ` +
         `PRIMARY KEY (destination, stream)) WITHOUT ROWID`,
     );
+    // files written before journal cursors carried a key (such a cursor restarts its entry: keyed
+    // entries are idempotent re-sends)
+    const cols = handle.conn.prepare(`SELECT name FROM pragma_table_info(?, 'main')`).all(
+      "__petrel_forward_cursors",
+    ) as Array<{ name: string }>;
+    if (!cols.some((c) => c.name === "key")) handle.conn.exec(`ALTER TABLE ${CURSORS} ADD COLUMN key TEXT`);
     handle.conn.exec(
       `CREATE TABLE IF NOT EXISTS ${DEAD} (id INTEGER PRIMARY KEY, at TIMESTAMP NOT NULL, ` +
         `destination TEXT NOT NULL, stream TEXT NOT NULL, status INTEGER NOT NULL, reason TEXT NOT NULL, ` +
@@ -44,9 +50,9 @@ function ensure(handle: DatabaseHandle): void {
 export function loadCursor(handle: DatabaseHandle, destination: string, stream: string): SeqCursor {
   ensure(handle);
   const row = handle.conn.prepare(
-    `SELECT seq, ts, series_id AS seriesId FROM ${CURSORS} WHERE destination = ? AND stream = ?`,
+    `SELECT seq, ts, series_id AS seriesId, key FROM ${CURSORS} WHERE destination = ? AND stream = ?`,
   ).get(destination, stream) as SeqCursor | undefined;
-  return row === undefined ? SEQ_START : { seq: row.seq, ts: row.ts, seriesId: row.seriesId };
+  return row === undefined ? SEQ_START : { seq: row.seq, ts: row.ts, seriesId: row.seriesId, key: row.key };
 }
 
 /** Durably moves a cursor, with the dead letters that justify skipping rows (one transaction). */
@@ -60,8 +66,8 @@ export function saveCursor(
   ensure(handle);
   handle.transaction(() => {
     handle.conn.prepare(
-      `INSERT OR REPLACE INTO ${CURSORS} (destination, stream, seq, ts, series_id) VALUES (?, ?, ?, ?, ?)`,
-    ).run(destination, stream, cursor.seq, cursor.ts, cursor.seriesId);
+      `INSERT OR REPLACE INTO ${CURSORS} (destination, stream, seq, ts, series_id, key) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(destination, stream, cursor.seq, cursor.ts, cursor.seriesId, cursor.key ?? null);
     const ins = handle.conn.prepare(
       `INSERT INTO ${DEAD} (at, destination, stream, status, reason, rows, first_seq, last_seq) ` +
         `VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

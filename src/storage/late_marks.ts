@@ -10,7 +10,7 @@
  * when it is above every watermark; only late rows cost more: one `INSERT OR IGNORE` per distinct
  * window per write.
  */
-import { toEpochMs } from "../common/time_unit.ts";
+import { msToUnit, type TimeUnit, toEpochMs } from "../common/time_unit.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { quoteIdent, type TableMeta, timeUnit } from "./table.ts";
 
@@ -124,6 +124,56 @@ export function markLateRows(
   }
   const timeMs = (i: number) => toEpochMs(values[i * width + at] as number | bigint, unit);
   markLate(handle, table.schema, watches, n, timeMs, toEpochMs(lo, unit));
+}
+
+/**
+ * Marks the windows of rows about to be deleted (inside the delete's transaction, before it runs),
+ * as a late write into them would: a recomputed window keeps only what the source still has, and
+ * one left without rows loses its target rows. `from` is an SQL relation holding the table's rows
+ * (`FROM …`), `where` the condition picking the deleted ones ("" for all). Only rows a late write
+ * would mark are read (the index narrows them to the lateness horizon below the watermarks), one
+ * row per window. TTL expiry and size retention do not call this: outliving raw data is what
+ * downsampling is for.
+ */
+export function markDeleted(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  watches: readonly LateWatch[],
+  from: string,
+  where: string,
+): void {
+  const live = watches.filter((w) => w.upto !== null && w.maxLateness > 0);
+  if (live.length === 0) return;
+  const now = Date.now(), unit = timeUnit(table);
+  // windows of every rule are unions of buckets of the intervals' gcd: one row per bucket suffices
+  const g = live.map((w) => w.interval).reduce(gcd);
+  const lo = msToUnit(now - Math.max(...live.map((w) => w.maxLateness)), unit) - 1n;
+  const hi = msToUnit(Math.max(...live.map((w) => w.upto!)), unit) + 1n;
+  const ts = quoteIdent(table.timeIndex);
+  const cond = where === "" ? "" : ` AND (${where})`;
+  const rows = handle.conn.prepare(
+    `SELECT DISTINCT ${floorTo("__ms", g)} AS w FROM (SELECT ${msOf(ts, unit)} AS __ms ${from} ` +
+      `WHERE ${ts} >= ? AND ${ts} < ?${cond})`,
+  ).all(lo, hi) as Array<{ w: number }>;
+  if (rows.length === 0) return;
+  const times = rows.map((r) => Number(r.w));
+  markLate(handle, table.schema, live, times.length, (i) => times[i], Math.min(...times));
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** SQL flooring an integer expression to a multiple of `d` (SQLite's `/` and `%` truncate toward 0). */
+function floorTo(x: string, d: number): string {
+  return `(${x} - (((${x} % ${d}) + ${d}) % ${d}))`;
+}
+
+/** SQL of a time column's value in ms (floored). */
+function msOf(ts: string, unit: TimeUnit): string {
+  const per = { s: 0, ms: 1, us: 1000, ns: 1_000_000 }[unit];
+  if (per === 0) return `${ts} * 1000`;
+  return per === 1 ? ts : `${floorTo(ts, per)} / ${per}`;
 }
 
 /** The oldest of a write's times (ms). */

@@ -85,6 +85,19 @@ export function metricHead(handle: DatabaseHandle, physical: TableMeta): MetricH
   return head;
 }
 
+/**
+ * After samples of `[from, to)` were deleted (inside the delete's transaction): the compacted windows
+ * of the range are marked dirty (reads skip their chunks; compaction rewrites them), a job reading
+ * one is told it moved, and the head is dropped so its buffers reload without the deleted samples.
+ */
+export function samplesDeleted(handle: DatabaseHandle, physical: TableMeta, from: number, to: number): void {
+  const head = metricHead(handle, physical);
+  for (let w = windowOf(from); w < to && w < head.state.upto; w += WINDOW_MS) markDirty(handle, physical, w);
+  const job = jobs.get(handle)?.get(physical.id);
+  if (job !== undefined && job.start < to && job.start + WINDOW_MS > from) job.touched = true;
+  forgetHead(handle, physical);
+}
+
 /** Drops the cached head of one physical table (it was dropped or emptied). */
 export function forgetHead(handle: DatabaseHandle, physical: TableMeta): void {
   heads.get(handle)?.delete(physical.id);

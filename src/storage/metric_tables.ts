@@ -6,7 +6,7 @@ import { physicalOf } from "./metric_engine.ts";
 import { forgetSeries, seriesIndex } from "./metric_series.ts";
 import { quoteIdent, type TableMeta } from "./table.ts";
 import { chunksTable, compactionTable, dropChunkSql, sweepChunks } from "./metric_chunks.ts";
-import { forgetHead, metricHead } from "./metric_head.ts";
+import { forgetHead, metricHead, samplesDeleted } from "./metric_head.ts";
 
 /** Drops a logical table (its series and samples) or an unused physical table. */
 export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
@@ -76,4 +76,24 @@ export function sweepMetricTable(handle: DatabaseHandle, t: TableMeta, cutoff: b
       `DELETE FROM ${samplesTable(physical)} WHERE ts < ? AND series_id IN (SELECT value FROM json_each(?))`,
     ).run(cutoff, JSON.stringify(ids)).changes,
   );
+}
+
+/** Deletes a logical table's samples in `[fromMs, toMs)`; returns how many (inside the caller's transaction). */
+export function deleteMetricRange(
+  handle: DatabaseHandle,
+  t: TableMeta,
+  fromMs: number,
+  toMs: number,
+): number {
+  const physical = physicalOf(handle, t);
+  const ids = seriesIndex(handle, physical).byTable.get(t.id)?.map((e) => e.id) ?? [];
+  if (ids.length === 0) return 0;
+  const n = Number(
+    handle.conn.prepare(
+      `DELETE FROM ${samplesTable(physical)} WHERE ts >= ? AND ts < ? ` +
+        `AND series_id IN (SELECT value FROM json_each(?))`,
+    ).run(fromMs, toMs, JSON.stringify(ids)).changes,
+  );
+  if (n > 0) samplesDeleted(handle, physical, fromMs, toMs);
+  return n;
 }

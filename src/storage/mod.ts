@@ -50,6 +50,7 @@ import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
 import { LateWatches } from "./late_marks.ts";
+import { markTruncated } from "./delete_range.ts";
 
 export type { ColumnMeta, TableMeta } from "./table.ts";
 export type { WriteOptions } from "./writer.ts";
@@ -337,12 +338,15 @@ export class Storage {
     else h.transaction(() => h.dropTable(t.name));
   }
 
-  /** Deletes every row of a table of any engine. */
+  /** Deletes every row of a table of any engine: a rule's source has its windows recomputed, as by a DELETE. */
   truncateTable(db: string, table: string): void {
     const h = this.database(db);
     const t = h.requireTable(table);
-    if (isMetricTable(t)) truncateMetricTable(h, t);
-    else h.transaction(() => h.truncateTable(t.name));
+    h.transaction(() => {
+      markTruncated(h, t, this.lateWatches.of(db));
+      if (isMetricTable(t)) truncateMetricTable(h, t);
+      else h.truncateTable(t.name);
+    });
   }
 
   /**
