@@ -160,6 +160,8 @@ function rustEscape(w: Walk, n: string): string {
     }
     default:
       if (/[0-9]/.test(n)) throw new Error("backreferences are not supported");
+      // JS reads `\k<name>` as a backreference and `\cX` as a control character; Rust knows neither.
+      if (n === "k" || n === "c") throw new Error("unrecognized escape sequence");
       if (/[A-Za-z]/.test(n) || JS_SYNTAX.has(n) || (w.inClass && n === "-")) return "\\" + n;
       return n;
   }
@@ -219,6 +221,9 @@ function groupOpen(w: Walk): void {
     }
     w.i += whole.length;
     return;
+  }
+  if (w.flavour === "rust" && /^\(\?<?[=!]/.test(src.slice(w.i, w.i + 4))) {
+    throw new Error("look-around, including look-ahead and look-behind, is not supported");
   }
   w.scopes.push([]);
   if (src.startsWith("(?P<", w.i)) {

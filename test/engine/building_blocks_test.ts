@@ -51,6 +51,17 @@ Deno.test("rust regex: unsupported syntax is rejected", () => {
   assert.throws(() => compileRustRegex("("));
   assert.throws(() => compileRustRegex("a(?U)b"), /unsupported inline flags/);
   assert.throws(() => compileRustRegex("a(?x)b"), /unsupported inline flags/);
+  // Rust's regex crate has no look-around and no named backreferences (reference §4.14).
+  for (const p of ["a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b", "x(?<n>a(?=b))"]) {
+    assert.throws(
+      () => compileRustRegex(p),
+      /look-around, including look-ahead and look-behind, is not supported/,
+    );
+  }
+  assert.throws(() => compileRustRegex("(?<n>a)\\k<n>"), /unrecognized escape sequence/);
+  assert.throws(() => compileRustRegex("\\cA"), /unrecognized escape sequence/);
+  // A named group (`(?<n>`, `(?P<n>`) is not a look-behind.
+  assert.equal(compileRustRegex("(?<n>a)(?P<m>b)").exec("ab")?.groups?.m, "b");
 });
 
 /** [replacement, expected on "k=v" with pattern (?P<key>\w)=(\w)]. */

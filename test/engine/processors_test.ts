@@ -318,6 +318,13 @@ const CASES: ProcessorCase[] = [
     compileError: "Invalid regex pattern: (",
   },
 
+  {
+    name: "gsub look-around is refused at upload, as Rust's regex crate does",
+    yaml: "  - gsub:\n      field: a\n      pattern: 'x(?=y)'\n      replacement: ''",
+    input: {},
+    compileError:
+      "Invalid regex pattern: x(?=y): look-around, including look-ahead and look-behind, is not supported",
+  },
   // ---- join (§4.10)
   {
     name: "join stringifies elements",
