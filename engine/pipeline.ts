@@ -147,8 +147,9 @@ class CompiledPipeline implements Pipeline {
   ) {
     this.mode = transform.length ? (version === 2 ? "v2" : "v1") : "auto";
     if (this.mode === "auto") {
-      const candidates = processors.flatMap((p) => p.timeFields ?? []);
-      if (candidates.length !== 1 || candidates[0].ignoreMissing) {
+      // Only processors without `ignore_missing: true` offer a time index (reference §3.2).
+      const candidates = processors.flatMap((p) => p.timeFields ?? []).filter((f) => !f.ignoreMissing);
+      if (candidates.length !== 1) {
         compileError(
           "Exactly one time-related processor and one timestamp value is required to use auto transform. `ignore_missing` can not be set to true.",
           { processor: "transform", line: docLine || undefined },
