@@ -61,7 +61,8 @@ export function compileProcessors(n: YNode | undefined): Processor[] {
   if (!n || n.t !== "seq") return [];
   return n.items.map((item) => {
     const loc = { line: item.line || undefined };
-    if (item.t !== "map" || item.pairs.length === 0) return compileError("Processor must be a map", loc);
+    if (item.t !== "map") return compileError("Processor must be a map", loc);
+    if (item.pairs.length === 0) return compileError("Processor must have a string key", loc);
     const first = item.pairs[0];
     const name = keyString(first);
     if (name === undefined) return compileError("Processor key must be a string", loc);

@@ -13,6 +13,8 @@ type Expected = Record<string, unknown> | null | { exact: Record<string, unknown
 type Row = [string, string, Record<string, unknown>, Expected];
 
 const ROWS: Row[] = [
+  // §3.1 processor items
+  ["an empty processor map has no name", "{}", {}, { compile: "Processor must have a string key" }],
   // §4.1 cmcd
   ["cmcd: a boolean key is true whatever its value", "cmcd: {field: c}", { c: "bs=false" }, { c_bs: true }],
   ["cmcd: parts after a second = are ignored", "cmcd: {field: c}", { c: "sid=a=b" }, { c_sid: "a" }],
