@@ -18,6 +18,9 @@ const REGEX: [string, string, string | null][] = [
   ["(?x) a b  # comment\n c", "abc", "abc"],
   ["[[:alpha:]]+", "12ab3", "ab"],
   ["[[:digit:][:upper:]]+", "abC9d", "C9"],
+  ["[[:^alpha:]]+", "ab1-é😀c", "1-é😀"], // negated POSIX classes take everything outside the ASCII set
+  ["[x[:^digit:]]+", "12x a3", "x a"],
+  ["[^[:^digit:]]+", "ab12c", "12"],
   ["\\x{41}\\x42", "AB", "AB"],
   ["\\pL+", "1é2", "é"],
   ["\\p{Greek}+", "aαβ", "αβ"],
