@@ -93,7 +93,8 @@ export function coerce(v: unknown, t: DataType, onFailure: OnFailure): Value {
       }
       return v;
     }
-    if (t === "Float32" || t === "Float64") return v;
+    if (t === "Float64") return v;
+    if (t === "Float32") return Math.fround(v);
     if (t === "Boolean") return v !== 0;
     if (t === "String") return String(v);
   }

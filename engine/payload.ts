@@ -3,6 +3,7 @@
  * plain text lines, turned into the entries a pipeline runs over.
  */
 import { invalidArguments } from "../src/common/errors.ts";
+import { parseJsonText } from "./json_text.ts";
 
 /** The content types `/v1/ingest` accepts. */
 const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];
@@ -38,7 +39,7 @@ function parseNdjson(body: string, ignoreErrors: boolean): unknown[] {
     // JSON.parse skips surrounding whitespace itself; only a failed line pays for a trim.
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJsonText(line);
     } catch (e) {
       if (ignoreErrors || line.trim() === "") continue;
       throw invalidArguments(
@@ -58,7 +59,7 @@ function parseJsonStream(body: string, ignoreErrors: boolean): unknown[] {
   if (trimmed === "") return [];
   // Fast path: the common single document.
   try {
-    return expand(JSON.parse(trimmed), ignoreErrors);
+    return expand(parseJsonText(trimmed), ignoreErrors);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
   }
@@ -82,7 +83,7 @@ function parseLines(text: string, ignoreErrors: boolean): unknown[] | undefined 
     if (line.length === 0) continue;
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJsonText(line);
     } catch {
       if (line.trim() === "") continue;
       return undefined;
@@ -130,7 +131,7 @@ function splitJsonValues(text: string): ({ value: unknown } | { error: string })
     }
     const chunk = text.slice(start, i);
     try {
-      pieces.push({ value: JSON.parse(chunk) });
+      pieces.push({ value: parseJsonText(chunk) });
     } catch (e) {
       pieces.push({ error: `${(e as Error).message} (at byte ${start})` });
       break;

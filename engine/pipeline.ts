@@ -61,7 +61,8 @@ export function compileProcessors(n: YNode | undefined): Processor[] {
   if (!n || n.t !== "seq") return [];
   return n.items.map((item) => {
     const loc = { line: item.line || undefined };
-    if (item.t !== "map" || item.pairs.length === 0) return compileError("Processor must be a map", loc);
+    if (item.t !== "map") return compileError("Processor must be a map", loc);
+    if (item.pairs.length === 0) return compileError("Processor must have a string key", loc);
     const first = item.pairs[0];
     const name = keyString(first);
     if (name === undefined) return compileError("Processor key must be a string", loc);
@@ -147,8 +148,9 @@ class CompiledPipeline implements Pipeline {
   ) {
     this.mode = transform.length ? (version === 2 ? "v2" : "v1") : "auto";
     if (this.mode === "auto") {
-      const candidates = processors.flatMap((p) => p.timeFields ?? []);
-      if (candidates.length !== 1 || candidates[0].ignoreMissing) {
+      // Only processors without `ignore_missing: true` offer a time index (reference §3.2).
+      const candidates = processors.flatMap((p) => p.timeFields ?? []).filter((f) => !f.ignoreMissing);
+      if (candidates.length !== 1) {
         compileError(
           "Exactly one time-related processor and one timestamp value is required to use auto transform. `ignore_missing` can not be set to true.",
           { processor: "transform", line: docLine || undefined },

@@ -27,6 +27,23 @@ const POSIX: Record<string, string> = {
   word: "0-9A-Za-z_",
   xdigit: "0-9A-Fa-f",
 };
+
+/** `[:^name:]` as code-point ranges: everything outside the ASCII class (JS classes cannot nest a negation). */
+function negatedPosix(cls: string): string {
+  const member = new RegExp(`[${cls}]`, "u");
+  const hex = (n: number) => `\\u{${n.toString(16)}}`;
+  let out = "";
+  let start = -1;
+  for (let cp = 0; cp <= 0x80; cp++) {
+    const outside = cp === 0x80 || !member.test(String.fromCodePoint(cp));
+    if (outside && start < 0) start = cp;
+    if (!outside && start >= 0) {
+      out += start === cp - 1 ? hex(start) : `${hex(start)}-${hex(cp - 1)}`;
+      start = -1;
+    }
+  }
+  return out + `${hex(start)}-${hex(0x10ffff)}`;
+}
 const JS_SYNTAX = new Set("^$\\.*+?()[]{}|/".split(""));
 
 /** The walk's state: position, output, class state and the inline-flag scopes of open groups. */
@@ -160,6 +177,8 @@ function rustEscape(w: Walk, n: string): string {
     }
     default:
       if (/[0-9]/.test(n)) throw new Error("backreferences are not supported");
+      // JS reads `\k<name>` as a backreference and `\cX` as a control character; Rust knows neither.
+      if (n === "k" || n === "c") throw new Error("unrecognized escape sequence");
       if (/[A-Za-z]/.test(n) || JS_SYNTAX.has(n) || (w.inClass && n === "-")) return "\\" + n;
       return n;
   }
@@ -174,9 +193,8 @@ function classChar(w: Walk, c: string): void {
     const neg = name.startsWith("^");
     const cls = POSIX[neg ? name.slice(1) : name];
     if (rust && end > 0 && !cls) throw new Error(`invalid POSIX class: ${name}`);
-    if (rust && end > 0 && neg) throw new Error("negated POSIX classes are not supported");
-    if (cls && !neg) {
-      w.out += cls;
+    if (cls) {
+      w.out += neg ? negatedPosix(cls) : cls;
       w.i = end + 2;
       w.classStart = false;
       return;
@@ -219,6 +237,9 @@ function groupOpen(w: Walk): void {
     }
     w.i += whole.length;
     return;
+  }
+  if (w.flavour === "rust" && /^\(\?<?[=!]/.test(src.slice(w.i, w.i + 4))) {
+    throw new Error("look-around, including look-ahead and look-behind, is not supported");
   }
   w.scopes.push([]);
   if (src.startsWith("(?P<", w.i)) {

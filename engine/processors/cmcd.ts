@@ -1,14 +1,19 @@
 /** `cmcd`: Common Media Client Data key/value pairs → `<target>_<key>` (reference §4.1). */
 import { execError } from "../errors.ts";
 import { expectString, fieldProcessor, type ProcessorCompiler } from "./common.ts";
+import { percentDecodeBytes } from "./urlencoding.ts";
 
 const BOOL_KEYS = new Set(["bs", "su"]);
 const INT_KEYS = new Set(["br", "bl", "d", "dl", "mtp", "rtp", "tb"]);
 const STR_KEYS = new Set(["cid", "nrr", "ot", "sf", "sid", "st", "v"]);
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The `urlencoding` crate's `decode`: malformed `%` sequences stay as they are; invalid UTF-8 keeps the raw text. */
 function decodePercent(s: string): string {
+  if (!s.includes("%")) return s;
   try {
-    return decodeURIComponent(s);
+    return strictUtf8.decode(percentDecodeBytes(s));
   } catch {
     return s;
   }

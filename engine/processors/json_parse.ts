@@ -1,5 +1,6 @@
 /** `json_parse`: a JSON string → object/array (reference §4.11). */
 import { execError } from "../errors.ts";
+import { parseJsonText } from "../json_text.ts";
 import { debugRepr, toStringLossy } from "../value.ts";
 import { fieldProcessor, type ProcessorCompiler } from "./common.ts";
 
@@ -9,7 +10,7 @@ export const compileJsonParse: ProcessorCompiler = (o) =>
     if (typeof v !== "string") throw execError(`Field ${toStringLossy(v)} must be a string`);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(v);
+      parsed = parseJsonText(v);
     } catch {
       throw execError("Failed to parse json");
     }

@@ -19,9 +19,8 @@ function urlEncode(s: string): string {
   return out;
 }
 
-/** Decodes `%XX` sequences (malformed ones kept literally, `+` kept), lossy UTF-8. */
-function urlDecode(s: string): string {
-  if (!s.includes("%")) return s;
+/** The bytes of `s` with `%XX` sequences (hex in either case) decoded; malformed ones and `+` kept. */
+export function percentDecodeBytes(s: string): Uint8Array {
   const bytes = encoder.encode(s);
   const out = new Uint8Array(bytes.length);
   let n = 0;
@@ -39,7 +38,13 @@ function urlDecode(s: string): string {
     }
     out[n++] = bytes[i];
   }
-  return decoder.decode(out.subarray(0, n));
+  return out.subarray(0, n);
+}
+
+/** Decodes `%XX` sequences (malformed ones kept literally, `+` kept), lossy UTF-8. */
+function urlDecode(s: string): string {
+  if (!s.includes("%")) return s;
+  return decoder.decode(percentDecodeBytes(s));
 }
 
 /** Compiles a `urlencoding` processor. */

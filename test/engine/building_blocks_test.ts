@@ -18,6 +18,9 @@ const REGEX: [string, string, string | null][] = [
   ["(?x) a b  # comment\n c", "abc", "abc"],
   ["[[:alpha:]]+", "12ab3", "ab"],
   ["[[:digit:][:upper:]]+", "abC9d", "C9"],
+  ["[[:^alpha:]]+", "ab1-é😀c", "1-é😀"], // negated POSIX classes take everything outside the ASCII set
+  ["[x[:^digit:]]+", "12x a3", "x a"],
+  ["[^[:^digit:]]+", "ab12c", "12"],
   ["\\x{41}\\x42", "AB", "AB"],
   ["\\pL+", "1é2", "é"],
   ["\\p{Greek}+", "aαβ", "αβ"],
@@ -51,6 +54,17 @@ Deno.test("rust regex: unsupported syntax is rejected", () => {
   assert.throws(() => compileRustRegex("("));
   assert.throws(() => compileRustRegex("a(?U)b"), /unsupported inline flags/);
   assert.throws(() => compileRustRegex("a(?x)b"), /unsupported inline flags/);
+  // Rust's regex crate has no look-around and no named backreferences (reference §4.14).
+  for (const p of ["a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b", "x(?<n>a(?=b))"]) {
+    assert.throws(
+      () => compileRustRegex(p),
+      /look-around, including look-ahead and look-behind, is not supported/,
+    );
+  }
+  assert.throws(() => compileRustRegex("(?<n>a)\\k<n>"), /unrecognized escape sequence/);
+  assert.throws(() => compileRustRegex("\\cA"), /unrecognized escape sequence/);
+  // A named group (`(?<n>`, `(?P<n>`) is not a look-behind.
+  assert.equal(compileRustRegex("(?<n>a)(?P<m>b)").exec("ab")?.groups?.m, "b");
 });
 
 /** [replacement, expected on "k=v" with pattern (?P<key>\w)=(\w)]. */

@@ -43,6 +43,15 @@ Deno.test("auto transform: date time index and Int64/Float64 mismatch", () => {
   );
 });
 
+Deno.test("auto transform: a time processor with ignore_missing does not count; its output is a field", () => {
+  const p = compilePipeline(
+    "processors:\n  - date:\n      field: e\n      ignore_missing: true\n  - epoch:\n      field: t\n      resolution: s\n",
+  );
+  const res = run(p, [{ t: 1716668197, e: "2024-05-25T20:16:37Z" }, { t: 1716668198 }]);
+  assert.deepEqual(summary(res)[0].columns, ["t:TimestampSecond:TIMESTAMP", "e:TimestampNanosecond:FIELD"]);
+  assert.deepEqual(summary(res)[0].rows, [[1716668197, "1716668197000000000n"], [1716668198, null]]);
+});
+
 Deno.test("auto transform: missing or bad time index is a cast error (400; GreptimeDB: Unexpected, 500)", () => {
   const p = compilePipeline("processors:\n  - epoch:\n      field: ts\n      ignore_missing: false\n");
   assert.throws(() => run(p, [{ x: 1 }]), (e: PetrelError) => {

@@ -128,6 +128,13 @@ const CASES: ProcessorCase[] = [
     },
   },
   {
+    // The urlencoding crate decodes what it can: a malformed `%` stays, invalid UTF-8 keeps the raw value.
+    name: "cmcd nor: malformed percent sequences kept, the rest decoded; invalid UTF-8 kept raw",
+    yaml: "  - cmcd:\n      field: c\n  - cmcd:\n      field: d",
+    input: { c: "nor=a%2Fb%ZZ%4", d: "nor=a%2F%FF" },
+    output: { c: "nor=a%2Fb%ZZ%4", c_nor: "a/b%ZZ%4", d: "nor=a%2F%FF", d_nor: "a%2F%FF" },
+  },
+  {
     name: "cmcd bad int",
     yaml: "  - cmcd:\n      field: c",
     input: { c: "br=x" },
@@ -311,6 +318,13 @@ const CASES: ProcessorCase[] = [
     compileError: "Invalid regex pattern: (",
   },
 
+  {
+    name: "gsub look-around is refused at upload, as Rust's regex crate does",
+    yaml: "  - gsub:\n      field: a\n      pattern: 'x(?=y)'\n      replacement: ''",
+    input: {},
+    compileError:
+      "Invalid regex pattern: x(?=y): look-around, including look-ahead and look-behind, is not supported",
+  },
   // ---- join (§4.10)
   {
     name: "join stringifies elements",

@@ -26,6 +26,8 @@ const CASES: Case[] = [
   // floats
   ["float64 from int", "type: float64", 3, 3],
   ["float32 narrows", "type: float32", 0.1, Math.fround(0.1)],
+  ["float32 from an integer narrows too", "type: float32", 16777217, 16777216],
+  ["float32 from a big integer narrows", "type: float32", 2 ** 40 + 1, 2 ** 40],
   ["float64 from strings", "type: float64", "1e3", 1000],
   ["float64 from inf word", "type: float64", "-Infinity", -Infinity],
   ["float64 from .5", "type: float64", ".5", 0.5],

@@ -147,6 +147,17 @@ const CASES: IngestCase[] = [
     rows: [[TS]],
   },
   {
+    // serde_json keeps i64 integers exact; a JS double would round this nanosecond epoch.
+    name: "epoch: a nanosecond JSON number above 2^53 stays exact, in json_parse output too",
+    yaml:
+      "processors:\n  - json_parse:\n      field: j\n  - simple_extract:\n      field: j, n\n      key: n\n" +
+      "  - epoch:\n      field: e\n      resolution: ns\n" +
+      "transform:\n  - field: n\n    type: int64\n  - field: e\n    type: epoch, ns\n    index: timestamp\n",
+    body: '[{"e": 1716668197217123457, "j": "{\\"n\\": -9007199254740993}"}]',
+    select: "SELECT CAST(e AS STRING), CAST(n AS STRING) FROM {t}",
+    rows: [["1716668197217123457", "-9007199254740993"]],
+  },
+  {
     name: "filter: matching entries dropped, not counted as skipped",
     yaml: v1("  - filter:\n      field: level\n      targets: [debug]", "  - field: level\n    type: string"),
     body: json({ level: "DEBUG" }, { level: "info" }),
@@ -392,6 +403,15 @@ const CASES: IngestCase[] = [
       "{t}": ['"greptime_timestamp" TIMESTAMP(9) NOT NULL', '"a.b.c" BIGINT NULL', '"arr" STRING NULL'],
     },
     notCreated: { "{t}": ['"empty"'] },
+  },
+  {
+    name: "identity: integers beyond 2^53 stay exact (NDJSON); beyond i64 they are floats",
+    pipelineName: "greptime_identity",
+    contentType: "application/x-ndjson",
+    body: '{"big": 9223372036854775807, "f": 1e30}\n{"big": 1716668197217123457, "f": 18446744073709551615}',
+    select: "SELECT CAST(big AS STRING), f FROM {t} ORDER BY big",
+    rows: [["1716668197217123457", 18446744073709552000], ["9223372036854775807", 1e30]],
+    created: { "{t}": ['"big" BIGINT NULL', '"f" DOUBLE NULL'] },
   },
   {
     name: "identity: max_nested_levels from x-greptime-pipeline-params",
