@@ -176,6 +176,7 @@ export const ROUTES: AppRoute[] = [
     auth: "write",
     errors: "plain",
     feature: "prom_store",
+    timeoutIsGatewayTimeout: true,
   },
   {
     method: "POST",

@@ -96,7 +96,13 @@ async function dispatch<A extends HttpHost>(
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(timedOut(`Request timed out after ${timeoutMs}ms`));
+        const message = `Request timed out after ${timeoutMs}ms`;
+        // Without a reason the code's own status applies: DeadlineExceeded is 504.
+        reject(
+          route.timeoutIsGatewayTimeout
+            ? new PetrelError(StatusCode.DeadlineExceeded, message)
+            : timedOut(message),
+        );
       }, timeoutMs);
     });
     work.catch(() => {}); // a late failure after the 408 must not become an unhandled rejection
