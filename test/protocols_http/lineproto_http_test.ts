@@ -271,6 +271,11 @@ const mergeCases: { name: string; config?: string; headers?: Record<string, stri
     headers: { "x-greptime-hints": "ttl=7d" },
     want: [/ttl = '7d/, /merge_mode = 'last_non_null'/],
   },
+  {
+    name: "hint compaction.twcs.time_window also sets compaction.type (reference §8)",
+    headers: { "x-greptime-hints": "compaction.twcs.time_window=1d" },
+    want: [/'compaction.twcs.time_window' = '1d'/, /'compaction.type' = 'twcs'/],
+  },
 ];
 for (const c of mergeCases) {
   Deno.test(`lineproto HTTP table options: ${c.name}`, async () => {
