@@ -199,6 +199,7 @@ export const ROUTES: AppRoute[] = [
     handler,
     auth: "read",
     errors: "prometheus",
+    compressResponse: true,
   })),
   // GET only, in Prometheus and GreptimeDB alike.
   ...Object.entries({
@@ -211,6 +212,7 @@ export const ROUTES: AppRoute[] = [
     handler,
     auth: "read",
     errors: "prometheus",
+    compressResponse: true,
   })),
 
   // Telemetry (OpenTelemetry OTLP/HTTP), log push (Loki), JSON put (OpenTSDB).

@@ -47,6 +47,8 @@ export interface Route<A extends HttpHost = HttpHost> {
    * §2.4): Prometheus and vmagent retry 5xx but drop a batch answered with any other 4xx.
    */
   timeoutIsGatewayTimeout?: boolean;
+  /** Responses are compressed per `accept-encoding` (GreptimeDB's Prometheus query API, §2.8). */
+  compressResponse?: boolean;
 }
 
 /** Per-request state handed to handlers. */

@@ -86,3 +86,38 @@ Deno.test("error headers: ErrorResponse errors carry code and message, plain err
     await s.stop();
   }
 });
+
+Deno.test("the Prometheus query API compresses per accept-encoding, other endpoints do not (reference §2.8)", async () => {
+  const s = await startTestServer();
+  try {
+    const lines = Array.from({ length: 200 }, (_, i) => `gz_metric_${i},host=h${i} v=1 1`).join("\n");
+    assert.equal((await fetch(`${s.url}/v1/influxdb/write`, { method: "POST", body: lines })).status, 204);
+    for (
+      const [path, encoding] of [
+        ["/v1/prometheus/api/v1/label/__name__/values", "gzip"],
+        ["/v1/metricsapi/api/v1/labels", "gzip"],
+        ["/v1/prometheus/api/v1/series?match[]=gz_metric_1", "gzip"],
+        ["/v1/sql?sql=show%20tables", null],
+      ] as const
+    ) {
+      const res = await fetch(s.url + path, { headers: { "accept-encoding": "gzip, br;q=0" } });
+      assert.equal(res.headers.get("content-encoding"), encoding, path);
+      assert.equal(res.status, 200, path);
+      await res.json(); // fetch undoes the encoding: the body must still be whole JSON
+    }
+    const deflate = await fetch(`${s.url}/v1/prometheus/api/v1/labels`, {
+      headers: { "accept-encoding": "gzip;q=0, deflate" },
+    });
+    assert.equal(deflate.headers.get("content-encoding"), "deflate");
+    // Deno's fetch leaves deflate bodies as they are.
+    const inflated = deflate.body!.pipeThrough(new DecompressionStream("deflate"));
+    assert.deepEqual((await new Response(inflated).json()).data, ["__name__", "host"]);
+    const none = await fetch(`${s.url}/v1/prometheus/api/v1/labels`, {
+      headers: { "accept-encoding": "identity" },
+    });
+    assert.equal(none.headers.get("content-encoding"), null);
+    await none.body?.cancel();
+  } finally {
+    await s.stop();
+  }
+});
