@@ -72,7 +72,7 @@ export async function logLevel(ctx: Ctx): Promise<Response> {
     throw invalidArguments(`Invalid request parameter: Invalid filter "${body}": ${(e as Error).message}`);
   }
   const old = setLogFilter(filter);
-  return new Response(`Log Level changed from ${old} to ${filter.text}\n`, { headers: TEXT });
+  return new Response(`Log Level changed from ${old} to ${filter.text}`, { headers: TEXT });
 }
 
 /** `POST /debug/enable_trace` with `true` or `false`. */

@@ -5,6 +5,7 @@
 import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError } from "../src/common/errors.ts";
 import { HttpError } from "../src/http/render_error.ts";
+import { CONTENT_TYPE, formatResponse } from "../src/http/formats/response.ts";
 import { type LogIngest, runLogPipeline, writeLogBatches } from "../src/ingest/logs.ts";
 
 const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
@@ -58,11 +59,7 @@ export async function ingest(ctx: Ctx): Promise<Response> {
   const body: Record<string, unknown> = {};
   if (batches.length > 0) body.output = batches.map((b) => ({ affectedrows: b.rows.length }));
   if (skipped > 0) body.skipped = skipped;
-  body.execution_time_ms = ctx.elapsedMs();
-  return new Response(JSON.stringify(body), {
-    headers: {
-      "content-type": "application/json",
-      "x-greptime-execution-time": String(body.execution_time_ms),
-    },
-  });
+  const ms = ctx.elapsedMs();
+  body.execution_time_ms = ms;
+  return formatResponse(JSON.stringify(body), CONTENT_TYPE.json, "greptimedb_v1", ms);
 }

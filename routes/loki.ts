@@ -3,6 +3,7 @@ import type { Ctx } from "./context.ts";
 import { decodeLokiPush } from "../src/protocols/loki/mod.ts";
 import { DEFAULT_LOKI_TABLE, ingestLoki } from "../src/ingest/loki/mod.ts";
 import { logTable, pipelineFromHeaders } from "./log_headers.ts";
+import { CONTENT_TYPE, formatResponse } from "../src/http/formats/response.ts";
 
 /** Stores the pushed lines in `loki_logs` (or the header's table, or through the named pipeline). */
 export async function push(ctx: Ctx): Promise<Response> {
@@ -16,7 +17,6 @@ export async function push(ctx: Ctx): Promise<Response> {
   });
   ctx.app.metrics.addIngestedRows("loki", rows);
   const ms = ctx.elapsedMs();
-  return Response.json({ output: [{ affectedrows: rows }], execution_time_ms: ms }, {
-    headers: { "x-greptime-execution-time": String(ms) },
-  });
+  const reply = JSON.stringify({ output: [{ affectedrows: rows }], execution_time_ms: ms });
+  return formatResponse(reply, CONTENT_TYPE.json, "greptimedb_v1", ms);
 }

@@ -176,6 +176,7 @@ export const ROUTES: AppRoute[] = [
     auth: "write",
     errors: "plain",
     feature: "prom_store",
+    timeoutIsGatewayTimeout: true,
   },
   {
     method: "POST",
@@ -198,6 +199,7 @@ export const ROUTES: AppRoute[] = [
     handler,
     auth: "read",
     errors: "prometheus",
+    compressResponse: true,
   })),
   // GET only, in Prometheus and GreptimeDB alike.
   ...Object.entries({
@@ -210,6 +212,7 @@ export const ROUTES: AppRoute[] = [
     handler,
     auth: "read",
     errors: "prometheus",
+    compressResponse: true,
   })),
 
   // Telemetry (OpenTelemetry OTLP/HTTP), log push (Loki), JSON put (OpenTSDB).

@@ -42,8 +42,12 @@ export async function sql(ctx: Ctx): Promise<Response> {
   if (!storage.hasDatabase(db)) throw databaseNotFound(db);
   // Reads of file-backed databases run in a worker, so a runaway query ends with the request's
   // timeout instead of stalling the server.
-  const timezone = ctx.req.headers.get("x-greptime-timezone") ?? undefined;
-  const outputs = await executeSqlAsync(storage, text, { db, timezone }, { signal: ctx.signal });
+  // An empty header means the server's default, as a missing one does (reference §2.2).
+  const timezone = ctx.req.headers.get("x-greptime-timezone")?.trim() || undefined;
+  const systemTimezone = ctx.app.config.default_timezone;
+  const outputs = await executeSqlAsync(storage, text, { db, timezone, systemTimezone }, {
+    signal: ctx.signal,
+  });
   const limit = params.get("limit");
   return renderSqlOutputs(outputs, {
     format: params.get("format") ?? "greptimedb_v1",

@@ -42,6 +42,13 @@ export interface Route<A extends HttpHost = HttpHost> {
   auth: AuthRule;
   errors: ErrorShape;
   feature?: Feature;
+  /**
+   * A request timeout answers 504 here instead of 408 (GreptimeDB's `/v1/prometheus/write`, reference
+   * §2.4): Prometheus and vmagent retry 5xx but drop a batch answered with any other 4xx.
+   */
+  timeoutIsGatewayTimeout?: boolean;
+  /** Responses are compressed per `accept-encoding` (GreptimeDB's Prometheus query API, §2.8). */
+  compressResponse?: boolean;
 }
 
 /** Per-request state handed to handlers. */

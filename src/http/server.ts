@@ -10,6 +10,7 @@ import { invalidArguments, PetrelError, StatusCode, timedOut } from "../common/e
 import { type ErrorShape, HttpError, renderError } from "./render_error.ts";
 import type { Router } from "./router.ts";
 import { bodyMemoryOf } from "./body_memory.ts";
+import { compressResponse } from "./compress_response.ts";
 import { storageFailure } from "../common/storage_errors.ts";
 
 const log = new Logger("petrel::http");
@@ -37,6 +38,7 @@ export function createHandler<A extends HttpHost>(
         } else {
           routePath = match.route.path;
           response = await dispatch(app, req, url, match.route, match.params, startedAt);
+          if (match.route.compressResponse) response = compressResponse(req, response);
         }
       }
     } catch (e) {
@@ -96,7 +98,13 @@ async function dispatch<A extends HttpHost>(
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(timedOut(`Request timed out after ${timeoutMs}ms`));
+        const message = `Request timed out after ${timeoutMs}ms`;
+        // Without a reason the code's own status applies: DeadlineExceeded is 504.
+        reject(
+          route.timeoutIsGatewayTimeout
+            ? new PetrelError(StatusCode.DeadlineExceeded, message)
+            : timedOut(message),
+        );
       }, timeoutMs);
     });
     work.catch(() => {}); // a late failure after the 408 must not become an unhandled rejection

@@ -19,6 +19,8 @@ import type { Token } from "./lexer.ts";
 export interface Session {
   db: string;
   timezone?: string;
+  /** The server's default timezone (`default_timezone`), which `timezone` falls back to. */
+  systemTimezone?: string;
 }
 
 const affected = (rows: number): QueryOutput => ({ kind: "affected", rows });

@@ -28,7 +28,10 @@ export type { Session } from "./ddl.ts";
 /** Request context of {@link executeSql}. */
 export interface SqlContext {
   db: string;
+  /** The request's `x-greptime-timezone`; absent means `systemTimezone`. */
   timezone?: string;
+  /** The server's `default_timezone` (UTC when absent). */
+  systemTimezone?: string;
 }
 
 const READ_STATEMENTS = ["SELECT", "WITH", "SHOW", "DESC", "DESCRIBE", "EXPLAIN", "VALUES", "TQL"];
@@ -62,7 +65,7 @@ export function startSession(storage: Storage, sql: string, ctx: SqlContext): Se
   if (typeof sql !== "string" || sql.trim() === "") throw invalidArguments("sql parameter is required.");
   if (!storage.hasDatabase(ctx.db)) throw databaseNotFound(ctx.db);
   if (ctx.timezone) checkTimezone(ctx.timezone);
-  return { db: ctx.db, timezone: ctx.timezone };
+  return { db: ctx.db, timezone: ctx.timezone || ctx.systemTimezone, systemTimezone: ctx.systemTimezone };
 }
 
 function likeToRegExp(pattern: string): RegExp {
@@ -162,7 +165,23 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     const names = ["Field", "Type", "Null", "Key", "Default", "Semantic Type"];
     return stringRecords(names, filterShow(storage, cur, session, names, rows));
   }
+  if (cur.acceptKw("VARIABLES")) {
+    const name = cur.ident("a variable name");
+    cur.expectEnd();
+    return showVariable(name, session);
+  }
   throw unsupported(`Unsupported statement: SHOW ${cur.describe().toUpperCase()}`);
+}
+
+/** GreptimeDB's `SHOW VARIABLES <name>`: one String column named by the upper-cased variable. */
+function showVariable(name: string, session: Session): QueryOutput {
+  const variable = name.toUpperCase();
+  const system = session.systemTimezone || "UTC";
+  let value: string;
+  if (variable === "SYSTEM_TIME_ZONE" || variable === "SYSTEM_TIMEZONE") value = system;
+  else if (variable === "TIME_ZONE" || variable === "TIMEZONE") value = session.timezone || system;
+  else throw unsupported(`Unsupported show variable: ${variable}`);
+  return stringRecords([variable], [[value]]);
 }
 
 function runSelect(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {

@@ -152,6 +152,8 @@ export function optionsForCreate(
       merged[key] = String(v);
     }
   }
+  // GreptimeDB sets the compaction type with the window, which only TWCS reads.
+  if (merged["compaction.twcs.time_window"] !== undefined) merged["compaction.type"] = "twcs";
   if (createType === "log" || createType === "trace") {
     merged.append_mode = "true";
     delete merged.merge_mode;

@@ -145,6 +145,60 @@ const TIME_UNITS: SqlCase[] = [
     headers: { "x-greptime-timezone": "+08:00" },
     rows: [[1]],
   },
+  {
+    name: "SHOW VARIABLES time_zone is the header's zone",
+    sql: "SHOW VARIABLES time_zone",
+    headers: { "x-greptime-timezone": "Asia/Shanghai" },
+    schema: [["TIME_ZONE", "String"]],
+    rows: [["Asia/Shanghai"]],
+  },
+  {
+    name: "an empty timezone header is the server default",
+    sql: "SHOW VARIABLES time_zone; SHOW VARIABLES system_time_zone",
+    headers: { "x-greptime-timezone": "" },
+    outputs: [
+      {
+        records: {
+          schema: { column_schemas: [{ name: "TIME_ZONE", data_type: "String" }] },
+          rows: [["UTC"]],
+          total_rows: 1,
+        },
+      },
+      {
+        records: {
+          schema: { column_schemas: [{ name: "SYSTEM_TIME_ZONE", data_type: "String" }] },
+          rows: [["UTC"]],
+          total_rows: 1,
+        },
+      },
+    ],
+  },
+  {
+    name: "SET time_zone shows in SHOW VARIABLES",
+    sql: "SET time_zone = '+08:00'; SHOW VARIABLES TIMEZONE",
+    outputs: [{ affectedrows: 0 }, {
+      records: {
+        schema: { column_schemas: [{ name: "TIMEZONE", data_type: "String" }] },
+        rows: [["+08:00"]],
+        total_rows: 1,
+      },
+    }],
+  },
+  { name: "an unknown variable", sql: "SHOW VARIABLES nope", error: { code: 1001, message: /NOPE/ } },
+];
+
+/** `default_timezone` is the zone of every request without `x-greptime-timezone`. */
+const DEFAULT_ZONE: SqlCase[] = [
+  { sql: "CREATE TABLE z (ts TIMESTAMP TIME INDEX, v DOUBLE)", affected: [0] },
+  { sql: "INSERT INTO z VALUES ('2024-01-01 08:00:00', 1)", affected: [1] },
+  { sql: "SELECT ts FROM z", rows: [[1704067200000]] },
+  { sql: "SHOW VARIABLES time_zone", rows: [["Asia/Shanghai"]] },
+  {
+    sql: "SHOW VARIABLES system_time_zone",
+    headers: { "x-greptime-timezone": "UTC" },
+    schema: [["SYSTEM_TIME_ZONE", "String"]],
+    rows: [["Asia/Shanghai"]],
+  },
 ];
 
 /** Every column type: GreptimeDB's data_type names in results, DESC and information_schema. */
@@ -219,6 +273,15 @@ Deno.test("/v1/sql types, units and semantics", async (t) => {
     await t.step("DataFusion semantics", (t) => runCases(t, server.url, SEMANTICS));
     await t.step("time units", (t) => runCases(t, server.url, TIME_UNITS));
     await t.step("column types", (t) => runCases(t, server.url, TYPE_CASES));
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("/v1/sql default_timezone", async (t) => {
+  const server = await startTestServer({ default_timezone: "Asia/Shanghai" });
+  try {
+    await runCases(t, server.url, DEFAULT_ZONE);
   } finally {
     await server.stop();
   }

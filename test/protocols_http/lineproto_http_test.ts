@@ -247,7 +247,13 @@ Deno.test("lineproto HTTP: ping → 204 and health → 200, empty bodies", async
 });
 
 // ---- table options: merge mode from config and hints ----
-const mergeCases: { name: string; config?: string; headers?: Record<string, string>; want: RegExp[] }[] = [
+const mergeCases: {
+  name: string;
+  config?: string;
+  headers?: Record<string, string>;
+  want: RegExp[];
+  absent?: RegExp[];
+}[] = [
   { name: "default", want: [/merge_mode = 'last_non_null'/] },
   { name: "config last_row", config: "last_row", want: [/merge_mode = 'last_row'/] },
   {
@@ -271,6 +277,17 @@ const mergeCases: { name: string; config?: string; headers?: Record<string, stri
     headers: { "x-greptime-hints": "ttl=7d" },
     want: [/ttl = '7d/, /merge_mode = 'last_non_null'/],
   },
+  {
+    name: "hint compaction.twcs.time_window also sets compaction.type (reference §8)",
+    headers: { "x-greptime-hints": "compaction.twcs.time_window=1d" },
+    want: [/'compaction.twcs.time_window' = '1d'/, /'compaction.type' = 'twcs'/],
+  },
+  {
+    name: "a physical_table hint is no option of an ordinary table",
+    headers: { "x-greptime-hints": "physical_table=phy,ttl=1d" },
+    want: [/ttl = '1day'/],
+    absent: [/physical_table/],
+  },
 ];
 for (const c of mergeCases) {
   Deno.test(`lineproto HTTP table options: ${c.name}`, async () => {
@@ -285,6 +302,7 @@ for (const c of mergeCases) {
       assert.equal(r.status, 204, r.text);
       const ddl = await showCreate(s.url, m);
       for (const w of c.want) assert.match(ddl, w);
+      for (const w of c.absent ?? []) assert.doesNotMatch(ddl, w);
       const rows = await sqlRows(s.url, `SELECT x, y FROM ${m}`);
       const lastRow = /merge_mode = 'last_row'/.test(ddl), append = /append_mode = 'true'/.test(ddl);
       assert.deepEqual(rows, append ? [[1, 1], [2, null]] : lastRow ? [[2, null]] : [[2, 1]]);

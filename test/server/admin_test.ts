@@ -100,9 +100,9 @@ Deno.test("debug endpoints: log level and trace switch", async () => {
     const post = (path: string, body: string) => fetch(s.url + path, { method: "POST", body });
     let res = await post("/debug/log_level", "debug");
     assert.equal(res.status, 200);
-    assert.equal(await res.text(), "Log Level changed from error to debug\n");
+    assert.equal(await res.text(), "Log Level changed from error to debug");
     res = await post("/debug/log_level", "info,petrel::http=debug");
-    assert.equal(await res.text(), "Log Level changed from debug to info,petrel::http=debug\n");
+    assert.equal(await res.text(), "Log Level changed from debug to info,petrel::http=debug");
     res = await post("/debug/log_level", "loud");
     assert.equal(res.status, 400);
     assert.match((await res.json()).error, /Invalid filter "loud"/);
@@ -110,7 +110,7 @@ Deno.test("debug endpoints: log level and trace switch", async () => {
     assert.equal(res.status, 400);
     await res.body?.cancel();
     res = await post("/debug/log_level", "error");
-    assert.equal(await res.text(), "Log Level changed from info,petrel::http=debug to error\n");
+    assert.equal(await res.text(), "Log Level changed from info,petrel::http=debug to error");
 
     res = await post("/debug/enable_trace", "true");
     assert.equal(await res.text(), "trace enabled");

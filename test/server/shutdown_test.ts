@@ -38,7 +38,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     const res = await inFlight;
     const text = await res.text();
     assert.equal(res.status, 200, text);
-    assert.equal(text, "Log Level changed from info to debug\n");
+    assert.equal(text, "Log Level changed from info to debug");
     const status = await server.child.status;
     assert.equal(status.code, 0);
     await assert.rejects(fetch(server.url + "/health"), "no longer accepting");

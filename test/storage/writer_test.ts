@@ -32,9 +32,9 @@ const CREATE_TYPES: Array<[string, Record<string, string> | undefined, Record<st
   ["physical", { append_mode: "true", ttl: "7d" }, { append_mode: "true", ttl: "7d" }],
   ["log", { merge_mode: "last_non_null" }, { append_mode: "true" }],
   ["last_non_null", undefined, { merge_mode: "last_non_null" }],
+  // physical_table picks a metric engine's physical table: no option of an ordinary table (reference §8)
   ["physical", { skip_wal: "true", auto_create_table: "true", physical_table: "greptime_physical_table" }, {
     skip_wal: "true",
-    physical_table: "greptime_physical_table",
   }],
 ];
 
