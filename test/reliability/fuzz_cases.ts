@@ -204,6 +204,16 @@ function documentSeeds(): FuzzRequest[] {
       atomic: true,
     },
     {
+      family: "sql_analyze_stream",
+      method: "POST",
+      path: "/v1/sql/analyze/stream",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: text(
+        "sql=" + encodeURIComponent("EXPLAIN ANALYZE VERBOSE SELECT host, count(*) FROM fz_lp GROUP BY host"),
+      ),
+      atomic: true,
+    },
+    {
       family: "dashboard_save",
       method: "POST",
       path: "/v1/dashboards/fz",
