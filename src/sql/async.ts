@@ -13,8 +13,15 @@ import { executeStatement, startSession } from "./mod.ts";
 import { splitStatements } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";
-import { mapSqliteError, type QueryStats, runQuery, withPosition } from "./results.ts";
-import { explainOutput, finishedRun, isExplain, planExplain, type PlannedExplain } from "./explain.ts";
+import { mapSqliteError, type QueryStats, withPosition } from "./results.ts";
+import {
+  analyzeHere,
+  explainOutput,
+  finishedRun,
+  isExplain,
+  planExplain,
+  type PlannedExplain,
+} from "./explain.ts";
 import { analyzeOutput, type AnalyzeRun } from "./explain_render.ts";
 import type { QueryRequest } from "./query_worker.ts";
 import type { Session } from "./ddl.ts";
@@ -108,14 +115,7 @@ export async function runAnalyze(
   signal?: AbortSignal,
 ): Promise<AnalyzeRun> {
   const ran = await runRewritten(storage, p.query, signal, true);
-  if (ran?.stats) return finishedRun(ran.stats, "worker", started);
-  const stats: QueryStats = { prepareNs: 0, executeNs: 0, convertNs: 0, rows: 0 };
-  try {
-    runQuery(p.handle.conn, p.query.sql, p.query.hints, p.query.nameTypes, stats);
-  } catch (e) {
-    throw mapSqliteError(e, p.query.database);
-  }
-  return finishedRun(stats, "main", started);
+  return ran?.stats ? finishedRun(ran.stats, "worker", started) : analyzeHere(p, started);
 }
 
 async function runStatement(

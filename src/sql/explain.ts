@@ -133,14 +133,18 @@ export function explainOutput(p: PlannedExplain): QueryOutput {
 export function explainHere(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
   const started = performance.now();
   const p = planExplain(storage, tokens, sql, session);
-  if (!p.options.analyze) return explainOutput(p);
+  return p.options.analyze ? analyzeOutput(p, analyzeHere(p, started)) : explainOutput(p);
+}
+
+/** Runs a planned EXPLAIN ANALYZE's query on the calling thread and measures it. */
+export function analyzeHere(p: PlannedExplain, started: number): AnalyzeRun {
   const stats: QueryStats = { prepareNs: 0, executeNs: 0, convertNs: 0, rows: 0 };
   try {
     runQuery(p.handle.conn, p.query.sql, p.query.hints, p.query.nameTypes, stats);
   } catch (e) {
     throw mapSqliteError(e, p.query.database);
   }
-  return analyzeOutput(p, finishedRun(stats, "main", started));
+  return finishedRun(stats, "main", started);
 }
 
 /** A finished run as the renderer takes it. */

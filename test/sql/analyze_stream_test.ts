@@ -199,3 +199,18 @@ Deno.test("analyze stream: needs read permission, as SQL reads do", async () => 
     await anonymous.body?.cancel();
   }, { user_provider: users });
 });
+
+Deno.test("analyze stream: a query on the serving thread (in-memory data) answers the final event alone", async () => {
+  const s = await startTestServer({ storage: { data_home: ":memory:" } });
+  try {
+    // runs past the 1 s interval on most machines, yet blocks the thread that would send snapshots
+    const sql = "EXPLAIN ANALYZE VERBOSE WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c " +
+      "WHERE x < 6000000) SELECT count(*) FROM c";
+    const events = await readEvents(await stream(s, { sql, snapshot_interval_ms: "1000" }));
+    assert.deepEqual(events.map((e) => e.event), ["final"]);
+    const plan = (events[0].data.metrics as { plan: string }[])[0].plan;
+    assert.match(plan, /^SqliteQueryExec: thread=main, .*output_rows=1, /);
+  } finally {
+    await s.stop();
+  }
+});
