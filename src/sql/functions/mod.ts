@@ -29,10 +29,16 @@ export function takeFunctionError(): unknown {
   return e;
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 function guarded<A extends unknown[], R>(fn: (...args: A) => R, fallback: R): (...args: A) => R {
   return (...args: A): R => {
     try {
-      return fn(...args);
+      const r = fn(...args);
+      // node:sqlite hangs on a bigint result past 64 bits (measured, Deno 2.9.6): fail as SQLite's abs does
+      if (typeof r === "bigint" && (r < INT64_MIN || r > INT64_MAX)) throw new Error("integer overflow");
+      return r;
     } catch (e) {
       parkedError ??= e;
       return fallback;
