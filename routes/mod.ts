@@ -81,6 +81,14 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
   { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: sql.format, auth: "read", errors: "greptime" },
+  {
+    method: "POST",
+    path: "/v1/sql/analyze/stream",
+    handler: sql.analyzeStream,
+    auth: "read",
+    errors: "greptime",
+    feature: "explain_analyze_stream",
+  },
   { method: [...GP], path: "/v1/promql", handler: promql, auth: "read", errors: "greptime" },
   {
     method: "GET",

@@ -10,9 +10,20 @@ import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { isReadOnlySql } from "../src/sql/mod.ts";
 import { formatSql } from "../src/sql/format.ts";
 import { executeSqlAsync } from "../src/sql/async.ts";
+import { greptimeOutputJson } from "../src/http/formats/greptimedb_v1.ts";
+import { sseResponse } from "../src/http/sse.ts";
+import {
+  type AnalyzeEvent,
+  planAnalyzeStream,
+  runAnalyzeStream,
+  snapshotInterval,
+} from "../src/sql/analyze_stream.ts";
 
-/** The parameters of a SQL request: query string first, then a form body (reference §6.1). */
-async function sqlParams(ctx: Ctx): Promise<URLSearchParams> {
+/**
+ * The parameters of a SQL request: query string first, then a form body (reference §6.1).
+ * `tolerant`: a body of another type is ignored instead of answered with 415 (the analyze stream).
+ */
+async function sqlParams(ctx: Ctx, tolerant = false): Promise<URLSearchParams> {
   const params = new URLSearchParams(ctx.url.search);
   if (ctx.req.method !== "POST") return params;
   const type = (ctx.req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -22,7 +33,7 @@ async function sqlParams(ctx: Ctx): Promise<URLSearchParams> {
   } else if (type === "" || type === "text/plain" || type === "application/sql") {
     // The spec sends SQL "in the request body"; GreptimeDB only reads forms. Both work here.
     if (!params.has("sql") && body.trim() !== "") params.set("sql", body);
-  } else {
+  } else if (!tolerant) {
     throw unsupportedMediaType(
       "Form requests must have `Content-Type: application/x-www-form-urlencoded`",
       StatusCode.Unsupported,
@@ -68,4 +79,33 @@ export async function format(ctx: Ctx): Promise<Response> {
   const text = (await sqlParams(ctx)).get("sql");
   if (text === null || text.trim() === "") throw invalidArguments("sql parameter is required.");
   return Response.json({ formatted: formatSql(text) });
+}
+
+/**
+ * `POST /v1/sql/analyze/stream`: `EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query>` as Server-Sent
+ * Events (`metrics` snapshots, then `final` | `error` | `canceled`); a bad request is refused before
+ * the stream starts.
+ */
+export async function analyzeStream(ctx: Ctx): Promise<Response> {
+  const params = await sqlParams(ctx, true);
+  const text = params.get("sql");
+  if (text === null || text.trim() === "") throw invalidArguments("sql parameter is required.");
+  const db = dbParam(params.get("db")) ?? ctx.db;
+  const intervalMs = snapshotInterval(params.get("snapshot_interval_ms"));
+  const timezone = ctx.req.headers.get("x-greptime-timezone") ?? undefined;
+  const storage = ctx.app.storage;
+  const planned = planAnalyzeStream(storage, text, { db, timezone });
+  return sseResponse((sink) =>
+    runAnalyzeStream(storage, planned, {
+      intervalMs,
+      signal: sink.signal,
+      emit: (e) => sink.send(e.state, eventJson(e)),
+    })
+  );
+}
+
+function eventJson(e: AnalyzeEvent): string {
+  const { output, ...rest } = e;
+  const head = JSON.stringify(rest);
+  return output ? `${head.slice(0, -1)},"output":[${greptimeOutputJson(output)}]}` : head;
 }

@@ -119,7 +119,13 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     deploy,
     traceEnabled: false,
   };
-  const router = new Router(ROUTES, (feature) => config[feature].enable);
+  const router = new Router(
+    ROUTES,
+    (feature) =>
+      feature === "explain_analyze_stream"
+        ? config.http.experimental_enable_explain_analyze_stream
+        : config[feature].enable,
+  );
   const { handler, drain } = drainingHandler(createHandler(app, router));
   let listener: Listener;
   try {

@@ -30,6 +30,8 @@ export interface Config {
     is_strict_mode: boolean;
     enable_cors: boolean;
     cors_allowed_origins: string[];
+    /** Serves `POST /v1/sql/analyze/stream` (GreptimeDB's option of the same name). */
+    experimental_enable_explain_analyze_stream: boolean;
     /** `[http.tls]`: HTTPS on the same address (`src/http/tls.ts`). */
     tls: { mode: string; cert_path: string; key_path: string };
   };
@@ -72,6 +74,7 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
     is_strict_mode: ["bool", false],
     enable_cors: ["bool", true],
     cors_allowed_origins: ["strings", []],
+    experimental_enable_explain_analyze_stream: ["bool", true],
   },
   "http.tls": {
     mode: [["disable", "prefer", "require"], "disable"],

@@ -31,8 +31,15 @@ export type Handler<A extends HttpHost = HttpHost> = (ctx: RequestContext<A>) =>
  */
 export type AuthRule = "public" | "read" | "write" | "custom";
 
-/** Protocol switches in the config that can turn a route family off. */
-export type Feature = "influxdb" | "prom_store" | "opentsdb" | "otlp" | "jaeger" | "loki";
+/** Switches in the config that can turn a route family off (protocols, experimental endpoints). */
+export type Feature =
+  | "influxdb"
+  | "prom_store"
+  | "opentsdb"
+  | "otlp"
+  | "jaeger"
+  | "loki"
+  | "explain_analyze_stream";
 
 /** One row of the route table. */
 export interface Route<A extends HttpHost = HttpHost> {

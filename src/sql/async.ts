@@ -4,7 +4,7 @@
  * the signal terminates the worker (the caller answers 408) and a fresh one takes its place.
  * Everything else (writes, DDL, SHOW, information_schema, in-memory databases) runs on the caller.
  */
-import { type ErrorData, errorFromData, PetrelError, timedOut } from "../common/errors.ts";
+import { type ErrorData, errorFromData, timedOut } from "../common/errors.ts";
 import { WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
@@ -12,8 +12,17 @@ import type { SqlContext } from "./mod.ts";
 import { executeStatement, startSession } from "./mod.ts";
 import { splitStatements } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
-import { rewriteQuery } from "./rewrite.ts";
-import { mapSqliteError, withPosition } from "./results.ts";
+import { rewriteQuery, type Rewritten } from "./rewrite.ts";
+import { mapSqliteError, type QueryStats, withPosition } from "./results.ts";
+import {
+  analyzeHere,
+  explainOutput,
+  finishedRun,
+  isExplain,
+  planExplain,
+  type PlannedExplain,
+} from "./explain.ts";
+import { analyzeOutput, type AnalyzeRun } from "./explain_render.ts";
 import type { QueryRequest } from "./query_worker.ts";
 import type { Session } from "./ddl.ts";
 import { flushGroupCommit } from "../storage/group_commit.ts";
@@ -24,7 +33,7 @@ export interface AsyncSqlOptions {
   signal?: AbortSignal;
 }
 
-type Reply = { id: number; output?: QueryOutput; error?: ErrorData };
+type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData };
 
 /** Up to two queries run at once off the event loop; more wait for a thread. */
 const workers = new WorkerPool<Omit<QueryRequest, "id">, Reply>({
@@ -41,7 +50,9 @@ export function stopQueryWorkers(): void {
   workers.stop();
 }
 
-async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal): Promise<QueryOutput> {
+type Ran = { output: QueryOutput; stats?: QueryStats };
+
+async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal): Promise<Ran> {
   let reply: Reply;
   try {
     reply = await workers.request(req, { signal });
@@ -50,7 +61,7 @@ async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal):
     throw e;
   }
   if (reply.error) throw errorFromData(reply.error);
-  return reply.output!;
+  return { output: reply.output!, stats: reply.stats };
 }
 
 function isQuery(tokens: Token[]): boolean {
@@ -61,27 +72,23 @@ function isQuery(tokens: Token[]): boolean {
     : ["SELECT", "WITH", "VALUES"].includes(first.text.toUpperCase());
 }
 
-async function runStatement(
+/**
+ * Runs a rewritten query in a worker; null when it must run on the calling thread instead (an
+ * in-memory database, information_schema, a pool that failed or a worker that cannot start).
+ */
+async function runRewritten(
   storage: Storage,
-  tokens: Token[],
-  sql: string,
-  session: Session,
-  signal?: AbortSignal,
-) {
-  if (workers.broken || storage.dataHome === ":memory:" || !isQuery(tokens)) {
-    return executeStatement(storage, tokens, sql, session);
-  }
-  let q;
-  try {
-    q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
-  } catch (e) {
-    throw withPosition(mapSqliteError(e, session.db), tokens, sql);
-  }
+  q: Rewritten,
+  signal: AbortSignal | undefined,
+  analyze = false,
+): Promise<Ran | null> {
+  if (workers.broken || storage.dataHome === ":memory:" || q.usesInfoSchema) return null;
   const handle = storage.database(q.database);
   // The worker's own connection sees only committed rows: commit acknowledged skip_wal rows first.
   flushGroupCommit(handle);
   const files = handle.files;
-  if (q.usesInfoSchema || !files.main || !files.nowal) return executeStatement(storage, tokens, sql, session);
+  if (!files.main || !files.nowal) return null;
+  storage.onClose(stopQueryWorkers);
   try {
     return await runInWorker({
       db: q.database,
@@ -91,12 +98,46 @@ async function runStatement(
       sql: q.sql,
       hints: q.hints,
       nameTypes: [...q.nameTypes],
+      analyze,
     }, signal);
   } catch (e) {
     // a worker that cannot start (e.g. a build without the worker module) or fails: this thread
-    if (e instanceof WorkerUnavailable) return executeStatement(storage, tokens, sql, session);
-    if (e instanceof PetrelError) throw withPosition(e, tokens, sql);
+    if (e instanceof WorkerUnavailable) return null;
     throw e;
+  }
+}
+
+/** Runs a planned EXPLAIN ANALYZE's query (in a worker where queries run there) and measures it. */
+export async function runAnalyze(
+  storage: Storage,
+  p: PlannedExplain,
+  started: number,
+  signal?: AbortSignal,
+): Promise<AnalyzeRun> {
+  const ran = await runRewritten(storage, p.query, signal, true);
+  return ran?.stats ? finishedRun(ran.stats, "worker", started) : analyzeHere(p, started);
+}
+
+async function runStatement(
+  storage: Storage,
+  tokens: Token[],
+  sql: string,
+  session: Session,
+  signal?: AbortSignal,
+): Promise<QueryOutput> {
+  try {
+    if (isExplain(tokens)) {
+      const started = performance.now();
+      const p = planExplain(storage, tokens, sql, session);
+      if (!p.options.analyze) return explainOutput(p);
+      return analyzeOutput(p, await runAnalyze(storage, p, started, signal));
+    }
+    if (!isQuery(tokens)) return executeStatement(storage, tokens, sql, session);
+    const q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
+    const ran = await runRewritten(storage, q, signal);
+    return ran ? ran.output : executeStatement(storage, tokens, sql, session);
+  } catch (e) {
+    throw withPosition(mapSqliteError(e, session.db), tokens, sql);
   }
 }
 
@@ -108,7 +149,6 @@ export async function executeSqlAsync(
   opts: AsyncSqlOptions = {},
 ): Promise<QueryOutput[]> {
   const session = startSession(storage, sql, ctx);
-  storage.onClose(stopQueryWorkers);
   const outputs: QueryOutput[] = [];
   for (const stmt of splitStatements(sql)) {
     outputs.push(await runStatement(storage, stmt.tokens, sql, session, opts.signal));

@@ -14,6 +14,7 @@ import { Cursor } from "./cursor.ts";
 import { executeDdl, tableName } from "./ddl.ts";
 import type { Session } from "./ddl.ts";
 import { executeDelete, executeInsert } from "./dml.ts";
+import { explainHere } from "./explain.ts";
 import { registerSqlFunctions } from "./functions/mod.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
@@ -249,23 +250,8 @@ export function executeStatement(
         }
         return { kind: "affected", rows: 0 };
       }
-      case "EXPLAIN": {
-        cur.next();
-        cur.acceptKw("ANALYZE");
-        cur.acceptKw("VERBOSE");
-        const rest = tokens.slice(cur.i);
-        const q = rewriteQuery(rest, { storage, db: session.db, sql, timezone: session.timezone });
-        const handle = storage.database(q.database);
-        registerSqlFunctions(handle.conn);
-        try {
-          if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
-          const plan = runQuery(handle.conn, `EXPLAIN QUERY PLAN ${q.sql}`);
-          const lines = plan.kind === "records" ? plan.rows.map((r) => String(r[3])).join("\n") : "";
-          return stringRecords(["plan_type", "plan"], [["logical_plan", q.sql], ["physical_plan", lines]]);
-        } catch (e) {
-          throw mapSqliteError(e, session.db);
-        }
-      }
+      case "EXPLAIN":
+        return explainHere(storage, tokens, sql, session);
       case "UPDATE":
         throw unsupported("UPDATE is not supported");
       case "TQL":

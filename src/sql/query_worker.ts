@@ -8,7 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { errorToData, PetrelError } from "../common/errors.ts";
 import type { DataType } from "../common/rows.ts";
 import { registerSqlFunctions } from "./functions/mod.ts";
-import { mapSqliteError, runQuery } from "./results.ts";
+import { mapSqliteError, type QueryStats, runQuery } from "./results.ts";
 
 /** A query for the worker. */
 export interface QueryRequest {
@@ -21,6 +21,8 @@ export interface QueryRequest {
   sql: string;
   hints: Array<DataType | undefined>;
   nameTypes: Array<[string, DataType]>;
+  /** EXPLAIN ANALYZE: answer what the run measured too (`stats`). */
+  analyze?: boolean;
 }
 
 const connections = new Map<string, { instance: number; conn: DatabaseSync }>();
@@ -41,8 +43,11 @@ function connection(req: QueryRequest): DatabaseSync {
 self.onmessage = (e: MessageEvent<QueryRequest>) => {
   const req = e.data;
   try {
-    const out = runQuery(connection(req), req.sql, req.hints, new Map(req.nameTypes));
-    self.postMessage({ id: req.id, output: out });
+    const stats: QueryStats | undefined = req.analyze
+      ? { prepareNs: 0, executeNs: 0, convertNs: 0, rows: 0 }
+      : undefined;
+    const out = runQuery(connection(req), req.sql, req.hints, new Map(req.nameTypes), stats);
+    self.postMessage({ id: req.id, output: out, stats });
   } catch (err) {
     const p = err instanceof PetrelError ? err : mapSqliteError(err, req.db);
     self.postMessage({ id: req.id, error: errorToData(p) });

@@ -44,7 +44,7 @@ function readRequestProto(): Uint8Array {
 
 /** The valid seed of every endpoint family. */
 export function seeds(): FuzzRequest[] {
-  return [...protocolSeeds(), ...documentSeeds(), ...telemetrySeeds()];
+  return [...protocolSeeds(), ...documentSeeds(), ...sqlSeeds(), ...telemetrySeeds()];
 }
 
 const text = (s: string) => enc.encode(s);
@@ -116,7 +116,7 @@ function protocolSeeds(): FuzzRequest[] {
   ];
 }
 
-/** Seeds of the JSON, YAML and SQL endpoints: ingest, pipelines, OpenTSDB put, SQL. */
+/** Seeds of the JSON and YAML endpoints: ingest, pipelines, OpenTSDB put, dashboards. */
 function documentSeeds(): FuzzRequest[] {
   return [
     {
@@ -166,40 +166,6 @@ function documentSeeds(): FuzzRequest[] {
       headers: { "content-type": "application/json" },
       body: text(
         JSON.stringify([{ metric: "fz_ts", timestamp: 1700000000, value: 1.25, tags: { host: "a" } }]),
-      ),
-      atomic: true,
-    },
-    {
-      family: "sql",
-      method: "POST",
-      path: "/v1/sql",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: text(
-        "sql=" +
-          encodeURIComponent("SELECT host, avg(usage) FROM fz_lp WHERE greptime_timestamp > 0 GROUP BY host"),
-      ),
-      atomic: false,
-    },
-    {
-      family: "sql_insert",
-      method: "POST",
-      path: "/v1/sql",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: text(
-        "sql=" +
-          encodeURIComponent(
-            "INSERT INTO fz_lp (host, usage, greptime_timestamp) VALUES ('z', 1.0, 1700000000000)",
-          ),
-      ),
-      atomic: false,
-    },
-    {
-      family: "sql_format",
-      method: "POST",
-      path: "/v1/sql/format",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: text(
-        "sql=" + encodeURIComponent("select host,count(*) from fz_lp where usage!=-1 group by host"),
       ),
       atomic: true,
     },
@@ -335,5 +301,55 @@ export function bombs(
       body: zlib.gzipSync(zlib.gzipSync(new Uint8Array(limit * 64), { level: 9 })),
     },
     { name: "oversized", headers: {}, body: new Uint8Array(limit + 1).fill(0x61) },
+  ];
+}
+
+/** Seeds of the SQL endpoints: queries, inserts, formatting, the analyze stream. */
+function sqlSeeds(): FuzzRequest[] {
+  return [
+    {
+      family: "sql",
+      method: "POST",
+      path: "/v1/sql",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: text(
+        "sql=" +
+          encodeURIComponent("SELECT host, avg(usage) FROM fz_lp WHERE greptime_timestamp > 0 GROUP BY host"),
+      ),
+      atomic: false,
+    },
+    {
+      family: "sql_insert",
+      method: "POST",
+      path: "/v1/sql",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: text(
+        "sql=" +
+          encodeURIComponent(
+            "INSERT INTO fz_lp (host, usage, greptime_timestamp) VALUES ('z', 1.0, 1700000000000)",
+          ),
+      ),
+      atomic: false,
+    },
+    {
+      family: "sql_format",
+      method: "POST",
+      path: "/v1/sql/format",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: text(
+        "sql=" + encodeURIComponent("select host,count(*) from fz_lp where usage!=-1 group by host"),
+      ),
+      atomic: true,
+    },
+    {
+      family: "sql_analyze_stream",
+      method: "POST",
+      path: "/v1/sql/analyze/stream",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: text(
+        "sql=" + encodeURIComponent("EXPLAIN ANALYZE VERBOSE SELECT host, count(*) FROM fz_lp GROUP BY host"),
+      ),
+      atomic: true,
+    },
   ];
 }

@@ -87,6 +87,13 @@ const FOUND: Array<
     body: "processors: []\n",
     status: 400,
   },
+  {
+    name: "SQL abs of the smallest int64 (node:sqlite hangs on a function result past 64 bits)",
+    path: "/v1/sql",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `sql=${encodeURIComponent("SELECT abs(-9223372036854775808)")}`,
+    status: 400,
+  },
 ];
 
 Deno.test("fuzz findings: 400, and nothing written", async (t) => {

@@ -30,6 +30,9 @@ export function takeFunctionError(): unknown {
   return e;
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 /** A function's result as SQLite must get it: a string holding a NUL as its bytes (storage/nul_text.ts). */
 function whole(r: Ret): Ret {
   return typeof r === "string" ? storedText(r) : r;
@@ -38,7 +41,10 @@ function whole(r: Ret): Ret {
 function guarded<A extends unknown[]>(fn: (...args: A) => Ret, fallback: Ret): (...args: A) => Ret {
   return (...args: A): Ret => {
     try {
-      return whole(fn(...args));
+      const r = fn(...args);
+      // node:sqlite hangs on a bigint result past 64 bits (measured, Deno 2.9.6): fail as SQLite's abs does
+      if (typeof r === "bigint" && (r < INT64_MIN || r > INT64_MAX)) throw new Error("integer overflow");
+      return whole(r);
     } catch (e) {
       parkedError ??= e;
       return fallback;
