@@ -192,6 +192,9 @@ export const ROUTES: AppRoute[] = [
     series: promApi.series,
     format_query: promApi.formatQuery,
     parse_query: promApi.parseQuery,
+    // GET only in Prometheus and GreptimeDB; the spec lists GET and POST for every endpoint here.
+    "label/:name/values": promApi.labelValuesRoute,
+    "status/buildinfo": promApi.buildinfo,
   }).map(([p, handler]): AppRoute => ({
     method: [...GP],
     path: `/v1/metricsapi/api/v1/${p}`,
@@ -199,18 +202,14 @@ export const ROUTES: AppRoute[] = [
     auth: "read",
     errors: "prometheus",
   })),
-  // GET only, in Prometheus and GreptimeDB alike.
-  ...Object.entries({
-    "label/:name/values": promApi.labelValuesRoute,
-    "status/buildinfo": promApi.buildinfo,
-    metadata: promApi.metadata,
-  }).map(([p, handler]): AppRoute => ({
+  // Not in the spec's list: GET only, as in Prometheus and GreptimeDB.
+  {
     method: "GET",
-    path: `/v1/metricsapi/api/v1/${p}`,
-    handler,
+    path: "/v1/metricsapi/api/v1/metadata",
+    handler: promApi.metadata,
     auth: "read",
     errors: "prometheus",
-  })),
+  },
 
   // Telemetry (OpenTelemetry OTLP/HTTP), log push (Loki), JSON put (OpenTSDB).
   {
