@@ -179,6 +179,30 @@ Deno.test("spec: table suffix and ttl variables, pipeline versions, dry run", as
       );
     }
 
+    await t.step(
+      "svc_auto_create_table, svc_physical_table, svc_append_mode, svc_merge_mode, svc_skip_wal",
+      async () => {
+        const q = { db: "public", pipeline_name: "greptime_identity" };
+        const send = (table: string, entry: Record<string, unknown>) =>
+          ingest(s, { ...q, table }, JSON.stringify({ v: 1, ...entry }), "application/json");
+        const refused = await send("no_create", { svc_auto_create_table: "false" });
+        assert.equal(refused.status, 400, refused.text);
+        assert.match(refused.text, /auto_create_table/);
+        const options = {
+          svc_physical_table: "phy",
+          svc_append_mode: "false",
+          svc_merge_mode: "last_non_null",
+          svc_skip_wal: "true",
+        };
+        assert.equal((await send("opts", options)).status, 200);
+        const [[, ddl]] = await rows(s, 'SHOW CREATE TABLE "opts"');
+        for (const [key, value] of Object.entries(options)) {
+          assert.ok(String(ddl).includes(`${key.slice(4)} = '${value}'`), `${key} in ${ddl}`);
+        }
+        assert.doesNotMatch(String(ddl), /svc_/);
+      },
+    );
+
     await t.step("version: omitted → the latest; given → that one; DELETE removes it", async () => {
       const upload = (yaml: string) => request(s, "POST", "/v1/pipelines/ver", yaml, YAML);
       const first = (await upload(ACCESS)).json().pipelines[0].version;
