@@ -239,3 +239,40 @@ Deno.test("spec: table suffix and ttl variables, pipeline versions, dry run", as
     await s.stop();
   }
 });
+
+Deno.test("spec: skip_error=true also skips an entry that does not parse (an NDJSON line, a JSON scalar)", async () => {
+  const { s } = await startWithUsersFile();
+  const query = { db: "public", pipeline_name: "access" };
+  try {
+    assert.equal((await request(s, "POST", "/v1/pipelines/access", ACCESS, YAML)).status, 200);
+    const good = (n: number) => JSON.stringify({ message: `2024-05-25T20:18:0${n} INFO ok${n}` });
+    const cases = [
+      [
+        "bad_line",
+        `${good(1)}\n{"message": "2024-05-25T20:18:05 INFO cut\n${good(2)}`,
+        "application/x-ndjson",
+      ],
+      ["scalar", `${good(1)}\n42\n${good(2)}`, "application/json"],
+    ];
+    for (const [table, body, type] of cases) {
+      const failed = await ingest(s, { ...query, table }, body, type);
+      assert.equal(failed.status, 400, `${table} without skip_error: ${failed.text}`);
+      const r = await ingest(s, { ...query, table, skip_error: "true" }, body, type);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.json().output, [{ affectedrows: 2 }]);
+      assert.equal(r.json().skipped, 1, r.text);
+      assert.deepEqual(await rows(s, `SELECT text FROM ${table} ORDER BY time`), [["ok1"], ["ok2"]]);
+    }
+    // A syntax error in an application/json stream still fails: the next entry's start is unknown.
+    const broken = `${good(1)} {"message": ${good(2)}`;
+    const r = await ingest(
+      s,
+      { ...query, table: "broken", skip_error: "true" },
+      broken,
+      "application/json",
+    );
+    assert.equal(r.status, 400, r.text);
+  } finally {
+    await s.stop();
+  }
+});
