@@ -170,7 +170,7 @@ function runSelect(storage: Storage, tokens: Token[], sql: string, session: Sess
   const handle = storage.database(q.database);
   registerSqlFunctions(handle.conn);
   try {
-    if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
+    if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage, q.infoSchema);
     return runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
   } catch (e) {
     throw mapSqliteError(e, q.database);
@@ -239,7 +239,7 @@ export function executeStatement(
         const handle = storage.database(q.database);
         registerSqlFunctions(handle.conn);
         try {
-          if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
+          if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage, q.infoSchema);
           const plan = runQuery(handle.conn, `EXPLAIN QUERY PLAN ${q.sql}`);
           const lines = plan.kind === "records" ? plan.rows.map((r) => String(r[3])).join("\n") : "";
           return stringRecords(["plan_type", "plan"], [["logical_plan", q.sql], ["physical_plan", lines]]);
