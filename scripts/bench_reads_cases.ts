@@ -22,8 +22,8 @@ async function json(url: string, init?: RequestInit): Promise<Record<string, unk
   return body;
 }
 
-/** Reads all cases' closures over one loaded server and its SQLite file. */
-export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCase[] {
+/** What every group of cases shares: the server, the SQLite file and the helpers over them. */
+function environment(url: string, raw: DatabaseSync, endMs: number) {
   const all = (sql: string, ...params: (string | number | bigint)[]) => {
     const stmt = raw.prepare(sql);
     stmt.setReadBigInts(true);
@@ -65,6 +65,36 @@ export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCa
     filters: contains,
     limit: { fetch: 100 },
   });
+  return {
+    all,
+    contains,
+    data,
+    endNs,
+    hour,
+    day,
+    hourAgoNs,
+    iso,
+    jaeger,
+    logs,
+    logsQuery,
+    prom,
+    promHour,
+    q,
+    range,
+    rows,
+    seriesTable,
+    sql,
+    traceId,
+    us,
+    endMs,
+  };
+}
+
+type Env = ReturnType<typeof environment>;
+
+/** Log reads: /v1/logs and SQL over the Loki and OTLP log tables. */
+function logsCases(e: Env): ReadCase[] {
+  const { all, endNs, hourAgoNs, iso, logs, logsQuery, sql, endMs } = e;
   return [
     {
       name: "/v1/logs loki_logs, last 1 h, Contains, limit 100",
@@ -131,6 +161,13 @@ export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCa
       petrel: () => sql(`SELECT severity_text, count(*) FROM opentelemetry_logs GROUP BY severity_text`),
       reference: () => all(`SELECT severity_text, count(*) FROM opentelemetry_logs GROUP BY severity_text`),
     },
+  ];
+}
+
+/** The Jaeger query API. */
+function tracesCases(e: Env): ReadCase[] {
+  const { all, data, hour, day, jaeger, q, rows, traceId } = e;
+  return [
     {
       name: "Jaeger /services",
       petrel: () => data(`${jaeger}/services`),
@@ -167,6 +204,13 @@ export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCa
       petrel: () => data(`${jaeger}/traces/${traceId}`),
       reference: () => rows("opentelemetry_traces", "timestamp")(10),
     },
+  ];
+}
+
+/** Prometheus' metadata endpoints and range queries. */
+function promCases(e: Env): ReadCase[] {
+  const { all, data, prom, promHour, q, range, seriesTable } = e;
+  return [
     {
       name: 'Prometheus /series?match[]=http_requests_total{job="job-3"}, 1 h',
       petrel: () => data(`${prom}/series?match[]=${q('http_requests_total{job="job-3"}')}&${promHour}`),
@@ -176,6 +220,10 @@ export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCa
       name: 'Prometheus /series?match[]={job="job-3"}, 1 h',
       petrel: () => data(`${prom}/series?match[]=${q('{job="job-3"}')}&${promHour}`),
       reference: (n) => all(`SELECT * FROM "${seriesTable}" LIMIT ?`, n),
+    },
+    {
+      name: 'Prometheus /series?match[]={job="job-3"}, no start/end (all time)',
+      petrel: () => data(`${prom}/series?match[]=${q('{job="job-3"}')}`),
     },
     {
       name: "Prometheus /labels, 1 h",
@@ -207,6 +255,13 @@ export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCa
       petrel: () =>
         data(`${prom}/query_range?query=${q("sum by (job) (rate(http_requests_total[5m]))")}&${range}`),
     },
+  ];
+}
+
+/** The catalog: SHOW, DESC and information_schema over 300 tables. */
+function catalogCases(e: Env): ReadCase[] {
+  const { all, sql } = e;
+  return [
     {
       name: "SQL SHOW TABLES (306 tables)",
       petrel: () => sql("SHOW TABLES"),
@@ -222,8 +277,19 @@ export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCa
       reference: () => all("SELECT * FROM sqlite_master"),
     },
     {
+      name: "SQL SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+      petrel: () => sql("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"),
+      reference: () => all("SELECT name FROM sqlite_master WHERE type = 'table'"),
+    },
+    {
       name: "SQL SELECT * FROM information_schema.columns WHERE table_name = 'loki_logs'",
       petrel: () => sql("SELECT * FROM information_schema.columns WHERE table_name = 'loki_logs'"),
     },
   ];
+}
+
+/** Every case, over one loaded server and its SQLite file. */
+export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCase[] {
+  const e = environment(url, raw, endMs);
+  return [...logsCases(e), ...tracesCases(e), ...promCases(e), ...catalogCases(e)];
 }
