@@ -56,6 +56,7 @@ function environment(url: string, raw: DatabaseSync, endMs: number) {
     day = `start=${us(endMs - DAY)}&end=${us(endMs)}`;
   const jaeger = "/v1/jaeger/api", prom = "/v1/prometheus/api/v1";
   const promHour = `start=${(endMs - HOUR) / 1000}&end=${endMs / 1000}`;
+  const promDay = `start=${(endMs - DAY) / 1000}&end=${endMs / 1000}`;
   const range = `start=${(endMs - DAY) / 1000}&end=${endMs / 1000}&step=60`;
   const q = encodeURIComponent;
   const contains = { column_name: "line", filters: [{ Contains: NEEDLE }] };
@@ -79,6 +80,7 @@ function environment(url: string, raw: DatabaseSync, endMs: number) {
     logsQuery,
     prom,
     promHour,
+    promDay,
     q,
     range,
     rows,
@@ -209,7 +211,7 @@ function tracesCases(e: Env): ReadCase[] {
 
 /** Prometheus' metadata endpoints and range queries. */
 function promCases(e: Env): ReadCase[] {
-  const { all, data, prom, promHour, q, range, seriesTable } = e;
+  const { all, data, prom, promDay, promHour, q, range, seriesTable } = e;
   return [
     {
       name: 'Prometheus /series?match[]=http_requests_total{job="job-3"}, 1 h',
@@ -244,6 +246,18 @@ function promCases(e: Env): ReadCase[] {
     {
       name: "Prometheus /label/pod/values (a Loki label), 1 h",
       petrel: () => data(`${prom}/label/pod/values?${promHour}`),
+    },
+    {
+      name: "Prometheus /label/pod/values (a Loki label), no start/end (all time)",
+      petrel: () => data(`${prom}/label/pod/values`),
+    },
+    {
+      name: "Prometheus /label/instance/values, 24 h",
+      petrel: () => data(`${prom}/label/instance/values?${promDay}`),
+    },
+    {
+      name: "Prometheus /labels?match[]=http_requests_total, 24 h",
+      petrel: () => data(`${prom}/labels?match[]=http_requests_total&${promDay}`),
     },
     {
       name: 'query_range rate(http_requests_total{instance="i-7"}[5m]), 24 h, 1 m',
