@@ -192,16 +192,20 @@ export interface StoredChunk {
   data: Uint8Array;
 }
 
-/** The chunks of the given series overlapping `[from, to]`, per series in time order. */
+/**
+ * The chunks of the given series overlapping `[from, to]`, per series in time order. With `data`
+ * false their bytes are left behind (empty): for readers that only ask which series have chunks.
+ */
 export function readChunks(
   handle: DatabaseHandle,
   physical: TableMeta,
   ids: number[],
   from: number,
   to: number,
+  data = true,
 ): Map<number, StoredChunk[]> {
   const stmt = handle.conn.prepare(
-    `SELECT series_id, start_ts, data FROM ${
+    `SELECT series_id, start_ts, ${data ? "data" : "X''"} FROM ${
       chunksTable(physical)
     } WHERE series_id IN (SELECT value FROM json_each(?)) ` +
       `AND start_ts > ? AND start_ts <= ? AND end_ts >= ? ORDER BY series_id, start_ts`,

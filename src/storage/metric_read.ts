@@ -121,8 +121,22 @@ export function matchSeriesInRange(
   const matched = matchSeries(handle, logical, matchers);
   const bounds = readBounds(logical, physical, startMs, endMs);
   if (matched.length === 0 || bounds === null) return [];
-  const parts = readParts(handle, physical, matched.map((m) => m.entry.id), bounds[0], bounds[1]);
-  return matched.filter((m) => sourcesOf(m.entry.id, parts).count > 0);
+  // which series have chunks is all that is asked: their bytes stay in SQLite
+  const parts = readParts(handle, physical, matched.map((m) => m.entry.id), bounds[0], bounds[1], false);
+  return matched.filter((m) => hasSamples(m.entry.id, parts));
+}
+
+/** Whether a series has samples in a read's parts ({@link sourcesOf}'s count > 0, without the count). */
+function hasSamples(id: number, p: ReadParts): boolean {
+  // a stored chunk holds at least one sample (compaction writes none empty)
+  if ((p.chunks.get(id) ?? []).some((c) => !p.dirtySet.has(windowOf(c.start)))) return true;
+  if ((p.gap.get(id)?.length ?? 0) > 0) return true;
+  const buffer = p.buffers.get(id);
+  if (buffer === undefined) return false;
+  for (const w of p.dirty) {
+    if (buffer.countRange(Math.max(w, p.start), Math.min(w + WINDOW_MS, p.end + 1)) > 0) return true;
+  }
+  return buffer.countRange(Math.max(p.from, p.start), p.end + 1) > 0;
 }
 
 /** The read's inclusive bounds in ms with expired samples cut off; null when nothing is left. */
@@ -147,11 +161,14 @@ function readParts(
   ids: number[],
   start: number,
   end: number,
+  chunkData = true,
 ): ReadParts {
   const head = metricHead(handle, physical);
   const buffers = headBuffers(handle, physical, head);
   const { upto } = head.state;
-  const chunks = start < upto ? readChunks(handle, physical, ids, start, Math.min(end, upto - 1)) : new Map();
+  const chunks = start < upto
+    ? readChunks(handle, physical, ids, start, Math.min(end, upto - 1), chunkData)
+    : new Map();
   const dirty = [...head.state.dirty].filter((w) => w + WINDOW_MS > start && w <= end).sort((a, b) => a - b);
   const gap = new Map<number, SeriesBuffer>();
   const gapFrom = Math.max(start, upto), gapTo = Math.min(end + 1, head.from);
