@@ -235,12 +235,20 @@ export function seriesWithChunks(
   dirty: number[],
 ): Set<number> {
   const stmt = handle.conn.prepare(
-    `SELECT DISTINCT series_id FROM ${chunksTable(physical)} WHERE series_id IN (SELECT value FROM json_each(?)) ` +
+    `SELECT DISTINCT series_id FROM ${
+      chunksTable(physical)
+    } WHERE series_id IN (SELECT value FROM json_each(?)) ` +
       `AND start_ts > ? AND start_ts <= ? AND end_ts >= ? AND NOT EXISTS (SELECT 1 FROM json_each(?) AS d ` +
       `WHERE start_ts >= d.value AND start_ts < d.value + ${WINDOW_MS})`,
   );
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  const rows = stmt.all(JSON.stringify(ids), from - WINDOW_MS, to, from, JSON.stringify(dirty)) as unknown as [
+  const rows = stmt.all(
+    JSON.stringify(ids),
+    from - WINDOW_MS,
+    to,
+    from,
+    JSON.stringify(dirty),
+  ) as unknown as [
     number,
   ][];
   return new Set(rows.map((r) => r[0]));
