@@ -28,6 +28,8 @@ export interface TableScan {
   bigInts?: boolean;
 }
 
+const I64_MIN = -(2n ** 63n), I64_MAX = 2n ** 63n - 1n;
+
 interface PreparedScan {
   stmt: StatementSync;
   params: (string | bigint | Uint8Array)[];
@@ -47,8 +49,14 @@ export function scanStatement(
   const cutoff = ttlCutoff(table);
   if (cutoff !== undefined && cutoff > lo) lo = cutoff;
   if (hi < lo) return null;
-  const where = [`${quoteIdent(table.timeIndex)} >= ?`, `${quoteIdent(table.timeIndex)} <= ?`];
-  const params: (string | bigint | Uint8Array)[] = [lo, hi];
+  const ts = quoteIdent(table.timeIndex);
+  const where: string[] = [], params: (string | bigint | Uint8Array)[] = [];
+  // An open side is left out of an unordered scan: over a whole table, SQLite's table scan is ~3×
+  // faster than walking the time index and looking each row up. An ordered scan keeps it, so the
+  // index gives the order and a reader can stop early.
+  const ordered = (scan.orderBy?.length ?? 0) > 0;
+  if (ordered || lo > I64_MIN) where.push(`${ts} >= ?`), params.push(lo);
+  if (ordered || hi < I64_MAX) where.push(`${ts} <= ?`), params.push(hi);
   for (const [name, value] of Object.entries(scan.equal ?? {})) {
     where.push(`${quoteIdent(name)} = ?`);
     params.push(storedText(value));
@@ -60,7 +68,7 @@ export function scanStatement(
     : "";
   const sql = `SELECT${scan.distinct ? " DISTINCT" : ""} ${scan.columns.map(quoteIdent).join(", ")} FROM ${
     qualifiedName(table)
-  } WHERE ${where.join(" AND ")}${order}`;
+  }${where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""}${order}`;
   return { sql, params };
 }
 
