@@ -10,8 +10,8 @@
  *
  * The map may hold more than the table (never less): a DELETE leaves ranges that are now too wide
  * or name traces that are gone, which only costs a scan over that range finding nothing. The ttl
- * sweep and size retention delete entries whose whole range they expired, so it stays bounded;
- * TRUNCATE empties it and DROP TABLE drops it. Tables from before the map get it built on open
+ * sweep and size retention delete entries whose whole range they expired, and a DELETE those older
+ * than the oldest span left, so it stays bounded; TRUNCATE empties it and DROP TABLE drops it. Tables from before the map get it built on open
  * (one scan of the table), and lose the `trace_id` index an earlier version gave them.
  */
 import { Logger } from "../common/log.ts";
@@ -83,6 +83,20 @@ export function forgetTracesBefore(handle: DatabaseHandle, t: TableMeta, cutoff:
 }
 
 /**
+ * After a DELETE of any rows: forgets the traces whose every span is older than the table's oldest
+ * (all of them once it is empty), so old spans deleted by hand, as a retention job does, leave no
+ * entries behind; other entries it left only widen a range. Returns how many.
+ */
+export function forgetTracesBeforeOldest(handle: DatabaseHandle, t: TableMeta): number {
+  if (!hasTraceMap(t)) return 0;
+  const table = qualifiedName(t);
+  const sql = `DELETE FROM ${mapTable(t)} WHERE NOT EXISTS (SELECT 1 FROM ${table}) OR hi < (SELECT min(${
+    quoteIdent(t.timeIndex)
+  }) FROM ${table})`;
+  return Number(handle.conn.prepare(sql).run().changes);
+}
+
+/**
  * The time range (the table's unit, inclusive) holding every span of a trace: null when the map
  * knows no such trace, undefined when the table has no map (readers then scan all of it).
  */
@@ -92,8 +106,13 @@ export function traceTimeRange(
   traceId: string,
 ): [bigint, bigint] | null | undefined {
   if (!hasTraceMap(t)) return undefined;
-  const stmt = handle.conn.prepare(`SELECT lo, hi FROM ${mapTable(t)} WHERE trace_id = ?`);
-  stmt.setReadBigInts(true);
+  const key = `tracemap-get\u0001${t.name}`;
+  let stmt = handle.statements.get(key);
+  if (stmt === undefined) {
+    stmt = handle.conn.prepare(`SELECT lo, hi FROM ${mapTable(t)} WHERE trace_id = ?`);
+    stmt.setReadBigInts(true);
+    handle.statements.set(key, stmt);
+  }
   const row = stmt.get(storedText(traceId)) as { lo: bigint; hi: bigint } | undefined;
   return row === undefined ? null : [row.lo, row.hi];
 }
