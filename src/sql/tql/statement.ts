@@ -105,3 +105,17 @@ function queryText(cur: Cursor): { query: string; alias: string | null } {
   const last = rest[rest.length - 1];
   return { query: cur.sql.slice(rest[0].pos, last.pos + last.text.length), alias };
 }
+
+function paramText(p: TqlParam): string {
+  return p.kind === "string" ? `'${p.text.replaceAll("'", "''")}'` : p.text;
+}
+
+/** A statement as GreptimeDB's `Display` prints it: `EVALUATE` as `EVAL`, the PromQL as written. */
+export function formatTql(stmt: TqlStatement): string {
+  let head = `TQL ${stmt.mode.toUpperCase()}`;
+  if (stmt.verbose) head += " VERBOSE";
+  if (stmt.format === "json") head += " FORMAT JSON";
+  const params = [stmt.start, stmt.end, stmt.step, ...(stmt.lookback ? [stmt.lookback] : [])].map(paramText);
+  const alias = stmt.alias === null ? "" : ` AS ${stmt.alias}`;
+  return `${head} (${params.join(", ")}) ${stmt.query}${alias}`;
+}
