@@ -20,6 +20,7 @@ import {
 } from "../src/sql/analyze_stream.ts";
 import type { PromQLBackend } from "../src/sql/tql/mod.ts";
 import { resolveMetrics, StorageQueryable } from "../src/query/promql_queryable.ts";
+import { valueFields } from "../src/query/series.ts";
 import { requestBudget } from "./prometheus_api.ts";
 
 /**
@@ -82,7 +83,12 @@ function promqlBackend(ctx: Ctx): PromQLBackend {
     queryable: (db) => new StorageQueryable(storage, db, { maxSamples }),
     tables: (db, matchers) => {
       const found = resolveMetrics(storage, db, matchers);
-      return { db: found.db, tables: found.tables.map((t) => t.name) };
+      const tables = found.tables.map((t) => ({
+        name: t.name,
+        timeIndex: t.timeIndex,
+        fields: valueFields(t, found.matchers),
+      }));
+      return { db: found.db, tables };
     },
     maxSamples,
   };

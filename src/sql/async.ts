@@ -140,7 +140,7 @@ async function runStatement(
 ): Promise<QueryOutput> {
   const signal = opts.signal;
   if (isTql(tokens)) {
-    return await executeTql(storage, opts.promql, session.db, { tokens, sql }, evaluator(storage, session), {
+    return await executeTql(opts.promql, session.db, { tokens, sql }, evaluator(storage, session), {
       ...(signal ? { signal } : {}),
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     });

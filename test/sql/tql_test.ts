@@ -113,6 +113,14 @@ const CASES: Case[] = [
     minRows: 10,
   },
   {
+    name: "line-protocol table: several fields read: a value column and a __field__ label",
+    sql: `TQL EVAL (${MID}, ${MID + 60}, '15s') cpu{__field__=~"usage|idle"}`,
+    promql: { ...range, query: 'cpu{__field__=~"usage|idle"}' },
+    time: "greptime_timestamp",
+    value: "value",
+    minRows: 20,
+  },
+  {
     name: "times as RFC3339 strings, step as a number of seconds",
     sql: `TQL EVAL ('${MID_ISO}', "2023-11-14T22:19:20Z", 15) up`,
     promql: { ...range, query: "up" },
@@ -196,6 +204,13 @@ async function multiStatement(s: TestServer): Promise<void> {
   assert.equal(JSON.parse(r.body).output.length, 3);
   assert.deepEqual(records(r, 1).rows, [[MID * 1000, 1, "i-1", "api"]]);
   assert.deepEqual(records(r, 2).rows, [[MID * 1000, 20, "a"], [MID * 1000, 40, "b"]]);
+  // TQL reads the session's database: USE switches it, as for SQL
+  const other = await post(s, "/v1/sql", {
+    sql: `USE other; TQL EVAL (${MID}, ${MID}, '1s') http_requests_total`,
+  });
+  assert.deepEqual(records(other, 1).rows, [[MID * 1000, 1300, "i-1", "api"]]);
+  const missing = await post(s, "/v1/sql", { sql: `USE other; TQL EVAL (${MID}, ${MID}, '1s') up` });
+  assert.equal(JSON.parse(missing.body).code, 4001, missing.body);
 }
 
 const FORMATS = [

@@ -22,7 +22,6 @@ import {
   resultRecords,
   type SelectRequest,
 } from "../../promql/mod.ts";
-import type { Storage } from "../../storage/mod.ts";
 import type { TqlFrame } from "./params.ts";
 import type { TqlStatement } from "./statement.ts";
 
@@ -31,9 +30,16 @@ export interface PromQLBackend {
   /** A queryable over `db` for one query (it counts the query's samples against the limit). */
   queryable(db: string): Queryable;
   /** The tables a selector's matchers pick, and their database (`__database__` may name another). */
-  tables(db: string, matchers: LabelMatcher[]): { db: string; tables: string[] };
+  tables(db: string, matchers: LabelMatcher[]): { db: string; tables: SelectedTable[] };
   /** Most samples one query may load. */
   maxSamples: number;
+}
+
+/** A table a selector reads: its time index and the value columns the selector reads of it. */
+export interface SelectedTable {
+  name: string;
+  timeIndex: string;
+  fields: string[];
 }
 
 /** One storage read of a run, as measured. */
@@ -48,7 +54,7 @@ export interface SelectRecord {
 export interface ResolvedSelect {
   planned: PlannedSelect;
   db: string;
-  tables: string[];
+  tables: SelectedTable[];
 }
 
 /** A statement ready to run: the parsed query, its frame, its reads and its output columns. */
@@ -73,7 +79,6 @@ export interface TqlRun {
 
 /** Parses the PromQL (a parse error is the statement's syntax error) and resolves its selectors. */
 export function prepareTql(
-  storage: Storage,
   backend: PromQLBackend,
   db: string,
   stmt: TqlStatement,
@@ -95,19 +100,18 @@ export function prepareTql(
     if (named && resolved.tables.length === 0) throw tableNotFound(`greptime.${resolved.db}.${named.value}`);
     return { planned, ...resolved };
   });
-  const columns = outputColumns(storage, selects, stmt.alias);
+  const columns = outputColumns(selects, stmt.alias);
   return { stmt, frame, expr, selects, columns, planNs: Math.round((performance.now() - started) * 1e6) };
 }
 
-/** The time index of the first table read and the field read of it; `time`/`value` without one. */
-function outputColumns(storage: Storage, selects: ResolvedSelect[], alias: string | null): RecordColumns {
-  const first = selects.find((s) => s.tables.length > 0);
-  const table = first ? storage.getTable(first.db, first.tables[0]) : undefined;
-  if (!first || !table) return { time: "time", value: alias ?? "value" };
-  const fields = table.columns.filter((c) => c.semantic === "FIELD").map((c) => c.name);
-  const chosen = first.planned.selector.matchers.find((m) => m.name === "__field__" && m.type === "EQ");
-  const value = chosen?.value ?? (fields.includes("greptime_value") ? "greptime_value" : fields[0]);
-  return { time: table.timeIndex, value: alias ?? value ?? "value" };
+/**
+ * The time index of the first table read and the field read of it; `time`/`value` without one, and
+ * `value` when the selector reads several fields (GreptimeDB answers a column per field).
+ */
+function outputColumns(selects: ResolvedSelect[], alias: string | null): RecordColumns {
+  const table = selects.find((s) => s.tables.length > 0)?.tables[0];
+  if (!table) return { time: "time", value: alias ?? "value" };
+  return { time: table.timeIndex, value: alias ?? (table.fields.length === 1 ? table.fields[0] : "value") };
 }
 
 /** Counts what every storage read returns. */

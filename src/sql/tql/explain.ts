@@ -20,7 +20,7 @@ function frameParam(p: PreparedTql): string {
 }
 
 function readParam(s: ResolvedSelect): string {
-  const tables = s.tables.map((t) => `${s.db}.${t}`).join(", ");
+  const tables = s.tables.map((t) => `${s.db}.${t.name}`).join(", ");
   return `selector=[${
     selectorString(s.planned.selector)
   }], tables=[${tables}], time=[${s.planned.startMs}..${s.planned.endMs}]`;

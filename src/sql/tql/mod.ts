@@ -4,7 +4,6 @@
  */
 import { unsupported } from "../../common/errors.ts";
 import type { QueryOutput } from "../../common/rows.ts";
-import type { Storage } from "../../storage/mod.ts";
 import type { Token } from "../lexer.ts";
 import { prepareTql, type PromQLBackend, runTql, type TqlRunOptions } from "./eval.ts";
 import { tqlAnalyzeOutput, tqlExplainOutput } from "./explain.ts";
@@ -17,7 +16,6 @@ export { isTql } from "./statement.ts";
 
 /** Runs one TQL statement against `db`; without a backend TQL is not available. */
 export async function executeTql(
-  storage: Storage,
   backend: PromQLBackend | undefined,
   db: string,
   statement: { tokens: Token[]; sql: string },
@@ -27,7 +25,7 @@ export async function executeTql(
   const started = performance.now();
   const stmt = parseTql(statement.tokens, statement.sql);
   if (!backend) throw unsupported("TQL is not available here: it needs the PromQL engine (use /v1/sql)");
-  const prepared = prepareTql(storage, backend, db, stmt, tqlFrame(stmt, evaluate), started);
+  const prepared = prepareTql(backend, db, stmt, tqlFrame(stmt, evaluate), started);
   if (stmt.mode === "explain") return tqlExplainOutput(prepared);
   const run = await runTql(backend, db, prepared, started, opts);
   return stmt.mode === "analyze" ? tqlAnalyzeOutput(prepared, run) : run.output;
