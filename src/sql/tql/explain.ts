@@ -6,9 +6,9 @@
  * the evaluation with its output rows and time, over each read with the series and samples it
  * returned and its time, then `Total rows: N`.
  */
-import type { QueryOutput, Value } from "../../common/rows.ts";
+import type { QueryOutput } from "../../common/rows.ts";
 import { prettify, selectorString } from "../../promql/mod.ts";
-import { formatDuration, type JsonPlanNode } from "../explain_render.ts";
+import { formatDuration, type JsonPlanNode, stageRecords } from "../explain_render.ts";
 import { stringRecords } from "../show.ts";
 import type { PreparedTql, ResolvedSelect, SelectRecord, TqlRun } from "./eval.ts";
 
@@ -86,14 +86,5 @@ export function tqlAnalyzeOutput(p: PreparedTql, run: TqlRun): QueryOutput {
     plan = JSON.stringify(root);
   } else plan = textPlan(p, run);
   const total = run.output.kind === "records" ? run.output.rows.length : 0;
-  const rows: Value[][] = [[0, 0, plan], [null, null, `Total rows: ${total}`]];
-  return {
-    kind: "records",
-    columns: [
-      { name: "stage", data_type: "UInt32" },
-      { name: "node", data_type: "UInt32" },
-      { name: "plan", data_type: "String" },
-    ],
-    rows,
-  };
+  return stageRecords([[0, 0, plan], [null, null, `Total rows: ${total}`]]);
 }
