@@ -59,3 +59,61 @@ Deno.test("OTLP metrics: NoTranslation and NoUTF8EscapingWithSuffixes keep dotte
     }
   });
 });
+
+function logs(attributes: unknown[], time = "1700000000123456789"): Uint8Array {
+  return encode(types.logs, {
+    resourceLogs: [{
+      scopeLogs: [{
+        scope: { name: "sc" },
+        logRecords: [{ timeUnixNano: time, body: { stringValue: "hi" }, attributes }],
+      }],
+    }],
+  });
+}
+
+Deno.test("OTLP logs into an existing table: values cast to its types, new extracted keys as fields", async () => {
+  await withServer(async (s) => {
+    const send = (attrs: unknown[], keys: string, table = "app_logs") =>
+      post(s.url + "/v1/otlp/v1/logs", logs(attrs), {
+        ...PB,
+        "x-greptime-log-table-name": table,
+        "x-greptime-log-extract-keys": keys,
+      });
+    const int = (key: string, v: number) => ({ key, value: { intValue: v } });
+    assert.equal((await send([str("user", "u1"), int("code", 7)], "user,code")).status, 200);
+    // an int into the String tag, a numeric string into the Int64 tag, a key the table lacks
+    const r = await send([int("user", 42), str("code", "8"), str("region", "eu")], "user,code,region");
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(await sqlRows(s.url, 'SELECT "user", code, region FROM app_logs ORDER BY code'), [
+      ["u1", 7, null],
+      ["42", 8, "eu"],
+    ]);
+    const desc = await sqlRows(s.url, "DESC TABLE app_logs");
+    assert.deepEqual(
+      desc.filter((c) => ["user", "code", "region"].includes(String(c[0]))).map((c) =>
+        c.slice(0, 2).concat(c[5])
+      ),
+      [
+        ["code", "Int64", "TAG"],
+        ["user", "String", "TAG"],
+        ["region", "String", "FIELD"],
+      ],
+    );
+    const bad = await send([str("code", "x")], "code");
+    assert.equal(bad.status, 400);
+    assert.equal(
+      JSON.parse(bad.text).error,
+      "failed to align log column 'code' in table 'app_logs' from String to Int64",
+    );
+    // a table made by SQL with a millisecond time index takes the records' times floored
+    const sql = await fetch(`${s.url}/v1/sql`, {
+      method: "POST",
+      body: new URLSearchParams({
+        sql: "CREATE TABLE ms_logs (timestamp TIMESTAMP(3) TIME INDEX, body STRING)",
+      }),
+    });
+    assert.equal(sql.status, 200, await sql.text());
+    assert.equal((await send([], "", "ms_logs")).status, 200);
+    assert.deepEqual(await sqlRows(s.url, "SELECT timestamp, body FROM ms_logs"), [[1700000000123, "hi"]]);
+  });
+});
