@@ -3,7 +3,7 @@
  * and inserts each batch with cached multi-row statements, all in one transaction per call (left
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
-import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
+import type { ColumnSchema, CreateType, DataType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
 import { columnsOf } from "../common/rows.ts";
 import {
   columnarSource,
@@ -19,7 +19,7 @@ import { isTimestampType } from "./datatypes.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
-import { addColumns } from "./ddl.ts";
+import { addColumns, changeColumnTypes } from "./ddl.ts";
 import { insertAll, type InsertVerb } from "./writer_insert.ts";
 import { runGroupedWrite } from "./group_commit.ts";
 import {
@@ -50,6 +50,11 @@ export interface WriteOptions {
    * value field the table lacks takes the name of the table's only field.
    */
   singleValue?: boolean;
+  /**
+   * GreptimeDB's trace tables: a Float64 value for an Int64 field widens the column to Float64
+   * (the table is rebuilt) instead of failing.
+   */
+  widenIntToFloat?: boolean;
 }
 
 /** Storage-wide settings the writer needs. */
@@ -145,6 +150,7 @@ function evolveSchema(
   let timeConversion: ColumnMapping["timeConversion"];
   const accommodate = opts.accommodateExistingSchema === true;
   const singleField = accommodate && opts.singleValue ? singleFieldTarget(table, batch) : undefined;
+  const widened = new Map<string, DataType>();
   for (const c of batch.columns) {
     let existing = findColumn(table, c.name);
     if (!existing && c.semantic === "TIMESTAMP") {
@@ -158,7 +164,11 @@ function evolveSchema(
     }
     if (!existing && singleField && c.semantic === "FIELD") existing = singleField;
     if (existing) {
-      if (existing.type !== c.type) {
+      if (
+        opts.widenIntToFloat && existing.type === "Int64" && c.type === "Float64" && existing.semantic === "FIELD"
+      ) {
+        widened.set(existing.name, "Float64");
+      } else if (existing.type !== c.type) {
         const convertible = accommodate && c.semantic === "TIMESTAMP" && existing.name === table.timeIndex &&
           isTimestampType(c.type) && isTimestampType(existing.type);
         if (!convertible) {
@@ -182,6 +192,7 @@ function evolveSchema(
     added.push(col);
     names.push(c.name);
   }
+  if (widened.size > 0) table = changeColumnTypes(handle, table, widened);
   if (added.length === 0) return { table, names, timeConversion };
   return { table: addColumns(handle, table, added), names, timeConversion };
 }

@@ -117,3 +117,52 @@ Deno.test("OTLP logs into an existing table: values cast to its types, new extra
     assert.deepEqual(await sqlRows(s.url, "SELECT timestamp, body FROM ms_logs"), [[1700000000123, "hi"]]);
   });
 });
+
+function span(id: number, n: Record<string, unknown>): Uint8Array {
+  const hex = (v: number, bytes: number) =>
+    Uint8Array.from({ length: bytes }, (_, i) => i === bytes - 1 ? v : 1);
+  return encode(types.traces, {
+    resourceSpans: [{
+      resource: { attributes: [str("service.name", "svc")] },
+      scopeSpans: [{
+        spans: [{
+          traceId: hex(id, 16),
+          spanId: hex(id, 8),
+          name: "op",
+          startTimeUnixNano: String(1700000000000000000n + BigInt(id)),
+          endTimeUnixNano: String(1700000000000000100n + BigInt(id)),
+          attributes: [{ key: "n", value: n }],
+        }],
+      }],
+    }],
+  });
+}
+
+Deno.test("OTLP traces: a double for an Int64 attribute column widens it to DOUBLE (rows kept)", async () => {
+  await withServer(async (s) => {
+    const send = (id: number, n: Record<string, unknown>) =>
+      post(s.url + "/v1/otlp/v1/traces", span(id, n), {
+        ...PB,
+        "x-greptime-pipeline-name": "greptime_trace_v1",
+      });
+    assert.equal((await send(1, { intValue: 5 })).status, 200);
+    const type = async () =>
+      (await sqlRows(s.url, "DESC TABLE opentelemetry_traces")).find((c) => c[0] === "span_attributes.n")
+        ?.[1];
+    assert.equal(await type(), "Int64");
+    const r = await send(2, { doubleValue: 2.5 });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(await type(), "Float64");
+    assert.equal((await send(3, { intValue: 7 })).status, 200);
+    assert.equal((await send(4, { stringValue: "x" })).status, 400);
+    assert.deepEqual(
+      await sqlRows(
+        s.url,
+        'SELECT span_id, "span_attributes.n" FROM opentelemetry_traces ORDER BY timestamp',
+      ),
+      [["0101010101010101", 5], ["0101010101010102", 2.5], ["0101010101010103", 7]],
+    );
+    const ddl = await sqlRows(s.url, "SHOW CREATE TABLE opentelemetry_traces");
+    assert.match(String(ddl[0][1]), /"span_attributes\.n" DOUBLE NULL/);
+  });
+});

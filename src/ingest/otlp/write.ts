@@ -100,7 +100,7 @@ export function ingestOtlpTraces(
     return { written: 0, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
   }
   const batches = out.batches.filter((b) => b.rows.length > 0);
-  storage.write(w.db, batches, { hints: w.hints });
+  storage.write(w.db, batches, { hints: w.hints, widenIntToFloat: true });
   return { written: out.spans, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
 }
 
