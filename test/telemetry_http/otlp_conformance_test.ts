@@ -166,3 +166,20 @@ Deno.test("OTLP traces: a double for an Int64 attribute column widens it to DOUB
     assert.match(String(ddl[0][1]), /"span_attributes\.n" DOUBLE NULL/);
   });
 });
+
+Deno.test("OTLP traces greptime_trace_v0: aux tables written, so Jaeger lists the services and operations", async () => {
+  await withServer(async (s) => {
+    const r = await post(s.url + "/v1/otlp/v1/traces", span(1, { intValue: 1 }), {
+      ...PB,
+      "x-greptime-pipeline-name": "greptime_trace_v0",
+      "x-greptime-trace-table-name": "old_traces",
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(await sqlRows(s.url, "SELECT service_name FROM old_traces_services"), [["svc"]]);
+    const h = { "x-greptime-trace-table-name": "old_traces" };
+    const services = await (await fetch(`${s.url}/v1/jaeger/api/services`, { headers: h })).json();
+    assert.deepEqual([services.data, services.total], [["svc"], 1]);
+    const ops = await (await fetch(`${s.url}/v1/jaeger/api/operations?service=svc`, { headers: h })).json();
+    assert.deepEqual(ops.data, [{ name: "op", spanKind: "" }]);
+  });
+});
