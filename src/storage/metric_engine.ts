@@ -122,7 +122,8 @@ function autoCreateAllowed(opts: MetricWriteOptions): boolean {
   if (hint === undefined) return opts.autoCreateTable;
   const v = String(hint).trim().toLowerCase();
   if (v !== "true" && v !== "false") throw invalidArguments("`auto_create_table` hint must be a boolean");
-  return v === "true";
+  // either switch turns creation off (reference §7.0): a client's hint cannot undo the server's `false`
+  return opts.autoCreateTable && v === "true";
 }
 
 /** The physical table of a logical one. */

@@ -74,7 +74,8 @@ function autoCreateAllowed(settings: WriterSettings, hints: TableOptions | undef
   if (hint === undefined) return settings.autoCreateTable;
   const v = String(hint).trim().toLowerCase();
   if (v !== "true" && v !== "false") throw invalidArguments("`auto_create_table` hint must be a boolean");
-  return v === "true";
+  // either switch turns creation off (reference §7.0): a client's hint cannot undo the server's `false`
+  return settings.autoCreateTable && v === "true";
 }
 
 function validateBatchColumns(batch: WriteBatch): void {

@@ -286,3 +286,16 @@ Deno.test("widenIntToFloat: an Int64 field becomes Float64, an append table keep
     s.close();
   }
 });
+
+Deno.test("auto_create_table: a hint of true does not override the server's false", () => {
+  const s = fresh(false);
+  assert.throws(
+    () =>
+      s.write("public", [{ table: "cpu", columns: CPU, rows: [["a", 1, 1.5]] }], {
+        hints: { auto_create_table: "true" },
+      }),
+    /auto_create_table/,
+  );
+  assert.equal(s.getTable("public", "cpu"), undefined);
+  s.close();
+});
