@@ -301,7 +301,7 @@ function writeBatch(
     const createType: CreateType = batch.createType ?? "physical";
     // A `physical_table` hint picks a metric engine's physical table; GreptimeDB never copies it onto
     // an ordinary table (reference §8), where it would only make the DDL unreplayable.
-    const { physical_table: _physical, ...hints } = opts.hints ?? {};
+    const { physical_table: _physical, ...hints } = batch.createWithHints === false ? {} : opts.hints ?? {};
     const options = optionsForCreate(createType, { comment: "Created on insertion" }, hints, batch.options);
     table = createTableMeta(handle, batch, options);
     handle.createTable(table);

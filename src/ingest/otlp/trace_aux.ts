@@ -2,6 +2,7 @@
  * The `<table>_services` and `<table>_operations` tables the Jaeger API lists services and
  * operations from (reference §7.4): one row per service, and per (service, span name, span kind),
  * at a fixed time so that writing the same key again keeps one row. Both trace models write them.
+ * They are created without the request's hints (no `ttl`), as GreptimeDB creates them.
  */
 import type { ColumnSchema, TableOptions, WriteBatch } from "../../common/rows.ts";
 
@@ -32,6 +33,7 @@ export class TraceAux {
         rows: [...this.services].map((s) => [AUX_TIMESTAMP, s]),
         options,
         createType: "physical",
+        createWithHints: false,
       },
       {
         table: `${table}_operations`,
@@ -39,6 +41,7 @@ export class TraceAux {
         rows: [...this.operations.values()].map(([s, n, k]) => [AUX_TIMESTAMP, s, n, k]),
         options,
         createType: "physical",
+        createWithHints: false,
       },
     ];
   }
