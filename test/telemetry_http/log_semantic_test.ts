@@ -4,7 +4,7 @@
  * through a pipeline carry them as the direct models' tables do; the pipeline's own options stay.
  */
 import assert from "node:assert/strict";
-import { post, showCreate, withServer } from "../protocols_http/util.ts";
+import { post, showCreate, sqlRows, withServer } from "../protocols_http/util.ts";
 
 const LOG = "'greptime.semantic.signal_type' = 'log'";
 
@@ -18,7 +18,9 @@ Deno.test("Elasticsearch and Loki-through-a-pipeline tables carry signal_type an
     assert.equal(es.status, 200, es.text);
     const loki = await post(
       s.url + "/v1/loki/api/v1/push",
-      JSON.stringify({ streams: [{ stream: { app: "a" }, values: [["1700000000000000000", "line"]] }] }),
+      JSON.stringify({
+        streams: [{ stream: { app: "a" }, values: [["1700000000000000000", "line", { trace: "t1" }]] }],
+      }),
       {
         "content-type": "application/json",
         "x-greptime-pipeline-name": "greptime_identity",
@@ -41,5 +43,12 @@ Deno.test("Elasticsearch and Loki-through-a-pipeline tables carry signal_type an
     for (const want of [LOG, "'greptime.semantic.source' = 'loki'", "append_mode = 'true'"]) {
       assert.ok(lokiDdl.includes(want), `${want} in ${lokiDdl}`);
     }
+    // the pipeline sees each entry as loki_line, loki_label_<k> and loki_metadata_<k> (reference §7.6)
+    assert.deepEqual(
+      await sqlRows(s.url, "SELECT loki_label_app, loki_line, loki_metadata_trace FROM loki_piped"),
+      [
+        ["a", "line", "t1"],
+      ],
+    );
   });
 });
