@@ -8,11 +8,38 @@ import { parseJsonText } from "./json_text.ts";
 /** The content types `/v1/ingest` accepts. */
 const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];
 
+/**
+ * What happens to an entry that cannot be used (an NDJSON line that does not parse, a scalar in a
+ * JSON stream): it fails the request, is dropped silently (`ignore_errors`), or is dropped and
+ * counted (`skip_error`).
+ */
+type OnBad = "fail" | "ignore" | { skipped: number };
+
 /** Parses a body into entries; `ignoreErrors` keeps what parses instead of failing. */
 export function parsePayload(body: string, contentType: string, ignoreErrors = false): unknown[] {
+  return parse(body, contentType, ignoreErrors ? "ignore" : "fail");
+}
+
+/**
+ * Parses a body for a `skip_error` request: the spec skips "entries that fail", so an unusable entry
+ * that is delimited on its own (an NDJSON line, a scalar value in a JSON stream) is dropped and
+ * counted rather than failing the request (GreptimeDB fails it). A JSON syntax error in an
+ * `application/json` body still fails: where the next entry begins is unknown.
+ */
+export function parsePayloadSkipping(
+  body: string,
+  contentType: string,
+  ignoreErrors = false,
+): { entries: unknown[]; skipped: number } {
+  const counter = { skipped: 0 };
+  const entries = parse(body, contentType, ignoreErrors ? "ignore" : counter);
+  return { entries, skipped: counter.skipped };
+}
+
+function parse(body: string, contentType: string, onBad: OnBad): unknown[] {
   const mime = contentType.split(";")[0].trim().toLowerCase();
-  if (mime === "application/json") return parseJsonStream(body, ignoreErrors);
-  if (mime === "application/x-ndjson") return parseNdjson(body, ignoreErrors);
+  if (mime === "application/json") return parseJsonStream(body, onBad);
+  if (mime === "application/x-ndjson") return parseNdjson(body, onBad);
   if (mime === "text/plain") return parseText(body);
   throw invalidArguments(
     `Invalid request parameter: invalid content type: ${contentType}, expected: one of ${
@@ -30,7 +57,7 @@ function parseText(body: string): unknown[] {
   return out;
 }
 
-function parseNdjson(body: string, ignoreErrors: boolean): unknown[] {
+function parseNdjson(body: string, onBad: OnBad): unknown[] {
   const out: unknown[] = [];
   const lines = body.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -41,7 +68,11 @@ function parseNdjson(body: string, ignoreErrors: boolean): unknown[] {
     try {
       value = parseJsonText(line);
     } catch (e) {
-      if (ignoreErrors || line.trim() === "") continue;
+      if (line.trim() === "" || onBad === "ignore") continue;
+      if (onBad !== "fail") {
+        onBad.skipped++;
+        continue;
+      }
       throw invalidArguments(
         `Invalid request parameter: invalid JSON at index: ${i} (line ${i + 1}: ${(e as Error).message})`,
       );
@@ -54,30 +85,30 @@ function parseNdjson(body: string, ignoreErrors: boolean): unknown[] {
 const SCALAR_ERROR = "Invalid request parameter: json format error, please check the date is valid JSON.";
 
 /** A whitespace-separated stream of JSON values: objects are entries, arrays contribute their elements. */
-function parseJsonStream(body: string, ignoreErrors: boolean): unknown[] {
+function parseJsonStream(body: string, onBad: OnBad): unknown[] {
   const trimmed = body.trim();
   if (trimmed === "") return [];
   // Fast path: the common single document.
   try {
-    return expand(parseJsonText(trimmed), ignoreErrors);
+    return expand(parseJsonText(trimmed), onBad);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
   }
-  const byLine = parseLines(trimmed, ignoreErrors);
+  const byLine = parseLines(trimmed, onBad);
   if (byLine !== undefined) return byLine;
   const out: unknown[] = [];
   for (const piece of splitJsonValues(trimmed)) {
     if ("error" in piece) {
-      if (ignoreErrors) break;
+      if (onBad === "ignore") break;
       throw invalidArguments(`Failed to parse payload as json: ${piece.error}`);
     }
-    out.push(...expand(piece.value, ignoreErrors));
+    out.push(...expand(piece.value, onBad));
   }
   return out;
 }
 
 /** The usual stream shape, one whole value per line (NDJSON sent as JSON); undefined if a line is not. */
-function parseLines(text: string, ignoreErrors: boolean): unknown[] | undefined {
+function parseLines(text: string, onBad: OnBad): unknown[] | undefined {
   const out: unknown[] = [];
   for (const line of text.split("\n")) {
     if (line.length === 0) continue;
@@ -90,16 +121,17 @@ function parseLines(text: string, ignoreErrors: boolean): unknown[] | undefined 
     }
     if (value !== null && typeof value === "object" && !Array.isArray(value)) out.push(value);
     else if (Array.isArray(value)) { for (const v of value) out.push(v); }
-    else out.push(...expand(value, ignoreErrors));
+    else out.push(...expand(value, onBad));
   }
   return out;
 }
 
-function expand(value: unknown, ignoreErrors: boolean): unknown[] {
+function expand(value: unknown, onBad: OnBad): unknown[] {
   if (Array.isArray(value)) return value;
   if (value !== null && typeof value === "object") return [value];
-  if (ignoreErrors) return [];
-  throw invalidArguments(SCALAR_ERROR);
+  if (onBad === "fail") throw invalidArguments(SCALAR_ERROR);
+  if (onBad !== "ignore") onBad.skipped++;
+  return [];
 }
 
 /** Splits concatenated JSON values by tracking nesting and strings; each piece is parsed alone. */

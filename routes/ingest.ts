@@ -9,6 +9,21 @@ import { CONTENT_TYPE, formatResponse } from "../src/http/formats/response.ts";
 import { type LogIngest, runLogPipeline, writeLogBatches } from "../src/ingest/logs.ts";
 
 const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
+const FALSY = new Set(["false", "0", "no", "off", "f", ""]);
+
+/**
+ * A boolean query parameter: GreptimeDB's serde takes only `true`/`false` and answers anything else
+ * with 400; the truthy words its header parameters take are accepted too, but a value that is
+ * neither (`skip_error=banana`) is the client's error, not a silent `false`.
+ */
+function boolParam(name: string, value: string | null | undefined): boolean {
+  const v = (value ?? "").toLowerCase();
+  if (TRUTHY.has(v)) return true;
+  if (FALSY.has(v)) return false;
+  throw invalidArguments(
+    `Failed to deserialize query string: ${name}: provided string was not \`true\` or \`false\``,
+  );
+}
 
 function pipelineName(ctx: Ctx): string | null {
   for (const header of ["x-greptime-pipeline-name", "x-greptime-log-pipeline-name"]) {
@@ -27,7 +42,8 @@ async function decode(ctx: Ctx): Promise<LogIngest> {
   const contentType = ctx.req.headers.get("content-type");
   if (!contentType) throw invalidArguments("Header of type `content-type` was missing");
   const params = new URLSearchParams(ctx.req.headers.get("x-greptime-pipeline-params") ?? "");
-  const skipParam = params.get("skip_error") ?? ctx.query("skip_error") ?? "false";
+  const queryParamSkip = boolParam("skip_error", ctx.query("skip_error"));
+  const headerSkip = params.get("skip_error");
   const maxNested = params.get("max_nested_levels");
   return {
     db: ctx.db,
@@ -36,10 +52,10 @@ async function decode(ctx: Ctx): Promise<LogIngest> {
     version: ctx.query("version"),
     body: await ctx.text(),
     contentType,
-    skipError: TRUTHY.has(skipParam.toLowerCase()),
+    skipError: headerSkip === null ? queryParamSkip : TRUTHY.has(headerSkip.toLowerCase()),
     maxNestedLevels: maxNested && /^\d+$/.test(maxNested) ? Number(maxNested) : undefined,
     customTimeIndex: ctx.query("custom_time_index") ?? undefined,
-    ignoreErrors: TRUTHY.has((ctx.query("ignore_errors") ?? "").toLowerCase()),
+    ignoreErrors: boolParam("ignore_errors", ctx.query("ignore_errors")),
   };
 }
 

@@ -201,6 +201,9 @@ export const ROUTES: AppRoute[] = [
     series: promApi.series,
     format_query: promApi.formatQuery,
     parse_query: promApi.parseQuery,
+    // GET only in Prometheus and GreptimeDB; the spec lists GET and POST for every endpoint here.
+    "label/:name/values": promApi.labelValuesRoute,
+    "status/buildinfo": promApi.buildinfo,
   }).map(([p, handler]): AppRoute => ({
     method: [...GP],
     path: `/v1/metricsapi/api/v1/${p}`,
@@ -209,19 +212,15 @@ export const ROUTES: AppRoute[] = [
     errors: "prometheus",
     compressResponse: true,
   })),
-  // GET only, in Prometheus and GreptimeDB alike.
-  ...Object.entries({
-    "label/:name/values": promApi.labelValuesRoute,
-    "status/buildinfo": promApi.buildinfo,
-    metadata: promApi.metadata,
-  }).map(([p, handler]): AppRoute => ({
+  // Not in the spec's list: GET only, as in Prometheus and GreptimeDB.
+  {
     method: "GET",
-    path: `/v1/metricsapi/api/v1/${p}`,
-    handler,
+    path: "/v1/metricsapi/api/v1/metadata",
+    handler: promApi.metadata,
     auth: "read",
     errors: "prometheus",
     compressResponse: true,
-  })),
+  },
 
   // Telemetry (OpenTelemetry OTLP/HTTP), log push (Loki), JSON put (OpenTSDB).
   {

@@ -54,9 +54,25 @@ function required(params: URLSearchParams, name: string): void {
   }
 }
 
+/**
+ * The parameters of a `/v1/promql` request: the query string, a form body, or the query itself as a
+ * `text/plain` body. The spec sends the query "in the request body"; GreptimeDB only reads the query
+ * string. Both work here, as for `/v1/sql`.
+ */
+async function promqlParams(ctx: Ctx): Promise<URLSearchParams> {
+  const params = await apiParams(ctx);
+  if (ctx.req.method !== "POST" || params.has("query")) return params;
+  const type = (ctx.req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type === "" || type === "text/plain") {
+    const body = await ctx.text();
+    if (body.trim() !== "") params.set("query", body);
+  }
+  return params;
+}
+
 /** `/v1/promql`: `query`, `start`, `end`, `step` (required), `lookback`, `db`, `format`, `epoch`, `compression`. */
 export async function promql(ctx: Ctx): Promise<Response> {
-  const params = await apiParams(ctx);
+  const params = await promqlParams(ctx);
   for (const name of ["query", "start", "end", "step"]) required(params, name);
   const startMs = requireTime(params, "start"), endMs = requireTime(params, "end");
   const stepMs = durationParam(params, "step", true);

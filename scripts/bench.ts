@@ -1,8 +1,8 @@
 /**
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
- * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, loki, es_bulk,
- * load, footprint, forward, downsample), each in a fresh process after a `sync`;
+ * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, otlp_traces, loki, es_bulk,
+ * load, footprint, forward, downsample, reads), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -18,6 +18,7 @@ import { benchTelemetry, type TelemetryBench } from "./bench_telemetry.ts";
 import { footprint } from "./bench_footprint.ts";
 import { benchForward } from "./bench_forward.ts";
 import { benchDownsample } from "./bench_downsample.ts";
+import { benchReads } from "./bench_reads.ts";
 
 function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
   return [
@@ -128,6 +129,8 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
   otlp_metrics: async () =>
     telemetryLines("OTLP metrics (protobuf)", "data points", await benchTelemetry("otlp_metrics")),
   otlp_logs: async () => telemetryLines("OTLP logs (protobuf)", "records", await benchTelemetry("otlp_logs")),
+  otlp_traces: async () =>
+    telemetryLines("OTLP traces (protobuf)", "spans", await benchTelemetry("otlp_traces")),
   loki: async () => telemetryLines("Loki push (snappy protobuf)", "lines", await benchTelemetry("loki")),
   es_bulk: async () => telemetryLines("Elasticsearch bulk", "docs", await benchTelemetry("es_bulk")),
   load: loadLines,
@@ -144,6 +147,21 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
       ): Line => [`forward: page one keyed write of ${fmt(p.rows)} rows by 500, ms`, p.ms.toFixed(0), ""]),
       ["forward: paging 4N rows / N rows (linear: ~4)", (r.paging[1].ms / r.paging[0].ms).toFixed(2), ""],
     ];
+  },
+  reads: async () => {
+    const r = await benchReads();
+    const lines: Line[] = [[
+      `reads: load a day (1M log lines, 200k spans, 7.2M samples), s`,
+      r.loadSeconds.toFixed(0),
+      "",
+    ]];
+    for (const t of r.timings) {
+      lines.push([`reads: ${t.name} (${fmt(t.items)}), ms`, t.petrelMs.toFixed(1), ""]);
+      if (t.refMs !== null) {
+        lines.push([`reads:   reference, straight to SQLite, ms`, t.refMs.toFixed(1), ""]);
+      }
+    }
+    return lines;
   },
   downsample: () => {
     const r = benchDownsample();

@@ -1,6 +1,6 @@
 /**
- * Log, trace-adjacent and metric protocols over HTTP: OTLP metrics (protobuf) data points/s, OTLP
- * logs (protobuf) records/s, Loki push (snappy protobuf) lines/s and Elasticsearch bulk docs/s, each
+ * Log, trace and metric protocols over HTTP: OTLP metrics (protobuf) data points/s, OTLP
+ * logs (protobuf) records/s, OTLP traces (protobuf) spans/s, Loki push (snappy protobuf) lines/s and Elasticsearch bulk docs/s, each
  * POSTed by the lean keep-alive client over 2 connections (as the line-protocol section does) to a
  * Petrel child process after a few warm-up requests, beside the rate of decoding the same bodies alone (the protocol decoder the
  * server uses, no storage) in this process: the median of three passes, after a warm-up. What
@@ -15,7 +15,7 @@ import process from "node:process";
 import { postAllRaw } from "./bench_http_client.ts";
 import { type CpuSplit, cpuSplit, threadCpu } from "./bench_ingest.ts";
 import { encodeSnappy } from "../src/codec/snappy.ts";
-import { decodeOtlpLogs, decodeOtlpMetrics } from "../src/protocols/otlp/mod.ts";
+import { decodeOtlpLogs, decodeOtlpMetrics, decodeOtlpTraces } from "../src/protocols/otlp/mod.ts";
 import { decodeLokiPush } from "../src/protocols/loki/mod.ts";
 import { decodeBulk } from "../src/protocols/elasticsearch/mod.ts";
 
@@ -104,6 +104,40 @@ function lokiBody(r: number): Uint8Array {
   return encodeSnappy(type.encode(type.fromObject({ streams })).finish());
 }
 
+function tracesBody(r: number): Uint8Array {
+  const type = otlp.lookupType("opentelemetry.proto.collector.v1.ExportTraceServiceRequest");
+  const id = (n: number, bytes: number) => {
+    const out = new Uint8Array(bytes);
+    // a multiplicative hash: ids spread over the key space as random ones do
+    for (
+      let k = 0, x = Math.imul(n + 1, 0x9e3779b1);
+      k < bytes;
+      k++, x = Math.imul(x ^ (x >>> 15), 0x85ebca6b)
+    ) {
+      out[k] = x >>> 24;
+    }
+    return out;
+  };
+  const spans = Array.from({ length: PER_REQUEST }, (_, i) => {
+    const n = r * PER_REQUEST + i, start = BASE_NS + BigInt(n) * 1_000_000n;
+    return {
+      traceId: id(Math.floor(n / 10), 16),
+      spanId: id(n, 8),
+      parentSpanId: n % 10 === 0 ? new Uint8Array() : id(n - (n % 10), 8),
+      name: `GET /api/v1/items/${i % 20}`,
+      kind: 2,
+      startTimeUnixNano: String(start),
+      endTimeUnixNano: String(start + 5_000_000n),
+      attributes: [str("http.method", "GET"), { key: "http.status_code", value: { intValue: 200 } }],
+      status: { code: 1 },
+    };
+  });
+  const msg = type.fromObject({
+    resourceSpans: [{ resource, scopeSpans: [{ scope: { name: "b" }, spans }] }],
+  });
+  return type.encode(msg).finish();
+}
+
 function bulkBody(r: number): Uint8Array {
   let s = "";
   for (let i = 0; i < PER_REQUEST; i++) {
@@ -144,6 +178,13 @@ export const PROTOCOLS: Record<string, Protocol> = {
     body: logsBody,
     decode: (b) => decodeOtlpLogs(b, PB["content-type"]),
     stored: "SELECT count(*) FROM opentelemetry_logs",
+  },
+  otlp_traces: {
+    path: "/v1/otlp/v1/traces",
+    headers: { ...PB, "x-greptime-pipeline-name": "greptime_trace_v1" },
+    body: tracesBody,
+    decode: (b) => decodeOtlpTraces(b, PB["content-type"]),
+    stored: "SELECT count(*) FROM opentelemetry_traces",
   },
   loki: {
     path: "/v1/loki/api/v1/push",

@@ -23,7 +23,9 @@ export type DataType =
   | "TimestampSecond"
   | "TimestampMillisecond"
   | "TimestampMicrosecond"
-  | "TimestampNanosecond";
+  | "TimestampNanosecond"
+  /** `Decimal128(precision, scale)`, shown as `Decimal(10, 2)` (src/common/decimal.ts). */
+  | `Decimal(${number}, ${number})`;
 
 /** GreptimeDB's semantic types of a column. */
 export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";

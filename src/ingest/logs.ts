@@ -5,7 +5,7 @@
  */
 import { invalidArguments } from "../common/errors.ts";
 import type { TableOptions, WriteBatch } from "../common/rows.ts";
-import { parsePayload } from "../../engine/payload.ts";
+import { parsePayload, parsePayloadSkipping } from "../../engine/payload.ts";
 import { IDENTITY_PIPELINE, type PipelineStore } from "../../engine/store.ts";
 import type { Storage } from "../storage/mod.ts";
 
@@ -39,8 +39,18 @@ export function runLogPipeline(storage: Storage, pipelines: PipelineStore, req: 
     customTimeIndex: req.pipeline === IDENTITY_PIPELINE ? req.customTimeIndex : undefined,
     ignoreErrors: req.ignoreErrors,
   });
-  const entries = parsePayload(req.body, req.contentType, req.ignoreErrors);
-  return runEntries(storage, pipelines, pipeline, entries, req);
+  if (!req.skipError) {
+    return runEntries(
+      storage,
+      pipelines,
+      pipeline,
+      parsePayload(req.body, req.contentType, req.ignoreErrors),
+      req,
+    );
+  }
+  const { entries, skipped } = parsePayloadSkipping(req.body, req.contentType, req.ignoreErrors);
+  const out = runEntries(storage, pipelines, pipeline, entries, req);
+  return { batches: out.batches, skipped: out.skipped + skipped };
 }
 
 /** Entries a protocol decoded (OTLP logs, Loki, Elasticsearch), for a named pipeline. */

@@ -6,7 +6,7 @@
  * `__name__` = the table.
  */
 import { DATABASE_LABELS, FIELD_LABEL } from "../common/labels.ts";
-import { type LabelMatcher, matchLabels } from "../common/label_matcher.ts";
+import { type LabelMatcher, matchLabel, matchLabels } from "../common/label_matcher.ts";
 import { sortSeries } from "../common/series.ts";
 import { msToUnit, type TimeUnit, unitOf } from "../common/time_unit.ts";
 import { isLogicalTable, type Storage, type TableMeta } from "../storage/mod.ts";
@@ -59,11 +59,21 @@ function tableSeries(
     return storage.listSeries(db, table.name, labelMatchers, { startMs: q.startMs, endMs: q.endMs }) ?? [];
   }
   const tags = tagsOf(table);
+  // a label the table lacks reads as "" on every row: a matcher refusing "" rules the table out unread
+  if (labelMatchers.some((m) => m.name !== "__name__" && !tags.includes(m.name) && !matchLabel(m, ""))) {
+    return [];
+  }
   const unit = unitOf(table.columns.find((c) => c.name === table.timeIndex)?.type ?? "");
-  const rows = storage.scanTable(db, table.name, {
-    columns: tags.length > 0 ? tags : [table.timeIndex],
-    timeRange: unitRange(q.startMs, q.endMs, unit),
-  });
+  const scan = { timeRange: unitRange(q.startMs, q.endMs, unit) };
+  if (tags.length === 0) {
+    // one series, there when any row is in the range: the first row found answers
+    const rows = storage.iterateTable(db, table.name, { ...scan, columns: [table.timeIndex] });
+    const any = !rows.next().done;
+    rows.return(undefined); // ends the statement (and its read of the file) now
+    return any && matchLabels(labelMatchers, { __name__: table.name }) ? [{ __name__: table.name }] : [];
+  }
+  // SQLite keeps each distinct tag tuple once, so the rows of the range never reach JS
+  const rows = storage.scanTable(db, table.name, { ...scan, columns: tags, distinct: true });
   const seen = new Set<string>(), out: LabelSet[] = [];
   for (const row of rows) {
     const labels: LabelSet = { __name__: table.name };
@@ -71,7 +81,8 @@ function tableSeries(
       const v = row[i];
       if (v !== null && v !== "") labels[tags[i]] = String(v);
     }
-    const key = JSON.stringify(tags.length > 0 ? row : []);
+    // NULL and "" (and a NUL-holding BLOB and its text) can still be distinct rows of one label set
+    const key = JSON.stringify(row);
     if (seen.has(key)) continue;
     seen.add(key);
     if (matchLabels(labelMatchers, labels)) out.push(labels);

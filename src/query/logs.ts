@@ -76,7 +76,8 @@ class FilterSql {
       case "Postfix":
         return `ends_with(${c}, ${literal(text(arg, "Postfix"))})`;
       case "Contains":
-        return `strpos(${c}, ${literal(text(arg, "Contains"))}) > 0`;
+        // instr is SQLite's own: no call into JS per row (strpos is a JS function)
+        return `instr(${c}, ${literal(text(arg, "Contains"))}) > 0`;
       case "Regex":
         return `regexp_like(${c}, ${literal(text(arg, "Regex"))})`;
       case "Between":

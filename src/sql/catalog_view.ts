@@ -4,8 +4,9 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { tableNotFound } from "../common/errors.ts";
-import type { Storage, TableMeta } from "../storage/mod.ts";
+import type { Storage, TableDiskUsage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
+import { decimalSpec } from "../common/decimal.ts";
 import { infoSchemaTypeName, sqliteDeclType, sqlTypeName } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
 import { isLogicalTable } from "../storage/metric_layout.ts";
@@ -101,7 +102,7 @@ export function isInfoTable(name: string): boolean {
   return name.toLowerCase() in INFO_TABLES;
 }
 
-function tableRows(storage: Storage): Value[][] {
+function tableRows(storage: Storage, sizes: boolean): Value[][] {
   const rows: Value[][] = [];
   for (const db of storage.listDatabases()) {
     if (db === INFORMATION_SCHEMA) {
@@ -163,7 +164,8 @@ function tableRows(storage: Storage): Value[][] {
         "Y",
       ]);
     }
-    const usage = storage.diskUsage(db);
+    // bytes on disk read every page of the file: only for a query that reads them
+    const usage = sizes ? storage.diskUsage(db) : new Map<string, TableDiskUsage>();
     for (const t of storage.listTables(db)) {
       const created = new Date(t.createdAt).toISOString().replace("T", " ").replace("Z", "");
       const bytes = usage.get(t.name);
@@ -218,8 +220,9 @@ function columnRows(storage: Storage): Value[][] {
           i + 1,
           c.type === "String" ? 2147483647 : null,
           c.type === "String" ? 2147483647 : null,
-          /Int|Float/.test(c.type) ? (c.type.includes("64") ? 19 : 10) : null,
-          /Int/.test(c.type) ? 0 : null,
+          decimalSpec(c.type)?.precision ??
+            (/Int|Float/.test(c.type) ? (c.type.includes("64") ? 19 : 10) : null),
+          decimalSpec(c.type)?.scale ?? (/Int/.test(c.type) ? 0 : null),
           isTime
             ? ({ TimestampSecond: 0, TimestampMillisecond: 3, TimestampMicrosecond: 6 })[c.type as string] ??
               9
@@ -247,7 +250,11 @@ function columnRows(storage: Storage): Value[][] {
 const attached = new WeakSet<DatabaseSync>();
 
 /** Fills the attached `information_schema` schema of a connection with the current catalog. */
-export function refreshInformationSchema(conn: DatabaseSync, storage: Storage): void {
+export function refreshInformationSchema(
+  conn: DatabaseSync,
+  storage: Storage,
+  need: InfoSchemaUse = { tables: Object.keys(INFO_TABLES), sizes: true },
+): void {
   if (!attached.has(conn)) {
     conn.exec(`ATTACH DATABASE ':memory:' AS ${INFORMATION_SCHEMA}`);
     for (const [name, cols] of Object.entries(INFO_TABLES)) {
@@ -259,18 +266,20 @@ export function refreshInformationSchema(conn: DatabaseSync, storage: Storage): 
     }
     attached.add(conn);
   }
-  const data: Record<string, Value[][]> = {
-    tables: tableRows(storage),
-    columns: columnRows(storage),
-    schemata: storage.listDatabases().map((db) => [
-      "greptime",
-      db,
-      "utf8",
-      "utf8_bin",
-      null,
-      Object.entries(storage.databaseOptions(db)).map(([k, v]) => `${k}='${v}'`).join(" "),
-    ]),
+  const build: Record<string, () => Value[][]> = {
+    tables: () => tableRows(storage, need.sizes),
+    columns: () => columnRows(storage),
+    schemata: () =>
+      storage.listDatabases().map((db) => [
+        "greptime",
+        db,
+        "utf8",
+        "utf8_bin",
+        null,
+        Object.entries(storage.databaseOptions(db)).map(([k, v]) => `${k}='${v}'`).join(" "),
+      ]),
   };
+  const data = Object.fromEntries(need.tables.filter((t) => t in build).map((t) => [t, build[t]()]));
   for (const [name, rows] of Object.entries(data)) {
     const target = `${INFORMATION_SCHEMA}.${quoteIdent(name)}`;
     conn.exec(`DELETE FROM ${target}`);
@@ -278,6 +287,13 @@ export function refreshInformationSchema(conn: DatabaseSync, storage: Storage): 
     const stmt = conn.prepare(`INSERT INTO ${target} VALUES (${new Array(width).fill("?").join(", ")})`);
     for (const r of rows) stmt.run(...(r as Array<string | number | null>));
   }
+}
+
+/** Which information_schema tables a query reads, and whether it may read their bytes on disk. */
+export interface InfoSchemaUse {
+  tables: string[];
+  /** Whether `tables.data_length`/`index_length` must be measured (a walk of every page). */
+  sizes: boolean;
 }
 
 /** What a table reference in a query resolved to. */

@@ -106,7 +106,7 @@ export function planExplain(
   const handle = storage.database(query.database);
   registerSqlFunctions(handle.conn);
   try {
-    if (query.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
+    if (query.usesInfoSchema) refreshInformationSchema(handle.conn, storage, query.infoSchema);
     const out = runQuery(handle.conn, `EXPLAIN QUERY PLAN ${query.sql}`);
     const plan = out.kind === "records" ? planLines(out.rows) : [];
     let programOps: number | undefined;

@@ -190,7 +190,7 @@ function runSelect(storage: Storage, tokens: Token[], sql: string, session: Sess
   const handle = storage.database(q.database);
   registerSqlFunctions(handle.conn);
   try {
-    if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage);
+    if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage, q.infoSchema);
     return runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
   } catch (e) {
     throw mapSqliteError(e, q.database);

@@ -17,6 +17,7 @@ import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
 import { aliasOf, findTopSelect, originalText, QueryTokens } from "./query_tokens.ts";
 import { Cursor } from "./cursor.ts";
+import type { InfoSchemaUse } from "./catalog_view.ts";
 import type { RewriteEnv } from "./rewrite/context.ts";
 import { Emitter } from "./rewrite/emit.ts";
 import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
@@ -35,7 +36,12 @@ export interface Rewritten {
   /** Types of columns that reach the result through an expression (null-tag mapping), by name. */
   nameTypes: Map<string, DataType>;
   usesInfoSchema: boolean;
+  /** The information_schema tables to fill before the query runs. */
+  infoSchema: InfoSchemaUse;
 }
+
+/** Columns that only a walk of every page of the file can fill. */
+const SIZE_COLUMNS = new Set(["data_length", "index_length"]);
 
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
@@ -59,6 +65,14 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     database: queryDatabase(refs.tables, env),
     nameTypes: nameTypes(refs),
     usesInfoSchema: refs.usesInfoSchema,
+    infoSchema: {
+      tables: refs.infoTables,
+      // a `*` may be a select-all (or a product): measured then, to be safe
+      sizes: refs.usesInfoSchema &&
+        q.toks.some((t) =>
+          isOp(t, "*") || ((t.kind === "ident" || t.kind === "qident") && SIZE_COLUMNS.has(q.lower(t)))
+        ),
+    },
   };
 }
 
@@ -90,7 +104,8 @@ function renderQuery(
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
     out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
-    if (toks.slice(s, e).some((t) => isOp(t, "*")) && e - s <= 3) starSeen = true;
+    // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
+    if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
     if (!starSeen) hints[idx] = itemHint(outCtx, s, exprEnd);
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);

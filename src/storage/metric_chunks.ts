@@ -221,6 +221,39 @@ export function readChunks(
   return out;
 }
 
+/**
+ * Which of the given series have a chunk overlapping `[from, to]` outside the `dirty` windows (as
+ * {@link readChunks} would return them): SQLite answers each series once, so the metadata endpoints
+ * do not pull every chunk of the range into JS to learn that. Every stored chunk holds a sample.
+ */
+export function seriesWithChunks(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  ids: number[],
+  from: number,
+  to: number,
+  dirty: number[],
+): Set<number> {
+  const stmt = handle.conn.prepare(
+    `SELECT DISTINCT series_id FROM ${
+      chunksTable(physical)
+    } WHERE series_id IN (SELECT value FROM json_each(?)) ` +
+      `AND start_ts > ? AND start_ts <= ? AND end_ts >= ? AND NOT EXISTS (SELECT 1 FROM json_each(?) AS d ` +
+      `WHERE start_ts >= d.value AND start_ts < d.value + ${WINDOW_MS})`,
+  );
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  const rows = stmt.all(
+    JSON.stringify(ids),
+    from - WINDOW_MS,
+    to,
+    from,
+    JSON.stringify(dirty),
+  ) as unknown as [
+    number,
+  ][];
+  return new Set(rows.map((r) => r[0]));
+}
+
 /** The start of the oldest window at or after `from` holding samples, or null. */
 export function nextWindowWithSamples(
   handle: DatabaseHandle,

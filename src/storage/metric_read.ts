@@ -18,7 +18,14 @@ import {
 import { decodeXorInto, xorChunkLength } from "../codec/xor_chunk.ts";
 import type { DatabaseHandle } from "./database.ts";
 import type { SeriesBuffer } from "./metric_buffer.ts";
-import { readChunks, readSlice, type StoredChunk, WINDOW_MS, windowOf } from "./metric_chunks.ts";
+import {
+  readChunks,
+  readSlice,
+  seriesWithChunks,
+  type StoredChunk,
+  WINDOW_MS,
+  windowOf,
+} from "./metric_chunks.ts";
 import { headBuffers, metricHead } from "./metric_head.ts";
 import { physicalOf } from "./metric_engine.ts";
 import { seriesIndex } from "./metric_series.ts";
@@ -121,8 +128,25 @@ export function matchSeriesInRange(
   const matched = matchSeries(handle, logical, matchers);
   const bounds = readBounds(logical, physical, startMs, endMs);
   if (matched.length === 0 || bounds === null) return [];
-  const parts = readParts(handle, physical, matched.map((m) => m.entry.id), bounds[0], bounds[1]);
-  return matched.filter((m) => sourcesOf(m.entry.id, parts).count > 0);
+  const ids = matched.map((m) => m.entry.id);
+  // which series have chunks is all that is asked: SQLite answers it without handing the chunks over
+  const parts = readParts(handle, physical, ids, bounds[0], bounds[1], false);
+  const [start, end] = bounds, upto = metricHead(handle, physical).state.upto;
+  const chunked = start < upto
+    ? seriesWithChunks(handle, physical, ids, start, Math.min(end, upto - 1), parts.dirty)
+    : new Set<number>();
+  return matched.filter((m) => chunked.has(m.entry.id) || hasBufferedSamples(m.entry.id, parts));
+}
+
+/** Whether a series has samples in a read's gap or buffers ({@link sourcesOf}'s count without chunks > 0). */
+function hasBufferedSamples(id: number, p: ReadParts): boolean {
+  if ((p.gap.get(id)?.length ?? 0) > 0) return true;
+  const buffer = p.buffers.get(id);
+  if (buffer === undefined) return false;
+  for (const w of p.dirty) {
+    if (buffer.countRange(Math.max(w, p.start), Math.min(w + WINDOW_MS, p.end + 1)) > 0) return true;
+  }
+  return buffer.countRange(Math.max(p.from, p.start), p.end + 1) > 0;
 }
 
 /** The read's inclusive bounds in ms with expired samples cut off; null when nothing is left. */
@@ -147,11 +171,14 @@ function readParts(
   ids: number[],
   start: number,
   end: number,
+  withChunks = true,
 ): ReadParts {
   const head = metricHead(handle, physical);
   const buffers = headBuffers(handle, physical, head);
   const { upto } = head.state;
-  const chunks = start < upto ? readChunks(handle, physical, ids, start, Math.min(end, upto - 1)) : new Map();
+  const chunks = start < upto && withChunks
+    ? readChunks(handle, physical, ids, start, Math.min(end, upto - 1))
+    : new Map();
   const dirty = [...head.state.dirty].filter((w) => w + WINDOW_MS > start && w <= end).sort((a, b) => a - b);
   const gap = new Map<number, SeriesBuffer>();
   const gapFrom = Math.max(start, upto), gapTo = Math.min(end + 1, head.from);

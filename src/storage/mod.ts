@@ -39,7 +39,7 @@ import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
 import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
 import type { TableOptions, Value, WriteBatch } from "../common/rows.ts";
-import { scanTable, type TableScan } from "./scan.ts";
+import { iterateTable, scanTable, type TableScan } from "./scan.ts";
 import { writeBatches, type WriteOptions } from "./writer.ts";
 import type { LabelMatcher } from "../common/label_matcher.ts";
 import { batchToMetricWrite } from "./metric_batch.ts";
@@ -328,6 +328,14 @@ export class Storage {
     const t = h.requireTable(table);
     if (isMetricTable(t)) throw invalidArguments(`Table ${table} is a metric-engine table`);
     return scanTable(h, t, scan);
+  }
+
+  /** {@link scanTable}'s rows one at a time, read only as far as the caller takes them. */
+  iterateTable(db: string, table: string, scan: TableScan): Generator<Value[]> {
+    const h = this.database(db);
+    const t = h.requireTable(table);
+    if (isMetricTable(t)) throw invalidArguments(`Table ${table} is a metric-engine table`);
+    return iterateTable(h, t, scan);
   }
 
   /** Drops a table of any engine (a physical metric table only once no logical table uses it). */

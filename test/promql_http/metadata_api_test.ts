@@ -186,7 +186,22 @@ const CASES: Case[] = [
     params: { query: "count(up)", time: secs(MID) },
     body: ok(`{"resultType":"vector","result":[${vec("{}", "1")}]}`),
   },
-  { name: "label values is GET only", path: "label/job/values", method: "POST", status: 405 },
+  // The spec lists GET and POST for every query API endpoint (Prometheus and GreptimeDB: GET only).
+  {
+    name: "spec: label values by POST form, under the spec's path",
+    path: "label/instance/values",
+    method: "POST",
+    spec: true,
+    params: { "match[]": '{__name__="http_requests_total"}', start: secs(T), end: secs(MID) },
+    body: ok('["i-1","i-2","i-3"]'),
+  },
+  {
+    name: "spec: buildinfo by POST",
+    path: "status/buildinfo",
+    method: "POST",
+    body: (b) => assert.equal((b.data as { version: string }).version, "0.1.0"),
+  },
+  { name: "metadata is GET only", path: "metadata", method: "POST", status: 405 },
 ];
 
 Deno.test("Prometheus HTTP API: labels, series, formatting, build info and Grafana's requests", async (t) => {

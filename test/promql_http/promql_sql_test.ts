@@ -52,6 +52,27 @@ Deno.test("/v1/promql answers in /v1/sql's formats", async (t) => {
       });
       assert.equal(await other.text(), `${MID},1.0\r\n`);
     });
+    await t.step(
+      "POST: the query in a text/plain or form body (the spec: 'sent in the request body')",
+      async () => {
+        const range = { start: secs(MID), end: secs(MID), step: "1m", format: "csv" };
+        const query = "count(http_requests_total)";
+        // A string body is sent as text/plain; bytes go without a content type.
+        for (const body of [query, new TextEncoder().encode(query)]) {
+          const res = await promql(range, { method: "POST", body });
+          assert.equal(res.status, 200);
+          assert.equal(await res.text(), `${MID},3.0\r\n`);
+        }
+        const form = await fetch(`${s.url}/v1/promql`, {
+          method: "POST",
+          body: new URLSearchParams({ query: "count(http_requests_total)", ...range }),
+        });
+        assert.equal(await form.text(), `${MID},3.0\r\n`);
+        // A query string wins over the body, as a form's values would.
+        const both = await promql({ query: "1", ...range }, { method: "POST", body: "2" });
+        assert.equal(await both.text(), `${MID},1.0\r\n`);
+      },
+    );
     await t.step("missing step, bad query, unknown database: GreptimeDB errors", async () => {
       let res = await promql({ query: "up", start: "0", end: "1" });
       assert.equal(res.status, 400);

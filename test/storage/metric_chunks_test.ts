@@ -302,5 +302,13 @@ Deno.test("metric chunks: listSeries in a time range, before and after compactio
       assert.deepEqual(hosts(BASE - HOUR, BASE), [], `compacted: ${compacted}`);
       assert.equal(hosts(-Infinity, Infinity).length, 31);
     }
+    // a late write dirties a compacted window: its series are read from buffers, the rest from chunks
+    model.write(s, "m", { dirty: [[BASE + HOUR + 10, 1]] });
+    const two = (start: number, end: number) => hosts(start, end).filter((h) => h === "dirty" || h === "h07");
+    assert.deepEqual(two(BASE + HOUR, BASE + HOUR + 7_000), ["dirty", "h07"]);
+    // a dirty window is read exactly, not at hour granularity
+    assert.deepEqual(two(BASE + HOUR + 11, BASE + HOUR + 6_999), []);
+    assert.deepEqual(hosts(BASE + 2 * HOUR, BASE + 3 * HOUR).includes("dirty"), false);
+    assert.equal(hosts(BASE, BASE + 3 * HOUR).length, 31);
   });
 });

@@ -40,6 +40,17 @@ const CASES: [string, Record<string, unknown>, string[]][] = [
     "GET /a 200",
     "POST /a 201",
   ]],
+  [
+    "Contains is case-sensitive",
+    { filters: [{ column_name: "message", filters: [{ Contains: "get" }] }] },
+    [],
+  ],
+  ["Contains of a quote, literally", {
+    filters: [{ column_name: "message", filters: [{ Contains: "t's" }] }],
+  }, ["it's quoted"]],
+  ["Contains of LIKE's wildcards, literally", {
+    filters: [{ column_name: "message", filters: [{ Contains: "%" }, { Contains: "_" }] }],
+  }, []],
   ["Prefix and Exact", {
     filters: [{ column_name: "message", filters: [{ Prefix: "GET" }] }, {
       column_name: "level",

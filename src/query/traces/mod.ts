@@ -7,7 +7,7 @@ import { parseDuration } from "../../common/humantime.ts";
 import type { Storage } from "../../storage/mod.ts";
 import type { JaegerOperation, JaegerTrace } from "./jaeger_model.ts";
 import { jaegerKind, jaegerTrace, spanTags } from "./jaeger.ts";
-import { ALL_TIME, readSpans, type SpanRecord } from "./span_rows.ts";
+import { ALL_TIME, latestSpans, readSpans, type SpanRecord } from "./span_rows.ts";
 
 export type * from "./jaeger_model.ts";
 
@@ -105,9 +105,16 @@ function matches(s: SpanRecord, q: TraceSearch, min: bigint | null, max: bigint 
   return want.every(([k, v]) => have.get(k) === v);
 }
 
+/** Latest first; traces whose latest matching spans start at the same time by id. */
+const byLatest = (a: [string, bigint], b: [string, bigint]) =>
+  a[1] > b[1] ? -1 : a[1] < b[1] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+
 /**
  * The traces with a span of the service (and operation, tags, duration) in the range, most recent
- * first, at most `limit`; each trace whole (all its spans, whatever their service).
+ * first (by their latest such span), at most `limit`; each trace whole (all its spans, whatever
+ * their service). Spans are read latest first and only until `limit` traces are found, and each
+ * trace by its id (the trace table's `trace_id` index), so a search costs what it returns, not the
+ * size of the range.
  */
 export function searchTraces(storage: Storage, src: TraceSource, q: TraceSearch): JaegerTrace[] {
   const table = storage.getTable(src.db, src.table);
@@ -116,11 +123,17 @@ export function searchTraces(storage: Storage, src: TraceSource, q: TraceSearch)
   const max = durationNs(q.maxDuration, "maxDuration");
   const equal: Record<string, string> = { service_name: q.service };
   if (q.operation) equal.span_name = q.operation;
-  const hits = readSpans(storage, src.db, table, equal, q.range).filter((s) => matches(s, q, min, max));
+  const limit = q.limit !== null && q.limit !== undefined && q.limit > 0 ? q.limit : Infinity;
   const latest = new Map<string, bigint>();
-  for (const s of hits) if ((latest.get(s.traceId) ?? -1n) < s.startNs) latest.set(s.traceId, s.startNs);
-  let ids = [...latest.entries()].sort((a, b) => a[1] > b[1] ? -1 : a[1] < b[1] ? 1 : 0).map(([id]) => id);
-  if (q.limit !== null && q.limit !== undefined && q.limit > 0) ids = ids.slice(0, q.limit);
+  let boundary: bigint | null = null;
+  for (const s of latestSpans(storage, src.db, table, equal, q.range)) {
+    // once `limit` traces are found, only spans starting with the last of them can still tie with it
+    if (boundary !== null && s.startNs < boundary) break;
+    if (latest.has(s.traceId) || !matches(s, q, min, max)) continue;
+    latest.set(s.traceId, s.startNs);
+    if (latest.size === limit) boundary = s.startNs;
+  }
+  const ids = [...latest.entries()].sort(byLatest).slice(0, limit).map(([id]) => id);
   return ids.map((id) => {
     let spans = readSpans(storage, src.db, table, { trace_id: id });
     if (q.spansPerTrace !== undefined) spans = spans.slice(0, q.spansPerTrace);

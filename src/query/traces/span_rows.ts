@@ -88,30 +88,17 @@ function objectTags(v: unknown): JaegerKeyValue[] {
   return Object.entries(v as Record<string, unknown>).map(([k, x]) => jsonTag(k, x));
 }
 
-/** Reads spans of a trace table: a scan over `range` with column equalities, in start-time order. */
-export function readSpans(
-  storage: Storage,
-  db: string,
-  table: TableMeta,
-  equal: Record<string, string>,
-  range: [bigint, bigint] = ALL_TIME,
-): SpanRecord[] {
+/** A table's span columns and the function turning one of its rows (those columns) into a span. */
+function spanReader(table: TableMeta): { columns: string[]; toSpan: (row: Value[]) => SpanRecord } {
   const names = table.columns.map((c) => c.name);
   const types = table.columns.map((c) => c.type);
-  const rows = storage.scanTable(db, table.name, {
-    columns: names,
-    timeRange: range,
-    equal,
-    orderBy: [table.timeIndex],
-    bigInts: true,
-  });
   const at = new Map(names.map((n, i) => [n, i]));
   const get = (row: Value[], name: string): Value => {
     const i = at.get(name);
     return i === undefined ? null : row[i];
   };
   const v0 = types[at.get("span_attributes") ?? -1] === "Json";
-  return rows.map((row) => {
+  const toSpan = (row: Value[]): SpanRecord => {
     const span: JaegerKeyValue[] = [];
     const resource: JaegerKeyValue[] = [];
     if (v0) {
@@ -145,5 +132,47 @@ export function readSpans(
       events: asArray(parseJson(str(get(row, "span_events")) || "[]")),
       links: asArray(parseJson(str(get(row, "span_links")) || "[]")),
     };
+  };
+  return { columns: names, toSpan };
+}
+
+/** Reads spans of a trace table: a scan over `range` with column equalities, in start-time order. */
+export function readSpans(
+  storage: Storage,
+  db: string,
+  table: TableMeta,
+  equal: Record<string, string>,
+  range: [bigint, bigint] = ALL_TIME,
+): SpanRecord[] {
+  const { columns, toSpan } = spanReader(table);
+  return storage.scanTable(db, table.name, {
+    columns,
+    timeRange: range,
+    equal,
+    orderBy: [table.timeIndex],
+    bigInts: true,
+  }).map(toSpan);
+}
+
+/**
+ * Spans of a trace table like {@link readSpans}, latest first and one at a time: a search that
+ * wants the latest N traces reads only as far back as it must.
+ */
+export function* latestSpans(
+  storage: Storage,
+  db: string,
+  table: TableMeta,
+  equal: Record<string, string>,
+  range: [bigint, bigint] = ALL_TIME,
+): Generator<SpanRecord> {
+  const { columns, toSpan } = spanReader(table);
+  const rows = storage.iterateTable(db, table.name, {
+    columns,
+    timeRange: range,
+    equal,
+    orderBy: [table.timeIndex],
+    descending: true,
+    bigInts: true,
   });
+  for (const row of rows) yield toSpan(row);
 }

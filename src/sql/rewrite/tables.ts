@@ -13,6 +13,8 @@ export interface TableRefs {
   /** Storage tables in scope (the env's extra tables first). */
   tables: TableMeta[];
   usesInfoSchema: boolean;
+  /** The information_schema tables named. */
+  infoTables: string[];
   /** Whether the built-in `numbers` table is used. */
   usesNumbers: boolean;
   /** The relations (alias or table name) of the outermost FROM clause. */
@@ -34,6 +36,7 @@ export function resolveTableRefs(
     replacements: new Map(),
     tables: [...(env.extraTables ?? [])],
     usesInfoSchema: false,
+    infoTables: [],
     usesNumbers: false,
     relations: [],
   };
@@ -88,7 +91,7 @@ function parseRef(
   if (!isCte) {
     const resolved = resolveTableRef(env.storage, env.db, parts);
     if (resolved.kind === "table") refs.tables.push(resolved.table);
-    if (resolved.kind === "info") refs.usesInfoSchema = true;
+    if (resolved.kind === "info") refs.usesInfoSchema = true, refs.infoTables.push(resolved.name);
     if (resolved.kind === "numbers") refs.usesNumbers = true;
     refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
   }
