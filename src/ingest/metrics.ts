@@ -36,7 +36,9 @@ function semanticOptions(m: MetricIngest): TableOptions {
     "greptime.semantic.source": m.source,
   };
   if (m.sourceVersion !== undefined) options["greptime.semantic.source_version"] = m.sourceVersion;
-  if (m.metadataQuality !== undefined) options["greptime.semantic.metric.metadata_quality"] = m.metadataQuality;
+  if (m.metadataQuality !== undefined) {
+    options["greptime.semantic.metric.metadata_quality"] = m.metadataQuality;
+  }
   return options;
 }
 

@@ -146,7 +146,9 @@ export function changeColumnTypes(
     } FROM ${qualifiedName(table)}`,
   );
   handle.conn.exec(`DROP TABLE ${qualifiedName(table)}`);
-  handle.conn.exec(`ALTER TABLE ${quoteIdent(next.schema)}.${quoteIdent(tmp)} RENAME TO ${quoteIdent(next.name)}`);
+  handle.conn.exec(
+    `ALTER TABLE ${quoteIdent(next.schema)}.${quoteIdent(tmp)} RENAME TO ${quoteIdent(next.name)}`,
+  );
   if (append) handle.conn.exec(createAppendIndexSql(next));
   handle.saveMeta(next);
   return next;

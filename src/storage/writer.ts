@@ -166,7 +166,8 @@ function evolveSchema(
     if (!existing && singleField && c.semantic === "FIELD") existing = singleField;
     if (existing) {
       if (
-        opts.widenIntToFloat && existing.type === "Int64" && c.type === "Float64" && existing.semantic === "FIELD"
+        opts.widenIntToFloat && existing.type === "Int64" && c.type === "Float64" &&
+        existing.semantic === "FIELD"
       ) {
         widened.set(existing.name, "Float64");
       } else if (existing.type !== c.type) {
