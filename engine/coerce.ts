@@ -23,7 +23,9 @@ const INT_RANGE: Partial<Record<DataType, [bigint, bigint]>> = {
   UInt64: [0n, 18446744073709551615n],
 };
 const NUM_RANGE: Partial<Record<DataType, [number, number]>> = Object.fromEntries(
-  Object.entries(INT_RANGE).map(([k, [lo, hi]]) => [k, [Number(lo), Number(hi)]]),
+  (Object.entries(INT_RANGE) as Array<[string, [bigint, bigint]]>).map((
+    [k, [lo, hi]],
+  ) => [k, [Number(lo), Number(hi)]]),
 );
 
 // Parses a decimal integer of at most 15 digits (always exact as a number); undefined otherwise.

@@ -3,6 +3,7 @@ import type { Ctx } from "./context.ts";
 import { PetrelError } from "../src/common/errors.ts";
 import { HttpError } from "../src/http/render_error.ts";
 import { ingestSeries } from "../src/ingest/metrics.ts";
+import { declaredMetricOptions } from "../src/ingest/remote_write_options.ts";
 import { readRemoteQuery } from "../src/query/remote_read.ts";
 import { decodeRemoteWrite, remoteWriteVersion } from "../src/protocols/remote_write/parser.ts";
 import { decodeReadRequest, pickReadResponseType } from "../src/protocols/remote_read/request.ts";
@@ -45,6 +46,8 @@ export async function write(ctx: Ctx): Promise<Response> {
       db: ctx.db,
       source: "prometheus",
       sourceVersion: decoded.version === 2 ? "2.0" : "1.0",
+      metadataQuality: "inferred",
+      tableOptions: declaredMetricOptions(decoded.version, decoded.metadata),
       withMetricEngine: ctx.app.config.prom_store.with_metric_engine,
       hints: ctx.hints,
       physicalTable: ctx.query("physical_table") || undefined,

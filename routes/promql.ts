@@ -1,52 +1,15 @@
 /**
  * `GET|POST /v1/promql?query=&start=&end=&step=` (reference §6.3): a PromQL range query answered
  * as a result set in any of `/v1/sql`'s formats (`format=csv`, `json`, …). Each point is a row:
- * `greptime_timestamp`, `greptime_value`, then one column per label (sorted; `__name__` left out,
- * as GreptimeDB's plans carry the metric in the table, not a column).
+ * `greptime_timestamp`, `greptime_value`, then one column per label (`src/promql/records.ts`).
  */
 import type { Ctx } from "./context.ts";
 import { databaseNotFound, invalidArguments } from "../src/common/errors.ts";
-import type { QueryOutput, Value } from "../src/common/rows.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
-import { ParseError, parseExpr, PromQLEngine, type QueryResult } from "../src/promql/mod.ts";
+import { ParseError, parseExpr, PromQLEngine, resultRecords } from "../src/promql/mod.ts";
 import { durationParam, lookbackParam, requireTime } from "../src/protocols/prometheus_api/params.ts";
 import { StorageQueryable } from "../src/query/promql_queryable.ts";
 import { apiParams, requestBudget } from "./prometheus_api.ts";
-
-const TS = "greptime_timestamp", VALUE = "greptime_value";
-
-/** A query result as one record set. */
-export function resultRecords(r: QueryResult): QueryOutput {
-  if (r.resultType === "scalar" || r.resultType === "string") {
-    return {
-      kind: "records",
-      columns: [
-        { name: TS, data_type: "TimestampMillisecond" },
-        { name: VALUE, data_type: r.resultType === "scalar" ? "Float64" : "String" },
-      ],
-      rows: [[r.timestampMs, r.value]],
-    };
-  }
-  const series = r.resultType === "vector"
-    ? r.result.map((s) => ({ labels: s.labels, timestamps: [s.timestampMs], values: [s.value] }))
-    : r.result;
-  const names = [...new Set(series.flatMap((s) => Object.keys(s.labels)))].filter((n) => n !== "__name__")
-    .sort();
-  const rows: Value[][] = [];
-  for (const s of series) {
-    const labels = names.map((n) => s.labels[n] ?? null);
-    for (let i = 0; i < s.timestamps.length; i++) rows.push([s.timestamps[i], s.values[i], ...labels]);
-  }
-  return {
-    kind: "records",
-    columns: [
-      { name: TS, data_type: "TimestampMillisecond" },
-      { name: VALUE, data_type: "Float64" },
-      ...names.map((name) => ({ name, data_type: "String" })),
-    ],
-    rows,
-  };
-}
 
 function required(params: URLSearchParams, name: string): void {
   if ((params.get(name) ?? "") === "") {

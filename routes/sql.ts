@@ -18,6 +18,10 @@ import {
   runAnalyzeStream,
   snapshotInterval,
 } from "../src/sql/analyze_stream.ts";
+import type { PromQLBackend } from "../src/sql/tql/mod.ts";
+import { resolveMetrics, StorageQueryable } from "../src/query/promql_queryable.ts";
+import { valueFields } from "../src/query/series.ts";
+import { requestBudget } from "./prometheus_api.ts";
 
 /**
  * The parameters of a SQL request: query string first, then a form body (reference §6.1).
@@ -56,8 +60,11 @@ export async function sql(ctx: Ctx): Promise<Response> {
   // An empty header means the server's default, as a missing one does (reference §2.2).
   const timezone = ctx.req.headers.get("x-greptime-timezone")?.trim() || undefined;
   const systemTimezone = ctx.app.config.default_timezone;
+  const budget = requestBudget(ctx);
   const outputs = await executeSqlAsync(storage, text, { db, timezone, systemTimezone }, {
     signal: ctx.signal,
+    promql: promqlBackend(ctx),
+    ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
   });
   const limit = params.get("limit");
   return renderSqlOutputs(outputs, {
@@ -67,6 +74,24 @@ export async function sql(ctx: Ctx): Promise<Response> {
     compression: params.get("compression") ?? undefined,
     executionTimeMs: ctx.elapsedMs(),
   });
+}
+
+/** Storage as TQL's PromQL engine reads it (as `/v1/promql` does). */
+function promqlBackend(ctx: Ctx): PromQLBackend {
+  const storage = ctx.app.storage, maxSamples = ctx.app.config.query.max_samples;
+  return {
+    queryable: (db) => new StorageQueryable(storage, db, { maxSamples }),
+    tables: (db, matchers) => {
+      const found = resolveMetrics(storage, db, matchers);
+      const tables = found.tables.map((t) => ({
+        name: t.name,
+        timeIndex: t.timeIndex,
+        fields: valueFields(t, found.matchers),
+      }));
+      return { db: found.db, tables };
+    },
+    maxSamples,
+  };
 }
 
 function dbParam(value: string | null): string | null {

@@ -22,7 +22,11 @@ function validateLabelName(name: string): void {
 /** Sets a label after validating its name (a plain assignment would turn `__proto__` into a prototype). */
 export function setLabel(labels: Record<string, string>, name: string, value: string): void {
   validateLabelName(name);
-  // `__proto__` is a valid label name; a plain assignment would set the prototype instead.
+  setOwn(labels, name, value);
+}
+
+/** Sets a key as an own property; `__proto__` is a valid label name, which a plain assignment would not set. */
+function setOwn(labels: Record<string, string>, name: string, value: string): void {
   if (name === "__proto__") Object.defineProperty(labels, name, { value, enumerable: true, writable: true });
   else labels[name] = value;
 }
@@ -45,7 +49,11 @@ export const DATABASE_LABELS = ["__schema__", "__database__", "x_greptime_databa
 const PHYSICAL_LABELS = ["__physical_table__", "x_greptime_physical_table"];
 const SPECIAL = new Set(["__name__", ...DATABASE_LABELS, ...PHYSICAL_LABELS]);
 
-/** Splits a label set into metric name, database/physical-table selectors and tags; no `__name__` → 400. */
+/**
+ * Splits a label set into metric name, database/physical-table selectors and tags; no `__name__` → 400.
+ * Tag names are taken as they are (remote write checked them when parsing): OTLP's `NoTranslation`
+ * strategies keep dotted names such as `service.name`, as GreptimeDB does.
+ */
 export function splitSpecialLabels(labels: Record<string, string>): SeriesTarget {
   const metric = labels.__name__;
   if (metric === undefined || metric === "") {
@@ -64,6 +72,6 @@ export function splitSpecialLabels(labels: Record<string, string>): SeriesTarget
       break;
     }
   }
-  for (const k in labels) if (!SPECIAL.has(k)) setLabel(target.tags, k, labels[k]);
+  for (const k in labels) if (!SPECIAL.has(k)) setOwn(target.tags, k, labels[k]);
   return target;
 }

@@ -23,7 +23,9 @@ export type DataType =
   | "TimestampSecond"
   | "TimestampMillisecond"
   | "TimestampMicrosecond"
-  | "TimestampNanosecond";
+  | "TimestampNanosecond"
+  /** `Decimal128(precision, scale)`, shown as `Decimal(10, 2)` (src/common/decimal.ts). */
+  | `Decimal(${number}, ${number})`;
 
 /** GreptimeDB's semantic types of a column. */
 export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";
@@ -60,6 +62,8 @@ export interface WriteBatch {
   /** Options applied only if this write creates the table (hints, pipeline variables). */
   options?: TableOptions;
   createType?: CreateType;
+  /** false: the request's hints (`ttl`, …) do not apply when this write creates the table. */
+  createWithHints?: boolean;
 }
 
 /** One column's values, row by row (a plain array, or a typed array for numbers or bigints). */

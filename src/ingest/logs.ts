@@ -4,7 +4,7 @@
  * batches' row options decide table creation and everything is written in one transaction.
  */
 import { invalidArguments } from "../common/errors.ts";
-import type { WriteBatch } from "../common/rows.ts";
+import type { TableOptions, WriteBatch } from "../common/rows.ts";
 import { parsePayload, parsePayloadSkipping } from "../../engine/payload.ts";
 import { IDENTITY_PIPELINE, type PipelineStore } from "../../engine/store.ts";
 import type { Storage } from "../storage/mod.ts";
@@ -63,6 +63,11 @@ export interface EntriesIngest {
   skipError: boolean;
   /** `custom_time_index` when the pipeline is the identity one (Splunk's ns `greptime_timestamp`). */
   customTimeIndex?: string;
+  /**
+   * Options the protocol stamps on the tables it creates (`greptime.semantic.*`, reference §7.0);
+   * the pipeline's own variables win.
+   */
+  options?: TableOptions;
 }
 
 /** Runs decoded entries through the named pipeline (errors here are pipeline-stage errors). */
@@ -75,7 +80,11 @@ export function runEntriesPipeline(
     ? { customTimeIndex: req.customTimeIndex }
     : undefined;
   const pipeline = pipelines.compiled(req.pipeline, req.version, identity);
-  return runEntries(storage, pipelines, pipeline, req.entries, req);
+  const out = runEntries(storage, pipelines, pipeline, req.entries, req);
+  if (req.options !== undefined) {
+    for (const b of out.batches) b.options = { ...req.options, ...b.options };
+  }
+  return out;
 }
 
 function runEntries(

@@ -19,6 +19,8 @@ export interface MetricIngest {
   /** The `greptime.semantic.source` stamp (e.g. `prometheus`) and its version (e.g. `1.0`). */
   source: string;
   sourceVersion?: string;
+  /** `greptime.semantic.metric.metadata_quality` of tables without `tableOptions` (remote write: `inferred`). */
+  metadataQuality?: string;
   /** `[prom_store] with_metric_engine`. */
   withMetricEngine: boolean;
   hints: Record<string, string>;
@@ -34,6 +36,9 @@ function semanticOptions(m: MetricIngest): TableOptions {
     "greptime.semantic.source": m.source,
   };
   if (m.sourceVersion !== undefined) options["greptime.semantic.source_version"] = m.sourceVersion;
+  if (m.metadataQuality !== undefined) {
+    options["greptime.semantic.metric.metadata_quality"] = m.metadataQuality;
+  }
   return options;
 }
 

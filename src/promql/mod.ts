@@ -11,8 +11,10 @@ export { checkAbort, type PromErrorType, promErrorType, PromQLError } from "./er
 export { FUNCTIONS } from "./functions/mod.ts";
 export { ParseError } from "./parse_error.ts";
 export { parseExpr } from "./parser.ts";
+export { type PlannedSelect, planSelects, type QueryFrame } from "./prepare.ts";
 export { prettify } from "./prettify.ts";
-export { exprString } from "./printer.ts";
+export { exprString, selectorString } from "./printer.ts";
+export { type RecordColumns, resultRecords } from "./records.ts";
 export { MemoryQueryable, type Queryable, type SelectHints, type SelectRequest } from "./queryable.ts";
 export type {
   Labels,

@@ -68,7 +68,7 @@ const NUMERIC = /^(Float|Int|UInt)/;
  * The value columns a selector reads: those the `__field__` matchers accept, else `greptime_value`,
  * else the first numeric field.
  */
-function valueFields(table: TableMeta, matchers: LabelMatcher[]): string[] {
+export function valueFields(table: TableMeta, matchers: LabelMatcher[]): string[] {
   const fields = table.columns.filter((c) => c.semantic === "FIELD" && NUMERIC.test(c.type)).map((c) =>
     c.name
   );

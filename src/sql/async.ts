@@ -26,11 +26,16 @@ import { analyzeOutput, type AnalyzeRun } from "./explain_render.ts";
 import type { QueryRequest } from "./query_worker.ts";
 import type { Session } from "./ddl.ts";
 import { flushGroupCommit } from "../storage/group_commit.ts";
+import { executeTql, isTql, type PromQLBackend } from "./tql/mod.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
   /** Aborting stops a running query at once (its worker is terminated). */
   signal?: AbortSignal;
+  /** Storage for the PromQL engine: without it, TQL statements fail as unsupported. */
+  promql?: PromQLBackend;
+  /** The request's time left (ms), for TQL (the PromQL engine checks it while it evaluates). */
+  timeoutMs?: number;
 }
 
 type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData };
@@ -118,13 +123,28 @@ export async function runAnalyze(
   return ran?.stats ? finishedRun(ran.stats, "worker", started) : analyzeHere(p, started);
 }
 
+/** Evaluates `SELECT <expression>` in the session (TQL's time parameters). */
+function evaluator(storage: Storage, session: Session): (expression: string) => QueryOutput {
+  return (expression) => {
+    const text = `SELECT ${expression}`;
+    return executeStatement(storage, splitStatements(text)[0].tokens, text, session);
+  };
+}
+
 async function runStatement(
   storage: Storage,
   tokens: Token[],
   sql: string,
   session: Session,
-  signal?: AbortSignal,
+  opts: AsyncSqlOptions,
 ): Promise<QueryOutput> {
+  const signal = opts.signal;
+  if (isTql(tokens)) {
+    return await executeTql(opts.promql, session.db, { tokens, sql }, evaluator(storage, session), {
+      ...(signal ? { signal } : {}),
+      ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    });
+  }
   try {
     if (isExplain(tokens)) {
       const started = performance.now();
@@ -151,7 +171,7 @@ export async function executeSqlAsync(
   const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];
   for (const stmt of splitStatements(sql)) {
-    outputs.push(await runStatement(storage, stmt.tokens, sql, session, opts.signal));
+    outputs.push(await runStatement(storage, stmt.tokens, sql, session, opts));
   }
   return outputs;
 }

@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { tableNotFound } from "../common/errors.ts";
 import type { Storage, TableDiskUsage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
+import { decimalSpec } from "../common/decimal.ts";
 import { infoSchemaTypeName, sqliteDeclType, sqlTypeName } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
 import { isLogicalTable } from "../storage/metric_layout.ts";
@@ -219,8 +220,9 @@ function columnRows(storage: Storage): Value[][] {
           i + 1,
           c.type === "String" ? 2147483647 : null,
           c.type === "String" ? 2147483647 : null,
-          /Int|Float/.test(c.type) ? (c.type.includes("64") ? 19 : 10) : null,
-          /Int/.test(c.type) ? 0 : null,
+          decimalSpec(c.type)?.precision ??
+            (/Int|Float/.test(c.type) ? (c.type.includes("64") ? 19 : 10) : null),
+          decimalSpec(c.type)?.scale ?? (/Int/.test(c.type) ? 0 : null),
           isTime
             ? ({ TimestampSecond: 0, TimestampMillisecond: 3, TimestampMicrosecond: 6 })[c.type as string] ??
               9

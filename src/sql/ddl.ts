@@ -7,7 +7,7 @@ import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
 import type { DataType, QueryOutput, TableOptions } from "../common/rows.ts";
-import { parseSqlType } from "../storage/datatypes.ts";
+import { isDecimalWord, parseSqlType } from "../storage/datatypes.ts";
 import { indexOptions } from "../storage/column_index.ts";
 import { addColumns, alterOptions, createTable, dropColumn } from "../storage/ddl.ts";
 import type { TableSpec } from "../storage/ddl.ts";
@@ -56,15 +56,15 @@ function parseDataType(cur: Cursor): DataType {
   if (word.kind !== "ident" && word.kind !== "qident") {
     throw cur.error(`Expected: a data type, found: ${word.text}`);
   }
-  let precision: number | undefined;
+  const params: number[] = [];
   if (cur.acceptOp("(")) {
-    precision = Number(cur.next().text);
-    while (cur.acceptOp(",")) cur.next();
+    do params.push(Number(cur.next().text)); while (cur.acceptOp(","));
     cur.expectOp(")");
   }
   const unsigned = cur.acceptKw("UNSIGNED");
+  if (isDecimalWord(word.value) && !unsigned) return parseSqlType(word.value, params[0], false, params[1]);
   try {
-    return parseSqlType(word.value, precision, unsigned);
+    return parseSqlType(word.value, params[0], unsigned);
   } catch (e) {
     if (e instanceof PetrelError) throw cur.error(`Unsupported data type: ${word.value}`);
     throw e;

@@ -9,7 +9,7 @@ import { forgetTracesBeforeOldest } from "../storage/trace_map.ts";
 import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
-import { isTimestampType } from "../storage/datatypes.ts";
+import { fromSqliteInteger, isTimestampType } from "../storage/datatypes.ts";
 import { isTextType } from "../storage/nul_text.ts";
 import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
 import { Cursor } from "./cursor.ts";
@@ -21,6 +21,8 @@ import { rewriteQuery } from "./rewrite.ts";
 import { mapSqliteError, runQuery } from "./results.ts";
 import { parseTimestampIn } from "./time.ts";
 import { unitOf } from "../common/time_unit.ts";
+import { decimalSpec, isDecimalType, toScaled } from "../common/decimal.ts";
+import { parseFloatText } from "./cast_values.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -69,8 +71,14 @@ export function coerceValue(v: Value, col: ColumnMeta, timezone?: string): Value
   if (t === "Float64" || t === "Float32") {
     if (typeof v === "number") return v;
     if (typeof v === "bigint") return Number(v);
-    if (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v))) return Number(v);
+    const f = typeof v === "string" ? parseFloatText(v) : undefined;
+    if (f !== undefined) return f;
     throw fail(v, col);
+  }
+  const dec = decimalSpec(t);
+  if (dec) {
+    if (v instanceof Uint8Array) throw fail(v, col);
+    return fromSqliteInteger(toScaled(v, dec));
   }
   if (t === "Boolean") {
     if (typeof v === "boolean") return v;
@@ -114,6 +122,14 @@ function literalValue(toks: Token[]): Value | undefined {
     return typeof v === "bigint" ? -v : -(v as number);
   }
   return undefined;
+}
+
+/** A number literal (with its sign) as its exact text. */
+function decimalLiteral(toks: Token[]): string | undefined {
+  const last = toks[toks.length - 1];
+  if (last?.kind !== "number" || toks.length > 2) return undefined;
+  if (toks.length === 1) return last.text;
+  return isOp(toks[0], "-") ? `-${last.text}` : isOp(toks[0], "+") ? last.text : undefined;
 }
 
 function tableColumns(table: TableMeta, names: string[] | undefined): ColumnMeta[] {
@@ -202,7 +218,8 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
       const col = cols[row.length];
       if (!col) throw invalidArguments(`Column count doesn't match value count at row ${rows.length + 1}`);
       const expr = k - start === 1 ? [tokens[start]] : tokens.slice(start, k);
-      let v = literalValue(expr);
+      // a decimal keeps the literal's exact digits (a JS number would round past 15 of them)
+      let v = isDecimalType(col.type) ? decimalLiteral(expr) ?? literalValue(expr) : literalValue(expr);
       if (v === undefined) v = evaluate(storage, db, handle, expr, sql, session, col);
       row.push(coerceValue(v, col, session.timezone));
       if (cur.acceptOp(")")) break;

@@ -107,6 +107,11 @@ export function analyzeRows(p: PlannedExplain, run: AnalyzeRun): Value[][] {
 
 /** EXPLAIN ANALYZE's records. */
 export function analyzeOutput(p: PlannedExplain, run: AnalyzeRun): QueryOutput {
+  return stageRecords(analyzeRows(p, run));
+}
+
+/** `stage`/`node`/`plan` rows as records: the shape of every ANALYZE (SQL's and TQL's). */
+export function stageRecords(rows: Value[][]): QueryOutput {
   return {
     kind: "records",
     columns: [
@@ -114,6 +119,6 @@ export function analyzeOutput(p: PlannedExplain, run: AnalyzeRun): QueryOutput {
       { name: "node", data_type: "UInt32" },
       { name: "plan", data_type: "String" },
     ],
-    rows: analyzeRows(p, run),
+    rows,
   };
 }

@@ -4,9 +4,11 @@
  * `!=` as `<>`, `INNER JOIN` as `JOIN`, `;` after each statement, one statement per line.
  * Petrel has no AST for GreptimeDB's dialect, so this works on tokens: identifiers, literals and the
  * order of everything are kept as written (sqlparser would also add `AS` before bare aliases).
+ * A TQL statement keeps its PromQL exactly as written (it is not SQL).
  */
 import { invalidSyntax } from "../common/errors.ts";
 import { lineColumn, splitStatements, type Token } from "./lexer.ts";
+import { formatTql, isTql, parseTql } from "./tql/statement.ts";
 
 const STATEMENTS = new Set(
   ("SELECT WITH VALUES INSERT REPLACE CREATE DROP ALTER SHOW DESC DESCRIBE DELETE TRUNCATE EXPLAIN USE SET " +
@@ -49,6 +51,7 @@ export function formatSql(sql: string): string {
     const first = s.tokens[0];
     if (first.kind !== "ident" && !(first.kind === "op" && first.text === "(")) notAStatement(sql, first);
     if (first.kind === "ident" && !STATEMENTS.has(first.text.toUpperCase())) notAStatement(sql, first);
+    if (isTql(s.tokens)) return formatTql(parseTql(s.tokens, sql)) + ";";
     return formatStatement(s.tokens) + ";";
   }).join("\n");
 }

@@ -255,7 +255,7 @@ export function executeStatement(
       case "UPDATE":
         throw unsupported("UPDATE is not supported");
       case "TQL":
-        throw unsupported("TQL is not supported over SQL yet");
+        throw unsupported("TQL is not available here: it needs the PromQL engine (use /v1/sql)");
       default: {
         const ddl = executeDdl(storage, tokens, sql, session);
         if (ddl) return ddl;

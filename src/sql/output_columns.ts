@@ -3,7 +3,9 @@
  * expressions have no declared type, and DataFusion names `avg(cpu)` as `avg(monitor.cpu)`.
  */
 import type { DataType } from "../common/rows.ts";
-import { isIntegerType, isTimestampType, parseSqlType } from "../storage/datatypes.ts";
+import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
+import { castAs, castTarget } from "./cast_type.ts";
+import { decimalAggregateType } from "./rewrite/decimals.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
@@ -137,15 +139,11 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
   const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
   if (name === "cast" && isOp(toks[s + 1], "(")) {
     const close = match[s + 1];
-    const typeTok = toks.slice(s + 2, close).reverse().find((_, k, arr) => isKeyword(arr[k + 1], "AS"));
-    if (typeTok && /^(TIMESTAMP|TIMESTAMPTZ|DATETIME)/i.test(typeTok.text)) return timestampType(unitAt(s));
-    if (typeTok) {
-      const unsigned = isKeyword(toks[close - 1], "UNSIGNED");
-      try {
-        return parseSqlType(typeTok.text, undefined, unsigned);
-      } catch {
-        return undefined;
-      }
+    const target = castTarget(toks, castAs(toks, match, s + 1, close) + 1, close);
+    // a cast is its own output column's type; inside an expression a time value keeps the segment unit
+    if (target?.kind === "timestamp") return isWholeCall ? target.type : timestampType(unitAt(s));
+    if (target && target.kind !== "interval") {
+      return isWholeCall || target.kind !== "decimal" ? target.type : "Float64";
     }
   }
   if (BOOLEAN_FUNCS.has(name) && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return "Boolean";
@@ -162,6 +160,8 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;
     return typeTok?.kind === "string" ? arrowType(typeTok.value) : undefined;
   }
+  const dec = argCol && decimalAggregateType(name, argCol);
+  if (dec) return dec;
   if (["count", "approx_distinct"].includes(name)) return "Int64";
   if (AVERAGING.has(name)) return "Float64";
   if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;

@@ -9,6 +9,7 @@ import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../s
 import type { DataType, QueryOutput, ResultColumn, Value } from "../common/rows.ts";
 import { decodeTextColumns, isTextType } from "../storage/nul_text.ts";
 import { takeFunctionError } from "./functions/mod.ts";
+import { decimalSpec, formatScaled, isDecimalType } from "../common/decimal.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 
@@ -97,6 +98,20 @@ function prepareReadOnly(conn: DatabaseSync, sql: string): StatementSync {
   }
 }
 
+/**
+ * A decimal column's values as GreptimeDB's JSON shows them (strings with `scale` decimals): the
+ * stored unscaled integer, a REAL that reached the column through an expression, or text a
+ * decimal function already formatted.
+ */
+function renderDecimals(raw: unknown[][], i: number, scale: number): void {
+  for (const r of raw) {
+    const v = r[i];
+    if (typeof v === "bigint") r[i] = formatScaled(v, scale);
+    else if (typeof v === "number") r[i] = Number.isFinite(v) ? v.toFixed(scale) : null;
+    else if (v instanceof Uint8Array) r[i] = null;
+  }
+}
+
 /** Types whose values pass 2^53 routinely, so rows must be read as bigints. */
 const WIDE_TYPES = new Set<string>(["TimestampMicrosecond", "TimestampNanosecond", "UInt64"]);
 
@@ -145,7 +160,7 @@ export function runQuery(
   const known = meta.map((c, i) =>
     dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined)
   );
-  let bigints = known.some((d) => d === undefined || WIDE_TYPES.has(d));
+  let bigints = known.some((d) => d === undefined || WIDE_TYPES.has(d) || isDecimalType(d));
   let raw: unknown[][];
   try {
     raw = readRows(stmt, bigints);
@@ -161,6 +176,11 @@ export function runQuery(
   }));
   for (let i = 0; i < columns.length; i++) {
     const type = columns[i].data_type;
+    const dec = decimalSpec(type);
+    if (dec) {
+      renderDecimals(raw, i, dec.scale);
+      continue;
+    }
     const isBool = type === "Boolean";
     const isU64 = type === "UInt64";
     const keepBlob = type === "Binary";

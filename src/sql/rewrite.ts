@@ -104,7 +104,8 @@ function renderQuery(
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
     out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
-    if (toks.slice(s, e).some((t) => isOp(t, "*")) && e - s <= 3) starSeen = true;
+    // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
+    if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
     if (!starSeen) hints[idx] = itemHint(outCtx, s, exprEnd);
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);

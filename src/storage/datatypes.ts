@@ -5,8 +5,11 @@
 import type { DataType, Value } from "../common/rows.ts";
 import { invalidArguments } from "../common/errors.ts";
 import { unitOf } from "../common/time_unit.ts";
+import { decimalSpec, decimalType, DEFAULT_DECIMAL } from "../common/decimal.ts";
 
-const DECL: Record<DataType, string> = {
+type FixedType = Exclude<DataType, `Decimal(${number}, ${number})`>;
+
+const DECL: Record<FixedType, string> = {
   Boolean: "Boolean_INT",
   Int8: "Int8",
   Int16: "Int16",
@@ -32,14 +35,20 @@ const BY_DECL = new Map<string, DataType>(
   Object.entries(DECL).map(([t, d]) => [d.toLowerCase(), t as DataType]),
 );
 
-/** The SQLite declared type of a column of this GreptimeDB type. */
+const DECIMAL_DECL = /^decimal_(\d+)_(\d+)_int$/i;
+
+/** The SQLite declared type of a column of this GreptimeDB type (decimals: the unscaled integer). */
 export function sqliteDeclType(type: DataType): string {
-  return DECL[type];
+  const dec = decimalSpec(type);
+  return dec ? `Decimal_${dec.precision}_${dec.scale}_INT` : DECL[type as FixedType];
 }
 
 /** The GreptimeDB type behind a SQLite declared type, or undefined for expressions and foreign columns. */
 export function dataTypeOfDecl(decl: string | null | undefined): DataType | undefined {
-  return decl ? BY_DECL.get(decl.toLowerCase()) : undefined;
+  if (!decl) return undefined;
+  const dec = DECIMAL_DECL.exec(decl);
+  if (dec) return `Decimal(${Number(dec[1])}, ${Number(dec[2])})`;
+  return BY_DECL.get(decl.toLowerCase());
 }
 
 /** Whether a value of this type is a timestamp. */
@@ -55,7 +64,9 @@ export function isIntegerType(type: DataType): boolean {
 
 /** The SQL type name GreptimeDB prints in SHOW CREATE TABLE. */
 export function sqlTypeName(type: DataType): string {
-  switch (type) {
+  const dec = decimalSpec(type);
+  if (dec) return `DECIMAL(${dec.precision},${dec.scale})`;
+  switch (type as FixedType) {
     case "Boolean":
       return "BOOLEAN";
     case "Int8":
@@ -152,6 +163,13 @@ const SQL_TYPE_WORDS: Record<string, DataType> = {
   TIMESTAMPNANOSECOND: "TimestampNanosecond",
 };
 
+const DECIMAL_WORDS = new Set(["DECIMAL", "NUMERIC", "DEC", "DECIMAL128"]);
+
+/** Whether a SQL type word names a decimal (`DECIMAL(p, s)`, `NUMERIC`). */
+export function isDecimalWord(word: string): boolean {
+  return DECIMAL_WORDS.has(word.toUpperCase());
+}
+
 const UNSIGNED: Record<string, DataType> = {
   Int8: "UInt8",
   Int16: "UInt16",
@@ -163,8 +181,12 @@ const UNSIGNED: Record<string, DataType> = {
  * Maps a SQL type as written in DDL (`BIGINT UNSIGNED`, `TIMESTAMP(9)`, `DOUBLE`) to a DataType.
  * Also accepts GreptimeDB's own names (`Float64`, `TimestampMillisecond`).
  */
-export function parseSqlType(word: string, precision?: number, unsigned = false): DataType {
+export function parseSqlType(word: string, precision?: number, unsigned = false, scale?: number): DataType {
   const upper = word.toUpperCase();
+  if (DECIMAL_WORDS.has(upper) && !unsigned) {
+    if (precision === undefined) return decimalType(DEFAULT_DECIMAL.precision, DEFAULT_DECIMAL.scale);
+    return decimalType(precision, scale ?? 0);
+  }
   let type = SQL_TYPE_WORDS[upper];
   if (!type) throw invalidArguments(`Unsupported data type: ${word}`);
   if ((upper === "TIMESTAMP" || upper === "DATETIME" || upper === "TIMESTAMPTZ") && precision !== undefined) {

@@ -10,13 +10,14 @@ import type { ColumnMeta, TableMeta } from "./table.ts";
 import {
   addColumnSql,
   createAppendIndexSql,
+  createTableSql,
   isAppendMode,
   qualifiedName,
   quoteIdent,
   rebuildTableSql,
   validateTableName,
 } from "./table.ts";
-import type { TableOptions } from "../common/rows.ts";
+import type { DataType, TableOptions } from "../common/rows.ts";
 
 /** What CREATE TABLE says about a table. */
 export interface TableSpec {
@@ -108,6 +109,47 @@ export function addColumns(handle: DatabaseHandle, table: TableMeta, added: Colu
       handle.conn.exec(createAppendIndexSql(next));
     }
   }
+  handle.saveMeta(next);
+  return next;
+}
+
+/**
+ * Changes the type of field columns by rebuilding the table (SQLite cannot alter a column's declared
+ * type, which carries the GreptimeDB type and the affinity): rows are copied under the new
+ * affinity, so Int64 values become REAL in a Float64 column. An append table keeps its rowids,
+ * which forwarding reads by. Runs inside the caller's transaction.
+ */
+export function changeColumnTypes(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  types: ReadonlyMap<string, DataType>,
+): TableMeta {
+  const next: TableMeta = {
+    ...table,
+    columns: table.columns.map((c) => {
+      const type = types.get(c.name);
+      if (type === undefined || type === c.type) return c;
+      if (c.semantic !== "FIELD") throw invalidArguments(`Cannot change the type of column ${c.name}`);
+      return { ...c, type };
+    }),
+  };
+  const tmp = `__petrel_retype_${table.name}`;
+  const append = isAppendMode(table);
+  const cols = table.columns.map((c) => quoteIdent(c.name));
+  const copied = append ? ["rowid", ...cols] : cols;
+  if (append) handle.conn.exec(`DROP INDEX IF EXISTS ${handle.appendIndex(table)}`);
+  // an append table's index is made once the table has its name again (its SQL names the table)
+  handle.conn.exec(createTableSql(next, tmp)[0]);
+  handle.conn.exec(
+    `INSERT INTO ${quoteIdent(next.schema)}.${quoteIdent(tmp)} (${copied.join(", ")}) SELECT ${
+      copied.join(", ")
+    } FROM ${qualifiedName(table)}`,
+  );
+  handle.conn.exec(`DROP TABLE ${qualifiedName(table)}`);
+  handle.conn.exec(
+    `ALTER TABLE ${quoteIdent(next.schema)}.${quoteIdent(tmp)} RENAME TO ${quoteIdent(next.name)}`,
+  );
+  if (append) handle.conn.exec(createAppendIndexSql(next));
   handle.saveMeta(next);
   return next;
 }

@@ -76,7 +76,12 @@ export interface MetricWriteOptions {
   late?: ReadonlyMap<string, LateWatch[]>;
 }
 
-const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * Any non-empty label name becomes a column (quoteIdent refuses NUL and overlong names): OTLP's
+ * `NoTranslation` and `NoUTF8EscapingWithSuffixes` strategies keep dotted attribute names such as
+ * `service.name`, and GreptimeDB's metric engine stores them as they are.
+ */
+const isLabelName = (l: string): boolean => l.length > 0 && !l.includes("\u0000");
 
 /** Writes metrics into their logical tables in one transaction; returns the samples accepted. */
 export function writeMetrics(
@@ -117,7 +122,8 @@ function autoCreateAllowed(opts: MetricWriteOptions): boolean {
   if (hint === undefined) return opts.autoCreateTable;
   const v = String(hint).trim().toLowerCase();
   if (v !== "true" && v !== "false") throw invalidArguments("`auto_create_table` hint must be a boolean");
-  return v === "true";
+  // either switch turns creation off (reference §7.0): a client's hint cannot undo the server's `false`
+  return opts.autoCreateTable && v === "true";
 }
 
 /** The physical table of a logical one. */
@@ -217,7 +223,7 @@ function addLabels(
   const physHave = new Set(physical.columns.map((c) => c.name));
   const physLower = new Map(physical.columns.map((c) => [c.name.toLowerCase(), c.name]));
   for (const l of added) {
-    if (!LABEL_NAME.test(l)) throw invalidArguments(`Invalid label name: \`${l}\``);
+    if (!isLabelName(l)) throw invalidArguments(`Invalid label name: \`${l}\``);
     if (l.toLowerCase().startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${l}`);
     const same = physLower.get(l.toLowerCase());
     // SQL column names ignore case, Prometheus label names do not

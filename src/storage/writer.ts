@@ -3,7 +3,7 @@
  * and inserts each batch with cached multi-row statements, all in one transaction per call (left
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
-import type { ColumnSchema, CreateType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
+import type { ColumnSchema, CreateType, DataType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
 import { columnsOf } from "../common/rows.ts";
 import {
   columnarSource,
@@ -19,7 +19,7 @@ import { isTimestampType } from "./datatypes.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
-import { addColumns } from "./ddl.ts";
+import { addColumns, changeColumnTypes } from "./ddl.ts";
 import { insertAll, type InsertVerb } from "./writer_insert.ts";
 import { runGroupedWrite } from "./group_commit.ts";
 import {
@@ -51,6 +51,11 @@ export interface WriteOptions {
    * value field the table lacks takes the name of the table's only field.
    */
   singleValue?: boolean;
+  /**
+   * GreptimeDB's trace tables: a Float64 value for an Int64 field widens the column to Float64
+   * (the table is rebuilt) instead of failing.
+   */
+  widenIntToFloat?: boolean;
 }
 
 /** Storage-wide settings the writer needs. */
@@ -70,7 +75,8 @@ function autoCreateAllowed(settings: WriterSettings, hints: TableOptions | undef
   if (hint === undefined) return settings.autoCreateTable;
   const v = String(hint).trim().toLowerCase();
   if (v !== "true" && v !== "false") throw invalidArguments("`auto_create_table` hint must be a boolean");
-  return v === "true";
+  // either switch turns creation off (reference §7.0): a client's hint cannot undo the server's `false`
+  return settings.autoCreateTable && v === "true";
 }
 
 function validateBatchColumns(batch: WriteBatch): void {
@@ -146,6 +152,7 @@ function evolveSchema(
   let timeConversion: ColumnMapping["timeConversion"];
   const accommodate = opts.accommodateExistingSchema === true;
   const singleField = accommodate && opts.singleValue ? singleFieldTarget(table, batch) : undefined;
+  const widened = new Map<string, DataType>();
   for (const c of batch.columns) {
     let existing = findColumn(table, c.name);
     if (!existing && c.semantic === "TIMESTAMP") {
@@ -159,7 +166,12 @@ function evolveSchema(
     }
     if (!existing && singleField && c.semantic === "FIELD") existing = singleField;
     if (existing) {
-      if (existing.type !== c.type) {
+      if (
+        opts.widenIntToFloat && existing.type === "Int64" && c.type === "Float64" &&
+        existing.semantic === "FIELD"
+      ) {
+        widened.set(existing.name, "Float64");
+      } else if (existing.type !== c.type) {
         const convertible = accommodate && c.semantic === "TIMESTAMP" && existing.name === table.timeIndex &&
           isTimestampType(c.type) && isTimestampType(existing.type);
         if (!convertible) {
@@ -183,6 +195,7 @@ function evolveSchema(
     added.push(col);
     names.push(c.name);
   }
+  if (widened.size > 0) table = changeColumnTypes(handle, table, widened);
   if (added.length === 0) return { table, names, timeConversion };
   return { table: addColumns(handle, table, added), names, timeConversion };
 }
@@ -292,7 +305,7 @@ function writeBatch(
     const createType: CreateType = batch.createType ?? "physical";
     // A `physical_table` hint picks a metric engine's physical table; GreptimeDB never copies it onto
     // an ordinary table (reference §8), where it would only make the DDL unreplayable.
-    const { physical_table: _physical, ...hints } = opts.hints ?? {};
+    const { physical_table: _physical, ...hints } = batch.createWithHints === false ? {} : opts.hints ?? {};
     const options = optionsForCreate(createType, { comment: "Created on insertion" }, hints, batch.options);
     table = createTableMeta(handle, batch, options);
     handle.createTable(table);

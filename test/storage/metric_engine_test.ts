@@ -268,7 +268,7 @@ Deno.test("metric engine: a failed write leaves no series behind (the cached ind
     assert.throws(() =>
       s.writeMetrics("public", [
         { metric: "f", series: [series({ h: "new" }, [T, 2])] },
-        { metric: "f", series: [series({ "bad-label": "x" }, [T, 3])] },
+        { metric: "f", series: [series({ "bad\u0000label": "x" }, [T, 3])] },
       ])
     );
     s.writeMetrics("public", [{ metric: "f", series: [series({ h: "c" }, [T, 4])] }]);
@@ -355,7 +355,7 @@ Deno.test("metric engine: a ttl set on the physical table later applies to logic
 });
 
 const badLabels: Array<{ name: string; labels: Record<string, string>; error: RegExp }> = [
-  { name: "invalid label name", labels: { "a-b": "x" }, error: /Invalid label name/ },
+  { name: "label name holding a NUL", labels: { "a\u0000b": "x" }, error: /Invalid label name/ },
   { name: "label named like the value column", labels: { greptime_value: "x" }, error: /collides/ },
   { name: "label named like the time index", labels: { greptime_timestamp: "x" }, error: /collides/ },
   { name: "label differing only in case", labels: { Host: "x" }, error: /differs only in case/ },

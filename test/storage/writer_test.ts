@@ -252,3 +252,50 @@ function executeSqlSetup(s: Storage): void {
     db: "public",
   });
 }
+
+Deno.test("widenIntToFloat: an Int64 field becomes Float64, an append table keeps its rowids and index", () => {
+  for (const append of [true, false]) {
+    const s = fresh();
+    const cols: ColumnSchema[] = [
+      { name: "ts", type: "TimestampMillisecond", semantic: "TIMESTAMP" },
+      { name: "k", type: "String", semantic: "TAG" },
+      { name: "n", type: "Int64", semantic: "FIELD" },
+    ];
+    const hints: Record<string, string> = append ? { append_mode: "true" } : {};
+    s.write("public", [{ table: "w", columns: cols, rows: [[1, "a", 5], [2, "b", 6]] }], { hints });
+    const float = cols.map((c) => c.name === "n" ? { ...c, type: "Float64" as const } : c);
+    assert.throws(
+      () => s.write("public", [{ table: "w", columns: float, rows: [[3, "c", 2.5]] }]),
+      /mismatch/,
+    );
+    const conn = s.database("public").conn;
+    const rowids = () =>
+      conn.prepare(`SELECT rowid, n FROM "w" ORDER BY ts`).all().map((r) => [r.rowid, r.n]);
+    const before = append ? rowids() : [];
+    s.write("public", [{ table: "w", columns: float, rows: [[3, "c", 2.5]] }], { widenIntToFloat: true });
+    assert.equal(s.getTable("public", "w")!.columns.find((c) => c.name === "n")!.type, "Float64");
+    assert.deepEqual(dump(s, "public", "w").map((r) => r.at(-1)), [5, 6, 2.5]);
+    if (append) {
+      assert.deepEqual(rowids().slice(0, 2), before);
+      const idx = conn.prepare(
+        `SELECT count(*) AS n FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'w'`,
+      )
+        .get();
+      assert.equal(idx!.n, 1);
+    }
+    s.close();
+  }
+});
+
+Deno.test("auto_create_table: a hint of true does not override the server's false", () => {
+  const s = fresh(false);
+  assert.throws(
+    () =>
+      s.write("public", [{ table: "cpu", columns: CPU, rows: [["a", 1, 1.5]] }], {
+        hints: { auto_create_table: "true" },
+      }),
+    /auto_create_table/,
+  );
+  assert.equal(s.getTable("public", "cpu"), undefined);
+  s.close();
+});

@@ -70,3 +70,24 @@ Deno.test("Jaeger /api/traces search cases and error envelopes", async () => {
     assert.deepEqual((await jaegerGet(s.url, "operations?service=api&spanKind=client")).body.data, []);
   });
 });
+
+Deno.test("Jaeger search from Grafana (User-Agent) keeps each trace's 3 earliest spans", async () => {
+  await withServer(async (s) => {
+    const spans = [4000, 1000, 3000, 2000].map((ms) => span(7, `op${ms}`, ms, 10, []));
+    const body = JSON.stringify({
+      resourceSpans: [{
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "api" } }] },
+        scopeSpans: [{ spans }],
+      }],
+    });
+    const headers = { "content-type": "application/json", "x-greptime-pipeline-name": "greptime_trace_v1" };
+    assert.equal((await post(`${s.url}/v1/otlp/v1/traces`, body, headers)).status, 200);
+    const names = async (ua: string) => {
+      const r = await fetch(`${s.url}/v1/jaeger/api/traces?service=api`, { headers: { "user-agent": ua } });
+      const j = await r.json();
+      return j.data[0].spans.map((x: { operationName: string }) => x.operationName).sort();
+    };
+    assert.deepEqual(await names("Grafana/11.2.0"), ["op1000", "op2000", "op3000"]);
+    assert.deepEqual(await names("curl/8"), ["op1000", "op2000", "op3000", "op4000"]);
+  });
+});

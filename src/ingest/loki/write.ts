@@ -17,6 +17,12 @@ export interface LokiWrite {
   pipeline?: { name: string; version: string | null; skipError: boolean };
 }
 
+/** The semantic options the direct model stamps, for the tables a pipeline creates too (reference §7.0). */
+const LOKI_TABLE_OPTIONS = {
+  "greptime.semantic.signal_type": "log",
+  "greptime.semantic.source": "loki",
+};
+
 /** Writes a push; returns the rows written. */
 export function ingestLoki(
   storage: Storage,
@@ -36,6 +42,7 @@ export function ingestLoki(
       version: w.pipeline.version,
       entries: lokiToEntries(req),
       skipError: w.pipeline.skipError,
+      options: LOKI_TABLE_OPTIONS,
     }).batches;
   }
   return batches.length > 0 ? writeLogBatches(storage, w.db, batches, w.hints) : 0;

@@ -49,6 +49,13 @@ const UNIT_WORDS: Record<string, string> = {
   "%": "percent",
 };
 
+const UCUM_OF_WORD = new Map(Object.entries(UNIT_WORDS).filter(([, w]) => w !== "").map(([u, w]) => [w, u]));
+
+/** A Prometheus unit word as its UCUM unit (`seconds` → `s`, `bytes` → `By`); other units as they are. */
+export function ucumUnit(word: string): string {
+  return UCUM_OF_WORD.get(word) ?? word;
+}
+
 const PER_UNIT_WORDS: Record<string, string> = {
   s: "second",
   m: "minute",

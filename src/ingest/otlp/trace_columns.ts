@@ -2,8 +2,9 @@
  * The per-attribute columns of `greptime_trace_v1` (`span_attributes.<key>`, …): each column's type
  * comes from the OTLP value (string → String, int → Int64, double → Float64, bool → Boolean,
  * bytes → Binary, array/kvlist → Json). Across one request the types are reconciled as GreptimeDB
- * does (reference §7.4): a table's existing type wins; otherwise ints and doubles widen to Float64
- * and a non-string type is preferred over String. A cell that cannot take its column's type
+ * does (reference §7.4): a table's existing type wins, except that a double for an Int64 column
+ * widens the column to Float64; otherwise ints and doubles widen to Float64 and a non-string type
+ * is preferred over String. A cell that cannot take its column's type
  * rejects its span.
  */
 import type { DataType, Value } from "../../common/rows.ts";
@@ -34,7 +35,7 @@ export function attributeType(v: AnyValue): DataType | null {
 
 /** Picks one type for a column from the types its cells asked for (in order of appearance). */
 export function reconcileTypes(seen: DataType[], existing: DataType | undefined): DataType {
-  if (existing !== undefined) return existing;
+  if (existing !== undefined) return existing === "Int64" && seen.includes("Float64") ? "Float64" : existing;
   const set = new Set(seen);
   if (set.size === 1) return seen[0];
   if (set.has("Float64") && [...set].every((t) => t === "Float64" || t === "Int64" || t === "String")) {

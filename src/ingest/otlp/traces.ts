@@ -24,6 +24,9 @@ import {
 } from "./span_fields.ts";
 import { attributeType, coerceAttribute, reconcileTypes } from "./trace_columns.ts";
 import { otlpTracesV0ToBatch } from "./traces_v0.ts";
+import { TraceAux } from "./trace_aux.ts";
+
+export { AUX_TIMESTAMP } from "./trace_aux.ts";
 
 /** The trace table models GreptimeDB offers (chosen by the pipeline header). */
 export type TraceModel = "greptime_trace_v1" | "greptime_trace_v0";
@@ -115,8 +118,7 @@ class V1Builder {
   private dynCells: (AnyValue | string | undefined)[][] = [];
   private dyn: DynColumn[] = [];
   private dynIndex = new Map<string, number>();
-  private services = new Set<string>();
-  private operations = new Map<string, [string, string, string]>();
+  private aux = new TraceAux();
 
   constructor(private opts: OtlpTraceOptions) {}
 
@@ -171,10 +173,7 @@ class V1Builder {
     cells[this.slot("span_events", "Json")] = eventsJson(s);
     cells[this.slot("span_links", "Json")] = linksJson(s);
     this.dynCells.push(cells);
-    if (service !== null) {
-      this.services.add(service);
-      this.operations.set(`${service}\u0000${s.name}\u0000${kind}`, [service, s.name, kind]);
-    }
+    this.aux.add(service, s.name, kind);
   }
 
   finish(schemaUrl: string): OtlpTraceBatches {
@@ -207,7 +206,7 @@ class V1Builder {
     }
     const rejected = this.fixed.length - rows.length;
     return {
-      batches: [this.mainBatch(columns, rows, schemaUrl), ...this.auxBatches()],
+      batches: [this.mainBatch(columns, rows, schemaUrl), ...this.aux.batches(this.opts.table)],
       spans: rows.length,
       rejectedSpans: rejected,
       rejectedMessage: rejected === 0
@@ -228,29 +227,4 @@ class V1Builder {
     if (schemaUrl !== "") options["greptime.semantic.trace.conventions"] = schemaUrl;
     return { table: this.opts.table, columns, rows, options, createType: "trace" };
   }
-
-  private auxBatches(): WriteBatch[] {
-    const options: TableOptions = { append_mode: "false" };
-    const ts = { name: "timestamp", type: "TimestampNanosecond", semantic: "TIMESTAMP" } as const;
-    const tag = (name: string): ColumnSchema => ({ name, type: "String", semantic: "TAG" });
-    return [
-      {
-        table: `${this.opts.table}_services`,
-        columns: [ts, tag("service_name")],
-        rows: [...this.services].map((s) => [AUX_TIMESTAMP, s]),
-        options,
-        createType: "physical",
-      },
-      {
-        table: `${this.opts.table}_operations`,
-        columns: [ts, tag("service_name"), tag("span_name"), tag("span_kind")],
-        rows: [...this.operations.values()].map(([s, n, k]) => [AUX_TIMESTAMP, s, n, k]),
-        options,
-        createType: "physical",
-      },
-    ];
-  }
 }
-
-/** The fixed time of every aux-table row (2100-01-01), so each key is one row. */
-export const AUX_TIMESTAMP = 4102444800000000000n;

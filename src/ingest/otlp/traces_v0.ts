@@ -1,11 +1,12 @@
 /**
  * OTLP spans → GreptimeDB's older `greptime_trace_v0` table model (reference §7.4): fixed columns,
- * every attribute set as one JSON column. Its aux tables are not written (v0 is deprecated; the
- * Jaeger API reads v1 tables).
+ * every attribute set as one JSON column, plus the same `<table>_services` / `<table>_operations`
+ * tables as v1 (trace_aux.ts), so the Jaeger API lists a v0 table's services and operations.
  */
 import type { ColumnSchema, Value, WriteBatch } from "../../common/rows.ts";
 import type { ExportTraceRequest } from "../../protocols/otlp/model.ts";
 import { attributesJson } from "./attributes.ts";
+import { TraceAux } from "./trace_aux.ts";
 import {
   durationNanos,
   eventsJson,
@@ -51,12 +52,14 @@ const V0_COLUMNS: ColumnSchema[] = [
 /** Translates a decoded traces request into one `greptime_trace_v0` batch. */
 export function otlpTracesV0ToBatch(req: ExportTraceRequest, table: string): V0Batches {
   const rows: Value[][] = [];
+  const aux = new TraceAux();
   for (const rs of req.resourceSpans) {
     const service = serviceName(rs.resource.attributes);
     const resJson = attributesJson(rs.resource.attributes.filter((kv) => kv.key !== "service.name"));
     for (const ss of rs.scopeSpans) {
       const scopeJson = attributesJson(ss.scope.attributes);
       for (const sp of ss.spans) {
+        aux.add(service, sp.name, spanKindName(sp.kind));
         rows.push([
           sp.startTimeUnixNano,
           sp.endTimeUnixNano,
@@ -94,5 +97,10 @@ export function otlpTracesV0ToBatch(req: ExportTraceRequest, table: string): V0B
     },
     createType: "trace",
   };
-  return { batches: [batch], spans: rows.length, rejectedSpans: 0, rejectedMessage: "" };
+  return {
+    batches: [batch, ...aux.batches(table)],
+    spans: rows.length,
+    rejectedSpans: 0,
+    rejectedMessage: "",
+  };
 }

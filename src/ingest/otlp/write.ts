@@ -19,6 +19,7 @@ import { otlpMetricsToSeries } from "./metrics.ts";
 import { otlpMetricsToWrites } from "./metric_writes.ts";
 import { otlpTracesToBatches, type TraceModel } from "./traces.ts";
 import { otlpLogsToBatch, otlpLogsToEntries } from "./logs.ts";
+import { alignLogBatch } from "./log_align.ts";
 
 /** What one export stored and rejected. */
 export interface OtlpWriteResult {
@@ -99,7 +100,7 @@ export function ingestOtlpTraces(
     return { written: 0, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
   }
   const batches = out.batches.filter((b) => b.rows.length > 0);
-  storage.write(w.db, batches, { hints: w.hints });
+  storage.write(w.db, batches, { hints: w.hints, widenIntToFloat: true });
   return { written: out.spans, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
 }
 
@@ -123,6 +124,8 @@ export function ingestOtlpLogs(
   let skipped = 0;
   if (w.pipeline === undefined) {
     const batch = otlpLogsToBatch(req, { table: w.table, extractKeys: w.extractKeys });
+    const existing = storage.getTable(w.db, w.table);
+    if (existing !== undefined && batch.rowCount > 0) alignLogBatch(batch, existing);
     batches = batch.rowCount > 0 ? [batch] : [];
   } else {
     const run = runEntriesPipeline(storage, pipelines, {

@@ -4,13 +4,15 @@
  * the rewriter adds.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { AGGREGATES } from "./aggregates.ts";
+import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
+import { CAST_AGGREGATES, CAST_SCALARS } from "./casts.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { TIME_SCALARS } from "./time.ts";
-import type { Arg, Ret, ScalarDef } from "./values.ts";
+import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
-const SCALARS: Record<string, ScalarDef> = { ...TIME_SCALARS, ...OTHER_SCALARS };
+const SCALARS: Record<string, ScalarDef> = { ...TIME_SCALARS, ...OTHER_SCALARS, ...CAST_SCALARS };
+const AGGREGATES: Record<string, AggDef> = { ...OTHER_AGGREGATES, ...CAST_AGGREGATES };
 
 /** Names of the functions this module provides, for the rewriter's checks. */
 export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
@@ -80,6 +82,7 @@ export function registerSqlFunctions(db: DatabaseSync): void {
         result: (acc: unknown) => whole((def.result as (acc: unknown) => Ret)(acc)),
         ...(def.inverse ? { inverse: def.inverse as (acc: unknown, ...args: unknown[]) => unknown } : {}),
         varargs: true,
+        useBigIntArguments: def.bigint ?? false,
       } as Parameters<DatabaseSync["aggregate"]>[1],
     );
   }

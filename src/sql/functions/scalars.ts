@@ -39,23 +39,6 @@ export const SCALARS: Record<string, ScalarDef> = {
       return v;
     },
   },
-  __petrel_cast_number: {
-    bigint: true,
-    fn: (v, target) => {
-      if (v === null) return null;
-      let n: number | bigint;
-      if (typeof v === "string") {
-        const t = v.trim();
-        if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) {
-          throw new Error(`Cannot cast string '${v}' to a number`);
-        }
-        n = /^[+-]?\d+$/.test(t) ? BigInt(t) : Number(t);
-      } else if (v instanceof Uint8Array) throw new Error("Cannot cast binary to a number");
-      else n = v;
-      if (target === "REAL") return Number(n);
-      return typeof n === "bigint" ? n : BigInt(Math.trunc(n));
-    },
-  },
   abs: {
     bigint: true,
     fn: (v) => {

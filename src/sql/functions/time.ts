@@ -3,7 +3,7 @@ import { parseIntervalNs, timezoneOffsetMinutes } from "../time.ts";
 import type { Arg, Ret, ScalarDef } from "./values.ts";
 import { big, num, str, toNs, unitArg } from "./values.ts";
 import { cachedFormat, type FormatDialect, formatTime } from "../../common/strftime.ts";
-import { convertUnit, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
+import { convertUnit, NS_PER_UNIT, nsToUnit, type TimeUnit, unitToNs } from "../../common/time_unit.ts";
 
 const TRUNC_FIELDS = [
   "microsecond",
@@ -125,6 +125,11 @@ function arrowCast(v: Arg, target: string, srcUnit: TimeUnit): Ret {
   const ts = /^Timestamp\((\w+)/i.exec(t);
   if (ts) {
     const unit = ARROW_UNITS[ts[1].toLowerCase()] ?? "ms";
+    if (typeof v !== "string") {
+      // arrow's cast kernel divides, truncating toward zero (also before 1970)
+      const b = big(v);
+      return b === null ? null : unitToNs(b, srcUnit) / NS_PER_UNIT[unit];
+    }
     const ns = toNs(v, srcUnit);
     return ns === null ? null : nsToUnit(ns, unit);
   }

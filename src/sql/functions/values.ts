@@ -63,4 +63,6 @@ export interface AggDef {
   step: (acc: unknown, ...args: Arg[]) => unknown;
   result: (acc: unknown) => Ret;
   inverse?: (acc: unknown, ...args: Arg[]) => unknown;
+  /** Integer arguments arrive as bigints (exact past 2^53). */
+  bigint?: boolean;
 }

@@ -29,6 +29,8 @@ export interface TimeScope {
   colTypes: Map<string, DataType>;
   /** The unit of the time column token `i` names, if it names one. */
   isTsColumn(i: number): TimeUnit | undefined;
+  /** Whether the segment of token `i` names a time column. */
+  hasTimeColumn(i: number): boolean;
   /** The unit time values take in the segment of token `i`. */
   unitAt(i: number): TimeUnit;
   /** Whether the string token `i` is compared with a time column (so it is a time literal). */
@@ -47,4 +49,6 @@ export interface RewriteCtx {
   tz: string;
   /** The rewritten SQL of tokens `a` up to (not including) `b`. */
   emit(a: number, b: number): string;
+  /** Whether tokens `[s, e)` are the whole expression of an output column of the outermost SELECT. */
+  isOutputItem(s: number, e: number): boolean;
 }

@@ -6,7 +6,7 @@ import type { Token } from "../lexer.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { quoteIdent, quoteString } from "../../storage/table.ts";
 import { orderByNulls } from "../dialect_rules.ts";
-import { errorAt, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import { aliasOf, errorAt, findTopSelect, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
 
@@ -32,7 +32,16 @@ export class Emitter {
     private readonly replacements: Map<number, { end: number; text: string }>,
   ) {
     this.toks = q.toks;
-    this.ctx = { q, toks: q.toks, env, time, tz: quoteString(env.timezone ?? "UTC"), emit: this.emit };
+    const outputs = outputItems(q);
+    this.ctx = {
+      q,
+      toks: q.toks,
+      env,
+      time,
+      tz: quoteString(env.timezone ?? "UTC"),
+      emit: this.emit,
+      isOutputItem: (s, e) => outputs.get(s) === e,
+    };
     this.nullsOrder = orderByNulls(q);
     this.collectIlike(q);
   }
@@ -106,4 +115,13 @@ export class Emitter {
       });
     }
   }
+}
+
+/** The expression ranges of the outermost SELECT's items: start → end. */
+function outputItems(q: QueryTokens): Map<number, number> {
+  const items = new Map<number, number>();
+  for (const [s, e] of findTopSelect(q.toks, q.match)?.items ?? []) {
+    items.set(s, aliasOf(q.toks, s, e).exprEnd);
+  }
+  return items;
 }

@@ -6,10 +6,11 @@
 import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import { NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 import { quoteString } from "../../storage/table.ts";
-import { isKeyword, isOp } from "../lexer.ts";
+import { isKeyword } from "../lexer.ts";
 import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
-import { parseIntervalNs, parseTimestampIn } from "../time.ts";
+import { parseIntervalNs } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
+import { rewriteCast } from "./casts.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -50,54 +51,6 @@ export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined 
 /** database() and its synonyms: the session's database as a string. */
 const currentDatabase: CallRewrite = (c, call) =>
   call.close === call.open + 1 ? { text: quoteString(c.env.db), next: call.close + 1 } : undefined;
-
-const TIME_TYPE = /^(TIMESTAMP|TIMESTAMPTZ|DATETIME|DATE|TIMESTAMP_\w+)$/;
-const TEXT_TYPE = /^(STRING|TEXT|VARCHAR|CHAR|CHARACTER)$/;
-const INTEGER_TYPE = /^(U?INT\d*|BIGINT|SMALLINT|TINYINT|INTEGER|BOOLEAN|BOOL|UINT\d+)$/;
-const REAL_TYPE = /^(DOUBLE|FLOAT\d*|REAL|DECIMAL|NUMERIC)$/;
-
-/** `CAST(x AS type)`: time and interval casts in the segment's unit, numeric casts that fail on text. */
-const cast: CallRewrite = (c, { open, close, unit }) => {
-  const { toks, q } = c;
-  let as = -1;
-  for (let k = open + 1; k < close; k++) {
-    if (isOp(toks[k], "(")) k = q.match[k];
-    else if (isKeyword(toks[k], "AS")) as = k;
-  }
-  if (as < 0) return undefined;
-  const typeWord = toks[as + 1]?.text.toUpperCase() ?? "";
-  const single = as === open + 2 && toks[open + 1].kind === "string" ? toks[open + 1] : undefined;
-  if (TIME_TYPE.test(typeWord)) {
-    if (single) {
-      const v = parseTimestampIn(single.value, unit, c.env.timezone);
-      if (v === undefined) throw invalidArguments(`Cannot cast '${single.value}' to ${typeWord}`);
-      return { text: v.toString(), next: close + 1 };
-    }
-    return { text: `__petrel_to_ts(${c.emit(open + 1, as).trim()}, '${unit}', ${c.tz})`, next: close + 1 };
-  }
-  if (typeWord === "INTERVAL" && single) {
-    return { text: nsToUnit(parseIntervalNs(single.value), unit).toString(), next: close + 1 };
-  }
-  const mapped = TEXT_TYPE.test(typeWord)
-    ? "TEXT"
-    : INTEGER_TYPE.test(typeWord)
-    ? "INTEGER"
-    : REAL_TYPE.test(typeWord)
-    ? "REAL"
-    : undefined;
-  if (!mapped) return undefined;
-  const operand = c.emit(open + 1, as).trim();
-  const first = toks[open + 1];
-  const numericOperand = as === open + 2 &&
-    (first.kind === "number" ||
-      ((first.kind === "ident" || first.kind === "qident") &&
-        /^(U?Int|Float|Boolean|Timestamp|Date)/.test(c.time.colTypes.get(q.lower(first)) ?? "")));
-  if (mapped === "TEXT" || numericOperand) {
-    return { text: `CAST(${operand} AS ${mapped})`, next: close + 1 };
-  }
-  // SQLite casts 'abc' to 0; DataFusion fails
-  return { text: `__petrel_cast_number(${operand}, '${mapped}')`, next: close + 1 };
-};
 
 /** `date_bin(stride, ts[, origin])`: plain integer arithmetic when the stride is a known interval. */
 const dateBin: CallRewrite = (c, { args, close, unit, arg }) => {
@@ -187,7 +140,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["current_schema", currentDatabase],
   ["current_database", currentDatabase],
   ["schema", currentDatabase],
-  ["cast", cast],
+  ["cast", (c, { open, close }) => rewriteCast(c, open, close)],
   ["date_bin", dateBin],
   ["date_trunc", dateTrunc],
   ["date_part", datePart],

@@ -45,6 +45,7 @@ export function timeScope(
   return {
     colTypes,
     isTsColumn,
+    hasTimeColumn: (i) => segUnit.has(segOf[i]),
     unitAt: (i) => segUnit.get(segOf[i]) ?? env.defaultUnit ?? "ms",
     isTimeComparison: (i) => {
       if (!segUnit.has(segOf[i])) return false;

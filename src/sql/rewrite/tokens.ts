@@ -9,6 +9,7 @@ import { isKeyword, isOp } from "../lexer.ts";
 import { INTERVAL_UNITS, isOperandEnd, NOW_NAMES } from "../query_tokens.ts";
 import { parseIntervalNs } from "../time.ts";
 import { rewriteCall } from "./functions.ts";
+import { decimalToken } from "./decimals.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 
 const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -18,7 +19,9 @@ export function rewriteToken(c: RewriteCtx, i: number): TokenRewrite | undefined
   const t = c.toks[i];
   if (t.kind === "string") return stringToken(c, i);
   if (t.kind === "op") return operatorToken(c, i);
-  if (t.kind !== "ident") return undefined;
+  if (t.kind !== "ident" && t.kind !== "qident") return undefined;
+  const dec = decimalToken(c, i);
+  if (dec || t.kind !== "ident") return dec;
   return wordToken(c, i);
 }
 

@@ -1,0 +1,136 @@
+/**
+ * `CAST(x AS type)` (and `x::type`, expanded to it) as DataFusion computes it: timestamps change
+ * unit (truncating toward zero, as arrow's cast kernel divides), strings parse strictly (`'abc'`
+ * fails, `'NaN'`/`'inf'` are floats, `'yes'` is true), integers are range-checked, dates are days.
+ *
+ * A cast that is a whole output column yields its own type (`ts::timestamp(0)` is TimestampSecond);
+ * inside a larger expression a time value stays in the segment's unit, so comparisons with time
+ * columns and literals keep working.
+ */
+import { invalidArguments } from "../../common/errors.ts";
+import { floorDiv, NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
+import { quoteString } from "../../storage/table.ts";
+import { isOp } from "../lexer.ts";
+import { castAs, castTarget } from "../cast_type.ts";
+import { NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
+import { parseIntervalNs, parseTimestampIn } from "../time.ts";
+import type { RewriteCtx, TokenRewrite } from "./context.ts";
+import { decimalColumnAt, realOfScaled } from "./decimals.ts";
+
+const DAY_NS = 86_400_000_000_000n;
+
+/** SQL converting an integer expression from one unit to another (integer division truncates, as arrow's). */
+function unitChange(x: string, from: TimeUnit, to: TimeUnit): string {
+  if (from === to) return x;
+  const f = NS_PER_UNIT[from], t = NS_PER_UNIT[to];
+  return f > t ? `(${x} * ${f / t})` : `(${x} / ${t / f})`;
+}
+
+/** A constant from one unit to another, as {@link unitChange} computes it. */
+function unitChangeConst(v: bigint, from: TimeUnit, to: TimeUnit): bigint {
+  const f = NS_PER_UNIT[from], t = NS_PER_UNIT[to];
+  return f >= t ? v * (f / t) : v / (t / f);
+}
+
+/** The unit of a timestamp-valued operand `[s, e)`: a time column, or a time function (segment unit). */
+function operandUnit(c: RewriteCtx, s: number, e: number): TimeUnit | undefined {
+  const { toks, q } = c;
+  if (e - s === 1) return c.time.isTsColumn(s);
+  if (e - s === 3 && isOp(toks[s + 1], ".")) return c.time.isTsColumn(s + 2);
+  const name = toks[s].kind === "ident" ? toks[s].text.toLowerCase() : "";
+  if (isOp(toks[s + 1], "(") && q.match[s + 1] === e - 1) {
+    if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {
+      return c.time.unitAt(s);
+    }
+  }
+  return undefined;
+}
+
+/** The signed number literal `[s, e)`, or undefined. */
+function numberLiteral(c: RewriteCtx, s: number, e: number): string | undefined {
+  const t = c.toks[e - 1];
+  if (t?.kind !== "number" || e - s > 2) return undefined;
+  if (e - s === 1) return t.text;
+  return isOp(c.toks[s], "-") ? `-${t.text}` : isOp(c.toks[s], "+") ? t.text : undefined;
+}
+
+/** `CAST(x AS type)`. */
+export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRewrite | undefined {
+  const { toks, q } = c;
+  const as = castAs(toks, q.match, open, close);
+  if (as < 0) return undefined;
+  const target = castTarget(toks, as + 1, close);
+  if (!target) return undefined;
+  const s = open + 1, next = close + 1;
+  const single = as === s + 1 && toks[s].kind === "string" ? toks[s] : undefined;
+  const output = c.isOutputItem(open - 1, next);
+  const segUnit = c.time.unitAt(open);
+  const operand = () => c.emit(s, as).trim();
+  const lit = numberLiteral(c, s, as);
+  switch (target.kind) {
+    case "timestamp": {
+      const p = target.unit, out = output ? p : segUnit;
+      if (single) {
+        const v = parseTimestampIn(single.value, p, c.env.timezone);
+        if (v === undefined) throw invalidArguments(`Cannot cast '${single.value}' to ${target.type}`);
+        return { text: unitChangeConst(v, p, out).toString(), next };
+      }
+      if (lit !== undefined && /^-?\d+$/.test(lit)) {
+        return { text: unitChangeConst(BigInt(lit), p, out).toString(), next };
+      }
+      const from = operandUnit(c, s, as);
+      const inP = from ? unitChange(operand(), from, p) : `__petrel_cast_ts(${operand()}, '${p}', ${c.tz})`;
+      return { text: unitChange(inP, p, out), next };
+    }
+    case "date": {
+      // a date meeting a time column compares as a timestamp in the column's unit
+      const asTime = !output && c.time.hasTimeColumn(open);
+      const days = (d: string) => asTime ? `(${d} * ${DAY_NS / NS_PER_UNIT[segUnit]})` : d;
+      if (single) {
+        const ns = parseTimestampIn(single.value, "ns", "UTC");
+        if (ns === undefined) throw invalidArguments(`Cannot cast '${single.value}' to Date`);
+        return {
+          text: asTime
+            ? nsToUnit(floorDiv(ns, DAY_NS) * DAY_NS, segUnit).toString()
+            : floorDiv(ns, DAY_NS).toString(),
+          next,
+        };
+      }
+      const from = operandUnit(c, s, as);
+      if (from) {
+        const d = (DAY_NS / NS_PER_UNIT[from]).toString(), x = `(${operand()})`;
+        return { text: days(`((${x} - ((${x} % ${d}) + ${d}) % ${d}) / ${d})`), next };
+      }
+      return { text: days(`__petrel_to_date(${operand()})`), next };
+    }
+    case "interval":
+      return single ? { text: nsToUnit(parseIntervalNs(single.value), segUnit).toString(), next } : undefined;
+    case "decimal": {
+      const { precision: p, scale } = target.spec;
+      const src = decimalColumnAt(c, s, as);
+      const x = src
+        ? `${src.raw}, ${src.scale}`
+        : `${lit !== undefined ? quoteString(lit) : operand()}, NULL`;
+      const scaled = `__petrel_to_decimal(${x}, ${p}, ${scale})`;
+      return { text: output ? scaled : realOfScaled(scaled, scale), next };
+    }
+    case "text": {
+      const src = decimalColumnAt(c, s, as);
+      if (src) return { text: `__petrel_decimal_text(${src.raw}, ${src.scale})`, next };
+      return { text: `CAST(${operand()} AS TEXT)`, next };
+    }
+    case "boolean":
+      return { text: `__petrel_to_bool(${operand()})`, next };
+    case "integer":
+    case "real": {
+      const col = as === s + 1 ? c.time.colTypes.get(q.lower(toks[s])) : undefined;
+      const mapped = target.kind === "real" ? "REAL" : "INTEGER";
+      if (col && /^(U?Int|Float|Boolean|Timestamp|Date|Decimal)/.test(col)) {
+        return { text: `CAST(${operand()} AS ${mapped})`, next };
+      }
+      return { text: `__petrel_cast_number(${operand()}, '${target.type}')`, next };
+    }
+    default:
+      return undefined;
+  }
+}

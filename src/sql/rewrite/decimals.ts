@@ -1,0 +1,125 @@
+/**
+ * Decimal columns hold the unscaled integer (value × 10^scale). Where that integer is the answer
+ * (a whole output column, an ORDER BY or GROUP BY key, or the argument of sum/min/max/avg that is
+ * itself one) it stays as it is, exact, and results render it with its scale; anywhere else (a
+ * comparison, arithmetic, a function argument) it becomes the REAL value `x / 10^scale`, which
+ * equals a decimal literal exactly while the unscaled integer is below 2^53.
+ */
+import type { DataType } from "../../common/rows.ts";
+import { decimalSpec, MAX_DECIMAL_PRECISION } from "../../common/decimal.ts";
+import { quoteIdent } from "../../storage/table.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { SEPARATORS } from "../query_tokens.ts";
+import type { RewriteCtx, TokenRewrite } from "./context.ts";
+
+/** A decimal column reference. */
+export interface DecimalRef {
+  /** The stored (unscaled) column, as SQL. */
+  raw: string;
+  scale: number;
+  precision: number;
+}
+
+/** The REAL value of an unscaled decimal expression. */
+export function realOfScaled(x: string, scale: number): string {
+  return `(${x} / ${scale === 0 ? "1.0" : `1e${scale}`})`;
+}
+
+/** The decimal column `[s, e)` names (bare or qualified), if it names exactly one. */
+export function decimalColumnAt(c: RewriteCtx, s: number, e: number): DecimalRef | undefined {
+  const { toks, q } = c;
+  const isName = (k: number) => toks[k]?.kind === "ident" || toks[k]?.kind === "qident";
+  let col: number;
+  if (e - s === 1 && isName(s)) col = s;
+  else if (e - s === 3 && isName(s) && isOp(toks[s + 1], ".") && isName(s + 2)) col = s + 2;
+  else return undefined;
+  if (isOp(toks[e], "(") || isOp(toks[e], ".") || isKeyword(toks[s - 1], "AS") || isOp(toks[s - 1], ".")) {
+    return undefined;
+  }
+  const spec = decimalSpec(c.time.colTypes.get(q.lower(toks[col])) ?? "");
+  if (!spec) return undefined;
+  const qualifier = toks[s].kind === "qident" ? quoteIdent(toks[s].value) : toks[s].text;
+  const raw = col === s ? quoteIdent(toks[s].value) : `${qualifier}.${quoteIdent(toks[col].value)}`;
+  return { raw, ...spec };
+}
+
+/** Aggregates whose result over a decimal column is a decimal, with the result's precision and scale. */
+const DECIMAL_AGGREGATES: Record<string, (p: number, s: number) => [number, number]> = {
+  sum: (p, s) => [Math.min(p + 10, MAX_DECIMAL_PRECISION), s],
+  avg: (p, s) => [Math.min(p + 4, MAX_DECIMAL_PRECISION), Math.min(s + 4, MAX_DECIMAL_PRECISION)],
+  mean: (p, s) => [Math.min(p + 4, MAX_DECIMAL_PRECISION), Math.min(s + 4, MAX_DECIMAL_PRECISION)],
+  min: (p, s) => [p, s],
+  max: (p, s) => [p, s],
+  first_value: (p, s) => [p, s],
+  last_value: (p, s) => [p, s],
+};
+
+/** The decimal type of `fn(col)` over a decimal column type (DataFusion's sum/avg widening). */
+export function decimalAggregateType(fn: string, argType: DataType): DataType | undefined {
+  const spec = decimalSpec(argType), widen = DECIMAL_AGGREGATES[fn];
+  if (!spec || !widen) return undefined;
+  const [p, s] = widen(spec.precision, spec.scale);
+  return `Decimal(${p}, ${s})`;
+}
+
+/** Whether `[s, e)` is a whole item of an ORDER BY, GROUP BY or PARTITION BY list. */
+function isByItem(c: RewriteCtx, s: number, e: number): boolean {
+  const { toks, q } = c;
+  const after = toks[e];
+  if (
+    after && !isOp(after, ",", ")") &&
+    !isKeyword(
+      after,
+      "ASC",
+      "DESC",
+      "NULLS",
+      "LIMIT",
+      "OFFSET",
+      "HAVING",
+      "UNION",
+      "EXCEPT",
+      "INTERSECT",
+      "WINDOW",
+      "FILL",
+      "ALIGN",
+      "ORDER",
+      "ROWS",
+      "RANGE",
+    )
+  ) return false;
+  if (!isKeyword(toks[s - 1], "BY") && !isOp(toks[s - 1], ",")) return false;
+  for (let k = s - 1; k >= 0; k--) {
+    const t = toks[k];
+    if (isOp(t, ")")) k = q.match[k];
+    else if (isOp(t, "(")) return false;
+    else if (isKeyword(t, "BY")) return true;
+    else if (t.kind === "ident" && SEPARATORS.has(t.text.toUpperCase())) return false;
+  }
+  return false;
+}
+
+/** The rewrite of a decimal column or decimal aggregate starting at token `i`, if one starts there. */
+export function decimalToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const { toks, q } = c;
+  const t = toks[i];
+  if (t.kind === "ident" && isOp(toks[i + 1], "(")) {
+    const fn = t.text.toLowerCase();
+    if (!(fn in DECIMAL_AGGREGATES)) return undefined;
+    const close = q.match[i + 1];
+    const ref = decimalColumnAt(c, i + 2, close);
+    if (!ref) return undefined;
+    const next = close + 1;
+    const keep = c.isOutputItem(i, next) || isByItem(c, i, next);
+    const mean = fn === "avg" || fn === "mean";
+    if (keep) {
+      const call = mean ? `__petrel_decimal_avg(${ref.raw}, ${ref.scale})` : `${fn}(${ref.raw})`;
+      return { text: call, next };
+    }
+    return { text: realOfScaled(`${mean ? "avg" : fn}(${ref.raw})`, ref.scale), next };
+  }
+  const end = isOp(toks[i + 1], ".") ? i + 3 : i + 1;
+  const ref = decimalColumnAt(c, i, end);
+  if (!ref) return undefined;
+  const keep = c.isOutputItem(i, end) || isByItem(c, i, end);
+  return { text: keep ? ref.raw : realOfScaled(ref.raw, ref.scale), next: end };
+}
