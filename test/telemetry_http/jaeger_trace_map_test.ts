@@ -20,6 +20,8 @@ interface Span {
   trace: string;
   n: number;
   startNs: bigint;
+  /** An attribute `size` (OTLP AnyValue JSON). */
+  size?: Record<string, unknown>;
 }
 
 const traceId = (t: string) => t.repeat(32);
@@ -36,6 +38,7 @@ async function send(base: string, spans: Span[], headers: Record<string, string>
           kind: 2,
           startTimeUnixNano: String(s.startNs),
           endTimeUnixNano: String(s.startNs + 5n * MS),
+          attributes: s.size ? [{ key: "size", value: s.size }] : [],
         })),
       }],
     }],
@@ -193,6 +196,19 @@ Deno.test("trace map: DELETE leaves a harmless range or forgets emptied old trac
     assert.deepEqual(maps(), [MAP]);
     assert.deepEqual(await spanIds(s.url, "c"), [sid(5)]);
     assert.equal(await spanIds(s.url, "b"), null);
+  });
+});
+
+Deno.test("trace map: a trace table rebuilt to widen an attribute column keeps its map", async () => {
+  await withServer(async (s) => {
+    const base = 1_700_000_000_000n * MS;
+    await send(s.url, [{ trace: "a", n: 1, startNs: base, size: { intValue: 3 } }]);
+    // a double for the BIGINT column widens it to DOUBLE: the table is copied into a new one
+    await send(s.url, [{ trace: "a", n: 2, startNs: base + HOUR, size: { doubleValue: 1.5 } }]);
+    const table = s.server.app.storage.getTable("public", TABLE)!;
+    assert.equal(table.columns.find((c) => c.name === "span_attributes.size")?.type, "Float64");
+    assert.deepEqual(mapRows(s).get(traceId("a")), [base, base + HOUR]);
+    assert.deepEqual(await spanIds(s.url, "a"), [sid(1), sid(2)]);
   });
 });
 
