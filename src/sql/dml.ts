@@ -5,6 +5,7 @@ import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import { markDeleted } from "../storage/late_marks.ts";
+import { forgetTracesBeforeOldest } from "../storage/trace_map.ts";
 import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
@@ -341,6 +342,7 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
           `Failed to execute DELETE: ${failed instanceof Error ? failed.message : failed}`,
         );
       }
+      forgetTracesBeforeOldest(handle, table);
       return res;
     });
     return { kind: "affected", rows: Number(r.changes) };

@@ -11,6 +11,7 @@ import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./ta
 import { flushGroupCommit } from "./group_commit.ts";
 import { mendNulText } from "./nul_mend.ts";
 import { Logger } from "../common/log.ts";
+import { clearTraceMap, createTraceMapSql, dropTraceMapSql, ensureTraceMaps } from "./trace_map.ts";
 
 const log = new Logger("petrel::storage");
 
@@ -71,6 +72,7 @@ export class DatabaseHandle {
     this.loadCatalog();
     // ATTACH is impossible inside a transaction, and a write may create the first skip_wal table
     this.attachNowal();
+    ensureTraceMaps(this);
   }
 
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */
@@ -140,7 +142,7 @@ export class DatabaseHandle {
         `Table already exists: \`greptime.${this.name}.${t.name}\``,
       );
     }
-    for (const sql of createTableSql(t)) this.conn.exec(sql);
+    for (const sql of [...createTableSql(t), ...createTraceMapSql(t)]) this.conn.exec(sql);
     this.saveMeta(t);
   }
 
@@ -160,6 +162,7 @@ export class DatabaseHandle {
   dropTable(name: string): void {
     const t = this.requireTable(name);
     this.conn.exec(`DROP TABLE IF EXISTS ${qualifiedName(t)}`);
+    for (const sql of dropTraceMapSql(t)) this.conn.exec(sql);
     this.conn.prepare(`DELETE FROM ${quoteIdent(CATALOG)} WHERE name = ?`).run(t.name);
     this.tables.delete(t.name);
     this.invalidate();
@@ -169,6 +172,7 @@ export class DatabaseHandle {
   truncateTable(name: string): void {
     const t = this.requireTable(name);
     this.conn.exec(`DELETE FROM ${qualifiedName(t)}`);
+    clearTraceMap(this, t);
   }
 
   /** Runs `fn` in one write transaction; on failure rolls back and reloads the catalog. */

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from "./database.ts";
 import { type LateWatch, markDeleted } from "./late_marks.ts";
 import { isLogicalTable, isPhysicalTable } from "./metric_layout.ts";
 import { deleteMetricRange } from "./metric_tables.ts";
+import { forgetTracesBeforeOldest } from "./trace_map.ts";
 import { qualifiedName, quoteIdent, type TableMeta, timeUnit } from "./table.ts";
 import { msToUnit } from "../common/time_unit.ts";
 
@@ -25,10 +26,10 @@ export function deleteTimeRange(
     markDeleted(handle, table, watches, `FROM ${qualifiedName(table)}`, `${ts} >= ${lo} AND ${ts} < ${hi}`);
   }
   if (isLogicalTable(table)) return deleteMetricRange(handle, table, fromMs, toMs);
-  return Number(
-    handle.conn.prepare(`DELETE FROM ${qualifiedName(table)} WHERE ${ts} >= ? AND ${ts} < ?`).run(lo, hi)
-      .changes,
-  );
+  const sql = `DELETE FROM ${qualifiedName(table)} WHERE ${ts} >= ? AND ${ts} < ?`;
+  const deleted = Number(handle.conn.prepare(sql).run(lo, hi).changes);
+  forgetTracesBeforeOldest(handle, table);
+  return deleted;
 }
 
 /**

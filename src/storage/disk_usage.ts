@@ -1,11 +1,12 @@
 /**
  * Bytes on disk per table, from SQLite's `dbstat` (pages of each b-tree): a table's own b-tree is its
  * data, its indexes are its index; a metric-engine physical table owns its series, samples and chunk
- * tables, and a logical table (a view) owns nothing. Reads every page of the file, so it is computed
- * only when asked (`information_schema.tables`).
+ * tables, a trace table its trace map (counted as index), and a logical table (a view) owns nothing.
+ * Reads every page of the file, so it is computed only when asked (`information_schema.tables`).
  */
 import type { DatabaseHandle } from "./database.ts";
 import { isLogicalTable, isPhysicalTable } from "./metric_layout.ts";
+import { traceMapOwner } from "./trace_map.ts";
 
 /** A table's bytes on disk. */
 export interface TableDiskUsage {
@@ -29,8 +30,10 @@ export function tableDiskUsage(handle: DatabaseHandle): Map<string, TableDiskUsa
     for (const r of rows) {
       const owner = ownerOf(r.tbl);
       const u = bytes.get(owner) ?? { data: 0, index: 0 };
-      if (r.type === "index" || r.name !== r.tbl) u.index += Number(r.bytes);
-      else u.data += Number(r.bytes);
+      // a trace map is its table's index, in all but name
+      if (r.type === "index" || r.name !== r.tbl || traceMapOwner(r.tbl) !== undefined) {
+        u.index += Number(r.bytes);
+      } else u.data += Number(r.bytes);
       bytes.set(owner, u);
     }
   }
@@ -45,6 +48,8 @@ export function tableDiskUsage(handle: DatabaseHandle): Map<string, TableDiskUsa
 
 /** The catalog table a SQLite table belongs to: `#id` for a physical table's parts. */
 function ownerOf(sqliteTable: string): string {
+  const traced = traceMapOwner(sqliteTable);
+  if (traced !== undefined) return traced;
   const m = /^__petrel_(?:series|samples|chunks|compaction)_(\d+)$/.exec(sqliteTable);
   return m === null ? sqliteTable : `#${m[1]}`;
 }

@@ -163,7 +163,6 @@ export function createTableSql(t: TableMeta, physicalName = t.name): string[] {
     return [
       `CREATE TABLE ${target} (${cols.join(", ")})`,
       createAppendIndexSql(t),
-      ...traceIdIndexSql(t),
     ];
   }
   const key = keyColumns(t).map(quoteIdent).join(", ");
@@ -181,27 +180,6 @@ export function createAppendIndexSql(t: TableMeta): string {
   return `CREATE INDEX ${quoteIdent(t.schema)}.${quoteIdent(appendIndexName(t))} ON ${
     quoteIdent(t.name)
   } (${key})`;
-}
-
-/** The index a trace table's spans are looked up by trace id with. */
-export function traceIdIndexName(t: TableMeta): string {
-  return `__petrel_trace_${t.name}`;
-}
-
-/**
- * A trace table (GreptimeDB's trace models, append mode) also gets an index on `trace_id`: Jaeger
- * reads a trace by id and every trace a search returns, which without it scans every span of the
- * table each time. Its cost is one more B-tree insert per span (measured in `bench otlp_traces`).
- */
-export function traceIdIndexSql(t: TableMeta): string[] {
-  const model = t.options.table_data_model;
-  if (model !== "greptime_trace_v1" && model !== "greptime_trace_v0") return [];
-  if (!t.columns.some((c) => c.name === "trace_id")) return [];
-  return [
-    `CREATE INDEX ${quoteIdent(t.schema)}.${quoteIdent(traceIdIndexName(t))} ON ${
-      quoteIdent(t.name)
-    } ("trace_id")`,
-  ];
 }
 
 /** `ALTER TABLE … ADD COLUMN` for a new field column. */

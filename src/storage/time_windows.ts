@@ -10,6 +10,7 @@ import type { DatabaseHandle } from "./database.ts";
 import { chunksTable, compactionTable, WINDOW_MS } from "./metric_chunks.ts";
 import { forgetHead, jobRunning, metricHead } from "./metric_head.ts";
 import { isPhysicalTable, samplesTable } from "./metric_layout.ts";
+import { forgetTracesBefore } from "./trace_map.ts";
 import { qualifiedName, quoteIdent, type TableMeta, timeUnit } from "./table.ts";
 
 /** One table's windows. */
@@ -55,7 +56,10 @@ function plainWindows(handle: DatabaseHandle, t: TableMeta): WindowedTable {
     rows: () => count(handle, `SELECT count(*) AS n FROM ${qualifiedName(t)}`),
     dropBefore(beforeMs) {
       const sql = `DELETE FROM ${qualifiedName(t)} WHERE ${ts} < ?`;
-      return Number(handle.conn.prepare(sql).run(msToUnit(beforeMs, unit)).changes);
+      const before = msToUnit(beforeMs, unit);
+      const deleted = Number(handle.conn.prepare(sql).run(before).changes);
+      forgetTracesBefore(handle, t, before);
+      return deleted;
     },
   };
 }

@@ -3,6 +3,7 @@ import { Logger } from "../common/log.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isMetricTable } from "./metric_layout.ts";
 import { sweepMetricTable } from "./metric_tables.ts";
+import { forgetTracesBefore } from "./trace_map.ts";
 import { qualifiedName, quoteIdent, ttlCutoff, ttlMs } from "./table.ts";
 
 /**
@@ -29,6 +30,7 @@ export function sweepExpiredTables(
       }
       const sql = `DELETE FROM ${qualifiedName(t)} WHERE ${quoteIdent(t.timeIndex)} < ?`;
       deleted += Number(h.conn.prepare(sql).run(cutoff).changes);
+      forgetTracesBefore(h, t, cutoff);
     }
   }
   return deleted;

@@ -34,6 +34,7 @@ import {
 import { unitOf, UNITS_PER_SECOND } from "../common/time_unit.ts";
 import { journalWrite, rowidBefore, timeRangeOf } from "./forward_journal.ts";
 import { type LateWatch, markLateRows } from "./late_marks.ts";
+import { hasTraceMap, recordTraces } from "./trace_map.ts";
 
 /** Options of one write call. */
 export interface WriteOptions {
@@ -268,6 +269,8 @@ function insertRows(
   const verb = insertVerb(table, names, sawNull);
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
   insertAll(handle, table, names, verb, values, n, perStatement);
+  const traceAt = hasTraceMap(table) ? names.indexOf("trace_id") : -1;
+  if (traceAt >= 0) recordTraces(handle, table, values, width, n, traceAt, names.indexOf(table.timeIndex));
   const sawNullTag = new Set(table.primaryKey.filter((k) => !names.includes(k) || sawNull.has(k)));
   recordNullTags(handle, table, sawNullTag);
   if (late !== undefined) markLateRows(handle, table, late, values, width, n, names.indexOf(table.timeIndex));

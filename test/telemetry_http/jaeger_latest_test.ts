@@ -2,13 +2,14 @@
  * Jaeger trace search over many overlapping multi-service traces, against an oracle computed from
  * the spans sent: which traces (latest matching span first, at most `limit`) and that each comes
  * back whole. Pins what the latest-first, stop-early search must keep. Also holds that Jaeger's
- * trace reads by id use the trace table's `trace_id` index, not a scan of every span.
+ * trace reads by id look the trace's time range up in the trace map and read only that stretch of
+ * the time index, not a scan of every span.
  */
 import assert from "node:assert/strict";
 import { post, withServer } from "../protocols_http/util.ts";
 import { jaegerGet } from "./jaeger_checks.ts";
 import { scanStatement } from "../../src/storage/scan.ts";
-import { ALL_TIME } from "../../src/query/traces/span_rows.ts";
+import { traceMapName, traceTimeRange } from "../../src/storage/trace_map.ts";
 
 const S = 1_700_000_000_000_000_000n, MS = 1_000_000n;
 const SERVICES = ["web", "api", "db"];
@@ -136,17 +137,37 @@ Deno.test("Jaeger search: latest traces first, whole, as the oracle says", async
     const byId = await jaegerGet(s.url, `traces/${one}`);
     assert.equal(byId.body.data[0].spans.length, 5);
 
-    // the statement a trace read by id runs is an index search on trace_id
+    // a trace read by id looks its time range up in the trace map (a primary-key search), then
+    // reads that stretch of the time index; the table has no index on trace_id
     const storage = s.server.app.storage;
     const table = storage.getTable("public", "opentelemetry_traces")!;
+    const h = storage.database("public");
+    const plan = (sql: string, ...params: (string | bigint)[]) =>
+      h.conn.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params)
+        .map((r) => String((r as { detail: string }).detail)).join("\n");
+    const lookup = plan(`SELECT lo, hi FROM "main"."${traceMapName(table)}" WHERE trace_id = ?`, one);
+    assert.match(
+      lookup,
+      /SEARCH .*__petrel_tracemap_opentelemetry_traces USING PRIMARY KEY \(trace_id=\?\)/,
+      lookup,
+    );
+    const range = traceTimeRange(h, table, one)!;
+    const mine = sent.filter((x) => x.trace === one).map((x) => x.startNs);
+    assert.deepEqual(range, [mine.reduce((a, b) => a < b ? a : b), mine.reduce((a, b) => a > b ? a : b)]);
     const stmt = scanStatement(table, {
       columns: table.columns.map((c) => c.name),
-      timeRange: ALL_TIME,
+      timeRange: range,
       equal: { trace_id: one },
       orderBy: [table.timeIndex],
     })!;
-    const plan = storage.database("public").conn.prepare(`EXPLAIN QUERY PLAN ${stmt.sql}`).all(...stmt.params)
-      .map((r) => String((r as { detail: string }).detail)).join("\n");
-    assert.match(plan, /USING INDEX "?__petrel_trace_opentelemetry_traces"? \(trace_id=\?\)/, plan);
+    const scan = plan(stmt.sql, ...stmt.params as (string | bigint)[]);
+    assert.match(
+      scan,
+      /USING INDEX "?__petrel_idx_opentelemetry_traces"? \(timestamp>\? AND timestamp<\?\)/,
+      scan,
+    );
+    const indexes = h.conn.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?")
+      .all("opentelemetry_traces").map((r) => String((r as { name: string }).name));
+    assert.deepEqual(indexes, ["__petrel_idx_opentelemetry_traces"]);
   });
 });

@@ -7,7 +7,7 @@ import { parseDuration } from "../../common/humantime.ts";
 import type { Storage } from "../../storage/mod.ts";
 import type { JaegerOperation, JaegerTrace } from "./jaeger_model.ts";
 import { jaegerKind, jaegerTrace, spanTags } from "./jaeger.ts";
-import { ALL_TIME, latestSpans, readSpans, type SpanRecord } from "./span_rows.ts";
+import { ALL_TIME, latestSpans, type SpanRecord, traceSpans } from "./span_rows.ts";
 
 export type * from "./jaeger_model.ts";
 
@@ -70,7 +70,7 @@ export function traceById(
   const table = storage.getTable(src.db, src.table);
   if (table === undefined) return null;
   const id = traceId.toLowerCase();
-  const spans = readSpans(storage, src.db, table, { trace_id: id }, range);
+  const spans = traceSpans(storage, src.db, table, id, range);
   return spans.length === 0 ? null : jaegerTrace(id, spans);
 }
 
@@ -113,8 +113,8 @@ const byLatest = (a: [string, bigint], b: [string, bigint]) =>
  * The traces with a span of the service (and operation, tags, duration) in the range, most recent
  * first (by their latest such span), at most `limit`; each trace whole (all its spans, whatever
  * their service). Spans are read latest first and only until `limit` traces are found, and each
- * trace by its id (the trace table's `trace_id` index), so a search costs what it returns, not the
- * size of the range.
+ * trace over the time its spans lie in (the trace table's trace map), so a search costs what it
+ * returns, not the size of the range.
  */
 export function searchTraces(storage: Storage, src: TraceSource, q: TraceSearch): JaegerTrace[] {
   const table = storage.getTable(src.db, src.table);
@@ -135,7 +135,7 @@ export function searchTraces(storage: Storage, src: TraceSource, q: TraceSearch)
   }
   const ids = [...latest.entries()].sort(byLatest).slice(0, limit).map(([id]) => id);
   return ids.map((id) => {
-    let spans = readSpans(storage, src.db, table, { trace_id: id });
+    let spans = traceSpans(storage, src.db, table, id);
     if (q.spansPerTrace !== undefined) spans = spans.slice(0, q.spansPerTrace);
     return jaegerTrace(id, spans);
   });

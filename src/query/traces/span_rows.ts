@@ -5,6 +5,7 @@
  */
 import type { DataType, Value } from "../../common/rows.ts";
 import type { Storage, TableMeta } from "../../storage/mod.ts";
+import { traceTimeRange } from "../../storage/trace_map.ts";
 import type { JaegerKeyValue } from "./jaeger_model.ts";
 
 /** One span as stored. Times are nanoseconds. */
@@ -152,6 +153,25 @@ export function readSpans(
     orderBy: [table.timeIndex],
     bigInts: true,
   }).map(toSpan);
+}
+
+/**
+ * The spans of one trace in `range`, in start-time order: the table's trace map gives the range
+ * its spans lie in (`trace_map.ts`), and only that stretch of the time index is read. A table
+ * without a map (not of a trace model) is read whole.
+ */
+export function traceSpans(
+  storage: Storage,
+  db: string,
+  table: TableMeta,
+  traceId: string,
+  range: [bigint, bigint] = ALL_TIME,
+): SpanRecord[] {
+  const known = traceTimeRange(storage.database(db), table, traceId);
+  if (known === null) return [];
+  const lo = known !== undefined && known[0] > range[0] ? known[0] : range[0];
+  const hi = known !== undefined && known[1] < range[1] ? known[1] : range[1];
+  return lo > hi ? [] : readSpans(storage, db, table, { trace_id: traceId }, [lo, hi]);
 }
 
 /**
