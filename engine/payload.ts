@@ -3,7 +3,7 @@
  * plain text lines, turned into the entries a pipeline runs over.
  */
 import { invalidArguments } from "../src/common/errors.ts";
-import { parseJsonText } from "./json_text.ts";
+import { parseJsonText } from "../src/common/json_text.ts";
 
 /** The content types `/v1/ingest` accepts. */
 const INGEST_TYPES = ["application/json", "application/x-ndjson", "text/plain"];

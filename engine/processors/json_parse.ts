@@ -1,6 +1,6 @@
 /** `json_parse`: a JSON string → object/array (reference §4.11). */
 import { execError } from "../errors.ts";
-import { parseJsonText } from "../json_text.ts";
+import { parseJsonText } from "../../src/common/json_text.ts";
 import { debugRepr, toStringLossy } from "../value.ts";
 import { fieldProcessor, type ProcessorCompiler } from "./common.ts";
 

@@ -5,6 +5,7 @@
  * URL names one, and a trailing action without its document is dropped.
  */
 import { invalidArguments } from "../../common/errors.ts";
+import { parseJsonText } from "../../common/json_text.ts";
 
 /** The actions Petrel ingests. */
 export type BulkAction = "create" | "index";
@@ -26,7 +27,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function parseLine(line: string, n: number): unknown {
   try {
-    return JSON.parse(line);
+    return parseJsonText(line);
   } catch (e) {
     throw invalidArguments(
       `Invalid Elasticsearch bulk request: line ${n} is not valid JSON: ${(e as Error).message}`,

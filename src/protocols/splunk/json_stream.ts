@@ -1,8 +1,9 @@
 /**
  * A HEC event body: JSON objects one after another, with or without whitespace between them
  * (`{"event":"a"}{"event":"b"}`), as Splunk's collector reads it. Each object's extent is found by
- * counting braces outside strings, then `JSON.parse` checks it.
+ * counting braces outside strings, then it is parsed keeping i64 integers exact (`parseJsonText`).
  */
+import { parseJsonText } from "../../common/json_text.ts";
 import { HecCode, HecError } from "./errors.ts";
 
 const WS = new Set([" ", "\t", "\n", "\r"]);
@@ -46,7 +47,7 @@ export function splitJsonStream(t: string): unknown[] {
     const end = objectEnd(t, i);
     if (end < 0) throw invalid(n, "is not complete JSON (the body ends inside it)");
     try {
-      out.push(JSON.parse(t.slice(i, end)));
+      out.push(parseJsonText(t.slice(i, end)));
     } catch (e) {
       throw invalid(n, `is not valid JSON: ${(e as Error).message}`);
     }
