@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { basicAuth, startTestServer } from "../helpers/server.ts";
-import { lineWrite, sql } from "../retention/http_helpers.ts";
+import { lineWrite, remoteWrite, sql } from "../retention/http_helpers.ts";
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -238,6 +238,40 @@ Deno.test("flows: CREATE, DROP and ADMIN FLUSH_FLOW are writes; SHOW FLOWS is a 
     assert.equal((await sqlFailure(server.url, "SHOW FLOWS", ro)).status, 200);
     assert.equal((await sqlFailure(server.url, "ADMIN FLUSH_FLOW('f')", rw)).status, 200);
     assert.equal((await sqlFailure(server.url, "DROP FLOW f", rw)).status, 200);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("flows: a flow over a metric (metric engine) writes an ordinary sink by its aliases", async () => {
+  const server = await startTestServer();
+  try {
+    await remoteWrite(
+      server.url,
+      ["a", "b"].map((instance, i) => ({
+        labels: { __name__: "up_time", instance, job: "node" },
+        samples: Array.from(
+          { length: 40 },
+          (_, k) => ({ timestampMs: BASE + k * 15_000, value: k + 100 * i }),
+        ),
+      })),
+    );
+    await sql(
+      server.url,
+      "CREATE FLOW up_5m SINK TO up_time_5m AS SELECT instance, avg(greptime_value) AS v, " +
+        "count(greptime_value) AS n, date_bin(INTERVAL '5 minutes', greptime_timestamp) AS w " +
+        "FROM up_time GROUP BY instance, w",
+    );
+    assert.equal(Number((await sql(server.url, "ADMIN FLUSH_FLOW('up_5m')"))[0][0]), 2);
+    const plain = await sql(
+      server.url,
+      "SELECT instance, avg(greptime_value), count(greptime_value) FROM up_time " +
+        "GROUP BY instance, date_bin(INTERVAL '5 minutes', greptime_timestamp) " +
+        "ORDER BY instance, date_bin(INTERVAL '5 minutes', greptime_timestamp)",
+    );
+    const sink = await sql(server.url, "SELECT instance, v, n FROM up_time_5m ORDER BY instance, w");
+    assert.deepEqual(sink.map((r) => r.map(String)), plain.map((r) => r.map(String)));
+    assert.equal(sink.length, 4, "two series × two windows");
   } finally {
     await server.stop();
   }
