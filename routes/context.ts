@@ -10,6 +10,7 @@ import type { BuildInfo } from "../src/build_info.ts";
 import type { Storage } from "../src/storage/mod.ts";
 import type { PipelineStore } from "../engine/store.ts";
 import type { Forwarder } from "../src/forward/forwarder.ts";
+import type { FlowService } from "../src/downsample/flows.ts";
 
 /** Everything handlers share. */
 export interface App {
@@ -18,6 +19,8 @@ export interface App {
   userProvider: StaticUserProvider | null;
   storage: Storage;
   pipelines: PipelineStore;
+  /** `CREATE FLOW` and friends, run by the downsampler. */
+  flows: FlowService;
   /** Store-and-forward (`[[forward]]`), null when no destination is configured. */
   forwarder: Forwarder | null;
   build: BuildInfo;

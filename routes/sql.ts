@@ -64,6 +64,7 @@ export async function sql(ctx: Ctx): Promise<Response> {
   const outputs = await executeSqlAsync(storage, text, { db, timezone, systemTimezone }, {
     signal: ctx.signal,
     promql: promqlBackend(ctx),
+    flows: ctx.app.flows,
     ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
   });
   const limit = params.get("limit");

@@ -18,6 +18,7 @@ import { Storage, type StorageOptions } from "./storage/mod.ts";
 import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
 import { Downsampler } from "./downsample/downsampler.ts";
+import { FlowService, storedFlowRules } from "./downsample/flows.ts";
 import { onDenoDeploy } from "./config/deploy.ts";
 import type { Forwarder } from "./forward/forwarder.ts";
 
@@ -103,7 +104,8 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   const { storage, lock } = await openStorage(config, deploy);
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
-  const downsampler = new Downsampler(storage, config.downsample);
+  // Flows created by SQL run next to the TOML's rules, through the same scheduler.
+  const downsampler = new Downsampler(storage, [...config.downsample, ...storedFlowRules(storage)]);
   // Most hosts forward nothing: the forwarder's code loads only when a destination is configured.
   const forwarder = config.forward.length > 0
     ? new (await import("./forward/forwarder.ts")).Forwarder(config.forward, storage)
@@ -115,6 +117,7 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     userProvider,
     storage,
     pipelines: new PipelineStore(storage),
+    flows: new FlowService(storage, downsampler),
     build: await buildInfo({ git: !deploy }),
     deploy,
     traceEnabled: false,

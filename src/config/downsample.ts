@@ -16,6 +16,7 @@
  * ```
  */
 import { parseDuration } from "../common/humantime.ts";
+import type { FlowSink } from "../downsample/flow_spec.ts";
 
 /** The aggregates a rule may compute. */
 export const AGGREGATES = ["avg", "min", "max", "sum", "count", "last"] as const;
@@ -38,6 +39,8 @@ export interface DownsampleRule {
    * recomputed; 0 never recomputes.
    */
   max_lateness: number;
+  /** Set on rules compiled from `CREATE FLOW`: the sink's layout (never from the TOML). */
+  sink?: FlowSink;
 }
 
 /** The default `max_lateness`: a week covers an agent offline over a long weekend, and bounds a backfill's recomputation. */

@@ -9,10 +9,10 @@
 import { Logger } from "../common/log.ts";
 import type { DownsampleRule } from "../config/downsample.ts";
 import { isPhysicalTable, type Storage } from "../storage/mod.ts";
-import { clearOtherRules, type LateWatch } from "../storage/late_marks.ts";
-import { aggregateWindows, firstTimeFrom } from "../storage/window_aggregate.ts";
-import { recomputeLate, writeGroups } from "./late.ts";
-import { readWatermark, writeWatermark } from "./watermark.ts";
+import { clearOtherRules, clearRuleMarks, type LateWatch } from "../storage/late_marks.ts";
+import { firstTimeFrom } from "../storage/window_aggregate.ts";
+import { recomputeLate, windowsOf, writeGroups } from "./late.ts";
+import { deleteWatermark, readWatermark, writeWatermark } from "./watermark.ts";
 
 const log = new Logger("petrel::downsample");
 
@@ -21,6 +21,7 @@ const STEP_MS = 6 * 3_600_000;
 
 /** The key of a rule's watermark: a changed source, target or interval starts afresh. */
 export function ruleKey(r: DownsampleRule): string {
+  if (r.sink !== undefined) return `flow ${r.sink.flow}#${r.sink.flowId}`;
   return `${r.database}.${r.source} -> ${r.target_database}.${r.target} every ${r.interval}ms`;
 }
 
@@ -37,22 +38,16 @@ export class Downsampler {
   /** Per rule key, what the writes into its source compare with (its watermark). */
   private readonly watches = new Map<string, LateWatch>();
 
+  private readonly rules: DownsampleRule[];
+  private started = false;
+
   /** Registers every rule's source with the storage, so late writes into it are marked from now on. */
-  constructor(private readonly storage: Storage, private readonly rules: DownsampleRule[]) {
+  constructor(private readonly storage: Storage, rules: DownsampleRule[]) {
+    this.rules = [...rules];
     const keysByDb = new Map<string, string[]>();
     for (const rule of rules) {
-      const key = ruleKey(rule);
-      const watch: LateWatch = {
-        rule: key,
-        interval: rule.interval,
-        maxLateness: rule.max_lateness,
-        upto: storage.hasDatabase(rule.target_database) && this.targetExists(rule)
-          ? readWatermark(storage.database(rule.target_database), key)
-          : null,
-      };
-      this.watches.set(key, watch);
-      storage.lateWatches.add(rule.database, rule.source, watch);
-      keysByDb.set(rule.database, [...(keysByDb.get(rule.database) ?? []), key]);
+      this.watch(rule);
+      keysByDb.set(rule.database, [...(keysByDb.get(rule.database) ?? []), ruleKey(rule)]);
     }
     // Marks of rules no longer configured (or changed) would never be taken.
     for (const [db, keys] of keysByDb) {
@@ -60,9 +55,75 @@ export class Downsampler {
     }
   }
 
+  private watch(rule: DownsampleRule): void {
+    const key = ruleKey(rule);
+    const storage = this.storage;
+    const watch: LateWatch = {
+      rule: key,
+      interval: rule.interval,
+      maxLateness: rule.max_lateness,
+      upto: storage.hasDatabase(rule.target_database) && this.targetExists(rule)
+        ? readWatermark(storage.database(rule.target_database), key)
+        : null,
+    };
+    this.watches.set(key, watch);
+    storage.lateWatches.add(rule.database, rule.source, watch);
+  }
+
+  /** The rules running now (the TOML's and the flows'). */
+  get ruleList(): readonly DownsampleRule[] {
+    return this.rules;
+  }
+
+  /** Runs one more rule (a flow created), from now on and after restarts as its caller keeps it. */
+  addRule(rule: DownsampleRule): void {
+    this.watch(rule);
+    this.rules.push(rule);
+    this.restartTimer();
+  }
+
+  /**
+   * Stops running a rule (a flow dropped) once a run in progress ends, and forgets its progress
+   * and late marks; its target stays.
+   */
+  removeRule(key: string): Promise<void> {
+    const done = this.chain.then(() => {
+      const i = this.rules.findIndex((r) => ruleKey(r) === key);
+      if (i < 0) return;
+      const [rule] = this.rules.splice(i, 1);
+      this.watches.delete(key);
+      this.storage.lateWatches.remove(rule.database, rule.source, key);
+      if (this.storage.hasDatabase(rule.database)) clearRuleMarks(this.storage.database(rule.database), key);
+      if (this.storage.hasDatabase(rule.target_database)) {
+        deleteWatermark(this.storage.database(rule.target_database), key);
+      }
+      this.restartTimer();
+    });
+    this.chain = done.catch(() => {});
+    return done;
+  }
+
+  /** Computes a rule's windows ended by `nowMs` at once, without waiting for its `delay`; the windows written. */
+  flush(key: string, nowMs = Date.now()): Promise<number> {
+    const run = this.chain.then(() => {
+      const rule = this.rules.find((r) => ruleKey(r) === key);
+      return rule === undefined ? 0 : this.runRule({ ...rule, delay: 0 }, nowMs);
+    });
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private restartTimer(): void {
+    if (!this.started) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.start();
+  }
+
   /** Starts the periodic run (every rule's interval, between 1 s and 60 s), never keeping the process alive. */
   start(): void {
-    if (this.rules.length === 0 || this.timer !== undefined) return;
+    this.started = true;
+    if (this.stopped || this.rules.length === 0 || this.timer !== undefined) return;
     const every = Math.min(60_000, Math.max(1000, Math.min(...this.rules.map((r) => r.interval))));
     this.timer = setInterval(() => void this.runOnce(), every);
     Deno.unrefTimer(this.timer);
@@ -84,8 +145,9 @@ export class Downsampler {
 
   private async runAll(nowMs: number): Promise<number> {
     let total = 0;
-    for (const rule of this.rules) {
+    for (const rule of [...this.rules]) {
       if (this.stopped) break;
+      if (!this.rules.includes(rule)) continue; // removed meanwhile
       const key = ruleKey(rule);
       try {
         const n = await this.runRule(rule, nowMs);
@@ -105,7 +167,7 @@ export class Downsampler {
   }
 
   private targetExists(rule: DownsampleRule): boolean {
-    const names = [rule.target, ...rule.aggregates.map((a) => `${rule.target}_${a}`)];
+    const names = [rule.target, ...(rule.sink ? [] : rule.aggregates.map((a) => `${rule.target}_${a}`))];
     return names.some((n) => this.storage.getTable(rule.target_database, n) !== undefined);
   }
 
@@ -154,7 +216,7 @@ export class Downsampler {
       }
       if (from >= closedEnd) break;
       const to = Math.min(from + stepMs, closedEnd);
-      const groups = aggregateWindows(src, table, from, to, rule.interval, rule.aggregates.includes("last"));
+      const groups = windowsOf(rule, src, table, from, to);
       const target = storage.database(rule.target_database);
       target.transaction(() => {
         writeGroups(storage, rule, table, groups);

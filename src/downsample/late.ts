@@ -15,7 +15,8 @@ import { clearLateMarks, takeLateMarks } from "../storage/late_marks.ts";
 import { type Storage, timeUnit, ttlCutoff } from "../storage/mod.ts";
 import type { TableMeta } from "../storage/table.ts";
 import { aggregateWindows, sourceShape, type WindowGroup } from "../storage/window_aggregate.ts";
-import { clearTargetWindows, metricWrites, tableBatch } from "./target.ts";
+import type { DatabaseHandle } from "../storage/database.ts";
+import { clearTargetWindows, flowBatch, metricWrites, tableBatch } from "./target.ts";
 
 /** Marks taken per transaction. */
 const MARKS_PER_STEP = 64;
@@ -41,7 +42,7 @@ export async function recomputeLate(
     const recomputed = ranges(due, rule.interval);
     const groups: WindowGroup[] = [];
     for (const [from, to] of recomputed) {
-      groups.push(...aggregateWindows(src, table, from, to, rule.interval, rule.aggregates.includes("last")));
+      groups.push(...windowsOf(rule, src, table, from, to));
     }
     storage.createDatabase(rule.target_database, true);
     const target = storage.database(rule.target_database);
@@ -84,10 +85,31 @@ export function writeGroups(
   groups: WindowGroup[],
 ): void {
   const shape = sourceShape(table);
-  if (shape.metric) {
+  if (rule.sink !== undefined) {
+    if (groups.length > 0) storage.write(rule.target_database, [flowBatch(rule, rule.sink, groups)]);
+  } else if (shape.metric) {
     const writes = metricWrites(rule, shape, groups);
     if (writes.length > 0) storage.writeMetrics(rule.target_database, writes);
   } else if (groups.length > 0) {
     storage.write(rule.target_database, [tableBatch(rule, shape, groups)]);
   }
+}
+
+/** A rule's windows of `[from, to)` in its source (a flow's grouped by its GROUP BY tags only). */
+export function windowsOf(
+  rule: DownsampleRule,
+  src: DatabaseHandle,
+  table: TableMeta,
+  from: number,
+  to: number,
+): WindowGroup[] {
+  return aggregateWindows(
+    src,
+    table,
+    from,
+    to,
+    rule.interval,
+    rule.aggregates.includes("last"),
+    rule.sink?.groupTags,
+  );
 }

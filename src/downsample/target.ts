@@ -14,6 +14,7 @@ import { deleteTimeRange } from "../storage/delete_range.ts";
 import { sourceShape } from "../storage/window_aggregate.ts";
 import type { TableMeta } from "../storage/table.ts";
 import type { SourceShape, WindowGroup } from "../storage/window_aggregate.ts";
+import type { FlowSink } from "./flow_spec.ts";
 
 /** The metric writes of a metric source's windows. */
 export function metricWrites(rule: DownsampleRule, shape: SourceShape, groups: WindowGroup[]): MetricWrite[] {
@@ -55,6 +56,32 @@ export function tableBatch(rule: DownsampleRule, shape: SourceShape, groups: Win
 }
 
 /**
+ * The batch of a flow's windows: its GROUP BY tags (as strings), the window start as the time index
+ * named by the window alias, a column per aliased aggregate (Float64; counts Int64) and `update_at`,
+ * when the row was computed (GreptimeDB's flow sinks carry it too).
+ */
+export function flowBatch(rule: DownsampleRule, sink: FlowSink, groups: WindowGroup[]): WriteBatch {
+  const columns: ColumnSchema[] = [
+    ...sink.groupTags.map((name): ColumnSchema => ({ name, type: "String", semantic: "TAG" })),
+    ...sink.columns.map((c): ColumnSchema => ({
+      name: c.name,
+      type: c.aggregate === "count" ? "Int64" : "Float64",
+      semantic: "FIELD",
+    })),
+    { name: "update_at", type: "TimestampMillisecond", semantic: "FIELD" },
+    { name: sink.timeColumn, type: "TimestampMillisecond", semantic: "TIMESTAMP" },
+  ];
+  const now = Date.now();
+  const rows = groups.map((g): Value[] => [
+    ...sink.groupTags.map((t) => g.tags[t]),
+    ...sink.columns.map((c) => g.values[c.field]?.[c.aggregate] ?? null),
+    now,
+    g.windowMs,
+  ]);
+  return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+}
+
+/**
  * Deletes a rule's target rows of the windows in `[from, to)` (inside the caller's transaction), so
  * a window written again holds only the groups its source still has. A target that is itself a
  * rule's source has that rule's windows marked, as any delete does.
@@ -67,7 +94,7 @@ export function clearTargetWindows(
   to: number,
 ): void {
   const handle = storage.database(rule.target_database);
-  const names = sourceShape(source).metric
+  const names = rule.sink === undefined && sourceShape(source).metric
     ? rule.aggregates.map((a) => `${rule.target}_${a}`)
     : [rule.target];
   const watched = storage.lateWatches.of(rule.target_database);

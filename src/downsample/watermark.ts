@@ -22,6 +22,12 @@ export function writeWatermark(handle: DatabaseHandle, rule: string, upto: numbe
   handle.conn.prepare(`INSERT OR REPLACE INTO ${TABLE} (rule, upto) VALUES (?, ?)`).run(rule, upto);
 }
 
+/** Forgets a rule's watermark (a dropped flow). */
+export function deleteWatermark(handle: DatabaseHandle, rule: string): void {
+  ensure(handle);
+  handle.conn.prepare(`DELETE FROM ${TABLE} WHERE rule = ?`).run(rule);
+}
+
 function ensure(handle: DatabaseHandle): void {
   handle.conn.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (rule TEXT PRIMARY KEY, upto INTEGER NOT NULL)`);
 }

@@ -27,6 +27,7 @@ import type { QueryRequest } from "./query_worker.ts";
 import type { Session } from "./ddl.ts";
 import { flushGroupCommit } from "../storage/group_commit.ts";
 import { executeTql, isTql, type PromQLBackend } from "./tql/mod.ts";
+import { executeFlowStatement, type FlowCatalog, isFlowStatement } from "./flow.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -36,6 +37,8 @@ export interface AsyncSqlOptions {
   promql?: PromQLBackend;
   /** The request's time left (ms), for TQL (the PromQL engine checks it while it evaluates). */
   timeoutMs?: number;
+  /** The server's flows: without them, CREATE/DROP FLOW and ADMIN FLUSH_FLOW fail as unsupported. */
+  flows?: FlowCatalog;
 }
 
 type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData };
@@ -146,6 +149,7 @@ async function runStatement(
     });
   }
   try {
+    if (isFlowStatement(tokens)) return await executeFlowStatement(storage, tokens, sql, session, opts.flows);
     if (isExplain(tokens)) {
       const started = performance.now();
       const p = planExplain(storage, tokens, sql, session);

@@ -12,6 +12,7 @@ import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage
 import { isLogicalTable } from "../storage/metric_layout.ts";
 import type { DataType, Value } from "../common/rows.ts";
 import { renderCreateOptions } from "./show.ts";
+import { FLOW_COLUMNS, FLOW_TYPES, flowRows } from "./info_flows.ts";
 
 /** Columns of the information_schema tables Petrel provides. */
 const INFO_TABLES: Record<string, string[]> = {
@@ -74,6 +75,7 @@ const INFO_TABLES: Record<string, string[]> = {
     "sql_path",
     "options",
   ],
+  flows: FLOW_COLUMNS,
 };
 
 /** GreptimeDB's types of the non-String information_schema columns (declared so empty results keep them). */
@@ -95,6 +97,7 @@ const INFO_TYPES: Record<string, DataType> = {
   numeric_precision: "Int64",
   numeric_scale: "Int64",
   datetime_precision: "Int64",
+  ...FLOW_TYPES,
 };
 
 /** Whether a name is one of the information_schema tables. */
@@ -269,6 +272,7 @@ export function refreshInformationSchema(
   const build: Record<string, () => Value[][]> = {
     tables: () => tableRows(storage, need.sizes),
     columns: () => columnRows(storage),
+    flows: () => flowRows(storage),
     schemata: () =>
       storage.listDatabases().map((db) => [
         "greptime",

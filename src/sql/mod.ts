@@ -75,7 +75,7 @@ function likeToRegExp(pattern: string): RegExp {
 }
 
 /** Applies `LIKE 'p'` or `WHERE expr` of a SHOW statement to its rows. */
-function filterShow(
+export function filterShow(
   storage: Storage,
   cur: Cursor,
   session: Session,
@@ -125,7 +125,7 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     if (!storage.hasDatabase(db)) throw databaseNotFound(db);
     let rows: Value[][];
     if (db === INFORMATION_SCHEMA) {
-      rows = ["columns", "schemata", "tables"].map((t) => [t, "LOCAL TEMPORARY"]);
+      rows = ["columns", "flows", "schemata", "tables"].map((t) => [t, "LOCAL TEMPORARY"]);
     } else {
       rows = storage.listTables(db).map((t): Value[] => [t.name, "BASE TABLE"]);
       if (db === "public") rows.push(["numbers", "LOCAL TEMPORARY"]);

@@ -38,6 +38,16 @@ export class LateWatches {
     tables.set(key, [...(tables.get(key) ?? []), watch]);
   }
 
+  /** Stops watching a source table for a rule (a dropped flow). */
+  remove(db: string, table: string, rule: string): void {
+    const tables = this.byDb.get(db);
+    const key = table.toLowerCase();
+    const kept = (tables?.get(key) ?? []).filter((w) => w.rule !== rule);
+    if (kept.length > 0) tables!.set(key, kept);
+    else tables?.delete(key);
+    if (tables?.size === 0) this.byDb.delete(db);
+  }
+
   /** The watched tables of a database, or undefined when none is (the common case). */
   of(db: string): ReadonlyMap<string, LateWatch[]> | undefined {
     return this.byDb.get(db);
@@ -229,5 +239,13 @@ export function clearOtherRules(handle: DatabaseHandle, keep: string[]): void {
     handle.conn.prepare(
       `DELETE FROM ${marks(schema)} WHERE rule NOT IN (SELECT value FROM json_each(?))`,
     ).run(JSON.stringify(keep));
+  }
+}
+
+/** Clears every mark of one rule (a dropped flow), in each schema. */
+export function clearRuleMarks(handle: DatabaseHandle, rule: string): void {
+  for (const schema of SCHEMAS) {
+    if (!present(handle, schema)) continue;
+    handle.conn.prepare(`DELETE FROM ${marks(schema)} WHERE rule = ?`).run(rule);
   }
 }

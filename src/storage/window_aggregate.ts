@@ -58,7 +58,10 @@ export function firstTimeFrom(handle: DatabaseHandle, t: TableMeta, fromMs: numb
   return row?.t === null || row?.t === undefined ? null : toEpochMs(row.t, unit);
 }
 
-/** The aggregates of `[fromMs, toMs)` per tag set and window of `intervalMs`. */
+/**
+ * The aggregates of `[fromMs, toMs)` per tag set and window of `intervalMs`; `groupTags` (a flow's
+ * GROUP BY) groups by those tags only instead of all of them.
+ */
 export function aggregateWindows(
   handle: DatabaseHandle,
   t: TableMeta,
@@ -66,8 +69,10 @@ export function aggregateWindows(
   toMs: number,
   intervalMs: number,
   withLast: boolean,
+  groupTags?: string[],
 ): WindowGroup[] {
-  const shape = sourceShape(t);
+  const full = sourceShape(t);
+  const shape = groupTags === undefined ? full : { ...full, tags: groupTags };
   const unit = timeUnit(t);
   const ts = quoteIdent(t.timeIndex);
   const size = BigInt(intervalMs) * BigInt(UNITS_PER_SECOND[unit]) / 1000n;

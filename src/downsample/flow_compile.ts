@@ -1,0 +1,72 @@
+/**
+ * A parsed flow checked against its source and turned into the downsampling rule that computes it:
+ * the rule's windows are the flow's `date_bin`/`date_trunc` windows, grouped by the flow's tags, and
+ * its sink mapping names the columns by the SELECT's aliases.
+ */
+import { invalidArguments, tableNotFound, unsupported } from "../common/errors.ts";
+import { type Aggregate, DEFAULT_MAX_LATENESS, type DownsampleRule } from "../config/downsample.ts";
+import { parseDuration } from "../common/humantime.ts";
+import { isPhysicalTable, type Storage } from "../storage/mod.ts";
+import { sourceShape } from "../storage/window_aggregate.ts";
+import type { FlowSpec } from "./flow_spec.ts";
+
+/** How long after its end a flow's window is computed (the TOML rules' default `delay`). */
+export const FLOW_DELAY_MS = 60_000;
+
+/** Checks a flow against its source (column names resolved to the source's) and compiles its rule. */
+export function compileFlow(
+  storage: Storage,
+  spec: FlowSpec,
+  flowId: number,
+): { spec: FlowSpec; rule: DownsampleRule } {
+  const t = storage.hasDatabase(spec.sourceDatabase)
+    ? storage.getTable(spec.sourceDatabase, spec.source)
+    : undefined;
+  if (t === undefined) throw tableNotFound(`greptime.${spec.sourceDatabase}.${spec.source}`);
+  if (isPhysicalTable(t)) {
+    throw unsupported(
+      `Unsupported in CREATE FLOW: ${t.name} is a metric engine's physical table (name a metric)`,
+    );
+  }
+  const shape = sourceShape(t);
+  if (spec.sinkDatabase === spec.sourceDatabase && spec.sink.toLowerCase() === t.name.toLowerCase()) {
+    throw invalidArguments("CREATE FLOW: the sink table must differ from the source table");
+  }
+  const resolve = (name: string, among: string[], what: string): string => {
+    const found = among.find((c) => c === name) ?? among.find((c) => c.toLowerCase() === name.toLowerCase());
+    if (found !== undefined) return found;
+    const kind = t.columns.some((c) => c.name.toLowerCase() === name.toLowerCase())
+      ? `is not ${what}`
+      : "does not exist";
+    throw invalidArguments(`CREATE FLOW: column ${name} of ${t.name} ${kind}`);
+  };
+  resolve(spec.timeIndex, [shape.timeIndex], "the time index");
+  const groupTags = spec.groupTags.map((n) => resolve(n, shape.tags, "a tag (GROUP BY takes tags)"));
+  const columns = spec.columns.map((c) => ({
+    ...c,
+    field: resolve(c.field, shape.fields, "a numeric field"),
+  }));
+  const sink = storage.hasDatabase(spec.sinkDatabase)
+    ? storage.getTable(spec.sinkDatabase, spec.sink)
+    : undefined;
+  if (sink !== undefined && sink.timeIndex !== spec.timeColumn) {
+    throw invalidArguments(
+      `CREATE FLOW: sink table ${sink.name} has time index ${sink.timeIndex}, not the window key ${spec.timeColumn}`,
+    );
+  }
+  const resolved: FlowSpec = { ...spec, groupTags, columns, source: t.name };
+  const aggregates = [...new Set(columns.map((c) => c.aggregate))] as Aggregate[];
+  const rule: DownsampleRule = {
+    source: t.name,
+    database: spec.sourceDatabase,
+    interval: spec.interval,
+    aggregates,
+    target: spec.sink,
+    target_database: spec.sinkDatabase,
+    ttl: "",
+    delay: FLOW_DELAY_MS,
+    max_lateness: spec.expireAfter ?? parseDuration(DEFAULT_MAX_LATENESS)!,
+    sink: { flow: spec.name, flowId, groupTags, timeColumn: spec.timeColumn, columns },
+  };
+  return { spec: resolved, rule };
+}

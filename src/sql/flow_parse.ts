@@ -1,0 +1,281 @@
+/**
+ * `CREATE [OR REPLACE] FLOW [IF NOT EXISTS] <name> SINK TO <table> [EXPIRE AFTER <interval>]
+ * [COMMENT '…'] AS SELECT …` for the shape Petrel's downsampling engine computes: one source table,
+ * `GROUP BY` tags plus one `date_bin(INTERVAL …, <ts>)` or `date_trunc('<unit>', <ts>)` window key,
+ * and avg/min/max/sum/count/last_value of fields, each aliased. Anything else is refused (1001,
+ * naming the part) rather than computed differently.
+ */
+import { invalidArguments, unsupported } from "../common/errors.ts";
+import { parseDuration } from "../common/humantime.ts";
+import type { Aggregate } from "../config/downsample.ts";
+import type { FlowColumn, FlowSpec } from "../downsample/flow_spec.ts";
+import { Cursor } from "./cursor.ts";
+import { isKeyword, isOp, type Token } from "./lexer.ts";
+import { tableName } from "./ddl.ts";
+
+/** A parsed CREATE FLOW with its statement options. */
+export interface CreateFlow {
+  spec: FlowSpec;
+  orReplace: boolean;
+  ifNotExists: boolean;
+}
+
+const AGGREGATES: Record<string, Aggregate> = {
+  avg: "avg",
+  min: "min",
+  max: "max",
+  sum: "sum",
+  count: "count",
+  last_value: "last",
+};
+
+/** `date_trunc` units of a fixed length (week, month, quarter and year follow the calendar). */
+const TRUNC_UNITS: Record<string, number> = {
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+};
+
+type Item =
+  | { kind: "tag"; name: string }
+  | { kind: "window"; interval: number; ts: string; alias: string }
+  | { kind: "aggregate"; column: FlowColumn };
+
+const refuse = (what: string) => unsupported(`Unsupported in CREATE FLOW: ${what}`);
+
+/** Parses the tokens of `CREATE … FLOW …` run in database `db`. */
+export function parseCreateFlow(tokens: Token[], sql: string, db: string): CreateFlow {
+  const cur = new Cursor(tokens, sql);
+  cur.expectKw("CREATE");
+  const orReplace = cur.acceptKw("OR", "REPLACE");
+  cur.expectKw("FLOW");
+  const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
+  const name = flowName(cur);
+  cur.expectKw("SINK", "TO");
+  const sink = tableName(cur.objectName(), { db });
+  let expireAfter: number | null = null;
+  let comment = "";
+  if (cur.acceptKw("EXPIRE", "AFTER")) expireAfter = intervalMs(cur, "EXPIRE AFTER");
+  if (cur.acceptKw("COMMENT")) comment = stringLiteral(cur, "COMMENT");
+  if (cur.acceptKw("WITH")) throw refuse("WITH options");
+  cur.expectKw("AS");
+  const start = cur.peek();
+  const last = tokens[tokens.length - 1];
+  const query = start ? sql.slice(start.pos, last.pos + last.text.length) : "";
+  const spec = parseQuery(cur, db);
+  return {
+    orReplace,
+    ifNotExists,
+    spec: {
+      ...spec,
+      name,
+      database: db,
+      sinkDatabase: sink.db,
+      sink: sink.table,
+      expireAfter,
+      comment,
+      query,
+    },
+  };
+}
+
+/** A flow name (`[catalog.]name`; GreptimeDB's flows live in the catalog, not in a database). */
+export function flowName(cur: Cursor): string {
+  const parts = cur.objectName();
+  if (parts.length === 2 && parts[0] === "greptime") return parts[1];
+  if (parts.length !== 1) throw invalidArguments(`Invalid flow name: ${parts.join(".")}`);
+  return parts[0];
+}
+
+type Query = Pick<
+  FlowSpec,
+  "sourceDatabase" | "source" | "interval" | "groupTags" | "timeIndex" | "timeColumn" | "columns"
+>;
+
+function parseQuery(cur: Cursor, db: string): Query {
+  cur.expectKw("SELECT");
+  if (cur.acceptKw("DISTINCT")) throw refuse("SELECT DISTINCT");
+  const items: Item[] = [];
+  do items.push(selectItem(cur)); while (cur.acceptOp(","));
+  cur.expectKw("FROM");
+  if (isOp(cur.peek(), "(")) throw refuse("a subquery in FROM");
+  const source = tableName(cur.objectName(), { db });
+  const JOINS = ["JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"];
+  if (
+    cur.acceptKw("AS") || cur.peek()?.kind === "ident" && !isKeyword(cur.peek(), "WHERE", "GROUP", ...JOINS)
+  ) {
+    cur.ident("a table alias");
+  }
+  if (cur.acceptOp(",") || isKeyword(cur.peek(), ...JOINS)) {
+    throw refuse("a join (a flow reads one table)");
+  }
+  if (cur.acceptKw("WHERE")) throw refuse("WHERE (a flow aggregates every row of its source)");
+  cur.expectKw("GROUP", "BY");
+  const keys: string[] = [];
+  do keys.push(groupKey(cur, items)); while (cur.acceptOp(","));
+  for (const word of ["HAVING", "ORDER", "LIMIT", "UNION", "WINDOW"]) {
+    if (isKeyword(cur.peek(), word)) throw refuse(word);
+  }
+  cur.expectEnd();
+  return { sourceDatabase: source.db, source: source.table, ...checkGrouping(items, keys) };
+}
+
+function checkGrouping(items: Item[], keys: string[]): Omit<Query, "sourceDatabase" | "source"> {
+  const windows = items.filter((i) => i.kind === "window");
+  if (windows.length !== 1) {
+    throw refuse("the SELECT needs exactly one date_bin(INTERVAL …, <time index>) or date_trunc window key");
+  }
+  const window = windows[0];
+  const tags = items.flatMap((i) => i.kind === "tag" ? [i.name] : []);
+  const columns = items.flatMap((i) => i.kind === "aggregate" ? [i.column] : []);
+  if (columns.length === 0) {
+    throw refuse("a flow without an aggregate (avg, min, max, sum, count, last_value)");
+  }
+  if (!keys.includes(window.alias)) throw refuse(`GROUP BY without the window key ${window.alias}`);
+  for (const k of keys) {
+    if (k !== window.alias && !tags.includes(k)) throw refuse(`GROUP BY ${k} not in the SELECT list`);
+  }
+  for (const t of tags) if (!keys.includes(t)) throw refuse(`column ${t} is neither grouped nor aggregated`);
+  const names = [...tags, window.alias, ...columns.map((c) => c.name)];
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) {
+    throw invalidArguments(`CREATE FLOW: column ${dup} appears twice in the SELECT list`);
+  }
+  return {
+    interval: window.interval,
+    groupTags: tags,
+    timeIndex: window.ts,
+    timeColumn: window.alias,
+    columns,
+  };
+}
+
+function groupKey(cur: Cursor, items: Item[]): string {
+  const t = cur.peek();
+  if (t?.kind === "number") {
+    cur.next();
+    const item = items[Number(t.text) - 1];
+    if (item === undefined) throw invalidArguments(`GROUP BY position ${t.text} is not in the SELECT list`);
+    if (item.kind === "aggregate") throw refuse("GROUP BY an aggregate");
+    return item.kind === "tag" ? item.name : item.alias;
+  }
+  if (t?.kind === "ident" && isOp(cur.peek(1), "(")) {
+    const fn = t.text.toLowerCase();
+    if (fn !== "date_bin" && fn !== "date_trunc") throw refuse(`GROUP BY ${fn}(…)`);
+    cur.next();
+    const w = windowCall(cur, fn);
+    const item = items.find((i) => i.kind === "window");
+    if (item?.kind !== "window" || item.interval !== w.interval || item.ts !== w.ts) {
+      throw refuse("a GROUP BY window that differs from the SELECT's window key");
+    }
+    return item.alias;
+  }
+  const name = columnRef(cur);
+  if (!isKeyword(cur.peek(), "HAVING", "ORDER", "LIMIT") && !isOp(cur.peek(), ",") && !cur.atEnd) {
+    throw refuse(`a GROUP BY expression (${cur.describe()} after ${name})`);
+  }
+  return name;
+}
+
+function selectItem(cur: Cursor): Item {
+  const t = cur.peek();
+  if (isOp(t, "*")) throw refuse("SELECT *");
+  if (t?.kind === "ident" && isOp(cur.peek(1), "(")) {
+    const fn = t.text.toLowerCase();
+    cur.next();
+    if (fn === "date_bin" || fn === "date_trunc") {
+      const w = windowCall(cur, fn);
+      return { kind: "window", ...w, alias: alias(cur, `the window key ${fn}(…)`) };
+    }
+    const aggregate = AGGREGATES[fn];
+    if (aggregate === undefined) throw refuse(`function ${fn} (use avg, min, max, sum, count or last_value)`);
+    const field = aggregateArgument(cur, fn);
+    endOfExpression(cur, `${fn}(${field})`);
+    return { kind: "aggregate", column: { name: alias(cur, `${fn}(${field})`), field, aggregate } };
+  }
+  if (t?.kind !== "ident" && t?.kind !== "qident") throw refuse(`the SELECT item ${cur.describe()}`);
+  const name = columnRef(cur);
+  endOfExpression(cur, name);
+  if (cur.acceptKw("AS") || cur.peek()?.kind === "ident" && !isKeyword(cur.peek(), "FROM")) {
+    const a = cur.ident("an alias");
+    if (a !== name) throw refuse(`renaming the tag ${name} to ${a}`);
+  }
+  return { kind: "tag", name };
+}
+
+function endOfExpression(cur: Cursor, what: string): void {
+  const t = cur.peek();
+  if (t?.kind === "op" && t.text !== ",") throw refuse(`an expression over ${what} (${t.text})`);
+  if (isKeyword(t, "FILTER", "OVER")) throw refuse(`${t!.text.toUpperCase()} on ${what}`);
+}
+
+function aggregateArgument(cur: Cursor, fn: string): string {
+  cur.expectOp("(");
+  if (isOp(cur.peek(), "*")) throw refuse(`${fn}(*) (name a field: the engine counts a field's numbers)`);
+  if (cur.acceptKw("DISTINCT")) throw refuse(`${fn}(DISTINCT …)`);
+  const field = columnRef(cur);
+  if (fn === "last_value" && cur.acceptKw("ORDER", "BY")) {
+    columnRef(cur); // the time index: checked against the source when the flow is created
+    cur.acceptKw("ASC");
+  }
+  if (!cur.acceptOp(")")) throw refuse(`the argument of ${fn}(…): only a field name is supported`);
+  return field;
+}
+
+function windowCall(cur: Cursor, fn: string): { interval: number; ts: string } {
+  cur.expectOp("(");
+  let interval: number;
+  if (fn === "date_bin") {
+    interval = intervalMs(cur, "date_bin");
+    cur.expectOp(",");
+  } else {
+    const unit = stringLiteral(cur, "date_trunc").toLowerCase();
+    interval = TRUNC_UNITS[unit] ?? 0;
+    if (interval === 0) {
+      throw refuse(`date_trunc('${unit}', …) (calendar units; use second, minute, hour or day)`);
+    }
+    cur.expectOp(",");
+  }
+  const ts = columnRef(cur);
+  if (isOp(cur.peek(), ",")) throw refuse(`${fn} with an origin (windows start at the Unix epoch)`);
+  if (!cur.acceptOp(")")) throw refuse(`the arguments of ${fn}(…)`);
+  if (interval < 1000 || interval % 1000 !== 0) {
+    throw refuse(`a window of ${interval} ms (a whole number of seconds, at least 1 s)`);
+  }
+  return { interval, ts };
+}
+
+/** `INTERVAL '5 minutes'`, `INTERVAL '5' MINUTE` or `'5 minutes'`, in ms. */
+function intervalMs(cur: Cursor, where: string): number {
+  cur.acceptKw("INTERVAL");
+  let text = stringLiteral(cur, where);
+  const unit = cur.peek();
+  if (unit?.kind === "ident" && /^(second|minute|hour|day)s?$/i.test(unit.text)) {
+    cur.next();
+    text += ` ${unit.text.toLowerCase()}`;
+  }
+  const ms = parseDuration(text);
+  if (ms === null || ms <= 0) throw invalidArguments(`${where}: invalid interval '${text}'`);
+  return ms;
+}
+
+function stringLiteral(cur: Cursor, where: string): string {
+  const t = cur.next();
+  if (t.kind !== "string") throw invalidArguments(`${where}: expected a string, found ${t.text}`);
+  return t.value;
+}
+
+/** A column, possibly qualified by its table (`cpu.usage`): the column's name. */
+function columnRef(cur: Cursor): string {
+  const parts = cur.objectName();
+  return parts[parts.length - 1];
+}
+
+function alias(cur: Cursor, what: string): string {
+  if (cur.acceptKw("AS") || cur.peek()?.kind === "ident" && !isKeyword(cur.peek(), "FROM")) {
+    return cur.ident("an alias");
+  }
+  if (cur.peek()?.kind === "qident") return cur.ident("an alias");
+  throw refuse(`${what} without an alias (the alias names the sink column)`);
+}
