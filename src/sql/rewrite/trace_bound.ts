@@ -1,0 +1,133 @@
+/**
+ * A time bound for SQL that picks traces by id: `SELECT … FROM <trace table> WHERE trace_id = '…'`
+ * would scan the whole table (there is no index on `trace_id`, see `storage/trace_map.ts`), so the
+ * WHERE gets `"<time index>" BETWEEN <first span> AND <last span>` looked up in the table's trace
+ * map, and SQLite searches the time index over that range only.
+ *
+ * The map's range of a trace holds every span of it (it may be wider, never narrower), and a trace
+ * it does not know has no spans: the bound is then NULL and no row passes, as none would have. So
+ * the bound never changes an answer; it is only added where that is certain: the trace table is
+ * the only relation of its FROM, and its WHERE has no OR or CASE at the top and a conjunct that is
+ * exactly `trace_id = '…'`, `'…' = trace_id` or `trace_id IN ('…', …)` (the column bare or
+ * qualified by the table's name or alias).
+ */
+import type { TableMeta } from "../../storage/mod.ts";
+import { quoteIdent } from "../../storage/table.ts";
+import { hasTraceMap, traceMapName } from "../../storage/trace_map.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import type { QueryTokens } from "../query_tokens.ts";
+
+/** A reference to a trace table: its first token, the token after it (and its alias), its names. */
+export interface TraceRef {
+  table: TableMeta;
+  start: number;
+  after: number;
+  /** The names a column may be qualified with (the alias, else the table's name), lowercased. */
+  names: string[];
+}
+
+/** Keywords that end a WHERE clause. */
+const WHERE_END = new Set([
+  "GROUP",
+  "ORDER",
+  "LIMIT",
+  "OFFSET",
+  "HAVING",
+  "WINDOW",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "ALIGN",
+  "FILL",
+  "RETURNING",
+]);
+
+/** Whether a resolved table can take a trace bound (it has a map and a `trace_id` column). */
+export function isTraceTable(t: TableMeta): boolean {
+  return hasTraceMap(t) && t.columns.some((c) => c.name === "trace_id");
+}
+
+/**
+ * The replacements of the WHERE keyword that bound each trace reference's time index, keyed by the
+ * keyword's token; `emit` renders a literal as the rest of the query does.
+ */
+export function traceBounds(
+  q: QueryTokens,
+  refs: readonly TraceRef[],
+  emit: (a: number, b: number) => string,
+): Map<number, { end: number; text: string }> {
+  const out = new Map<number, { end: number; text: string }>();
+  for (const ref of refs) {
+    const lits = traceIdLiterals(q, ref);
+    if (lits === undefined) continue;
+    const t = ref.table;
+    const map = `${quoteIdent(t.schema)}.${quoteIdent(traceMapName(t))}`;
+    const ids = lits.map((i) => emit(i, i + 1).trim()).join(", ");
+    const range = (agg: string, col: string) =>
+      `(SELECT ${agg}(${col}) FROM ${map} WHERE trace_id IN (${ids}))`;
+    out.set(ref.after, {
+      end: ref.after + 1,
+      text: `WHERE ${quoteIdent(t.timeIndex)} BETWEEN ${range("min", "lo")} AND ${range("max", "hi")} AND`,
+    });
+  }
+  return out;
+}
+
+/** The literal tokens of the first `trace_id` conjunct of the reference's WHERE, if it can be bounded. */
+function traceIdLiterals(q: QueryTokens, ref: TraceRef): number[] | undefined {
+  const { toks, match } = q;
+  // the only relation of its FROM: no comma list, no JOIN
+  if (!isKeyword(toks[ref.start - 1], "FROM") || !isKeyword(toks[ref.after], "WHERE")) return undefined;
+  const conjuncts: Array<[number, number]> = [];
+  let s = ref.after + 1, k = s, betweens = 0;
+  for (; k < toks.length; k++) {
+    const t = toks[k];
+    if (isOp(t, "(")) k = match[k];
+    else if (isOp(t, ")", ";")) break;
+    else if (t.kind === "ident") {
+      const word = t.text.toUpperCase();
+      if (WHERE_END.has(word)) break;
+      if (word === "OR" || word === "CASE") return undefined;
+      if (word === "BETWEEN") betweens++;
+      else if (word === "AND" && betweens > 0) betweens--;
+      else if (word === "AND") conjuncts.push([s, k]), s = k + 1;
+    }
+  }
+  conjuncts.push([s, k]);
+  for (const [a, b] of conjuncts) {
+    const lits = conjunctLiterals(q, ref, a, b);
+    if (lits !== undefined) return lits;
+  }
+  return undefined;
+}
+
+/** The literals of a conjunct `[a, b)` that is exactly `trace_id = '…'`, `'…' = trace_id` or `trace_id IN ('…', …)`. */
+function conjunctLiterals(q: QueryTokens, ref: TraceRef, a: number, b: number): number[] | undefined {
+  const { toks } = q;
+  const isStr = (i: number) => toks[i]?.kind === "string";
+  if (isStr(a) && isOp(toks[a + 1], "=", "==") && columnEnd(q, ref, a + 2) === b) return [a];
+  const c = columnEnd(q, ref, a);
+  if (c === undefined) return undefined;
+  if (isOp(toks[c], "=", "==") && isStr(c + 1) && c + 2 === b) return [c + 1];
+  if (!isKeyword(toks[c], "IN") || !isOp(toks[c + 1], "(") || q.match[c + 1] !== b - 1) return undefined;
+  const lits: number[] = [];
+  for (let i = c + 2; i < b - 1; i += 2) {
+    if (!isStr(i) || !(i + 1 === b - 1 || isOp(toks[i + 1], ","))) return undefined;
+    lits.push(i);
+  }
+  return lits.length > 0 ? lits : undefined;
+}
+
+/** The end of a `trace_id` column of the reference starting at `i` (bare or qualified by one name). */
+function columnEnd(q: QueryTokens, ref: TraceRef, i: number): number | undefined {
+  const { toks } = q;
+  const isName = (k: number) => toks[k]?.kind === "ident" || toks[k]?.kind === "qident";
+  const isTraceId = (k: number) => isName(k) && toks[k].value.toLowerCase() === "trace_id";
+  if (isTraceId(i) && !isOp(toks[i + 1], ".", "(")) return i + 1;
+  if (
+    isName(i) && ref.names.includes(toks[i].value.toLowerCase()) && isOp(toks[i + 1], ".") &&
+    isTraceId(i + 2) &&
+    !isOp(toks[i + 3], ".", "(")
+  ) return i + 3;
+  return undefined;
+}
