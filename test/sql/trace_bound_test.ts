@@ -234,3 +234,28 @@ Deno.test("EXPLAIN of a trace read by id: a search of the time index, not a scan
     assert.match(or ?? "", /^SCAN main\.opentelemetry_traces/);
   });
 });
+
+Deno.test("spans written by SQL INSERT are found by id (the writer records them in the map)", async () => {
+  await withServer(async (s) => {
+    await send(s.url);
+    const far = String(BASE + 100n * HOUR), early = String(BASE - 100n * HOUR);
+    await sqlExec(
+      s.url,
+      `INSERT INTO ${TRACES} ("timestamp", trace_id, span_id) VALUES (${far}, ${C}, 'x1')`,
+    );
+    await sqlExec(
+      s.url,
+      `INSERT INTO ${TRACES} ("timestamp", trace_id, span_id) SELECT "timestamp" - ${
+        String(200n * HOUR)
+      }, trace_id, 'x2' FROM ${TRACES} WHERE span_id = 'x1'`,
+    );
+    await sqlExec(
+      s.url,
+      `INSERT INTO ${TRACES} ("timestamp", trace_id, span_id) VALUES (${early}, 'sql-only', 'x3')`,
+    );
+    const read = (trace: string) =>
+      sqlRows(s.url, `SELECT span_id FROM ${TRACES} WHERE trace_id = ${trace} ORDER BY "timestamp"`);
+    assert.deepEqual(await read(C), [["x2"], [sid(8)], ["x1"]]);
+    assert.deepEqual(await read("'sql-only'"), [["x3"]]);
+  });
+});
