@@ -63,7 +63,7 @@ async function send(base: string): Promise<void> {
   assert.equal(r.status, 200, r.text);
 }
 
-/** A query (`{t}` is the table) and how many trace bounds it gets on the trace table. */
+/** A query (`{t}` is the table) and how many trace ranges bound it on the trace table (one per id). */
 interface Case {
   name: string;
   sql: string;
@@ -83,7 +83,7 @@ const CASES: Case[] = [
   {
     name: "IN list, one id unknown",
     sql: `SELECT span_id FROM {t} WHERE trace_id IN (${A}, ${C}, 'nope') ORDER BY "timestamp", span_id`,
-    bounds: 1,
+    bounds: 3,
   },
   {
     name: "unknown trace",
@@ -145,6 +145,14 @@ const CASES: Case[] = [
     sql:
       `SELECT span_id FROM {t} WHERE trace_id = ${A} UNION SELECT span_id FROM {t} WHERE trace_id = ${B} ORDER BY 1`,
     bounds: 2,
+  },
+  // not bounded: more ids than ranges worth reading one by one
+  {
+    name: "IN list of 17",
+    sql: `SELECT count(*) FROM {t} WHERE trace_id IN (${
+      Array.from({ length: 17 }, (_, k) => `'${id(k.toString(16))}'`).join(", ")
+    })`,
+    bounds: 0,
   },
   // not bounded: the id does not restrict every row, or the column is not surely the trace table's
   { name: "OR", sql: `SELECT count(*) FROM {t} WHERE trace_id = ${A} OR span_kind = 'x'`, bounds: 0 },
@@ -229,9 +237,21 @@ Deno.test("EXPLAIN of a trace read by id: a search of the time index, not a scan
       /SEARCH main\.__petrel_tracemap_opentelemetry_traces USING PRIMARY KEY \(trace_id=\?\)/,
     );
     assert.doesNotMatch(plan, /SCAN main\.opentelemetry_traces/);
+    // ids of an IN list: a range each, read through the index one after the other
+    const inList = (await explain(s.url, sql.replace(`= ${A}`, `IN (${A}, ${B})`))).get("physical_plan") ??
+      "";
+    assert.match(inList, /^MULTI-INDEX OR\n/);
+    const search = /SEARCH main\.opentelemetry_traces USING INDEX \S+ \(timestamp>\? AND timestamp<\?\)/g;
+    assert.equal(inList.match(search)?.length, 2, inList);
+    assert.doesNotMatch(inList, /SCAN main\.opentelemetry_traces/);
     // without the id conjunct at the top it is the scan it was
     const or = (await explain(s.url, sql.replace("WHERE", "WHERE span_kind = 'x' OR"))).get("physical_plan");
     assert.match(or ?? "", /^SCAN main\.opentelemetry_traces/);
+    // a ttl reads the table through a subquery: still one search, flattened into the query
+    await sqlExec(s.url, `ALTER TABLE ${TRACES} SET 'ttl' = '36500d'`);
+    const ttl = (await explain(s.url, sql)).get("physical_plan") ?? "";
+    assert.match(ttl, /^SEARCH main\.opentelemetry_traces USING INDEX \S+ \(timestamp>\? AND timestamp<\?\)/);
+    assert.equal((await sqlRows(s.url, sql)).length, 4);
   });
 });
 

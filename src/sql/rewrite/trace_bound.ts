@@ -26,6 +26,9 @@ export interface TraceRef {
   names: string[];
 }
 
+/** The most ids of an IN list that get a range each (SQLite then reads each range by the index). */
+const MAX_IDS = 16;
+
 /** Keywords that end a WHERE clause. */
 const WHERE_END = new Set([
   "GROUP",
@@ -62,13 +65,14 @@ export function traceBounds(
     if (lits === undefined) continue;
     const t = ref.table;
     const map = `${quoteIdent(t.schema)}.${quoteIdent(traceMapName(t))}`;
-    const ids = lits.map((i) => emit(i, i + 1).trim()).join(", ");
-    const range = (agg: string, col: string) =>
-      `(SELECT ${agg}(${col}) FROM ${map} WHERE trace_id IN (${ids}))`;
-    out.set(ref.after, {
-      end: ref.after + 1,
-      text: `WHERE ${quoteIdent(t.timeIndex)} BETWEEN ${range("min", "lo")} AND ${range("max", "hi")} AND`,
+    const ts = quoteIdent(t.timeIndex);
+    // one range per id: the span of [least lo, greatest hi] of ids far apart can be most of the table
+    const ranges = lits.map((i) => {
+      const look = (col: string) => `(SELECT ${col} FROM ${map} WHERE trace_id = ${emit(i, i + 1).trim()})`;
+      return `${ts} BETWEEN ${look("lo")} AND ${look("hi")}`;
     });
+    const bound = ranges.length === 1 ? ranges[0] : `(${ranges.join(" OR ")})`;
+    out.set(ref.after, { end: ref.after + 1, text: `WHERE ${bound} AND` });
   }
   return out;
 }
@@ -115,7 +119,7 @@ function conjunctLiterals(q: QueryTokens, ref: TraceRef, a: number, b: number): 
     if (!isStr(i) || !(i + 1 === b - 1 || isOp(toks[i + 1], ","))) return undefined;
     lits.push(i);
   }
-  return lits.length > 0 ? lits : undefined;
+  return lits.length > 0 && lits.length <= MAX_IDS ? lits : undefined;
 }
 
 /** The end of a `trace_id` column of the reference starting at `i` (bare or qualified by one name). */
