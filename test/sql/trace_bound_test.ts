@@ -146,6 +146,42 @@ const CASES: Case[] = [
       `SELECT span_id FROM {t} WHERE trace_id = ${A} UNION SELECT span_id FROM {t} WHERE trace_id = ${B} ORDER BY 1`,
     bounds: 2,
   },
+  // joins: the column qualified by the trace table's alias (or name) bounds that reference
+  {
+    name: "join",
+    sql:
+      `SELECT p.span_id, c.span_id FROM {t} AS p JOIN {t} AS c ON c.parent_span_id = p.span_id WHERE p.trace_id = ${B} ORDER BY 1, 2`,
+    bounds: 1,
+  },
+  {
+    name: "comma join",
+    sql: `SELECT count(*) FROM {t} AS p, {t} AS c WHERE c.parent_span_id = p.span_id AND c.trace_id = ${B}`,
+    bounds: 1,
+  },
+  {
+    name: "join, both sides",
+    sql:
+      `SELECT p.span_id, c.span_id FROM {t} AS p JOIN {t} AS c ON c.parent_span_id = p.span_id WHERE p.trace_id = ${B} AND c.trace_id IN (${B}, ${A}) ORDER BY 1, 2`,
+    bounds: 3,
+  },
+  {
+    name: "left join, the id in ON",
+    sql:
+      `SELECT p.span_id, c.span_id FROM {t} AS p LEFT JOIN {t} AS c ON c.parent_span_id = p.span_id AND c.trace_id = ${B} WHERE p.trace_id = ${B} ORDER BY 1, 2`,
+    bounds: 1,
+  },
+  {
+    name: "left join, the right side's id in WHERE",
+    sql:
+      `SELECT p.span_id, c.span_id FROM {t} AS p LEFT JOIN {t} AS c ON c.parent_span_id = p.span_id WHERE c.trace_id = ${B} ORDER BY 1, 2`,
+    bounds: 1,
+  },
+  {
+    name: "join, qualified by the table's name",
+    sql:
+      `SELECT count(*) FROM {t} JOIN (SELECT span_id AS sid FROM {t}) AS x ON x.sid = {t}.parent_span_id WHERE {t}.trace_id = ${B}`,
+    bounds: 1,
+  },
   // not bounded: more ids than ranges worth reading one by one
   {
     name: "IN list of 17",
@@ -174,14 +210,9 @@ const CASES: Case[] = [
     bounds: 0,
   },
   {
-    name: "join",
+    name: "bare column beside another relation",
     sql:
-      `SELECT p.span_id, c.span_id FROM {t} AS p JOIN {t} AS c ON c.parent_span_id = p.span_id WHERE p.trace_id = ${B} ORDER BY 1, 2`,
-    bounds: 0,
-  },
-  {
-    name: "comma join",
-    sql: `SELECT count(*) FROM {t} AS p, {t} AS c WHERE c.parent_span_id = p.span_id AND c.trace_id = ${B}`,
+      `SELECT count(*) FROM {t} AS p JOIN (SELECT span_id AS sid FROM {t}) AS c ON c.sid = p.parent_span_id WHERE trace_id = ${B}`,
     bounds: 0,
   },
   {
@@ -244,6 +275,12 @@ Deno.test("EXPLAIN of a trace read by id: a search of the time index, not a scan
     const search = /SEARCH main\.opentelemetry_traces USING INDEX \S+ \(timestamp>\? AND timestamp<\?\)/g;
     assert.equal(inList.match(search)?.length, 2, inList);
     assert.doesNotMatch(inList, /SCAN main\.opentelemetry_traces/);
+    // a self-join: the reference the id is qualified by is searched by time
+    const join = (await explain(
+      s.url,
+      `SELECT c.span_id FROM ${TRACES} AS p JOIN ${TRACES} AS c ON c.parent_span_id = p.span_id WHERE p.trace_id = ${B}`,
+    )).get("physical_plan") ?? "";
+    assert.match(join, /^SEARCH p USING INDEX \S+ \(timestamp>\? AND timestamp<\?\)/);
     // without the id conjunct at the top it is the scan it was
     const or = (await explain(s.url, sql.replace("WHERE", "WHERE span_kind = 'x' OR"))).get("physical_plan");
     assert.match(or ?? "", /^SCAN main\.opentelemetry_traces/);
