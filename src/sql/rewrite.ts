@@ -23,6 +23,7 @@ import { Emitter } from "./rewrite/emit.ts";
 import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
 import { columnTypes, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
+import { traceBounds } from "./rewrite/trace_bound.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -51,6 +52,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const refs = resolveTableRefs(q, env, ctes, limit);
   const time = timeScope(q, env, refs.tables, columnTypes(refs));
   const emitter = new Emitter(q, env, time, refs.replacements);
+  // the emitter reads the replacements as it renders: the bounds render their literals through it
+  for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
   const outCtx: OutputContext = {
     q,
     relations: refs.relations,

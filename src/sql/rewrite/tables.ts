@@ -5,6 +5,7 @@ import { isKeyword, isOp } from "../lexer.ts";
 import { resolveTableRef, tableRefSql } from "../catalog_view.ts";
 import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import type { RewriteEnv } from "./context.ts";
+import { isTraceTable, type TraceRef } from "./trace_bound.ts";
 
 /** The tables a query names and how their references are rewritten. */
 export interface TableRefs {
@@ -19,6 +20,8 @@ export interface TableRefs {
   usesNumbers: boolean;
   /** The relations (alias or table name) of the outermost FROM clause. */
   relations: string[];
+  /** References to trace tables (which may take a time bound from their trace map). */
+  traceRefs: TraceRef[];
 }
 
 // Functions whose argument syntax uses FROM without naming a table.
@@ -39,6 +42,7 @@ export function resolveTableRefs(
     infoTables: [],
     usesNumbers: false,
     relations: [],
+    traceRefs: [],
   };
   for (let i = 0; i < toks.length; i++) {
     if (isKeyword(toks[i], "FROM")) {
@@ -91,6 +95,10 @@ function parseRef(
   if (!isCte) {
     const resolved = resolveTableRef(env.storage, env.db, parts);
     if (resolved.kind === "table") refs.tables.push(resolved.table);
+    if (resolved.kind === "table" && isTraceTable(resolved.table)) {
+      const names = [(alias ?? parts[parts.length - 1]).toLowerCase()];
+      refs.traceRefs.push({ table: resolved.table, start, after, names });
+    }
     if (resolved.kind === "info") refs.usesInfoSchema = true, refs.infoTables.push(resolved.name);
     if (resolved.kind === "numbers") refs.usesNumbers = true;
     refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
