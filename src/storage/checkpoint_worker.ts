@@ -10,7 +10,13 @@ import type { CheckpointMessage } from "./checkpoint_messages.ts";
 const THROTTLE_MS = 50;
 const conns = new Map<string, DatabaseSync>();
 const dirty = new Set<string>();
-let scheduled = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * Set by `stop`: the owner is closing or deleting the files and only terminates this thread after
+ * our reply, so nothing may open them again (a throttled run still due would have reopened them,
+ * recreating `-wal`/`-shm` files in a directory being removed, or locking a file being reopened).
+ */
+let stopped = false;
 
 function checkpoint(path: string): void {
   let conn = conns.get(path);
@@ -26,10 +32,10 @@ function checkpoint(path: string): void {
 }
 
 function run(): void {
-  scheduled = false;
+  timer = undefined;
   const paths = [...dirty];
   dirty.clear();
-  for (const p of paths) checkpoint(p);
+  for (const p of paths) if (!stopped) checkpoint(p);
 }
 
 function closeAll(): void {
@@ -42,19 +48,21 @@ function closeAll(): void {
 }
 
 parentPort?.on("message", (m: CheckpointMessage) => {
+  if (stopped) return;
   if (m.kind === "poke") {
     dirty.add(m.path);
-    if (!scheduled) {
-      scheduled = true;
-      setTimeout(run, THROTTLE_MS);
-    }
+    timer ??= setTimeout(run, THROTTLE_MS);
   } else if (m.kind === "forget") {
     dirty.delete(m.path);
     conns.get(m.path)?.close();
     conns.delete(m.path);
   } else {
+    stopped = true;
+    clearTimeout(timer);
+    timer = undefined;
+    dirty.clear();
     closeAll();
-    // Tell the waiting owner the files are released; it terminates this thread then.
+    // Tell the waiting owner the files are released for good; it terminates this thread then.
     Atomics.store(m.done, 0, 1);
     Atomics.notify(m.done, 0);
   }
