@@ -3,6 +3,7 @@
  * database file it is poked about and runs `wal_checkpoint(PASSIVE)` on it, at most every
  * `THROTTLE_MS`. PASSIVE never waits for and never blocks the writer or readers.
  */
+import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { parentPort } from "node:worker_threads";
 import type { CheckpointMessage } from "./checkpoint_messages.ts";
@@ -22,6 +23,8 @@ function checkpoint(path: string): void {
   let conn = conns.get(path);
   try {
     if (conn === undefined) {
+      // Opening creates a missing file: a dropped database must not come back empty.
+      if (!existsSync(path)) return;
       conn = new DatabaseSync(path);
       conns.set(path, conn);
     }
@@ -54,16 +57,23 @@ parentPort?.on("message", (m: CheckpointMessage) => {
     timer ??= setTimeout(run, THROTTLE_MS);
   } else if (m.kind === "forget") {
     dirty.delete(m.path);
-    conns.get(m.path)?.close();
+    try {
+      conns.get(m.path)?.close();
+    } catch { /* already closed */ }
     conns.delete(m.path);
+    released(m.done); // the owner deletes the file now
   } else {
     stopped = true;
     clearTimeout(timer);
     timer = undefined;
     dirty.clear();
     closeAll();
-    // Tell the waiting owner the files are released for good; it terminates this thread then.
-    Atomics.store(m.done, 0, 1);
-    Atomics.notify(m.done, 0);
+    released(m.done); // the owner terminates this thread now
   }
 });
+
+/** Tells the owner waiting on `done` that the file(s) are released for good. */
+function released(done: Int32Array): void {
+  Atomics.store(done, 0, 1);
+  Atomics.notify(done, 0);
+}

@@ -31,7 +31,7 @@ const POKE_EVERY_MS = 20;
 /** The worker is stopped after this long without writes. */
 const IDLE_MS = 10_000;
 /**
- * How long a stop waits for the worker to close its connections: normally well under a
+ * How long a stop or forget waits for the worker to close its connections: normally well under a
  * millisecond, longer only while the worker still loads or finishes a checkpoint (seconds under load).
  */
 const STOP_WAIT_MS = 10_000;
@@ -90,12 +90,15 @@ export class Checkpointer {
     }
   }
 
-  /** Closes the worker's connection to a file about to be deleted. */
+  /** Closes the worker's connection to a file about to be deleted; returns once it is closed. */
   forget(path: string): void {
     this.dropHeldBack(path);
     if (!this.targets.delete(path)) return;
     this.lastPoke.delete(path);
-    this.pool.post({ kind: "forget", path } satisfies CheckpointMessage);
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    if (this.pool.post({ kind: "forget", path, done } satisfies CheckpointMessage)) {
+      awaitRelease(done, "forget");
+    }
   }
 
   /**
@@ -107,11 +110,7 @@ export class Checkpointer {
     this.pool.stop((post) => {
       const done = new Int32Array(new SharedArrayBuffer(4));
       post({ kind: "stop", done } satisfies CheckpointMessage);
-      if (Atomics.wait(done, 0, 0, STOP_WAIT_MS) === "timed-out") {
-        log.warn("checkpoint worker did not release its files in time; terminating it", {
-          waited_ms: STOP_WAIT_MS,
-        });
-      }
+      awaitRelease(done, "stop");
     });
   }
 
@@ -128,5 +127,12 @@ export class Checkpointer {
     }
     this.targets.clear();
     this.lastPoke.clear();
+  }
+}
+
+/** Blocks until the worker has released its file(s), at most `STOP_WAIT_MS` (logged when it gives up). */
+function awaitRelease(done: Int32Array, what: "stop" | "forget"): void {
+  if (Atomics.wait(done, 0, 0, STOP_WAIT_MS) === "timed-out") {
+    log.warn("checkpoint worker did not release its files in time", { on: what, waited_ms: STOP_WAIT_MS });
   }
 }

@@ -223,3 +223,34 @@ Deno.test("checkpointer: a stopped worker never opens a file again, though a che
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("checkpointer: the worker never recreates a forgotten or deleted database file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  const worker = new NodeWorker(new URL("../../src/storage/checkpoint_worker.ts", import.meta.url));
+  const kept = `${dir}/kept.sqlite`, dropped = `${dir}/dropped.sqlite`, missing = `${dir}/missing.sqlite`;
+  try {
+    for (const path of [kept, dropped]) {
+      const db = new DatabaseSync(path);
+      db.exec("PRAGMA journal_mode=WAL; CREATE TABLE t(x)");
+      db.close();
+    }
+    for (const path of [kept, dropped, missing]) {
+      worker.postMessage({ kind: "poke", path } satisfies CheckpointMessage);
+    }
+    // DROP DATABASE: forget answers once the connection is closed; the files go right after.
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ kind: "forget", path: dropped, done } satisfies CheckpointMessage);
+    assert.equal(Atomics.wait(done, 0, 0, 10_000), "ok", "the worker answered the forget");
+    Deno.removeSync(dropped);
+    await waitFor(() => Promise.resolve(Deno.statSync(`${kept}-wal`).isFile || null), 10_000, 20);
+    await new Promise((r) => setTimeout(r, 200)); // past the worker's 50 ms throttle, once more
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => !n.startsWith("kept")),
+      [],
+      "neither the dropped nor the missing file was created",
+    );
+  } finally {
+    await worker.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
