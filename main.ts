@@ -49,8 +49,9 @@ function parseStartFlags(args: string[]): ConfigFlags {
 async function start(args: string[]): Promise<number> {
   const config = await loadConfig(parseStartFlags(args));
   const server = await startPetrel(config);
-  console.log(`Petrel listening on ${server.secure ? "https" : "http"}://${server.hostname}:${server.port}`);
   const stop = () => void server.shutdown();
+  // Listen for signals before announcing the server: a supervisor that reloads (SIGHUP) or stops it
+  // as soon as it reads the line must not meet the default action, which kills the process.
   try {
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
@@ -58,6 +59,7 @@ async function start(args: string[]): Promise<number> {
   } catch {
     // no signals to listen to (Deno Deploy): the platform stops the isolate
   }
+  console.log(`Petrel listening on ${server.secure ? "https" : "http"}://${server.hostname}:${server.port}`);
   await server.finished;
   // The listener finishes before shutdown has closed storage: exit only once shutdown is complete.
   await server.shutdown();

@@ -18,6 +18,13 @@ const FLAGS = [
   "--disable-sync",
 ];
 
+/**
+ * How long any wait for the page (a selector, a navigation, the log view's rows) may take before
+ * the step fails. Every wait is for a condition, so this bound only ends a wait for a broken page;
+ * it is not a speed target: in CI chromium shares two cores with the whole parallel suite.
+ */
+export const WAIT_MS = 60_000;
+
 /** Where screenshots go. */
 export const ARTIFACTS = new URL("../artifacts/", import.meta.url).pathname;
 
@@ -42,7 +49,8 @@ export async function launchChromium(): Promise<Browser | null> {
     args: FLAGS,
     viewport: { width: 1400, height: 900 },
   });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(WAIT_MS);
+  context.setDefaultNavigationTimeout(WAIT_MS);
   const page = context.pages()[0] ?? await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
@@ -156,7 +164,7 @@ export async function runQuery(page: Page, text: string): Promise<void> {
 /** Waits until the log view shows `n` rows (the page's CSP forbids string-evaluated predicates). */
 export async function logRows(page: Page, n: number): Promise<void> {
   const rows = page.locator("#logs-results .grid-body .grid-row");
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + WAIT_MS;
   while ((await rows.count()) !== n) {
     if (Date.now() > deadline) throw new Error(`log view shows ${await rows.count()} rows, not ${n}`);
     await page.waitForTimeout(100);

@@ -4,13 +4,24 @@
  * are in `information_schema.tables` and on `/metrics`, with the windows and rows dropped.
  */
 import assert from "node:assert/strict";
-import { startTestServer } from "../helpers/server.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
 import type { Series } from "../../src/common/series.ts";
 import { lineWrite, metricValue, queryRange, remoteWrite, sql, sqlError } from "./http_helpers.ts";
 
 const HOUR = 3_600_000;
 /** Ten whole hours, ending two hours ago. */
 const BASE = Math.floor(Date.now() / HOUR) * HOUR - 12 * HOUR;
+
+/**
+ * A server whose sweeps and compactions run only when the test calls them: size retention skips a
+ * metric table while the background compactor (started a second after a metric write) reads one of
+ * its windows, so a test calling `enforceDiskSize()` itself must not race that compactor.
+ */
+async function startManualServer(storage: { max_disk_size?: number } = {}): Promise<TestServer> {
+  const server = await startTestServer({ storage: { ...storage, ttl_sweep_interval: 0 } });
+  server.server.app.storage.stopCompactor();
+  return server;
+}
 
 async function tableBytes(url: string, db: string, table: string): Promise<number> {
   const rows = await sql(
@@ -22,7 +33,7 @@ async function tableBytes(url: string, db: string, table: string): Promise<numbe
 }
 
 Deno.test("size retention: an ordinary table over max_disk_size drops its oldest windows first", async () => {
-  const server = await startTestServer({ storage: { ttl_sweep_interval: 0 } });
+  const server = await startManualServer();
   const { url } = server;
   try {
     await sql(
@@ -124,7 +135,7 @@ function hourSeries(name: string, hours: number, perHour: number, instances: num
 }
 
 Deno.test("size retention: a database bound drops the oldest windows of its metric tables, compacted or not", async () => {
-  const server = await startTestServer({ storage: { ttl_sweep_interval: 0 } });
+  const server = await startManualServer();
   const { url } = server;
   const storage = server.server.app.storage;
   try {
@@ -172,7 +183,7 @@ Deno.test("size retention: a database bound drops the oldest windows of its metr
 });
 
 Deno.test("size retention: the [storage] default bounds databases without their own", async () => {
-  const server = await startTestServer({ storage: { ttl_sweep_interval: 0, max_disk_size: 256 * 1024 } });
+  const server = await startManualServer({ max_disk_size: 256 * 1024 });
   try {
     await remoteWrite(server.url, hourSeries("up_down", 10, 120, 20));
     await sql(server.url, "CREATE DATABASE big WITH (max_disk_size = '1GiB')");
@@ -206,7 +217,7 @@ Deno.test("size retention: the background sweeper enforces the bound on its own"
 });
 
 Deno.test("size retention: a bound smaller than one window keeps the newest window whole", async () => {
-  const server = await startTestServer({ storage: { ttl_sweep_interval: 0 } });
+  const server = await startManualServer();
   try {
     await sql(
       server.url,

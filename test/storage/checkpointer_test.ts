@@ -8,6 +8,9 @@ import { DatabaseSync } from "node:sqlite";
 import { Checkpointer, SAFETY_NET_BYTES } from "../../src/storage/checkpointer.ts";
 import { Storage } from "../../src/storage/mod.ts";
 import type { ColumnSchema, Value } from "../../src/common/rows.ts";
+import { waitFor } from "../helpers/debian.ts";
+import { Worker as NodeWorker } from "node:worker_threads";
+import type { CheckpointMessage } from "../../src/storage/checkpoint_messages.ts";
 
 const COLS: ColumnSchema[] = [
   { name: "host", type: "String", semantic: "TAG" },
@@ -150,6 +153,104 @@ Deno.test("checkpointer: after a stop (idle or close) the next write starts a wo
   } finally {
     checkpointer.stop();
     db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Rows of table `t` in the database file alone (its WAL ignored), read from a copy. */
+function rowsInFile(path: string): number {
+  const copy = `${path}.copy`;
+  Deno.copyFileSync(path, copy);
+  const reader = new DatabaseSync(copy, { readOnly: true });
+  try {
+    return Number(reader.prepare("SELECT count(*) AS n FROM t").get()?.n ?? 0);
+  } catch {
+    return -1; // a copy taken mid-checkpoint may not be a consistent database yet
+  } finally {
+    reader.close();
+    Deno.removeSync(copy);
+  }
+}
+
+Deno.test("checkpointer: the last write of a burst reaches the file, though it came right after a poke", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  const path = `${dir}/x.sqlite`;
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(x)");
+  const checkpointer = new Checkpointer();
+  const target = { path, setAutoCheckpoint: () => {} };
+  const insert = db.prepare("INSERT INTO t VALUES (randomblob(100))");
+  let written = 0;
+  try {
+    // Writes every few ms: pokes closer than the checkpointer's spacing are held back, and the
+    // worker's throttled runs fall between writes, so the burst's last rows come after its last run.
+    for (let burst = 0; burst < 5; burst++) {
+      for (let i = 0; i < 30; i++) {
+        insert.run();
+        written++;
+        checkpointer.wrote(target);
+        await new Promise((r) => setTimeout(r, 3));
+      }
+      const whole = await waitFor(() => Promise.resolve(rowsInFile(path) === written || null), 10_000, 20);
+      assert.ok(whole, `burst ${burst}: ${rowsInFile(path)} of ${written} rows reached the database file`);
+    }
+  } finally {
+    checkpointer.stop();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkpointer: a stopped worker never opens a file again, though a checkpoint was due", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  // The worker module itself, left running after its stop reply: Storage.close() terminates it only
+  // then, and under load the thread may run on a while (its throttled checkpoint fired, reopening
+  // the files of a storage being reopened or a directory being removed).
+  const worker = new NodeWorker(new URL("../../src/storage/checkpoint_worker.ts", import.meta.url));
+  const path = `${dir}/due.sqlite`;
+  try {
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ kind: "poke", path } satisfies CheckpointMessage);
+    worker.postMessage({ kind: "stop", done } satisfies CheckpointMessage);
+    assert.equal(Atomics.wait(done, 0, 0, 10_000), "ok", "the worker answered the stop");
+    worker.postMessage({ kind: "poke", path } satisfies CheckpointMessage);
+    // Past the worker's 50 ms throttle: a checkpoint it still ran would have created the file.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(size(path), 0);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "nothing created in the directory");
+  } finally {
+    await worker.terminate();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("checkpointer: the worker never recreates a forgotten or deleted database file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_ckpt_" });
+  const worker = new NodeWorker(new URL("../../src/storage/checkpoint_worker.ts", import.meta.url));
+  const kept = `${dir}/kept.sqlite`, dropped = `${dir}/dropped.sqlite`, missing = `${dir}/missing.sqlite`;
+  try {
+    for (const path of [kept, dropped]) {
+      const db = new DatabaseSync(path);
+      db.exec("PRAGMA journal_mode=WAL; CREATE TABLE t(x)");
+      db.close();
+    }
+    for (const path of [kept, dropped, missing]) {
+      worker.postMessage({ kind: "poke", path } satisfies CheckpointMessage);
+    }
+    // DROP DATABASE: forget answers once the connection is closed; the files go right after.
+    const done = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ kind: "forget", path: dropped, done } satisfies CheckpointMessage);
+    assert.equal(Atomics.wait(done, 0, 0, 10_000), "ok", "the worker answered the forget");
+    Deno.removeSync(dropped);
+    await waitFor(() => Promise.resolve(Deno.statSync(`${kept}-wal`).isFile || null), 10_000, 20);
+    await new Promise((r) => setTimeout(r, 200)); // past the worker's 50 ms throttle, once more
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => !n.startsWith("kept")),
+      [],
+      "neither the dropped nor the missing file was created",
+    );
+  } finally {
+    await worker.terminate();
     await Deno.remove(dir, { recursive: true });
   }
 });
