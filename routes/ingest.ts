@@ -4,11 +4,11 @@
  */
 import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError } from "../src/common/errors.ts";
+import { isTruthyWord } from "../src/common/hints.ts";
 import { HttpError } from "../src/http/render_error.ts";
 import { CONTENT_TYPE, formatResponse } from "../src/http/formats/response.ts";
 import { type LogIngest, runLogPipeline, writeLogBatches } from "../src/ingest/logs.ts";
 
-const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
 const FALSY = new Set(["false", "0", "no", "off", "f", ""]);
 
 /**
@@ -18,7 +18,7 @@ const FALSY = new Set(["false", "0", "no", "off", "f", ""]);
  */
 function boolParam(name: string, value: string | null | undefined): boolean {
   const v = (value ?? "").toLowerCase();
-  if (TRUTHY.has(v)) return true;
+  if (isTruthyWord(v)) return true;
   if (FALSY.has(v)) return false;
   throw invalidArguments(
     `Failed to deserialize query string: ${name}: provided string was not \`true\` or \`false\``,
@@ -52,7 +52,7 @@ async function decode(ctx: Ctx): Promise<LogIngest> {
     version: ctx.query("version"),
     body: await ctx.text(),
     contentType,
-    skipError: headerSkip === null ? queryParamSkip : TRUTHY.has(headerSkip.toLowerCase()),
+    skipError: headerSkip === null ? queryParamSkip : isTruthyWord(headerSkip),
     maxNestedLevels: maxNested && /^\d+$/.test(maxNested) ? Number(maxNested) : undefined,
     customTimeIndex: ctx.query("custom_time_index") ?? undefined,
     ignoreErrors: boolParam("ignore_errors", ctx.query("ignore_errors")),

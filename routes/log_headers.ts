@@ -1,7 +1,6 @@
 /** The pipeline a log-protocol request names in its headers (OTLP logs, Loki; reference §6.11, §6.12). */
+import { isTruthyWord } from "../src/common/hints.ts";
 import type { Ctx } from "./context.ts";
-
-const TRUTHY = new Set(["true", "1", "yes", "on", "t"]);
 
 /** A named pipeline and how to run it. */
 export interface PipelineChoice {
@@ -23,7 +22,7 @@ export function pipelineFromHeaders(ctx: Ctx): PipelineChoice | undefined {
   if (name === undefined) return undefined;
   const params = new URLSearchParams(h.get("x-greptime-pipeline-params") ?? "");
   const version = h.get("x-greptime-pipeline-version")?.trim() || null;
-  return { name, version, skipError: TRUTHY.has((params.get("skip_error") ?? "").toLowerCase()) };
+  return { name, version, skipError: isTruthyWord(params.get("skip_error")) };
 }
 
 /** `x-greptime-log-table-name`, else the protocol's default table. */

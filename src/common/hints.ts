@@ -9,3 +9,10 @@ export const HINT_OPTIONS = [
   "physical_table",
   "skip_wal",
 ] as const;
+
+const TRUTHY_WORDS = new Set(["true", "1", "yes", "on", "t"]);
+
+/** GreptimeDB's truthy words for a request parameter or header (`true`, `1`, `yes`, `on`, `t`, any case). */
+export function isTruthyWord(v: string | null | undefined): boolean {
+  return v !== null && v !== undefined && TRUTHY_WORDS.has(v.trim().toLowerCase());
+}

@@ -4,6 +4,7 @@
  * (a `Headers`, a plain map) serves.
  */
 import { invalidArguments } from "../../common/errors.ts";
+import { isTruthyWord } from "../../common/hints.ts";
 import { TRANSLATION_STRATEGIES, type TranslationStrategy } from "./metric_names.ts";
 
 /** How OTLP metrics become series. */
@@ -36,17 +37,13 @@ export const OTLP_METRIC_HEADERS = {
   strategy: "x-greptime-otlp-metric-translation-strategy",
 } as const;
 
-function truthy(v: string | null): boolean {
-  return v !== null && ["true", "1", "yes", "on", "t"].includes(v.trim().toLowerCase());
-}
-
 function list(v: string | null): string[] {
   return v === null ? [] : v.split(";").map((s) => s.trim()).filter((s) => s !== "");
 }
 
 /** The options a request's headers ask for; 400 for an unknown translation strategy. */
 export function otlpMetricOptions(header: (name: string) => string | null): OtlpMetricOptions {
-  const all = truthy(header(OTLP_METRIC_HEADERS.promoteAll));
+  const all = isTruthyWord(header(OTLP_METRIC_HEADERS.promoteAll));
   const raw = header(OTLP_METRIC_HEADERS.strategy);
   let strategy: TranslationStrategy = DEFAULT_OTLP_METRIC_OPTIONS.translationStrategy;
   if (raw !== null) {
@@ -65,6 +62,6 @@ export function otlpMetricOptions(header: (name: string) => string | null): Otlp
     promoteAllResourceAttrs: all,
     promoteResourceAttrs: all ? [] : list(header(OTLP_METRIC_HEADERS.promote)),
     ignoreResourceAttrs: all ? list(header(OTLP_METRIC_HEADERS.ignore)) : [],
-    promoteScopeAttrs: truthy(header(OTLP_METRIC_HEADERS.promoteScope)),
+    promoteScopeAttrs: isTruthyWord(header(OTLP_METRIC_HEADERS.promoteScope)),
   };
 }
