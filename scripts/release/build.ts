@@ -27,6 +27,12 @@ export const WORKERS: Record<string, string> = {
   "vrl network": "engine/vrl/stdlib/net_worker.ts",
 };
 
+/**
+ * deno.json's `unstable` list as flags: `request.signal` (read by `/debug/prof/cpu` to stop when the
+ * client leaves) otherwise makes Deno print a "legacy behavior" warning once.
+ */
+const UNSTABLE_FLAGS = "--unstable-no-legacy-abort";
+
 const outName = (entry: string) => entry.replace(/\.ts$/, ".js");
 
 /**
@@ -41,7 +47,8 @@ function startScript(hash: string): string {
   const extract = `[ -f "$C/${
     outName(ENTRY)
   }" ] || "$DENO" run -A --no-config "$0" --petrel-extract "$C" || exit 1`;
-  const run = `exec "$DENO" run -A --no-config "$C/${outName(ENTRY)}" "$@"`;
+  // --no-config drops deno.json's `unstable` list: the flags it holds are given here instead.
+  const run = `exec "$DENO" run -A --no-config ${UNSTABLE_FLAGS} "$C/${outName(ENTRY)}" "$@"`;
   return `#!/bin/sh\n//bin/true; ${cacheDir}; ${findDeno}; ${extract}; ${run}\n`;
 }
 

@@ -113,11 +113,15 @@ Deno.test("release file runs from an empty directory: write, read, dashboard, la
       const html = await dash.text();
       assert.ok(html.includes("<html"), html);
       await checkLazyRoutes(server.url);
+      // reads request.signal: without deno.json's unstable flag Deno warns of "legacy behavior"
+      const prof = await fetch(`${server.url}/debug/prof/cpu?seconds=1&output=text`, { method: "POST" });
+      assert.equal(prof.status, 200, await prof.text());
       const status = await server.stop();
       stopped = true;
       assert.equal(status.code, 0, server.stderr());
       assert.ok(server.stderr().includes("Petrel stopped"), server.stderr());
       assert.ok(!server.stderr().includes("Uncaught"), server.stderr());
+      assert.ok(!server.stderr().includes("legacy behavior"), server.stderr());
       for (const line of server.stderr().split("\n").filter((l) => l.startsWith("{"))) {
         assert.match(JSON.parse(line).level, /^(info|debug)$/, `unexpected log line: ${line}`);
       }
