@@ -39,6 +39,8 @@ const BOOLEAN_FUNCS = new Set([
   "isnan",
   "bool_and",
   "bool_or",
+  "matches",
+  "matches_term",
 ]);
 
 const AVERAGING = new Set([

@@ -7,11 +7,17 @@ import type { DatabaseSync } from "node:sqlite";
 import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
 import { CAST_AGGREGATES, CAST_SCALARS } from "./casts.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
+import { FULLTEXT_SCALARS } from "./fulltext.ts";
 import { TIME_SCALARS } from "./time.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
-const SCALARS: Record<string, ScalarDef> = { ...TIME_SCALARS, ...OTHER_SCALARS, ...CAST_SCALARS };
+const SCALARS: Record<string, ScalarDef> = {
+  ...TIME_SCALARS,
+  ...OTHER_SCALARS,
+  ...CAST_SCALARS,
+  ...FULLTEXT_SCALARS,
+};
 const AGGREGATES: Record<string, AggDef> = { ...OTHER_AGGREGATES, ...CAST_AGGREGATES };
 
 /** Names of the functions this module provides, for the rewriter's checks. */
