@@ -4,7 +4,7 @@
  * the signal terminates the worker (the caller answers 408) and a fresh one takes its place.
  * Everything else (writes, DDL, SHOW, information_schema, in-memory databases) runs on the caller.
  */
-import { type ErrorData, errorFromData, timedOut } from "../common/errors.ts";
+import { type ErrorData, errorFromData, timedOut, unsupported } from "../common/errors.ts";
 import { WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
@@ -28,6 +28,7 @@ import type { Session } from "./ddl.ts";
 import { flushGroupCommit } from "../storage/group_commit.ts";
 import { executeTql, isTql, type PromQLBackend } from "./tql/mod.ts";
 import { executeFlowStatement, type FlowCatalog, isFlowStatement } from "./flow.ts";
+import { executeAdmin, isAdminStatement } from "./admin.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -150,6 +151,12 @@ async function runStatement(
   }
   try {
     if (isFlowStatement(tokens)) return await executeFlowStatement(storage, tokens, sql, session, opts.flows);
+    if (isAdminStatement(tokens)) {
+      return await executeAdmin(storage, tokens, sql, session, () => {
+        if (opts.flows === undefined) throw unsupported("ADMIN FLUSH_FLOW is not available here");
+        return opts.flows;
+      });
+    }
     if (isExplain(tokens)) {
       const started = performance.now();
       const p = planExplain(storage, tokens, sql, session);

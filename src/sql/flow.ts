@@ -1,6 +1,6 @@
 /**
  * The flow statements: `CREATE FLOW`, `DROP FLOW [IF EXISTS]`, `SHOW FLOWS [LIKE …]`,
- * `SHOW CREATE FLOW` and `ADMIN FLUSH_FLOW('name')`. Creating, dropping and flushing need the
+ * `SHOW CREATE FLOW` (`ADMIN FLUSH_FLOW` is in `admin.ts`). Creating and dropping need the
  * server's flows (`src/downsample/flows.ts`), handed in by the caller; the listings read the stored
  * flows (`greptime_private.flows`).
  */
@@ -26,8 +26,7 @@ export function isFlowStatement(tokens: Token[]): boolean {
   const [a, b, c, d] = tokens;
   if (isKeyword(a, "CREATE")) return isKeyword(b, "FLOW") || isKeyword(b, "OR") && isKeyword(d, "FLOW");
   if (isKeyword(a, "DROP")) return isKeyword(b, "FLOW");
-  if (isKeyword(a, "SHOW")) return isKeyword(b, "FLOWS") || isKeyword(b, "CREATE") && isKeyword(c, "FLOW");
-  return isKeyword(a, "ADMIN");
+  return isKeyword(a, "SHOW") && (isKeyword(b, "FLOWS") || isKeyword(b, "CREATE") && isKeyword(c, "FLOW"));
 }
 
 /** Runs a flow statement; `flows` absent (an internal caller) refuses the changing ones. */
@@ -68,23 +67,7 @@ export async function executeFlowStatement(
     }
     return stringRecords(["Flow", "Create Flow"], [[name, renderCreateFlow(flow.spec)]]);
   }
-  return await admin(cur, sql, need);
-}
-
-async function admin(cur: Cursor, sql: string, need: () => FlowCatalog): Promise<QueryOutput> {
-  const start = cur.peek()!;
-  cur.expectKw("ADMIN");
-  const fn = cur.ident("an admin function");
-  if (fn !== "flush_flow") throw unsupported(`Unsupported ADMIN function: ${fn} (Petrel has FLUSH_FLOW)`);
-  cur.expectOp("(");
-  const arg = cur.next();
-  if (arg.kind !== "string") throw cur.error(`Expected: a flow name string, found: ${arg.text}`);
-  cur.expectOp(")");
-  cur.expectEnd();
-  const last = cur.tokens[cur.tokens.length - 1];
-  const name = sql.slice(start.pos, last.pos + last.text.length);
-  const windows = await need().flush(arg.value);
-  return { kind: "records", columns: [{ name, data_type: "UInt64" }], rows: [[windows]] };
+  throw cur.error(`Expected: a flow statement, found: ${cur.describe()}`);
 }
 
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;

@@ -1,0 +1,96 @@
+/**
+ * `ADMIN flush_table` and `ADMIN compact_table` as GreptimeDB answers them (one UInt64 column named
+ * after the statement), on plain, skip_wal and metric-engine tables, and the refusals: a missing
+ * table, region functions, functions Petrel lacks, wrong arguments.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { startTestServer } from "../helpers/server.ts";
+import { sqlRequest } from "../http/fixtures/sql_client.ts";
+
+async function ok(url: string, sql: string) {
+  const r = await sqlRequest(url, sql);
+  assert.equal(r.status, 200, `${sql}: ${r.text}`);
+  return JSON.parse(r.text).output[0];
+}
+
+Deno.test("ADMIN flush_table and compact_table answer as GreptimeDB and leave the data readable", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_admin_" });
+  const server = await startTestServer({ storage: { data_home: dir } });
+  try {
+    await ok(server.url, "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE)");
+    await ok(server.url, "CREATE DATABASE other");
+    await ok(server.url, "CREATE TABLE other.q (ts TIMESTAMP TIME INDEX, v DOUBLE) WITH (skip_wal='true')");
+    await ok(server.url, "INSERT INTO m VALUES (1, 'a', 1.5), (2, 'b', 2.5)");
+    await ok(server.url, "INSERT INTO other.q VALUES (1, 7)");
+    const flushed = await ok(server.url, "ADMIN flush_table('m')");
+    assert.deepEqual(flushed.records.schema.column_schemas, [
+      { name: "ADMIN flush_table('m')", data_type: "UInt64" },
+    ]);
+    assert.deepEqual(flushed.records.rows, [[0]]);
+    // flushed: the database file alone (no WAL beside it) holds the rows
+    const copy = `${dir}/copy.sqlite`;
+    await Deno.copyFile(`${dir}/data/public.sqlite`, copy);
+    const db = new DatabaseSync(copy, { readOnly: true });
+    try {
+      assert.deepEqual({ ...db.prepare(`SELECT count(*) AS n FROM "m"`).get() }, { n: 2 });
+    } finally {
+      db.close();
+    }
+    for (const stmt of ["ADMIN flush_table('other.q')", "ADMIN FLUSH_TABLE('greptime.other.q')"]) {
+      assert.deepEqual((await ok(server.url, stmt)).records.rows, [[0]]);
+    }
+    const compacted = await ok(server.url, "ADMIN compact_table('m', 'regular', 'parallelism=2')");
+    assert.deepEqual(compacted.records.schema.column_schemas, [
+      { name: "ADMIN compact_table('m', 'regular', 'parallelism=2')", data_type: "UInt64" },
+    ]);
+    const rows = await ok(server.url, "SELECT host, v FROM m ORDER BY host");
+    assert.deepEqual(rows.records.rows, [["a", 1.5], ["b", 2.5]]);
+    const q = await ok(server.url, "SELECT v FROM other.q");
+    assert.deepEqual(q.records.rows, [[7]]);
+  } finally {
+    await server.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ADMIN compact_table on a metric compacts its closed windows; samples read back the same", async () => {
+  const server = await startTestServer();
+  try {
+    const old = Date.now() - 3_600_000;
+    const body = Array.from({ length: 50 }, (_, i) => `up,job=j${i % 5} value=${i} ${(old + i * 1000) * 1e6}`)
+      .join("\n");
+    const write = await fetch(`${server.url}/v1/influxdb/write?db=public`, { method: "POST", body });
+    assert.equal(write.status, 204, await write.text());
+    const before = await ok(server.url, "SELECT job, count(*), sum(value) FROM up GROUP BY job ORDER BY job");
+    await ok(server.url, "ADMIN compact_table('up')");
+    const after = await ok(server.url, "SELECT job, count(*), sum(value) FROM up GROUP BY job ORDER BY job");
+    assert.deepEqual(after.records.rows, before.records.rows);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("ADMIN refusals: missing table, regions, unknown functions, bad arguments", async () => {
+  const server = await startTestServer();
+  try {
+    const cases: Array<[string, number, RegExp]> = [
+      ["ADMIN flush_table('nope')", 4001, /Table not found: greptime\.public\.nope/],
+      ["ADMIN flush_table('nodb.t')", 4001, /Table not found: greptime\.nodb\.t/],
+      ["ADMIN flush_region(4398046511104)", 1001, /flush_region \(Petrel has no regions/],
+      ["ADMIN migrate_region(1, 1, 2)", 1001, /Unsupported ADMIN function: migrate_region/],
+      ["ADMIN flush_table()", 2000, /flush_table takes one string argument/],
+      ["ADMIN flush_table(m)", 2000, /a string argument of flush_table/],
+      ["ADMIN compact_table('a', 'b', 'c', 'd')", 2000, /one to three string arguments/],
+    ];
+    for (const [stmt, code, error] of cases) {
+      const r = await sqlRequest(server.url, stmt);
+      assert.equal(r.status, 400, `${stmt}: ${r.text}`);
+      const body = JSON.parse(r.text);
+      assert.equal(body.code, code, `${stmt}: ${r.text}`);
+      assert.match(body.error, error);
+    }
+  } finally {
+    await server.stop();
+  }
+});
