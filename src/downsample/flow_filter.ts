@@ -148,13 +148,17 @@ function numberText(text: string): string {
   return n !== undefined ? n.toString() : String(numberParam(text));
 }
 
-/** A LIKE pattern as a GLOB pattern: `%` → `*`, `_` → `?`, GLOB's own specials matched literally. */
-export function globOf(pattern: string): string {
+/**
+ * A LIKE pattern as a GLOB pattern: `%` → `*`, `_` → `?`, `\%`, `\_` and `\\` their character, GLOB's
+ * own specials matched literally.
+ */
+function globOf(pattern: string): string {
   let out = "";
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
-    if (ch === "\\" && i + 1 < pattern.length) {
-      out += literalGlob(pattern[++i]);
+    const next = pattern[i + 1];
+    if (ch === "\\" && (next === "%" || next === "_" || next === "\\")) {
+      out += literalGlob(pattern[++i]); // as arrow's LIKE: a backslash before anything else is itself
     } else if (ch === "%") out += "*";
     else if (ch === "_") out += "?";
     else out += literalGlob(ch);

@@ -26,7 +26,7 @@ function httpLines(): string[] {
       const n = k * 4 + h;
       const level = n % 4 === 3 ? "" : `,level=${levels[n % 3]}`;
       const status = statuses[(k + h * 5) % statuses.length];
-      const path = ["/api/users", "/API/users", "/health", "/api/x_y", "/api/xzy"][(k + h) % 5];
+      const path = ["/api/users", "/API/users", "/health", "/api/x_y", "/api/xzy", "/q?a=[1]*"][(k + h) % 6];
       const latency = ((k * 13 + h * 7) % 50) / 10;
       lines.push(
         `http,host=${host}${level} status=${status}i,latency=${latency},path="${path}",ok=${status < 400} ${
@@ -77,6 +77,12 @@ const CASES: Array<[string, string, string?]> = [
     "path = '/api/x_y' OR path NOT LIKE '%users'",
   ],
   ["like_one", "path LIKE '/api/x_y' AND NOT path LIKE '/api/x\\_y'", "path = '/api/xzy'"],
+  // GLOB's own specials (`*`, `?`, `[`) in a LIKE pattern are plain characters
+  [
+    "like_glob_chars",
+    "path LIKE '/q?a=[1]*' OR path LIKE '%[1]%' OR path LIKE '/q?%*'",
+    "path = '/q?a=[1]*'",
+  ],
   ["between_bool", "status BETWEEN 200 AND 299 AND ok AND latency < 4"],
   ["time_string", `greptime_timestamp >= '${ISO_20}' AND "host" = 'c'`],
   ["time_number", `greptime_timestamp < ${BigInt(BASE + 10 * MIN) * 1_000_000n} AND 2 < latency`],
