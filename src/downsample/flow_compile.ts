@@ -1,13 +1,14 @@
 /**
  * A parsed flow checked against its source and turned into the downsampling rule that computes it:
  * the rule's windows are the flow's `date_bin`/`date_trunc` windows, grouped by the flow's tags, and
- * its sink mapping names the columns by the SELECT's aliases.
+ * its sink mapping names the columns by the SELECT's aliases, and it reads the rows its WHERE keeps.
  */
 import { invalidArguments, tableNotFound, unsupported } from "../common/errors.ts";
 import { type Aggregate, DEFAULT_MAX_LATENESS, type DownsampleRule } from "../config/downsample.ts";
 import { parseDuration } from "../common/humantime.ts";
 import { isPhysicalTable, type Storage } from "../storage/mod.ts";
 import { sourceShape } from "../storage/window_aggregate.ts";
+import { filterSql, mapColumns } from "./flow_filter.ts";
 import type { FlowSpec } from "./flow_spec.ts";
 
 /** How long after its end a flow's window is computed (the TOML rules' default `delay`). */
@@ -46,6 +47,12 @@ export function compileFlow(
     ...c,
     field: resolve(c.field, shape.fields, "a numeric field"),
   }));
+  const allColumns = t.columns.map((c) => c.name);
+  const where = spec.where === undefined
+    ? undefined
+    : mapColumns(spec.where, (n) => resolve(n, allColumns, "a column"));
+  // the SQL is made at each read (it follows the source's layout); made once now, it checks the literals
+  if (where !== undefined) filterSql(t, where);
   const sink = storage.hasDatabase(spec.sinkDatabase)
     ? storage.getTable(spec.sinkDatabase, spec.sink)
     : undefined;
@@ -54,7 +61,7 @@ export function compileFlow(
       `CREATE FLOW: sink table ${sink.name} has time index ${sink.timeIndex}, not the window key ${spec.timeColumn}`,
     );
   }
-  const resolved: FlowSpec = { ...spec, groupTags, columns, source: t.name };
+  const resolved: FlowSpec = { ...spec, groupTags, columns, where, source: t.name };
   const aggregates = [...new Set(columns.map((c) => c.aggregate))] as Aggregate[];
   const rule: DownsampleRule = {
     source: t.name,
@@ -66,7 +73,7 @@ export function compileFlow(
     ttl: "",
     delay: FLOW_DELAY_MS,
     max_lateness: spec.expireAfter ?? parseDuration(DEFAULT_MAX_LATENESS)!,
-    sink: { flow: spec.name, flowId, groupTags, timeColumn: spec.timeColumn, columns },
+    sink: { flow: spec.name, flowId, groupTags, timeColumn: spec.timeColumn, columns, where },
   };
   return { spec: resolved, rule };
 }

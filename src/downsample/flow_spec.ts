@@ -14,6 +14,29 @@ export interface FlowColumn {
   aggregate: Aggregate;
 }
 
+/** A literal of a flow's WHERE, as written (a number keeps its text: no precision lost in JSON). */
+export type FlowLiteral =
+  | { type: "string"; value: string }
+  | { type: "number"; text: string }
+  | { type: "boolean"; value: boolean };
+
+/** A comparison operator of a flow's WHERE (`<>` is kept as `!=`). */
+export type FlowComparison = "=" | "!=" | "<" | "<=" | ">" | ">=";
+
+/**
+ * A flow's WHERE over its source's columns, each test a column against literals. Stored as JSON
+ * with the flow and turned into SQL at each read (`flow_filter.ts`), so it follows the source's
+ * current layout (its time unit, its null-tag stand-in).
+ */
+export type FlowPredicate =
+  | { op: "and" | "or"; args: FlowPredicate[] }
+  | { op: "not"; arg: FlowPredicate }
+  | { op: "compare"; column: string; cmp: FlowComparison; value: FlowLiteral }
+  | { op: "in"; column: string; values: FlowLiteral[]; negated: boolean }
+  | { op: "between"; column: string; low: FlowLiteral; high: FlowLiteral; negated: boolean }
+  | { op: "null"; column: string; negated: boolean }
+  | { op: "like"; column: string; pattern: string; negated: boolean };
+
 /** How a rule compiled from a flow writes its sink table (instead of `<field>_<aggregate>` columns). */
 export interface FlowSink {
   /** The flow's name and id: the rule's watermark key. */
@@ -24,6 +47,8 @@ export interface FlowSink {
   /** The sink's time index: the window key's alias. */
   timeColumn: string;
   columns: FlowColumn[];
+  /** The rows aggregated (the flow's WHERE, columns resolved to the source's); absent: all. */
+  where?: FlowPredicate;
 }
 
 /** A parsed `CREATE FLOW` statement. */
@@ -42,6 +67,8 @@ export interface FlowSpec {
   timeIndex: string;
   timeColumn: string;
   columns: FlowColumn[];
+  /** The WHERE, or absent (every row of the source). */
+  where?: FlowPredicate;
   /** `EXPIRE AFTER` (ms), or null. */
   expireAfter: number | null;
   comment: string;

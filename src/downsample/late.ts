@@ -16,6 +16,7 @@ import { type Storage, timeUnit, ttlCutoff } from "../storage/mod.ts";
 import type { TableMeta } from "../storage/table.ts";
 import { aggregateWindows, sourceShape, type WindowGroup } from "../storage/window_aggregate.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
+import { filterSql } from "./flow_filter.ts";
 import { clearTargetWindows, flowBatch, metricWrites, tableBatch } from "./target.ts";
 
 /** Marks taken per transaction. */
@@ -95,7 +96,10 @@ export function writeGroups(
   }
 }
 
-/** A rule's windows of `[from, to)` in its source (a flow's grouped by its GROUP BY tags only). */
+/**
+ * A rule's windows of `[from, to)` in its source (a flow's grouped by its GROUP BY tags only, of
+ * the rows its WHERE keeps).
+ */
 export function windowsOf(
   rule: DownsampleRule,
   src: DatabaseHandle,
@@ -111,5 +115,6 @@ export function windowsOf(
     rule.interval,
     rule.aggregates.includes("last"),
     rule.sink?.groupTags,
+    rule.sink?.where === undefined ? undefined : filterSql(table, rule.sink.where),
   );
 }

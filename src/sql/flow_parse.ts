@@ -2,8 +2,9 @@
  * `CREATE [OR REPLACE] FLOW [IF NOT EXISTS] <name> SINK TO <table> [EXPIRE AFTER <interval>]
  * [COMMENT '…'] AS SELECT …` for the shape Petrel's downsampling engine computes: one source table,
  * `GROUP BY` tags plus one `date_bin(INTERVAL …, <ts>)` or `date_trunc('<unit>', <ts>)` window key,
- * and avg/min/max/sum/count/last_value of fields, each aliased. Anything else is refused (1001,
- * naming the part) rather than computed differently.
+ * and avg/min/max/sum/count/last_value of fields, each aliased, of the rows an optional WHERE keeps
+ * (`flow_where.ts`). Anything else is refused (1001, naming the part) rather than computed
+ * differently.
  */
 import { invalidArguments, unsupported } from "../common/errors.ts";
 import { parseDuration } from "../common/humantime.ts";
@@ -12,6 +13,7 @@ import type { FlowColumn, FlowSpec } from "../downsample/flow_spec.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp, type Token } from "./lexer.ts";
 import { tableName } from "./ddl.ts";
+import { parseFlowWhere } from "./flow_where.ts";
 
 /** A parsed CREATE FLOW with its statement options. */
 export interface CreateFlow {
@@ -90,7 +92,7 @@ export function flowName(cur: Cursor): string {
 
 type Query = Pick<
   FlowSpec,
-  "sourceDatabase" | "source" | "interval" | "groupTags" | "timeIndex" | "timeColumn" | "columns"
+  "sourceDatabase" | "source" | "interval" | "groupTags" | "timeIndex" | "timeColumn" | "columns" | "where"
 >;
 
 function parseQuery(cur: Cursor, db: string): Query {
@@ -102,15 +104,16 @@ function parseQuery(cur: Cursor, db: string): Query {
   if (isOp(cur.peek(), "(")) throw refuse("a subquery in FROM");
   const source = tableName(cur.objectName(), { db });
   const JOINS = ["JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"];
+  const qualifiers = [source.table.toLowerCase()];
   if (
     cur.acceptKw("AS") || cur.peek()?.kind === "ident" && !isKeyword(cur.peek(), "WHERE", "GROUP", ...JOINS)
   ) {
-    cur.ident("a table alias");
+    qualifiers.push(cur.ident("a table alias").toLowerCase());
   }
   if (cur.acceptOp(",") || isKeyword(cur.peek(), ...JOINS)) {
     throw refuse("a join (a flow reads one table)");
   }
-  if (cur.acceptKw("WHERE")) throw refuse("WHERE (a flow aggregates every row of its source)");
+  const where = cur.acceptKw("WHERE") ? parseFlowWhere(cur, qualifiers) : undefined;
   cur.expectKw("GROUP", "BY");
   const keys: string[] = [];
   do keys.push(groupKey(cur, items)); while (cur.acceptOp(","));
@@ -118,10 +121,10 @@ function parseQuery(cur: Cursor, db: string): Query {
     if (isKeyword(cur.peek(), word)) throw refuse(word);
   }
   cur.expectEnd();
-  return { sourceDatabase: source.db, source: source.table, ...checkGrouping(items, keys) };
+  return { sourceDatabase: source.db, source: source.table, where, ...checkGrouping(items, keys) };
 }
 
-function checkGrouping(items: Item[], keys: string[]): Omit<Query, "sourceDatabase" | "source"> {
+function checkGrouping(items: Item[], keys: string[]): Omit<Query, "sourceDatabase" | "source" | "where"> {
   const windows = items.filter((i) => i.kind === "window");
   if (windows.length !== 1) {
     throw refuse("the SELECT needs exactly one date_bin(INTERVAL …, <time index>) or date_trunc window key");

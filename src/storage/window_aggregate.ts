@@ -33,6 +33,15 @@ export interface WindowGroup {
   values: Record<string, Record<string, number | null>>;
 }
 
+/** A value bound to a statement parameter. */
+export type SqlParam = string | number | bigint | Uint8Array | null;
+
+/** A condition on the source's rows (a flow's WHERE) and the values of its `?` parameters, in order. */
+export interface RowFilter {
+  sql: string;
+  params: SqlParam[];
+}
+
 const NUMERIC = /^(U?Int(8|16|32|64)|Float(32|64))$/;
 
 /** The tags and numeric fields of a table. */
@@ -60,7 +69,8 @@ export function firstTimeFrom(handle: DatabaseHandle, t: TableMeta, fromMs: numb
 
 /**
  * The aggregates of `[fromMs, toMs)` per tag set and window of `intervalMs`; `groupTags` (a flow's
- * GROUP BY) groups by those tags only instead of all of them.
+ * GROUP BY) groups by those tags only instead of all of them, and only rows meeting `filter` (a
+ * flow's WHERE) are aggregated.
  */
 export function aggregateWindows(
   handle: DatabaseHandle,
@@ -70,6 +80,7 @@ export function aggregateWindows(
   intervalMs: number,
   withLast: boolean,
   groupTags?: string[],
+  filter?: RowFilter,
 ): WindowGroup[] {
   const full = sourceShape(t);
   const shape = groupTags === undefined ? full : { ...full, tags: groupTags };
@@ -81,10 +92,10 @@ export function aggregateWindows(
   const num = (f: string) =>
     `(CASE WHEN typeof(${quoteIdent(f)}) IN ('integer', 'real') THEN ${quoteIdent(f)} END)`;
   const aggs = shape.fields.flatMap((f) => SQL_AGGREGATES.map((a) => `${a}(${num(f)})`));
-  const where = `WHERE ${ts} >= ? AND ${ts} < ?`;
+  const where = `WHERE ${ts} >= ? AND ${ts} < ?${filter === undefined ? "" : ` AND (${filter.sql})`}`;
   const group = `GROUP BY ${[...tags, "w"].join(", ")}`;
   const from = qualifiedName(t);
-  const params = [lowerBound(t, fromMs), msToUnit(toMs, unit)];
+  const params: SqlParam[] = [lowerBound(t, fromMs), msToUnit(toMs, unit), ...(filter?.params ?? [])];
   const read = (sql: string) => {
     const stmt = handle.conn.prepare(sql);
     (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
