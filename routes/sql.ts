@@ -108,8 +108,8 @@ export async function format(ctx: Ctx): Promise<Response> {
 }
 
 /**
- * `POST /v1/sql/analyze/stream`: `EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query>` as Server-Sent
- * Events (`metrics` snapshots, then `final` | `error` | `canceled`); a bad request is refused before
+ * `POST /v1/sql/analyze/stream`: `EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query>` (or `TQL ANALYZE
+ * …`) as Server-Sent Events (`metrics` snapshots, then `final` | `error` | `canceled`); a bad request is refused before
  * the stream starts.
  */
 export async function analyzeStream(ctx: Ctx): Promise<Response> {
@@ -120,9 +120,9 @@ export async function analyzeStream(ctx: Ctx): Promise<Response> {
   const intervalMs = snapshotInterval(params.get("snapshot_interval_ms"));
   const timezone = ctx.req.headers.get("x-greptime-timezone") ?? undefined;
   const storage = ctx.app.storage;
-  const planned = planAnalyzeStream(storage, text, { db, timezone });
+  const planned = planAnalyzeStream(storage, text, { db, timezone }, promqlBackend(ctx));
   return sseResponse((sink) =>
-    runAnalyzeStream(storage, planned, {
+    runAnalyzeStream(planned, {
       intervalMs,
       signal: sink.signal,
       emit: (e) => sink.send(e.state, eventJson(e)),

@@ -8,16 +8,22 @@
  * far. Snapshots exist only while the query runs in a query worker (file-backed databases); a query
  * on the serving thread (in-memory databases, information_schema) is over before any timer fires,
  * so it answers the final event alone.
+ *
+ * `TQL ANALYZE [VERBOSE] [FORMAT JSON] (…) <promql>` streams the same events (GreptimeDB's stream
+ * refuses it): the PromQL engine runs on the serving thread but awaits its storage reads, so
+ * snapshots can come while it runs; they carry its plan without metrics, as SQL's do.
  */
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
-import type { QueryOutput } from "../common/rows.ts";
+import type { QueryOutput, Value } from "../common/rows.ts";
 import type { Storage } from "../storage/mod.ts";
-import { runAnalyze } from "./async.ts";
+import { runAnalyze, sqlEvaluator } from "./async.ts";
+import type { Session } from "./ddl.ts";
 import { isExplain, parseExplain, planExplain, type PlannedExplain } from "./explain.ts";
-import { analyzeOutput, analyzeRows, type AnalyzeRun } from "./explain_render.ts";
+import { analyzeOutput, analyzeRows } from "./explain_render.ts";
 import { splitStatements } from "./lexer.ts";
 import { type SqlContext, startSession } from "./mod.ts";
 import { mapSqliteError } from "./results.ts";
+import { isTql, planTqlAnalyze, type PromQLBackend, type TqlText } from "./tql/mod.ts";
 
 /** One event's payload (`seq` counts every event of the stream from 0). */
 export interface AnalyzeEvent {
@@ -42,37 +48,83 @@ export function snapshotInterval(raw: string | null): number {
   return Math.min(60_000, Math.max(1_000, Number(raw.trim())));
 }
 
-/** A checked and planned stream request; checking first lets a bad request get a non-200 answer. */
+/** What the stream runs, checked and planned; checking first lets a bad request get a non-200 answer. */
 export interface PlannedStream {
-  planned: PlannedExplain;
   started: number;
+  /** The database errors are named in. */
+  db: string;
+  /** FORMAT JSON: plans are sent parsed. */
+  json: boolean;
+  /** The `stage`/`node`/`plan` rows of a snapshot while it runs. */
+  partial(elapsedNs: number): Value[][];
+  /** Runs it to the analyze output `/v1/sql` would answer. */
+  run(signal: AbortSignal): Promise<QueryOutput>;
 }
 
-/** Accepts only one `EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query>` and plans it. */
-export function planAnalyzeStream(storage: Storage, sql: string, ctx: SqlContext): PlannedStream {
+const SHAPE = "EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query> or TQL ANALYZE [VERBOSE] [FORMAT JSON] " +
+  "(start, end, step) <promql>";
+
+/**
+ * Accepts only one `EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query>` or `TQL ANALYZE [VERBOSE]
+ * [FORMAT JSON] (…) <promql>` (which GreptimeDB's stream refuses) and plans it.
+ */
+export function planAnalyzeStream(
+  storage: Storage,
+  sql: string,
+  ctx: SqlContext,
+  promql?: PromQLBackend,
+): PlannedStream {
   const started = performance.now();
   const session = startSession(storage, sql, ctx);
   const statements = splitStatements(sql);
-  const shape = "EXPLAIN ANALYZE VERBOSE [FORMAT JSON] <query>";
   if (statements.length !== 1) {
-    throw invalidArguments(`The analyze stream takes exactly one statement: ${shape}`);
+    throw invalidArguments(`The analyze stream takes exactly one statement: ${SHAPE}`);
   }
   const tokens = statements[0].tokens;
-  if (!isExplain(tokens)) throw invalidArguments(`The analyze stream only runs ${shape}`);
+  if (isTql(tokens)) return planTql(storage, { tokens, sql }, session, promql, started);
+  if (!isExplain(tokens)) throw invalidArguments(`The analyze stream only runs ${SHAPE}`);
   const options = parseExplain(tokens, sql);
-  if (!options.analyze || !options.verbose) throw invalidArguments(`The analyze stream only runs ${shape}`);
+  if (!options.analyze || !options.verbose) throw invalidArguments(`The analyze stream only runs ${SHAPE}`);
+  let planned: PlannedExplain;
   try {
-    return { planned: planExplain(storage, tokens, sql, session), started };
+    planned = planExplain(storage, tokens, sql, session);
   } catch (e) {
     throw mapSqliteError(e, session.db);
   }
+  return {
+    started,
+    db: planned.query.database,
+    json: planned.options.format === "json",
+    partial: (elapsedNs) => analyzeRows(planned, { thread: "worker", elapsedNs }),
+    run: async (signal) => analyzeOutput(planned, await runAnalyze(storage, planned, started, signal)),
+  };
 }
 
-function snapshot(p: PlannedExplain, run: AnalyzeRun): AnalyzeEvent["metrics"] {
-  return analyzeRows(p, run).map(([stage, node, plan]) => ({
+/** A TQL ANALYZE: it runs on the serving thread (the PromQL engine awaits its reads there). */
+function planTql(
+  storage: Storage,
+  statement: TqlText,
+  session: Session,
+  promql: PromQLBackend | undefined,
+  started: number,
+): PlannedStream {
+  const planned = planTqlAnalyze(promql, session.db, statement, sqlEvaluator(storage, session));
+  if (!planned) throw invalidArguments(`The analyze stream only runs ${SHAPE}`);
+  return {
+    started,
+    db: session.db,
+    json: planned.json,
+    partial: () => planned.partial(),
+    run: (signal) => planned.run({ signal }),
+  };
+}
+
+/** Stage rows as event metrics: a FORMAT JSON plan parsed, the `Total rows` row as text. */
+function eventMetrics(s: PlannedStream, rows: Value[][]): AnalyzeEvent["metrics"] {
+  return rows.map(([stage, node, plan]) => ({
     stage: stage as number | null,
     node: node as number | null,
-    plan: p.options.format === "json" && stage !== null ? JSON.parse(String(plan)) : plan,
+    plan: s.json && stage !== null ? JSON.parse(String(plan)) : plan,
   }));
 }
 
@@ -86,33 +138,31 @@ export interface StreamOptions {
 
 /** Runs the planned query, emitting snapshots while it runs and one terminal event. */
 export async function runAnalyzeStream(
-  storage: Storage,
   s: PlannedStream,
   opts: StreamOptions,
 ): Promise<void> {
-  const { planned, started } = s;
+  const { started } = s;
   let seq = 0;
   const elapsedMs = () => Math.round(performance.now() - started);
   const timer = setInterval(() => {
-    const run: AnalyzeRun = { thread: "worker", elapsedNs: Math.round((performance.now() - started) * 1e6) };
     opts.emit({
       seq: seq++,
       state: "metrics",
       partial: true,
       elapsed_ms: elapsedMs(),
-      metrics: snapshot(planned, run),
+      metrics: eventMetrics(s, s.partial(Math.round((performance.now() - started) * 1e6))),
     });
   }, opts.intervalMs);
   try {
-    const run = await runAnalyze(storage, planned, started, opts.signal);
+    const output = await s.run(opts.signal);
     clearInterval(timer);
     opts.emit({
       seq: seq++,
       state: "final",
       partial: false,
       elapsed_ms: elapsedMs(),
-      metrics: snapshot(planned, run),
-      output: analyzeOutput(planned, run),
+      metrics: eventMetrics(s, output.kind === "records" ? output.rows : []),
+      output,
     });
   } catch (e) {
     clearInterval(timer);
@@ -127,7 +177,7 @@ export async function runAnalyzeStream(
     if (opts.signal.aborted) {
       return opts.emit(end("canceled", "the client disconnected", StatusCode.Cancelled));
     }
-    const err = e instanceof PetrelError ? e : mapSqliteError(e, planned.query.database);
+    const err = e instanceof PetrelError ? e : mapSqliteError(e, s.db);
     // GreptimeDB masks internal failures (reference §4.2)
     const masked = err.code === StatusCode.Unknown || err.code === StatusCode.Internal;
     opts.emit(end("error", masked ? `Internal error: ${err.code}` : err.message, err.code));

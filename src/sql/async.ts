@@ -128,7 +128,7 @@ export async function runAnalyze(
 }
 
 /** Evaluates `SELECT <expression>` in the session (TQL's time parameters). */
-function evaluator(storage: Storage, session: Session): (expression: string) => QueryOutput {
+export function sqlEvaluator(storage: Storage, session: Session): (expression: string) => QueryOutput {
   return (expression) => {
     const text = `SELECT ${expression}`;
     return executeStatement(storage, splitStatements(text)[0].tokens, text, session);
@@ -144,7 +144,7 @@ async function runStatement(
 ): Promise<QueryOutput> {
   const signal = opts.signal;
   if (isTql(tokens)) {
-    return await executeTql(opts.promql, session.db, { tokens, sql }, evaluator(storage, session), {
+    return await executeTql(opts.promql, session.db, { tokens, sql }, sqlEvaluator(storage, session), {
       ...(signal ? { signal } : {}),
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     });

@@ -1,6 +1,7 @@
 /**
  * SQL tokens for GreptimeDB's dialect: identifiers (bare, "double" or `backtick` quoted), 'strings',
- * numbers and operators; comments are dropped. Positions are kept for error messages.
+ * numbers and operators; comments are dropped. Positions are kept for error messages. The PromQL of
+ * a TQL statement is read by PromQL's rules for strings and comments.
  */
 import { invalidSyntax } from "../common/errors.ts";
 
@@ -65,75 +66,161 @@ function readQuoted(sql: string, start: number, quote: string): { value: string;
   throw syntaxError(sql, start, `Unterminated ${quote === "'" ? "string literal" : "quoted identifier"}`);
 }
 
-/** Splits SQL text into tokens. */
-export function tokenize(sql: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i];
-    if (ch === " " || ch === "\n" || ch === "\t" || ch === "\r" || /\s/.test(ch)) {
-      i++;
-      continue;
+/**
+ * How text is read: SQL, or the PromQL of a TQL statement, where `#` starts a comment to the end of
+ * the line and strings are '…' or "…" with backslash escapes, or `…` raw (Prometheus' lexer), so a
+ * `;` inside them does not end the statement. `--` and `/*` are not comments in PromQL.
+ */
+type Mode = "sql" | "promql";
+
+/** Reads tokens one at a time from an offset. */
+class Lexer {
+  i = 0;
+  constructor(readonly sql: string) {}
+
+  /** The next token read in `mode` (whitespace and comments skipped); null at the end. */
+  next(mode: Mode = "sql"): Token | null {
+    const sql = this.sql;
+    while (this.i < sql.length) {
+      const i = this.i, ch = sql[i];
+      if (ch === " " || ch === "\n" || ch === "\t" || ch === "\r" || /\s/.test(ch)) {
+        this.i++;
+        continue;
+      }
+      if (mode === "promql") {
+        if (ch === "#") {
+          this.i = promqlCommentEnd(sql, i);
+          continue;
+        }
+        if (ch === "'" || ch === '"' || ch === "`") return this.promqlString(ch);
+      } else {
+        if (ch === "-" && sql[i + 1] === "-") {
+          while (this.i < sql.length && sql[this.i] !== "\n") this.i++;
+          continue;
+        }
+        if (ch === "/" && sql[i + 1] === "*") {
+          const end = sql.indexOf("*/", i + 2);
+          if (end < 0) throw syntaxError(sql, i, "Unterminated comment");
+          this.i = end + 2;
+          continue;
+        }
+        if (ch === "'" || ((ch === "E" || ch === "e") && sql[i + 1] === "'")) {
+          const { value, end } = readQuoted(sql, ch === "'" ? i : i + 1, "'");
+          return this.emit("string", end, value);
+        }
+        if (ch === '"' || ch === "`") {
+          const { value, end } = readQuoted(sql, i, ch);
+          return this.emit("qident", end, value);
+        }
+      }
+      return this.plain(ch);
     }
-    if (ch === "-" && sql[i + 1] === "-") {
-      while (i < sql.length && sql[i] !== "\n") i++;
-      continue;
+    return null;
+  }
+
+  /** The next SQL token, not consumed. */
+  peek(): Token | null {
+    const at = this.i;
+    try {
+      return this.next();
+    } finally {
+      this.i = at;
     }
-    if (ch === "/" && sql[i + 1] === "*") {
-      const end = sql.indexOf("*/", i + 2);
-      if (end < 0) throw syntaxError(sql, i, "Unterminated comment");
-      i = end + 2;
-      continue;
-    }
-    if (ch === "'" || ((ch === "E" || ch === "e") && sql[i + 1] === "'")) {
-      const start = ch === "'" ? i : i + 1;
-      const { value, end } = readQuoted(sql, start, "'");
-      tokens.push({ kind: "string", text: sql.slice(i, end), value, pos: i });
-      i = end;
-      continue;
-    }
-    if (ch === '"' || ch === "`") {
-      const { value, end } = readQuoted(sql, i, ch);
-      tokens.push({ kind: "qident", text: sql.slice(i, end), value, pos: i });
-      i = end;
-      continue;
-    }
+  }
+
+  private emit(kind: TokenKind, end: number, value?: string): Token {
+    const text = this.sql.slice(this.i, end);
+    const t = { kind, text, value: value ?? text, pos: this.i };
+    this.i = end;
+    return t;
+  }
+
+  /** Numbers, identifiers, parameters and operators: read alike in SQL and PromQL. */
+  private plain(ch: string): Token {
+    const sql = this.sql, i = this.i;
     if ((ch >= "0" && ch <= "9") || (ch === "." && /[0-9]/.test(sql[i + 1] ?? ""))) {
       NUMBER.lastIndex = i;
-      const text = NUMBER.exec(sql)![0];
-      tokens.push({ kind: "number", text, value: text, pos: i });
-      i += text.length;
-      continue;
+      return this.emit("number", i + NUMBER.exec(sql)![0].length);
     }
     if (IDENT_START.test(ch)) {
       IDENT.lastIndex = i;
-      const text = IDENT.exec(sql)![0];
-      tokens.push({ kind: "ident", text, value: text, pos: i });
-      i += text.length;
-      continue;
+      return this.emit("ident", i + IDENT.exec(sql)![0].length);
     }
     if (ch === "?" || ch === "$") {
       const m = /^(\?\d*|\$\d+)/.exec(sql.slice(i, i + 20));
-      if (m) {
-        tokens.push({ kind: "param", text: m[0], value: m[0], pos: i });
-        i += m[0].length;
-        continue;
-      }
+      if (m) return this.emit("param", i + m[0].length);
     }
     const op = OPERATORS.find((o) => sql.startsWith(o, i));
-    if (op) {
-      tokens.push({ kind: "op", text: op, value: op, pos: i });
-      i += op.length;
-      continue;
-    }
-    if ("(),;.=<>+-*/%|&~!^[]:{}@#".includes(ch)) {
-      tokens.push({ kind: "op", text: ch, value: ch, pos: i });
-      i++;
-      continue;
-    }
+    if (op) return this.emit("op", i + op.length);
+    if ("(),;.=<>+-*/%|&~!^[]:{}@#".includes(ch)) return this.emit("op", i + 1);
     throw syntaxError(sql, i, `Unexpected character '${ch}'`);
   }
+
+  /**
+   * A PromQL string; "…" reads as a quoted identifier, as in SQL, so `AS "alias"` keeps working.
+   * One left open runs to the end, for the PromQL parser to report.
+   */
+  private promqlString(quote: string): Token {
+    const sql = this.sql;
+    let j = this.i + 1, value = "";
+    while (j < sql.length && sql[j] !== quote) {
+      if (sql[j] === "\\" && quote !== "`" && j + 1 < sql.length) j++;
+      value += sql[j++];
+    }
+    return this.emit(quote === "'" ? "string" : "qident", Math.min(j + 1, sql.length), value);
+  }
+}
+
+/**
+ * Where a PromQL `#` comment at `from` ends: at the end of its line, or at a `;` that ends the
+ * line, which ends the statement as GreptimeDB (whose parser knows no `#` comments) would split
+ * `… # note;⏎SELECT 1`; any other `;` in a comment is part of it.
+ */
+function promqlCommentEnd(sql: string, from: number): number {
+  const eol = sql.indexOf("\n", from);
+  const line = sql.slice(from, eol < 0 ? sql.length : eol).trimEnd();
+  if (line.endsWith(";")) return from + line.length - 1;
+  return eol < 0 ? sql.length : eol;
+}
+
+/** Splits SQL text into tokens. */
+export function tokenize(sql: string): Token[] {
+  const lexer = new Lexer(sql);
+  const tokens: Token[] = [];
+  for (let t = lexer.next(); t; t = lexer.next()) tokens.push(t);
   return tokens;
+}
+
+/**
+ * Reads a TQL statement's keywords and parameter list (SQL) onto `cur`, the grammar of
+ * `tql/statement.ts`: true when PromQL follows, false when they are not well formed (the rest stays
+ * SQL and the TQL parser reports what is wrong).
+ */
+function readTqlHeader(lexer: Lexer, cur: Token[]): boolean {
+  const take = (ok: (t: Token) => boolean): boolean => {
+    let t: Token | null;
+    try {
+      t = lexer.peek();
+    } catch {
+      return false; // not SQL: PromQL starts here
+    }
+    if (!t || !ok(t)) return false;
+    cur.push(lexer.next()!);
+    return true;
+  };
+  if (take((t) => isKeyword(t, "EXPLAIN", "ANALYZE"))) {
+    take((t) => isKeyword(t, "VERBOSE"));
+    if (take((t) => isKeyword(t, "FORMAT"))) take((t) => !isOp(t, ";"));
+  } else if (!take((t) => isKeyword(t, "EVAL", "EVALUATE"))) return false;
+  if (!take((t) => isOp(t, "("))) return true;
+  for (let depth = 1; depth > 0;) {
+    const t = lexer.peek();
+    if (!t || isOp(t, ";")) return false;
+    if (isOp(t, "(")) depth++;
+    if (isOp(t, ")")) depth--;
+    cur.push(lexer.next()!);
+  }
+  return true;
 }
 
 /** One statement of a request: its tokens and source text. */
@@ -144,21 +231,30 @@ export interface StatementText {
   offset: number;
 }
 
-/** Splits a request into `;`-separated statements, dropping empty ones. */
+/**
+ * Splits a request into `;`-separated statements, dropping empty ones. A TQL statement's PromQL is
+ * read as PromQL, so a `;` in its strings and comments stays in it.
+ */
 export function splitStatements(sql: string): StatementText[] {
-  const tokens = tokenize(sql);
+  const lexer = new Lexer(sql);
   const out: StatementText[] = [];
   let cur: Token[] = [];
+  let mode: Mode = "sql";
   const flush = (endPos: number) => {
     if (cur.length > 0) {
       const start = cur[0].pos;
       out.push({ tokens: cur, text: sql.slice(start, endPos), offset: start });
     }
     cur = [];
+    mode = "sql";
   };
-  for (const t of tokens) {
-    if (t.kind === "op" && t.text === ";") flush(t.pos);
-    else cur.push(t);
+  for (let t = lexer.next(); t; t = lexer.next(mode)) {
+    if (t.kind === "op" && t.text === ";") {
+      flush(t.pos);
+      continue;
+    }
+    cur.push(t);
+    if (cur.length === 1 && isKeyword(t, "TQL") && readTqlHeader(lexer, cur)) mode = "promql";
   }
   flush(sql.length);
   return out;

@@ -133,6 +133,69 @@ Deno.test("analyze stream: anything but one EXPLAIN ANALYZE VERBOSE query is ref
   });
 });
 
+Deno.test("analyze stream: TQL ANALYZE streams its plan metrics, ending with what /v1/sql answers", async () => {
+  await withTable(async (s) => {
+    const sql = "TQL ANALYZE (0, 10, '5s') cpu";
+    const events = await readEvents(await stream(s, { sql }));
+    assert.deepEqual(events.map((e) => [e.event, e.data.seq, e.data.partial]), [["final", 0, false]]);
+    const [records] = (events[0].data.output as { records: { rows: unknown[][] } }[]).map((o) => o.records);
+    const plan = String(records.rows[0][2]);
+    assert.match(plan, /^PromQLEvalExec: range=\[0\.\.10000\], step=\[5000\], .*metrics=\[output_rows=4, /);
+    assert.match(
+      plan,
+      /\n {2}SeriesSelectExec: selector=\[cpu\], tables=\[public\.cpu\], .*output_samples=3, /,
+    );
+    assert.deepEqual(records.rows[1], [null, null, "Total rows: 4"]);
+    assert.deepEqual(
+      events[0].data.metrics,
+      records.rows.map(([stage, node, plan]) => ({ stage, node, plan })),
+    );
+    const timeless = (text: string) => text.replace(/elapsed_compute=[^,\]]+/g, "");
+    const res = await fetch(`${s.url}/v1/sql`, {
+      method: "POST",
+      headers: FORM,
+      body: new URLSearchParams({ sql }),
+    });
+    const sqlRows = (await res.json()).output[0].records.rows;
+    assert.equal(timeless(sqlRows[0][2]), timeless(plan));
+    assert.deepEqual(sqlRows[1], records.rows[1]);
+
+    // VERBOSE FORMAT JSON, a ; in its comment; the plan parsed in the events as for EXPLAIN ANALYZE
+    const json = await readEvents(
+      await stream(s, { sql: "TQL ANALYZE VERBOSE FORMAT JSON (0, 10, '5s') sum(cpu{host!~'x;y'}) # a;b" }),
+    );
+    const root = (json.at(-1)!.data.metrics as { plan: Record<string, unknown> }[])[0].plan;
+    assert.equal(root.name, "PromQLEvalExec");
+    assert.equal(root.output_rows, 2);
+    assert.match(String(root.param), /query=sum\(cpu\{host!~'x;y'\}\)$/);
+    assert.deepEqual(Object.keys(root.metrics as object), ["plan_time", "elapsed"]);
+    const [read] = root.children as { name: string; metrics: unknown }[];
+    assert.deepEqual([read.name, read.metrics], ["SeriesSelectExec", {
+      output_series: 2,
+      output_samples: 3,
+    }]);
+
+    // a failure while it runs is the stream's error event
+    const [error] = await readEvents(await stream(s, { sql: "TQL ANALYZE (0, 10, '5s') cpu[1m]" }));
+    assert.deepEqual([error.event, error.data.code], ["error", 1004]);
+    assert.match(String(error.data.reason), /range vector/);
+
+    // what /v1/sql would refuse, and TQL other than ANALYZE, is refused before the stream starts
+    const refused: Array<[string, number]> = [
+      ["TQL EVAL (0, 10, '5s') cpu", 1004],
+      ["TQL EXPLAIN (0, 10, '5s') cpu", 1004],
+      ["TQL ANALYZE (0, 10, '5s') nope", 4001],
+      ["TQL ANALYZE (0, 10, '5s') cpu; SELECT 1", 1004],
+      ["TQL ANALYZE (0, 10, '0s') cpu", 1004],
+    ];
+    for (const [sql, code] of refused) {
+      const res = await stream(s, { sql });
+      assert.equal(res.status, 400, sql);
+      assert.equal((await res.json()).code, code, sql);
+    }
+  });
+});
+
 Deno.test("analyze stream: partial snapshots while a query runs; a client that leaves stops its query", async () => {
   await withTable(async (s) => {
     // Both query threads run an endless query, each stream read until its first snapshot.

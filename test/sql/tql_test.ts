@@ -164,6 +164,7 @@ Deno.test("TQL EVAL over /v1/sql", async (t) => {
       () => nowAndBare(s),
     );
     await t.step("several statements in one body, each its own output", () => multiStatement(s));
+    await t.step("a ; in a PromQL string or # comment stays in the statement", () => semicolons(s));
     await t.step("every /v1/sql format answers what /v1/promql answers", () => everyFormat(s));
   } finally {
     await s.stop();
@@ -211,6 +212,48 @@ async function multiStatement(s: TestServer): Promise<void> {
   assert.deepEqual(records(other, 1).rows, [[MID * 1000, 1300, "i-1", "api"]]);
   const missing = await post(s, "/v1/sql", { sql: `USE other; TQL EVAL (${MID}, ${MID}, '1s') up` });
   assert.equal(JSON.parse(missing.body).code, 4001, missing.body);
+}
+
+/** Each statement's rows. */
+function outputs(r: Reply): unknown[][][] {
+  assert.equal(r.status, 200, r.body);
+  return JSON.parse(r.body).output.map((o: { records: Records }) => o.records.rows);
+}
+
+async function semicolons(s: TestServer): Promise<void> {
+  const frame = `(${MID}, ${MID}, '1s')`, up = [[MID * 1000, 1, "i-1", "api"]];
+  const sql = async (text: string) => outputs(await post(s, "/v1/sql", { sql: text }));
+  // the issue's statement, and /v1/promql (one expression) reads the same PromQL alike
+  const comment = "1+1 # a;b";
+  const tql = records(await post(s, "/v1/sql", { sql: `TQL EVAL (0, 10, '5s') ${comment}` }));
+  assert.deepEqual(tql.rows, [[0, 2], [5000, 2], [10000, 2]]);
+  assert.deepEqual(
+    records(await promql(s, { start: "0", end: "10", step: "5s", query: comment })).rows,
+    tql.rows,
+  );
+  // every PromQL quote: "…" and '…' with backslash escapes, `…` raw; SQL after the TQL statement
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up{job!="a;b"}; SELECT 'c;d'`), [up, [["c;d"]]]);
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up{job=~'api|it\\'s;'}`), [up]);
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up{job!="a\\";"};`), [up]);
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up{job=~\`api|\\d;\`} AS v; SELECT 1`), [up, [[1]]]);
+  // a comment runs to the end of its line, whatever quotes it holds
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up # don't\n * 2`), [[[MID * 1000, 2, "i-1", "api"]]]);
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up # x; SELECT 1`), [up], "one line: SELECT is commented");
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up # x\n; SELECT 1`), [up, [[1]]]);
+  // a ; ending the comment's line ends the statement, as GreptimeDB splits it
+  assert.deepEqual(await sql(`TQL EVAL ${frame} up # x;\nSELECT 1`), [up, [[1]]]);
+  // -- is PromQL's minus twice, not an SQL comment
+  assert.deepEqual(await sql("TQL EVAL (0, 0, '1s') 1--1"), [[[0, 2]]]);
+  const alias = records(await post(s, "/v1/sql", { sql: `TQL EVAL ${frame} up{job=~"api|;"} AS v # c;d` }));
+  assert.deepEqual(alias.schema.column_schemas.map((c) => c.name).slice(0, 2), ["greptime_timestamp", "v"]);
+  // a quote left open runs to the end and the PromQL parser says so
+  const open = await post(s, "/v1/sql", { sql: `TQL EVAL ${frame} up{job="a; SELECT 1` });
+  assert.equal(open.status, 400, open.body);
+  assert.equal(JSON.parse(open.body).code, 2000, open.body);
+  const formatted = await post(s, "/v1/sql/format", { sql: `TQL EVAL ${frame} up{job="a;b"} # c;d` });
+  assert.deepEqual(JSON.parse(formatted.body), {
+    formatted: `TQL EVAL (${MID}, ${MID}, '1s') up{job="a;b"};`,
+  });
 }
 
 const FORMATS = [

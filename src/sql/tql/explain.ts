@@ -6,7 +6,7 @@
  * the evaluation with its output rows and time, over each read with the series and samples it
  * returned and its time, then `Total rows: N`.
  */
-import type { QueryOutput } from "../../common/rows.ts";
+import type { QueryOutput, Value } from "../../common/rows.ts";
 import { prettify, selectorString } from "../../promql/mod.ts";
 import { formatDuration, type JsonPlanNode, stageRecords } from "../explain_render.ts";
 import { stringRecords } from "../show.ts";
@@ -37,7 +37,9 @@ export function tqlExplainOutput(p: PreparedTql): QueryOutput {
 
 type Metric = [string, number, boolean];
 
-function rootMetrics(p: PreparedTql, run: TqlRun): Metric[] {
+/** What a run measured at the root; nothing before it finished. */
+function rootMetrics(p: PreparedTql, run: TqlRun | null): Metric[] {
+  if (!run) return [];
   const rows = run.output.kind === "records" ? run.output.rows.length : 0;
   const out: Metric[] = [["output_rows", rows, false], ["elapsed_compute", run.evalNs, true]];
   if (p.stmt.verbose) out.push(["plan_time", p.planNs, true], ["elapsed", run.elapsedNs, true]);
@@ -54,17 +56,23 @@ function readMetrics(read: SelectRecord | undefined): Metric[] {
   ]];
 }
 
-function shown(metrics: Metric[]): string {
-  return `metrics=[${metrics.map(([k, v, time]) => `${k}=${time ? formatDuration(v) : v}`).join(", ")}]`;
+/** A node's metrics as text; none at all while the query runs (as SQL's EXPLAIN ANALYZE shows it). */
+function shown(line: string, metrics: Metric[] | null): string {
+  if (!metrics) return line;
+  return `${line}, metrics=[${
+    metrics.map(([k, v, time]) => `${k}=${time ? formatDuration(v) : v}`).join(", ")
+  }]`;
 }
 
 function rootParam(p: PreparedTql): string {
   return p.stmt.verbose ? `${frameParam(p)}, query=${p.stmt.query.replace(/\s+/g, " ")}` : frameParam(p);
 }
 
-function textPlan(p: PreparedTql, run: TqlRun): string {
-  const lines = [`${ROOT}: ${rootParam(p)}, ${shown(rootMetrics(p, run))}`];
-  p.selects.forEach((s, i) => lines.push(`  ${READ}: ${readParam(s)}, ${shown(readMetrics(run.reads[i]))}`));
+function textPlan(p: PreparedTql, run: TqlRun | null): string {
+  const lines = [shown(`${ROOT}: ${rootParam(p)}`, run && rootMetrics(p, run))];
+  p.selects.forEach((s, i) =>
+    lines.push(shown(`  ${READ}: ${readParam(s)}`, run && readMetrics(run.reads[i])))
+  );
   return lines.map((l) => l + "\n").join("");
 }
 
@@ -77,14 +85,25 @@ function jsonNode(name: string, param: string, metrics: Metric[]): JsonPlanNode 
   return node;
 }
 
-/** TQL ANALYZE [VERBOSE] [FORMAT JSON]'s `stage`/`node`/`plan` rows. */
-export function tqlAnalyzeOutput(p: PreparedTql, run: TqlRun): QueryOutput {
+/**
+ * TQL ANALYZE [VERBOSE] [FORMAT JSON]'s `stage`/`node`/`plan` rows; without a run (the analyze
+ * stream's snapshots while it runs), the plan alone and no `Total rows`.
+ */
+export function tqlAnalyzeRows(p: PreparedTql, run: TqlRun | null): Value[][] {
   let plan: string;
   if (p.stmt.format === "json") {
     const root = jsonNode(ROOT, rootParam(p), rootMetrics(p, run));
-    p.selects.forEach((s, i) => root.children.push(jsonNode(READ, readParam(s), readMetrics(run.reads[i]))));
+    p.selects.forEach((s, i) =>
+      root.children.push(jsonNode(READ, readParam(s), run ? readMetrics(run.reads[i]) : []))
+    );
     plan = JSON.stringify(root);
   } else plan = textPlan(p, run);
+  if (!run) return [[0, 0, plan]];
   const total = run.output.kind === "records" ? run.output.rows.length : 0;
-  return stageRecords([[0, 0, plan], [null, null, `Total rows: ${total}`]]);
+  return [[0, 0, plan], [null, null, `Total rows: ${total}`]];
+}
+
+/** TQL ANALYZE [VERBOSE] [FORMAT JSON]'s records. */
+export function tqlAnalyzeOutput(p: PreparedTql, run: TqlRun): QueryOutput {
+  return stageRecords(tqlAnalyzeRows(p, run));
 }

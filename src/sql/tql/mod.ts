@@ -3,10 +3,10 @@
  * PromQL engine (`src/promql/`) through the storage access the caller supplies.
  */
 import { unsupported } from "../../common/errors.ts";
-import type { QueryOutput } from "../../common/rows.ts";
+import type { QueryOutput, Value } from "../../common/rows.ts";
 import type { Token } from "../lexer.ts";
 import { prepareTql, type PromQLBackend, runTql, type TqlRunOptions } from "./eval.ts";
-import { tqlAnalyzeOutput, tqlExplainOutput } from "./explain.ts";
+import { tqlAnalyzeOutput, tqlAnalyzeRows, tqlExplainOutput } from "./explain.ts";
 import { type SqlEvaluator, tqlFrame } from "./params.ts";
 import { parseTql } from "./statement.ts";
 
@@ -14,11 +14,17 @@ export type { PromQLBackend } from "./eval.ts";
 export type { SqlEvaluator } from "./params.ts";
 export { isTql } from "./statement.ts";
 
+/** A statement as the SQL front hands it over: its tokens, and the request they are of. */
+export interface TqlText {
+  tokens: Token[];
+  sql: string;
+}
+
 /** Runs one TQL statement against `db`; without a backend TQL is not available. */
 export async function executeTql(
   backend: PromQLBackend | undefined,
   db: string,
-  statement: { tokens: Token[]; sql: string },
+  statement: TqlText,
   evaluate: SqlEvaluator,
   opts: TqlRunOptions = {},
 ): Promise<QueryOutput> {
@@ -29,4 +35,33 @@ export async function executeTql(
   if (stmt.mode === "explain") return tqlExplainOutput(prepared);
   const run = await runTql(backend, db, prepared, started, opts);
   return stmt.mode === "analyze" ? tqlAnalyzeOutput(prepared, run) : run.output;
+}
+
+/** A TQL ANALYZE checked and resolved, to run later (the analyze stream). */
+export interface PlannedTqlAnalyze {
+  /** FORMAT JSON: the plan is JSON text. */
+  json: boolean;
+  /** The `stage`/`node`/`plan` rows before the run finished: the plan without metrics. */
+  partial(): Value[][];
+  /** Runs the query: TQL ANALYZE's output, as `/v1/sql` answers it. */
+  run(opts: TqlRunOptions): Promise<QueryOutput>;
+}
+
+/** Parses and resolves a TQL statement without running it; null when it is not a TQL ANALYZE. */
+export function planTqlAnalyze(
+  backend: PromQLBackend | undefined,
+  db: string,
+  statement: TqlText,
+  evaluate: SqlEvaluator,
+): PlannedTqlAnalyze | null {
+  const started = performance.now();
+  const stmt = parseTql(statement.tokens, statement.sql);
+  if (stmt.mode !== "analyze") return null;
+  if (!backend) throw unsupported("TQL is not available here: it needs the PromQL engine (use /v1/sql)");
+  const prepared = prepareTql(backend, db, stmt, tqlFrame(stmt, evaluate), started);
+  return {
+    json: stmt.format === "json",
+    partial: () => tqlAnalyzeRows(prepared, null),
+    run: async (opts) => tqlAnalyzeOutput(prepared, await runTql(backend, db, prepared, started, opts)),
+  };
 }
