@@ -6,10 +6,10 @@ import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported }
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
-import type { DataType, QueryOutput, TableOptions } from "../common/rows.ts";
+import type { ColumnIndex, DataType, QueryOutput, TableOptions } from "../common/rows.ts";
 import { isDecimalWord, parseSqlType } from "../storage/datatypes.ts";
 import { indexOptions } from "../storage/column_index.ts";
-import { addColumns, alterOptions, createTable, dropColumn } from "../storage/ddl.ts";
+import { addColumns, alterOptions, createTable, dropColumn, setColumnIndex } from "../storage/ddl.ts";
 import type { TableSpec } from "../storage/ddl.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -262,7 +262,41 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     alterOptions(handle, meta, set, unset);
     return affected(0);
   }
+  if (cur.acceptKw("MODIFY", "COLUMN")) {
+    const name = cur.ident("a column name");
+    if (isKeyword(cur.peek(), "SET", "UNSET")) {
+      setColumnIndex(handle, meta, name, parseIndexChange(cur));
+      return affected(0);
+    }
+  }
   throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
+}
+
+/**
+ * `SET FULLTEXT|SKIPPING INDEX [WITH (…)]`, `SET INVERTED INDEX` or `UNSET <kind> INDEX` after
+ * `MODIFY COLUMN c`: the index the column is to have, or `{ unset: kind }`.
+ */
+function parseIndexChange(cur: Cursor): ColumnIndex | { unset: ColumnIndex["kind"] } {
+  const unset = cur.acceptKw("UNSET");
+  if (!unset) cur.expectKw("SET");
+  const word = cur.next();
+  const kind = isKeyword(word, "FULLTEXT", "SKIPPING", "INVERTED")
+    ? word.text.toLowerCase() as ColumnIndex["kind"]
+    : undefined;
+  if (kind === undefined) throw cur.error(`Expected: FULLTEXT, SKIPPING or INVERTED, found: ${word.text}`);
+  cur.expectKw("INDEX");
+  if (unset) {
+    cur.expectEnd();
+    return { unset: kind };
+  }
+  const given = kind !== "inverted" && cur.acceptKw("WITH") ? parseOptions(cur) : {};
+  cur.expectEnd();
+  if (kind === "inverted") return { kind, options: {} };
+  try {
+    return { kind, options: indexOptions(kind, given) };
+  } catch (e) {
+    throw invalidArguments((e as Error).message);
+  }
 }
 
 /** Runs CREATE/DROP/ALTER/TRUNCATE statements; undefined if the statement is not DDL. */

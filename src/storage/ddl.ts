@@ -17,7 +17,7 @@ import {
   rebuildTableSql,
   validateTableName,
 } from "./table.ts";
-import type { DataType, TableOptions } from "../common/rows.ts";
+import type { ColumnIndex, DataType, TableOptions } from "../common/rows.ts";
 
 /** What CREATE TABLE says about a table. */
 export interface TableSpec {
@@ -167,6 +167,32 @@ export function dropColumn(handle: DatabaseHandle, table: TableMeta, name: strin
     handle.conn.exec(`ALTER TABLE ${qualifiedName(table)} DROP COLUMN ${quoteIdent(col.name)}`);
     handle.saveMeta({ ...table, columns: table.columns.filter((c) => c !== col) });
   });
+}
+
+/**
+ * Gives a column a secondary index, or takes one away (`{ unset: kind }`; a kind the column lacks is
+ * left as it is). Indexes are metadata here (SQLite scans), kept for SHOW CREATE TABLE and migration.
+ */
+export function setColumnIndex(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  name: string,
+  change: ColumnIndex | { unset: ColumnIndex["kind"] },
+): void {
+  const col = table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!col) {
+    throw new PetrelError(StatusCode.TableColumnNotFound, `Column ${name} not exists in table ${table.name}`);
+  }
+  if ("kind" in change && change.kind === "fulltext" && col.type !== "String") {
+    throw invalidArguments(`FULLTEXT index only supports string type, column ${col.name} is ${col.type}`);
+  }
+  const next: ColumnMeta = { ...col };
+  if ("kind" in change) next.index = change;
+  else if (col.index?.kind === change.unset) delete next.index;
+  else return;
+  handle.transaction(() =>
+    handle.saveMeta({ ...table, columns: table.columns.map((c) => c === col ? next : c) })
+  );
 }
 
 const ALTERABLE = new Set([
