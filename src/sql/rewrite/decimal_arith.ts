@@ -16,14 +16,20 @@
  * (of any scales) with decimals or integers compare exactly.
  */
 import type { DataType } from "../../common/rows.ts";
-import { decimalSpec, type DecimalSpec, isDecimalType, MAX_DECIMAL_PRECISION } from "../../common/decimal.ts";
+import { type DecimalSpec, decimalSpec, isDecimalType, MAX_DECIMAL_PRECISION } from "../../common/decimal.ts";
 import { isDecimalWord } from "../../storage/datatypes.ts";
 import { invalidArguments } from "../../common/errors.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { castAs, castTarget } from "../cast_type.ts";
 import { CMP_OPS, type QueryTokens } from "../query_tokens.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
-import { decimalAggregateType, decimalCallScaled, decimalColumnAt, isByItem, realOfScaled } from "./decimals.ts";
+import {
+  decimalAggregateType,
+  decimalCallScaled,
+  decimalColumnAt,
+  isByItem,
+  realOfScaled,
+} from "./decimals.ts";
 import { decimalCastScaled } from "./casts.ts";
 
 /** What typing an expression needs: the tokens and the column types in scope. */
@@ -97,7 +103,11 @@ function combine(op: string, l: NumType, r: NumType): NumType {
   if (l.kind === "unknown" || r.kind === "unknown") return { kind: "unknown" };
   if (l.kind === "float" || r.kind === "float") return { kind: "float" };
   if (l.kind === "int" && r.kind === "int") return INT64;
-  return decimalResult(op, l.kind === "decimal" ? l : { p: l.p, s: 0 }, r.kind === "decimal" ? r : { p: r.p, s: 0 });
+  return decimalResult(
+    op,
+    l.kind === "decimal" ? l : { p: l.p, s: 0 },
+    r.kind === "decimal" ? r : { p: r.p, s: 0 },
+  );
 }
 
 /** The type of a column type name as an arithmetic operand. */
@@ -153,7 +163,10 @@ class ChainParser {
       const right = this.product(left[1] + 1);
       if (!right) return undefined;
       const op = this.t.q.toks[left[1]].text;
-      left = [{ kind: "bin", op, l: left[0], r: right[0], type: combine(op, left[0].type, right[0].type) }, right[1]];
+      left = [
+        { kind: "bin", op, l: left[0], r: right[0], type: combine(op, left[0].type, right[0].type) },
+        right[1],
+      ];
     }
     return left;
   }
@@ -164,7 +177,10 @@ class ChainParser {
       const right = this.operand(left[1] + 1);
       if (!right) return undefined;
       const op = this.t.q.toks[left[1]].text;
-      left = [{ kind: "bin", op, l: left[0], r: right[0], type: combine(op, left[0].type, right[0].type) }, right[1]];
+      left = [
+        { kind: "bin", op, l: left[0], r: right[0], type: combine(op, left[0].type, right[0].type) },
+        right[1],
+      ];
     }
     return left;
   }
@@ -242,7 +258,9 @@ class Renderer {
     if (type.kind !== "decimal") return this.plain(n);
     if (n.kind === "bin") {
       const sl = scaleOf(n.l), sr = scaleOf(n.r);
-      return `__petrel_decimal_arith('${n.op}', ${this.scaled(n.l)}, ${sl}, ${this.scaled(n.r)}, ${sr}, ${type.p}, ${type.s})`;
+      return `__petrel_decimal_arith('${n.op}', ${this.scaled(n.l)}, ${sl}, ${
+        this.scaled(n.r)
+      }, ${sr}, ${type.p}, ${type.s})`;
     }
     const x = n.group ? this.scaled(n.group) : this.leafScaled(n);
     return n.neg ? `__petrel_decimal_arith('-', 0, 0, ${x}, ${type.s}, ${type.p}, ${type.s})` : x;
@@ -317,7 +335,11 @@ function mentionsDecimals(c: RewriteCtx): boolean {
 }
 
 /** The unscaled-integer SQL and type of `[s, e)` when it is a decimal-typed expression. */
-export function decimalExprAt(c: RewriteCtx, s: number, e: number): { sql: string; spec: DecimalSpec } | undefined {
+export function decimalExprAt(
+  c: RewriteCtx,
+  s: number,
+  e: number,
+): { sql: string; spec: DecimalSpec } | undefined {
   if (!mentionsDecimals(c) || busyStarts(c).has(s)) return undefined;
   const node = parseRange({ q: c.q, colTypes: c.time.colTypes }, s, e);
   if (!node || node.type.kind !== "decimal") return undefined;
