@@ -53,6 +53,20 @@ const NUMBER_RE = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
  * storage limit) more than a 64-bit integer holds.
  */
 export function toScaled(v: string | number | bigint | boolean, spec: DecimalSpec): bigint {
+  const scaled = toScaledWide(v, spec);
+  if (scaled > INT64_MAX || scaled < INT64_MIN) {
+    throw invalidArguments(
+      `Decimal value ${v} needs more than the 18 to 19 significant digits Petrel stores (a 64-bit integer at scale ${spec.scale})`,
+    );
+  }
+  return scaled;
+}
+
+/**
+ * A value as the unscaled integer of `spec`, rounded as {@link toScaled} does, checked against the
+ * precision only: a query's decimals (casts, arithmetic) reach 38 digits, past what storage holds.
+ */
+export function toScaledWide(v: string | number | bigint | boolean, spec: DecimalSpec): bigint {
   const text = typeof v === "string" ? v.trim() : typeof v === "boolean" ? (v ? "1" : "0") : numberText(v);
   const m = NUMBER_RE.exec(text);
   if (!m || (m[2] === "" && (m[3] ?? "") === "")) {
@@ -73,11 +87,6 @@ export function toScaled(v: string | number | bigint | boolean, spec: DecimalSpe
   if (m[1] === "-") scaled = -scaled;
   const limit = 10n ** BigInt(spec.precision);
   if (scaled >= limit || scaled <= -limit) throw tooLarge(text, spec);
-  if (scaled > INT64_MAX || scaled < INT64_MIN) {
-    throw invalidArguments(
-      `Decimal value ${text} needs more than the 18 to 19 significant digits Petrel stores (a 64-bit integer at scale ${spec.scale})`,
-    );
-  }
   return scaled;
 }
 
@@ -99,4 +108,20 @@ export function formatScaled(v: bigint, scale: number): string {
   if (scale === 0) return (neg ? "-" : "") + digits;
   const padded = digits.padStart(scale + 1, "0");
   return `${neg ? "-" : ""}${padded.slice(0, -scale)}.${padded.slice(-scale)}`;
+}
+
+/**
+ * An unscaled integer as a SQL value: an SQLite integer while it fits 64 bits, else its digits as
+ * text (the decimal functions read both; results render both with the column's scale).
+ */
+export function scaledToSql(v: bigint): bigint | string {
+  return v > INT64_MAX || v < INT64_MIN ? v.toString() : v;
+}
+
+/** An unscaled integer from SQL (integer, or the digit text {@link scaledToSql} made), or null. */
+export function scaledFromSql(v: unknown): bigint | null {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v) : null;
+  if (typeof v === "string" && /^-?\d+$/.test(v)) return BigInt(v);
+  return null;
 }

@@ -6,6 +6,7 @@ import type { DataType } from "../common/rows.ts";
 import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
 import { castAs, castTarget } from "./cast_type.ts";
 import { decimalAggregateType } from "./rewrite/decimals.ts";
+import { decimalExprHint } from "./rewrite/decimal_arith.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
@@ -133,6 +134,8 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
     if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
   }
+  const arith = decimalExprHint(c, s, e);
+  if (arith) return arith;
   if (t.kind !== "ident") return undefined;
   const name = t.text.toLowerCase();
   if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {

@@ -9,7 +9,7 @@ import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../s
 import type { DataType, QueryOutput, ResultColumn, Value } from "../common/rows.ts";
 import { decodeTextColumns, isTextType } from "../storage/nul_text.ts";
 import { takeFunctionError } from "./functions/mod.ts";
-import { decimalSpec, formatScaled, isDecimalType } from "../common/decimal.ts";
+import { decimalSpec, formatScaled, isDecimalType, scaledFromSql } from "../common/decimal.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 
@@ -100,13 +100,14 @@ function prepareReadOnly(conn: DatabaseSync, sql: string): StatementSync {
 
 /**
  * A decimal column's values as GreptimeDB's JSON shows them (strings with `scale` decimals): the
- * stored unscaled integer, a REAL that reached the column through an expression, or text a
- * decimal function already formatted.
+ * unscaled integer (an SQLite integer, or digit text past 64 bits from the decimal functions), or
+ * a REAL that reached the column through an expression.
  */
 function renderDecimals(raw: unknown[][], i: number, scale: number): void {
   for (const r of raw) {
     const v = r[i];
-    if (typeof v === "bigint") r[i] = formatScaled(v, scale);
+    const scaled = scaledFromSql(v);
+    if (scaled !== null && typeof v !== "number") r[i] = formatScaled(scaled, scale);
     else if (typeof v === "number") r[i] = Number.isFinite(v) ? v.toFixed(scale) : null;
     else if (v instanceof Uint8Array) r[i] = null;
   }

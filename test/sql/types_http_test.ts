@@ -154,8 +154,11 @@ const CASES: Case[] = [
   {
     sql: "SELECT price::string AS a, price::bigint AS b, CAST(price AS DECIMAL(5,1)) AS c, " +
       "'1.25'::decimal(4,1) AS e, price * 2 AS f FROM d WHERE host = 'a' ORDER BY ts",
-    columns: [["a", "String"], ["b", "Int64"], ["c", "Decimal(5, 1)"], ["e", "Decimal(4, 1)"], ["f", F]],
-    rows: [["12.35", 12, "12.4", "1.3", 24.7], ["-0.01", 0, "0.0", "1.3", -0.02]],
+    columns: [["a", "String"], ["b", "Int64"], ["c", "Decimal(5, 1)"], ["e", "Decimal(4, 1)"], [
+      "f",
+      "Decimal(31, 2)",
+    ]],
+    rows: [["12.35", 12, "12.4", "1.3", "24.70"], ["-0.01", 0, "0.0", "1.3", "-0.02"]],
   },
   { sql: "SELECT 'abc'::decimal(5,2)", code: 3000, error: /Cannot parse 'abc' as Decimal\(5, 2\)/ },
   {

@@ -2,11 +2,11 @@
  * The user functions behind CAST (rewrite/casts.ts): strict string parsing as DataFusion's casts
  * do, range-checked integers, dates as days, and decimals as unscaled integers.
  */
-import { formatScaled, toScaled } from "../../common/decimal.ts";
-import { floorDiv, nsToUnit } from "../../common/time_unit.ts";
+import { formatScaled, scaledToSql, toScaledWide } from "../../common/decimal.ts";
+import { floorDiv, nsToUnit, timestampType } from "../../common/time_unit.ts";
 import { INTEGER_RANGES, parseBoolText, parseFloatText } from "../cast_values.ts";
 import { parseTimestampNs } from "../time.ts";
-import type { AggDef, Arg, ScalarDef } from "./values.ts";
+import type { Arg, ScalarDef } from "./values.ts";
 import { big, str, unitArg } from "./values.ts";
 
 const DAY_NS = 86_400_000_000_000n;
@@ -24,6 +24,13 @@ function castInteger(v: Exclude<Arg, null>, target: string): bigint {
   else throw new Error(`Cannot cast binary to value of ${target} type`);
   const range = INTEGER_RANGES[target] ?? INTEGER_RANGES.Int64;
   if (n < range[0] || n > range[1]) throw new Error(`Can't cast value ${n} to type ${target}`);
+  return n;
+}
+
+/** An integer a cast yields, failing as arrow's casts do past the 64-bit range. */
+function inInt64(n: bigint | null, target: string): bigint | null {
+  const [min, max] = INTEGER_RANGES.Int64;
+  if (n !== null && (n < min || n > max)) throw new Error(`Can't cast value ${n} to type ${target}`);
   return n;
 }
 
@@ -69,7 +76,7 @@ export const CAST_SCALARS: Record<string, ScalarDef> = {
         if (ns === undefined) throw new Error(`Cannot cast string '${v}' to value of Date32 type`);
         return floorDiv(ns, DAY_NS);
       }
-      return big(v);
+      return inInt64(big(v), "Date32");
     },
   },
   __petrel_cast_ts: {
@@ -81,7 +88,7 @@ export const CAST_SCALARS: Record<string, ScalarDef> = {
         if (ns === undefined) throw new Error(`Error parsing timestamp from '${v}'`);
         return nsToUnit(ns, unitArg(unit));
       }
-      return big(v);
+      return inInt64(big(v), timestampType(unitArg(unit)));
     },
   },
   __petrel_to_decimal: {
@@ -90,43 +97,15 @@ export const CAST_SCALARS: Record<string, ScalarDef> = {
       if (v === null) return null;
       const spec = { precision: Number(precision), scale: Number(scale) };
       if (v instanceof Uint8Array) throw new Error(`Cannot cast binary to Decimal(${precision}, ${scale})`);
-      const value = fromScale === null ? v : formatScaled(BigInt(v), Number(fromScale));
+      const value = fromScale === null ? v : formatScaled(BigInt(v as bigint | string), Number(fromScale));
       if (typeof value === "number" && !Number.isFinite(value)) {
         throw new Error(`Cannot cast ${value} to Decimal(${precision}, ${scale})`);
       }
-      return toScaled(value, spec);
+      return scaledToSql(toScaledWide(value, spec));
     },
   },
   __petrel_decimal_text: {
     bigint: true,
-    fn: (v, scale) => (v === null ? null : formatScaled(BigInt(v as bigint), Number(scale))),
-  },
-};
-
-interface DecimalSum {
-  sum: bigint;
-  n: bigint;
-  scale: number;
-}
-
-/** Aggregate cast helpers by name. */
-export const CAST_AGGREGATES: Record<string, AggDef> = {
-  // DataFusion's decimal avg: the sum at scale + 4 divided by the count, truncated toward zero
-  __petrel_decimal_avg: {
-    bigint: true,
-    start: () => ({ sum: 0n, n: 0n, scale: 0 }),
-    step: (acc, v, scale) => {
-      const a = acc as DecimalSum;
-      if (v !== null && !(v instanceof Uint8Array)) {
-        a.sum += BigInt(v as bigint);
-        a.n++;
-        a.scale = Number(scale);
-      }
-      return a;
-    },
-    result: (acc) => {
-      const a = acc as DecimalSum;
-      return a.n === 0n ? null : formatScaled((a.sum * 10_000n) / a.n, Math.min(a.scale + 4, 38));
-    },
+    fn: (v, scale) => (v === null ? null : formatScaled(BigInt(v as bigint | string), Number(scale))),
   },
 };

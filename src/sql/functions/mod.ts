@@ -5,7 +5,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
-import { CAST_AGGREGATES, CAST_SCALARS } from "./casts.ts";
+import { CAST_SCALARS } from "./casts.ts";
+import { DECIMAL_AGGREGATES, DECIMAL_SCALARS } from "./decimals.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
 import { TIME_SCALARS } from "./time.ts";
@@ -17,8 +18,9 @@ const SCALARS: Record<string, ScalarDef> = {
   ...OTHER_SCALARS,
   ...CAST_SCALARS,
   ...FULLTEXT_SCALARS,
+  ...DECIMAL_SCALARS,
 };
-const AGGREGATES: Record<string, AggDef> = { ...OTHER_AGGREGATES, ...CAST_AGGREGATES };
+const AGGREGATES: Record<string, AggDef> = { ...OTHER_AGGREGATES, ...DECIMAL_AGGREGATES };
 
 /** Names of the functions this module provides, for the rewriter's checks. */
 export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
@@ -84,8 +86,15 @@ export function registerSqlFunctions(db: DatabaseSync): void {
       name,
       {
         start: def.start,
-        step: def.step as (acc: unknown, ...args: unknown[]) => unknown,
-        result: (acc: unknown) => whole((def.result as (acc: unknown) => Ret)(acc)),
+        step: (acc: unknown, ...args: Arg[]) => {
+          try {
+            return def.step(acc, ...args);
+          } catch (e) {
+            parkedError ??= e;
+            return acc;
+          }
+        },
+        result: guarded((acc: unknown) => (def.result as (acc: unknown) => Ret)(acc), null),
         ...(def.inverse ? { inverse: def.inverse as (acc: unknown, ...args: unknown[]) => unknown } : {}),
         varargs: true,
         useBigIntArguments: def.bigint ?? false,

@@ -11,11 +11,15 @@ import { invalidArguments } from "../../common/errors.ts";
 import { floorDiv, NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 import { quoteString } from "../../storage/table.ts";
 import { isOp } from "../lexer.ts";
-import { castAs, castTarget } from "../cast_type.ts";
+import { castAs, type CastTarget, castTarget } from "../cast_type.ts";
+import { INTEGER_RANGES } from "../cast_values.ts";
+import type { DataType } from "../../common/rows.ts";
+import type { DecimalSpec } from "../../common/decimal.ts";
 import { NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseIntervalNs, parseTimestampIn } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
-import { decimalColumnAt, realOfScaled } from "./decimals.ts";
+import { realOfScaled } from "./decimals.ts";
+import { decimalExprAt } from "./decimal_arith.ts";
 
 const DAY_NS = 86_400_000_000_000n;
 
@@ -54,6 +58,38 @@ function numberLiteral(c: RewriteCtx, s: number, e: number): string | undefined 
   return isOp(c.toks[s], "-") ? `-${t.text}` : isOp(c.toks[s], "+") ? t.text : undefined;
 }
 
+/** A value checked against the 64-bit range a cast to `type` needs (arrow's cast fails past it). */
+function inInt64(v: bigint, type: string): bigint {
+  const [min, max] = INTEGER_RANGES.Int64;
+  if (v < min || v > max) throw invalidArguments(`Can't cast value ${v} to type ${type}`);
+  return v;
+}
+
+/**
+ * Whether SQLite's own CAST of a column of type `col` gives DataFusion's answer: it clamps and
+ * truncates silently, so only casts that cannot overflow (a float, a decimal or a wider integer
+ * into a narrower one can) go to it; the rest are range-checked by `__petrel_cast_number`.
+ */
+function nativeCastFits(col: DataType, target: CastTarget & { kind: "integer" | "real" }): boolean {
+  if (!/^(U?Int|Float|Boolean|Timestamp|Date|Decimal)/.test(col)) return false;
+  if (target.kind === "real") return true;
+  const to = INTEGER_RANGES[target.type], from = INTEGER_RANGES[col];
+  if (!to) return false;
+  if (from) return col === "UInt64" || (from[0] >= to[0] && from[1] <= to[1]);
+  return col === "Boolean" || (/^(Timestamp|Date)/.test(col) && target.type === "Int64");
+}
+
+/** The unscaled integer SQL of `CAST(x AS DECIMAL(p, s))` whose brackets are `open`/`close`. */
+export function decimalCastScaled(c: RewriteCtx, open: number, close: number, spec: DecimalSpec): string {
+  const as = castAs(c.toks, c.q.match, open, close), s = open + 1;
+  const src = decimalExprAt(c, s, as);
+  const lit = numberLiteral(c, s, as);
+  const x = src
+    ? `${src.sql}, ${src.spec.scale}`
+    : `${lit !== undefined ? quoteString(lit) : c.emit(s, as).trim()}, NULL`;
+  return `__petrel_to_decimal(${x}, ${spec.precision}, ${spec.scale})`;
+}
+
 /** `CAST(x AS type)`. */
 export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRewrite | undefined {
   const { toks, q } = c;
@@ -76,7 +112,9 @@ export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRe
         return { text: unitChangeConst(v, p, out).toString(), next };
       }
       if (lit !== undefined && /^-?\d+$/.test(lit)) {
-        return { text: unitChangeConst(BigInt(lit), p, out).toString(), next };
+        // arrow fails a cast past the 64-bit range (SQLite would read the literal as a rounded REAL)
+        const v = unitChangeConst(inInt64(BigInt(lit), target.type), p, out);
+        return { text: inInt64(v, target.type).toString(), next };
       }
       const from = operandUnit(c, s, as);
       const inP = from ? unitChange(operand(), from, p) : `__petrel_cast_ts(${operand()}, '${p}', ${c.tz})`;
@@ -106,17 +144,12 @@ export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRe
     case "interval":
       return single ? { text: nsToUnit(parseIntervalNs(single.value), segUnit).toString(), next } : undefined;
     case "decimal": {
-      const { precision: p, scale } = target.spec;
-      const src = decimalColumnAt(c, s, as);
-      const x = src
-        ? `${src.raw}, ${src.scale}`
-        : `${lit !== undefined ? quoteString(lit) : operand()}, NULL`;
-      const scaled = `__petrel_to_decimal(${x}, ${p}, ${scale})`;
-      return { text: output ? scaled : realOfScaled(scaled, scale), next };
+      const scaled = decimalCastScaled(c, open, close, target.spec);
+      return { text: output ? scaled : realOfScaled(scaled, target.spec.scale), next };
     }
     case "text": {
-      const src = decimalColumnAt(c, s, as);
-      if (src) return { text: `__petrel_decimal_text(${src.raw}, ${src.scale})`, next };
+      const src = decimalExprAt(c, s, as);
+      if (src) return { text: `__petrel_decimal_text(${src.sql}, ${src.spec.scale})`, next };
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }
     case "boolean":
@@ -124,11 +157,12 @@ export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRe
     case "integer":
     case "real": {
       const col = as === s + 1 ? c.time.colTypes.get(q.lower(toks[s])) : undefined;
-      const mapped = target.kind === "real" ? "REAL" : "INTEGER";
-      if (col && /^(U?Int|Float|Boolean|Timestamp|Date|Decimal)/.test(col)) {
-        return { text: `CAST(${operand()} AS ${mapped})`, next };
+      if (col && nativeCastFits(col, target)) {
+        return { text: `CAST(${operand()} AS ${target.kind === "real" ? "REAL" : "INTEGER"})`, next };
       }
-      return { text: `__petrel_cast_number(${operand()}, '${target.type}')`, next };
+      // an integer literal goes as its digits: SQLite would round one past 64 bits to a REAL
+      const x = lit !== undefined && /^-?\d+$/.test(lit) ? quoteString(lit) : operand();
+      return { text: `__petrel_cast_number(${x}, '${target.type}')`, next };
     }
     default:
       return undefined;

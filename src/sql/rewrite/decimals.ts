@@ -1,9 +1,9 @@
 /**
  * Decimal columns hold the unscaled integer (value × 10^scale). Where that integer is the answer
- * (a whole output column, an ORDER BY or GROUP BY key, or the argument of sum/min/max/avg that is
- * itself one) it stays as it is, exact, and results render it with its scale; anywhere else (a
- * comparison, arithmetic, a function argument) it becomes the REAL value `x / 10^scale`, which
- * equals a decimal literal exactly while the unscaled integer is below 2^53.
+ * (a whole output column, an ORDER BY or GROUP BY key, or the argument of sum/min/max/avg) it
+ * stays as it is, exact, and results render it with its scale; arithmetic and comparisons among
+ * decimals and integers stay exact too (decimal_arith.ts); anywhere else (a function argument, a
+ * float operand) it becomes the REAL value `x / 10^scale`, as DataFusion casts to Float64.
  */
 import type { DataType } from "../../common/rows.ts";
 import { decimalSpec, MAX_DECIMAL_PRECISION } from "../../common/decimal.ts";
@@ -11,6 +11,7 @@ import { quoteIdent } from "../../storage/table.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { SEPARATORS } from "../query_tokens.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
+import { decimalExprAt } from "./decimal_arith.ts";
 
 /** A decimal column reference. */
 export interface DecimalRef {
@@ -63,7 +64,7 @@ export function decimalAggregateType(fn: string, argType: DataType): DataType | 
 }
 
 /** Whether `[s, e)` is a whole item of an ORDER BY, GROUP BY or PARTITION BY list. */
-function isByItem(c: RewriteCtx, s: number, e: number): boolean {
+export function isByItem(c: RewriteCtx, s: number, e: number): boolean {
   const { toks, q } = c;
   const after = toks[e];
   if (
@@ -98,26 +99,49 @@ function isByItem(c: RewriteCtx, s: number, e: number): boolean {
   return false;
 }
 
-/** The rewrite of a decimal column or decimal aggregate starting at token `i`, if one starts there. */
-export function decimalToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+/** A decimal aggregate call at token `i` as its unscaled result, with the result's scale. */
+export function decimalCallScaled(
+  c: RewriteCtx,
+  i: number,
+): { sql: string; scale: number; next: number; plain: string } | undefined {
   const { toks, q } = c;
   const t = toks[i];
-  if (t.kind === "ident" && isOp(toks[i + 1], "(")) {
-    const fn = t.text.toLowerCase();
-    if (!(fn in DECIMAL_AGGREGATES)) return undefined;
-    const close = q.match[i + 1];
-    const ref = decimalColumnAt(c, i + 2, close);
-    if (!ref) return undefined;
-    const next = close + 1;
-    const keep = c.isOutputItem(i, next) || isByItem(c, i, next);
-    const mean = fn === "avg" || fn === "mean";
-    if (keep) {
-      const call = mean ? `__petrel_decimal_avg(${ref.raw}, ${ref.scale})` : `${fn}(${ref.raw})`;
-      return { text: call, next };
-    }
-    return { text: realOfScaled(`${mean ? "avg" : fn}(${ref.raw})`, ref.scale), next };
+  if (t.kind !== "ident" || !isOp(toks[i + 1], "(")) return undefined;
+  const fn = t.text.toLowerCase();
+  if (!(fn in DECIMAL_AGGREGATES)) return undefined;
+  const close = q.match[i + 1];
+  // a window's frame needs the aggregate to stay one call: its argument goes as a REAL
+  if (isKeyword(toks[close + 1], "OVER", "FILTER")) return undefined;
+  const col = decimalColumnAt(c, i + 2, close);
+  const arg = col ? { sql: col.raw, spec: col } : decimalExprAt(c, i + 2, close);
+  if (!arg) return undefined;
+  const { precision, scale } = arg.spec;
+  const [p, s] = DECIMAL_AGGREGATES[fn](precision, scale);
+  const mean = fn === "avg" || fn === "mean";
+  // a column's sum is SQLite's own over the two 32-bit halves of each value (fast, and exact past
+  // 64 bits); an expression's values may already be wider
+  const halves = col && `sum(${col.raw} >> 32), sum(${col.raw} & 4294967295)`;
+  const sql = mean
+    ? col
+      ? `__petrel_decimal_mean(${halves}, count(${col.raw}), ${scale})`
+      : `__petrel_decimal_avg(${arg.sql}, ${scale})`
+    : fn === "sum"
+    ? col ? `__petrel_decimal_join(${halves})` : `__petrel_decimal_sum(${arg.sql}, ${p})`
+    : `${fn}(${arg.sql})`;
+  // outside an output column a column's mean is SQLite's own avg, as a REAL
+  const plain = mean && col ? realOfScaled(`avg(${col.raw})`, scale) : realOfScaled(sql, s);
+  return { sql, scale: s, next: close + 1, plain };
+}
+
+/** The rewrite of a decimal column or decimal aggregate starting at token `i`, if one starts there. */
+export function decimalToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const call = decimalCallScaled(c, i);
+  if (call) {
+    const keep = c.isOutputItem(i, call.next) || isByItem(c, i, call.next);
+    return { text: keep ? call.sql : call.plain, next: call.next };
   }
-  const end = isOp(toks[i + 1], ".") ? i + 3 : i + 1;
+  if (isOp(c.toks[i + 1], "(")) return undefined;
+  const end = isOp(c.toks[i + 1], ".") ? i + 3 : i + 1;
   const ref = decimalColumnAt(c, i, end);
   if (!ref) return undefined;
   const keep = c.isOutputItem(i, end) || isByItem(c, i, end);

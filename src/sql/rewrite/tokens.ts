@@ -10,6 +10,7 @@ import { INTERVAL_UNITS, isOperandEnd, NOW_NAMES } from "../query_tokens.ts";
 import { parseIntervalNs } from "../time.ts";
 import { rewriteCall } from "./functions.ts";
 import { decimalToken } from "./decimals.ts";
+import { decimalArithmetic } from "./decimal_arith.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 
 const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -17,6 +18,8 @@ const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** The rewrite of the tokens starting at `i`, or undefined to copy token `i` as it is. */
 export function rewriteToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const t = c.toks[i];
+  const arith = decimalArithmetic(c, i);
+  if (arith) return arith;
   if (t.kind === "string") return stringToken(c, i);
   if (t.kind === "op") return operatorToken(c, i);
   if (t.kind !== "ident" && t.kind !== "qident") return undefined;
