@@ -31,7 +31,10 @@ Deno.test("ALTER TABLE MODIFY COLUMN sets and unsets secondary indexes", async (
       /"msg" STRING NULL FULLTEXT INDEX WITH\(analyzer = 'Chinese', backend = 'bloom', case_sensitive = 'false'/,
     );
     assert.match(text, /"host" STRING NULL INVERTED INDEX/);
-    assert.match(text, /"n" INT NULL SKIPPING INDEX WITH\(false_positive_rate = '0.01', granularity = '4096'/);
+    assert.match(
+      text,
+      /"n" INT NULL SKIPPING INDEX WITH\(false_positive_rate = '0.01', granularity = '4096'/,
+    );
     await ok(server.url, "ALTER TABLE logs MODIFY COLUMN host UNSET INVERTED INDEX");
     await ok(server.url, "ALTER TABLE logs MODIFY COLUMN n UNSET FULLTEXT INDEX"); // not its kind: kept
     await server.stop();
@@ -41,14 +44,26 @@ Deno.test("ALTER TABLE MODIFY COLUMN sets and unsets secondary indexes", async (
     assert.match(text, /"n" INT NULL SKIPPING INDEX/);
     assert.match(text, /"msg" STRING NULL FULLTEXT INDEX/);
     const refusals: Array<[string, number, RegExp]> = [
-      ["ALTER TABLE logs MODIFY COLUMN nope SET INVERTED INDEX", 4002, /Column nope not exists in table logs/],
-      ["ALTER TABLE logs MODIFY COLUMN n SET FULLTEXT INDEX", 1004, /FULLTEXT index only supports string type/],
+      [
+        "ALTER TABLE logs MODIFY COLUMN nope SET INVERTED INDEX",
+        4002,
+        /Column nope not exists in table logs/,
+      ],
+      [
+        "ALTER TABLE logs MODIFY COLUMN n SET FULLTEXT INDEX",
+        1004,
+        /FULLTEXT index only supports string type/,
+      ],
       [
         "ALTER TABLE logs MODIFY COLUMN msg SET FULLTEXT INDEX WITH (analyzer = 'Klingon')",
         1004,
         /Invalid options for `fulltext` index/,
       ],
-      ["ALTER TABLE logs MODIFY COLUMN msg SET BTREE INDEX", 2000, /Expected: FULLTEXT, SKIPPING or INVERTED/],
+      [
+        "ALTER TABLE logs MODIFY COLUMN msg SET BTREE INDEX",
+        2000,
+        /Expected: FULLTEXT, SKIPPING or INVERTED/,
+      ],
     ];
     for (const [sql, code, error] of refusals) {
       const r = await sqlRequest(server.url, sql);
