@@ -211,7 +211,7 @@ function formatNs(ns: bigint): string {
     if (n > 0n) parts.push(`${n}${unit}`);
     rest -= n * size;
   }
-  return parts.join("");
+  return parts.length ? parts.join("") : "0s";
 }
 
 /** Reads a FILL value at `k`: NULL, PREV, LINEAR or a number. */

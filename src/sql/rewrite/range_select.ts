@@ -161,7 +161,7 @@ export function renderRangeQuery(
     }
     const { exprEnd, hasAlias } = itemExprEnd(rq, toks, s, e);
     const spans = rq.aggs.filter((a) => a.start >= s && a.end <= exprEnd);
-    const name = hasAlias || spans.length === 0 ? undefined : itemName(r, s, exprEnd, spans, rq);
+    const name = hasAlias || isPlainColumn(toks, s, exprEnd) ? undefined : itemName(r, s, exprEnd, spans, rq);
     hints[idx] = outputHint(r, rq, keys, unit, s, exprEnd, spans, fills);
     return emit(s, e) + (name === undefined ? "" : ` AS ${qi(name)}`);
   });
@@ -208,11 +208,18 @@ function byKeys(rq: RangeQuery, r: RangeRender, rel: string): ByKey[] {
   return rq.by.map(([s, e], i) => {
     const sql = r.emitter.emit(s, e).trim();
     const last = toks[e - 1];
-    const plain = (last.kind === "ident" || last.kind === "qident") &&
-      (e - s === 1 || (e - s === 3 && isOp(toks[s + 1], ".")));
-    if (plain) return { sql, name: q.lower(last), type: colTypes.get(q.lower(last).toLowerCase()) };
+    if (isPlainColumn(toks, s, e)) {
+      return { sql, name: q.lower(last), type: colTypes.get(q.lower(last).toLowerCase()) };
+    }
     return { sql, name: `__petrel_b${i}`, tokens: toks.slice(s, e) };
   });
+}
+
+/** Whether tokens `[s, e)` name a column (`host`, `m.host`). */
+function isPlainColumn(toks: Token[], s: number, e: number): boolean {
+  const last = toks[e - 1];
+  return (last.kind === "ident" || last.kind === "qident") &&
+    (e - s === 1 || (e - s === 3 && isOp(toks[s + 1], ".")));
 }
 
 /** Where the select list or ORDER BY repeats a BY expression, it reads the key's column. */
@@ -290,11 +297,8 @@ function outputHint(
     return hint;
   }
   if (spans.length > 0) return undefined;
-  const last = toks[e - 1];
-  const plain = (last.kind === "ident" || last.kind === "qident") &&
-    (e - s === 1 || (e - s === 3 && isOp(toks[s + 1], ".")));
-  if (plain) {
-    const name = q.lower(last);
+  if (isPlainColumn(toks, s, e)) {
+    const name = q.lower(toks[e - 1]);
     if (name === r.table.timeIndex) return timestampType(unit);
     const key = keys.find((k) => k.name === name);
     if (key?.type) return key.type;
