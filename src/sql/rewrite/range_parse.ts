@@ -9,7 +9,14 @@ import { parseDuration } from "../../common/humantime.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
 import { NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { aliasOf, findTopSelect, INTERVAL_UNITS, type QueryTokens } from "../query_tokens.ts";
+import {
+  aliasOf,
+  errorAt,
+  findTopSelect,
+  INTERVAL_UNITS,
+  type QueryTokens,
+  SYNTHETIC,
+} from "../query_tokens.ts";
 import { parseIntervalNs } from "../time.ts";
 
 /** How a slot without a value is filled. */
@@ -73,12 +80,19 @@ const AGGREGATE_NAMES = new Set([
   ...Object.keys(AGGREGATES),
 ]);
 
-const syntax = (message: string) => invalidSyntax(`Invalid SQL syntax: sql parser error: ${message}`);
+/** A syntax error positioned at token `i` (or the end of the statement). */
+function syntax(q: QueryTokens, i: number, message: string): Error {
+  const t = q.toks[i];
+  return t && t.pos !== SYNTHETIC
+    ? errorAt(q.cursor, t, message)
+    : invalidSyntax(`Invalid SQL syntax: sql parser error: ${message}`);
+}
 
 /** Whether `RANGE` at `i` follows a call and opens an interval (not a window frame's RANGE). */
 function isRangeKeyword(toks: Token[], i: number): boolean {
-  return isKeyword(toks[i], "RANGE") && isOp(toks[i - 1], ")") &&
-    (toks[i + 1]?.kind === "string" || isOp(toks[i + 1], "("));
+  return isKeyword(toks[i], "RANGE") && isOp(toks[i - 1], ")") && toks[i + 1] !== undefined &&
+    !isKeyword(toks[i + 1], "BETWEEN", "UNBOUNDED", "CURRENT") &&
+    !isKeyword(toks[i + 2], "PRECEDING", "FOLLOWING");
 }
 
 /** The range query of a SELECT, or undefined when it uses neither RANGE nor ALIGN. */
@@ -94,17 +108,22 @@ export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
   let align = -1;
   for (let i = itemsEnd; i < toks.length; i++) {
     if (isOp(toks[i], "(")) i = match[i];
-    else if (isKeyword(toks[i], "ALIGN")) {
+    else if (
+      isKeyword(toks[i], "ALIGN") && !isKeyword(toks[i - 1], "AS") &&
+      toks[i + 1] !== undefined && !isOp(toks[i + 1], ",") && !isKeyword(toks[i + 1], "FROM")
+    ) {
       align = i;
       break;
     }
   }
   if (!hasRange && align < 0) return undefined;
-  if (align < 0) throw syntax("ALIGN argument cannot be omitted in the range select query");
-  if (!isKeyword(toks[itemsEnd], "FROM")) throw syntax("Range Query: a range query needs a FROM clause");
+  if (align < 0) throw syntax(q, toks.length, "ALIGN argument cannot be omitted in the range select query");
+  if (!isKeyword(toks[itemsEnd], "FROM")) {
+    throw syntax(q, itemsEnd, "Range Query: a range query needs a FROM clause");
+  }
   const aggs = top.items.flatMap(([s, e]) => rangeAggs(q, s, e));
   if (aggs.length === 0) {
-    throw syntax("Range Query: Illegal Range select, no RANGE keyword found in any SelectItem");
+    throw syntax(q, align, "Range Query: Illegal Range select, no RANGE keyword found in any SelectItem");
   }
   const rq: RangeQuery = {
     items: top.items,
@@ -139,7 +158,7 @@ function rangeAggs(q: QueryTokens, s: number, e: number): RangeAgg[] {
     if (!isRangeKeyword(toks, i)) continue;
     const start = q.primaryStart(i);
     if (start === i || !isOp(toks[start + 1], "(") || toks[start].kind !== "ident") {
-      throw syntax(`Range Query: RANGE must follow an aggregate call, found: ${toks[i - 1].text}`);
+      throw syntax(q, i, `Range Query: RANGE must follow an aggregate call, found: ${toks[i - 1].text}`);
     }
     let k = i + 1;
     const range = readInterval(q, k, "range");
@@ -150,7 +169,7 @@ function rangeAggs(q: QueryTokens, s: number, e: number): RangeAgg[] {
       k += isOp(toks[k + 1], "-", "+") ? 3 : 2;
     }
     for (const a of out) {
-      if (start < a.end) throw syntax("Range Query: Nest Range Query is not allowed");
+      if (start < a.end) throw syntax(q, start, "Range Query: Nest Range Query is not allowed");
     }
     out.push({ start, callEnd: i, end: k, range: range.interval, fill });
     i = k - 1;
@@ -164,7 +183,7 @@ function readInterval(q: QueryTokens, k: number, what: string): { interval: Inte
   const t = toks[k];
   if (t?.kind === "string") {
     const ms = parseDuration(t.value);
-    if (ms === null || !/^\s*\d/.test(t.value)) throw syntax(`not a valid duration string: ${t.value}`);
+    if (ms === null || !/^\s*\d/.test(t.value)) throw syntax(q, k, `not a valid duration string: ${t.value}`);
     return { interval: positive(BigInt(Math.round(ms * 1e6)), what, t.value), next: k + 1 };
   }
   const paren = isOp(t, "(");
@@ -175,12 +194,14 @@ function readInterval(q: QueryTokens, k: number, what: string): { interval: Inte
       ? unitTok.text.toLowerCase()
       : undefined;
     const end = i + (unit ? 3 : 2);
-    if (paren && end !== match[k]) throw syntax(`Expected: ) after the ${what} interval`);
+    if (paren && end !== match[k]) throw syntax(q, end, `Expected: ) after the ${what} interval`);
     const ns = parseIntervalNs(toks[i + 1].value, unit);
     return { interval: positive(ns, what, formatNs(ns)), next: paren ? match[k] + 1 : end };
   }
   throw syntax(
-    `Expected: a ${what} interval such as '5s' or (INTERVAL '5 seconds'), found: ${t?.text ?? "EOF"}`,
+    q,
+    k,
+    `Expected: an interval for ${what} such as '5s' or (INTERVAL '5 seconds'), found: ${t?.text ?? "EOF"}`,
   );
 }
 
@@ -244,20 +265,21 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
   const seen = new Set<string>();
   while (k < toks.length && isKeyword(toks[k], "TO", "BY", "FILL")) {
     const word = toks[k].text.toUpperCase();
-    if (seen.has(word)) throw syntax(`Range Query: ALIGN has two ${word} options`);
+    if (seen.has(word)) throw syntax(q, k, `Range Query: ALIGN has two ${word} options`);
     seen.add(word);
     if (word === "TO") {
       const t = toks[k + 1];
       if (isKeyword(t, "NOW")) rq.to = { kind: "now" };
       else if (isKeyword(t, "CALENDAR")) rq.to = { kind: "calendar" };
       else if (t?.kind === "string") rq.to = { kind: "timestamp", text: t.value };
-      else {throw syntax(
-          `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: ${t?.text ?? "EOF"}`,
-        );}
+      else {
+        const found = t?.text ?? "EOF";
+        throw syntax(q, k + 1, `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: ${found}`);
+      }
       k += 2;
     } else if (word === "BY") {
       if (!isOp(toks[k + 1], "(")) {
-        throw syntax(`Expected: ( after ALIGN … BY, found: ${toks[k + 1]?.text ?? "EOF"}`);
+        throw syntax(q, k + 1, `Expected: ( after ALIGN … BY, found: ${toks[k + 1]?.text ?? "EOF"}`);
       }
       rq.by = q.args(k + 1);
       k = match[k + 1] + 1;
@@ -267,7 +289,7 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
     }
   }
   if (k < toks.length && !isKeyword(toks[k], "ORDER", "LIMIT", "OFFSET")) {
-    throw syntax(`Expected: TO, BY, FILL, ORDER BY or LIMIT after ALIGN, found: ${toks[k].text}`);
+    throw syntax(q, k, `Expected: TO, BY, FILL, ORDER BY or LIMIT after ALIGN, found: ${toks[k].text}`);
   }
   rq.tail = k;
 }
