@@ -267,7 +267,19 @@ Deno.test("range query", async (t) => {
       assert.deepEqual(r.rows, [[20000, "host2", 5], [10000, "host2", 4], [20000, "host1", 2]]);
     });
 
+    await t.step("ALIGN as an alias and a window frame's RANGE stay plain SQL", async () => {
+      const r = await query(s, "SELECT val AS align FROM host WHERE host = 'host2' AND ts = 0");
+      assert.deepEqual(r.rows, [[3]]);
+      const w = await query(
+        s,
+        `SELECT ts, sum(val) OVER (ORDER BY abs(ts) RANGE 5000 PRECEDING) AS w FROM host
+         WHERE host = 'host1' ORDER BY ts`,
+      );
+      assert.deepEqual(w.rows, [[0, 0], [5000, 0], [10000, 1], [15000, 1], [20000, 2]]);
+    });
+
     const ERRORS: Array<[string, number, RegExp]> = [
+      ["SELECT ts, min(val) RANGE 5 FROM host ALIGN '5s'", 2000, /an interval for range .* Column: 27$/],
       ["SELECT ts, min(val) RANGE '5s', max(val) FROM host ALIGN '5s'", 1004, /max\(val\) needs a RANGE/],
       ["SELECT ts, min(val) FROM host ALIGN '5s'", 2000, /no RANGE keyword found/],
       ["SELECT ts, min(val) RANGE '5s' FROM host", 2000, /ALIGN argument cannot be omitted/],
