@@ -8,7 +8,7 @@
  * and rendering (`emit`).
  */
 import type { DataType } from "../common/rows.ts";
-import { unsupported } from "../common/errors.ts";
+import { invalidArguments, unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent } from "../storage/table.ts";
 import type { Token } from "./lexer.ts";
@@ -24,6 +24,8 @@ import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
 import { columnTypes, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
+import { parseRangeQuery } from "./rewrite/range_parse.ts";
+import { renderRangeQuery } from "./rewrite/range_select.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -61,7 +63,10 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     isTsColumn: time.isTsColumn,
     unitAt: time.unitAt,
   };
-  const { sql, hints } = renderQuery(q, env, emitter, outCtx);
+  const range = parseRangeQuery(q);
+  const { sql, hints } = range
+    ? renderRangeQuery(range, { env, emitter, replacements: refs.replacements, outCtx, ...rangeTable(refs) })
+    : renderQuery(q, env, emitter, outCtx);
   return {
     sql,
     hints,
@@ -113,6 +118,16 @@ function renderQuery(
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };
+}
+
+/** The one table a range query reads (GreptimeDB needs its time index to place rows in slots). */
+function rangeTable(refs: TableRefs): { table: TableMeta; relation: string } {
+  if (refs.tables.length !== 1 || refs.relations.length !== 1 || refs.usesInfoSchema || refs.usesNumbers) {
+    throw invalidArguments(
+      "Range Query: a range query reads exactly one table (no joins or subqueries in FROM)",
+    );
+  }
+  return { table: refs.tables[0], relation: refs.relations[0] };
 }
 
 /** Types of null-tag columns (and `numbers.number`) that reach the result through an expression. */

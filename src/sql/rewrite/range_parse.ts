@@ -1,0 +1,330 @@
+/**
+ * GreptimeDB's range query clauses, read off a SELECT's tokens:
+ * `AGGR(args) RANGE <interval> [FILL <fill>]` in the select list and
+ * `ALIGN <interval> [TO <to>] [BY (<expr>, …)] [FILL <fill>]` after FROM/WHERE.
+ * Only the shape is read here; `range_select.ts` renders the SQL.
+ */
+import { invalidArguments, invalidSyntax } from "../../common/errors.ts";
+import { parseDuration } from "../../common/humantime.ts";
+import { AGGREGATES } from "../functions/aggregates.ts";
+import { NUMERIC_AGGREGATES } from "../dialect_rules.ts";
+import { isKeyword, isOp, type Token } from "../lexer.ts";
+import {
+  aliasOf,
+  errorAt,
+  findTopSelect,
+  INTERVAL_UNITS,
+  type QueryTokens,
+  SYNTHETIC,
+} from "../query_tokens.ts";
+import { parseIntervalNs } from "../time.ts";
+
+/** How a slot without a value is filled. */
+export type Fill =
+  | { kind: "null" }
+  | { kind: "prev" }
+  | { kind: "linear" }
+  | { kind: "const"; value: number };
+
+/** A RANGE or ALIGN interval: its length and its text as a column name shows it. */
+export interface Interval {
+  ns: bigint;
+  text: string;
+}
+
+/** One `AGGR(args) RANGE <interval> [FILL <fill>]` of the select list. */
+export interface RangeAgg {
+  /** The aggregate call is tokens `[start, callEnd)`; the RANGE clause runs up to `end`. */
+  start: number;
+  callEnd: number;
+  end: number;
+  range: Interval;
+  /** The aggregate's own FILL. */
+  fill?: Fill;
+}
+
+/** Where the ALIGN timestamps start. */
+export type AlignTo = { kind: "calendar" } | { kind: "now" } | { kind: "timestamp"; text: string };
+
+/** A range query's clauses as token positions and parsed values. */
+export interface RangeQuery {
+  /** The select items (token ranges). */
+  items: Array<[number, number]>;
+  from: number;
+  /** The depth-0 WHERE between FROM and ALIGN, if any. */
+  where?: number;
+  align: number;
+  every: Interval;
+  to: AlignTo;
+  /** The BY expressions; undefined means the table's primary key. */
+  by?: Array<[number, number]>;
+  fill?: Fill;
+  /** The ORDER BY / LIMIT tail starts here. */
+  tail: number;
+  aggs: RangeAgg[];
+}
+
+/** Aggregates a range query must give a RANGE (SQLite's own and Petrel's). */
+const AGGREGATE_NAMES = new Set([
+  "count",
+  "sum",
+  "total",
+  "avg",
+  "min",
+  "max",
+  "group_concat",
+  "string_agg",
+  "first_value",
+  "last_value",
+  ...NUMERIC_AGGREGATES,
+  ...Object.keys(AGGREGATES),
+]);
+
+/** A syntax error positioned at token `i` (or the end of the statement). */
+function syntax(q: QueryTokens, i: number, message: string): Error {
+  const t = q.toks[i];
+  return t && t.pos !== SYNTHETIC
+    ? errorAt(q.cursor, t, message)
+    : invalidSyntax(`Invalid SQL syntax: sql parser error: ${message}`);
+}
+
+/** Whether `RANGE` at `i` follows a call and opens an interval (not a window frame's RANGE). */
+function isRangeKeyword(toks: Token[], i: number): boolean {
+  return isKeyword(toks[i], "RANGE") && isOp(toks[i - 1], ")") && toks[i + 1] !== undefined &&
+    !isKeyword(toks[i + 1], "BETWEEN", "UNBOUNDED", "CURRENT") &&
+    !isKeyword(toks[i + 2], "PRECEDING", "FOLLOWING");
+}
+
+/** The range query of a SELECT, or undefined when it uses neither RANGE nor ALIGN. */
+export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
+  const { toks, match } = q;
+  if (!isKeyword(toks[0], "SELECT")) return undefined;
+  const top = findTopSelect(toks, match);
+  if (!top) return undefined;
+  const itemsEnd = top.items[top.items.length - 1][1];
+  const hasRange = toks.slice(top.items[0][0], itemsEnd).some((_, k) =>
+    isRangeKeyword(toks, top.items[0][0] + k)
+  );
+  let align = -1;
+  for (let i = itemsEnd; i < toks.length; i++) {
+    if (isOp(toks[i], "(")) i = match[i];
+    else if (
+      isKeyword(toks[i], "ALIGN") && !isKeyword(toks[i - 1], "AS") &&
+      toks[i + 1] !== undefined && !isOp(toks[i + 1], ",") && !isKeyword(toks[i + 1], "FROM")
+    ) {
+      align = i;
+      break;
+    }
+  }
+  if (!hasRange && align < 0) return undefined;
+  if (align < 0) throw syntax(q, toks.length, "ALIGN argument cannot be omitted in the range select query");
+  if (!isKeyword(toks[itemsEnd], "FROM")) {
+    throw syntax(q, itemsEnd, "Range Query: a range query needs a FROM clause");
+  }
+  const aggs = top.items.flatMap(([s, e]) => rangeAggs(q, s, e));
+  if (aggs.length === 0) {
+    throw syntax(q, align, "Range Query: Illegal Range select, no RANGE keyword found in any SelectItem");
+  }
+  const rq: RangeQuery = {
+    items: top.items,
+    from: itemsEnd,
+    align,
+    every: { ns: 0n, text: "" },
+    to: { kind: "calendar" },
+    tail: toks.length,
+    aggs,
+  };
+  for (let i = itemsEnd + 1; i < align; i++) {
+    if (isOp(toks[i], "(")) i = match[i];
+    else if (isKeyword(toks[i], "WHERE")) rq.where ??= i;
+    else if (isKeyword(toks[i], "GROUP", "HAVING")) {
+      throw invalidArguments(
+        `Range Query: ${
+          toks[i].text.toUpperCase()
+        } is not allowed in a range query (group with ALIGN … BY (…))`,
+      );
+    }
+  }
+  parseAlignClause(q, rq);
+  checkAggregatesHaveRange(q, rq);
+  return rq;
+}
+
+/** The `… RANGE …` aggregates inside one select item. */
+function rangeAggs(q: QueryTokens, s: number, e: number): RangeAgg[] {
+  const { toks } = q;
+  const out: RangeAgg[] = [];
+  for (let i = s; i < e; i++) {
+    if (!isRangeKeyword(toks, i)) continue;
+    const start = q.primaryStart(i);
+    if (start === i || !isOp(toks[start + 1], "(") || toks[start].kind !== "ident") {
+      throw syntax(q, i, `Range Query: RANGE must follow an aggregate call, found: ${toks[i - 1].text}`);
+    }
+    let k = i + 1;
+    const range = readInterval(q, k, "range");
+    k = range.next;
+    let fill: Fill | undefined;
+    if (isKeyword(toks[k], "FILL")) {
+      fill = readFill(toks, k + 1);
+      k += isOp(toks[k + 1], "-", "+") ? 3 : 2;
+    }
+    for (const a of out) {
+      if (start < a.end) throw syntax(q, start, "Range Query: Nest Range Query is not allowed");
+    }
+    out.push({ start, callEnd: i, end: k, range: range.interval, fill });
+    i = k - 1;
+  }
+  return out;
+}
+
+/** Reads an interval at `k`: `'10s'`, `(INTERVAL '10 seconds')` or `INTERVAL '1' HOUR`. */
+function readInterval(q: QueryTokens, k: number, what: string): { interval: Interval; next: number } {
+  const { toks, match } = q;
+  const t = toks[k];
+  if (t?.kind === "string") {
+    const ms = parseDuration(t.value);
+    if (ms === null || !/^\s*\d/.test(t.value)) throw syntax(q, k, `not a valid duration string: ${t.value}`);
+    return { interval: positive(BigInt(Math.round(ms * 1e6)), what, t.value), next: k + 1 };
+  }
+  const paren = isOp(t, "(");
+  const i = paren ? k + 1 : k;
+  if (isKeyword(toks[i], "INTERVAL") && toks[i + 1]?.kind === "string") {
+    const unitTok = toks[i + 2];
+    const unit = unitTok?.kind === "ident" && INTERVAL_UNITS.has(unitTok.text.toUpperCase())
+      ? unitTok.text.toLowerCase()
+      : undefined;
+    const end = i + (unit ? 3 : 2);
+    if (paren && end !== match[k]) throw syntax(q, end, `Expected: ) after the ${what} interval`);
+    const ns = parseIntervalNs(toks[i + 1].value, unit);
+    return { interval: positive(ns, what, formatNs(ns)), next: paren ? match[k] + 1 : end };
+  }
+  throw syntax(
+    q,
+    k,
+    `Expected: an interval for ${what} such as '5s' or (INTERVAL '5 seconds'), found: ${t?.text ?? "EOF"}`,
+  );
+}
+
+function positive(ns: bigint, what: string, text: string): Interval {
+  if (ns <= 0n) throw invalidArguments(`Range Query: ${what} must be greater than 0, found: ${text}`);
+  return { ns, text };
+}
+
+/** Nanoseconds as humantime writes them without spaces (`1h30m`). */
+function formatNs(ns: bigint): string {
+  const parts: string[] = [];
+  let rest = ns;
+  for (
+    const [unit, size] of [
+      ["d", 86_400_000_000_000n],
+      ["h", 3_600_000_000_000n],
+      ["m", 60_000_000_000n],
+      [
+        "s",
+        1_000_000_000n,
+      ],
+      ["ms", 1_000_000n],
+      ["us", 1000n],
+      ["ns", 1n],
+    ] as const
+  ) {
+    const n = rest / size;
+    if (n > 0n) parts.push(`${n}${unit}`);
+    rest -= n * size;
+  }
+  return parts.length ? parts.join("") : "0s";
+}
+
+/** Reads a FILL value at `k`: NULL, PREV, LINEAR or a number. */
+function readFill(toks: Token[], k: number): Fill {
+  const t = toks[k];
+  const sign = isOp(t, "-", "+") ? t.text : "";
+  const v = sign ? toks[k + 1] : t;
+  if (v?.kind === "number") {
+    const value = Number(sign + v.text);
+    if (!Number.isFinite(value)) throw invalidArguments(`${sign}${v.text} is not a valid fill option`);
+    return { kind: "const", value };
+  }
+  if (!sign && v?.kind === "ident") {
+    const word = v.text.toUpperCase();
+    if (word === "NULL") return { kind: "null" };
+    if (word === "PREV") return { kind: "prev" };
+    if (word === "LINEAR") return { kind: "linear" };
+  }
+  throw invalidArguments(
+    `${v?.text ?? "EOF"} is not a valid fill option: use NULL, PREV, LINEAR or a number`,
+  );
+}
+
+/** Reads `ALIGN <interval> [TO <to>] [BY (…)] [FILL <fill>]`, in any order of the options. */
+function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
+  const { toks, match } = q;
+  const every = readInterval(q, rq.align + 1, "align");
+  rq.every = every.interval;
+  let k = every.next;
+  const seen = new Set<string>();
+  while (k < toks.length && isKeyword(toks[k], "TO", "BY", "FILL")) {
+    const word = toks[k].text.toUpperCase();
+    if (seen.has(word)) throw syntax(q, k, `Range Query: ALIGN has two ${word} options`);
+    seen.add(word);
+    if (word === "TO") {
+      const t = toks[k + 1];
+      if (isKeyword(t, "NOW")) rq.to = { kind: "now" };
+      else if (isKeyword(t, "CALENDAR")) rq.to = { kind: "calendar" };
+      else if (t?.kind === "string") rq.to = { kind: "timestamp", text: t.value };
+      else {
+        const found = t?.text ?? "EOF";
+        throw syntax(q, k + 1, `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: ${found}`);
+      }
+      k += 2;
+    } else if (word === "BY") {
+      if (!isOp(toks[k + 1], "(")) {
+        throw syntax(q, k + 1, `Expected: ( after ALIGN … BY, found: ${toks[k + 1]?.text ?? "EOF"}`);
+      }
+      rq.by = q.args(k + 1);
+      k = match[k + 1] + 1;
+    } else {
+      rq.fill = readFill(toks, k + 1);
+      k += isOp(toks[k + 1], "-", "+") ? 3 : 2;
+    }
+  }
+  if (k < toks.length && !isKeyword(toks[k], "ORDER", "LIMIT", "OFFSET")) {
+    throw syntax(q, k, `Expected: TO, BY, FILL, ORDER BY or LIMIT after ALIGN, found: ${toks[k].text}`);
+  }
+  rq.tail = k;
+}
+
+/** Every aggregate call in the select list must carry its own RANGE. */
+function checkAggregatesHaveRange(q: QueryTokens, rq: RangeQuery): void {
+  const { toks } = q;
+  for (const [s, e] of rq.items) {
+    for (let i = s; i < e; i++) {
+      const inside = rq.aggs.find((a) => i >= a.start && i < a.end);
+      if (inside) {
+        i = inside.end - 1;
+        continue;
+      }
+      if (
+        toks[i].kind === "ident" && isOp(toks[i + 1], "(") && AGGREGATE_NAMES.has(toks[i].text.toLowerCase())
+      ) {
+        const close = q.match[i + 1];
+        if (isKeyword(toks[close + 1], "OVER")) continue;
+        throw invalidArguments(
+          `Range Query: the aggregate ${
+            q.cursor.sql.slice(toks[i].pos, toks[close].pos + 1)
+          } needs a RANGE ` +
+            `(every aggregate of a range query is written AGGR(…) RANGE '<interval>')`,
+        );
+      }
+    }
+  }
+}
+
+/** Where a select item's expression ends: a trailing RANGE/FILL clause is not an alias. */
+export function itemExprEnd(rq: RangeQuery, toks: Token[], s: number, e: number): {
+  exprEnd: number;
+  hasAlias: boolean;
+} {
+  if (rq.aggs.some((a) => a.end === e)) return { exprEnd: e, hasAlias: false };
+  return aliasOf(toks, s, e);
+}
