@@ -41,6 +41,9 @@ const SETUP = [
   "CREATE TABLE gap (ts TIMESTAMP TIME INDEX, dc STRING, host STRING, val DOUBLE, PRIMARY KEY(dc, host))",
   `INSERT INTO gap VALUES (0, 'x', 'a', 1), (10000, 'x', 'a', 2), (30000, 'x', 'a', 6),
     (0, 'x', 'b', 10), (20000, 'x', 'b', 30), (5000, 'y', 'a', 100)`,
+  // two points 10^8 s apart: a fill at 1 ms slots would be 10^11 rows
+  "CREATE TABLE far (ts TIMESTAMP TIME INDEX, val DOUBLE)",
+  "INSERT INTO far VALUES (0, 1), (100000000000, 2)",
 ];
 
 const TMS = "TimestampMillisecond";
@@ -300,6 +303,12 @@ Deno.test("range query", async (t) => {
       ["SELECT ts, val, min(val) RANGE '5s' FROM host ALIGN '5s'", 3000, /No field named val/],
       ["SELECT ts, dc, min(val) RANGE '5s' FROM gap ALIGN '5s' BY (host)", 3000, /No field named dc/],
       ["SELECT min(val) RANGE '5s' FROM host ALIGN '5s' TO 'yesterday'", 1004, /not a timestamp/],
+      // a fill over 3 years at 1 ms slots is refused before it generates a row
+      [
+        "SELECT ts, min(val) RANGE '1s' FROM far ALIGN '1ms' BY () FILL NULL",
+        3000,
+        /FILL would generate 100000001000 rows \(more than 10000000\); use a larger ALIGN/,
+      ],
     ];
     await t.step("errors are 400 with GreptimeDB's codes", async () => {
       for (const [sql, code, message] of ERRORS) {

@@ -39,6 +39,17 @@ export const SCALARS: Record<string, ScalarDef> = {
       return v;
     },
   },
+  __petrel_fill_guard: {
+    bigint: true,
+    fn: (slots, most) => {
+      if (slots !== null && Number(slots) > Number(most)) {
+        throw new Error(
+          `Range Query: FILL would generate ${slots} rows (more than ${most}); use a larger ALIGN or a shorter time range`,
+        );
+      }
+      return 1;
+    },
+  },
   abs: {
     bigint: true,
     fn: (v) => {

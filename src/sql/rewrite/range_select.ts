@@ -125,7 +125,7 @@ export function renderRangeQuery(
         } FROM "__petrel_d"${keyCols.length ? ` GROUP BY ${keyCols.join(", ")}` : ""})`,
         `"__petrel_grid"(${[...groupCols, '"__petrel_hi"'].join(", ")}) AS (SELECT ${
           [...keyCols, '"__petrel_lo"', '"__petrel_hi"'].join(", ")
-        } FROM "__petrel_bounds" WHERE "__petrel_lo" IS NOT NULL UNION ALL SELECT ${
+        } FROM "__petrel_bounds" WHERE "__petrel_lo" IS NOT NULL AND ${fillGuard(align)} UNION ALL SELECT ${
           [...keyCols, `${tsName} + ${align}`, '"__petrel_hi"'].join(", ")
         } FROM "__petrel_grid" WHERE ${tsName} + ${align} <= "__petrel_hi")`,
       );
@@ -304,6 +304,18 @@ function outputHint(
     if (key?.type) return key.type;
   }
   return itemHint(r.outCtx, s, e);
+}
+
+/** Slots a FILL may generate in one query, over all groups (each becomes an output row). */
+export const MAX_FILL_SLOTS = 10_000_000;
+
+/**
+ * A condition on the fill grid's seed that fails the query (the function parks its error, see
+ * functions/mod.ts) before a FILL over a long span with a small ALIGN generates rows without end.
+ */
+function fillGuard(align: bigint): string {
+  const slots = `sum(("__petrel_hi" - "__petrel_lo") / ${align} + 1)`;
+  return `(SELECT __petrel_fill_guard(${slots}, ${MAX_FILL_SLOTS}) FROM "__petrel_bounds") IS NOT NULL`;
 }
 
 /** The window CTEs that apply FILL PREV / LINEAR / constant to the merged slots. */
