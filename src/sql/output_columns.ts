@@ -142,7 +142,7 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     return timestampType(unitAt(s));
   }
   const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
-  if (name === "cast" && isOp(toks[s + 1], "(")) {
+  if ((name === "cast" || name === "try_cast") && isOp(toks[s + 1], "(")) {
     const close = match[s + 1];
     const target = castTarget(toks, castAs(toks, match, s + 1, close) + 1, close);
     // a cast is its own output column's type; inside an expression a time value keeps the segment unit

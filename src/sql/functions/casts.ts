@@ -109,3 +109,17 @@ export const CAST_SCALARS: Record<string, ScalarDef> = {
     fn: (v, scale) => (v === null ? null : formatScaled(BigInt(v as bigint | string), Number(scale))),
   },
 };
+
+/** The cast functions again as `<name>_or_null`: NULL where the cast fails (`TRY_CAST`). */
+export const TRY_CAST_SCALARS: Record<string, ScalarDef> = Object.fromEntries(
+  Object.entries(CAST_SCALARS).map(([name, def]) => [`${name}_or_null`, {
+    ...def,
+    fn: (...args: Arg[]) => {
+      try {
+        return def.fn(...args);
+      } catch {
+        return null;
+      }
+    },
+  }]),
+);

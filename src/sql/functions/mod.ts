@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
-import { CAST_SCALARS } from "./casts.ts";
+import { CAST_SCALARS, TRY_CAST_SCALARS } from "./casts.ts";
 import { DECIMAL_AGGREGATES, DECIMAL_SCALARS } from "./decimals.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
@@ -17,6 +17,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...TIME_SCALARS,
   ...OTHER_SCALARS,
   ...CAST_SCALARS,
+  ...TRY_CAST_SCALARS,
   ...FULLTEXT_SCALARS,
   ...DECIMAL_SCALARS,
 };

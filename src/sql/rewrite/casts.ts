@@ -7,7 +7,7 @@
  * inside a larger expression a time value stays in the segment's unit, so comparisons with time
  * columns and literals keep working.
  */
-import { invalidArguments } from "../../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import { floorDiv, NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 import { quoteString } from "../../storage/table.ts";
 import { isOp } from "../lexer.ts";
@@ -15,7 +15,7 @@ import { castAs, type CastTarget, castTarget } from "../cast_type.ts";
 import { INTEGER_RANGES } from "../cast_values.ts";
 import type { DataType } from "../../common/rows.ts";
 import type { DecimalSpec } from "../../common/decimal.ts";
-import { NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
+import { errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseIntervalNs, parseTimestampIn } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { realOfScaled } from "./decimals.ts";
@@ -79,24 +79,60 @@ function nativeCastFits(col: DataType, target: CastTarget & { kind: "integer" | 
   return col === "Boolean" || (/^(Timestamp|Date)/.test(col) && target.type === "Int64");
 }
 
+/** The user function behind a cast, or its variant answering NULL where the cast fails (`TRY_CAST`). */
+function castFunction(name: string, safe: boolean): string {
+  return safe ? `${name}_or_null` : name;
+}
+
 /** The unscaled integer SQL of `CAST(x AS DECIMAL(p, s))` whose brackets are `open`/`close`. */
-export function decimalCastScaled(c: RewriteCtx, open: number, close: number, spec: DecimalSpec): string {
+export function decimalCastScaled(
+  c: RewriteCtx,
+  open: number,
+  close: number,
+  spec: DecimalSpec,
+  safe = false,
+): string {
   const as = castAs(c.toks, c.q.match, open, close), s = open + 1;
   const src = decimalExprAt(c, s, as);
   const lit = numberLiteral(c, s, as);
   const x = src
     ? `${src.sql}, ${src.spec.scale}`
     : `${lit !== undefined ? quoteString(lit) : c.emit(s, as).trim()}, NULL`;
-  return `__petrel_to_decimal(${x}, ${spec.precision}, ${spec.scale})`;
+  return `${castFunction("__petrel_to_decimal", safe)}(${x}, ${spec.precision}, ${spec.scale})`;
 }
 
-/** `CAST(x AS type)`. */
-export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRewrite | undefined {
+/**
+ * `CAST(x AS type)`, or with `safe` `TRY_CAST(x AS type)`: NULL where the cast fails (a literal that
+ * does not convert is NULL at once; the rest goes to the functions' `_or_null` variants).
+ */
+export function rewriteCast(
+  c: RewriteCtx,
+  open: number,
+  close: number,
+  safe = false,
+): TokenRewrite | undefined {
+  try {
+    return castRewrite(c, open, close, safe);
+  } catch (e) {
+    if (!safe || !(e instanceof PetrelError) || e.code !== StatusCode.InvalidArguments) throw e;
+    return { text: "NULL", next: close + 1 };
+  }
+}
+
+function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean): TokenRewrite | undefined {
+  const udf = (name: string) => castFunction(name, safe);
   const { toks, q } = c;
   const as = castAs(toks, q.match, open, close);
   if (as < 0) return undefined;
   const target = castTarget(toks, as + 1, close);
-  if (!target) return undefined;
+  if (!target) {
+    // SQLite would take any word as a type name (affinity rules): DataFusion refuses it
+    const word = toks[as + 1];
+    if (word?.kind === "ident" || word?.kind === "qident") {
+      throw errorAt(q.cursor, word, `Unsupported data type: ${word.value.toUpperCase()}`);
+    }
+    return undefined;
+  }
   const s = open + 1, next = close + 1;
   const single = as === s + 1 && toks[s].kind === "string" ? toks[s] : undefined;
   const output = c.isOutputItem(open - 1, next);
@@ -117,7 +153,9 @@ export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRe
         return { text: inInt64(v, target.type).toString(), next };
       }
       const from = operandUnit(c, s, as);
-      const inP = from ? unitChange(operand(), from, p) : `__petrel_cast_ts(${operand()}, '${p}', ${c.tz})`;
+      const inP = from
+        ? unitChange(operand(), from, p)
+        : `${udf("__petrel_cast_ts")}(${operand()}, '${p}', ${c.tz})`;
       return { text: unitChange(inP, p, out), next };
     }
     case "date": {
@@ -139,21 +177,21 @@ export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRe
         const d = (DAY_NS / NS_PER_UNIT[from]).toString(), x = `(${operand()})`;
         return { text: days(`((${x} - ((${x} % ${d}) + ${d}) % ${d}) / ${d})`), next };
       }
-      return { text: days(`__petrel_to_date(${operand()})`), next };
+      return { text: days(`${udf("__petrel_to_date")}(${operand()})`), next };
     }
     case "interval":
       return single ? { text: nsToUnit(parseIntervalNs(single.value), segUnit).toString(), next } : undefined;
     case "decimal": {
-      const scaled = decimalCastScaled(c, open, close, target.spec);
+      const scaled = decimalCastScaled(c, open, close, target.spec, safe);
       return { text: output ? scaled : realOfScaled(scaled, target.spec.scale), next };
     }
     case "text": {
       const src = decimalExprAt(c, s, as);
-      if (src) return { text: `__petrel_decimal_text(${src.sql}, ${src.spec.scale})`, next };
+      if (src) return { text: `${udf("__petrel_decimal_text")}(${src.sql}, ${src.spec.scale})`, next };
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }
     case "boolean":
-      return { text: `__petrel_to_bool(${operand()})`, next };
+      return { text: `${udf("__petrel_to_bool")}(${operand()})`, next };
     case "integer":
     case "real": {
       const col = as === s + 1 ? c.time.colTypes.get(q.lower(toks[s])) : undefined;
@@ -162,9 +200,10 @@ export function rewriteCast(c: RewriteCtx, open: number, close: number): TokenRe
       }
       // an integer literal goes as its digits: SQLite would round one past 64 bits to a REAL
       const x = lit !== undefined && /^-?\d+$/.test(lit) ? quoteString(lit) : operand();
-      return { text: `__petrel_cast_number(${x}, '${target.type}')`, next };
+      return { text: `${udf("__petrel_cast_number")}(${x}, '${target.type}')`, next };
     }
     default:
-      return undefined;
+      // SQLite's BINARY is a numeric affinity: bytes need BLOB
+      return target.type === "Binary" ? { text: `CAST(${operand()} AS BLOB)`, next } : undefined;
   }
 }

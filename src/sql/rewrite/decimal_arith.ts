@@ -132,7 +132,7 @@ function operandType(t: TypingCtx, k: number, e: number): NumType {
   // a window function's value is not the call's alone
   if (isKeyword(toks[close + 1], "OVER", "FILTER")) return { kind: "unknown" };
   const name = tok.kind === "ident" ? tok.text.toLowerCase() : "";
-  if (name === "cast") {
+  if (name === "cast" || name === "try_cast") {
     const target = castTarget(toks, castAs(toks, match, k + 1, close) + 1, close);
     if (target?.kind === "decimal") {
       return { kind: "decimal", p: target.spec.precision, s: target.spec.scale };
@@ -288,9 +288,9 @@ class Renderer {
     if (isOp(c.toks[k + 1], "(")) {
       const open = k + 1;
       const name = c.toks[k].text.toLowerCase();
-      if (name === "cast") {
+      if (name === "cast" || name === "try_cast") {
         const spec = n.type.kind === "decimal" ? { precision: n.type.p, scale: n.type.s } : undefined;
-        if (spec) return decimalCastScaled(c, open, c.q.match[open], spec);
+        if (spec) return decimalCastScaled(c, open, c.q.match[open], spec, name === "try_cast");
       }
       const call = decimalCallScaled(c, k);
       if (call) return call.sql;

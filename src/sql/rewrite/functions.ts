@@ -141,6 +141,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["current_database", currentDatabase],
   ["schema", currentDatabase],
   ["cast", (c, { open, close }) => rewriteCast(c, open, close)],
+  ["try_cast", (c, { open, close }) => rewriteCast(c, open, close, true)],
   ["date_bin", dateBin],
   ["date_trunc", dateTrunc],
   ["date_part", datePart],

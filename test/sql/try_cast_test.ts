@@ -1,0 +1,62 @@
+/**
+ * `TRY_CAST(x AS type)`: DataFusion's cast that answers NULL where CAST fails (literals and column
+ * values alike), with CAST's output types; and the type names a cast refuses or must keep as bytes.
+ */
+import assert from "node:assert/strict";
+import { startTestServer } from "../helpers/server.ts";
+import { sqlRequest } from "../http/fixtures/sql_client.ts";
+
+const CASES: Array<[string, string, unknown]> = [
+  ["TRY_CAST('abc' AS INT)", "Int32", null],
+  ["TRY_CAST('12' AS BIGINT)", "Int64", 12],
+  ["TRY_CAST(1.7 AS INT)", "Int32", 1],
+  ["TRY_CAST(300 AS TINYINT)", "Int8", null],
+  ["TRY_CAST(99999999999999999999 AS BIGINT)", "Int64", null],
+  ["TRY_CAST(5 AS STRING)", "String", "5"],
+  ["TRY_CAST('2023-01-01' AS TIMESTAMP)", "TimestampMillisecond", 1672531200000],
+  ["TRY_CAST('soon' AS TIMESTAMP)", "TimestampMillisecond", null],
+  ["TRY_CAST('1.234' AS DECIMAL(5,2))", "Decimal(5, 2)", "1.23"],
+  ["TRY_CAST('abc' AS DECIMAL(5,2))", "Decimal(5, 2)", null],
+  ["TRY_CAST('12345' AS DECIMAL(5,2))", "Decimal(5, 2)", null],
+  ["TRY_CAST('yes' AS BOOLEAN)", "Boolean", true],
+  ["TRY_CAST('maybe' AS BOOLEAN)", "Boolean", null],
+  ["TRY_CAST('2023-02-30' AS DATE)", "Date", null],
+  ["try_cast('5' as double) + 1", "Float64", 6],
+  ["CAST('ab' AS BINARY)", "Binary", [97, 98]],
+];
+
+Deno.test("TRY_CAST answers NULL where CAST fails; unknown cast types are refused", async (t) => {
+  const server = await startTestServer();
+  try {
+    for (const [expr, type, value] of CASES) {
+      await t.step(expr, async () => {
+        const r = await sqlRequest(server.url, `SELECT ${expr}`);
+        assert.equal(r.status, 200, r.text);
+        const rec = JSON.parse(r.text).output[0].records;
+        assert.deepEqual(rec.schema.column_schemas, [{ name: expr, data_type: type }]);
+        assert.deepEqual(rec.rows, [[value]]);
+      });
+    }
+    await t.step("column values that do not convert are NULL, the rest converted", async () => {
+      for (
+        const sql of [
+          "CREATE TABLE s (ts TIMESTAMP TIME INDEX, v STRING)",
+          "INSERT INTO s VALUES (1, '7'), (2, 'seven'), (3, NULL), (4, '-3')",
+        ]
+      ) assert.equal((await sqlRequest(server.url, sql)).status, 200);
+      const r = await sqlRequest(server.url, "SELECT TRY_CAST(v AS INT) FROM s ORDER BY ts");
+      assert.deepEqual(JSON.parse(r.text).output[0].records.rows, [[7], [null], [null], [-3]]);
+      const strict = await sqlRequest(server.url, "SELECT CAST(v AS INT) FROM s");
+      assert.equal(strict.status, 400, strict.text);
+    });
+    await t.step("an unknown type is a syntax error for CAST and TRY_CAST", async () => {
+      for (const sql of ["SELECT CAST(1 AS FOO)", "SELECT TRY_CAST(1 AS FOO(3))", "SELECT 1::nosuch"]) {
+        const r = await sqlRequest(server.url, sql);
+        assert.equal(r.status, 400, `${sql}: ${r.text}`);
+        assert.match(JSON.parse(r.text).error, /Unsupported data type: (FOO|NOSUCH)/);
+      }
+    });
+  } finally {
+    await server.stop();
+  }
+});
