@@ -6,6 +6,8 @@ import type { DataType } from "../common/rows.ts";
 import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
 import { castAs, castTarget } from "./cast_type.ts";
 import { decimalAggregateType } from "./rewrite/decimals.ts";
+import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
+import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
@@ -102,6 +104,8 @@ export function outputName(
   const { toks, match } = c.q;
   const relations = c.relations;
   const t = toks[s];
+  const ordered = orderedAggregateName(c, s, e);
+  if (ordered) return ordered;
   if (
     t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
     (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
@@ -110,6 +114,32 @@ export function outputName(
     return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
   }
   return rewritten && original !== "" ? original : undefined;
+}
+
+/**
+ * DataFusion's name of an ordered aggregate over plain columns: `last_value(m.cpu) ORDER BY [m.ts ASC
+ * NULLS LAST]`; undefined for other shapes (they keep their original text).
+ */
+function orderedAggregateName(c: OutputContext, s: number, e: number): string | undefined {
+  const { toks, match } = c.q;
+  const name = toks[s]?.kind === "ident" ? toks[s].text.toLowerCase() : "";
+  if (!ORDERED_AGGREGATES.has(name) || !isOp(toks[s + 1], "(") || match[s + 1] !== e - 1) return undefined;
+  if (c.relations.length !== 1 || isWindowCall(c.q, s + 1)) return undefined;
+  const { values, order } = orderedCall(c.q, s + 1);
+  if (order.length === 0) return undefined;
+  const plain = ([a, b]: [number, number]): string | undefined => {
+    if (b - a !== 1) return undefined;
+    const t = toks[a];
+    if (t.kind === "ident" || t.kind === "qident") return `${c.relations[0]}.${t.value}`;
+    return t.kind === "number" ? `Int64(${t.text})` : undefined;
+  };
+  const args = values.map(plain);
+  const keys = order.map((o) => {
+    const k = plain(o.expr);
+    return k && `${k} ${o.desc ? "DESC" : "ASC"} NULLS ${o.nullsFirst ? "FIRST" : "LAST"}`;
+  });
+  if ([...args, ...keys].some((x) => x === undefined)) return undefined;
+  return `${name}(${args.join(", ")}) ORDER BY [${keys.join(", ")}]`;
 }
 
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
@@ -154,6 +184,13 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     return "UInt64";
   }
   if (!isWholeCall) return undefined;
+  if (ORDERED_AGGREGATES.has(name)) {
+    const first = orderedCall(c.q, s + 1).values[0];
+    const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
+    return ident && (ident.kind === "ident" || ident.kind === "qident")
+      ? colTypes.get(lower(ident))
+      : undefined;
+  }
   const argCol = e - s === 4 && (toks[s + 2].kind === "ident" || toks[s + 2].kind === "qident")
     ? colTypes.get(lower(toks[s + 2]))
     : undefined;

@@ -8,6 +8,7 @@ import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
 import { CAST_AGGREGATES, CAST_SCALARS } from "./casts.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
+import { ORDERED_AGGREGATES } from "./ordered.ts";
 import { TIME_SCALARS } from "./time.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
@@ -18,7 +19,11 @@ const SCALARS: Record<string, ScalarDef> = {
   ...CAST_SCALARS,
   ...FULLTEXT_SCALARS,
 };
-const AGGREGATES: Record<string, AggDef> = { ...OTHER_AGGREGATES, ...CAST_AGGREGATES };
+const AGGREGATES: Record<string, AggDef> = {
+  ...OTHER_AGGREGATES,
+  ...CAST_AGGREGATES,
+  ...ORDERED_AGGREGATES,
+};
 
 /** Names of the functions this module provides, for the rewriter's checks. */
 export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
@@ -84,8 +89,15 @@ export function registerSqlFunctions(db: DatabaseSync): void {
       name,
       {
         start: def.start,
-        step: def.step as (acc: unknown, ...args: unknown[]) => unknown,
-        result: (acc: unknown) => whole((def.result as (acc: unknown) => Ret)(acc)),
+        step: (acc: unknown, ...args: unknown[]) => {
+          try {
+            return (def.step as (acc: unknown, ...args: unknown[]) => unknown)(acc, ...args);
+          } catch (e) {
+            parkedError ??= e;
+            return acc;
+          }
+        },
+        result: guarded((acc: unknown) => (def.result as (acc: unknown) => Ret)(acc), null),
         ...(def.inverse ? { inverse: def.inverse as (acc: unknown, ...args: unknown[]) => unknown } : {}),
         varargs: true,
         useBigIntArguments: def.bigint ?? false,

@@ -11,6 +11,7 @@ import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../diale
 import { parseIntervalNs } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { rewriteCast } from "./casts.ts";
+import { rewriteOrderedAggregate } from "./ordered_aggregates.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -164,6 +165,9 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["to_timestamp_micros", toTimestamp("us")],
   ["to_timestamp_nanos", toTimestamp("ns")],
   ["position", position],
+  ["first_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
+  ["last_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
+  ["nth_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["character_length", charLength],
   ["char_length", charLength],
 ]);
