@@ -7,6 +7,7 @@ import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
 import { castAs, castTarget } from "./cast_type.ts";
 import { decimalAggregateType } from "./rewrite/decimals.ts";
 import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
+import { isDateArg } from "./rewrite/session_calls.ts";
 import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
@@ -24,13 +25,32 @@ export interface OutputContext {
   unitAt(i: number): TimeUnit;
 }
 
-const JSON_GETTERS: Record<string, DataType> = {
+/** Result types of whole calls that SQLite's values cannot tell (integers that are unsigned, dates…). */
+const RESULT_TYPES: Record<string, DataType> = {
   json_get_string: "String",
   json_get_int: "Int64",
   json_get_float: "Float64",
   json_get_bool: "Boolean",
   json_to_string: "String",
+  ipv4_string_to_num: "UInt32",
+  ipv4_num_to_string: "String",
+  ipv4_to_cidr: "String",
+  ipv6_num_to_string: "String",
+  ipv6_to_cidr: "String",
+  ipv6_string_to_num: "Binary",
+  pg_backend_pid: "UInt64",
+  from_unixtime: "TimestampSecond",
+  to_date: "Date",
+  make_date: "Date",
+  current_date: "Date",
+  to_char: "String",
+  timezone: "String",
+  build: "String",
+  current_schemas: "String",
 };
+
+/** Scalars whose result has their first argument's type. */
+const KEEP_TYPE_SCALARS = new Set(["clamp", "clamp_min", "clamp_max"]);
 
 const BOOLEAN_FUNCS = new Set([
   "json_is_null",
@@ -43,6 +63,16 @@ const BOOLEAN_FUNCS = new Set([
   "bool_or",
   "matches",
   "matches_term",
+  "isnull",
+  "json_is_int",
+  "json_is_float",
+  "json_is_bool",
+  "json_is_string",
+  "json_is_array",
+  "json_is_object",
+  "json_path_match",
+  "ipv4_in_range",
+  "ipv6_in_range",
 ]);
 
 const AVERAGING = new Set([
@@ -179,11 +209,23 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     }
   }
   if (BOOLEAN_FUNCS.has(name) && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return "Boolean";
-  if (name in JSON_GETTERS && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return JSON_GETTERS[name];
+  if (Object.hasOwn(RESULT_TYPES, name) && (isOp(toks[s + 1], "(") ? match[s + 1] === e - 1 : e - s === 1)) {
+    return RESULT_TYPES[name];
+  }
   if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
     return "UInt64";
   }
   if (!isWholeCall) return undefined;
+  if (name === "date_add" || name === "date_sub") {
+    const first = args(s + 1)[0];
+    return first && isDateArg(c.q, colTypes, first) ? "Date" : timestampType(unitAt(s));
+  }
+  if (KEEP_TYPE_SCALARS.has(name)) {
+    const first = args(s + 1)[0];
+    const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
+    const t = ident && (ident.kind === "ident" || ident.kind === "qident") ? colTypes.get(lower(ident)) : undefined;
+    if (t) return t;
+  }
   if (ORDERED_AGGREGATES.has(name)) {
     const first = orderedCall(c.q, s + 1).values[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;

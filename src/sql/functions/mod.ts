@@ -9,6 +9,9 @@ import { CAST_AGGREGATES, CAST_SCALARS } from "./casts.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
 import { ORDERED_AGGREGATES } from "./ordered.ts";
+import { GREPTIME_SCALARS } from "./greptime.ts";
+import { IP_SCALARS } from "./ip.ts";
+import { DATE_SCALARS } from "./dates.ts";
 import { TIME_SCALARS } from "./time.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
@@ -18,6 +21,9 @@ const SCALARS: Record<string, ScalarDef> = {
   ...OTHER_SCALARS,
   ...CAST_SCALARS,
   ...FULLTEXT_SCALARS,
+  ...GREPTIME_SCALARS,
+  ...IP_SCALARS,
+  ...DATE_SCALARS,
 };
 const AGGREGATES: Record<string, AggDef> = {
   ...OTHER_AGGREGATES,
