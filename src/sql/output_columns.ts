@@ -47,10 +47,29 @@ const RESULT_TYPES: Record<string, DataType> = {
   timezone: "String",
   build: "String",
   current_schemas: "String",
+  levenshtein: "Int32",
+  find_in_set: "Int32",
+  bit_length: "Int32",
+  regexp_count: "Int64",
+  factorial: "Int64",
+  gcd: "Int64",
+  lcm: "Int64",
+  sha224: "Binary",
+  sha256: "Binary",
+  sha384: "Binary",
+  sha512: "Binary",
+  digest: "Binary",
+  decode: "Binary",
+  encode: "String",
+  translate: "String",
+  substr_index: "String",
+  arrow_typeof: "String",
+  cot: "Float64",
+  nanvl: "Float64",
 };
 
 /** Scalars whose result has their first argument's type. */
-const KEEP_TYPE_SCALARS = new Set(["clamp", "clamp_min", "clamp_max"]);
+const KEEP_TYPE_SCALARS = new Set(["clamp", "clamp_min", "clamp_max", "nvl", "bit_and", "bit_or", "bit_xor"]);
 
 const BOOLEAN_FUNCS = new Set([
   "json_is_null",
@@ -73,6 +92,7 @@ const BOOLEAN_FUNCS = new Set([
   "json_path_match",
   "ipv4_in_range",
   "ipv6_in_range",
+  "iszero",
 ]);
 
 const AVERAGING = new Set([
@@ -89,6 +109,11 @@ const AVERAGING = new Set([
   "approx_percentile_cont",
   "percentile_cont",
   "corr",
+  "covar",
+  "covar_samp",
+  "covar_pop",
+  "var",
+  "approx_percentile_cont_with_weight",
 ]);
 
 const ARROW_TYPES: Record<string, DataType> = {

@@ -169,7 +169,135 @@ const GREPTIME: Case[] = [
   { sql: "SELECT date_add(ts, 5) FROM m", code: 1004, error: /date_add expects an interval literal/ },
 ];
 
-const CASES: Case[] = [...ORDERED, ...GREPTIME];
+const DATAFUSION: Case[] = [
+  {
+    sql: "SELECT from_unixtime(1700000000) AS a, to_date('2024-03-01') AS b, make_date(2024, 2, 29) AS c, " +
+      "to_date(NULL) AS d, make_date(2024, 1, NULL) AS e, current_date() = current_date AS f, " +
+      "current_date() = to_date(to_char(now(), '%Y-%m-%d')) AS g",
+    columns: [
+      ["a", "TimestampSecond"],
+      ["b", "Date"],
+      ["c", "Date"],
+      ["d", "Date"],
+      ["e", "Date"],
+      ["f", B],
+      ["g", B],
+    ],
+    rows: [[1700000000, 19783, 19782, null, null, true, true]],
+  },
+  { sql: "SELECT make_date(2023, 2, 29)", code: 3000, error: /2023-2-29 is not a valid date/ },
+  {
+    sql: "SELECT to_char(ts, '%Y-%m-%d %H:%M:%S%.3f') AS a, to_char('2024-03-01'::date, '%d/%m/%Y') AS b, " +
+      "to_char(NULL, '%Y') AS c FROM m WHERE ts = 1000",
+    columns: [["a", S], ["b", S], ["c", S]],
+    rows: [["1970-01-01 00:00:01.000", "01/03/2024", null]],
+  },
+  { sql: "SELECT to_char(ts, '%Q') FROM m", code: 3000, error: /invalid format specifier %Q/ },
+  {
+    sql: "SELECT nvl(cpu, 0) AS a, nvl2(cpu, 'y', 'n') AS b, nanvl(cpu, 2) AS c, iszero(n - 1) AS d, " +
+      "iszero(NULL) AS e FROM m ORDER BY ts",
+    columns: [["a", F], ["b", S], ["c", F], ["d", B], ["e", B]],
+    rows: [[1.5, "y", 1.5, true, null], [2.5, "y", 2.5, false, null], [0.5, "y", 0.5, false, null], [
+      0,
+      "n",
+      null,
+      false,
+      null,
+    ]],
+  },
+  { sql: "SELECT nvl(cpu) FROM m", code: 1004, error: /nvl expects two arguments/ },
+  {
+    sql: "SELECT levenshtein('kitten', 'sitting') AS a, translate('12345', '143', 'ax') AS b, " +
+      "substr_index('www.apache.org', '.', 2) AS c, substr_index('www.apache.org', '.', -1) AS d, " +
+      "find_in_set('b', 'a,b,c') AS e, bit_length('héllo') AS f, cot(1) AS g, factorial(5) AS h, gcd(12, 18) AS i, " +
+      "lcm(4, 6) AS j, levenshtein(NULL, 'a') AS k",
+    columns: [
+      ["a", "Int32"],
+      ["b", S],
+      ["c", S],
+      ["d", S],
+      ["e", "Int32"],
+      ["f", "Int32"],
+      ["g", F],
+      ["h", I],
+      ["i", I],
+      ["j", I],
+      ["k", "Int32"],
+    ],
+    rows: [[3, "a2x5", "www.apache", "org", 2, 48, 0.6420926159343306, 120, 6, 12, null]],
+  },
+  { sql: "SELECT factorial(21)", code: 3000, error: /Overflow happened on FACTORIAL\(21\)/ },
+  { sql: "SELECT gcd(1.5, 2)", code: 3000, error: /gcd expects integer arguments/ },
+  {
+    sql: "SELECT sha256('a') AS a, encode('hello', 'base64') AS b, encode('hi', 'hex') AS c, " +
+      "decode('aGVsbG8', 'base64') AS d, decode('6869', 'hex') AS e, digest('a', 'sha224') = sha224('a') AS f, " +
+      "encode(sha512('a'), 'hex') LIKE '1f40fc92%' AS g, encode(sha384(NULL), 'hex') AS h, " +
+      "regexp_count('abcabc', 'b') AS i, regexp_count('abcabc', 'B', 3, 'i') AS j",
+    columns: [["a", "Binary"], ["b", S], ["c", S], ["d", "Binary"], ["e", "Binary"], ["f", B], ["g", B], [
+      "h",
+      S,
+    ], [
+      "i",
+      I,
+    ], ["j", I]],
+    rows: [[
+      [...Uint8Array.from(atob("ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs="), (ch) => ch.charCodeAt(0))],
+      "aGVsbG8",
+      "6869",
+      [104, 101, 108, 108, 111],
+      [104, 105],
+      true,
+      true,
+      null,
+      2,
+      1,
+    ]],
+  },
+  { sql: "SELECT encode('x', 'rot13')", code: 3000, error: /no built-in encoding named 'rot13'/ },
+  {
+    sql: "SELECT digest('a', 'whirlpool')",
+    code: 3000,
+    error: /no built-in digest algorithm named 'whirlpool'/,
+  },
+  {
+    sql:
+      "SELECT arrow_typeof(1) AS a, arrow_typeof(1.5) AS b, arrow_typeof('x') AS c, arrow_typeof(ts) AS d, " +
+      "arrow_typeof(NULL) AS e, arrow_typeof(cpu > 1) AS f, arrow_typeof(n) AS g, arrow_typeof(to_date('2024-01-01')) AS h " +
+      "FROM m WHERE ts = 1000",
+    columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S], ["f", S], ["g", S], ["h", S]],
+    rows: [[
+      "Int64",
+      "Float64",
+      "Utf8",
+      "Timestamp(Millisecond, None)",
+      "Null",
+      "Boolean",
+      "Int64",
+      "Date32",
+    ]],
+  },
+  { sql: "SELECT arrow_typeof(n + 1) FROM m", code: 1004, error: /cannot tell the type of this expression/ },
+  {
+    sql:
+      "SELECT corr(cpu, n) AS a, covar_samp(cpu, n) AS b, covar(cpu, n) AS c, covar_pop(cpu, n) AS d, var(n) AS e, " +
+      "bit_and(n) AS f, bit_or(n) AS g, bit_xor(n) AS h, approx_percentile_cont_with_weight(n, 1, 0.5) AS i FROM m",
+    columns: [["a", F], ["b", F], ["c", F], ["d", F], ["e", F], ["f", I], ["g", I], ["h", I], ["i", F]],
+    rows: [[-0.5, -0.5, -0.5, -1 / 3, 5 / 3, 0, 7, 4, 2]],
+  },
+  {
+    sql: "SELECT corr(cpu, n) AS a, var(n) AS b, bit_or(n) AS c FROM m WHERE n > 100",
+    columns: [["a", F], ["b", F], ["c", I]],
+    rows: [[null, null, null]],
+  },
+  { sql: "SELECT bit_and(cpu) FROM m", code: 3000, error: /bit aggregates expect integer values/ },
+  {
+    sql: "SELECT approx_percentile_cont_with_weight(n, 1, 2) FROM m",
+    code: 3000,
+    error: /expects a percentile between 0 and 1/,
+  },
+];
+
+const CASES: Case[] = [...ORDERED, ...GREPTIME, ...DATAFUSION];
 
 Deno.test("GreptimeDB and DataFusion functions over /v1/sql", async (t) => {
   const server = await startTestServer();

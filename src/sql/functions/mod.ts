@@ -12,6 +12,7 @@ import { ORDERED_AGGREGATES } from "./ordered.ts";
 import { GREPTIME_SCALARS } from "./greptime.ts";
 import { IP_SCALARS } from "./ip.ts";
 import { DATE_SCALARS } from "./dates.ts";
+import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
@@ -24,6 +25,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...GREPTIME_SCALARS,
   ...IP_SCALARS,
   ...DATE_SCALARS,
+  ...DATAFUSION_SCALARS,
 };
 const AGGREGATES: Record<string, AggDef> = {
   ...OTHER_AGGREGATES,

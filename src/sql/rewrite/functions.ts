@@ -13,6 +13,7 @@ import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { rewriteCast } from "./casts.ts";
 import { rewriteOrderedAggregate } from "./ordered_aggregates.ts";
 import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
+import { TYPED_CALLS } from "./typed_calls.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -44,7 +45,7 @@ export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined 
       );
     }
   }
-  const handler = CALL_REWRITES.get(name) ?? SESSION_CALLS.get(name);
+  const handler = CALL_REWRITES.get(name) ?? SESSION_CALLS.get(name) ?? TYPED_CALLS.get(name);
   if (!handler) return undefined;
   const arg = (k: number) => (args[k] ? c.emit(args[k][0], args[k][1]).trim() : "NULL");
   return handler(c, { name, open, close: q.match[open], args, unit: c.time.unitAt(i), arg });
