@@ -248,7 +248,9 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
   if (KEEP_TYPE_SCALARS.has(name)) {
     const first = args(s + 1)[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
-    const t = ident && (ident.kind === "ident" || ident.kind === "qident") ? colTypes.get(lower(ident)) : undefined;
+    const t = ident && (ident.kind === "ident" || ident.kind === "qident")
+      ? colTypes.get(lower(ident))
+      : undefined;
     if (t) return t;
   }
   if (ORDERED_AGGREGATES.has(name)) {

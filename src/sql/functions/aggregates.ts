@@ -85,7 +85,10 @@ const comoments = (result: (m: CoMoments) => number | null): AggDef => ({
   },
   result: (acc) => result(acc as CoMoments),
 });
-const covar = (m: CoMoments, ddof: number) => (m.n - ddof < 1 ? null : (m.sxy - (m.sx * m.sy) / m.n) / (m.n - ddof));
+const covar = (
+  m: CoMoments,
+  ddof: number,
+) => (m.n - ddof < 1 ? null : (m.sxy - (m.sx * m.sy) / m.n) / (m.n - ddof));
 function corr(m: CoMoments): number | null {
   if (m.n < 2) return null;
   const vx = m.sxx - (m.sx * m.sx) / m.n, vy = m.syy - (m.sy * m.sy) / m.n;

@@ -56,7 +56,9 @@ function integers(fn: string, ...vs: Arg[]): bigint[] {
 function encoding(e: Arg, fn: string): "base64" | "hex" {
   const name = str(e)?.toLowerCase();
   if (name === "base64" || name === "hex") return name;
-  throw new Error(`${fn}: there is no built-in encoding named '${str(e)}', currently supported encodings are: base64, hex`);
+  throw new Error(
+    `${fn}: there is no built-in encoding named '${str(e)}', currently supported encodings are: base64, hex`,
+  );
 }
 
 /** DataFusion's scalar functions by name. */
@@ -153,7 +155,9 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
         if (!/^([0-9a-f]{2})*$/i.test(text)) throw new Error(`Failed to decode value using hex: '${text}'`);
         return new Uint8Array(Buffer.from(text, "hex"));
       }
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new Error(`Failed to decode value using base64: '${text}'`);
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+        throw new Error(`Failed to decode value using base64: '${text}'`);
+      }
       return new Uint8Array(Buffer.from(text, "base64"));
     },
   },

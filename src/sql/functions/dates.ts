@@ -79,7 +79,9 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
     bigint: true,
     fn: (v) => {
       if (v === null) return null;
-      if (typeof v !== "bigint") throw new Error(`from_unixtime expects an integer number of seconds, got ${v}`);
+      if (typeof v !== "bigint") {
+        throw new Error(`from_unixtime expects an integer number of seconds, got ${v}`);
+      }
       return v;
     },
   },
@@ -114,8 +116,12 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
       const sec = ns / 1_000_000_000n - (ns % 1_000_000_000n < 0n ? 1n : 0n);
       const nanos = Number(ns - sec * 1_000_000_000n);
       const epochMs = Number(sec) * 1000 + Math.floor(nanos / 1_000_000);
-      return formatTime(cachedFormat(str(fmt)!, CHRONO_FORMAT), { epochMs, nanos, offsetMin: 0, zoneName: "UTC" });
+      return formatTime(cachedFormat(str(fmt)!, CHRONO_FORMAT), {
+        epochMs,
+        nanos,
+        offsetMin: 0,
+        zoneName: "UTC",
+      });
     },
   },
 };
-

@@ -7,7 +7,9 @@ import { big, str } from "./values.ts";
 function v4Bytes(v: Arg, fn: string): Uint8Array {
   if (typeof v === "bigint" || typeof v === "number") {
     const n = big(v)!;
-    if (n < 0n || n > 0xffffffffn) throw new Error(`${fn}: ${v} is not an IPv4 address number (0 to 4294967295)`);
+    if (n < 0n || n > 0xffffffffn) {
+      throw new Error(`${fn}: ${v} is not an IPv4 address number (0 to 4294967295)`);
+    }
     return Uint8Array.from([24n, 16n, 8n, 0n].map((s) => Number((n >> s) & 0xffn)));
   }
   const text = str(v)!.trim();
@@ -75,7 +77,9 @@ function inRange(ip: Arg, range: Arg, bytes: (v: Arg, fn: string) => Uint8Array,
 export const IP_SCALARS: Record<string, ScalarDef> = {
   ipv4_num_to_string: {
     bigint: true,
-    fn: (v) => (v === null ? null : ipText(v4Bytes(typeof v === "string" ? big(v) : v, "ipv4_num_to_string"))),
+    fn: (
+      v,
+    ) => (v === null ? null : ipText(v4Bytes(typeof v === "string" ? big(v) : v, "ipv4_num_to_string"))),
   },
   ipv4_string_to_num: {
     fn: (v) => {
@@ -100,7 +104,9 @@ export const IP_SCALARS: Record<string, ScalarDef> = {
   ipv6_string_to_num: {
     fn: (v) => {
       if (v === null) return null;
-      if (/^[0-9a-f]{32}$/i.test(str(v)!.trim())) throw new Error(`ipv6_string_to_num: invalid IPv6 address '${v}'`);
+      if (/^[0-9a-f]{32}$/i.test(str(v)!.trim())) {
+        throw new Error(`ipv6_string_to_num: invalid IPv6 address '${v}'`);
+      }
       return v6Bytes(str(v), "ipv6_string_to_num");
     },
   },

@@ -90,7 +90,7 @@ class PathParser {
         const s = this.toks[this.at];
         if (s === undefined) break;
         if (s === ".*" || /^\[\s*\*\s*\]$/.test(s)) path.push({ wild: true });
-        else if (s.startsWith(".\"")) path.push({ key: JSON.parse(s.slice(1)) });
+        else if (s.startsWith('."')) path.push({ key: JSON.parse(s.slice(1)) });
         else if (s.startsWith(".")) path.push({ key: s.slice(1) });
         else if (s.startsWith("[")) path.push({ index: Number(s.slice(1, -1)) });
         else break;
@@ -100,7 +100,7 @@ class PathParser {
       return { path };
     }
     if (t === "@") this.refuse("filters are not supported");
-    if (t.startsWith("\"")) return { value: JSON.parse(t) };
+    if (t.startsWith('"')) return { value: JSON.parse(t) };
     if (t === "true" || t === "false" || t === "null") return { value: JSON.parse(t) };
     if (/^-?\d/.test(t)) return { value: Number(t) };
     return this.refuse(`unexpected '${t}'`);

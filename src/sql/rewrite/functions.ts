@@ -158,7 +158,9 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     next: close + 1,
   })],
   ["to_char", (c, { args, close, unit, arg }) => ({
-    text: `__petrel_to_char(${arg(0)}, ${arg(1)}, '${args[0] && isDateArg(c.q, c.time.colTypes, args[0]) ? "date" : unit}')`,
+    text: `__petrel_to_char(${arg(0)}, ${arg(1)}, '${
+      args[0] && isDateArg(c.q, c.time.colTypes, args[0]) ? "date" : unit
+    }')`,
     next: close + 1,
   })],
   ["date_format", (_c, { close, unit, arg }) => ({

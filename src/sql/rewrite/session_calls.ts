@@ -43,14 +43,20 @@ function buildText(): string {
 }
 
 /** Whether the argument range is a DATE value (a Date column or a cast to DATE). */
-export function isDateArg(q: QueryTokens, colTypes: Map<string, DataType>, [s, e]: [number, number]): boolean {
+export function isDateArg(
+  q: QueryTokens,
+  colTypes: Map<string, DataType>,
+  [s, e]: [number, number],
+): boolean {
   const { toks } = q;
   if (e - s === 1 && (toks[s].kind === "ident" || toks[s].kind === "qident")) {
     return colTypes.get(q.lower(toks[s])) === "Date";
   }
   const last = toks[e - 1];
   if (isKeyword(last, "DATE") && toks[e - 2]?.text === "::") return true;
-  if (isKeyword(toks[s], "CAST") && isKeyword(toks[e - 2], "DATE") && isKeyword(toks[e - 3], "AS")) return true;
+  if (isKeyword(toks[s], "CAST") && isKeyword(toks[e - 2], "DATE") && isKeyword(toks[e - 3], "AS")) {
+    return true;
+  }
   return isKeyword(toks[s], "DATE") && toks[s + 1]?.kind === "string" && e - s === 2;
 }
 

@@ -54,7 +54,9 @@ type TypedRewrite = (c: RewriteCtx, call: SessionCall) => TokenRewrite;
 /** The type-dependent calls, by name. */
 export const TYPED_CALLS = new Map<string, TypedRewrite>([
   ["arrow_typeof", (c, call) => {
-    if (call.args.length !== 1) throw invalidArguments(`arrow_typeof expects one argument, got ${call.args.length}`);
+    if (call.args.length !== 1) {
+      throw invalidArguments(`arrow_typeof expects one argument, got ${call.args.length}`);
+    }
     const type = argType(c, call.args[0]);
     if (type === undefined) {
       throw invalidArguments(
@@ -68,7 +70,9 @@ export const TYPED_CALLS = new Map<string, TypedRewrite>([
     return { text: `coalesce(${call.arg(0)}, ${call.arg(1)})`, next: call.close + 1 };
   }],
   ["nvl2", (_c, call) => {
-    if (call.args.length !== 3) throw invalidArguments(`nvl2 expects three arguments, got ${call.args.length}`);
+    if (call.args.length !== 3) {
+      throw invalidArguments(`nvl2 expects three arguments, got ${call.args.length}`);
+    }
     return {
       text: `(CASE WHEN (${call.arg(0)}) IS NOT NULL THEN ${call.arg(1)} ELSE ${call.arg(2)} END)`,
       next: call.close + 1,
