@@ -187,6 +187,16 @@ const DATAFUSION: Case[] = [
   },
   { sql: "SELECT make_date(2023, 2, 29)", code: 3000, error: /2023-2-29 is not a valid date/ },
   {
+    sql: "SELECT to_date('01/03/2024', '%Y-%m-%d', '%d/%m/%Y') AS a, to_date(19000) AS b",
+    columns: [["a", "Date"], ["b", "Date"]],
+    rows: [[19783, 19000]],
+  },
+  {
+    sql: "SELECT to_date('2024 March', '%Y-%m-%d')",
+    code: 3000,
+    error: /error parsing '2024 March' as a date/,
+  },
+  {
     sql: "SELECT to_char(ts, '%Y-%m-%d %H:%M:%S%.3f') AS a, to_char('2024-03-01'::date, '%d/%m/%Y') AS b, " +
       "to_char(NULL, '%Y') AS c FROM m WHERE ts = 1000",
     columns: [["a", S], ["b", S], ["c", S]],

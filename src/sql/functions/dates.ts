@@ -8,6 +8,7 @@ import { cachedFormat, CHRONO_FORMAT, formatTime } from "../../common/strftime.t
 import { nsToUnit } from "../../common/time_unit.ts";
 import type { Arg, ScalarDef } from "./values.ts";
 import { big, str, toNs, unitArg } from "./values.ts";
+import { compileParse, PARSE_FAILURE_TEXT, parseTime } from "../../common/strptime.ts";
 
 const NS_PER_DAY = 86_400_000_000_000n;
 const MS_PER_DAY = 86_400_000;
@@ -42,6 +43,22 @@ function toDays(v: Arg, fn: string): bigint | null {
     return ns / NS_PER_DAY - (ns % NS_PER_DAY < 0n ? 1n : 0n);
   }
   return big(v);
+}
+
+/** `to_date(text, fmt1, fmt2, …)`: the first chrono format that reads the text whole. */
+function parseDate(text: string, formats: Arg[]): bigint {
+  let why = "no format given";
+  for (const f of formats) {
+    if (f === null) continue;
+    const format = compileParse(str(f)!);
+    if (!format) throw new Error(`to_date: invalid format '${str(f)}'`);
+    let r = parseTime(text, format);
+    // chrono's NaiveDate needs no time of day: give it midnight
+    if (r === "not_enough") r = parseTime(`${text} 0:0`, compileParse(`${str(f)} %H:%M`)!);
+    if (typeof r !== "string") return BigInt(Math.floor(r.ms / MS_PER_DAY));
+    why = PARSE_FAILURE_TEXT[r];
+  }
+  throw new Error(`to_date: error parsing '${text}' as a date: ${why}`);
 }
 
 function dayOfEpoch(y: number, m: number, d: number, fn: string): bigint {
@@ -87,7 +104,10 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
   },
   to_date: {
     bigint: true,
-    fn: (v) => toDays(v, "to_date"),
+    fn: (v, ...formats) => {
+      if (v === null) return null;
+      return formats.length === 0 || typeof v !== "string" ? toDays(v, "to_date") : parseDate(v, formats);
+    },
   },
   make_date: {
     bigint: true,
