@@ -77,9 +77,13 @@ function inRange(ip: Arg, range: Arg, bytes: (v: Arg, fn: string) => Uint8Array,
 export const IP_SCALARS: Record<string, ScalarDef> = {
   ipv4_num_to_string: {
     bigint: true,
-    fn: (
-      v,
-    ) => (v === null ? null : ipText(v4Bytes(typeof v === "string" ? big(v) : v, "ipv4_num_to_string"))),
+    fn: (v) => {
+      if (v === null) return null;
+      if (typeof v !== "bigint" && typeof v !== "number") {
+        throw new Error(`ipv4_num_to_string expects an IPv4 address number, got '${str(v)}'`);
+      }
+      return ipText(v4Bytes(v, "ipv4_num_to_string"));
+    },
   },
   ipv4_string_to_num: {
     fn: (v) => {
