@@ -16,6 +16,13 @@ export interface BuildInfo {
   hostname: string;
 }
 
+let known: BuildInfo | undefined;
+
+/** The facts the last {@link buildInfo} call found (SQL's `build()`); undefined before startup reads them. */
+export function knownBuildInfo(): BuildInfo | undefined {
+  return known;
+}
+
 /**
  * Reads commit facts from git when Petrel runs from a checkout (`git: false` spawns nothing, as on
  * Deno Deploy); a compiled binary reports "unknown", a release file the facts it was built with.
@@ -30,8 +37,9 @@ export async function buildInfo(opts: { git?: boolean } = {}): Promise<BuildInfo
     hostname: Deno.hostname(),
   };
   const baked = (globalThis as Record<string, unknown>)[BUILD_FACTS_KEY] as Partial<BuildInfo> | undefined;
-  if (baked) return { ...info, ...baked };
+  if (baked) return known = { ...info, ...baked };
   const dir = new URL(".", import.meta.url);
+  known = info;
   if (dir.protocol !== "file:" || opts.git === false) return info;
   try {
     const out = await new Deno.Command("git", {

@@ -36,6 +36,9 @@ export const NUMERIC_AGGREGATES = new Set([
   "median",
 ]);
 
+/** Aggregates whose `ORDER BY` inside the call the rewriter turns into arguments (rewrite/ordered_aggregates.ts). */
+export const ORDERED_AGGREGATES = new Set(["first_value", "last_value", "nth_value"]);
+
 const ORDER_BY_END = [
   "LIMIT",
   "OFFSET",
@@ -59,6 +62,7 @@ export function orderByNulls(q: QueryTokens): Map<number, string> {
   for (let i = 0; i < toks.length - 1; i++) {
     if (!isKeyword(toks[i], "ORDER") || !isKeyword(toks[i + 1], "BY")) continue;
     const depth = parent[i];
+    if (depth >= 0 && ORDERED_AGGREGATES.has(q.funcOf(depth) ?? "")) continue;
     let start = i + 2;
     let k = start;
     const finish = (end: number) => {

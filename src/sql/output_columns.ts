@@ -7,6 +7,9 @@ import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
 import { castAs, castTarget } from "./cast_type.ts";
 import { decimalAggregateType } from "./rewrite/decimals.ts";
 import { decimalExprHint } from "./rewrite/decimal_arith.ts";
+import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
+import { isDateArg } from "./rewrite/session_calls.ts";
+import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
@@ -23,13 +26,51 @@ export interface OutputContext {
   unitAt(i: number): TimeUnit;
 }
 
-const JSON_GETTERS: Record<string, DataType> = {
+/** Result types of whole calls that SQLite's values cannot tell (integers that are unsigned, dates…). */
+const RESULT_TYPES: Record<string, DataType> = {
   json_get_string: "String",
   json_get_int: "Int64",
   json_get_float: "Float64",
   json_get_bool: "Boolean",
   json_to_string: "String",
+  ipv4_string_to_num: "UInt32",
+  ipv4_num_to_string: "String",
+  ipv4_to_cidr: "String",
+  ipv6_num_to_string: "String",
+  ipv6_to_cidr: "String",
+  ipv6_string_to_num: "Binary",
+  pg_backend_pid: "UInt64",
+  from_unixtime: "TimestampSecond",
+  to_date: "Date",
+  make_date: "Date",
+  current_date: "Date",
+  to_char: "String",
+  timezone: "String",
+  build: "String",
+  current_schemas: "String",
+  levenshtein: "Int32",
+  find_in_set: "Int32",
+  bit_length: "Int32",
+  regexp_count: "Int64",
+  factorial: "Int64",
+  gcd: "Int64",
+  lcm: "Int64",
+  sha224: "Binary",
+  sha256: "Binary",
+  sha384: "Binary",
+  sha512: "Binary",
+  digest: "Binary",
+  decode: "Binary",
+  encode: "String",
+  translate: "String",
+  substr_index: "String",
+  arrow_typeof: "String",
+  cot: "Float64",
+  nanvl: "Float64",
 };
+
+/** Scalars whose result has their first argument's type. */
+const KEEP_TYPE_SCALARS = new Set(["clamp", "clamp_min", "clamp_max", "nvl", "bit_and", "bit_or", "bit_xor"]);
 
 const BOOLEAN_FUNCS = new Set([
   "json_is_null",
@@ -42,6 +83,17 @@ const BOOLEAN_FUNCS = new Set([
   "bool_or",
   "matches",
   "matches_term",
+  "isnull",
+  "json_is_int",
+  "json_is_float",
+  "json_is_bool",
+  "json_is_string",
+  "json_is_array",
+  "json_is_object",
+  "json_path_match",
+  "ipv4_in_range",
+  "ipv6_in_range",
+  "iszero",
 ]);
 
 const AVERAGING = new Set([
@@ -58,6 +110,11 @@ const AVERAGING = new Set([
   "approx_percentile_cont",
   "percentile_cont",
   "corr",
+  "covar",
+  "covar_samp",
+  "covar_pop",
+  "var",
+  "approx_percentile_cont_with_weight",
 ]);
 
 const ARROW_TYPES: Record<string, DataType> = {
@@ -103,6 +160,8 @@ export function outputName(
   const { toks, match } = c.q;
   const relations = c.relations;
   const t = toks[s];
+  const ordered = orderedAggregateName(c, s, e);
+  if (ordered) return ordered;
   if (
     t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
     (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
@@ -111,6 +170,32 @@ export function outputName(
     return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
   }
   return rewritten && original !== "" ? original : undefined;
+}
+
+/**
+ * DataFusion's name of an ordered aggregate over plain columns: `last_value(m.cpu) ORDER BY [m.ts ASC
+ * NULLS LAST]`; undefined for other shapes (they keep their original text).
+ */
+function orderedAggregateName(c: OutputContext, s: number, e: number): string | undefined {
+  const { toks, match } = c.q;
+  const name = toks[s]?.kind === "ident" ? toks[s].text.toLowerCase() : "";
+  if (!ORDERED_AGGREGATES.has(name) || !isOp(toks[s + 1], "(") || match[s + 1] !== e - 1) return undefined;
+  if (c.relations.length !== 1 || isWindowCall(c.q, s + 1)) return undefined;
+  const { values, order } = orderedCall(c.q, s + 1);
+  if (order.length === 0) return undefined;
+  const plain = ([a, b]: [number, number]): string | undefined => {
+    if (b - a !== 1) return undefined;
+    const t = toks[a];
+    if (t.kind === "ident" || t.kind === "qident") return `${c.relations[0]}.${t.value}`;
+    return t.kind === "number" ? `Int64(${t.text})` : undefined;
+  };
+  const args = values.map(plain);
+  const keys = order.map((o) => {
+    const k = plain(o.expr);
+    return k && `${k} ${o.desc ? "DESC" : "ASC"} NULLS ${o.nullsFirst ? "FIRST" : "LAST"}`;
+  });
+  if ([...args, ...keys].some((x) => x === undefined)) return undefined;
+  return `${name}(${args.join(", ")}) ORDER BY [${keys.join(", ")}]`;
 }
 
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
@@ -152,11 +237,32 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     }
   }
   if (BOOLEAN_FUNCS.has(name) && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return "Boolean";
-  if (name in JSON_GETTERS && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return JSON_GETTERS[name];
+  if (Object.hasOwn(RESULT_TYPES, name) && (isOp(toks[s + 1], "(") ? match[s + 1] === e - 1 : e - s === 1)) {
+    return RESULT_TYPES[name];
+  }
   if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
     return "UInt64";
   }
   if (!isWholeCall) return undefined;
+  if (name === "date_add" || name === "date_sub") {
+    const first = args(s + 1)[0];
+    return first && isDateArg(c.q, colTypes, first) ? "Date" : timestampType(unitAt(s));
+  }
+  if (KEEP_TYPE_SCALARS.has(name)) {
+    const first = args(s + 1)[0];
+    const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
+    const t = ident && (ident.kind === "ident" || ident.kind === "qident")
+      ? colTypes.get(lower(ident))
+      : undefined;
+    if (t) return t;
+  }
+  if (ORDERED_AGGREGATES.has(name)) {
+    const first = orderedCall(c.q, s + 1).values[0];
+    const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
+    return ident && (ident.kind === "ident" || ident.kind === "qident")
+      ? colTypes.get(lower(ident))
+      : undefined;
+  }
   const argCol = e - s === 4 && (toks[s + 2].kind === "ident" || toks[s + 2].kind === "qident")
     ? colTypes.get(lower(toks[s + 2]))
     : undefined;

@@ -58,6 +58,74 @@ const collect = (result: (values: number[], p: number) => Ret): AggDef => ({
   },
 });
 
+interface CoMoments {
+  n: number;
+  sx: number;
+  sy: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+}
+
+/** Two-column statistics over the rows where both values are present (DataFusion skips the others). */
+const comoments = (result: (m: CoMoments) => number | null): AggDef => ({
+  start: () => ({ n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0 }),
+  step: (acc, a, b) => {
+    const m = acc as CoMoments;
+    const x = num(a), y = num(b ?? null);
+    if (x !== null && y !== null) {
+      m.n++;
+      m.sx += x;
+      m.sy += y;
+      m.sxx += x * x;
+      m.syy += y * y;
+      m.sxy += x * y;
+    }
+    return m;
+  },
+  result: (acc) => result(acc as CoMoments),
+});
+const covar = (
+  m: CoMoments,
+  ddof: number,
+) => (m.n - ddof < 1 ? null : (m.sxy - (m.sx * m.sy) / m.n) / (m.n - ddof));
+function corr(m: CoMoments): number | null {
+  if (m.n < 2) return null;
+  const vx = m.sxx - (m.sx * m.sx) / m.n, vy = m.syy - (m.sy * m.sy) / m.n;
+  if (vx <= 0 || vy <= 0) return null;
+  return (m.sxy - (m.sx * m.sy) / m.n) / Math.sqrt(vx * vy);
+}
+
+/** A bitwise fold of the integer values; NULL when there are none. */
+const bitwise = (op: (a: bigint, b: bigint) => bigint): AggDef => ({
+  bigint: true,
+  start: () => ({ v: null as bigint | null }),
+  step: (acc, x) => {
+    const a = acc as { v: bigint | null };
+    if (x === null) return a;
+    if (typeof x !== "bigint") throw new Error(`bit aggregates expect integer values, got ${x}`);
+    a.v = a.v === null ? x : op(a.v, x);
+    return a;
+  },
+  result: (acc) => (acc as { v: bigint | null }).v,
+});
+
+/**
+ * A weighted percentile: the value at which the running weight (values sorted) first reaches `p` of
+ * the total. DataFusion estimates it with a t-digest; this is the exact rank.
+ */
+function weightedPercentile(rows: Array<[number, number]>, p: number): number | null {
+  const kept = rows.filter(([, w]) => w > 0).sort((a, b) => a[0] - b[0]);
+  const total = kept.reduce((t, [, w]) => t + w, 0);
+  if (kept.length === 0) return null;
+  let run = 0;
+  for (const [v, w] of kept) {
+    run += w;
+    if (run >= p * total) return v;
+  }
+  return kept[kept.length - 1][0];
+}
+
 /** Aggregate functions by name. */
 export const AGGREGATES: Record<string, AggDef> = {
   stddev: moments((m) => (varSamp(m) === null ? null : Math.sqrt(varSamp(m)!))),
@@ -66,6 +134,31 @@ export const AGGREGATES: Record<string, AggDef> = {
   variance: moments(varSamp),
   var_samp: moments(varSamp),
   var_pop: moments(varPop),
+  var: moments(varSamp),
+  covar: comoments((m) => covar(m, 1)),
+  covar_samp: comoments((m) => covar(m, 1)),
+  covar_pop: comoments((m) => covar(m, 0)),
+  corr: comoments(corr),
+  bit_and: bitwise((a, b) => a & b),
+  bit_or: bitwise((a, b) => a | b),
+  bit_xor: bitwise((a, b) => a ^ b),
+  approx_percentile_cont_with_weight: {
+    start: () => ({ rows: [] as Array<[number, number]>, p: 0.5 }),
+    step: (acc, v, w, p) => {
+      const a = acc as { rows: Array<[number, number]>; p: number };
+      const x = num(v), wt = num(w ?? null);
+      if (p === undefined || p === null || !(Number(p) >= 0 && Number(p) <= 1)) {
+        throw new Error(`approx_percentile_cont_with_weight expects a percentile between 0 and 1, got ${p}`);
+      }
+      a.p = Number(p);
+      if (x !== null && wt !== null) a.rows.push([x, wt]);
+      return a;
+    },
+    result: (acc) => {
+      const a = acc as { rows: Array<[number, number]>; p: number };
+      return weightedPercentile(a.rows, a.p);
+    },
+  },
   median: collect((v) => percentile(v, 0.5)),
   approx_median: collect((v) => percentile(v, 0.5)),
   approx_percentile_cont: collect((v, p) => percentile(v, p)),

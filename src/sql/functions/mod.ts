@@ -9,6 +9,11 @@ import { CAST_SCALARS, TRY_CAST_SCALARS } from "./casts.ts";
 import { DECIMAL_AGGREGATES, DECIMAL_SCALARS } from "./decimals.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
+import { ORDERED_AGGREGATES } from "./ordered.ts";
+import { GREPTIME_SCALARS } from "./greptime.ts";
+import { IP_SCALARS } from "./ip.ts";
+import { DATE_SCALARS } from "./dates.ts";
+import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
@@ -20,8 +25,16 @@ const SCALARS: Record<string, ScalarDef> = {
   ...TRY_CAST_SCALARS,
   ...FULLTEXT_SCALARS,
   ...DECIMAL_SCALARS,
+  ...GREPTIME_SCALARS,
+  ...IP_SCALARS,
+  ...DATE_SCALARS,
+  ...DATAFUSION_SCALARS,
 };
-const AGGREGATES: Record<string, AggDef> = { ...OTHER_AGGREGATES, ...DECIMAL_AGGREGATES };
+const AGGREGATES: Record<string, AggDef> = {
+  ...OTHER_AGGREGATES,
+  ...DECIMAL_AGGREGATES,
+  ...ORDERED_AGGREGATES,
+};
 
 /** Names of the functions this module provides, for the rewriter's checks. */
 export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);

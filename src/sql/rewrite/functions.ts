@@ -11,6 +11,9 @@ import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../diale
 import { parseIntervalNs } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { rewriteCast } from "./casts.ts";
+import { rewriteOrderedAggregate } from "./ordered_aggregates.ts";
+import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
+import { TYPED_CALLS } from "./typed_calls.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -42,7 +45,7 @@ export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined 
       );
     }
   }
-  const handler = CALL_REWRITES.get(name);
+  const handler = CALL_REWRITES.get(name) ?? SESSION_CALLS.get(name) ?? TYPED_CALLS.get(name);
   if (!handler) return undefined;
   const arg = (k: number) => (args[k] ? c.emit(args[k][0], args[k][1]).trim() : "NULL");
   return handler(c, { name, open, close: q.match[open], args, unit: c.time.unitAt(i), arg });
@@ -155,6 +158,12 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     text: `__petrel_arrow_cast(${arg(0)}, ${arg(1)}, '${unit}')`,
     next: close + 1,
   })],
+  ["to_char", (c, { args, close, unit, arg }) => ({
+    text: `__petrel_to_char(${arg(0)}, ${arg(1)}, '${
+      args[0] && isDateArg(c.q, c.time.colTypes, args[0]) ? "date" : unit
+    }')`,
+    next: close + 1,
+  })],
   ["date_format", (_c, { close, unit, arg }) => ({
     text: `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}')`,
     next: close + 1,
@@ -165,6 +174,9 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["to_timestamp_micros", toTimestamp("us")],
   ["to_timestamp_nanos", toTimestamp("ns")],
   ["position", position],
+  ["first_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
+  ["last_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
+  ["nth_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["character_length", charLength],
   ["char_length", charLength],
 ]);

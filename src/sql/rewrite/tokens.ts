@@ -90,5 +90,9 @@ function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
     const next = isCall ? c.q.match[i + 1] + 1 : i + 1;
     return { text: `__petrel_now('${c.time.unitAt(i)}')`, next };
   }
+  if ((name === "current_date" || name === "current_time") && (!isCall || c.q.match[i + 1] === i + 2)) {
+    // SQLite's own CURRENT_DATE is text; DataFusion's is a Date (days since the epoch)
+    return { text: `__petrel_${name}()`, next: isCall ? i + 3 : i + 1 };
+  }
   return isCall ? rewriteCall(c, i) : undefined;
 }

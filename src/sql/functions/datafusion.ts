@@ -1,0 +1,175 @@
+/**
+ * DataFusion's string, math and hash functions SQLite lacks: nanvl, iszero, levenshtein, translate,
+ * substr_index, find_in_set, bit_length, cot, factorial, gcd, lcm, the SHA-2 family and digest,
+ * encode/decode and regexp_count. Hashes and `decode` answer bytes (DataFusion's Binary).
+ */
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
+import type { Arg, ScalarDef } from "./values.ts";
+import { num, str } from "./values.ts";
+
+const bytesOf = (v: Arg): Uint8Array => (v instanceof Uint8Array ? v : new TextEncoder().encode(str(v)!));
+
+const hash = (algo: string): ScalarDef => ({
+  fn: (v) => (v === null ? null : new Uint8Array(createHash(algo).update(bytesOf(v)).digest())),
+});
+
+/** digest()'s algorithm names and node:crypto's. */
+const DIGESTS: Record<string, string> = {
+  md5: "md5",
+  sha224: "sha224",
+  sha256: "sha256",
+  sha384: "sha384",
+  sha512: "sha512",
+  blake2b: "blake2b512",
+  blake2s: "blake2s256",
+};
+
+function levenshtein(a: string, b: string): number {
+  const x = [...a], y = [...b];
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[y.length];
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+function integers(fn: string, ...vs: Arg[]): bigint[] {
+  return vs.map((v) => {
+    if (typeof v === "bigint") return v;
+    if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+    throw new Error(`${fn} expects integer arguments, got ${v instanceof Uint8Array ? "binary" : v}`);
+  });
+}
+
+function encoding(e: Arg, fn: string): "base64" | "hex" {
+  const name = str(e)?.toLowerCase();
+  if (name === "base64" || name === "hex") return name;
+  throw new Error(
+    `${fn}: there is no built-in encoding named '${str(e)}', currently supported encodings are: base64, hex`,
+  );
+}
+
+/** DataFusion's scalar functions by name. */
+export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
+  nanvl: {
+    fn: (a, b) => (a === null || b === null ? null : Number.isNaN(num(a)) ? num(b) : num(a)),
+  },
+  iszero: { int: true, fn: (v) => (v === null ? null : num(v) === 0 ? 1 : 0) },
+  levenshtein: { int: true, fn: (a, b) => (a === null || b === null ? null : levenshtein(str(a)!, str(b)!)) },
+  translate: {
+    fn: (s, from, to) => {
+      if (s === null || from === null || to === null) return null;
+      const f = [...str(from)!], t = [...str(to)!];
+      return [...str(s)!].map((ch) => {
+        const k = f.indexOf(ch);
+        return k < 0 ? ch : (t[k] ?? "");
+      }).join("");
+    },
+  },
+  substr_index: {
+    fn: (s, delim, count) => {
+      if (s === null || delim === null || count === null) return null;
+      const text = str(s)!, d = str(delim)!, n = Number(count);
+      if (d === "" || n === 0) return "";
+      const parts = text.split(d);
+      return n > 0 ? parts.slice(0, n).join(d) : parts.slice(Math.max(0, parts.length + n)).join(d);
+    },
+  },
+  find_in_set: {
+    int: true,
+    fn: (s, list) => (s === null || list === null ? null : str(list)!.split(",").indexOf(str(s)!) + 1),
+  },
+  bit_length: { int: true, fn: (s) => (s === null ? null : bytesOf(s).length * 8) },
+  cot: {
+    fn: (v) => (v === null ? null : 1 / Math.tan(num(v)!)),
+  },
+  factorial: {
+    bigint: true,
+    fn: (v) => {
+      if (v === null) return null;
+      const [n] = integers("factorial", v);
+      if (n > 20n) throw new Error(`Overflow happened on FACTORIAL(${n})`);
+      let r = 1n;
+      for (let k = 2n; k <= n; k++) r *= k;
+      return r;
+    },
+  },
+  gcd: {
+    bigint: true,
+    fn: (a, b) => (a === null || b === null ? null : gcd(...(integers("gcd", a, b) as [bigint, bigint]))),
+  },
+  lcm: {
+    bigint: true,
+    fn: (a, b) => {
+      if (a === null || b === null) return null;
+      const [x, y] = integers("lcm", a, b);
+      if (x === 0n || y === 0n) return 0n;
+      const r = (x < 0n ? -x : x) / gcd(x, y) * (y < 0n ? -y : y);
+      if (r > 2n ** 63n - 1n) throw new Error(`Signed integer overflow in LCM(${x}, ${y})`);
+      return r;
+    },
+  },
+  sha224: hash("sha224"),
+  sha256: hash("sha256"),
+  sha384: hash("sha384"),
+  sha512: hash("sha512"),
+  digest: {
+    fn: (v, algo) => {
+      if (v === null || algo === null) return null;
+      const name = DIGESTS[str(algo)!.toLowerCase()];
+      if (!name) {
+        throw new Error(
+          `There is no built-in digest algorithm named '${str(algo)}', currently supported algorithms are: ${
+            Object.keys(DIGESTS).join(", ")
+          }`,
+        );
+      }
+      return new Uint8Array(createHash(name).update(bytesOf(v)).digest());
+    },
+  },
+  encode: {
+    fn: (v, e) => {
+      if (v === null || e === null) return null;
+      const b = Buffer.from(bytesOf(v));
+      // DataFusion writes base64 without padding
+      return encoding(e, "encode") === "hex" ? b.toString("hex") : b.toString("base64").replace(/=+$/, "");
+    },
+  },
+  decode: {
+    fn: (v, e) => {
+      if (v === null || e === null) return null;
+      const text = str(v)!;
+      if (encoding(e, "decode") === "hex") {
+        if (!/^([0-9a-f]{2})*$/i.test(text)) throw new Error(`Failed to decode value using hex: '${text}'`);
+        return new Uint8Array(Buffer.from(text, "hex"));
+      }
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+        throw new Error(`Failed to decode value using base64: '${text}'`);
+      }
+      return new Uint8Array(Buffer.from(text, "base64"));
+    },
+  },
+  regexp_count: {
+    int: true,
+    fn: (s, p, start, flags) => {
+      if (s === null || p === null || start === null || flags === null) return null;
+      const from = start === undefined ? 1 : Number(start);
+      if (from < 1) throw new Error(`regexp_count: start position must be greater than 0, got ${from}`);
+      const f = (str(flags ?? null) ?? "").replace(/[^imsu]/g, "");
+      const text = [...str(s)!].slice(from - 1).join("");
+      return [...text.matchAll(new RegExp(str(p)!, f + "g"))].length;
+    },
+  },
+};
