@@ -64,6 +64,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     colTypes: time.colTypes,
     isTsColumn: time.isTsColumn,
     unitAt: time.unitAt,
+    viewTypes: views.columnTypes,
   };
   const { sql, hints } = renderQuery(q, env, emitter, outCtx);
   const tables = [...refs.tables, ...views.tables];

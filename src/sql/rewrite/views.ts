@@ -50,6 +50,8 @@ export interface ViewScope {
   tables: TableMeta[];
   /** Types of the views' columns by name (for columns that reach the result through `*`). */
   nameTypes: Map<string, DataType>;
+  /** The same by lowercased name (for output columns naming one). */
+  columnTypes: Map<string, DataType>;
   /** Whether a view reads information_schema's sizes. */
   infoSizes: boolean;
 }
@@ -107,14 +109,24 @@ function outputColumns(storage: Storage, q: Rewritten): ViewColumn[] {
 
 /** Puts every view the query names in place as a subquery; returns what the views bring. */
 export function inlineViews(refs: TableRefs, viewRefs: ViewRef[], env: RewriteEnv, rewrite: Rewrite): ViewScope {
-  const scope: ViewScope = { relations: [], tables: [], nameTypes: new Map(), infoSizes: false };
+  const scope: ViewScope = {
+    relations: [],
+    tables: [],
+    nameTypes: new Map(),
+    columnTypes: new Map(),
+    infoSizes: false,
+  };
   for (const ref of viewRefs) {
     const planned = planView(ref.view, env, rewrite);
     const alias = ref.alias ? "" : ` AS ${quoteIdent(ref.view.name)}`;
     refs.replacements.set(ref.start, { end: ref.end, text: planned.sql + alias });
     const typed = planned.columns.flatMap((c) => (c.type ? [{ name: c.name, type: c.type }] : []));
     scope.relations.push({ columns: typed });
-    for (const c of typed) if (!scope.nameTypes.has(c.name)) scope.nameTypes.set(c.name, c.type);
+    for (const c of typed) {
+      if (!scope.nameTypes.has(c.name)) scope.nameTypes.set(c.name, c.type);
+      const lower = c.name.toLowerCase();
+      if (!scope.columnTypes.has(lower)) scope.columnTypes.set(lower, c.type);
+    }
     scope.tables.push(...planned.query.tables);
     const info = planned.query.infoSchema;
     if (planned.query.usesInfoSchema) {
