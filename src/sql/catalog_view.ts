@@ -347,7 +347,11 @@ export function resolveTableRef(storage: Storage, db: string, parts: string[]): 
 }
 
 /** The SQLite text a resolved table reference becomes; expired rows are filtered out here. */
-export function tableRefSql(r: Exclude<ResolvedTable, { kind: "view" }>, alias: string | undefined, limit?: number): string {
+export function tableRefSql(
+  r: Exclude<ResolvedTable, { kind: "view" }>,
+  alias: string | undefined,
+  limit?: number,
+): string {
   if (r.kind === "info") {
     return `${INFORMATION_SCHEMA}.${quoteIdent(r.name)}${alias ? "" : ` AS ${quoteIdent(r.name)}`}`;
   }

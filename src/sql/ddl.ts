@@ -314,7 +314,9 @@ export function executeDdl(
       for (const { db, table } of names) {
         const handle = storage.database(db);
         if (!handle.getTable(table)) {
-          if (getView(handle, table)) throw invalidArguments(`${db}.${table} is a view: drop it with DROP VIEW`);
+          if (getView(handle, table)) {
+            throw invalidArguments(`${db}.${table} is a view: drop it with DROP VIEW`);
+          }
           if (ifExists) continue;
           throw tableNotFound(`greptime.${db}.${table}`);
         }

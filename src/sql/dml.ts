@@ -31,7 +31,9 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** The table a write names; a view is refused by name (it has no rows of its own). */
 function requireWritable(handle: DatabaseHandle, name: string): TableMeta {
   if (!handle.getTable(name) && getView(handle, name)) {
-    throw invalidArguments(`Cannot write into view greptime.${handle.name}.${name}: a view has no rows of its own`);
+    throw invalidArguments(
+      `Cannot write into view greptime.${handle.name}.${name}: a view has no rows of its own`,
+    );
   }
   return handle.requireTable(name);
 }

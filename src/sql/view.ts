@@ -121,7 +121,9 @@ function dropView(storage: Storage, db: string, name: string, ifExists: boolean)
 
 /** GreptimeDB's `SHOW CREATE VIEW` text: the statement rebuilt around the query as written. */
 export function renderCreateView(view: ViewMeta, shownName: string): string {
-  const head = `CREATE ${view.orReplace ? "OR REPLACE " : ""}VIEW ${view.ifNotExists ? "IF NOT EXISTS " : ""}`;
+  const head = `CREATE ${view.orReplace ? "OR REPLACE " : ""}VIEW ${
+    view.ifNotExists ? "IF NOT EXISTS " : ""
+  }`;
   const cols = view.columns.length > 0 ? `(${view.columns.join(", ")}) ` : "";
   return `${head}${shownName} ${cols}AS ${view.query}`;
 }
@@ -149,7 +151,8 @@ export function describeView(storage: Storage, view: ViewMeta, session: Session)
     if (out.kind === "records") types = types.map((t, i) => t ?? out.columns[i]?.data_type);
   }
   const rows = planned.columns.map((c, i): Value[] => {
-    const table = c.origin && planned.query.tables.find((t) => t.columns.some((x) => x.name === c.origin!.column));
+    const table = c.origin &&
+      planned.query.tables.find((t) => t.columns.some((x) => x.name === c.origin!.column));
     const col = table?.columns.find((x) => x.name === c.origin!.column);
     const notNull = col !== undefined && (col.name === table!.timeIndex || !col.nullable);
     return [c.name, types[i] ?? "Null", "", notNull ? "NO" : "YES", "", "FIELD"];

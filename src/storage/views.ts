@@ -41,7 +41,9 @@ function viewMap(handle: DatabaseHandle): Map<string, ViewMeta> {
   if (views) return views;
   views = new Map();
   if (hasViewTable(handle)) {
-    const rows = handle.conn.prepare(`SELECT meta FROM ${quoteIdent(VIEWS)}`).all() as Array<{ meta: string }>;
+    const rows = handle.conn.prepare(`SELECT meta FROM ${quoteIdent(VIEWS)}`).all() as Array<
+      { meta: string }
+    >;
     for (const r of rows) {
       const v = { ...JSON.parse(r.meta), db: handle.name } as ViewMeta;
       views.set(v.name, v);
@@ -49,7 +51,7 @@ function viewMap(handle: DatabaseHandle): Map<string, ViewMeta> {
   }
   // ids come from the table sequence, which only counts tables when the catalog loads
   const maxId = Math.max(0, ...[...views.values()].map((v) => v.id));
-  if (maxId > 0) while (handle.allocateId() < maxId);
+  if (maxId > 0) { while (handle.allocateId() < maxId); }
   loaded.set(handle, views);
   return views;
 }
@@ -86,7 +88,9 @@ export function saveView(handle: DatabaseHandle, view: ViewMeta): void {
   const views = viewMap(handle);
   const { db: _db, ...stored } = view;
   handle.transaction(() => {
-    handle.conn.exec(`CREATE TABLE IF NOT EXISTS ${quoteIdent(VIEWS)} (name TEXT PRIMARY KEY, meta TEXT NOT NULL)`);
+    handle.conn.exec(
+      `CREATE TABLE IF NOT EXISTS ${quoteIdent(VIEWS)} (name TEXT PRIMARY KEY, meta TEXT NOT NULL)`,
+    );
     handle.conn.prepare(`INSERT OR REPLACE INTO ${quoteIdent(VIEWS)} (name, meta) VALUES (?, ?)`).run(
       view.name,
       JSON.stringify(stored),

@@ -11,7 +11,7 @@ import { quoteIdent } from "../../storage/table.ts";
 import type { ViewMeta } from "../../storage/views.ts";
 import { refreshInformationSchema } from "../catalog_view.ts";
 import { registerSqlFunctions } from "../functions/mod.ts";
-import { tokenize, type Token } from "../lexer.ts";
+import { type Token, tokenize } from "../lexer.ts";
 import { knownTypes, mapSqliteError } from "../results.ts";
 import type { Rewritten } from "../rewrite.ts";
 import type { RewriteEnv } from "./context.ts";
@@ -66,7 +66,9 @@ export function planView(view: ViewMeta, env: RewriteEnv, rewrite: Rewrite): Pla
   const path = env.views ?? [];
   const qualified = `greptime.${view.db}.${view.name}`;
   if (path.includes(qualified) || path.length >= MAX_DEPTH) {
-    throw invalidArguments(`Invalid view "${qualified}": it refers to itself (${[...path, qualified].join(" -> ")})`);
+    throw invalidArguments(
+      `Invalid view "${qualified}": it refers to itself (${[...path, qualified].join(" -> ")})`,
+    );
   }
   const query = rewrite(tokenize(view.query), {
     storage: env.storage,
@@ -84,7 +86,9 @@ export function planView(view: ViewMeta, env: RewriteEnv, rewrite: Rewrite): Pla
   const columns = view.columns.length === 0 ? read : read.map((c, i) => ({ ...c, name: view.columns[i] }));
   const sql = view.columns.length === 0
     ? `(${query.sql})`
-    : `(WITH __petrel_view(${view.columns.map(quoteIdent).join(", ")}) AS (${query.sql}) SELECT * FROM __petrel_view)`;
+    : `(WITH __petrel_view(${
+      view.columns.map(quoteIdent).join(", ")
+    }) AS (${query.sql}) SELECT * FROM __petrel_view)`;
   return { query, columns, sql };
 }
 
@@ -108,7 +112,12 @@ function outputColumns(storage: Storage, q: Rewritten): ViewColumn[] {
 }
 
 /** Puts every view the query names in place as a subquery; returns what the views bring. */
-export function inlineViews(refs: TableRefs, viewRefs: ViewRef[], env: RewriteEnv, rewrite: Rewrite): ViewScope {
+export function inlineViews(
+  refs: TableRefs,
+  viewRefs: ViewRef[],
+  env: RewriteEnv,
+  rewrite: Rewrite,
+): ViewScope {
   const scope: ViewScope = {
     relations: [],
     tables: [],
