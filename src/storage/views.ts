@@ -36,7 +36,7 @@ function hasViewTable(handle: DatabaseHandle): boolean {
 }
 
 /** The views of a database, read from its file once per opening. */
-function viewMap(handle: DatabaseHandle): Map<string, ViewMeta> {
+export function viewMap(handle: DatabaseHandle): Map<string, ViewMeta> {
   let views = loaded.get(handle);
   if (views) return views;
   views = new Map();
