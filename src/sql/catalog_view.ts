@@ -13,6 +13,8 @@ import { isLogicalTable } from "../storage/metric_layout.ts";
 import type { DataType, Value } from "../common/rows.ts";
 import { renderCreateOptions } from "./show.ts";
 import { FLOW_COLUMNS, FLOW_TYPES, flowRows } from "./info_flows.ts";
+import { getView, type ViewMeta } from "../storage/views.ts";
+import { VIEW_COLUMNS, VIEW_TYPES, viewRows, viewTableRows } from "./info_views.ts";
 
 /** Columns of the information_schema tables Petrel provides. */
 const INFO_TABLES: Record<string, string[]> = {
@@ -76,6 +78,7 @@ const INFO_TABLES: Record<string, string[]> = {
     "options",
   ],
   flows: FLOW_COLUMNS,
+  views: VIEW_COLUMNS,
 };
 
 /** GreptimeDB's types of the non-String information_schema columns (declared so empty results keep them). */
@@ -98,6 +101,7 @@ const INFO_TYPES: Record<string, DataType> = {
   numeric_scale: "Int64",
   datetime_precision: "Int64",
   ...FLOW_TYPES,
+  ...VIEW_TYPES,
 };
 
 /** Whether a name is one of the information_schema tables. */
@@ -199,6 +203,7 @@ function tableRows(storage: Storage, sizes: boolean): Value[][] {
         "N",
       ]);
     }
+    rows.push(...viewTableRows(storage, db));
   }
   return rows;
 }
@@ -273,6 +278,7 @@ export function refreshInformationSchema(
     tables: () => tableRows(storage, need.sizes),
     columns: () => columnRows(storage),
     flows: () => flowRows(storage),
+    views: () => viewRows(storage),
     schemata: () =>
       storage.listDatabases().map((db) => [
         "greptime",
@@ -304,7 +310,8 @@ export interface InfoSchemaUse {
 export type ResolvedTable =
   | { kind: "table"; table: TableMeta }
   | { kind: "info"; name: string }
-  | { kind: "numbers" };
+  | { kind: "numbers" }
+  | { kind: "view"; view: ViewMeta };
 
 /**
  * A metric-engine logical table without a ttl of its own keeps its samples as long as its physical
@@ -334,11 +341,17 @@ export function resolveTableRef(storage: Storage, db: string, parts: string[]): 
   const t = storage.getTable(schema, name);
   if (t) return { kind: "table", table: withPhysicalTtl(storage, t) };
   if (name.toLowerCase() === "numbers" && schema === "public") return { kind: "numbers" };
+  const view = getView(storage.database(schema), name);
+  if (view) return { kind: "view", view };
   throw tableNotFound(`greptime.${schema}.${name}`);
 }
 
 /** The SQLite text a resolved table reference becomes; expired rows are filtered out here. */
-export function tableRefSql(r: ResolvedTable, alias: string | undefined, limit?: number): string {
+export function tableRefSql(
+  r: Exclude<ResolvedTable, { kind: "view" }>,
+  alias: string | undefined,
+  limit?: number,
+): string {
   if (r.kind === "info") {
     return `${INFORMATION_SCHEMA}.${quoteIdent(r.name)}${alias ? "" : ` AS ${quoteIdent(r.name)}`}`;
   }

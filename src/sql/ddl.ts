@@ -14,6 +14,7 @@ import type { TableSpec } from "../storage/ddl.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
+import { getView } from "../storage/views.ts";
 
 /** Session state a statement may read or change (`USE`, `SET time_zone`). */
 export interface Session {
@@ -217,6 +218,10 @@ function createTableStatement(storage: Storage, cur: Cursor, session: Session): 
   }
   if (!timeIndex) throw invalidArguments(`Missing time index constraint in table ${table}`);
   const spec: TableSpec = { name: table, columns, timeIndex, primaryKey, options, engine };
+  if (getView(storage.database(db), table)) {
+    if (ifNotExists) return affected(0);
+    throw new PetrelError(StatusCode.TableAlreadyExists, `Table already exists: \`greptime.${db}.${table}\``);
+  }
   createTable(storage.database(db), spec, ifNotExists);
   return affected(0);
 }
@@ -343,6 +348,9 @@ export function executeDdl(
       for (const { db, table } of names) {
         const handle = storage.database(db);
         if (!handle.getTable(table)) {
+          if (getView(handle, table)) {
+            throw invalidArguments(`${db}.${table} is a view: drop it with DROP VIEW`);
+          }
           if (ifExists) continue;
           throw tableNotFound(`greptime.${db}.${table}`);
         }

@@ -3,6 +3,8 @@
  */
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
+import type { DatabaseHandle } from "../storage/database.ts";
+import { getView } from "../storage/views.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import { markDeleted } from "../storage/late_marks.ts";
 import { forgetTracesBeforeOldest } from "../storage/trace_map.ts";
@@ -25,6 +27,16 @@ import { decimalSpec, isDecimalType, toScaled } from "../common/decimal.ts";
 import { parseFloatText } from "./cast_values.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The table a write names; a view is refused by name (it has no rows of its own). */
+function requireWritable(handle: DatabaseHandle, name: string): TableMeta {
+  if (!handle.getTable(name) && getView(handle, name)) {
+    throw invalidArguments(
+      `Cannot write into view greptime.${handle.name}.${name}: a view has no rows of its own`,
+    );
+  }
+  return handle.requireTable(name);
+}
 
 function fail(v: Value, col: ColumnMeta): PetrelError {
   const shown = typeof v === "string" ? `'${v}'` : String(v);
@@ -168,7 +180,7 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
   cur.expectKw("INTO");
   const { db, table: name } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
-  const table = handle.requireTable(name);
+  const table = requireWritable(handle, name);
   let names: string[] | undefined;
   if (isOp(cur.peek(), "(") && !isKeyword(cur.peek(1), "SELECT")) {
     names = [];
@@ -311,7 +323,7 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
   cur.expectKw("FROM");
   const { db, table: name } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
-  const table = handle.requireTable(name);
+  const table = requireWritable(handle, name);
   if (isMetricTable(table)) {
     throw invalidArguments(
       `DELETE is not supported on metric engine table ${table.name} (use TRUNCATE or DROP)`,

@@ -23,6 +23,8 @@ import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords } from "./show.ts";
 import { checkTimezone } from "./time.ts";
+import { getView, listViews } from "../storage/views.ts";
+import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
 
 export type { Session } from "./ddl.ts";
 
@@ -125,9 +127,10 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     if (!storage.hasDatabase(db)) throw databaseNotFound(db);
     let rows: Value[][];
     if (db === INFORMATION_SCHEMA) {
-      rows = ["columns", "flows", "schemata", "tables"].map((t) => [t, "LOCAL TEMPORARY"]);
+      rows = ["columns", "flows", "schemata", "tables", "views"].map((t) => [t, "LOCAL TEMPORARY"]);
     } else {
       rows = storage.listTables(db).map((t): Value[] => [t.name, "BASE TABLE"]);
+      for (const v of listViews(storage.database(db))) rows.push([v.name, "VIEW"]);
       if (db === "public") rows.push(["numbers", "LOCAL TEMPORARY"]);
       rows.sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
     }
@@ -136,6 +139,14 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     return stringRecords(names, filterShow(storage, cur, session, names, rows));
   }
   if (full) throw cur.error(`Expected: TABLES after SHOW FULL, found: ${cur.describe()}`);
+  if (cur.acceptKw("VIEWS")) {
+    let db = session.db;
+    if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
+    if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+    const views = db === INFORMATION_SCHEMA ? [] : listViews(storage.database(db));
+    const rows = views.map((v): Value[] => [v.name]);
+    return stringRecords(["Views"], filterShow(storage, cur, session, ["Views"], rows));
+  }
   if (cur.acceptKw("CREATE", "DATABASE") || cur.acceptKw("CREATE", "SCHEMA")) {
     const db = cur.ident("a database name");
     cur.expectEnd();
@@ -146,15 +157,24 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     ]]);
   }
   if (cur.acceptKw("CREATE", "TABLE")) {
-    const { db, table } = tableName(cur.objectName(), session);
+    const parts = cur.objectName();
+    const { db, table } = tableName(parts, session);
     cur.expectEnd();
-    const t = storage.database(db).requireTable(table);
+    const handle = storage.database(db);
+    if (!handle.getTable(table) && getView(handle, table)) return showCreateView(storage, parts, session);
+    const t = handle.requireTable(table);
     return stringRecords(["Table", "Create Table"], [[t.name, renderCreateTable(t)]]);
   }
   if (cur.acceptKw("COLUMNS") || cur.acceptKw("FIELDS")) {
     cur.acceptKw("FROM") || cur.acceptKw("IN");
     const { db, table } = tableName(cur.objectName(), session);
-    const t = storage.database(db).requireTable(table);
+    const handle = storage.database(db);
+    const names = ["Field", "Type", "Null", "Key", "Default", "Semantic Type"];
+    // information_schema.columns lists no view columns in GreptimeDB, so neither does this
+    if (!handle.getTable(table) && getView(handle, table)) {
+      return stringRecords(names, filterShow(storage, cur, session, names, []));
+    }
+    const t = handle.requireTable(table);
     const rows = t.columns.map((c): Value[] => [
       c.name,
       c.type,
@@ -163,7 +183,6 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
       c.default ?? null,
       c.semantic,
     ]);
-    const names = ["Field", "Type", "Null", "Key", "Default", "Semantic Type"];
     return stringRecords(names, filterShow(storage, cur, session, names, rows));
   }
   if (cur.acceptKw("VARIABLES")) {
@@ -208,6 +227,7 @@ export function executeStatement(
   const first = tokens[0];
   const word = first?.kind === "ident" ? first.text.toUpperCase() : first?.text ?? "";
   try {
+    if (isViewStatement(tokens)) return executeViewStatement(storage, tokens, sql, session);
     switch (word) {
       case "SELECT":
       case "WITH":
@@ -228,7 +248,10 @@ export function executeStatement(
         cur.acceptKw("TABLE");
         const { db, table } = tableName(cur.objectName(), session);
         cur.expectEnd();
-        return describeTable(storage.database(db).requireTable(table));
+        const handle = storage.database(db);
+        const view = handle.getTable(table) ? undefined : getView(handle, table);
+        if (view) return describeView(storage, view, session);
+        return describeTable(handle.requireTable(table));
       }
       case "USE": {
         cur.next();

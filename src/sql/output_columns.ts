@@ -24,6 +24,8 @@ export interface OutputContext {
   colTypes: Map<string, DataType>;
   isTsColumn(i: number): TimeUnit | undefined;
   unitAt(i: number): TimeUnit;
+  /** Types of the columns of views in scope, by lowercased name (computed ones have no declared type). */
+  viewTypes?: Map<string, DataType>;
 }
 
 /** Result types of whole calls that SQLite's values cannot tell (integers that are unsigned, dates…). */
@@ -218,6 +220,11 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
   ) {
     const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
     if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
+  }
+  const last = toks[e - 1];
+  const columnRef = e - s === 1 || (e - s === 3 && isOp(toks[s + 1], "."));
+  if (columnRef && (last.kind === "ident" || last.kind === "qident") && c.viewTypes?.has(lower(last))) {
+    return c.viewTypes.get(lower(last));
   }
   const arith = decimalExprHint(c, s, e);
   if (arith) return arith;

@@ -141,6 +141,17 @@ export interface QueryStats {
   rows: number;
 }
 
+/** The GreptimeDB types of a prepared query's columns that are known before it runs. */
+export function knownTypes(
+  stmt: StatementSync,
+  hints: Array<DataType | undefined> = [],
+  nameTypes?: Map<string, DataType>,
+): Array<DataType | undefined> {
+  return stmt.columns().map((c, i) =>
+    dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined)
+  );
+}
+
 /**
  * Runs a query and converts its rows: integers to numbers (bigint past 2^53), booleans, UInt64.
  * Rows are read as plain numbers when every column's type is known and none is wide (much faster);
@@ -158,9 +169,7 @@ export function runQuery(
   const t1 = performance.now();
   (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
   const meta = stmt.columns();
-  const known = meta.map((c, i) =>
-    dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined)
-  );
+  const known = knownTypes(stmt, hints, nameTypes);
   let bigints = known.some((d) => d === undefined || WIDE_TYPES.has(d) || isDecimalType(d));
   let raw: unknown[][];
   try {

@@ -26,6 +26,7 @@ import { timeScope } from "./rewrite/time_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
+import { inlineViews } from "./rewrite/views.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -41,6 +42,8 @@ export interface Rewritten {
   usesInfoSchema: boolean;
   /** The information_schema tables to fill before the query runs. */
   infoSchema: InfoSchemaUse;
+  /** The storage tables the query reads (through its views too). */
+  tables: TableMeta[];
 }
 
 /** Columns that only a walk of every page of the file can fill. */
@@ -52,7 +55,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const ctes = cteNames(q);
   const limit = scanLimitAndPlaceholders(q);
   const refs = resolveTableRefs(q, env, ctes, limit);
-  const time = timeScope(q, env, refs.tables, columnTypes(refs));
+  const views = inlineViews(refs, refs.views, env, rewriteQuery);
+  const time = timeScope(q, env, [...refs.tables, ...views.relations], columnTypes(refs, views.relations));
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
@@ -62,25 +66,30 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     colTypes: time.colTypes,
     isTsColumn: time.isTsColumn,
     unitAt: time.unitAt,
+    viewTypes: views.columnTypes,
   };
   const range = parseRangeQuery(q);
   const { sql, hints } = range
     ? renderRangeQuery(range, { env, emitter, replacements: refs.replacements, outCtx, ...rangeTable(refs) })
     : renderQuery(q, env, emitter, outCtx);
+  const tables = [...refs.tables, ...views.tables];
+  const types = nameTypes(refs);
+  for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
   return {
     sql,
     hints,
-    database: queryDatabase(refs.tables, env),
-    nameTypes: nameTypes(refs),
+    database: queryDatabase(tables, env),
+    nameTypes: types,
     usesInfoSchema: refs.usesInfoSchema,
     infoSchema: {
       tables: refs.infoTables,
       // a `*` may be a select-all (or a product): measured then, to be safe
-      sizes: refs.usesInfoSchema &&
-        q.toks.some((t) =>
-          isOp(t, "*") || ((t.kind === "ident" || t.kind === "qident") && SIZE_COLUMNS.has(q.lower(t)))
-        ),
+      sizes: views.infoSizes || refs.usesInfoSchema &&
+          q.toks.some((t) =>
+            isOp(t, "*") || ((t.kind === "ident" || t.kind === "qident") && SIZE_COLUMNS.has(q.lower(t)))
+          ),
     },
+    tables,
   };
 }
 

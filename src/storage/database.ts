@@ -12,6 +12,7 @@ import { flushGroupCommit } from "./group_commit.ts";
 import { mendNulText } from "./nul_mend.ts";
 import { Logger } from "../common/log.ts";
 import { clearTraceMap, createTraceMapSql, dropTraceMapSql, ensureTraceMaps } from "./trace_map.ts";
+import { viewMap } from "./views.ts";
 
 const log = new Logger("petrel::storage");
 
@@ -72,6 +73,8 @@ export class DatabaseHandle {
     for (const r of rows) this.options[r.key] = r.value;
     mendNulText(this.conn, "main");
     this.loadCatalog();
+    // views share the table id sequence: read them before any table takes an id
+    viewMap(this);
     // ATTACH is impossible inside a transaction, and a write may create the first skip_wal table
     this.attachNowal();
     ensureTraceMaps(this);

@@ -15,6 +15,8 @@ export interface RewriteEnv {
   extraTables?: TableMeta[];
   /** Unit of time literals in expressions that meet no time column. */
   defaultUnit?: TimeUnit;
+  /** The views being expanded around this query, outermost first (`greptime.db.name`). */
+  views?: string[];
 }
 
 /** The replacement of the tokens from some index up to (not including) `next`. */

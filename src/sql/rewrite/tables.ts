@@ -6,6 +6,7 @@ import { resolveTableRef, tableRefSql } from "../catalog_view.ts";
 import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import type { RewriteEnv } from "./context.ts";
 import { isTraceTable, type TraceRef } from "./trace_bound.ts";
+import type { ViewRef } from "./views.ts";
 
 /** The tables a query names and how their references are rewritten. */
 export interface TableRefs {
@@ -22,6 +23,8 @@ export interface TableRefs {
   relations: string[];
   /** References to trace tables (which may take a time bound from their trace map). */
   traceRefs: TraceRef[];
+  /** References to views (their replacements come from `views.ts`). */
+  views: ViewRef[];
 }
 
 // Functions whose argument syntax uses FROM without naming a table.
@@ -43,6 +46,7 @@ export function resolveTableRefs(
     usesNumbers: false,
     relations: [],
     traceRefs: [],
+    views: [],
   };
   for (let i = 0; i < toks.length; i++) {
     if (isKeyword(toks[i], "FROM")) {
@@ -101,16 +105,22 @@ function parseRef(
     }
     if (resolved.kind === "info") refs.usesInfoSchema = true, refs.infoTables.push(resolved.name);
     if (resolved.kind === "numbers") refs.usesNumbers = true;
-    refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
+    if (resolved.kind === "view") refs.views.push({ view: resolved.view, start, end: j, alias });
+    else refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
   }
   if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
 }
 
-/** Types of the columns of every table in scope, by lowercased name (the first table wins). */
-export function columnTypes(refs: TableRefs): Map<string, DataType> {
+/** A relation's columns, as typing needs them (a table's, or a view's of known type). */
+export interface Relation {
+  columns: ReadonlyArray<{ name: string; type: DataType }>;
+}
+
+/** Types of the columns of every table (and view) in scope, by lowercased name (the first wins). */
+export function columnTypes(refs: TableRefs, views: readonly Relation[] = []): Map<string, DataType> {
   const colTypes = new Map<string, DataType>();
   if (refs.usesNumbers) colTypes.set("number", "UInt32");
-  for (const t of refs.tables) {
+  for (const t of [...refs.tables, ...views]) {
     for (const c of t.columns) {
       if (!colTypes.has(c.name.toLowerCase())) colTypes.set(c.name.toLowerCase(), c.type);
     }

@@ -7,7 +7,7 @@ import type { DataType } from "../../common/rows.ts";
 import type { TimeUnit } from "../../common/time_unit.ts";
 import { unitOf } from "../../common/time_unit.ts";
 import { isTimestampType } from "../../storage/datatypes.ts";
-import type { TableMeta } from "../../storage/mod.ts";
+import type { Relation } from "./tables.ts";
 import type { Token } from "../lexer.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { CMP_OPS, type QueryTokens, SEPARATORS } from "../query_tokens.ts";
@@ -18,7 +18,7 @@ import type { RewriteEnv, TimeScope } from "./context.ts";
 export function timeScope(
   q: QueryTokens,
   env: RewriteEnv,
-  tables: readonly TableMeta[],
+  tables: readonly Relation[],
   colTypes: Map<string, DataType>,
 ): TimeScope {
   const { toks, parent, lower } = q;
