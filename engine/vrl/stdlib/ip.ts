@@ -1,68 +1,12 @@
-/** IP addresses as bytes and back, shared by the VRL functions that work on them. */
-
-import { isIP } from "node:net";
+/** IP addresses as bytes and back for the VRL functions: `src/common/ip_address.ts` failing as VRL does. */
+import * as address from "../../../src/common/ip_address.ts";
 import { fail } from "./def.ts";
 
-/** An address's bytes: 4 for IPv4, 16 for IPv6 (a zone is dropped, an embedded dotted quad read). */
-export function ipBytes(ip: string): Uint8Array {
-  const version = isIP(ip);
-  if (version === 4) return Uint8Array.from(ip.split(".").map(Number));
-  if (version !== 6) return fail("unable to parse IP address: invalid IP address syntax");
-  let text = ip.replace(/%.*$/, "");
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1].split(".").map(Number);
-    text = text.slice(0, dotted.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split("::");
-  const groups = (g: string | undefined) => (g ? g.split(":") : []);
-  const h = groups(head), t = groups(tail);
-  const all = tail === undefined ? h : [...h, ...new Array(8 - h.length - t.length).fill("0"), ...t];
-  const out = new Uint8Array(16);
-  all.forEach((g, i) => {
-    const n = parseInt(g, 16);
-    out[i * 2] = n >> 8;
-    out[i * 2 + 1] = n & 0xff;
-  });
-  return out;
-}
-
+/** An address's bytes: 4 for IPv4, 16 for IPv6. */
+export const ipBytes = (ip: string): Uint8Array => address.ipBytes(ip, fail);
 /** An address as 16 bytes (IPv4 becomes IPv4-mapped IPv6). */
-export function ipTo16(ip: string): Uint8Array {
-  const b = ipBytes(ip);
-  if (b.length === 16) return b;
-  const out = new Uint8Array(16);
-  out[10] = out[11] = 0xff;
-  out.set(b, 12);
-  return out;
-}
-
-const isV4Mapped = (b: Uint8Array) =>
-  b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
-
-/** 16 bytes back to text: IPv4-mapped addresses as plain dotted quads, others as {@link ipText}. */
-export function ipFrom16(b: Uint8Array): string {
-  return isV4Mapped(b) ? [...b.subarray(12)].join(".") : ipText(b);
-}
-
-/** 4 or 16 bytes as Rust's `IpAddr` prints them (RFC 5952; IPv4-mapped as `::ffff:a.b.c.d`). */
-export function ipText(b: Uint8Array): string {
-  if (b.length === 4) return [...b].join(".");
-  if (b.length !== 16) return fail("unable to convert value to IP address: value must be 4 or 16 bytes long");
-  if (isV4Mapped(b)) return `::ffff:${[...b.subarray(12)].join(".")}`;
-  const groups = Array.from({ length: 8 }, (_, i) => (b[2 * i] << 8) | b[2 * i + 1]);
-  let bestAt = -1, bestLen = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLen) [bestAt, bestLen] = [i, j - i];
-    i = j;
-  }
-  const hex = (g: number[]) => g.map((x) => x.toString(16)).join(":");
-  if (bestLen < 2) return hex(groups);
-  return `${hex(groups.slice(0, bestAt))}::${hex(groups.slice(bestAt + bestLen))}`;
-}
+export const ipTo16 = (ip: string): Uint8Array => address.ipTo16(ip, fail);
+/** 16 bytes back to text: IPv4-mapped addresses as plain dotted quads. */
+export const ipFrom16 = (b: Uint8Array): string => address.ipFrom16(b, fail);
+/** 4 or 16 bytes as Rust's `IpAddr` prints them. */
+export const ipText = (b: Uint8Array): string => address.ipText(b, fail);

@@ -19,7 +19,6 @@ import { errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseIntervalNs, parseTimestampIn } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { realOfScaled } from "./decimals.ts";
-import { decimalExprAt } from "./decimal_arith.ts";
 
 const DAY_NS = 86_400_000_000_000n;
 
@@ -93,7 +92,7 @@ export function decimalCastScaled(
   safe = false,
 ): string {
   const as = castAs(c.toks, c.q.match, open, close), s = open + 1;
-  const src = decimalExprAt(c, s, as);
+  const src = c.decimalExprAt(s, as);
   const lit = numberLiteral(c, s, as);
   const x = src
     ? `${src.sql}, ${src.spec.scale}`
@@ -186,7 +185,7 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
       return { text: output ? scaled : realOfScaled(scaled, target.spec.scale), next };
     }
     case "text": {
-      const src = decimalExprAt(c, s, as);
+      const src = c.decimalExprAt(s, as);
       if (src) return { text: `${udf("__petrel_decimal_text")}(${src.sql}, ${src.spec.scale})`, next };
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }

@@ -1,4 +1,5 @@
 /** What the parts of one query rewrite share: the request, the tokens and the time scope. */
+import type { DecimalSpec } from "../../common/decimal.ts";
 import type { DataType } from "../../common/rows.ts";
 import type { TimeUnit } from "../../common/time_unit.ts";
 import type { Storage, TableMeta } from "../../storage/mod.ts";
@@ -53,4 +54,9 @@ export interface RewriteCtx {
   emit(a: number, b: number): string;
   /** Whether tokens `[s, e)` are the whole expression of an output column of the outermost SELECT. */
   isOutputItem(s: number, e: number): boolean;
+  /**
+   * The unscaled-integer SQL and type of `[s, e)` when it is a decimal expression (`decimal_arith.ts`,
+   * reached through the context: casts and calls inside decimal expressions hold decimals again).
+   */
+  decimalExprAt(s: number, e: number): { sql: string; spec: DecimalSpec } | undefined;
 }

@@ -11,7 +11,6 @@ import { quoteIdent } from "../../storage/table.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { SEPARATORS } from "../query_tokens.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
-import { decimalExprAt } from "./decimal_arith.ts";
 
 /** A decimal column reference. */
 export interface DecimalRef {
@@ -113,7 +112,7 @@ export function decimalCallScaled(
   // a window's frame needs the aggregate to stay one call: its argument goes as a REAL
   if (isKeyword(toks[close + 1], "OVER", "FILTER")) return undefined;
   const col = decimalColumnAt(c, i + 2, close);
-  const arg = col ? { sql: col.raw, spec: col } : decimalExprAt(c, i + 2, close);
+  const arg = col ? { sql: col.raw, spec: col } : c.decimalExprAt(i + 2, close);
   if (!arg) return undefined;
   const { precision, scale } = arg.spec;
   const [p, s] = DECIMAL_AGGREGATES[fn](precision, scale);

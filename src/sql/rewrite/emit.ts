@@ -9,6 +9,7 @@ import { orderByNulls } from "../dialect_rules.ts";
 import { aliasOf, errorAt, findTopSelect, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
+import { decimalExprAt } from "./decimal_arith.ts";
 
 /** A rewrite rendered on demand (it needs `emit` of its own operands). */
 interface LazyRewrite {
@@ -41,6 +42,7 @@ export class Emitter {
       tz: quoteString(env.timezone ?? "UTC"),
       emit: this.emit,
       isOutputItem: (s, e) => outputs.get(s) === e,
+      decimalExprAt: (s, e) => decimalExprAt(this.ctx, s, e),
     };
     this.nullsOrder = orderByNulls(q);
     this.collectIlike(q);
