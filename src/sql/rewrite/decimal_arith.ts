@@ -158,23 +158,22 @@ class ChainParser {
 
   /** The expression starting at `k` and where it ends, or undefined when `k` starts no operand. */
   sum(k: number): [Node, number] | undefined {
-    let left = this.product(k);
-    while (left && this.opAt(left[1], "+", "-")) {
-      const right = this.product(left[1] + 1);
-      if (!right) return undefined;
-      const op = this.t.q.toks[left[1]].text;
-      left = [
-        { kind: "bin", op, l: left[0], r: right[0], type: combine(op, left[0].type, right[0].type) },
-        right[1],
-      ];
-    }
-    return left;
+    return this.level(k, ["+", "-"], (at) => this.product(at));
   }
 
   private product(k: number): [Node, number] | undefined {
-    let left = this.operand(k);
-    while (left && this.opAt(left[1], "*", "/", "%")) {
-      const right = this.operand(left[1] + 1);
+    return this.level(k, ["*", "/", "%"], (at) => this.operand(at));
+  }
+
+  /** Left-associative operators of one precedence level over operands parsed by `next`. */
+  private level(
+    k: number,
+    ops: string[],
+    next: (k: number) => [Node, number] | undefined,
+  ): [Node, number] | undefined {
+    let left = next(k);
+    while (left && this.opAt(left[1], ...ops)) {
+      const right = next(left[1] + 1);
       if (!right) return undefined;
       const op = this.t.q.toks[left[1]].text;
       left = [
