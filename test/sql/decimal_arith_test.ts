@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { sqlRequest } from "../http/fixtures/sql_client.ts";
+import { runTypedCases, sqlRequest, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
   "CREATE TABLE o (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, price DECIMAL(10,2), " +
@@ -16,17 +16,9 @@ const SETUP = [
   "(4, 'b', NULL, 1, 6, 300.5, 9000000000000000000)",
 ];
 
-interface Case {
-  sql: string;
-  columns?: Array<[string, string]>;
-  rows?: unknown[][];
-  code?: number;
-  error?: RegExp;
-}
-
 const D = (p: number, s: number) => `Decimal(${p}, ${s})`;
 
-const CASES: Case[] = [
+const CASES: TypedCase[] = [
   // literals: + keeps the scale and adds a digit, * adds scales and precisions
   {
     sql: "SELECT CAST(0.1 AS DECIMAL(20,10)) + CAST(0.2 AS DECIMAL(20,10)) AS a, " +
@@ -135,26 +127,7 @@ Deno.test("decimal arithmetic, aggregates and cast overflow over /v1/sql", async
       const r = await sqlRequest(server.url, sql);
       assert.equal(r.status, 200, `${sql}: ${r.text}`);
     }
-    for (const c of CASES) {
-      await t.step(c.sql, async () => {
-        const r = await sqlRequest(server.url, c.sql);
-        const body = JSON.parse(r.text);
-        if (c.code !== undefined) {
-          assert.equal(body.code, c.code, r.text);
-          assert.match(body.error, c.error!);
-          assert.ok(r.status >= 400 && r.status < 500, r.text);
-          return;
-        }
-        assert.equal(r.status, 200, r.text);
-        const rec = body.output[0].records;
-        const cols = rec.schema.column_schemas.map((s: { name: string; data_type: string }) => [
-          s.name,
-          s.data_type,
-        ]);
-        assert.deepEqual(cols, c.columns);
-        assert.deepEqual(rec.rows, c.rows);
-      });
-    }
+    await runTypedCases(t, server.url, CASES);
   } finally {
     await server.stop();
   }

@@ -6,27 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { sqlRequest } from "../http/fixtures/sql_client.ts";
+import { runTypedCases, sqlRequest, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
   "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, cpu DOUBLE, n BIGINT)",
   "INSERT INTO m VALUES (1000, 'a', 1.5, 1), (2000, 'a', 2.5, 2), (3000, 'b', 0.5, 3), (4000, 'b', NULL, 4)",
 ];
 
-type Col = [string, string];
-interface Case {
-  sql: string;
-  columns?: Col[];
-  rows?: unknown[][];
-  /** An error: GreptimeDB code and a message pattern. */
-  code?: number;
-  error?: RegExp;
-  headers?: Record<string, string>;
-}
-
 const F = "Float64", I = "Int64", S = "String", B = "Boolean", TMS = "TimestampMillisecond";
 
-const ORDERED: Case[] = [
+const ORDERED: TypedCase[] = [
   {
     sql: "SELECT host, last_value(cpu ORDER BY ts) FROM m GROUP BY host ORDER BY host",
     columns: [["host", S], ["last_value(m.cpu) ORDER BY [m.ts ASC NULLS LAST]", F]],
@@ -69,7 +58,7 @@ const ORDERED: Case[] = [
   },
 ];
 
-const GREPTIME: Case[] = [
+const GREPTIME: TypedCase[] = [
   {
     sql:
       "SELECT clamp(10, 0, 5) AS a, clamp(-1.5, 0, 5) AS b, clamp(n, 2, 3) AS c, clamp_min(cpu, 2) AS d, " +
@@ -169,7 +158,7 @@ const GREPTIME: Case[] = [
   { sql: "SELECT date_add(ts, 5) FROM m", code: 1004, error: /date_add expects an interval literal/ },
 ];
 
-const DATAFUSION: Case[] = [
+const DATAFUSION: TypedCase[] = [
   {
     sql: "SELECT from_unixtime(1700000000) AS a, to_date('2024-03-01') AS b, make_date(2024, 2, 29) AS c, " +
       "to_date(NULL) AS d, make_date(2024, 1, NULL) AS e, current_date() = current_date AS f, " +
@@ -307,7 +296,7 @@ const DATAFUSION: Case[] = [
   },
 ];
 
-const CASES: Case[] = [...ORDERED, ...GREPTIME, ...DATAFUSION];
+const CASES: TypedCase[] = [...ORDERED, ...GREPTIME, ...DATAFUSION];
 
 Deno.test("GreptimeDB and DataFusion functions over /v1/sql", async (t) => {
   const server = await startTestServer();
@@ -316,26 +305,7 @@ Deno.test("GreptimeDB and DataFusion functions over /v1/sql", async (t) => {
       const r = await sqlRequest(server.url, sql);
       assert.equal(r.status, 200, `${sql}: ${r.text}`);
     }
-    for (const c of CASES) {
-      await t.step(c.sql, async () => {
-        const r = await sqlRequest(server.url, c.sql, { headers: c.headers });
-        const body = JSON.parse(r.text);
-        if (c.code !== undefined) {
-          assert.equal(body.code, c.code, r.text);
-          assert.match(body.error, c.error!);
-          assert.ok(r.status >= 400 && r.status < 500, r.text);
-          return;
-        }
-        assert.equal(r.status, 200, r.text);
-        // the last statement's result (a SET before it answers no records)
-        const rec = body.output[body.output.length - 1].records;
-        const cols = rec.schema.column_schemas.map((
-          s: { name: string; data_type: string },
-        ) => [s.name, s.data_type]);
-        assert.deepEqual(cols, c.columns);
-        assert.deepEqual(rec.rows, c.rows);
-      });
-    }
+    await runTypedCases(t, server.url, CASES);
   } finally {
     await server.stop();
   }

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { sqlRequest } from "../http/fixtures/sql_client.ts";
+import { runTypedCases, sqlRequest, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
   "CREATE TABLE t (ts TIMESTAMP(9) TIME INDEX, v DOUBLE, s STRING, i BIGINT)",
@@ -16,19 +16,9 @@ const SETUP = [
   "(3, 'b', 7, NULL, 0.5), (4, 'b', 0.1, 0, 1)",
 ];
 
-type Col = [string, string];
-interface Case {
-  sql: string;
-  columns?: Col[];
-  rows?: unknown[][];
-  /** An error: GreptimeDB code and a message pattern. */
-  code?: number;
-  error?: RegExp;
-}
-
 const TS = "TimestampSecond", TMS = "TimestampMillisecond", F = "Float64", DEC = "Decimal(10, 2)";
 
-const CASES: Case[] = [
+const CASES: TypedCase[] = [
   // timestamp precision casts: the value changes unit (arrow divides, truncating toward zero)
   {
     sql:
@@ -191,25 +181,7 @@ Deno.test("SQL type casts and DECIMAL over /v1/sql", async (t) => {
       const r = await sqlRequest(server.url, sql);
       assert.equal(r.status, 200, `${sql}: ${r.text}`);
     }
-    for (const c of CASES) {
-      await t.step(c.sql, async () => {
-        const r = await sqlRequest(server.url, c.sql);
-        const body = JSON.parse(r.text);
-        if (c.code !== undefined) {
-          assert.equal(body.code, c.code, r.text);
-          assert.match(body.error, c.error!);
-          assert.ok(r.status >= 400 && r.status < 500, r.text);
-          return;
-        }
-        assert.equal(r.status, 200, r.text);
-        const rec = body.output[0].records;
-        const cols = rec.schema.column_schemas.map((
-          s: { name: string; data_type: string },
-        ) => [s.name, s.data_type]);
-        assert.deepEqual(cols, c.columns);
-        assert.deepEqual(rec.rows, c.rows);
-      });
-    }
+    await runTypedCases(t, server.url, CASES);
   } finally {
     await server.stop();
   }
