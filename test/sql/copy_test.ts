@@ -9,20 +9,20 @@ import { basicAuth, startTestServer } from "../helpers/server.ts";
 import { sqlOk, sqlRequest, sqlRows } from "../http/fixtures/sql_client.ts";
 
 const COLUMNS = `host STRING, region STRING, i8 TINYINT, i32 INT, i64 BIGINT, u64 BIGINT UNSIGNED,
-  f32 FLOAT, f64 DOUBLE, ok BOOLEAN, note STRING, raw VARBINARY`;
+  f32 FLOAT, f64 DOUBLE, ok BOOLEAN, note STRING, raw VARBINARY, d DATE, price DECIMAL(10, 2)`;
 
 function createTable(name: string, precision = 3): string {
   return `CREATE TABLE ${name} (${COLUMNS}, ts TIMESTAMP(${precision}) TIME INDEX, PRIMARY KEY (host, region))`;
 }
 
 /** Rows with every kind: tags (one null), each field type, NULLs, unicode and quoting-worthy text. */
-const ROWS = `INSERT INTO m (host, region, i8, i32, i64, u64, f32, f64, ok, note, raw, ts) VALUES
-  ('a', 'eu', -5, 100000, 9007199254740993, 18446744073709551615, 1.5, 2.25, true, 'héllo, "wörld"', X'00ff10', '2023-01-01 00:00:00'),
+const ROWS = `INSERT INTO m (host, region, i8, i32, i64, u64, f32, f64, ok, note, raw, ts, d, price) VALUES
+  ('a', 'eu', -5, 100000, 9007199254740993, 18446744073709551615, 1.5, 2.25, true, 'héllo, "wörld"', X'00ff10', '2023-01-01 00:00:00', '2024-02-29', 12.34),
   ('b', NULL, 7, -1, -42, 0, -0.5, 1e300, false, '日本語
-second line', X'', '2023-01-01 00:00:01.5'),
-  ('c', 'us', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '2023-01-02 00:00:00')`;
+second line', X'', '2023-01-01 00:00:01.5', '1969-12-31', -0.5),
+  ('c', 'us', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '2023-01-02 00:00:00', NULL, NULL)`;
 
-const ALL = "SELECT host, region, i8, i32, i64, u64, f32, f64, ok, note, raw, ts FROM";
+const ALL = "SELECT host, region, i8, i32, i64, u64, f32, f64, ok, note, raw, ts, d, price FROM";
 
 async function withServer(fn: (url: string, dir: string) => Promise<void>, users?: string): Promise<void> {
   const server = await startTestServer(users ? { user_provider: users } : {});
@@ -71,15 +71,15 @@ Deno.test("COPY csv: a header row, naive UTC timestamps, hex binary, RFC 4180 qu
     await affected(url, `COPY m TO '${dir}/m.csv' WITH (FORMAT = 'csv')`);
     const text = await Deno.readTextFile(`${dir}/m.csv`);
     const lines = text.split("\n");
-    assert.equal(lines[0], "host,region,i8,i32,i64,u64,f32,f64,ok,note,raw,ts");
+    assert.equal(lines[0], "host,region,i8,i32,i64,u64,f32,f64,ok,note,raw,d,price,ts");
     assert.ok(
       text.includes(
-        `a,eu,-5,100000,9007199254740993,18446744073709551615,1.5,2.25,true,"héllo, ""wörld""",00ff10,2023-01-01T00:00:00\n`,
+        `a,eu,-5,100000,9007199254740993,18446744073709551615,1.5,2.25,true,"héllo, ""wörld""",00ff10,2024-02-29,12.34,2023-01-01T00:00:00\n`,
       ),
       text,
     );
-    assert.ok(text.includes(`"日本語\nsecond line","",2023-01-01T00:00:01.500\n`), text);
-    assert.ok(text.includes("c,us,,,,,,,,,,2023-01-02T00:00:00\n"), text);
+    assert.ok(text.includes(`"日本語\nsecond line","",1969-12-31,-0.50,2023-01-01T00:00:01.500\n`), text);
+    assert.ok(text.includes("c,us,,,,,,,,,,,,2023-01-02T00:00:00\n"), text);
   });
 });
 
