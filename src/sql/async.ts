@@ -29,6 +29,7 @@ import { flushGroupCommit } from "../storage/group_commit.ts";
 import { executeTql, isTql, type PromQLBackend } from "./tql/mod.ts";
 import { executeFlowStatement, type FlowCatalog, isFlowStatement } from "./flow.ts";
 import { executeAdmin, isAdminStatement } from "./admin.ts";
+import { executeCopy, isCopyStatement } from "./copy/mod.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -157,6 +158,7 @@ async function runStatement(
         return opts.flows;
       });
     }
+    if (isCopyStatement(tokens)) return await executeCopy(storage, tokens, sql, session);
     if (isExplain(tokens)) {
       const started = performance.now();
       const p = planExplain(storage, tokens, sql, session);

@@ -277,6 +277,8 @@ export function executeStatement(
         return explainHere(storage, tokens, sql, session);
       case "UPDATE":
         throw unsupported("UPDATE is not supported");
+      case "COPY":
+        throw unsupported("COPY is not available here: it runs through /v1/sql");
       case "TQL":
         throw unsupported("TQL is not available here: it needs the PromQL engine (use /v1/sql)");
       default: {

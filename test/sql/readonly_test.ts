@@ -19,6 +19,8 @@ const CASES: Array<[string, boolean]> = [
   ["TRUNCATE t", false],
   ["USE public", false],
   ["SET time_zone = 'UTC'", false],
+  ["COPY t TO '/tmp/t.csv' WITH (FORMAT = 'csv')", false],
+  ["COPY (SELECT 1) TO '/tmp/q.csv'", false],
   ["SELECT 'unterminated", false],
 ];
 

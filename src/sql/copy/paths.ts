@@ -1,0 +1,93 @@
+/**
+ * COPY's file paths: server-local, as GreptimeDB's local file system backend; relative paths
+ * resolve against the server's working directory. Missing files or directories are the user's
+ * mistake (400 naming the path), never a 500.
+ */
+import { dirname, join, resolve } from "node:path";
+import { invalidArguments } from "../../common/errors.ts";
+
+/** An absolute path for a COPY path. */
+export function resolvePath(path: string): string {
+  return resolve(Deno.cwd(), path);
+}
+
+function describeFsError(e: unknown, path: string, doing: string): Error {
+  if (e instanceof Deno.errors.NotFound) return invalidArguments(`COPY: ${path} does not exist`);
+  if (e instanceof Deno.errors.PermissionDenied) {
+    return invalidArguments(`COPY: permission denied ${doing} ${path}`);
+  }
+  if (e instanceof Deno.errors.IsADirectory) return invalidArguments(`COPY: ${path} is a directory`);
+  return invalidArguments(`COPY: cannot ${doing} ${path}: ${e instanceof Error ? e.message : String(e)}`);
+}
+
+/** Opens a file to write (created or truncated; its directory created as needed). */
+export function createFile(path: string): Deno.FsFile {
+  const full = resolvePath(path);
+  try {
+    Deno.mkdirSync(dirname(full), { recursive: true });
+    return Deno.openSync(full, { write: true, create: true, truncate: true });
+  } catch (e) {
+    throw describeFsError(e, path, "write");
+  }
+}
+
+/** Creates a directory for COPY DATABASE TO (and its parents). */
+export function ensureDirectory(path: string): string {
+  const full = resolvePath(path);
+  try {
+    Deno.mkdirSync(full, { recursive: true });
+  } catch (e) {
+    throw describeFsError(e, path, "create the directory");
+  }
+  return full;
+}
+
+/**
+ * The files a COPY FROM reads: the file itself, or a directory's regular files (sorted by name)
+ * whose names match `pattern` (GreptimeDB's PATTERN, a regex matched anywhere in the file name).
+ */
+export function filesToRead(path: string, pattern?: RegExp): string[] {
+  const full = resolvePath(path);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(full);
+  } catch (e) {
+    throw describeFsError(e, path, "read");
+  }
+  if (!info.isDirectory) {
+    const name = full.slice(full.lastIndexOf("/") + 1);
+    if (pattern && !pattern.test(name)) {
+      throw invalidArguments(`COPY: ${path} does not match PATTERN ${pattern.source}`);
+    }
+    return [full];
+  }
+  const files: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(full)) {
+      if (!entry.isFile) continue;
+      if (pattern && !pattern.test(entry.name)) continue;
+      files.push(join(full, entry.name));
+    }
+  } catch (e) {
+    throw describeFsError(e, path, "list");
+  }
+  return files.sort();
+}
+
+/** Reads a whole file (Parquet needs random access to its footer). */
+export function readWholeFile(path: string): Uint8Array {
+  try {
+    return Deno.readFileSync(path);
+  } catch (e) {
+    throw describeFsError(e, path, "read");
+  }
+}
+
+/** Opens a file to read it in chunks. */
+export function openToRead(path: string): Deno.FsFile {
+  try {
+    return Deno.openSync(path, { read: true });
+  } catch (e) {
+    throw describeFsError(e, path, "read");
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Where COPY … TO writes rows, one format each, fed page by page (a large table is never held
+ * whole): CSV with a header row, JSON lines, Parquet (`parquet_sink.ts`).
+ */
+import type { ResultColumn, Value } from "../../common/rows.ts";
+import { csvField } from "../../http/formats/csv.ts";
+import type { CopyFormat } from "./parse.ts";
+import { jsonLine, valueText } from "./values.ts";
+import { parquetSink } from "./parquet_sink.ts";
+
+/** Takes a result's rows in pages, then closes its file. */
+export interface RowSink {
+  /** Called once, before any rows, with the result's columns. */
+  begin(columns: ResultColumn[]): void;
+  rows(rows: Value[][]): void;
+  /** Writes what remains and closes the file. */
+  end(): void;
+  /** Closes the file after a failure. */
+  abort(): void;
+}
+
+/** Writes all of `bytes` (a sync write may take only part of them). */
+export function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.length) at += file.writeSync(bytes.subarray(at));
+}
+
+/** A sink writing text through a buffer flushed every ~1 MiB. */
+function textSink(file: Deno.FsFile, header: (columns: ResultColumn[]) => string, line: LineFn): RowSink {
+  const encoder = new TextEncoder();
+  let names: string[] = [], types: string[] = [];
+  let buffer = "";
+  const flush = () => {
+    if (buffer !== "") writeAll(file, encoder.encode(buffer));
+    buffer = "";
+  };
+  return {
+    begin(columns) {
+      names = columns.map((c) => c.name);
+      types = columns.map((c) => c.data_type);
+      buffer += header(columns);
+    },
+    rows(rows) {
+      for (const r of rows) {
+        buffer += line(names, types, r);
+        if (buffer.length > 1 << 20) flush();
+      }
+    },
+    end() {
+      flush();
+      file.close();
+    },
+    abort() {
+      file.close();
+    },
+  };
+}
+
+type LineFn = (names: string[], types: string[], row: Value[]) => string;
+
+function csvLine(_names: string[], types: string[], row: Value[]): string {
+  let out = "";
+  for (let j = 0; j < row.length; j++) {
+    const v = row[j];
+    if (j > 0) out += ",";
+    if (v === null || v === undefined) continue;
+    // an empty value is quoted: an empty unquoted field reads back as NULL
+    const text = valueText(v, types[j]);
+    out += text === "" ? '""' : csvField(text);
+  }
+  return out + "\n";
+}
+
+/** The sink of a format, writing to an open file (which it closes). */
+export function sinkFor(format: CopyFormat, file: Deno.FsFile): RowSink {
+  if (format === "csv") {
+    return textSink(file, (cols) => cols.map((c) => csvField(c.name)).join(",") + "\n", csvLine);
+  }
+  if (format === "json") return textSink(file, () => "", jsonLine);
+  return parquetSink(file);
+}
