@@ -3,6 +3,7 @@
  * with CRLF and minimal quoting, as the Rust `csv` crate writes it with `QuoteStyle::Necessary`.
  */
 import type { QueryOutput, Value } from "../../common/rows.ts";
+import { csvField } from "../../codec/csv.ts";
 import { cellEncoderFor, isJsonType } from "./json_text.ts";
 import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, singleOutput } from "./response.ts";
 
@@ -12,13 +13,6 @@ export interface CsvOptions extends LimitOptions {
   withNames?: boolean;
   /** Writes a row of data type names after the names (implies `withNames`). */
   withTypes?: boolean;
-}
-
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** A field quoted only when it holds a quote, comma, CR or LF; inner quotes doubled. */
-export function csvField(text: string): string {
-  return NEEDS_QUOTES.test(text) ? '"' + text.replaceAll('"', '""') + '"' : text;
 }
 
 /** One CSV record with its CRLF; a record with no bytes is written `""` so it is not a blank line. */

@@ -7,8 +7,7 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import type { ResultColumn, Value } from "../../common/rows.ts";
 import { unitOfType } from "../../common/time_unit.ts";
-import type { RowSink } from "./sinks.ts";
-import { writeAll } from "./sinks.ts";
+import { type RowSink, writeAll } from "./row_sink.ts";
 
 type Convert = (v: Value) => unknown;
 /** The writer's own hyparquet version's schema element (it pins one of its own). */

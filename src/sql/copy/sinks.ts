@@ -3,27 +3,13 @@
  * whole): CSV with a header row, JSON lines, Parquet (`parquet_sink.ts`).
  */
 import type { ResultColumn, Value } from "../../common/rows.ts";
-import { csvField } from "../../http/formats/csv.ts";
+import { csvField } from "../../codec/csv.ts";
 import type { CopyFormat } from "./parse.ts";
 import { jsonLine, valueText } from "./values.ts";
 import { parquetSink } from "./parquet_sink.ts";
+import { type RowSink, writeAll } from "./row_sink.ts";
 
-/** Takes a result's rows in pages, then closes its file. */
-export interface RowSink {
-  /** Called once, before any rows, with the result's columns. */
-  begin(columns: ResultColumn[]): void;
-  rows(rows: Value[][]): void;
-  /** Writes what remains and closes the file. */
-  end(): void;
-  /** Closes the file after a failure. */
-  abort(): void;
-}
-
-/** Writes all of `bytes` (a sync write may take only part of them). */
-export function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
-  let at = 0;
-  while (at < bytes.length) at += file.writeSync(bytes.subarray(at));
-}
+export type { RowSink };
 
 /** A sink writing text through a buffer flushed every ~1 MiB. */
 function textSink(file: Deno.FsFile, header: (columns: ResultColumn[]) => string, line: LineFn): RowSink {

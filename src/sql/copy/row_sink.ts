@@ -1,0 +1,19 @@
+/** What every COPY … TO format writes through. */
+import type { ResultColumn, Value } from "../../common/rows.ts";
+
+/** Takes a result's rows in pages, then closes its file. */
+export interface RowSink {
+  /** Called once, before any rows, with the result's columns. */
+  begin(columns: ResultColumn[]): void;
+  rows(rows: Value[][]): void;
+  /** Writes what remains and closes the file. */
+  end(): void;
+  /** Closes the file after a failure. */
+  abort(): void;
+}
+
+/** Writes all of `bytes` (a sync write may take only part of them). */
+export function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.length) at += file.writeSync(bytes.subarray(at));
+}
