@@ -18,7 +18,7 @@ import { explainHere } from "./explain.ts";
 import { registerSqlFunctions } from "./functions/mod.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
-import { refreshInformationSchema } from "./catalog_view.ts";
+import { infoTableNames, refreshInformationSchema } from "./catalog_view.ts";
 import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords } from "./show.ts";
@@ -127,7 +127,7 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     if (!storage.hasDatabase(db)) throw databaseNotFound(db);
     let rows: Value[][];
     if (db === INFORMATION_SCHEMA) {
-      rows = ["columns", "flows", "schemata", "tables", "views"].map((t) => [t, "LOCAL TEMPORARY"]);
+      rows = infoTableNames().map((t) => [t, "LOCAL TEMPORARY"]);
     } else {
       rows = storage.listTables(db).map((t): Value[] => [t.name, "BASE TABLE"]);
       for (const v of listViews(storage.database(db))) rows.push([v.name, "VIEW"]);
