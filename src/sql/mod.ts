@@ -23,6 +23,7 @@ import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords } from "./show.ts";
 import { checkTimezone } from "./time.ts";
+import { showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
 import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
 
@@ -138,6 +139,14 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     if (!full) rows = rows.map((r) => [r[0]]);
     return stringRecords(names, filterShow(storage, cur, session, names, rows));
   }
+  const answered = showFromInfoSchema(
+    storage,
+    cur,
+    session,
+    full,
+    (text) => runSelect(storage, splitStatements(text)[0].tokens, text, session),
+  );
+  if (answered) return answered;
   if (full) throw cur.error(`Expected: TABLES after SHOW FULL, found: ${cur.describe()}`);
   if (cur.acceptKw("VIEWS")) {
     let db = session.db;
