@@ -70,7 +70,9 @@ const INDEX_COLUMNS: Array<[string, string]> = [
 
 /** `SHOW INDEX|INDEXES|KEYS FROM t [FROM db] [LIKE 'p' | WHERE expr]` (after the keyword). */
 function showIndex(storage: Storage, cur: Cursor, session: Session, run: RunSelect): QueryOutput {
-  if (!cur.acceptKw("FROM")) cur.expectKw("IN");
+  if (!cur.acceptKw("FROM") && !cur.acceptKw("IN")) {
+    throw cur.error(`Expected: FROM or IN, found: ${cur.describe()}`);
+  }
   const parts = cur.objectName();
   let { db, table } = tableName(parts, session);
   if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");

@@ -321,7 +321,12 @@ const CASES: SqlCase[] = [
     ].sort((a, b) => String(a[2]).localeCompare(String(b[2]))),
   },
   { sql: "SHOW INDEX FROM nope", error: { status: 400, code: 4001, message: "nope" } },
-  { sql: "SHOW INDEX m", error: { status: 400 } },
+  { sql: "SHOW INDEX m", error: { status: 400, code: 2000, message: "Expected: FROM or IN" } },
+  {
+    name: "a SHOW's WHERE cannot close the query it filters",
+    sql: "SHOW TABLE STATUS WHERE Name = 'm') UNION SELECT 1",
+    error: { status: 400, code: 2000 },
+  },
   { sql: "SHOW TABLE STATUS LIKE 'm%'", schema: STATUS_SCHEMA },
   {
     name: "SHOW TABLE STATUS lists tables, views and numbers of the database, by name",
