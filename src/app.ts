@@ -21,6 +21,7 @@ import { Downsampler } from "./downsample/downsampler.ts";
 import { FlowService, storedFlowRules } from "./downsample/flows.ts";
 import { onDenoDeploy } from "./config/deploy.ts";
 import type { Forwarder } from "./forward/forwarder.ts";
+import { type MetricFamily, registerServer } from "./sql/info_server.ts";
 
 /** A started server. */
 export interface RunningServer {
@@ -91,6 +92,7 @@ async function loadEnrichmentTables(config: Config): Promise<void> {
 
 /** Starts Petrel with a configuration; throws a plain Error for start-up problems. */
 export async function startPetrel(config: Config): Promise<RunningServer> {
+  const startedAt = Date.now();
   setLogFilter(LogFilter.parse(config.logging.level));
   const addr = parseAddr(config.http.addr)!;
   let userProvider: StaticUserProvider | null = null;
@@ -150,6 +152,13 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
     lock?.release();
     throw e;
   }
+  // information_schema's cluster_info, runtime_metrics and process_list speak of this server
+  registerServer(storage, {
+    build: app.build,
+    addr: `${listener.hostname}:${listener.port}`,
+    startedAt,
+    metrics: async () => (await app.metrics.registry.getMetricsAsJSON()) as MetricFamily[],
+  });
   downsampler.start();
   forwarder?.start();
   log.info("Petrel listening", {

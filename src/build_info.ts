@@ -11,6 +11,8 @@ export interface BuildInfo {
   version: string;
   commit: string;
   branch: string;
+  /** `"true"` when the checkout had no uncommitted changes, `"false"` when it had, else `"unknown"`. */
+  clean: string;
   source_time: string;
   runtime: string;
   hostname: string;
@@ -32,6 +34,7 @@ export async function buildInfo(opts: { git?: boolean } = {}): Promise<BuildInfo
     version: VERSION,
     commit: "unknown",
     branch: "unknown",
+    clean: "unknown",
     source_time: "unknown",
     runtime: `deno ${Deno.version.deno} (v8 ${Deno.version.v8}, typescript ${Deno.version.typescript})`,
     hostname: Deno.hostname(),
@@ -60,6 +63,13 @@ export async function buildInfo(opts: { git?: boolean } = {}): Promise<BuildInfo
       stderr: "null",
     }).output();
     if (branch.success) info.branch = new TextDecoder().decode(branch.stdout).trim();
+    const status = await new Deno.Command("git", {
+      args: ["status", "--porcelain", "--untracked-files=no"],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (status.success) info.clean = String(status.stdout.length === 0);
   } catch {
     // No git on this host: keep "unknown".
   }

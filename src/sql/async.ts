@@ -30,6 +30,8 @@ import { executeTql, isTql, type PromQLBackend } from "./tql/mod.ts";
 import { executeFlowStatement, type FlowCatalog, isFlowStatement } from "./flow.ts";
 import { executeAdmin, isAdminStatement } from "./admin.ts";
 import { executeCopy, isCopyStatement } from "./copy/mod.ts";
+import { prepareServerTables } from "./info_server.ts";
+import { trackQuery } from "./info_process.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -167,6 +169,7 @@ async function runStatement(
     }
     if (!isQuery(tokens)) return executeStatement(storage, tokens, sql, session);
     const q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
+    if (q.usesInfoSchema) await prepareServerTables(storage, q.infoSchema.tables);
     const ran = await runRewritten(storage, q, signal);
     return ran ? ran.output : executeStatement(storage, tokens, sql, session);
   } catch (e) {
@@ -183,8 +186,13 @@ export async function executeSqlAsync(
 ): Promise<QueryOutput[]> {
   const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];
-  for (const stmt of splitStatements(sql)) {
-    outputs.push(await runStatement(storage, stmt.tokens, sql, session, opts));
+  const done = trackQuery(storage, session.db, sql);
+  try {
+    for (const stmt of splitStatements(sql)) {
+      outputs.push(await runStatement(storage, stmt.tokens, sql, session, opts));
+    }
+  } finally {
+    done();
   }
   return outputs;
 }

@@ -15,6 +15,21 @@ import { renderCreateOptions } from "./show.ts";
 import { FLOW_COLUMNS, FLOW_TYPES, flowRows } from "./info_flows.ts";
 import { getView, type ViewMeta } from "../storage/views.ts";
 import { VIEW_COLUMNS, VIEW_TYPES, viewRows, viewTableRows } from "./info_views.ts";
+import type { InfoTable } from "./info_table.ts";
+import { KEY_INFO_TABLES } from "./info_keys.ts";
+import { REGION_INFO_TABLES } from "./info_regions.ts";
+import { SERVER_INFO_TABLES } from "./info_server.ts";
+import { PROCESS_INFO_TABLES } from "./info_process.ts";
+import { MYSQL_INFO_TABLES } from "./info_mysql.ts";
+
+/** The tables whose modules carry their own columns, types and rows. */
+const MODULE_TABLES: Record<string, InfoTable> = {
+  ...KEY_INFO_TABLES,
+  ...REGION_INFO_TABLES,
+  ...SERVER_INFO_TABLES,
+  ...PROCESS_INFO_TABLES,
+  ...MYSQL_INFO_TABLES,
+};
 
 /** Columns of the information_schema tables Petrel provides. */
 const INFO_TABLES: Record<string, string[]> = {
@@ -79,6 +94,7 @@ const INFO_TABLES: Record<string, string[]> = {
   ],
   flows: FLOW_COLUMNS,
   views: VIEW_COLUMNS,
+  ...Object.fromEntries(Object.entries(MODULE_TABLES).map(([name, t]) => [name, t.columns.map(([c]) => c)])),
 };
 
 /** GreptimeDB's types of the non-String information_schema columns (declared so empty results keep them). */
@@ -104,9 +120,19 @@ const INFO_TYPES: Record<string, DataType> = {
   ...VIEW_TYPES,
 };
 
+/** A column's type: the table module's own, else the shared one by name. */
+function infoColumnType(table: string, column: string): DataType {
+  return MODULE_TABLES[table]?.columns.find(([c]) => c === column)?.[1] ?? INFO_TYPES[column] ?? "String";
+}
+
 /** Whether a name is one of the information_schema tables. */
 export function isInfoTable(name: string): boolean {
   return name.toLowerCase() in INFO_TABLES;
+}
+
+/** The names of the information_schema tables, sorted. */
+export function infoTableNames(): string[] {
+  return Object.keys(INFO_TABLES).sort();
 }
 
 function tableRows(storage: Storage, sizes: boolean): Value[][] {
@@ -268,7 +294,7 @@ export function refreshInformationSchema(
     for (const [name, cols] of Object.entries(INFO_TABLES)) {
       conn.exec(
         `CREATE TABLE ${INFORMATION_SCHEMA}.${quoteIdent(name)} (${
-          cols.map((c) => `${quoteIdent(c)} ${sqliteDeclType(INFO_TYPES[c] ?? "String")}`).join(", ")
+          cols.map((c) => `${quoteIdent(c)} ${sqliteDeclType(infoColumnType(name, c))}`).join(", ")
         })`,
       );
     }
@@ -289,6 +315,7 @@ export function refreshInformationSchema(
         Object.entries(storage.databaseOptions(db)).map(([k, v]) => `${k}='${v}'`).join(" "),
       ]),
   };
+  for (const [name, t] of Object.entries(MODULE_TABLES)) build[name] = () => t.rows(storage, need);
   const data = Object.fromEntries(need.tables.filter((t) => t in build).map((t) => [t, build[t]()]));
   for (const [name, rows] of Object.entries(data)) {
     const target = `${INFORMATION_SCHEMA}.${quoteIdent(name)}`;

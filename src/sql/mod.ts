@@ -18,11 +18,12 @@ import { explainHere } from "./explain.ts";
 import { registerSqlFunctions } from "./functions/mod.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
-import { refreshInformationSchema } from "./catalog_view.ts";
+import { infoTableNames, refreshInformationSchema } from "./catalog_view.ts";
 import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords } from "./show.ts";
 import { checkTimezone } from "./time.ts";
+import { showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
 import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
 
@@ -127,7 +128,7 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     if (!storage.hasDatabase(db)) throw databaseNotFound(db);
     let rows: Value[][];
     if (db === INFORMATION_SCHEMA) {
-      rows = ["columns", "flows", "schemata", "tables", "views"].map((t) => [t, "LOCAL TEMPORARY"]);
+      rows = infoTableNames().map((t) => [t, "LOCAL TEMPORARY"]);
     } else {
       rows = storage.listTables(db).map((t): Value[] => [t.name, "BASE TABLE"]);
       for (const v of listViews(storage.database(db))) rows.push([v.name, "VIEW"]);
@@ -138,6 +139,14 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     if (!full) rows = rows.map((r) => [r[0]]);
     return stringRecords(names, filterShow(storage, cur, session, names, rows));
   }
+  const answered = showFromInfoSchema(
+    storage,
+    cur,
+    session,
+    full,
+    (text) => runSelect(storage, splitStatements(text)[0].tokens, text, session),
+  );
+  if (answered) return answered;
   if (full) throw cur.error(`Expected: TABLES after SHOW FULL, found: ${cur.describe()}`);
   if (cur.acceptKw("VIEWS")) {
     let db = session.db;

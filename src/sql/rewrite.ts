@@ -47,7 +47,14 @@ export interface Rewritten {
 }
 
 /** Columns that only a walk of every page of the file can fill. */
-const SIZE_COLUMNS = new Set(["data_length", "index_length"]);
+const SIZE_COLUMNS = new Set([
+  "data_length",
+  "index_length",
+  "region_rows",
+  "disk_size",
+  "sst_size",
+  "index_size",
+]);
 
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {

@@ -1,0 +1,151 @@
+/**
+ * `SHOW INDEX`, `SHOW TABLE STATUS` and `SHOW [FULL] PROCESSLIST`: as in GreptimeDB, each is a query
+ * of an information_schema table (`key_column_usage`, `tables`, `process_list`) under MySQL's column
+ * names, so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
+ */
+import { databaseNotFound } from "../common/errors.ts";
+import type { QueryOutput } from "../common/rows.ts";
+import type { Storage } from "../storage/mod.ts";
+import { quoteIdent } from "../storage/table.ts";
+import type { Cursor } from "./cursor.ts";
+import { type Session, tableName } from "./ddl.ts";
+
+/** Runs a SELECT in the session (the caller's, so this module needs no query runner of its own). */
+export type RunSelect = (sql: string) => QueryOutput;
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** `[expression, output name]` pairs as a select list. */
+function project(columns: ReadonlyArray<readonly [string, string]>): string {
+  return columns.map(([expr, name]) => `${expr} AS ${quoteIdent(name)}`).join(", ");
+}
+
+/**
+ * Wraps a query in the statement's filter: `LIKE 'p'` on `likeColumn`, or `WHERE expr` on the output
+ * names (the expression's text is taken as written), then orders it.
+ */
+function filtered(cur: Cursor, inner: string, likeColumn: string, orderBy: string): string {
+  let where = "";
+  if (cur.acceptKw("LIKE")) {
+    const p = cur.next();
+    if (p.kind !== "string") throw cur.error(`Expected: a string after LIKE, found: ${p.text}`);
+    where = ` WHERE ${quoteIdent(likeColumn)} LIKE ${literal(p.value)}`;
+  } else if (cur.acceptKw("WHERE")) {
+    const first = cur.peek();
+    if (first === undefined) throw cur.error("Expected: an expression after WHERE, found: EOF");
+    const last = cur.tokens[cur.tokens.length - 1];
+    where = ` WHERE ${cur.sql.slice(first.pos, last.pos + last.text.length)}`;
+    cur.i = cur.tokens.length;
+  }
+  cur.expectEnd();
+  return `SELECT * FROM (${inner}) AS __petrel_show${where} ORDER BY ${orderBy}`;
+}
+
+/** `FROM|IN db`, or the session's database; the database must exist. */
+function databaseClause(storage: Storage, cur: Cursor, session: Session): string {
+  const db = cur.acceptKw("FROM") || cur.acceptKw("IN") ? cur.ident("a database name") : session.db;
+  if (!storage.hasDatabase(db)) throw databaseNotFound(db);
+  return db;
+}
+
+const INDEX_COLUMNS: Array<[string, string]> = [
+  ["table_name", "Table"],
+  ["1", "Non_unique"],
+  ["constraint_name", "Key_name"],
+  ["ordinal_position", "Seq_in_index"],
+  ["column_name", "Column_name"],
+  ["'A'", "Collation"],
+  ["NULL", "Cardinality"],
+  ["NULL", "Sub_part"],
+  ["NULL", "Packed"],
+  ["CASE WHEN constraint_name = 'TIME INDEX' THEN 'NO' ELSE 'YES' END", "Null"],
+  ["greptime_index_type", "Index_type"],
+  ["''", "Comment"],
+  ["''", "Index_comment"],
+  ["'YES'", "Visible"],
+  ["NULL", "Expression"],
+];
+
+/** `SHOW INDEX|INDEXES|KEYS FROM t [FROM db] [LIKE 'p' | WHERE expr]` (after the keyword). */
+function showIndex(storage: Storage, cur: Cursor, session: Session, run: RunSelect): QueryOutput {
+  if (!cur.acceptKw("FROM") && !cur.acceptKw("IN")) {
+    throw cur.error(`Expected: FROM or IN, found: ${cur.describe()}`);
+  }
+  const parts = cur.objectName();
+  let { db, table } = tableName(parts, session);
+  if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
+  storage.database(db).requireTable(table);
+  const inner = `SELECT ${project(INDEX_COLUMNS)} FROM information_schema.key_column_usage ` +
+    `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
+  return run(filtered(cur, inner, "Column_name", `"Key_name", "Seq_in_index", "Column_name"`));
+}
+
+const STATUS_COLUMNS: Array<[string, string]> = [
+  ["table_name", "Name"],
+  ["engine", "Engine"],
+  ["version", "Version"],
+  ["row_format", "Row_format"],
+  ["table_rows", "Rows"],
+  ["avg_row_length", "Avg_row_length"],
+  ["data_length", "Data_length"],
+  ["max_data_length", "Max_data_length"],
+  ["index_length", "Index_length"],
+  ["data_free", "Data_free"],
+  ["auto_increment", "Auto_increment"],
+  ["create_time", "Create_time"],
+  ["update_time", "Update_time"],
+  ["check_time", "Check_time"],
+  ["table_collation", "Collation"],
+  ["checksum", "Checksum"],
+  ["create_options", "Create_options"],
+  ["table_comment", "Comment"],
+];
+
+/** `SHOW TABLE STATUS [FROM db] [LIKE 'p' | WHERE expr]` (after `TABLE STATUS`). */
+function showTableStatus(storage: Storage, cur: Cursor, session: Session, run: RunSelect): QueryOutput {
+  const db = databaseClause(storage, cur, session);
+  const inner = `SELECT ${project(STATUS_COLUMNS)} FROM information_schema.tables WHERE table_schema = ${
+    literal(db)
+  }`;
+  return run(filtered(cur, inner, "Name", `"Name"`));
+}
+
+/** `SHOW [FULL] PROCESSLIST` (after `PROCESSLIST`): GreptimeDB's short or full column set. */
+function showProcessList(cur: Cursor, full: boolean, run: RunSelect): QueryOutput {
+  cur.expectEnd();
+  const columns: Array<[string, string]> = full
+    ? [
+      ["id", "Id"],
+      ["catalog", "Catalog"],
+      ["schemas", "Schema"],
+      ["client", "Client"],
+      ["frontend", "Frontend"],
+      ["start_timestamp", "Start Time"],
+      ["elapsed_time", "Elapsed Time"],
+      ["query", "Query"],
+    ]
+    : [["id", "Id"], ["catalog", "Catalog"], ["query", "Query"], ["elapsed_time", "Elapsed Time"]];
+  return run(`SELECT ${project(columns)} FROM information_schema.process_list ORDER BY start_timestamp, id`);
+}
+
+/**
+ * The SHOW statements answered from information_schema, with the cursor after `SHOW [FULL]`;
+ * undefined when the statement is none of them.
+ */
+export function showFromInfoSchema(
+  storage: Storage,
+  cur: Cursor,
+  session: Session,
+  full: boolean,
+  run: RunSelect,
+): QueryOutput | undefined {
+  if (cur.acceptKw("PROCESSLIST")) return showProcessList(cur, full, run);
+  if (full) return undefined;
+  if (cur.acceptKw("INDEX") || cur.acceptKw("INDEXES") || cur.acceptKw("KEYS")) {
+    return showIndex(storage, cur, session, run);
+  }
+  if (cur.acceptKw("TABLE", "STATUS")) return showTableStatus(storage, cur, session, run);
+  return undefined;
+}
