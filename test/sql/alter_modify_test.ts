@@ -115,7 +115,7 @@ Deno.test("ALTER TABLE MODIFY COLUMN changes a field's type, converting its valu
     const show = await sqlRows(server.url, "SHOW CREATE TABLE a");
     assert.match(
       String(show[0][1]),
-      /"s" TIMESTAMP\(3\) NULL,\n  "f" STRING NULL,\n  "t" TIMESTAMP\(0\) NULL,\n  "d" INT NULL,/,
+      /"s" TIMESTAMP\(3\) NULL,\n {2}"f" STRING NULL,\n {2}"t" TIMESTAMP\(0\) NULL,\n {2}"d" INT NULL,/,
     );
   } finally {
     await server.stop();
