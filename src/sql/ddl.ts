@@ -241,6 +241,14 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
   const handle = storage.database(db);
   const meta = handle.getTable(table);
   if (!meta) throw tableNotFound(`greptime.${db}.${table}`);
+  if (cur.acceptKw("RENAME")) {
+    cur.acceptKw("TO");
+    const target = tableName(cur.objectName(), session);
+    cur.expectEnd();
+    if (target.db !== db) throw invalidArguments(`Cannot rename ${table} into another database (${target.db})`);
+    storage.renameTable(db, meta.name, target.table);
+    return affected(0);
+  }
   if (isMetricTable(meta) && !isKeyword(cur.peek(), "SET", "UNSET")) {
     // columns of metric-engine tables follow the labels written; only options can change
     throw unsupported(

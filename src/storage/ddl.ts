@@ -6,6 +6,8 @@ import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isTimestampType } from "./datatypes.ts";
 import { normalizeOptions } from "./options.ts";
+import { renameJournalTable } from "./forward_journal.ts";
+import { getView } from "./views.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import {
   addColumnSql,
@@ -156,6 +158,22 @@ export function changeColumnTypes(
   if (append) handle.conn.exec(createAppendIndexSql(next));
   handle.saveMeta(next);
   return next;
+}
+
+/**
+ * Renames a table (`ALTER TABLE t RENAME new`): 4000 when the name is taken by a table or a view.
+ * Forwarding's journal entries follow it, so rows written before are still forwarded (as the new name).
+ */
+export function renameTable(handle: DatabaseHandle, table: TableMeta, name: string): TableMeta {
+  validateTableName(name);
+  if (handle.getTable(name) || getView(handle, name)) {
+    throw new PetrelError(StatusCode.TableAlreadyExists, `Table already exists: \`greptime.${handle.name}.${name}\``);
+  }
+  return handle.transaction(() => {
+    const next = handle.renameTable(table, name);
+    renameJournalTable(handle, table.schema, table.name, name);
+    return next;
+  });
 }
 
 /** Drops a field column. */

@@ -138,3 +138,88 @@ Deno.test("ALTER TABLE MODIFY COLUMN refuses metric engine tables", async () => 
     await server.stop();
   }
 });
+
+Deno.test("ALTER TABLE RENAME gives a table a new name, kept across a restart", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_alter_rename_" });
+  let server = await startTestServer({ storage: { data_home: dir } });
+  try {
+    await sqlOk(server.url, "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE)");
+    await sqlOk(server.url, "INSERT INTO m VALUES (1, 'a', 1.5)");
+    await sqlOk(server.url, "CREATE TABLE a (ts TIMESTAMP TIME INDEX, v DOUBLE) WITH (append_mode = 'true')");
+    await sqlOk(server.url, "INSERT INTO a VALUES (5, 2)");
+    await sqlOk(
+      server.url,
+      "CREATE TABLE tr (timestamp TIMESTAMP(9) TIME INDEX, trace_id STRING, span_id STRING) " +
+        "WITH (table_data_model = 'greptime_trace_v1', append_mode = 'true')",
+    );
+    await sqlOk(server.url, "INSERT INTO tr VALUES (1, 'abc', 's1')");
+    await sqlOk(
+      server.url,
+      "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
+    );
+    await sqlOk(
+      server.url,
+      "CREATE FLOW cpu_5m SINK TO cpu_usage_5m AS SELECT host, avg(usage) AS avg_usage, " +
+        "date_bin(INTERVAL '5 minutes', ts) AS time_window FROM cpu GROUP BY host, time_window",
+    );
+    const cases: SqlCase[] = [
+      { sql: "ALTER TABLE m RENAME m2", affected: [0] },
+      { sql: "ALTER TABLE a RENAME TO a2", affected: [0] },
+      { sql: "ALTER TABLE tr RENAME TO spans", affected: [0] },
+      {
+        sql: "SELECT * FROM m",
+        error: { status: 400, code: 4001, message: "Table not found: greptime.public.m" },
+      },
+      { sql: "INSERT INTO a2 VALUES (6, 3)", affected: [1] },
+      {
+        sql: "ALTER TABLE a2 RENAME m2",
+        error: { status: 400, code: 4000, message: "Table already exists: `greptime.public.m2`" },
+      },
+      {
+        sql: "ALTER TABLE cpu RENAME cpu2",
+        error: { status: 400, code: 1004, message: "Cannot rename cpu: flow cpu_5m#1024 reads it" },
+      },
+      { sql: "ALTER TABLE nope RENAME x", error: { status: 400, code: 4001 } },
+      {
+        sql: "ALTER TABLE a2 RENAME __petrel_x",
+        error: { status: 400, code: 1004, message: "Invalid table name" },
+      },
+    ];
+    for (const c of cases) await checkCase(server.url, c);
+    await server.stop();
+    server = await startTestServer({ storage: { data_home: dir } });
+    const after: SqlCase[] = [
+      { sql: "SELECT * FROM m2", rows: [[1, "a", 1.5]] },
+      { sql: "SELECT * FROM a2 ORDER BY ts", rows: [[5, 2], [6, 3]] },
+      { sql: "SELECT trace_id FROM spans", rows: [["abc"]] },
+      { sql: "SHOW TABLES", rows: [["a2"], ["cpu"], ["m2"], ["numbers"], ["spans"]] },
+      { sql: "SELECT * FROM a", error: { status: 400, code: 4001 } },
+      // the old names are free again
+      { sql: "CREATE TABLE m (ts TIMESTAMP TIME INDEX, w STRING)", affected: [0] },
+      { sql: "INSERT INTO a2 VALUES (7, 4)", affected: [1] },
+      { sql: "SELECT count(*) FROM a2", rows: [[3]] },
+    ];
+    for (const c of after) await checkCase(server.url, c);
+    const show = await sqlRows(server.url, "SHOW CREATE TABLE a2");
+    assert.match(String(show[0][1]), /^CREATE TABLE IF NOT EXISTS "a2"/);
+  } finally {
+    await server.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ALTER TABLE RENAME refuses metric engine tables", async () => {
+  const server = await startTestServer();
+  try {
+    await sqlOk(
+      server.url,
+      "CREATE TABLE phy (ts TIMESTAMP TIME INDEX, val DOUBLE) ENGINE = metric WITH ('physical_metric_table' = 'true')",
+    );
+    await checkCase(server.url, {
+      sql: "ALTER TABLE phy RENAME phy2",
+      error: { status: 400, message: "Cannot rename phy: it is a metric engine table" },
+    });
+  } finally {
+    await server.stop();
+  }
+});
