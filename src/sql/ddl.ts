@@ -245,7 +245,9 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     cur.acceptKw("TO");
     const target = tableName(cur.objectName(), session);
     cur.expectEnd();
-    if (target.db !== db) throw invalidArguments(`Cannot rename ${table} into another database (${target.db})`);
+    if (target.db !== db) {
+      throw invalidArguments(`Cannot rename ${table} into another database (${target.db})`);
+    }
     storage.renameTable(db, meta.name, target.table);
     return affected(0);
   }

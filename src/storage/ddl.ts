@@ -167,7 +167,10 @@ export function changeColumnTypes(
 export function renameTable(handle: DatabaseHandle, table: TableMeta, name: string): TableMeta {
   validateTableName(name);
   if (handle.getTable(name) || getView(handle, name)) {
-    throw new PetrelError(StatusCode.TableAlreadyExists, `Table already exists: \`greptime.${handle.name}.${name}\``);
+    throw new PetrelError(
+      StatusCode.TableAlreadyExists,
+      `Table already exists: \`greptime.${handle.name}.${name}\``,
+    );
   }
   return handle.transaction(() => {
     const next = handle.renameTable(table, name);

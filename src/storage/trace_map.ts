@@ -72,7 +72,9 @@ export function dropTraceMapSql(t: TableMeta): string[] {
 
 /** Statements renaming a table's trace map after the table (run with the table's RENAME). */
 export function renameTraceMapSql(t: TableMeta, name: string): string[] {
-  return hasTraceMap(t) ? [`ALTER TABLE ${mapTable(t)} RENAME TO ${quoteIdent(traceMapName({ ...t, name }))}`] : [];
+  return hasTraceMap(t)
+    ? [`ALTER TABLE ${mapTable(t)} RENAME TO ${quoteIdent(traceMapName({ ...t, name }))}`]
+    : [];
 }
 
 /** Empties a table's trace map (TRUNCATE). */

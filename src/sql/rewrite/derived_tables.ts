@@ -31,7 +31,9 @@ function derivedTables(q: QueryTokens, ctes: ReadonlySet<string>): Array<[number
     if (close === undefined || close < 0) continue;
     if (out.some(([a, b]) => i > a && i < b)) continue;
     const namesCte = ctes.size > 0 &&
-      toks.slice(i + 1, close).some((t) => (t.kind === "ident" || t.kind === "qident") && ctes.has(q.lower(t)));
+      toks.slice(i + 1, close).some((t) =>
+        (t.kind === "ident" || t.kind === "qident") && ctes.has(q.lower(t))
+      );
     if (!namesCte) out.push([i, close]);
   }
   return out;
