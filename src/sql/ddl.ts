@@ -5,21 +5,12 @@
 import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
-import type { ColumnMeta, TableMeta } from "../storage/table.ts";
-import type { DatabaseHandle } from "../storage/database.ts";
-import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
-import { convertedValueSql, retypableColumn } from "./retype.ts";
+import type { ColumnMeta } from "../storage/table.ts";
+import { modifyColumnType } from "./retype.ts";
 import type { ColumnIndex, DataType, QueryOutput, TableOptions } from "../common/rows.ts";
 import { isDecimalWord, parseSqlType } from "../storage/datatypes.ts";
 import { indexOptions } from "../storage/column_index.ts";
-import {
-  addColumns,
-  alterOptions,
-  changeColumnTypes,
-  createTable,
-  dropColumn,
-  setColumnIndex,
-} from "../storage/ddl.ts";
+import { addColumns, alterOptions, createTable, dropColumn, setColumnIndex } from "../storage/ddl.ts";
 import type { TableSpec } from "../storage/ddl.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -299,23 +290,6 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     return affected(0);
   }
   throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
-}
-
-/** `MODIFY COLUMN c <type>`: rebuilds the table converting the column's values as TRY_CAST would. */
-function modifyColumnType(handle: DatabaseHandle, meta: TableMeta, name: string, type: DataType): void {
-  const col = retypableColumn(meta, name, type);
-  if (col.type === type) return;
-  registerSqlFunctions(handle.conn);
-  handle.transaction(() => {
-    changeColumnTypes(
-      handle,
-      meta,
-      new Map([[col.name, type]]),
-      new Map([[col.name, convertedValueSql(col, type)]]),
-    );
-    const failed = takeFunctionError();
-    if (failed) throw failed;
-  });
 }
 
 /**

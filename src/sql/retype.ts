@@ -9,6 +9,9 @@ import { decimalSpec } from "../common/decimal.ts";
 import { NS_PER_UNIT, unitOfType } from "../common/time_unit.ts";
 import { isIntegerType } from "../storage/datatypes.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
+import type { DatabaseHandle } from "../storage/database.ts";
+import { changeColumnTypes } from "../storage/ddl.ts";
+import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
 import { quoteIdent } from "../storage/table.ts";
 
 const DAY_NS = 86_400_000_000_000n;
@@ -90,4 +93,26 @@ export function convertedValueSql(col: ColumnMeta, type: DataType): string {
       }
       return `__petrel_cast_number_or_null(${plain}, '${type}')`;
   }
+}
+
+/** `MODIFY COLUMN c <type>`: rebuilds the table converting the column's values as TRY_CAST would. */
+export function modifyColumnType(
+  handle: DatabaseHandle,
+  meta: TableMeta,
+  name: string,
+  type: DataType,
+): void {
+  const col = retypableColumn(meta, name, type);
+  if (col.type === type) return;
+  registerSqlFunctions(handle.conn);
+  handle.transaction(() => {
+    changeColumnTypes(
+      handle,
+      meta,
+      new Map([[col.name, type]]),
+      new Map([[col.name, convertedValueSql(col, type)]]),
+    );
+    const failed = takeFunctionError();
+    if (failed) throw failed;
+  });
 }
