@@ -65,6 +65,7 @@ export class Downsampler {
       upto: storage.hasDatabase(rule.target_database) && this.targetExists(rule)
         ? readWatermark(storage.database(rule.target_database), key)
         : null,
+      target: { database: rule.target_database, table: rule.target },
     };
     this.watches.set(key, watch);
     storage.lateWatches.add(rule.database, rule.source, watch);

@@ -6,6 +6,7 @@ import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported }
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
+import { modifyColumnType } from "./retype.ts";
 import type { ColumnIndex, DataType, QueryOutput, TableOptions } from "../common/rows.ts";
 import { isDecimalWord, parseSqlType } from "../storage/datatypes.ts";
 import { indexOptions } from "../storage/column_index.ts";
@@ -231,6 +232,16 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
   const handle = storage.database(db);
   const meta = handle.getTable(table);
   if (!meta) throw tableNotFound(`greptime.${db}.${table}`);
+  if (cur.acceptKw("RENAME")) {
+    cur.acceptKw("TO");
+    const target = tableName(cur.objectName(), session);
+    cur.expectEnd();
+    if (target.db !== db) {
+      throw invalidArguments(`Cannot rename ${table} into another database (${target.db})`);
+    }
+    storage.renameTable(db, meta.name, target.table);
+    return affected(0);
+  }
   if (isMetricTable(meta) && !isKeyword(cur.peek(), "SET", "UNSET")) {
     // columns of metric-engine tables follow the labels written; only options can change
     throw unsupported(
@@ -273,6 +284,10 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
       setColumnIndex(handle, meta, name, parseIndexChange(cur));
       return affected(0);
     }
+    const type = parseDataType(cur);
+    cur.expectEnd();
+    modifyColumnType(handle, meta, name, type);
+    return affected(0);
   }
   throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
 }

@@ -12,7 +12,7 @@ import { isDateArg } from "./rewrite/session_calls.ts";
 import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
-import { CMP_OPS, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
+import { CMP_OPS, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
 import { timestampType, type TimeUnit } from "../common/time_unit.ts";
 
 /** What output typing needs to know about a query. */
@@ -200,6 +200,22 @@ function orderedAggregateName(c: OutputContext, s: number, e: number): string | 
   return `${name}(${args.join(", ")}) ORDER BY [${keys.join(", ")}]`;
 }
 
+/**
+ * DataFusion's type of `date ± INTERVAL …` (a Date) and of `date - date` (Int64 days, as PostgreSQL
+ * answers); undefined for anything else.
+ */
+function dateArithmeticType(c: OutputContext, s: number, e: number): DataType | undefined {
+  const { toks } = c.q;
+  const ops = c.q.depthZero(s, e).filter((x) => isOp(x, "+", "-")).map((x) => toks.indexOf(x))
+    .filter((k) => k > s && isOperandEnd(toks[k - 1]));
+  if (ops.length === 0 || !isDateArg(c.q, c.colTypes, [s, ops[0]])) return undefined;
+  const bounds = [...ops, e];
+  const operands = ops.map((k, j): [number, number] => [k + 1, bounds[j + 1]]);
+  if (operands.every(([a]) => isKeyword(toks[a], "INTERVAL"))) return "Date";
+  if (ops.length === 1 && isOp(toks[ops[0]], "-") && isDateArg(c.q, c.colTypes, operands[0])) return "Int64";
+  return undefined;
+}
+
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
 export function itemHint(c: OutputContext, s: number, e: number): DataType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
@@ -221,6 +237,8 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
     if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
   }
+  const dated = dateArithmeticType(c, s, e);
+  if (dated) return dated;
   const last = toks[e - 1];
   const columnRef = e - s === 1 || (e - s === 3 && isOp(toks[s + 1], "."));
   if (columnRef && (last.kind === "ident" || last.kind === "qident") && c.viewTypes?.has(lower(last))) {

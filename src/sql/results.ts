@@ -163,6 +163,7 @@ export function runQuery(
   hints: Array<DataType | undefined> = [],
   nameTypes?: Map<string, DataType>,
   stats?: QueryStats,
+  retried = false,
 ): QueryOutput {
   const t0 = performance.now();
   const stmt = prepareReadOnly(conn, sql);
@@ -178,6 +179,12 @@ export function runQuery(
     if (bigints || !(e instanceof RangeError)) throw e;
     bigints = true;
     raw = readRows(stmt, true);
+  }
+  // A connection learns of another's schema change (ALTER TABLE) only when its statement runs:
+  // the declared types read before were the old ones, so the query runs again, now knowing them.
+  const after = stmt.columns();
+  if (!retried && after.some((c, i) => c.type !== meta[i]?.type)) {
+    return runQuery(conn, sql, hints, nameTypes, stats, true);
   }
   const t2 = performance.now();
   const columns: ResultColumn[] = meta.map((c, i) => ({

@@ -27,6 +27,7 @@ import { traceBounds } from "./rewrite/trace_bound.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
 import { inlineViews } from "./rewrite/views.ts";
+import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -63,6 +64,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const limit = scanLimitAndPlaceholders(q);
   const refs = resolveTableRefs(q, env, ctes, limit);
   const views = inlineViews(refs, refs.views, env, rewriteQuery);
+  inlineDerivedTables(q, refs, views, env, ctes, rewriteQuery);
   const time = timeScope(q, env, [...refs.tables, ...views.relations], columnTypes(refs, views.relations));
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it

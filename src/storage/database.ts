@@ -7,11 +7,24 @@ import type { StatementSync } from "node:sqlite";
 import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import type { TableMeta } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
-import { appendIndexName, createTableSql, qualifiedName, quoteIdent } from "./table.ts";
+import {
+  appendIndexName,
+  createAppendIndexSql,
+  createTableSql,
+  isAppendMode,
+  qualifiedName,
+  quoteIdent,
+} from "./table.ts";
 import { flushGroupCommit } from "./group_commit.ts";
 import { mendNulText } from "./nul_mend.ts";
 import { Logger } from "../common/log.ts";
-import { clearTraceMap, createTraceMapSql, dropTraceMapSql, ensureTraceMaps } from "./trace_map.ts";
+import {
+  clearTraceMap,
+  createTraceMapSql,
+  dropTraceMapSql,
+  ensureTraceMaps,
+  renameTraceMapSql,
+} from "./trace_map.ts";
 import { viewMap } from "./views.ts";
 
 const log = new Logger("petrel::storage");
@@ -171,6 +184,23 @@ export class DatabaseHandle {
     this.conn.prepare(`DELETE FROM ${quoteIdent(CATALOG)} WHERE name = ?`).run(t.name);
     this.tables.delete(t.name);
     this.invalidate();
+  }
+
+  /**
+   * Gives a table a new name (inside the caller's transaction): its SQLite table, the append index
+   * and the trace map named after it, and its catalog entry; id, columns and rows stay.
+   */
+  renameTable(t: TableMeta, name: string): TableMeta {
+    const next: TableMeta = { ...t, name };
+    // the index keeps its name through SQLite's RENAME, and Petrel finds it by the table's
+    if (isAppendMode(t)) this.conn.exec(`DROP INDEX IF EXISTS ${this.appendIndex(t)}`);
+    this.conn.exec(`ALTER TABLE ${qualifiedName(t)} RENAME TO ${quoteIdent(name)}`);
+    if (isAppendMode(t)) this.conn.exec(createAppendIndexSql(next));
+    for (const sql of renameTraceMapSql(t, name)) this.conn.exec(sql);
+    this.conn.prepare(`DELETE FROM ${quoteIdent(CATALOG)} WHERE name = ?`).run(t.name);
+    this.tables.delete(t.name);
+    this.saveMeta(next);
+    return next;
   }
 
   /** Deletes every row of a table. */

@@ -6,6 +6,8 @@ import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { isTimestampType } from "./datatypes.ts";
 import { normalizeOptions } from "./options.ts";
+import { renameJournalTable } from "./forward_journal.ts";
+import { getView } from "./views.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import {
   addColumnSql,
@@ -117,12 +119,15 @@ export function addColumns(handle: DatabaseHandle, table: TableMeta, added: Colu
  * Changes the type of field columns by rebuilding the table (SQLite cannot alter a column's declared
  * type, which carries the GreptimeDB type and the affinity): rows are copied under the new
  * affinity, so Int64 values become REAL in a Float64 column. An append table keeps its rowids,
- * which forwarding reads by. Runs inside the caller's transaction.
+ * which forwarding reads by. `convert` gives, per column, the SQL expression that computes its new
+ * value from the old row (ALTER TABLE MODIFY COLUMN casts; without one the affinity converts). Runs
+ * inside the caller's transaction.
  */
 export function changeColumnTypes(
   handle: DatabaseHandle,
   table: TableMeta,
   types: ReadonlyMap<string, DataType>,
+  convert: ReadonlyMap<string, string> = new Map(),
 ): TableMeta {
   const next: TableMeta = {
     ...table,
@@ -137,12 +142,13 @@ export function changeColumnTypes(
   const append = isAppendMode(table);
   const cols = table.columns.map((c) => quoteIdent(c.name));
   const copied = append ? ["rowid", ...cols] : cols;
+  const values = table.columns.map((c) => convert.get(c.name) ?? quoteIdent(c.name));
   if (append) handle.conn.exec(`DROP INDEX IF EXISTS ${handle.appendIndex(table)}`);
   // an append table's index is made once the table has its name again (its SQL names the table)
   handle.conn.exec(createTableSql(next, tmp)[0]);
   handle.conn.exec(
     `INSERT INTO ${quoteIdent(next.schema)}.${quoteIdent(tmp)} (${copied.join(", ")}) SELECT ${
-      copied.join(", ")
+      (append ? ["rowid", ...values] : values).join(", ")
     } FROM ${qualifiedName(table)}`,
   );
   handle.conn.exec(`DROP TABLE ${qualifiedName(table)}`);
@@ -152,6 +158,25 @@ export function changeColumnTypes(
   if (append) handle.conn.exec(createAppendIndexSql(next));
   handle.saveMeta(next);
   return next;
+}
+
+/**
+ * Renames a table (`ALTER TABLE t RENAME new`): 4000 when the name is taken by a table or a view.
+ * Forwarding's journal entries follow it, so rows written before are still forwarded (as the new name).
+ */
+export function renameTable(handle: DatabaseHandle, table: TableMeta, name: string): TableMeta {
+  validateTableName(name);
+  if (handle.getTable(name) || getView(handle, name)) {
+    throw new PetrelError(
+      StatusCode.TableAlreadyExists,
+      `Table already exists: \`greptime.${handle.name}.${name}\``,
+    );
+  }
+  return handle.transaction(() => {
+    const next = handle.renameTable(table, name);
+    renameJournalTable(handle, table.schema, table.name, name);
+    return next;
+  });
 }
 
 /** Drops a field column. */

@@ -175,3 +175,11 @@ export function trimJournal(handle: DatabaseHandle, schema: string, throughSeq: 
   ensure(handle, schema);
   handle.conn.prepare(`DELETE FROM ${journal(schema)} WHERE seq <= ?`).run(throughSeq);
 }
+
+/** Moves a renamed table's journal entries to its new name (inside the rename's transaction). */
+export function renameJournalTable(handle: DatabaseHandle, schema: string, from: string, to: string): void {
+  const exists = handle.conn.prepare(
+    `SELECT 1 AS x FROM ${quoteIdent(schema)}.sqlite_master WHERE type = 'table' AND name = ?`,
+  ).get(JOURNAL);
+  if (exists) handle.conn.prepare(`UPDATE ${journal(schema)} SET tbl = ? WHERE tbl = ?`).run(to, from);
+}

@@ -24,6 +24,8 @@ export interface LateWatch {
   maxLateness: number;
   /** The rule's watermark (ms), kept current by the downsampler; null while nothing is computed. */
   upto: number | null;
+  /** The table the rule writes (its target, or a flow's sink). */
+  target?: { database: string; table: string };
 }
 
 /** Rules watching their sources, by database and table name (lower case). */
@@ -46,6 +48,23 @@ export class LateWatches {
     if (kept.length > 0) tables!.set(key, kept);
     else tables?.delete(key);
     if (tables?.size === 0) this.byDb.delete(db);
+  }
+
+  /** How each rule that reads or writes the table does (`reads` / `writes`), by rule key. */
+  rulesOn(db: string, table: string): Array<{ rule: string; how: "reads" | "writes" }> {
+    const key = table.toLowerCase();
+    const out: Array<{ rule: string; how: "reads" | "writes" }> = [];
+    for (const [source, tables] of this.byDb) {
+      for (const [name, watches] of tables) {
+        for (const w of watches) {
+          if (source === db && name === key) out.push({ rule: w.rule, how: "reads" });
+          else if (w.target?.database === db && w.target.table.toLowerCase() === key) {
+            out.push({ rule: w.rule, how: "writes" });
+          }
+        }
+      }
+    }
+    return out;
   }
 
   /** The watched tables of a database, or undefined when none is (the common case). */

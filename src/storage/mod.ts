@@ -49,6 +49,7 @@ import { matchSeries, matchSeriesInRange, selectMetricColumns, selectMetricSerie
 import { forgetSeries } from "./metric_series.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
+import { renameTable } from "./ddl.ts";
 import { LateWatches } from "./late_marks.ts";
 import { markTruncated } from "./delete_range.ts";
 
@@ -344,6 +345,23 @@ export class Storage {
     const t = h.requireTable(table);
     if (isMetricTable(t)) dropMetricTable(h, t);
     else h.transaction(() => h.dropTable(t.name));
+  }
+
+  /**
+   * Renames a table. Refused (400) for metric-engine tables, whose physical and logical tables name
+   * each other, and for a table a downsampling rule or flow reads or writes, which would lose it.
+   */
+  renameTable(db: string, table: string, name: string): void {
+    const h = this.database(db);
+    const t = h.requireTable(table);
+    if (isMetricTable(t)) throw invalidArguments(`Cannot rename ${t.name}: it is a metric engine table`);
+    const rules = this.lateWatches.rulesOn(db, t.name);
+    if (rules.length > 0) {
+      const { rule, how } = rules[0];
+      const what = rule.startsWith("flow ") ? rule : `downsampling rule ${rule}`;
+      throw invalidArguments(`Cannot rename ${t.name}: ${what} ${how} it`);
+    }
+    renameTable(h, t, name);
   }
 
   /** Deletes every row of a table of any engine: a rule's source has its windows recomputed, as by a DELETE. */

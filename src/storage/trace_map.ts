@@ -12,7 +12,7 @@
  * or name traces that are gone, which only costs a scan over that range finding nothing. The ttl
  * sweep and size retention delete entries whose whole range they expired, and a DELETE those older
  * than the oldest span left, so it stays bounded; TRUNCATE empties it and DROP TABLE drops it. A
- * rebuild of the table (a widened column) keeps it: same rows, same name. Tables from before the
+ * rebuild of the table (a widened column) keeps it: same rows, same name; a RENAME renames it too. Tables from before the
  * map get it built on open (one scan of the table, ~0.4 s per 200k spans), and lose the `trace_id`
  * index an earlier version gave them.
  */
@@ -68,6 +68,13 @@ export function createTraceMapSql(t: TableMeta): string[] {
 /** Statements dropping a table's trace map, if it has one (run with the table's DROP). */
 export function dropTraceMapSql(t: TableMeta): string[] {
   return hasTraceMap(t) ? [`DROP TABLE IF EXISTS ${mapTable(t)}`] : [];
+}
+
+/** Statements renaming a table's trace map after the table (run with the table's RENAME). */
+export function renameTraceMapSql(t: TableMeta, name: string): string[] {
+  return hasTraceMap(t)
+    ? [`ALTER TABLE ${mapTable(t)} RENAME TO ${quoteIdent(traceMapName({ ...t, name }))}`]
+    : [];
 }
 
 /** Empties a table's trace map (TRUNCATE). */

@@ -81,6 +81,12 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
       if (v === null || interval === null) return null;
       const { months, ns } = splitInterval(str(interval)!);
       const s = Number(sign) < 0 ? -1 : 1;
+      if (kind === "date_op") {
+        // DataFusion's `date ± interval`: months, then whole days; a sub-day rest truncates toward zero
+        const days = toDays(v, "date_add")!;
+        const shifted = addMonths(days * NS_PER_DAY, s * months) / NS_PER_DAY;
+        return shifted + BigInt(s) * (ns / NS_PER_DAY);
+      }
       if (kind === "date") {
         const days = toDays(v, "date_add")!;
         const shifted = addMonths(days * NS_PER_DAY, s * months) + BigInt(s) * ns;

@@ -42,20 +42,36 @@ function buildText(): string {
   ].join("\n");
 }
 
-/** Whether the argument range is a DATE value (a Date column or a cast to DATE). */
+/** Calls whose result is a Date whatever their arguments. */
+const DATE_CALLS = new Set(["to_date", "make_date", "current_date"]);
+
+/**
+ * Whether the argument range is a DATE value: a Date column (`d`, `t.d`), a cast to DATE, a call
+ * answering a Date (`to_date`, `date_add` of a date…).
+ */
 export function isDateArg(
   q: QueryTokens,
   colTypes: Map<string, DataType>,
   [s, e]: [number, number],
 ): boolean {
   const { toks } = q;
-  if (e - s === 1 && (toks[s].kind === "ident" || toks[s].kind === "qident")) {
-    return colTypes.get(q.lower(toks[s])) === "Date";
-  }
   const last = toks[e - 1];
+  const named = (k: number) => toks[k]?.kind === "ident" || toks[k]?.kind === "qident";
+  if (named(e - 1) && (e - s === 1 || (e - s === 3 && named(s) && toks[s + 1].text === "."))) {
+    return colTypes.get(q.lower(last)) === "Date" ||
+      (e - s === 1 && last.kind === "ident" && last.text.toLowerCase() === "current_date");
+  }
   if (isKeyword(last, "DATE") && toks[e - 2]?.text === "::") return true;
-  if (isKeyword(toks[s], "CAST") && isKeyword(toks[e - 2], "DATE") && isKeyword(toks[e - 3], "AS")) {
+  if (
+    isKeyword(toks[s], "CAST", "TRY_CAST") && isKeyword(toks[e - 2], "DATE") && isKeyword(toks[e - 3], "AS")
+  ) {
     return true;
+  }
+  if (toks[s].kind === "ident" && toks[s + 1]?.text === "(" && q.match[s + 1] === e - 1) {
+    const name = toks[s].text.toLowerCase();
+    if (DATE_CALLS.has(name)) return true;
+    const first = q.args(s + 1)[0];
+    if ((name === "date_add" || name === "date_sub") && first) return isDateArg(q, colTypes, first);
   }
   return isKeyword(toks[s], "DATE") && toks[s + 1]?.kind === "string" && e - s === 2;
 }

@@ -11,6 +11,7 @@ import { parseIntervalNs } from "../time.ts";
 import { rewriteCall } from "./functions.ts";
 import { decimalToken } from "./decimals.ts";
 import { decimalArithmetic } from "./decimal_arith.ts";
+import { dateIntervalArithmetic } from "./date_arith.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 
 const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -18,7 +19,7 @@ const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 /** The rewrite of the tokens starting at `i`, or undefined to copy token `i` as it is. */
 export function rewriteToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const t = c.toks[i];
-  const arith = decimalArithmetic(c, i);
+  const arith = decimalArithmetic(c, i) ?? dateIntervalArithmetic(c, i);
   if (arith) return arith;
   if (t.kind === "string") return stringToken(c, i);
   if (t.kind === "op") return operatorToken(c, i);

@@ -93,7 +93,7 @@ export function planView(view: ViewMeta, env: RewriteEnv, rewrite: Rewrite): Pla
 }
 
 /** The output columns of a rewritten query, read by preparing it (nothing runs). */
-function outputColumns(storage: Storage, q: Rewritten): ViewColumn[] {
+export function outputColumns(storage: Storage, q: Rewritten): ViewColumn[] {
   const handle = storage.database(q.database);
   registerSqlFunctions(handle.conn);
   try {
@@ -129,20 +129,25 @@ export function inlineViews(
     const planned = planView(ref.view, env, rewrite);
     const alias = ref.alias ? "" : ` AS ${quoteIdent(ref.view.name)}`;
     refs.replacements.set(ref.start, { end: ref.end, text: planned.sql + alias });
-    const typed = planned.columns.flatMap((c) => (c.type ? [{ name: c.name, type: c.type }] : []));
-    scope.relations.push({ columns: typed });
-    for (const c of typed) {
-      if (!scope.nameTypes.has(c.name)) scope.nameTypes.set(c.name, c.type);
-      const lower = c.name.toLowerCase();
-      if (!scope.columnTypes.has(lower)) scope.columnTypes.set(lower, c.type);
-    }
-    scope.tables.push(...planned.query.tables);
-    const info = planned.query.infoSchema;
-    if (planned.query.usesInfoSchema) {
-      refs.usesInfoSchema = true;
-      for (const t of info.tables) if (!refs.infoTables.includes(t)) refs.infoTables.push(t);
-      scope.infoSizes ||= info.sizes;
-    }
+    addToScope(scope, refs, planned);
   }
   return scope;
+}
+
+/** Adds a planned subquery's typed columns and tables to the scope of the query around it. */
+export function addToScope(scope: ViewScope, refs: TableRefs, planned: PlannedView): void {
+  const typed = planned.columns.flatMap((c) => (c.type ? [{ name: c.name, type: c.type }] : []));
+  scope.relations.push({ columns: typed });
+  for (const c of typed) {
+    if (!scope.nameTypes.has(c.name)) scope.nameTypes.set(c.name, c.type);
+    const lower = c.name.toLowerCase();
+    if (!scope.columnTypes.has(lower)) scope.columnTypes.set(lower, c.type);
+  }
+  scope.tables.push(...planned.query.tables);
+  const info = planned.query.infoSchema;
+  if (planned.query.usesInfoSchema) {
+    refs.usesInfoSchema = true;
+    for (const t of info.tables) if (!refs.infoTables.includes(t)) refs.infoTables.push(t);
+    scope.infoSizes ||= info.sizes;
+  }
 }
