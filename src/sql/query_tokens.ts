@@ -108,11 +108,31 @@ export function isOperandEnd(t: Token | undefined): boolean {
   return !!t && (t.kind !== "op" || t.text === ")" || t.text === "]");
 }
 
-/** Turns `x::type` into `CAST(x AS type)` so later steps handle one form. */
+/** Typed literal words: `TIMESTAMP '…'` and `DATE '…'` are casts of their string. */
+const TYPED_LITERALS = new Set(["TIMESTAMP", "DATE"]);
+
+/**
+ * Turns `x::type` into `CAST(x AS type)`, and the typed literals `TIMESTAMP '…'` / `DATE '…'` into
+ * `CAST('…' AS TIMESTAMP)`, so later steps handle one form.
+ */
 export function expandDoubleColonCasts(tokens: Token[], cur: Cursor): Token[] {
   const out: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    if (
+      t.kind === "ident" && TYPED_LITERALS.has(t.text.toUpperCase()) && tokens[i + 1]?.kind === "string" &&
+      !isKeyword(out[out.length - 1], "AS")
+    ) {
+      out.push(
+        synth("ident", "CAST"),
+        synth("op", "("),
+        tokens[++i],
+        synth("ident", "AS"),
+        t,
+        synth("op", ")"),
+      );
+      continue;
+    }
     if (!isOp(t, "::")) {
       out.push(t);
       continue;
@@ -275,8 +295,10 @@ export class QueryTokens {
 export function originalText(sql: string, toks: Token[], s: number, e: number): string {
   const real = toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);
   if (real.length === 0) return "";
-  const first = real[0], last = real[real.length - 1];
-  return sql.slice(first.pos, last.pos + last.text.length);
+  // a typed literal's tokens are reordered into a CAST (`TIMESTAMP 'x'` → CAST('x' AS TIMESTAMP))
+  const from = Math.min(...real.map((t) => t.pos));
+  const to = Math.max(...real.map((t) => t.pos + t.text.length));
+  return sql.slice(from, to);
 }
 
 /** Where a select item's expression ends and whether an alias follows it. */

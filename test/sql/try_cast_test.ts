@@ -49,6 +49,26 @@ Deno.test("TRY_CAST answers NULL where CAST fails; unknown cast types are refuse
       const strict = await sqlRequest(server.url, "SELECT CAST(v AS INT) FROM s");
       assert.equal(strict.status, 400, strict.text);
     });
+    await t.step("typed literals TIMESTAMP '…' and DATE '…' are casts of their string", async () => {
+      const r = await sqlRequest(
+        server.url,
+        "SELECT TIMESTAMP '2024-01-01 00:00:01', DATE '2024-01-02', count(*) FROM s WHERE ts < TIMESTAMP '1970-01-01 00:00:00.003'",
+      );
+      assert.equal(r.status, 200, r.text);
+      const rec = JSON.parse(r.text).output[0].records;
+      assert.deepEqual(
+        rec.schema.column_schemas.map((c: { name: string; data_type: string }) => [c.name, c.data_type]),
+        [
+          ["TIMESTAMP '2024-01-01 00:00:01'", "TimestampMillisecond"],
+          ["DATE '2024-01-02'", "Date"],
+          ["count(*)", "Int64"],
+        ],
+      );
+      assert.deepEqual(rec.rows, [[1704067201000, 19724, 2]]);
+      const bad = await sqlRequest(server.url, "SELECT DATE 'someday'");
+      assert.equal(bad.status, 400, bad.text);
+      assert.match(JSON.parse(bad.text).error, /Cannot cast 'someday' to Date/);
+    });
     await t.step("an unknown type is a syntax error for CAST and TRY_CAST", async () => {
       for (const sql of ["SELECT CAST(1 AS FOO)", "SELECT TRY_CAST(1 AS FOO(3))", "SELECT 1::nosuch"]) {
         const r = await sqlRequest(server.url, sql);
