@@ -30,7 +30,11 @@ function toValue(v: Value, name: string): number {
  * (400), as a metric-engine table cannot grow fields. A NULL value is stored as a staleness marker,
  * as remote write's NaN markers are.
  */
-export function batchToMetricWrite(batch: WriteBatch, table?: TableMeta, physicalTable?: string): MetricWrite {
+export function batchToMetricWrite(
+  batch: WriteBatch,
+  table?: TableMeta,
+  physicalTable?: string,
+): MetricWrite {
   const tsAt = batch.columns.findIndex((c) => c.semantic === "TIMESTAMP");
   if (tsAt < 0) throw invalidArguments(`Metric table ${batch.table} needs a time index column`);
   const timeName = table?.timeIndex ?? METRIC_TIME_INDEX;
