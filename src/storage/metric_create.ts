@@ -16,7 +16,7 @@ import {
   metricValueColumn,
   physicalViewSql,
 } from "./metric_layout.ts";
-import type { ColumnMeta, TableMeta } from "./table.ts";
+import { type ColumnMeta, quoteIdent, type TableMeta } from "./table.ts";
 
 /** A metric table as CREATE TABLE describes it, its columns already given their semantic types. */
 export interface MetricTableSpec {
@@ -205,4 +205,24 @@ function createLogicalTable(handle: DatabaseHandle, spec: MetricTableSpec, on: s
   for (const sql of logicalViewSql(physical, logical)) handle.conn.exec(sql);
   handle.saveMeta(logical);
   return logical;
+}
+
+/**
+ * Tables an older Petrel created from `CREATE TABLE … ENGINE=metric` as plain SQLite tables (it ignored
+ * the engine) become `mito` tables, which is what they are: their rows stay readable and writable, where
+ * the metric engine would look for a layout they lack. A metric table's name is a view, never a table.
+ */
+export function mendPlainMetricTables(handle: DatabaseHandle): void {
+  const metric = handle.listTables().filter((t) => t.engine === "metric");
+  if (metric.length === 0) return;
+  const plain = new Set<string>();
+  for (const schema of new Set(metric.map((t) => t.schema))) {
+    const rows = handle.conn.prepare(
+      `SELECT name FROM ${quoteIdent(schema)}.sqlite_master WHERE type = 'table'`,
+    ).all() as Array<{ name: string }>;
+    for (const r of rows) plain.add(`${schema}\u0000${r.name}`);
+  }
+  for (const t of metric) {
+    if (plain.has(`${t.schema}\u0000${t.name}`)) handle.saveMeta({ ...t, engine: "mito" });
+  }
 }

@@ -6,6 +6,8 @@
  * validation errors, and remote write into the same physical table.
  */
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { checkCase, type SqlCase, sqlOk, sqlRows } from "../http/fixtures/sql_client.ts";
 import { remoteWrite } from "../promql/prom_compare.ts";
@@ -324,6 +326,51 @@ Deno.test("metric tables created by SQL survive a restart", async () => {
     s = await startTestServer({ storage: { data_home: dir } });
     await sqlOk(s.url, `INSERT INTO lg VALUES (${T2}, 3.5, 'b')`);
     assert.deepEqual(await sqlRows(s.url, "SELECT * FROM lg ORDER BY ts"), [[T, 2.5, "a"], [T2, 3.5, "b"]]);
+  } finally {
+    await s.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Gives catalog entries the engine and options an older Petrel stored for `ENGINE=metric` tables it made plain. */
+function markAsOldMetricTables(file: string, options: Record<string, Record<string, string>>): void {
+  const conn = new DatabaseSync(file);
+  try {
+    for (const [table, opts] of Object.entries(options)) {
+      const row = conn.prepare(`SELECT meta FROM __petrel_catalog WHERE name = ?`).get(table) as {
+        meta: string;
+      };
+      const meta = JSON.parse(row.meta);
+      conn.prepare(`UPDATE __petrel_catalog SET meta = ? WHERE name = ?`).run(
+        JSON.stringify({ ...meta, engine: "metric", options: { ...meta.options, ...opts } }),
+        table,
+      );
+    }
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("ENGINE=metric tables an older Petrel created as plain tables stay plain tables", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "petrel_metric_sql_" });
+  let s = await startTestServer({ storage: { data_home: dir } });
+  try {
+    await sqlOk(s.url, "CREATE TABLE phy (ts TIMESTAMP TIME INDEX, val DOUBLE)");
+    await sqlOk(s.url, "CREATE TABLE lg (ts TIMESTAMP TIME INDEX, val DOUBLE, host STRING PRIMARY KEY)");
+    await sqlOk(s.url, `INSERT INTO phy VALUES (${T}, 1)`);
+    await s.stop();
+    markAsOldMetricTables(join(dir, "data", "public.sqlite"), {
+      phy: { physical_metric_table: "" },
+      lg: { on_physical_table: "phy" },
+    });
+    s = await startTestServer({ storage: { data_home: dir } });
+    await sqlOk(s.url, `INSERT INTO phy VALUES (${T2}, 2)`);
+    await sqlOk(s.url, `INSERT INTO lg VALUES (${T}, 3, 'a')`);
+    assert.deepEqual(await sqlRows(s.url, "SELECT * FROM phy ORDER BY ts"), [[T, 1], [T2, 2]]);
+    assert.deepEqual(await sqlRows(s.url, "SELECT * FROM lg"), [[T, 3, "a"]]);
+    assert.match(String((await sqlRows(s.url, "SHOW CREATE TABLE phy"))[0][1]), /ENGINE=mito/);
+    await sqlOk(s.url, "DROP TABLE phy");
+    await sqlOk(s.url, "DROP TABLE lg");
   } finally {
     await s.stop();
     await Deno.remove(dir, { recursive: true });
