@@ -17,7 +17,7 @@ import {
 } from "../common/series.ts";
 import { msToUnit, type TimeUnit, toEpochMs, unitOf } from "../common/time_unit.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
-import { isMetricTable } from "../storage/mod.ts";
+import { isMetricTable, metricValueColumn } from "../storage/mod.ts";
 
 /** One metric's series to read: `matchers` hold no `__name__` (the metric names the table). */
 export interface SeriesSelect {
@@ -63,18 +63,20 @@ export function selectColumns(
 }
 
 const NUMERIC = /^(Float|Int|UInt)/;
+/** The value column Prometheus-shaped tables (remote write without the metric engine, tsjson) name. */
+const METRIC_VALUE = "greptime_value";
 
 /**
  * The value columns a selector reads: those the `__field__` matchers accept, else `greptime_value`,
- * else the first numeric field.
+ * else the first numeric field. A metric-engine table has one, its value column, whatever its name.
  */
 export function valueFields(table: TableMeta, matchers: LabelMatcher[]): string[] {
-  const fields = table.columns.filter((c) => c.semantic === "FIELD" && NUMERIC.test(c.type)).map((c) =>
-    c.name
-  );
+  const fields = isMetricTable(table)
+    ? [metricValueColumn(table)]
+    : table.columns.filter((c) => c.semantic === "FIELD" && NUMERIC.test(c.type)).map((c) => c.name);
   const chosen = matchers.filter((m) => m.name === FIELD_LABEL);
   if (chosen.length > 0) return fields.filter((f) => chosen.every((m) => matchLabel(m, f)));
-  if (fields.includes("greptime_value")) return ["greptime_value"];
+  if (fields.includes(METRIC_VALUE)) return [METRIC_VALUE];
   return fields.slice(0, 1);
 }
 
@@ -117,7 +119,7 @@ function selectTableSeries(storage: Storage, table: TableMeta, q: SeriesSelect):
   for (let f = 0; f < fields.length; f++) {
     const labels: Record<string, string> = fields.length > 1 ? { [FIELD_LABEL]: fields[f] } : {};
     // NULL in `greptime_value` is a stored staleness marker; in any other field it is just no value.
-    const staleAsNull = fields[f] === "greptime_value";
+    const staleAsNull = fields[f] === METRIC_VALUE;
     out.push(
       ...groupSeries(q.metric, tags, rows, { unit, valueAt: tags.length + 1 + f, staleAsNull, labels }),
     );

@@ -17,6 +17,7 @@ import {
 } from "./table.ts";
 import { flushGroupCommit } from "./group_commit.ts";
 import { mendNulText } from "./nul_mend.ts";
+import { mendPlainMetricTables } from "./metric_create.ts";
 import { Logger } from "../common/log.ts";
 import {
   clearTraceMap,
@@ -91,6 +92,7 @@ export class DatabaseHandle {
     // ATTACH is impossible inside a transaction, and a write may create the first skip_wal table
     this.attachNowal();
     ensureTraceMaps(this);
+    mendPlainMetricTables(this);
   }
 
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */

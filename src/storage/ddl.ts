@@ -8,6 +8,7 @@ import { isTimestampType } from "./datatypes.ts";
 import { normalizeOptions } from "./options.ts";
 import { renameJournalTable } from "./forward_journal.ts";
 import { getView } from "./views.ts";
+import { createMetricTable } from "./metric_create.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import {
   addColumnSql,
@@ -67,6 +68,10 @@ export function createTable(handle: DatabaseHandle, spec: TableSpec, ifNotExists
     semantic: c.name === spec.timeIndex ? "TIMESTAMP" : spec.primaryKey.includes(c.name) ? "TAG" : "FIELD",
     nullable: c.name === spec.timeIndex ? false : c.nullable,
   }));
+  if (spec.engine === "metric") {
+    createMetricTable(handle, { ...spec, columns, options });
+    return true;
+  }
   const t: TableMeta = {
     db: handle.name,
     name: spec.name,

@@ -6,13 +6,11 @@
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { optionsForCreate } from "./options.ts";
-import type { TableMeta } from "./table.ts";
+import type { ColumnMeta, TableMeta } from "./table.ts";
 import { ttlMs, validateTableName } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
 import {
-  addLabelSql,
   baseColumns,
-  createPhysicalSql,
   DEFAULT_PHYSICAL_TABLE,
   isLogicalTable,
   isPhysicalTable,
@@ -20,11 +18,11 @@ import {
   labelColumns,
   logicalViewSql,
   METRIC_TIME_INDEX,
-  METRIC_VALUE,
-  physicalViewSql,
+  metricValueColumn,
   seriesTable,
   sortColumns,
 } from "./metric_layout.ts";
+import { addPhysicalLabels, checkLabels, createPhysicalTable } from "./metric_create.ts";
 import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
 import { appendSampleColumns, insertSamples, type SampleColumns } from "./metric_samples.ts";
@@ -75,13 +73,6 @@ export interface MetricWriteOptions {
   /** The database's metrics that downsampling rules watch for late writes (`late_marks.ts`). */
   late?: ReadonlyMap<string, LateWatch[]>;
 }
-
-/**
- * Any non-empty label name becomes a column (quoteIdent refuses NUL and overlong names): OTLP's
- * `NoTranslation` and `NoUTF8EscapingWithSuffixes` strategies keep dotted attribute names such as
- * `service.name`, and GreptimeDB's metric engine stores them as they are.
- */
-const isLabelName = (l: string): boolean => l.length > 0 && !l.includes("\u0000");
 
 /** Writes metrics into their logical tables in one transaction; returns the samples accepted. */
 export function writeMetrics(
@@ -155,23 +146,7 @@ function ensurePhysical(
   const created = optionsForCreate("physical", hints);
   const options: TableOptions = { physical_metric_table: "true" };
   for (const k of ["ttl", "skip_wal"]) if (created[k] !== undefined) options[k] = created[k];
-  if (options.skip_wal === "true") handle.attachNowal();
-  const physical: TableMeta = {
-    db: handle.name,
-    name,
-    id: handle.allocateId(),
-    columns: baseColumns(),
-    timeIndex: METRIC_TIME_INDEX,
-    primaryKey: [],
-    options,
-    engine: "metric",
-    createdAt: Date.now(),
-    schema: options.skip_wal === "true" ? "nowal" : "main",
-  };
-  for (const sql of createPhysicalSql(physical)) handle.conn.exec(sql);
-  for (const sql of physicalViewSql(physical)) handle.conn.exec(sql);
-  handle.saveMeta(physical);
-  return physical;
+  return createPhysicalTable(handle, name, baseColumns(), METRIC_TIME_INDEX, options);
 }
 
 function createLogical(
@@ -193,12 +168,13 @@ function createLogical(
   delete options.skip_wal;
   delete options.physical_table;
   options.on_physical_table = physical.name;
+  // named as its physical table's (those SQL created name their own), as all its tables' samples are
   const logical: TableMeta = {
     db: handle.name,
     name: w.metric,
     id: handle.allocateId(),
-    columns: sortColumns(baseColumns()),
-    timeIndex: METRIC_TIME_INDEX,
+    columns: sortColumns(baseColumns(physical.timeIndex, metricValueColumn(physical))),
+    timeIndex: physical.timeIndex,
     primaryKey: [],
     options,
     engine: "metric",
@@ -210,6 +186,11 @@ function createLogical(
   return logical;
 }
 
+/** Whether columns are in name order, as a logical table a write created keeps them. */
+function nameOrdered(cols: ColumnMeta[]): boolean {
+  return cols.every((c, i) => i === 0 || cols[i - 1].name < c.name);
+}
+
 /** Adds label columns new to the logical (and physical) table; returns the updated metadata. */
 function addLabels(
   handle: DatabaseHandle,
@@ -218,34 +199,15 @@ function addLabels(
   labels: Set<string>,
 ): { physical: TableMeta; logical: TableMeta } {
   const have = new Set(logical.columns.map((c) => c.name));
-  const added = [...labels].filter((l) => !have.has(l));
+  const added = [...labels].filter((l) => !have.has(l)).sort();
   if (added.length === 0) return { physical, logical };
-  const physHave = new Set(physical.columns.map((c) => c.name));
-  const physLower = new Map(physical.columns.map((c) => [c.name.toLowerCase(), c.name]));
-  for (const l of added) {
-    if (!isLabelName(l)) throw invalidArguments(`Invalid label name: \`${l}\``);
-    if (l.toLowerCase().startsWith("__petrel")) throw invalidArguments(`Invalid column name: ${l}`);
-    const same = physLower.get(l.toLowerCase());
-    // SQL column names ignore case, Prometheus label names do not
-    if (same !== undefined && same !== l) {
-      throw invalidArguments(
-        `Label ${l} of metric ${logical.name} differs only in case from column ${same} of ${physical.name}`,
-      );
-    }
-  }
-  const physAdded = added.filter((l) => !physHave.has(l));
-  if (physAdded.length > 0) {
-    for (const l of physAdded) handle.conn.exec(addLabelSql(physical, l));
-    physical = {
-      ...physical,
-      columns: [...physical.columns, ...labelColumns(physAdded)],
-      primaryKey: [...physical.primaryKey, ...physAdded.sort()],
-    };
-    for (const sql of physicalViewSql(physical)) handle.conn.exec(sql);
-    handle.saveMeta(physical);
-  }
-  const tags = [...logical.primaryKey, ...added].sort();
-  logical = { ...logical, columns: sortColumns([...baseColumns(), ...labelColumns(tags)]), primaryKey: tags };
+  checkLabels(physical, logical.name, added);
+  physical = addPhysicalLabels(handle, physical, added);
+  const grown = [...logical.columns, ...labelColumns(added)];
+  // a table a write created keeps GreptimeDB's name order; one SQL created keeps its own, grown at the end
+  logical = nameOrdered(logical.columns)
+    ? { ...logical, columns: sortColumns(grown), primaryKey: [...logical.primaryKey, ...added].sort() }
+    : { ...logical, columns: grown, primaryKey: [...logical.primaryKey, ...added] };
   for (const sql of logicalViewSql(physical, logical)) handle.conn.exec(sql);
   handle.saveMeta(logical);
   return { physical, logical };
@@ -343,7 +305,7 @@ function writeMetric(
   const index = seriesIndex(handle, physical);
   const known = tableKeys(index, logical.id);
   const keyed = keySeries(series, known);
-  for (const reserved of [METRIC_TIME_INDEX, METRIC_VALUE]) {
+  for (const reserved of [logical.timeIndex, metricValueColumn(logical)]) {
     if (keyed.names.has(reserved)) {
       throw invalidArguments(
         `Label ${reserved} of metric ${w.metric} collides with the column of the same name`,

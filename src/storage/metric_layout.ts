@@ -14,9 +14,9 @@ import { sqliteDeclType } from "./datatypes.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import { quoteIdent } from "./table.ts";
 
-/** The time index every metric table has. */
+/** The time index of auto-created metric tables (a table created by SQL names its own). */
 export const METRIC_TIME_INDEX = "greptime_timestamp";
-/** The value column every metric table has. */
+/** The value column of auto-created metric tables (a table created by SQL names its own). */
 export const METRIC_VALUE = "greptime_value";
 /** The physical table used when no `physical_table` hint or label names one. */
 export const DEFAULT_PHYSICAL_TABLE = "greptime_physical_table";
@@ -40,13 +40,15 @@ export function labelColumn(label: string): string {
 
 /** Whether a table belongs to the metric engine (physical or logical). */
 export function isMetricTable(t: TableMeta | undefined): boolean {
-  return t !== undefined && t.engine === "metric" &&
-    (t.options.physical_metric_table === "true" || t.options.on_physical_table !== undefined);
+  return isPhysicalTable(t) || isLogicalTable(t);
 }
 
-/** Whether a table is a metric-engine physical table. */
+/**
+ * Whether a table is a metric-engine physical table: the `physical_metric_table` option's presence
+ * says so, whatever its value (GreptimeDB's docs create one with `"physical_metric_table" = ""`).
+ */
 export function isPhysicalTable(t: TableMeta | undefined): boolean {
-  return t !== undefined && t.engine === "metric" && t.options.physical_metric_table === "true";
+  return t !== undefined && t.engine === "metric" && t.options.physical_metric_table !== undefined;
 }
 
 /** Whether a table is a metric-engine logical table. */
@@ -54,12 +56,20 @@ export function isLogicalTable(t: TableMeta | undefined): boolean {
   return t !== undefined && t.engine === "metric" && t.options.on_physical_table !== undefined;
 }
 
-/** The fixed columns of a metric table. */
-export function baseColumns(): ColumnMeta[] {
+/** The fixed columns of a metric table: its time index and its value, named as given. */
+export function baseColumns(time = METRIC_TIME_INDEX, value = METRIC_VALUE): ColumnMeta[] {
   return [
-    { name: METRIC_TIME_INDEX, type: "TimestampMillisecond", semantic: "TIMESTAMP", nullable: false },
-    { name: METRIC_VALUE, type: "Float64", semantic: "FIELD", nullable: true },
+    { name: time, type: "TimestampMillisecond", semantic: "TIMESTAMP", nullable: false },
+    { name: value, type: "Float64", semantic: "FIELD", nullable: true },
   ];
+}
+
+/**
+ * The value column of a metric table: its one field (`greptime_value` unless SQL named it), which
+ * maps to the samples' value as its time index maps to their ts.
+ */
+export function metricValueColumn(t: Pick<TableMeta, "columns">): string {
+  return t.columns.find((c) => c.semantic === "FIELD")?.name ?? METRIC_VALUE;
 }
 
 /** Label (TAG) columns for names, sorted. */
@@ -99,8 +109,8 @@ export function addLabelSql(physical: TableMeta, label: string): string {
 
 function selectList(t: TableMeta): string {
   return t.columns.map((c) => {
-    if (c.name === METRIC_TIME_INDEX) return `s.ts AS ${quoteIdent(c.name)}`;
-    if (c.name === METRIC_VALUE) return `s.value AS ${quoteIdent(c.name)}`;
+    if (c.name === t.timeIndex) return `s.ts AS ${quoteIdent(c.name)}`;
+    if (c.semantic === "FIELD") return `s.value AS ${quoteIdent(c.name)}`;
     return `r.${labelColumn(c.name)} AS ${quoteIdent(c.name)}`;
   }).join(", ");
 }

@@ -61,7 +61,13 @@ export type { TableDiskUsage } from "./disk_usage.ts";
 export { batchFromRecords } from "./writer.ts";
 export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
 export type { MetricSampleInput, MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
-export { DEFAULT_PHYSICAL_TABLE, isLogicalTable, isMetricTable, isPhysicalTable } from "./metric_layout.ts";
+export {
+  DEFAULT_PHYSICAL_TABLE,
+  isLogicalTable,
+  isMetricTable,
+  isPhysicalTable,
+  metricValueColumn,
+} from "./metric_layout.ts";
 
 /** Options of {@link Storage.open}. */
 export interface StorageOptions {
@@ -218,7 +224,7 @@ export class Storage {
         if (t !== undefined && !isLogicalTable(t)) {
           throw invalidArguments(`Cannot write to the physical table ${t.name} of the metric engine`);
         }
-        metric.push(batchToMetricWrite(b));
+        metric.push(batchToMetricWrite(b, t));
       } else plain.push(b);
     }
     if (this.forwarding !== null) {
