@@ -66,11 +66,18 @@ type Ran = { output: QueryOutput; stats?: QueryStats };
 
 async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal): Promise<Ran> {
   let reply: Reply;
+  // Terminating the worker cannot stop SQLite mid-statement: the flag ends recursive CTEs first
+  // (this listener runs before the pool's, which terminates the thread).
+  const cancel = new SharedArrayBuffer(4);
+  const onAbort = () => Atomics.store(new Int32Array(cancel), 0, 1);
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    reply = await workers.request(req, { signal });
+    reply = await workers.request({ ...req, cancel }, { signal });
   } catch (e) {
     if (signal?.aborted) throw timedOut("Query cancelled: the request timed out");
     throw e;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
   if (reply.error) throw errorFromData(reply.error);
   return { output: reply.output!, stats: reply.stats };

@@ -7,7 +7,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { errorToData, PetrelError } from "../common/errors.ts";
 import type { DataType } from "../common/rows.ts";
-import { registerSqlFunctions } from "./functions/mod.ts";
+import { registerSqlFunctions, setCancelFlag } from "./functions/mod.ts";
 import { mapSqliteError, type QueryStats, runQuery } from "./results.ts";
 
 /** A query for the worker. */
@@ -23,6 +23,8 @@ export interface QueryRequest {
   nameTypes: Array<[string, DataType]>;
   /** EXPLAIN ANALYZE: answer what the run measured too (`stats`). */
   analyze?: boolean;
+  /** Set to 1 by the caller when the query is cancelled (read by `__petrel_alive()`). */
+  cancel?: SharedArrayBuffer;
 }
 
 const connections = new Map<string, { instance: number; conn: DatabaseSync }>();
@@ -46,6 +48,7 @@ self.onmessage = (e: MessageEvent<QueryRequest>) => {
     const stats: QueryStats | undefined = req.analyze
       ? { prepareNs: 0, executeNs: 0, convertNs: 0, rows: 0 }
       : undefined;
+    setCancelFlag(req.cancel === undefined ? undefined : new Int32Array(req.cancel));
     const out = runQuery(connection(req), req.sql, req.hints, new Map(req.nameTypes), stats);
     self.postMessage({ id: req.id, output: out, stats });
   } catch (err) {

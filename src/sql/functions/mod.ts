@@ -18,6 +18,22 @@ import { TIME_SCALARS } from "./time.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
+/**
+ * The running query's cancel flag (a query worker's; 1 = cancelled): `__petrel_alive()`, which the
+ * rewriter puts into recursive CTEs, reads it, since SQLite cannot be interrupted from outside.
+ */
+let cancelFlag: Int32Array | undefined;
+
+/** Sets (or clears) the flag `__petrel_alive()` reads for the query about to run on this thread. */
+export function setCancelFlag(flag: Int32Array | undefined): void {
+  cancelFlag = flag;
+}
+
+const ALIVE: ScalarDef = {
+  deterministic: false,
+  fn: () => (cancelFlag !== undefined && Atomics.load(cancelFlag, 0) !== 0 ? 0 : 1),
+};
+
 const SCALARS: Record<string, ScalarDef> = {
   ...TIME_SCALARS,
   ...OTHER_SCALARS,
@@ -29,6 +45,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...IP_SCALARS,
   ...DATE_SCALARS,
   ...DATAFUSION_SCALARS,
+  __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {
   ...OTHER_AGGREGATES,
