@@ -65,6 +65,7 @@ export async function sql(ctx: Ctx): Promise<Response> {
     signal: ctx.signal,
     promql: promqlBackend(ctx),
     flows: ctx.app.flows,
+    copyDir: ctx.app.config.storage.copy_dir,
     ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
   });
   const limit = params.get("limit");

@@ -35,8 +35,11 @@ export interface Config {
     /** `[http.tls]`: HTTPS on the same address (`src/http/tls.ts`). */
     tls: { mode: string; cert_path: string; key_path: string };
   };
-  /** `max_disk_size`: the bound of every database without its own (0: none). */
-  storage: { data_home: string; ttl_sweep_interval: number; max_disk_size: number };
+  /**
+   * `max_disk_size`: the bound of every database without its own (0: none). `copy_dir`: the one
+   * directory COPY may read and write, relative paths resolving against it ("": anywhere).
+   */
+  storage: { data_home: string; ttl_sweep_interval: number; max_disk_size: number; copy_dir: string };
   logging: { level: string };
   influxdb: { enable: boolean; default_merge_mode: string };
   prom_store: { enable: boolean; with_metric_engine: boolean };
@@ -85,6 +88,7 @@ const SCHEMA: Record<string, Record<string, [Kind, unknown]>> = {
     data_home: ["string", "./petrel_data"],
     ttl_sweep_interval: ["duration", 60_000],
     max_disk_size: ["size", 0],
+    copy_dir: ["string", ""],
   },
   logging: { level: ["string", "info"] },
   influxdb: { enable: ["bool", true], default_merge_mode: [["last_non_null", "last_row"], "last_non_null"] },

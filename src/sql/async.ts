@@ -43,6 +43,8 @@ export interface AsyncSqlOptions {
   timeoutMs?: number;
   /** The server's flows: without them, CREATE/DROP FLOW and ADMIN FLUSH_FLOW fail as unsupported. */
   flows?: FlowCatalog;
+  /** `storage.copy_dir` ("" = anywhere): without it, COPY fails as unsupported. */
+  copyDir?: string;
 }
 
 type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData };
@@ -167,7 +169,12 @@ async function runStatement(
         return opts.flows;
       });
     }
-    if (isCopyStatement(tokens)) return await executeCopy(storage, tokens, sql, session);
+    if (isCopyStatement(tokens)) {
+      if (opts.copyDir === undefined) {
+        throw unsupported("COPY is not available here: it runs through /v1/sql");
+      }
+      return await executeCopy(storage, tokens, sql, session, opts.copyDir);
+    }
     if (isExplain(tokens)) {
       const started = performance.now();
       const p = planExplain(storage, tokens, sql, session);

@@ -3,7 +3,7 @@
  * JSON lines and Parquet files. The answer is the rows written, as `{"affectedrows": N}`.
  *
  * ```ts
- * await executeCopy(storage, tokens, "COPY m TO '/tmp/m.csv' WITH (FORMAT = 'csv')", session);
+ * await executeCopy(storage, tokens, "COPY m TO '/tmp/m.csv' WITH (FORMAT = 'csv')", session, "");
  * ```
  */
 import { databaseNotFound, invalidArguments } from "../../common/errors.ts";
@@ -14,7 +14,7 @@ import type { Token } from "../lexer.ts";
 import { copyableTables, exportDatabase, exportQuery, exportTable } from "./export.ts";
 import { importFiles, type ImportJob } from "./import.ts";
 import { EXTENSIONS, parseCopy } from "./parse.ts";
-import { filesToRead } from "./paths.ts";
+import { copyPath, filesToRead } from "./paths.ts";
 
 export { isCopyStatement } from "./parse.ts";
 
@@ -22,14 +22,16 @@ function requireDatabase(storage: Storage, db: string): void {
   if (!storage.hasDatabase(db) || db === INFORMATION_SCHEMA) throw databaseNotFound(db);
 }
 
-/** Runs a COPY statement; returns the rows it wrote. */
+/** Runs a COPY statement confined to `copyDir` ("" = anywhere, see `copyPath`); returns the rows it wrote. */
 export async function executeCopy(
   storage: Storage,
   tokens: Token[],
   sql: string,
   session: Session,
+  copyDir: string,
 ): Promise<QueryOutput> {
-  const stmt = parseCopy(tokens, sql, session);
+  const parsed = parseCopy(tokens, sql, session);
+  const stmt = { ...parsed, path: copyPath(parsed.path, copyDir) };
   let rows: number;
   switch (stmt.kind) {
     case "table_to": {

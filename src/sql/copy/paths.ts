@@ -1,14 +1,74 @@
 /**
  * COPY's file paths: server-local, as GreptimeDB's local file system backend; relative paths
- * resolve against the server's working directory. Missing files or directories are the user's
- * mistake (400 naming the path), never a 500.
+ * resolve against the server's working directory, or against `storage.copy_dir` when it is set,
+ * which then also confines every path (absolute ones, `..`, symlinks) to that directory. Missing
+ * files or directories are the user's mistake (400 naming the path), never a 500.
  */
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { invalidArguments } from "../../common/errors.ts";
 
 /** An absolute path for a COPY path. */
 export function resolvePath(path: string): string {
   return resolve(Deno.cwd(), path);
+}
+
+/**
+ * The absolute path a COPY statement reads or writes. With `copyDir` ("" = unconfined, as
+ * GreptimeDB) relative paths resolve against it, and the path, after `..` and the symlinks of
+ * its existing part, must stay inside it (400 otherwise). The answer is that checked real path,
+ * so the file system is asked about what was checked; a trailing `/` is kept (it means a directory).
+ *
+ * ```ts
+ * copyPath("out/m.csv", "/srv/copy"); // "/srv/copy/out/m.csv"
+ * copyPath("/etc/passwd", "/srv/copy"); // throws 400: outside storage.copy_dir /srv/copy
+ * ```
+ */
+export function copyPath(path: string, copyDir: string): string {
+  if (copyDir === "") return path;
+  const root = realPath(resolvePath(copyDir));
+  const full = root === null ? null : realPath(resolve(root, path));
+  if (root === null || full === null || !isInside(root, full)) {
+    throw invalidArguments(
+      `COPY: ${path} is outside the COPY directory ${resolvePath(copyDir)} (storage.copy_dir)`,
+    );
+  }
+  return path.endsWith("/") && !full.endsWith("/") ? `${full}/` : full;
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+}
+
+/**
+ * `path` (absolute, `..` normalised) with the symlinks of its longest resolvable prefix followed;
+ * the rest does not exist (or cannot be reached, and then opening it fails too), so it holds
+ * none. Any error walks up rather than being reported: its message would tell what lies outside.
+ * Null for a dangling or looping symlink: its target may be created anywhere.
+ */
+function realPath(path: string): string | null {
+  const missing: string[] = [];
+  let at = path;
+  for (;;) {
+    try {
+      return join(Deno.realPathSync(at), ...missing);
+    } catch {
+      // not there (or not reachable): its parent decides
+    }
+    if (isSymlink(at)) return null;
+    const parent = dirname(at);
+    if (parent === at) return path;
+    missing.unshift(basename(at));
+    at = parent;
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink;
+  } catch {
+    return false;
+  }
 }
 
 function describeFsError(e: unknown, path: string, doing: string): Error {
