@@ -6,6 +6,15 @@
 import type { DataType } from "../common/rows.ts";
 import { emptyTable, type InfoTable, strings } from "./info_table.ts";
 
+/** The size columns MySQL's routine and parameter tables describe a data type with. */
+const TYPE_SIZES = [
+  "character_maximum_length",
+  "character_octet_length",
+  "numeric_precision",
+  "numeric_scale",
+  "datetime_precision",
+];
+
 const I64 = (n: string): [string, DataType] => [n, "Int64"];
 const TIME = (n: string): [string, DataType] => [n, "TimestampMicrosecond"];
 
@@ -125,13 +134,7 @@ const EMPTY: Record<string, InfoTable> = {
     ...strings("specific_catalog", "specific_schema", "specific_name"),
     I64("ordinal_position"),
     ...strings("parameter_mode", "parameter_name", "data_type"),
-    ...[
-      "character_maximum_length",
-      "character_octet_length",
-      "numeric_precision",
-      "numeric_scale",
-      "datetime_precision",
-    ].map(I64),
+    ...TYPE_SIZES.map(I64),
     ...strings("character_set_name", "collation_name", "dtd_identifier", "routine_type"),
   ]),
   profiling: emptyTable([
@@ -179,13 +182,7 @@ const EMPTY: Record<string, InfoTable> = {
       "routine_type",
       "data_type",
     ),
-    ...[
-      "character_maximum_length",
-      "character_octet_length",
-      "numeric_precision",
-      "numeric_scale",
-      "datetime_precision",
-    ].map(I64),
+    ...TYPE_SIZES.map(I64),
     ...strings(
       "character_set_name",
       "collation_name",

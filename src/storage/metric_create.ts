@@ -190,14 +190,25 @@ function createLogicalTable(handle: DatabaseHandle, spec: MetricTableSpec, on: s
   const options: TableOptions = { ...spec.options };
   // a logical table's samples live in its physical table's schema
   delete options.skip_wal;
-  const logical: TableMeta = {
-    db: handle.name,
+  return saveLogicalTable(handle, physical, {
     name: spec.name,
-    id: handle.allocateId(),
     columns: spec.columns.map((c) => c.semantic === "TAG" ? { ...c, nullable: true } : c),
     timeIndex: spec.timeIndex,
     primaryKey: spec.primaryKey,
     options,
+  });
+}
+
+/** Stores a new logical table of `physical` (its catalog entry and the view reading its samples). */
+export function saveLogicalTable(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  t: Pick<TableMeta, "name" | "columns" | "timeIndex" | "primaryKey" | "options">,
+): TableMeta {
+  const logical: TableMeta = {
+    db: handle.name,
+    ...t,
+    id: handle.allocateId(),
     engine: "metric",
     createdAt: Date.now(),
     schema: physical.schema,

@@ -22,7 +22,7 @@ import {
   seriesTable,
   sortColumns,
 } from "./metric_layout.ts";
-import { addPhysicalLabels, checkLabels, createPhysicalTable } from "./metric_create.ts";
+import { addPhysicalLabels, checkLabels, createPhysicalTable, saveLogicalTable } from "./metric_create.ts";
 import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
 import { appendSampleColumns, insertSamples, type SampleColumns } from "./metric_samples.ts";
@@ -169,21 +169,13 @@ function createLogical(
   delete options.physical_table;
   options.on_physical_table = physical.name;
   // named as its physical table's (those SQL created name their own), as all its tables' samples are
-  const logical: TableMeta = {
-    db: handle.name,
+  return saveLogicalTable(handle, physical, {
     name: w.metric,
-    id: handle.allocateId(),
     columns: sortColumns(baseColumns(physical.timeIndex, metricValueColumn(physical))),
     timeIndex: physical.timeIndex,
     primaryKey: [],
     options,
-    engine: "metric",
-    createdAt: Date.now(),
-    schema: physical.schema,
-  };
-  for (const sql of logicalViewSql(physical, logical)) handle.conn.exec(sql);
-  handle.saveMeta(logical);
-  return logical;
+  });
 }
 
 /** Whether columns are in name order, as a logical table a write created keeps them. */
