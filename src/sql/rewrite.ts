@@ -28,6 +28,7 @@ import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
 import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
+import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
@@ -67,9 +68,10 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const views = inlineViews(refs, refs.views, env, rewriteQuery);
   inlineDerivedTables(q, refs, views, env, ctes, rewriteQuery);
   const time = timeScope(q, env, [...refs.tables, ...views.relations], columnTypes(refs, views.relations));
-  const guards = recursionGuards(q);
-  if (![...guards.keys()].some((k) => refs.replacements.has(k))) {
-    for (const [k, r] of guards) refs.replacements.set(k, r);
+  for (const extra of [recursionGuards(q), valuesColumnAliases(q)]) {
+    // all of a rewrite's pieces or none: half of one would break the statement
+    if ([...extra.keys()].some((k) => refs.replacements.has(k))) continue;
+    for (const [k, r] of extra) refs.replacements.set(k, r);
   }
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it

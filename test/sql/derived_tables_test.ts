@@ -50,3 +50,30 @@ Deno.test("derived tables in FROM keep their columns' types", async (t) => {
     await server.stop();
   }
 });
+
+const VALUES_ALIASES: SqlCase[] = [
+  {
+    sql: "SELECT x, y FROM (VALUES (1, 'a'), (2, 'b')) AS t(x, y) ORDER BY x DESC",
+    schema: [["x", "Int64"], ["y", "String"]],
+    rows: [[2, "b"], [1, "a"]],
+  },
+  {
+    sql:
+      "SELECT m.id, n.name FROM (VALUES (1), (2)) AS m(id) JOIN (VALUES (1, 'one')) n(id, name) ON m.id = n.id",
+    schema: [["id", "Int64"], ["name", "String"]],
+    rows: [[1, "one"]],
+  },
+  {
+    sql: "SELECT * FROM (VALUES (1)) AS t(a, b)",
+    error: { code: 1004, message: "Source table contains 1 columns but 2 names given" },
+  },
+];
+
+Deno.test("VALUES lists with column aliases: AS t(a, b) names the columns; a count mismatch is a 400", async (t) => {
+  const server = await startTestServer();
+  try {
+    await runCases(t, server.url, VALUES_ALIASES);
+  } finally {
+    await server.stop();
+  }
+});
