@@ -5,7 +5,8 @@ import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
 import { getView } from "../storage/views.ts";
-import { isMetricTable } from "../storage/metric_layout.ts";
+import { isLogicalTable, isPhysicalTable } from "../storage/metric_layout.ts";
+import { deleteMetricRows } from "../storage/metric_tables.ts";
 import { markDeleted } from "../storage/late_marks.ts";
 import { forgetTracesBeforeOldest } from "../storage/trace_map.ts";
 import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
@@ -324,9 +325,10 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
   const { db, table: name } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
   const table = requireWritable(handle, name);
-  if (isMetricTable(table)) {
+  if (isPhysicalTable(table)) {
     throw invalidArguments(
-      `DELETE is not supported on metric engine table ${table.name} (use TRUNCATE or DROP)`,
+      `DELETE is not supported on metric engine physical table ${table.name} ` +
+        `(delete from its logical tables, or use TRUNCATE or DROP)`,
     );
   }
   let where = "", cond = "";
@@ -347,7 +349,9 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
     const watches = storage.lateWatches.of(db)?.get(table.name.toLowerCase());
     const r = handle.transaction(() => {
       if (watches !== undefined) markDeleted(handle, table, watches, rowsRelation(table), cond);
-      const res = handle.conn.prepare(deleteSql(table, where)).run();
+      const res = isLogicalTable(table)
+        ? { changes: deleteMetricRows(handle, table, cond) }
+        : handle.conn.prepare(deleteSql(table, where)).run();
       const failed = takeFunctionError();
       if (failed !== undefined) {
         throw invalidArguments(

@@ -91,10 +91,25 @@ export function metricHead(handle: DatabaseHandle, physical: TableMeta): MetricH
  * one is told it moved, and the head is dropped so its buffers reload without the deleted samples.
  */
 export function samplesDeleted(handle: DatabaseHandle, physical: TableMeta, from: number, to: number): void {
-  const head = metricHead(handle, physical);
-  for (let w = windowOf(from); w < to && w < head.state.upto; w += WINDOW_MS) markDirty(handle, physical, w);
+  const upto = metricHead(handle, physical).state.upto, starts: number[] = [];
+  for (let w = windowOf(from); w < to && w < upto; w += WINDOW_MS) starts.push(w);
   const job = jobs.get(handle)?.get(physical.id);
   if (job !== undefined && job.start < to && job.start + WINDOW_MS > from) job.touched = true;
+  windowsDeleted(handle, physical, starts);
+}
+
+/**
+ * After samples of the windows starting at `starts` were deleted (inside the delete's transaction),
+ * as {@link samplesDeleted}: only those windows are marked dirty, since a dirty window's samples are
+ * held in memory until it is compacted again.
+ */
+export function windowsDeleted(handle: DatabaseHandle, physical: TableMeta, starts: Iterable<number>): void {
+  const head = metricHead(handle, physical);
+  const job = jobs.get(handle)?.get(physical.id);
+  for (const w of starts) {
+    if (w < head.state.upto) markDirty(handle, physical, w);
+    if (job !== undefined && job.start === w) job.touched = true;
+  }
   forgetHead(handle, physical);
 }
 

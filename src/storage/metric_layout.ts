@@ -133,6 +133,16 @@ export function logicalViewSql(physical: TableMeta, logical: TableMeta): string[
   ];
 }
 
+/**
+ * The rows of a logical table as its view shows them, plus each sample's key as `__petrel_ts` and
+ * `__petrel_series_id`, for picking samples by the view's columns (a DELETE's WHERE).
+ */
+export function logicalRowsSql(physical: TableMeta, logical: TableMeta): string {
+  return `SELECT ${selectList(logical)}, s.ts AS __petrel_ts, s.series_id AS __petrel_series_id FROM ${
+    samplesTable(physical)
+  } AS s JOIN ${seriesTable(physical)} AS r ON r.id = s.series_id WHERE r.table_id = ${logical.id}`;
+}
+
 /** DDL (re)creating the view of a physical table: every sample of every logical table. */
 export function physicalViewSql(physical: TableMeta): string[] {
   const view = `${quoteIdent(physical.schema)}.${quoteIdent(physical.name)}`;

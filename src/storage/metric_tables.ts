@@ -1,12 +1,18 @@
 /** Whole-table work on metric-engine tables: drop, truncate, and the ttl sweep. */
 import { invalidArguments } from "../common/errors.ts";
 import type { DatabaseHandle } from "./database.ts";
-import { isLogicalTable, isPhysicalTable, samplesTable, seriesTable } from "./metric_layout.ts";
+import {
+  isLogicalTable,
+  isPhysicalTable,
+  logicalRowsSql,
+  samplesTable,
+  seriesTable,
+} from "./metric_layout.ts";
 import { physicalOf } from "./metric_engine.ts";
 import { forgetSeries, seriesIndex } from "./metric_series.ts";
 import { quoteIdent, type TableMeta } from "./table.ts";
-import { chunksTable, compactionTable, dropChunkSql, sweepChunks } from "./metric_chunks.ts";
-import { forgetHead, metricHead, samplesDeleted } from "./metric_head.ts";
+import { chunksTable, compactionTable, dropChunkSql, sweepChunks, windowOf } from "./metric_chunks.ts";
+import { forgetHead, metricHead, samplesDeleted, windowsDeleted } from "./metric_head.ts";
 
 /** Drops a logical table (its series and samples) or an unused physical table. */
 export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
@@ -96,4 +102,28 @@ export function deleteMetricRange(
   );
   if (n > 0) samplesDeleted(handle, physical, fromMs, toMs);
   return n;
+}
+
+/**
+ * Deletes the samples of a logical table its view shows matching `where` (SQL over the view's
+ * columns, the table's name qualifying them; "" for all), inside the caller's transaction; returns
+ * how many. Chunks are copies of the samples table's closed windows: the windows losing samples are
+ * marked dirty, so reads skip their chunks and compaction rewrites them.
+ */
+export function deleteMetricRows(handle: DatabaseHandle, t: TableMeta, where: string): number {
+  const physical = physicalOf(handle, t);
+  metricHead(handle, physical);
+  const rows = `SELECT __petrel_ts, __petrel_series_id FROM (${logicalRowsSql(physical, t)}) AS ${
+    quoteIdent(t.name)
+  }${where === "" ? "" : ` WHERE ${where}`}`;
+  // RETURNING: the windows touched are those of the rows actually deleted (WHERE is evaluated once).
+  const stmt = handle.conn.prepare(
+    `DELETE FROM ${samplesTable(physical)} WHERE (ts, series_id) IN (${rows}) RETURNING ts`,
+  );
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  const deleted = stmt.all() as unknown as [number][];
+  const windows = new Set<number>();
+  for (const [ts] of deleted) windows.add(windowOf(Number(ts)));
+  if (windows.size > 0) windowsDeleted(handle, physical, windows);
+  return deleted.length;
 }

@@ -154,3 +154,37 @@ Deno.test("downsample delete: TTL expiry and size retention of a source leave it
     await server.stop();
   }
 });
+
+Deno.test("downsample delete: DELETE from a metric source recomputes the windows it touched", async () => {
+  const rules = parseDownsampleRules([
+    { source: "cpu", interval: "5m", aggregates: ["max"], target: "cpu_5m", delay: "0s" },
+  ]);
+  const server = await startTestServer({ downsample: rules });
+  const run = () => server.server.downsampler.runOnce(BASE + 2 * HOUR);
+  const series: Series[] = [{
+    labels: { __name__: "cpu", instance: "a" },
+    samples: Array.from({ length: 60 }, (_, k) => ({ timestampMs: BASE + k * MIN, value: k })),
+  }];
+  try {
+    await remoteWrite(server.url, series);
+    assert.equal(await run(), 12);
+    // window 10m–15m thinned (its max goes), window 20m–25m emptied
+    await sql(
+      server.url,
+      `DELETE FROM cpu WHERE greptime_value = 14 OR (greptime_timestamp >= ${BASE + 20 * MIN} ` +
+        `AND greptime_timestamp < ${BASE + 25 * MIN})`,
+    );
+    assert.deepEqual(await sql(server.url, "SELECT count(*) FROM cpu"), [[54]]);
+    assert.equal(await run(), 2, "the two windows touched");
+    const rows = await sql(
+      server.url,
+      "SELECT greptime_timestamp, greptime_value FROM cpu_5m_max ORDER BY 1",
+    );
+    assert.deepEqual(
+      rows.map((r) => [(Number(r[0]) - BASE) / MIN, r[1]]),
+      [[0, 4], [5, 9], [10, 13], [15, 19], ...[25, 30, 35, 40, 45, 50, 55].map((m) => [m, m + 4])],
+    );
+  } finally {
+    await server.stop();
+  }
+});

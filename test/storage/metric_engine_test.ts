@@ -153,7 +153,15 @@ Deno.test("metric engine: the same series and time replaces (dedup); SQL INSERT 
         ["b", 5, 5],
       ],
     );
-    assert.throws(() => executeSql(s, "DELETE FROM d", { db: "public" }), /not supported on metric engine/);
+    assert.deepEqual(executeSql(s, "DELETE FROM d WHERE h = 'b'", { db: "public" }), [{
+      kind: "affected",
+      rows: 1,
+    }]);
+    assert.deepEqual(rows(s, "SELECT h FROM d"), [["a"], ["a"]]);
+    assert.throws(
+      () => executeSql(s, "DELETE FROM greptime_physical_table", { db: "public" }),
+      /not supported on metric engine physical table/,
+    );
     assert.throws(
       () => executeSql(s, "ALTER TABLE d ADD COLUMN x STRING", { db: "public" }),
       /only SET\/UNSET options/,
