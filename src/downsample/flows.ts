@@ -1,8 +1,8 @@
 /**
  * The flows of a server: `CREATE FLOW` compiles a statement into a downsampling rule, creates its
  * sink table when there is none (as GreptimeDB does, so dashboards read it before the first window
- * closes), stores the rule (`flow_store.ts`) and hands it to the running downsampler; `DROP FLOW` stops it (its sink stays);
- * `ADMIN FLUSH_FLOW` computes its ended windows at once. At start the stored rules run next to the
+ * closes), stores the rule (`flow_store.ts`) and hands it to the running downsampler; `DROP FLOW`
+ * stops it (its sink stays); `ADMIN FLUSH_FLOW` computes its ended windows at once. At start the stored rules run next to the
  * TOML's (`storedFlowRules`).
  */
 import { PetrelError, StatusCode } from "../common/errors.ts";
