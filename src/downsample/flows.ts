@@ -1,16 +1,19 @@
 /**
- * The flows of a server: `CREATE FLOW` compiles a statement into a downsampling rule, stores it
- * (`flow_store.ts`) and hands it to the running downsampler; `DROP FLOW` stops it (its sink stays);
- * `ADMIN FLUSH_FLOW` computes its ended windows at once. At start the stored rules run next to the
+ * The flows of a server: `CREATE FLOW` compiles a statement into a downsampling rule, creates its
+ * sink table when there is none (as GreptimeDB does, so dashboards read it before the first window
+ * closes), stores the rule (`flow_store.ts`) and hands it to the running downsampler; `DROP FLOW`
+ * stops it (its sink stays); `ADMIN FLUSH_FLOW` computes its ended windows at once. At start the stored rules run next to the
  * TOML's (`storedFlowRules`).
  */
 import { PetrelError, StatusCode } from "../common/errors.ts";
 import type { DownsampleRule } from "../config/downsample.ts";
 import type { Storage } from "../storage/mod.ts";
+import { createBatchTable } from "../storage/writer.ts";
 import { compileFlow } from "./flow_compile.ts";
 import type { FlowSpec } from "./flow_spec.ts";
 import { deleteFlow, listFlows, nextFlowId, saveFlow } from "./flow_store.ts";
 import { type Downsampler, ruleKey } from "./downsampler.ts";
+import { flowBatch } from "./target.ts";
 
 /** The rules of the stored flows, to start the downsampler with. */
 export function storedFlowRules(storage: Storage): DownsampleRule[] {
@@ -46,9 +49,18 @@ export class FlowService {
         `CREATE FLOW: sink table ${compiled.rule.target} is already written by ${owner}`,
       );
     }
-    if (existing !== undefined) await this.downsampler.removeRule(ruleKey(existing.rule));
-    saveFlow(this.storage, { id, spec: compiled.spec, rule: compiled.rule, createdMs: Date.now() });
-    this.downsampler.addRule(compiled.rule);
+    const { rule } = compiled;
+    // the sink is made first, so a sink that cannot be made (no such database) leaves no flow
+    const made = this.storage.getTable(rule.target_database, rule.target) === undefined;
+    if (made) createBatchTable(this.storage.database(rule.target_database), flowBatch(rule, rule.sink!, []));
+    try {
+      if (existing !== undefined) await this.downsampler.removeRule(ruleKey(existing.rule));
+      saveFlow(this.storage, { id, spec: compiled.spec, rule, createdMs: Date.now() });
+    } catch (e) {
+      if (made) this.storage.dropTable(rule.target_database, rule.target);
+      throw e;
+    }
+    this.downsampler.addRule(rule);
     return 1;
   }
 

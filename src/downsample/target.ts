@@ -61,7 +61,20 @@ export function tableBatch(rule: DownsampleRule, shape: SourceShape, groups: Win
  * when the row was computed (GreptimeDB's flow sinks carry it too).
  */
 export function flowBatch(rule: DownsampleRule, sink: FlowSink, groups: WindowGroup[]): WriteBatch {
-  const columns: ColumnSchema[] = [
+  const columns = flowSinkColumns(sink);
+  const now = Date.now();
+  const rows = groups.map((g): Value[] => [
+    ...sink.groupTags.map((t) => g.tags[t]),
+    ...sink.columns.map((c) => g.values[c.field]?.[c.aggregate] ?? null),
+    now,
+    g.windowMs,
+  ]);
+  return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+}
+
+/** The columns of a flow's sink table, in the order its batches carry them. */
+export function flowSinkColumns(sink: FlowSink): ColumnSchema[] {
+  return [
     ...sink.groupTags.map((name): ColumnSchema => ({ name, type: "String", semantic: "TAG" })),
     ...sink.columns.map((c): ColumnSchema => ({
       name: c.name,
@@ -71,14 +84,6 @@ export function flowBatch(rule: DownsampleRule, sink: FlowSink, groups: WindowGr
     { name: "update_at", type: "TimestampMillisecond", semantic: "FIELD" },
     { name: sink.timeColumn, type: "TimestampMillisecond", semantic: "TIMESTAMP" },
   ];
-  const now = Date.now();
-  const rows = groups.map((g): Value[] => [
-    ...sink.groupTags.map((t) => g.tags[t]),
-    ...sink.columns.map((c) => g.values[c.field]?.[c.aggregate] ?? null),
-    now,
-    g.windowMs,
-  ]);
-  return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
 }
 
 /**

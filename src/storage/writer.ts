@@ -277,6 +277,33 @@ function insertRows(
   return wantRange ? timeRangeOf(values, width, n, names.indexOf(table.timeIndex)) : null;
 }
 
+/** Creates the table a batch's first write creates (inside the caller's transaction). */
+function createBatchTableIn(
+  handle: DatabaseHandle,
+  batch: WriteBatch,
+  hints: TableOptions | undefined,
+): TableMeta {
+  const createType: CreateType = batch.createType ?? "physical";
+  // A `physical_table` hint picks a metric engine's physical table; GreptimeDB never copies it onto
+  // an ordinary table (reference §8), where it would only make the DDL unreplayable.
+  const { physical_table: _physical, ...kept } = batch.createWithHints === false ? {} : hints ?? {};
+  const options = optionsForCreate(createType, { comment: "Created on insertion" }, kept, batch.options);
+  const table = createTableMeta(handle, batch, options);
+  handle.createTable(table);
+  return table;
+}
+
+/**
+ * Creates, without rows, the table a batch's first write would create (same columns, primary key
+ * and options), whatever `auto_create_table` says: for statements that make their table up front,
+ * as `CREATE FLOW` makes its sink. The table must not exist.
+ */
+export function createBatchTable(handle: DatabaseHandle, batch: WriteBatch): TableMeta {
+  validateTableName(batch.table);
+  validateBatchColumns(batch);
+  return handle.transaction(() => createBatchTableIn(handle, batch, undefined));
+}
+
 /** What one batch did: rows accepted, and whether they went to a table that must commit at once. */
 interface BatchResult {
   rows: number;
@@ -302,13 +329,7 @@ function writeBatch(
         `Table \`${batch.table}\` does not exist, and \`auto_create_table\` hint is disabled`,
       );
     }
-    const createType: CreateType = batch.createType ?? "physical";
-    // A `physical_table` hint picks a metric engine's physical table; GreptimeDB never copies it onto
-    // an ordinary table (reference §8), where it would only make the DDL unreplayable.
-    const { physical_table: _physical, ...hints } = batch.createWithHints === false ? {} : opts.hints ?? {};
-    const options = optionsForCreate(createType, { comment: "Created on insertion" }, hints, batch.options);
-    table = createTableMeta(handle, batch, options);
-    handle.createTable(table);
+    table = createBatchTableIn(handle, batch, opts.hints);
   }
   const evolved = evolveSchema(handle, table, batch, opts);
   table = evolved.table;
