@@ -29,7 +29,7 @@ import { flushGroupCommit } from "../storage/group_commit.ts";
 import { executeTql, isTql, type PromQLBackend } from "./tql/mod.ts";
 import { executeFlowStatement, type FlowCatalog, isFlowStatement } from "./flow.ts";
 import { executeAdmin, isAdminStatement } from "./admin.ts";
-import { executeCopy, isCopyStatement } from "./copy/mod.ts";
+import { isCopyStatement } from "./copy/parse.ts";
 import { prepareServerTables } from "./info_server.ts";
 import { trackQuery } from "./info_process.ts";
 
@@ -173,6 +173,8 @@ async function runStatement(
       if (opts.copyDir === undefined) {
         throw unsupported("COPY is not available here: it runs through /v1/sql");
       }
+      // loaded on first use: the Parquet libraries are large and most servers never COPY
+      const { executeCopy } = await import("./copy/mod.ts");
       return await executeCopy(storage, tokens, sql, session, opts.copyDir);
     }
     if (isExplain(tokens)) {

@@ -113,6 +113,14 @@ Deno.test("release file runs from an empty directory: write, read, dashboard, la
       const html = await dash.text();
       assert.ok(html.includes("<html"), html);
       await checkLazyRoutes(server.url);
+      // COPY loads on first use with the Parquet libraries: they must be chunks of the release too
+      const copy = await fetch(`${server.url}/v1/sql`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ sql: `COPY cpu TO '${build}/cpu.parquet' WITH (FORMAT = 'parquet')` }),
+      });
+      assert.equal(copy.status, 200, await copy.text());
+      assert.ok(Deno.statSync(`${build}/cpu.parquet`).size > 0);
       // reads request.signal: without deno.json's unstable flag Deno warns of "legacy behavior"
       const prof = await fetch(`${server.url}/debug/prof/cpu?seconds=1&output=text`, { method: "POST" });
       assert.equal(prof.status, 200, await prof.text());
