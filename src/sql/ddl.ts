@@ -4,6 +4,7 @@
  */
 import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
+import type { DatabaseHandle } from "../storage/database.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
 import type { ColumnMeta } from "../storage/table.ts";
 import { modifyColumnType } from "./retype.ts";
@@ -227,11 +228,17 @@ function createTableStatement(storage: Storage, cur: Cursor, session: Session): 
   return affected(0);
 }
 
+/** The error for a table that is not there: a view of that name says it is one (and `why` not). */
+function notATable(handle: DatabaseHandle, db: string, table: string, why: string): PetrelError {
+  if (getView(handle, table)) return invalidArguments(`${db}.${table} is a view: ${why}`);
+  return tableNotFound(`greptime.${db}.${table}`);
+}
+
 function alterTableStatement(storage: Storage, cur: Cursor, session: Session): QueryOutput {
   const { db, table } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
   const meta = handle.getTable(table);
-  if (!meta) throw tableNotFound(`greptime.${db}.${table}`);
+  if (!meta) throw notATable(handle, db, table, "replace it with CREATE OR REPLACE VIEW");
   if (cur.acceptKw("RENAME")) {
     cur.acceptKw("TO");
     const target = tableName(cur.objectName(), session);
@@ -363,11 +370,8 @@ export function executeDdl(
       for (const { db, table } of names) {
         const handle = storage.database(db);
         if (!handle.getTable(table)) {
-          if (getView(handle, table)) {
-            throw invalidArguments(`${db}.${table} is a view: drop it with DROP VIEW`);
-          }
-          if (ifExists) continue;
-          throw tableNotFound(`greptime.${db}.${table}`);
+          if (ifExists && !getView(handle, table)) continue;
+          throw notATable(handle, db, table, "drop it with DROP VIEW");
         }
         storage.dropTable(db, table);
       }
@@ -392,6 +396,8 @@ export function executeDdl(
     cur.acceptKw("TABLE");
     const { db, table } = tableName(cur.objectName(), session);
     cur.expectEnd();
+    const handle = storage.database(db);
+    if (!handle.getTable(table)) throw notATable(handle, db, table, "a view has no rows of its own");
     storage.truncateTable(db, table);
     return affected(0);
   }
