@@ -123,7 +123,7 @@ Deno.test("ALTER TABLE MODIFY COLUMN changes a field's type, converting its valu
   }
 });
 
-Deno.test("ALTER TABLE MODIFY COLUMN refuses metric engine tables", async () => {
+Deno.test("ALTER TABLE MODIFY COLUMN and RENAME refuse metric engine tables", async () => {
   const server = await startTestServer();
   try {
     await sqlOk(
@@ -133,6 +133,10 @@ Deno.test("ALTER TABLE MODIFY COLUMN refuses metric engine tables", async () => 
     await checkCase(server.url, {
       sql: "ALTER TABLE phy MODIFY COLUMN val STRING",
       error: { status: 400, message: "only SET/UNSET options are supported on metric engine tables" },
+    });
+    await checkCase(server.url, {
+      sql: "ALTER TABLE phy RENAME phy2",
+      error: { status: 400, message: "Cannot rename phy: it is a metric engine table" },
     });
   } finally {
     await server.stop();
@@ -206,21 +210,5 @@ Deno.test("ALTER TABLE RENAME gives a table a new name, kept across a restart", 
   } finally {
     await server.stop();
     await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("ALTER TABLE RENAME refuses metric engine tables", async () => {
-  const server = await startTestServer();
-  try {
-    await sqlOk(
-      server.url,
-      "CREATE TABLE phy (ts TIMESTAMP TIME INDEX, val DOUBLE) ENGINE = metric WITH ('physical_metric_table' = 'true')",
-    );
-    await checkCase(server.url, {
-      sql: "ALTER TABLE phy RENAME phy2",
-      error: { status: 400, message: "Cannot rename phy: it is a metric engine table" },
-    });
-  } finally {
-    await server.stop();
   }
 });
