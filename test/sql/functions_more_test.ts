@@ -4,9 +4,8 @@
  * IP addresses) and DataFusion's date, string, hash and statistics functions: each with its value,
  * its column data type, NULL in → NULL out, and a 400 for bad arguments.
  */
-import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { runTypedCases, sqlRequest, type TypedCase } from "../http/fixtures/sql_client.ts";
+import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
   "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, cpu DOUBLE, n BIGINT)",
@@ -301,11 +300,7 @@ const CASES: TypedCase[] = [...ORDERED, ...GREPTIME, ...DATAFUSION];
 Deno.test("GreptimeDB and DataFusion functions over /v1/sql", async (t) => {
   const server = await startTestServer();
   try {
-    for (const sql of SETUP) {
-      const r = await sqlRequest(server.url, sql);
-      assert.equal(r.status, 200, `${sql}: ${r.text}`);
-    }
-    await runTypedCases(t, server.url, CASES);
+    await runTypedCases(t, server.url, CASES, SETUP);
   } finally {
     await server.stop();
   }

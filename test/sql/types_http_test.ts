@@ -177,11 +177,7 @@ const CASES: TypedCase[] = [
 Deno.test("SQL type casts and DECIMAL over /v1/sql", async (t) => {
   const server = await startTestServer();
   try {
-    for (const sql of SETUP) {
-      const r = await sqlRequest(server.url, sql);
-      assert.equal(r.status, 200, `${sql}: ${r.text}`);
-    }
-    await runTypedCases(t, server.url, CASES);
+    await runTypedCases(t, server.url, CASES, SETUP);
   } finally {
     await server.stop();
   }
