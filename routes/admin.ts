@@ -1,7 +1,7 @@
 /** Administration endpoints outside `/v1`: health, status, metrics, config, log level, tracing. */
 import { renderConfigToml } from "../src/config/config.ts";
 import type { Ctx } from "./context.ts";
-import { invalidArguments, PetrelError, StatusCode } from "../src/common/errors.ts";
+import { invalidArguments } from "../src/common/errors.ts";
 import { LogFilter, setLogFilter } from "../src/common/log.ts";
 
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
@@ -85,13 +85,4 @@ export async function enableTrace(ctx: Ctx): Promise<Response> {
   }
   ctx.app.traceEnabled = body === "true";
   return new Response(ctx.app.traceEnabled ? "trace enabled" : "trace disabled", { headers: TEXT });
-}
-
-/** A placeholder for endpoints whose issue has not landed yet: 501 naming the endpoint. */
-export function notImplemented(ctx: Ctx): Response {
-  throw new PetrelError(
-    StatusCode.Unsupported,
-    `${ctx.req.method} ${ctx.url.pathname} is not implemented yet in Petrel (see README, Endpoints)`,
-    { reason: "not_implemented" },
-  );
 }

@@ -35,7 +35,6 @@ const { logs } = lazyRoutes(() => import("./logs.ts"));
 const forward = lazyRoutes(() => import("./forward.ts"));
 const dashboards = lazyRoutes(() => import("./dashboards.ts"));
 
-const todo = admin.notImplemented;
 const GP = ["GET", "POST"] as const;
 
 export const ROUTES: AppRoute[] = [
@@ -79,7 +78,7 @@ export const ROUTES: AppRoute[] = [
 
   // Queries.
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
-  { method: [...GP], path: "/v1/sql/parse", handler: todo, auth: "read", errors: "plain" },
+  { method: [...GP], path: "/v1/sql/parse", handler: sql.parse, auth: "read", errors: "plain" },
   { method: [...GP], path: "/v1/sql/format", handler: sql.format, auth: "read", errors: "greptime" },
   {
     method: "POST",

@@ -9,6 +9,7 @@ import {
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { isReadOnlySql } from "../src/sql/mod.ts";
 import { formatSql } from "../src/sql/format.ts";
+import { parseAst } from "../src/sql/parse_ast.ts";
 import { executeSqlAsync } from "../src/sql/async.ts";
 import { greptimeOutputJson } from "../src/http/formats/greptimedb_v1.ts";
 import { sseResponse } from "../src/http/sse.ts";
@@ -99,6 +100,15 @@ function promqlBackend(ctx: Ctx): PromQLBackend {
 function dbParam(value: string | null): string | null {
   if (!value) return null;
   return value.startsWith("greptime-") ? value.slice("greptime-".length) : value;
+}
+
+/** `GET|POST /v1/sql/parse`: the `sql` parameter's statements as GreptimeDB's AST (JSON array). */
+export async function parse(ctx: Ctx): Promise<Response> {
+  const text = (await sqlParams(ctx)).get("sql");
+  if (text === null || text.trim() === "") {
+    throw invalidArguments("Invalid query: sql parameter is required.");
+  }
+  return Response.json(parseAst(text));
 }
 
 /** `GET|POST /v1/sql/format`: the `sql` parameter's statements re-printed (`{"formatted": …}`). */
