@@ -26,27 +26,24 @@
  * - Metric-engine tables (`metric_*.ts`): physical tables hold series and samples, logical tables are
  *   per-metric views of them, each with its own catalog entry.
  */
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
-import { Checkpointer } from "./checkpointer.ts";
-import { startSweeper, sweepExpiredTables } from "./ttl_sweep.ts";
 import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
-import { compactAllNow, MetricCompactor } from "./metric_compaction.ts";
-import { enforceDiskLimits, RetentionCounters, type RetentionDrop } from "./size_retention.ts";
+import type { RetentionDrop } from "./size_retention.ts";
+import { Upkeep } from "./upkeep.ts";
 import { DatabaseHandle } from "./database.ts";
+import { databaseFiles, databasesOnDisk, isDatabaseName, removeDatabaseFiles } from "./data_dir.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
 import { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs } from "./table.ts";
 import type { TableOptions, Value, WriteBatch } from "../common/rows.ts";
 import { iterateTable, scanTable, type TableScan } from "./scan.ts";
-import { writeBatches, type WriteOptions } from "./writer.ts";
+import type { WriteOptions } from "./writer.ts";
 import type { LabelMatcher } from "../common/label_matcher.ts";
-import { batchToMetricWrite } from "./metric_batch.ts";
-import { type MetricWrite, writeMetrics } from "./metric_engine.ts";
+import type { MetricWrite } from "./metric_engine.ts";
 import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
 import { matchSeries, matchSeriesInRange, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
-import { forgetSeries } from "./metric_series.ts";
+import { type Forwarding, routeMetricWrites, routeWrite, type WriteRouting } from "./write_route.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
 import { renameTable } from "./ddl.ts";
@@ -84,52 +81,36 @@ const DEFAULT_DATABASES = ["public", "greptime_private"];
 /** The virtual database of metadata tables. */
 export const INFORMATION_SCHEMA = "information_schema";
 
-const DB_NAME = /^[A-Za-z_][A-Za-z0-9_\-]*$/;
-
 /** The storage engine: one instance per process. */
 export class Storage {
   readonly dataHome: string;
   readonly autoCreateTable: boolean;
   private readonly dataDir: string | null;
   private readonly dbs = new Map<string, DatabaseHandle>();
-  private sweeper: number | undefined;
-  private readonly lastSweep = new Map<string, number>();
   private readonly closeHooks = new Set<() => void>();
-  private readonly checkpointer = new Checkpointer();
-  private readonly compactor = new MetricCompactor(() => this.dbs.values());
-  private readonly retention = new RetentionCounters();
-  private readonly maxDiskSize: number;
+  private readonly upkeep: Upkeep;
   /** Set by the forwarder (`src/forward/`): stamps metric writes with a seq, and may refuse writes. */
-  forwarding: { gate(db: string, table: string): void; journal: boolean } | null = null;
+  forwarding: Forwarding | null = null;
   /** Source tables of downsampling rules, whose late writes are marked (`late_marks.ts`). */
   readonly lateWatches = new LateWatches();
 
   private constructor(opts: StorageOptions) {
     this.dataHome = opts.dataHome;
     this.autoCreateTable = opts.autoCreateTable ?? true;
-    this.maxDiskSize = opts.maxDiskSize ?? 0;
+    this.upkeep = new Upkeep(() => this.dbs.values(), opts.maxDiskSize ?? 0);
     this.dataDir = opts.dataHome === ":memory:" ? null : join(opts.dataHome, "data");
   }
 
   /** Opens (or creates) the storage under `dataHome`; `public` always exists afterwards. */
   static open(opts: StorageOptions): Storage {
     const s = new Storage(opts);
-    if (s.dataDir) {
-      mkdirSync(s.dataDir, { recursive: true });
-      for (const f of readdirSync(s.dataDir)) {
-        const m = /^(.+)\.sqlite$/.exec(f);
-        if (m && !m[1].endsWith(".nowal") && DB_NAME.test(m[1])) s.openHandle(m[1]);
-      }
-    }
+    if (s.dataDir) { for (const db of databasesOnDisk(s.dataDir)) s.openHandle(db); }
     for (const db of DEFAULT_DATABASES) if (!s.dbs.has(db)) s.openHandle(db);
     return s;
   }
 
   private openHandle(db: string): DatabaseHandle {
-    const files = this.dataDir
-      ? { main: join(this.dataDir, `${db}.sqlite`), nowal: join(this.dataDir, `${db}.nowal.sqlite`) }
-      : { main: null, nowal: null };
-    const h = new DatabaseHandle(db, files);
+    const h = new DatabaseHandle(db, databaseFiles(this.dataDir, db));
     this.dbs.set(db, h);
     return h;
   }
@@ -148,7 +129,7 @@ export class Storage {
       if (ifNotExists) return false;
       throw new PetrelError(StatusCode.DatabaseAlreadyExists, `Schema ${db} already exists`);
     }
-    if (!DB_NAME.test(db)) throw invalidArguments(`Invalid database name: ${db}`);
+    if (!isDatabaseName(db)) throw invalidArguments(`Invalid database name: ${db}`);
     const normalized = normalizeDatabaseOptions(options);
     const h = this.openHandle(db);
     if (Object.keys(normalized).length > 0) h.setOptions(normalized);
@@ -172,13 +153,10 @@ export class Storage {
   dropDatabase(db: string): void {
     if (db === INFORMATION_SCHEMA) throw invalidArguments(`Cannot drop database ${db}`);
     const h = this.database(db);
-    for (const f of [h.files.main, h.files.nowal]) if (f) this.checkpointer.forget(f);
+    this.upkeep.forget(h);
     h.close();
     this.dbs.delete(db);
-    for (const f of [h.files.main, h.files.nowal]) {
-      if (!f) continue;
-      for (const suffix of ["", "-wal", "-shm"]) rmSync(f + suffix, { force: true });
-    }
+    removeDatabaseFiles(h.files);
   }
 
   /** Names of all databases, sorted (including `information_schema`). */
@@ -216,47 +194,8 @@ export class Storage {
    */
   write(db: string, batches: WriteBatch[], opts: WriteOptions & { hints?: TableOptions } = {}): number {
     const h = this.database(db);
-    const metric: MetricWrite[] = [];
-    const plain: WriteBatch[] = [];
-    for (const b of batches) {
-      const t = typeof b.table === "string" ? h.getTable(b.table) : undefined;
-      if (isMetricTable(t) || (t === undefined && b.createType === "logical")) {
-        if (t !== undefined && !isLogicalTable(t)) {
-          throw invalidArguments(`Cannot write to the physical table ${t.name} of the metric engine`);
-        }
-        metric.push(batchToMetricWrite(b, t));
-      } else plain.push(b);
-    }
-    if (this.forwarding !== null) {
-      for (const b of batches) if (typeof b.table === "string") this.forwarding.gate(db, b.table);
-    }
-    const late = this.lateWatches.of(db);
-    const settings = {
-      autoCreateTable: this.autoCreateTable,
-      journal: this.forwarding?.journal === true,
-      late,
-    };
-    if (metric.length === 0) return this.wrote(h, writeBatches(h, plain, opts, settings));
-    this.compactor.wrote();
-    try {
-      return this.wrote(
-        h,
-        h.transaction(() =>
-          writeMetrics(h, metric, this.metricOptions(db, opts.hints)) +
-          (plain.length > 0 ? writeBatches(h, plain, opts, settings) : 0)
-        ),
-      );
-    } catch (e) {
-      forgetSeries(h);
-      throw e;
-    }
-  }
-
-  /** Hands the database's files to the background checkpointer after a write; returns `rows`. */
-  private wrote(h: DatabaseHandle, rows: number): number {
-    for (const path of [h.files.main, h.files.nowal]) {
-      if (path) this.checkpointer.wrote({ path, setAutoCheckpoint: (bytes) => h.setAutoCheckpoint(bytes) });
-    }
+    const rows = routeWrite(h, batches, opts, this.routing());
+    this.upkeep.wrote(h);
     return rows;
   }
 
@@ -266,14 +205,19 @@ export class Storage {
    */
   writeMetrics(db: string, writes: MetricWrite[], opts: { hints?: TableOptions } = {}): number {
     const h = this.database(db);
-    if (this.forwarding !== null) { for (const w of writes) this.forwarding.gate(db, w.metric); }
-    this.compactor.wrote();
-    return this.wrote(h, writeMetrics(h, writes, this.metricOptions(db, opts.hints)));
+    const samples = routeMetricWrites(h, writes, opts.hints, this.routing());
+    this.upkeep.wrote(h);
+    return samples;
   }
 
-  private metricOptions(db: string, hints: TableOptions | undefined) {
-    const late = this.lateWatches.of(db);
-    return { hints, autoCreateTable: this.autoCreateTable, sequenced: this.forwarding !== null, late };
+  /** What a write takes from this storage, as of now (the forwarder may come and go). */
+  private routing(): WriteRouting {
+    return {
+      autoCreateTable: this.autoCreateTable,
+      forwarding: this.forwarding,
+      lateWatches: this.lateWatches,
+      beforeMetricWrite: () => this.upkeep.wroteMetrics(),
+    };
   }
 
   /**
@@ -387,39 +331,32 @@ export class Storage {
    * (a sweep scans the whole table, since its key starts with the tags).
    */
   sweepExpired(nowMs = Date.now()): number {
-    return sweepExpiredTables(this.dbs.values(), this.lastSweep, nowMs);
+    return this.upkeep.sweepExpired(nowMs);
   }
 
   /** Drops the oldest time windows of tables and databases over their `max_disk_size` (counted for `/metrics`). */
   enforceDiskSize(): RetentionDrop[] {
-    const drops = enforceDiskLimits(this.dbs.values(), this.maxDiskSize);
-    this.retention.add(drops);
-    return drops;
+    return this.upkeep.enforceDiskSize();
   }
 
   /** Windows and rows dropped by size retention since start, per table. */
   retentionDropped(): RetentionDrop[] {
-    return this.retention.totals();
+    return this.upkeep.retentionDropped();
   }
 
   /** Starts the background sweeper: expired rows, then size bounds, every `intervalMs`. */
   startTtlSweeper(intervalMs: number): void {
-    this.stopTtlSweeper();
-    this.sweeper = startSweeper(intervalMs, [
-      ["ttl sweep", () => this.sweepExpired()],
-      ["size retention", () => this.enforceDiskSize()],
-    ]);
+    this.upkeep.startSweeper(intervalMs);
   }
 
   /** Stops the ttl sweeper. */
   stopTtlSweeper(): void {
-    if (this.sweeper !== undefined) clearInterval(this.sweeper);
-    this.sweeper = undefined;
+    this.upkeep.stopSweeper();
   }
 
   /** Starts compacting closed windows of metric tables into per-series chunks in the background. */
   startCompactor(): void {
-    this.compactor.start();
+    this.upkeep.startCompactor();
   }
 
   /**
@@ -427,7 +364,7 @@ export class Storage {
    * size retention skips a table while a compaction job reads it).
    */
   stopCompactor(): void {
-    this.compactor.stop();
+    this.upkeep.stopCompactor();
   }
 
   /** Bytes on disk of each table of a database (reads every page: for `information_schema`). */
@@ -437,12 +374,12 @@ export class Storage {
 
   /** Windows of metric tables compacted in the background since start. */
   compactedWindows(): number {
-    return this.compactor.windows;
+    return this.upkeep.compactedWindows();
   }
 
   /** Compacts every closed window of every metric table now (tests, benchmarks); returns how many. */
   compactMetrics(nowMs = Date.now()): number {
-    return compactAllNow(this.dbs.values(), nowMs);
+    return this.upkeep.compactMetrics(nowMs);
   }
 
   /** Registers work to do when the storage closes (e.g. stopping query workers that read its files). */
@@ -452,9 +389,7 @@ export class Storage {
 
   /** Stops the sweeper, checkpoints every WAL and closes every database. */
   close(): void {
-    this.stopTtlSweeper();
-    this.compactor.stop();
-    this.checkpointer.stop();
+    this.upkeep.stop();
     for (const fn of this.closeHooks) fn();
     this.closeHooks.clear();
     for (const h of this.dbs.values()) h.close();

@@ -1,0 +1,153 @@
+/**
+ * ALTER TABLE (RENAME, ADD/DROP/MODIFY COLUMN, SET/UNSET options and column indexes) and ALTER
+ * DATABASE, which shares its SET/UNSET grammar, applied through the storage catalog.
+ */
+import { invalidArguments, PetrelError, StatusCode, unsupported } from "../common/errors.ts";
+import type { Storage } from "../storage/mod.ts";
+import { isMetricTable } from "../storage/metric_layout.ts";
+import type { ColumnMeta } from "../storage/table.ts";
+import { modifyColumnType } from "./retype.ts";
+import type { ColumnIndex, QueryOutput, TableOptions } from "../common/rows.ts";
+import { indexOptions } from "../storage/column_index.ts";
+import { addColumns, alterOptions, dropColumn, setColumnIndex } from "../storage/ddl.ts";
+import type { Cursor } from "./cursor.ts";
+import { isKeyword } from "./lexer.ts";
+import {
+  affected,
+  notATable,
+  parseColumnDef,
+  parseDataType,
+  parseOptions,
+  type Session,
+  tableName,
+} from "./ddl_syntax.ts";
+
+/** Runs the rest of an ALTER statement (the cursor is past `ALTER`). */
+export function alterStatement(storage: Storage, cur: Cursor, session: Session): QueryOutput {
+  if (cur.acceptKw("TABLE")) return alterTableStatement(storage, cur, session);
+  if (cur.acceptKw("DATABASE") || cur.acceptKw("SCHEMA")) {
+    const name = cur.ident("a database name");
+    if (!storage.hasDatabase(name)) {
+      throw new PetrelError(StatusCode.DatabaseNotFound, `Database not found: ${name}`);
+    }
+    const { set, unset } = parseSetUnset(cur);
+    storage.alterDatabase(name, set, unset);
+    return affected(0);
+  }
+  throw unsupported(`Unsupported statement: ALTER ${cur.describe().toUpperCase()}`);
+}
+
+function alterTableStatement(storage: Storage, cur: Cursor, session: Session): QueryOutput {
+  const { db, table } = tableName(cur.objectName(), session);
+  const handle = storage.database(db);
+  const meta = handle.getTable(table);
+  if (!meta) throw notATable(handle, db, table, "replace it with CREATE OR REPLACE VIEW");
+  if (cur.acceptKw("RENAME")) {
+    cur.acceptKw("TO");
+    const target = tableName(cur.objectName(), session);
+    cur.expectEnd();
+    if (target.db !== db) {
+      throw invalidArguments(`Cannot rename ${table} into another database (${target.db})`);
+    }
+    storage.renameTable(db, meta.name, target.table);
+    return affected(0);
+  }
+  if (isMetricTable(meta) && !isKeyword(cur.peek(), "SET", "UNSET")) {
+    // columns of metric-engine tables follow the labels written; only options can change
+    throw unsupported(
+      `ALTER TABLE ${meta.name}: only SET/UNSET options are supported on metric engine tables`,
+    );
+  }
+  if (cur.acceptKw("ADD")) {
+    cur.acceptKw("COLUMN");
+    const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
+    const added: ColumnMeta[] = [];
+    do {
+      const def = parseColumnDef(cur);
+      if (def.timeIndex) throw invalidArguments("Cannot add a time index column");
+      def.col.semantic = def.primaryKey ? "TAG" : "FIELD";
+      if (cur.acceptKw("FIRST") || cur.acceptKw("AFTER")) {
+        throw unsupported("ADD COLUMN ... FIRST/AFTER is not supported");
+      }
+      added.push(def.col);
+    } while (cur.acceptOp(",") && (cur.acceptKw("ADD") ? (cur.acceptKw("COLUMN"), true) : true));
+    cur.expectEnd();
+    const fresh = ifNotExists ? added.filter((c) => !meta.columns.some((o) => o.name === c.name)) : added;
+    if (fresh.length > 0) handle.transaction(() => addColumns(handle, meta, fresh));
+    return affected(0);
+  }
+  if (cur.acceptKw("DROP")) {
+    cur.acceptKw("COLUMN");
+    const name = cur.ident("a column name");
+    cur.expectEnd();
+    dropColumn(handle, meta, name);
+    return affected(0);
+  }
+  if (isKeyword(cur.peek(), "SET", "UNSET")) {
+    const { set, unset } = parseSetUnset(cur);
+    alterOptions(handle, meta, set, unset);
+    return affected(0);
+  }
+  if (cur.acceptKw("MODIFY", "COLUMN")) {
+    const name = cur.ident("a column name");
+    if (isKeyword(cur.peek(), "SET", "UNSET")) {
+      setColumnIndex(handle, meta, name, parseIndexChange(cur));
+      return affected(0);
+    }
+    const type = parseDataType(cur);
+    cur.expectEnd();
+    modifyColumnType(handle, meta, name, type);
+    return affected(0);
+  }
+  throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
+}
+
+/** `SET 'k' = 'v', …` or `UNSET 'k', …` of ALTER TABLE / ALTER DATABASE. */
+function parseSetUnset(cur: Cursor): { set: TableOptions; unset: string[] } {
+  const set: TableOptions = {};
+  const unset: string[] = [];
+  const key = (): string => {
+    let k = cur.next().value;
+    while (cur.acceptOp(".")) k += "." + cur.next().text;
+    return k.toLowerCase();
+  };
+  if (cur.acceptKw("SET")) {
+    do {
+      const k = key();
+      cur.expectOp("=");
+      set[k] = cur.next().value;
+    } while (cur.acceptOp(","));
+  } else {
+    cur.expectKw("UNSET");
+    do unset.push(key()); while (cur.acceptOp(","));
+  }
+  cur.expectEnd();
+  return { set, unset };
+}
+
+/**
+ * `SET FULLTEXT|SKIPPING INDEX [WITH (…)]`, `SET INVERTED INDEX` or `UNSET <kind> INDEX` after
+ * `MODIFY COLUMN c`: the index the column is to have, or `{ unset: kind }`.
+ */
+function parseIndexChange(cur: Cursor): ColumnIndex | { unset: ColumnIndex["kind"] } {
+  const unset = cur.acceptKw("UNSET");
+  if (!unset) cur.expectKw("SET");
+  const word = cur.next();
+  const kind = isKeyword(word, "FULLTEXT", "SKIPPING", "INVERTED")
+    ? word.text.toLowerCase() as ColumnIndex["kind"]
+    : undefined;
+  if (kind === undefined) throw cur.error(`Expected: FULLTEXT, SKIPPING or INVERTED, found: ${word.text}`);
+  cur.expectKw("INDEX");
+  if (unset) {
+    cur.expectEnd();
+    return { unset: kind };
+  }
+  const given = kind !== "inverted" && cur.acceptKw("WITH") ? parseOptions(cur) : {};
+  cur.expectEnd();
+  if (kind === "inverted") return { kind, options: {} };
+  try {
+    return { kind, options: indexOptions(kind, given) };
+  } catch (e) {
+    throw invalidArguments((e as Error).message);
+  }
+}
