@@ -273,6 +273,7 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     const first = args(s + 1)[0];
     return first && isDateArg(c.q, colTypes, first) ? "Date" : timestampType(unitAt(s));
   }
+  if (name === "date_part" || name === "datepart" || name === "extract") return datePartType(c.q, s + 1);
   if (KEEP_TYPE_SCALARS.has(name)) {
     const first = args(s + 1)[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
@@ -305,4 +306,10 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
     return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
   }
   return undefined;
+}
+
+/** DataFusion's `date_part`/`extract` type: Float64 for the epoch, Int32 for every other field. */
+function datePartType(q: QueryTokens, open: number): DataType {
+  const field = q.toks[open + 1];
+  return field?.value.toLowerCase() === "epoch" ? "Float64" : "Int32";
 }

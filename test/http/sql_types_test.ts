@@ -130,6 +130,26 @@ const TIME_UNITS: SqlCase[] = [
     rows: [[T0 * 1_000_000, T0 * 1_000_000, T0 / 1000]],
   },
   {
+    name: "extract's FROM is the call's, not the query's: the field is read in the column's unit",
+    sql: "SELECT extract(epoch FROM ts) AS e, date_part('epoch', ts) AS p FROM s0 WHERE v = 1",
+    schema: [["e", "Float64"], ["p", "Float64"]],
+    rows: [[T0 / 1000 + 1, T0 / 1000 + 1]],
+  },
+  {
+    sql:
+      "SELECT extract(epoch FROM date_trunc('second', ts)) AS e, extract(minute FROM ts) AS m FROM s9 WHERE v = 1",
+    schema: [["e", "Float64"], ["m", "Int32"]],
+    rows: [[T0 / 1000, 0]],
+  },
+  {
+    name:
+      "date_part fields other than epoch are DataFusion's Int32 (seconds whole, sub-second parts in ms/µs)",
+    sql: "SELECT date_part('second', ts) AS s, date_part('millisecond', ts) AS ms, " +
+      "date_part('microsecond', ts) AS us, extract(year FROM ts) AS y FROM s6 WHERE v = 2",
+    schema: [["s", "Int32"], ["ms", "Int32"], ["us", "Int32"], ["y", "Int32"]],
+    rows: [[0, 0, 2, 2024]],
+  },
+  {
     sql: "SELECT date_trunc('minute', ts) AS d, max(ts) AS m FROM s0 GROUP BY d",
     schema: [["d", "TimestampSecond"], ["m", "TimestampSecond"]],
     rows: [[T0 / 1000, T0 / 1000 + 2]],

@@ -86,10 +86,14 @@ function datePart(field: string, ns: bigint): number | null {
       return d.getUTCHours();
     case "minute":
       return d.getUTCMinutes();
+    // DataFusion's Int32 parts: whole seconds of the minute, or the second in ms/µs (seconds_as_i32)
     case "second":
-      return d.getUTCSeconds() + Number(ns % 1_000_000_000n) / 1e9;
+      return d.getUTCSeconds();
     case "millisecond":
       return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds();
+    case "microsecond":
+      return d.getUTCSeconds() * 1_000_000 +
+        Number((((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n) / 1000n);
     case "epoch":
       return Number(ns) / 1e9;
     default:

@@ -84,6 +84,11 @@ function segments(toks: Token[]): { segOf: number[]; betweenAnd: boolean[] } {
     } else if (isOp(t, ")")) {
       if (kinds.pop()) seg++;
     } else if (t.kind === "ident" && SEPARATORS.has(t.text.toUpperCase())) {
+      // the FROM of `extract(epoch FROM ts)`, `substring(s FROM 2)`, `trim(x FROM s)` is an argument's
+      if (isKeyword(t, "FROM") && kinds.length > 0 && !kinds[kinds.length - 1]) {
+        segOf[i] = seg;
+        continue;
+      }
       if (isKeyword(t, "AND") && betweenDepth === kinds.length) {
         betweenAnd[i] = true;
         betweenDepth = -1;
