@@ -2,7 +2,7 @@
  * Where GreptimeDB's SQL (DataFusion) and SQLite disagree on semantics, the small rules the rewriter
  * applies: NULL ordering, fixed-length date_trunc fields, numeric-only aggregates.
  */
-import { isKeyword, isOp } from "./lexer.ts";
+import { isKeyword, isOp, type Token } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { timezoneOffsetMinutes } from "./time.ts";
 
@@ -52,13 +52,21 @@ const ORDER_BY_END = [
   "GROUPS",
 ];
 
+/** Whether `RANGE` at `i` follows a call and opens a range query's interval (not a window frame's RANGE). */
+export function isRangeAggregateKeyword(toks: Token[], i: number): boolean {
+  return isKeyword(toks[i], "RANGE") && isOp(toks[i - 1], ")") && toks[i + 1] !== undefined &&
+    !isKeyword(toks[i + 1], "BETWEEN", "UNBOUNDED", "CURRENT") &&
+    !isKeyword(toks[i + 2], "PRECEDING", "FOLLOWING");
+}
+
 /**
  * DataFusion sorts NULLs last when ascending and first when descending (SQLite does the opposite):
- * the text to append after the last token of each ORDER BY item that does not say NULLS itself.
+ * the text to append after the last token of each ORDER BY item that does not say NULLS itself, and
+ * the item's first token.
  */
-export function orderByNulls(q: QueryTokens): Map<number, string> {
+export function orderByNulls(q: QueryTokens): Map<number, { text: string; start: number }> {
   const { toks, match, parent } = q;
-  const out = new Map<number, string>();
+  const out = new Map<number, { text: string; start: number }>();
   for (let i = 0; i < toks.length - 1; i++) {
     if (!isKeyword(toks[i], "ORDER") || !isKeyword(toks[i + 1], "BY")) continue;
     const depth = parent[i];
@@ -69,7 +77,7 @@ export function orderByNulls(q: QueryTokens): Map<number, string> {
       if (end <= start) return;
       const item = toks.slice(start, end);
       if (item.some((t) => isKeyword(t, "NULLS"))) return;
-      out.set(end - 1, isKeyword(toks[end - 1], "DESC") ? " NULLS FIRST" : " NULLS LAST");
+      out.set(end - 1, { text: isKeyword(toks[end - 1], "DESC") ? " NULLS FIRST" : " NULLS LAST", start });
     };
     for (; k < toks.length; k++) {
       const t = toks[k];
@@ -79,7 +87,8 @@ export function orderByNulls(q: QueryTokens): Map<number, string> {
       }
       if (
         isOp(t, ")") || parent[k] !== depth ||
-        (t.kind === "ident" && ORDER_BY_END.includes(t.text.toUpperCase()))
+        (t.kind === "ident" && ORDER_BY_END.includes(t.text.toUpperCase()) &&
+          !isRangeAggregateKeyword(toks, k))
       ) {
         break;
       }

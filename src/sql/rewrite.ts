@@ -8,7 +8,7 @@
  * and rendering (`emit`).
  */
 import type { DataType } from "../common/rows.ts";
-import { invalidArguments, unsupported } from "../common/errors.ts";
+import { unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent } from "../storage/table.ts";
 import type { Token } from "./lexer.ts";
@@ -26,6 +26,7 @@ import { timeScope } from "./rewrite/time_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
+import { rangeSource } from "./rewrite/range_source.ts";
 import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
@@ -86,7 +87,13 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   };
   const range = parseRangeQuery(q);
   const { sql, hints } = range
-    ? renderRangeQuery(range, { env, emitter, replacements: refs.replacements, outCtx, ...rangeTable(refs) })
+    ? renderRangeQuery(range, {
+      env,
+      emitter,
+      replacements: refs.replacements,
+      outCtx,
+      ...rangeSource(q, range, env, ctes, rewriteQuery),
+    })
     : renderQuery(q, env, emitter, outCtx);
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
@@ -143,16 +150,6 @@ function renderQuery(
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };
-}
-
-/** The one table a range query reads (GreptimeDB needs its time index to place rows in slots). */
-function rangeTable(refs: TableRefs): { table: TableMeta; relation: string } {
-  if (refs.tables.length !== 1 || refs.relations.length !== 1 || refs.usesInfoSchema || refs.usesNumbers) {
-    throw invalidArguments(
-      "Range Query: a range query reads exactly one table (no joins or subqueries in FROM)",
-    );
-  }
-  return { table: refs.tables[0], relation: refs.relations[0] };
 }
 
 /** Types of null-tag columns (and `numbers.number`) that reach the result through an expression. */

@@ -21,10 +21,14 @@ interface LazyRewrite {
 export class Emitter {
   readonly ctx: RewriteCtx;
   private readonly toks: Token[];
-  private readonly nullsOrder: Map<number, string>;
+  private readonly nullsOrder: Map<number, { text: string; start: number }>;
   private readonly lazy = new Map<number, LazyRewrite>();
   /** Lazy rewrites being rendered (their own start must then emit plainly). */
   private readonly active = new Set<number>();
+  /** How deep emit calls nest (a rewrite emits its operands inside the emit that called it). */
+  private depth = 0;
+  /** The ORDER BY items whose NULLS suffix the current outermost emit has written. */
+  private readonly suffixed = new Set<number>();
 
   constructor(
     q: QueryTokens,
@@ -67,6 +71,20 @@ export class Emitter {
 
   /** The rewritten SQL of tokens `a` up to (not including) `b`. */
   emit = (a: number, b: number): string => {
+    if (this.depth++ === 0) this.suffixed.clear();
+    try {
+      return this.emitRange(a, b);
+    } finally {
+      this.depth--;
+    }
+  };
+
+  /**
+   * Emits `[a, b)`. An ORDER BY item's NULLS suffix follows its last token, written by the innermost
+   * emit that renders the whole item: not inside a rewrite of the item's last operand
+   * (`val % __petrel_nonzero(2) NULLS LAST`), and once.
+   */
+  private emitRange(a: number, b: number): string {
     let out = "";
     for (let i = a; i < b;) {
       const l = this.active.has(i) ? undefined : this.lazy.get(i);
@@ -76,12 +94,14 @@ export class Emitter {
       out += this.gap(i) + (r ? r.text : s ? s.text : this.tokenText(this.toks[i]));
       for (let k = i; k < next; k++) {
         const suffix = this.nullsOrder.get(k);
-        if (suffix) out += suffix;
+        if (!suffix || suffix.start < a || this.suffixed.has(k)) continue;
+        out += suffix.text;
+        this.suffixed.add(k);
       }
       i = next;
     }
     return out;
-  };
+  }
 
   private replacement(i: number): TokenRewrite | undefined {
     const r = this.replacements.get(i);

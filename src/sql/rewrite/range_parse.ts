@@ -7,7 +7,7 @@
 import { invalidArguments, invalidSyntax } from "../../common/errors.ts";
 import { parseDuration } from "../../common/humantime.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
-import { NUMERIC_AGGREGATES } from "../dialect_rules.ts";
+import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
 import {
   aliasOf,
@@ -61,7 +61,12 @@ export interface RangeQuery {
   fill?: Fill;
   /** The ORDER BY / LIMIT tail starts here. */
   tail: number;
+  /** The aggregates to compute: the select list's, then those only ORDER BY writes. */
   aggs: RangeAgg[];
+  /** ORDER BY aggregates spelled as one of `aggs` (same call, RANGE and FILL): they read its column. */
+  repeats: Array<{ agg: RangeAgg; of: number }>;
+  /** The definitions of a leading `WITH [RECURSIVE] …` (tokens), which the rendered WITH keeps. */
+  ctes?: [number, number];
 }
 
 /** Aggregates a range query must give a RANGE (SQLite's own and Petrel's). */
@@ -88,22 +93,15 @@ function syntax(q: QueryTokens, i: number, message: string): Error {
     : invalidSyntax(`Invalid SQL syntax: sql parser error: ${message}`);
 }
 
-/** Whether `RANGE` at `i` follows a call and opens an interval (not a window frame's RANGE). */
-function isRangeKeyword(toks: Token[], i: number): boolean {
-  return isKeyword(toks[i], "RANGE") && isOp(toks[i - 1], ")") && toks[i + 1] !== undefined &&
-    !isKeyword(toks[i + 1], "BETWEEN", "UNBOUNDED", "CURRENT") &&
-    !isKeyword(toks[i + 2], "PRECEDING", "FOLLOWING");
-}
-
 /** The range query of a SELECT, or undefined when it uses neither RANGE nor ALIGN. */
 export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
   const { toks, match } = q;
-  if (!isKeyword(toks[0], "SELECT")) return undefined;
+  if (!isKeyword(toks[0], "SELECT", "WITH")) return undefined;
   const top = findTopSelect(toks, match);
   if (!top) return undefined;
   const itemsEnd = top.items[top.items.length - 1][1];
   const hasRange = toks.slice(top.items[0][0], itemsEnd).some((_, k) =>
-    isRangeKeyword(toks, top.items[0][0] + k)
+    isRangeAggregateKeyword(toks, top.items[0][0] + k)
   );
   let align = -1;
   for (let i = itemsEnd; i < toks.length; i++) {
@@ -133,7 +131,15 @@ export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
     to: { kind: "calendar" },
     tail: toks.length,
     aggs,
+    repeats: [],
   };
+  if (isKeyword(toks[0], "WITH")) {
+    let select = 0;
+    while (select < toks.length && !isKeyword(toks[select], "SELECT")) {
+      select = isOp(toks[select], "(") ? match[select] + 1 : select + 1;
+    }
+    rq.ctes = [isKeyword(toks[1], "RECURSIVE") ? 2 : 1, select];
+  }
   for (let i = itemsEnd + 1; i < align; i++) {
     if (isOp(toks[i], "(")) i = match[i];
     else if (isKeyword(toks[i], "WHERE")) rq.where ??= i;
@@ -146,7 +152,8 @@ export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
     }
   }
   parseAlignClause(q, rq);
-  checkAggregatesHaveRange(q, rq);
+  orderByAggregates(q, rq);
+  checkAggregatesHaveRange(q, rq, [...rq.items, [rq.tail, toks.length]]);
   return rq;
 }
 
@@ -155,7 +162,7 @@ function rangeAggs(q: QueryTokens, s: number, e: number): RangeAgg[] {
   const { toks } = q;
   const out: RangeAgg[] = [];
   for (let i = s; i < e; i++) {
-    if (!isRangeKeyword(toks, i)) continue;
+    if (!isRangeAggregateKeyword(toks, i)) continue;
     const start = q.primaryStart(i);
     if (start === i || !isOp(toks[start + 1], "(") || toks[start].kind !== "ident") {
       throw syntax(q, i, `Range Query: RANGE must follow an aggregate call, found: ${toks[i - 1].text}`);
@@ -294,12 +301,41 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
   rq.tail = k;
 }
 
-/** Every aggregate call in the select list must carry its own RANGE. */
-function checkAggregatesHaveRange(q: QueryTokens, rq: RangeQuery): void {
+/**
+ * The range aggregates ORDER BY writes itself (GreptimeDB sorts by them as by their alias): one
+ * spelled as an aggregate already computed reads its column, another is computed too.
+ */
+function orderByAggregates(q: QueryTokens, rq: RangeQuery): void {
   const { toks } = q;
-  for (const [s, e] of rq.items) {
+  const same = (a: RangeAgg, b: RangeAgg) =>
+    a.callEnd - a.start === b.callEnd - b.start && a.range.ns === b.range.ns &&
+    fillKey(a.fill ?? rq.fill) === fillKey(b.fill ?? rq.fill) &&
+    toks.slice(a.start, a.callEnd).every((t, k) => sameToken(t, toks[b.start + k]));
+  for (const agg of rangeAggs(q, rq.tail, toks.length)) {
+    const of = rq.aggs.findIndex((a) => same(a, agg));
+    if (of >= 0) rq.repeats.push({ agg, of });
+    else rq.aggs.push(agg);
+  }
+}
+
+function fillKey(f: Fill | undefined): string {
+  return f === undefined ? "" : f.kind === "const" ? String(f.value) : f.kind;
+}
+
+function sameToken(a: Token, b: Token): boolean {
+  return a.kind === b.kind &&
+    (a.kind === "qident" || a.kind === "string"
+      ? a.text === b.text
+      : a.text.toLowerCase() === b.text.toLowerCase());
+}
+
+/** Every aggregate call in the select list and ORDER BY must carry its own RANGE. */
+function checkAggregatesHaveRange(q: QueryTokens, rq: RangeQuery, spans: Array<[number, number]>): void {
+  const { toks } = q;
+  const ranged = [...rq.aggs, ...rq.repeats.map((r) => r.agg)];
+  for (const [s, e] of spans) {
     for (let i = s; i < e; i++) {
-      const inside = rq.aggs.find((a) => i >= a.start && i < a.end);
+      const inside = ranged.find((a) => i >= a.start && i < a.end);
       if (inside) {
         i = inside.end - 1;
         continue;

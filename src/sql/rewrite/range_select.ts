@@ -13,7 +13,6 @@ import { invalidArguments } from "../../common/errors.ts";
 import type { DataType } from "../../common/rows.ts";
 import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
 import { isIntegerType } from "../../storage/datatypes.ts";
-import type { TableMeta } from "../../storage/mod.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
 import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
@@ -30,9 +29,19 @@ export interface RangeRender {
   /** The emitter's replacements: the outer select reads the aggregates through them. */
   replacements: Map<number, { end: number; text: string }>;
   outCtx: OutputContext;
-  /** The one table the query reads, and its relation name (alias or table name). */
-  table: TableMeta;
+  /** What the range query reads, and its relation name (alias, table or CTE name). */
+  table: RangeTable;
   relation: string;
+  /** An alias the FROM clause needs (a derived table without one). */
+  fromAlias?: string;
+}
+
+/** The columns a range query's source has, and which of them place rows in slots and group them. */
+export interface RangeTable {
+  timeIndex: string;
+  /** The default BY: the tags (a table's primary key). */
+  primaryKey: string[];
+  columns: ReadonlyArray<{ name: string; type: DataType }>;
 }
 
 /** One BY key: its SQL, and the column name it has in the aggregated rows. */
@@ -65,7 +74,8 @@ export function renderRangeQuery(
 
   // the inner parts render before the replacements below change how the select list emits
   const keys = byKeys(rq, r, rel);
-  const fromSql = emit(rq.from + 1, rq.where ?? rq.align);
+  const fromSql = emit(rq.from + 1, rq.where ?? rq.align) + (r.fromAlias ? ` AS ${qi(r.fromAlias)}` : "");
+  const userCtes = rq.ctes ? `${emit(...rq.ctes)}, ` : "";
   const whereSql = rq.where === undefined ? undefined : emit(rq.where + 1, rq.align);
   const aggSql = rq.aggs.map((a) => emit(a.start, a.callEnd));
   const fills = rq.aggs.map((a) => a.fill ?? rq.fill);
@@ -153,6 +163,7 @@ export function renderRangeQuery(
 
   // the outer select reads each aggregate (and each BY expression it repeats) as a column
   rq.aggs.forEach((a, j) => r.replacements.set(a.start, { end: a.end, text: aggCol(j) }));
+  for (const { agg, of } of rq.repeats) r.replacements.set(agg.start, { end: agg.end, text: aggCol(of) });
   markByExpressions(rq, keys, toks, r.replacements);
   const hints: Array<DataType | undefined> = [];
   const items = rq.items.map(([s, e], idx) => {
@@ -165,9 +176,9 @@ export function renderRangeQuery(
     hints[idx] = outputHint(r, rq, keys, unit, s, exprEnd, spans, fills);
     return emit(s, e) + (name === undefined ? "" : ` AS ${qi(name)}`);
   });
-  const sql = `WITH RECURSIVE ${ctes.join(", ")} SELECT ${items.join(", ")} FROM ${source} AS ${rel}${
-    emitter.emit(rq.tail, toks.length)
-  }`;
+  const sql = `WITH RECURSIVE ${userCtes}${ctes.join(", ")} SELECT ${
+    items.join(", ")
+  } FROM ${source} AS ${rel}${emitter.emit(rq.tail, toks.length)}`;
   return { sql, hints };
 }
 
@@ -209,7 +220,9 @@ function byKeys(rq: RangeQuery, r: RangeRender, rel: string): ByKey[] {
     const sql = r.emitter.emit(s, e).trim();
     const last = toks[e - 1];
     if (isPlainColumn(toks, s, e)) {
-      return { sql, name: q.lower(last), type: colTypes.get(q.lower(last).toLowerCase()) };
+      const name = q.lower(last);
+      const type = r.table.columns.find((c) => c.name === name)?.type ?? colTypes.get(name.toLowerCase());
+      return { sql, name, type };
     }
     return { sql, name: `__petrel_b${i}`, tokens: toks.slice(s, e) };
   });
