@@ -17,6 +17,13 @@ const SEMANTICS: SqlCase[] = [
   { name: "ILIKE ignores case", sql: "SELECT count(*) FROM monitor WHERE host ILIKE 'H%'", rows: [[4]] },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
+    name: "~* and !~* ignore case, also over a concatenated pattern",
+    sql:
+      "SELECT count(*) FILTER (WHERE host ~* '^H[12]$') AS ci, count(*) FILTER (WHERE host ~ '^H') AS cs, " +
+      "count(*) FILTER (WHERE host !~* 'H' || '1') AS nci, 'ABC' ~* 'b' AS lit FROM monitor",
+    rows: [[4, 0, 2, true]],
+  },
+  {
     name: "a failed string cast is an error",
     sql: "SELECT CAST('abc' AS INT) AS x",
     error: {},

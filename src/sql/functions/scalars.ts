@@ -7,6 +7,34 @@ function regexpFlags(flags: Arg): string {
   return (str(flags) ?? "").replace(/[^imsu]/g, "");
 }
 
+/**
+ * Marks the pattern of a case-insensitive match (`x ~* p` → `x REGEXP __petrel_icase(p)`): SQLite's
+ * REGEXP operator calls `regexp(pattern, value)` and has no flags. A noncharacter no pattern holds,
+ * kept at the front when `p` is a concatenation (`~*` binds looser than `||`).
+ */
+const ICASE = "\uFDD0";
+
+/** Compiled patterns of `REGEXP` (one per distinct pattern, not one per row). */
+const regexCache = new Map<string, RegExp>();
+const REGEX_CACHE_SIZE = 256;
+
+/**
+ * The compiled pattern (a regex test, exec or replace is stateless here: none is sticky, and
+ * `replace` with `g` starts from 0 each time).
+ */
+export function cachedRegex(pattern: string, flags = ""): RegExp {
+  const key = flags + "/" + pattern;
+  let re = regexCache.get(key);
+  if (re === undefined) {
+    re = pattern.startsWith(ICASE)
+      ? new RegExp(pattern.slice(ICASE.length), flags + "i")
+      : new RegExp(pattern, flags);
+    if (regexCache.size >= REGEX_CACHE_SIZE) regexCache.delete(regexCache.keys().next().value!);
+    regexCache.set(key, re);
+  }
+  return re;
+}
+
 /** The value at a GreptimeDB JSON path (`a.b[0]`, `$.a.b`) of JSON text; undefined when absent. */
 function jsonAt(text: Arg, path: Arg): unknown {
   if (text === null || path === null) return undefined;
@@ -209,8 +237,9 @@ export const SCALARS: Record<string, ScalarDef> = {
   to_hex: { fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
   regexp: {
     int: true,
-    fn: (p, s) => (p === null || s === null ? null : new RegExp(str(p)!).test(str(s)!) ? 1 : 0),
+    fn: (p, s) => (p === null || s === null ? null : cachedRegex(str(p)!).test(str(s)!) ? 1 : 0),
   },
+  __petrel_icase: { fn: (p) => (p === null ? null : ICASE + str(p)!) },
   regexp_like: {
     fn: (
       s,
@@ -218,7 +247,7 @@ export const SCALARS: Record<string, ScalarDef> = {
       f,
     ) => (s === null || p === null
       ? null
-      : new RegExp(str(p)!, regexpFlags(f ?? null)).test(str(s)!)
+      : cachedRegex(str(p)!, regexpFlags(f ?? null)).test(str(s)!)
       ? 1
       : 0),
   },
@@ -226,13 +255,13 @@ export const SCALARS: Record<string, ScalarDef> = {
     fn: (s, p, r, f) => {
       if (s === null || p === null || r === null) return null;
       const flags = regexpFlags(f ?? null) + ((str(f ?? null) ?? "").includes("g") ? "g" : "");
-      return str(s)!.replace(new RegExp(str(p)!, flags), str(r)!.replace(/\\(\d)/g, "$$$1"));
+      return str(s)!.replace(cachedRegex(str(p)!, flags), str(r)!.replace(/\\(\d)/g, "$$$1"));
     },
   },
   regexp_match: {
     fn: (s, p, f) => {
       if (s === null || p === null) return null;
-      const m = new RegExp(str(p)!, regexpFlags(f ?? null)).exec(str(s)!);
+      const m = cachedRegex(str(p)!, regexpFlags(f ?? null)).exec(str(s)!);
       return m ? JSON.stringify(m.length > 1 ? m.slice(1) : [m[0]]) : null;
     },
   },

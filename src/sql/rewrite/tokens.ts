@@ -60,8 +60,14 @@ function operatorToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
     return undefined;
   }
   if (t.text === "~" && isOperandEnd(toks[i - 1])) return { text: "REGEXP", next: i + 1 };
-  if (t.text === "~*") return { text: "REGEXP", next: i + 1 };
-  if (t.text === "!~" || t.text === "!~*") return { text: "NOT REGEXP", next: i + 1 };
+  if (t.text === "!~") return { text: "NOT REGEXP", next: i + 1 };
+  if (t.text === "~*" || t.text === "!~*") {
+    // SQLite's REGEXP has no flags: the pattern carries the case-insensitive mark (functions/scalars.ts)
+    const end = c.q.primaryEnd(i + 1);
+    if (end <= i + 1) return undefined;
+    const not = t.text === "!~*" ? "NOT " : "";
+    return { text: `${not}REGEXP __petrel_icase(${c.emit(i + 1, end).trim()})`, next: end };
+  }
   return undefined;
 }
 
