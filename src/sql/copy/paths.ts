@@ -24,7 +24,23 @@ export function resolvePath(path: string): string {
  * ```
  */
 export function copyPath(path: string, copyDir: string): string {
-  if (copyDir === "") return path;
+  return confine(path, copyDir).path;
+}
+
+/**
+ * The absolute path a COPY … TO writes one file at: as {@link copyPath}, and never the COPY
+ * directory itself, so the file's directory (where its temporary file is written) is inside too.
+ */
+export function copyFilePath(path: string, copyDir: string): string {
+  const { path: full, root } = confine(path, copyDir);
+  if (root !== undefined && relative(root, full) === "") {
+    throw invalidArguments(`COPY: ${path} is the COPY directory itself (storage.copy_dir), not a file in it`);
+  }
+  return full;
+}
+
+function confine(path: string, copyDir: string): { path: string; root?: string } {
+  if (copyDir === "") return { path };
   const root = realPath(resolvePath(copyDir));
   const full = root === null ? null : realPath(resolve(root, path));
   if (root === null || full === null || !isInside(root, full)) {
@@ -32,7 +48,7 @@ export function copyPath(path: string, copyDir: string): string {
       `COPY: ${path} is outside the COPY directory ${resolvePath(copyDir)} (storage.copy_dir)`,
     );
   }
-  return path.endsWith("/") && !full.endsWith("/") ? `${full}/` : full;
+  return { path: path.endsWith("/") && !full.endsWith("/") ? `${full}/` : full, root };
 }
 
 function isInside(root: string, path: string): boolean {
@@ -80,15 +96,100 @@ function describeFsError(e: unknown, path: string, doing: string): Error {
   return invalidArguments(`COPY: cannot ${doing} ${path}: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-/** Opens a file to write (created or truncated; its directory created as needed). */
-export function createFile(path: string): Deno.FsFile {
-  const full = resolvePath(path);
+/** A file being written beside its target, put in the target's place only once complete. */
+export interface PendingFile {
+  file: Deno.FsFile;
+  /** Flushes and closes the file and renames it over the target. */
+  commit(): void;
+  /** Closes and removes the unfinished file; the target is left as it was. */
+  discard(): void;
+}
+
+/**
+ * Starts writing `path` atomically: the rows go to `.<name>.petrel-tmp-<random>` in the target's
+ * directory (so the rename cannot cross file systems, and a `copy_dir`-confined target's temp file
+ * is confined too), and only a finished export replaces the target: a failed one leaves an
+ * existing file as it was. A symlinked target is written through (its file is replaced), and an
+ * existing file's permission bits are kept.
+ */
+export function createPendingFile(path: string): PendingFile {
+  const target = followSymlink(resolvePath(path));
+  const existing = statOrNull(target);
+  if (existing?.isDirectory || path.endsWith("/")) {
+    throw invalidArguments(`COPY: ${path} is a directory`);
+  }
+  const temp = join(dirname(target), `.${basename(target)}.petrel-tmp-${randomSuffix()}`);
+  let file: Deno.FsFile;
   try {
-    Deno.mkdirSync(dirname(full), { recursive: true });
-    return Deno.openSync(full, { write: true, create: true, truncate: true });
+    Deno.mkdirSync(dirname(target), { recursive: true });
+    file = Deno.openSync(temp, { write: true, createNew: true, mode: (existing?.mode ?? 0o666) & 0o777 });
   } catch (e) {
     throw describeFsError(e, path, "write");
   }
+  let open = true;
+  const close = () => {
+    if (open) file.close();
+    open = false;
+  };
+  const discard = () => {
+    try {
+      close();
+    } catch {
+      // the file is removed next; a close error says nothing more
+    }
+    try {
+      Deno.removeSync(temp);
+    } catch {
+      // already gone
+    }
+  };
+  return {
+    file,
+    commit() {
+      try {
+        file.syncSync(); // the rename must not publish a file whose data is not on disk yet
+        close();
+        Deno.renameSync(temp, target);
+      } catch (e) {
+        discard();
+        throw describeFsError(e, path, "write");
+      }
+    },
+    discard,
+  };
+}
+
+function followSymlink(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path; // not there yet (or dangling: the rename replaces the link)
+  }
+}
+
+function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function randomSuffix(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * COPY DATABASE TO's file for a table in its directory: a (quoted) table name may hold `/` or
+ * `..`, and must not take the file out of the directory (or out of `copy_dir`, which confined it).
+ */
+export function fileInDirectory(dir: string, name: string): string {
+  const file = join(dir, name);
+  if (!isInside(dir, file) || relative(dir, file) === "") {
+    throw invalidArguments(`COPY DATABASE TO: the file for table ${name} would be outside ${dir}`);
+  }
+  return file;
 }
 
 /** Creates a directory for COPY DATABASE TO (and its parents). */
