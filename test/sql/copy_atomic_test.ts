@@ -96,6 +96,26 @@ Deno.test("COPY TO a symlinked file writes through the link", async () => {
   });
 });
 
+/**
+ * A null device to export into: root makes one in `dir` (a bug renaming over the device must not
+ * replace the machine's /dev/null); anyone else uses /dev/null, whose directory they cannot write.
+ */
+async function nullDevice(dir: string): Promise<string> {
+  if (Deno.uid() !== 0) return "/dev/null";
+  const made = await new Deno.Command("mknod", { args: [`${dir}/null`, "c", "1", "3"] }).output();
+  assert.ok(made.success, new TextDecoder().decode(made.stderr));
+  return `${dir}/null`;
+}
+
+Deno.test("COPY TO a device writes into it in place (no rename over it)", async () => {
+  await withServer(async (url, dir) => {
+    const device = await nullDevice(dir);
+    assert.deepEqual(await sqlOk(url, `COPY t TO '${device}' WITH (FORMAT = 'csv')`), [{ affectedrows: 3 }]);
+    assert.ok((await Deno.stat(device)).isCharDevice);
+    assert.deepEqual(listing(dir), device === "/dev/null" ? [] : ["null"]);
+  });
+});
+
 Deno.test("copy_dir: a failed export inside leaves no temporary file, inside or out", async () => {
   await withServer(async (url, dir) => {
     await Deno.writeTextFile(`${dir}/box/q.json`, "old\n");

@@ -18,7 +18,8 @@ import { rewriteQuery } from "../rewrite.ts";
 import type { Session } from "../ddl.ts";
 import { parseTimestampIn } from "../time.ts";
 import { type CopyFormat, type CopyOptions, EXTENSIONS } from "./parse.ts";
-import { copyFilePath, createPendingFile, ensureDirectory, fileInDirectory } from "./paths.ts";
+import { copyFilePath, ensureDirectory, fileInDirectory } from "./paths.ts";
+import { createPendingFile } from "./pending_file.ts";
 import { type RowSink, sinkFor } from "./sinks.ts";
 
 /** Rows read and written at a time. */

@@ -87,97 +87,14 @@ function isSymlink(path: string): boolean {
   }
 }
 
-function describeFsError(e: unknown, path: string, doing: string): Error {
+/** A file-system error as the user's mistake (400) naming the path, never a 500. */
+export function describeFsError(e: unknown, path: string, doing: string): Error {
   if (e instanceof Deno.errors.NotFound) return invalidArguments(`COPY: ${path} does not exist`);
   if (e instanceof Deno.errors.PermissionDenied) {
     return invalidArguments(`COPY: permission denied ${doing} ${path}`);
   }
   if (e instanceof Deno.errors.IsADirectory) return invalidArguments(`COPY: ${path} is a directory`);
   return invalidArguments(`COPY: cannot ${doing} ${path}: ${e instanceof Error ? e.message : String(e)}`);
-}
-
-/** A file being written beside its target, put in the target's place only once complete. */
-export interface PendingFile {
-  file: Deno.FsFile;
-  /** Flushes and closes the file and renames it over the target. */
-  commit(): void;
-  /** Closes and removes the unfinished file; the target is left as it was. */
-  discard(): void;
-}
-
-/**
- * Starts writing `path` atomically: the rows go to `.<name>.petrel-tmp-<random>` in the target's
- * directory (so the rename cannot cross file systems, and a `copy_dir`-confined target's temp file
- * is confined too), and only a finished export replaces the target: a failed one leaves an
- * existing file as it was. A symlinked target is written through (its file is replaced), and an
- * existing file's permission bits are kept.
- */
-export function createPendingFile(path: string): PendingFile {
-  const target = followSymlink(resolvePath(path));
-  const existing = statOrNull(target);
-  if (existing?.isDirectory || path.endsWith("/")) {
-    throw invalidArguments(`COPY: ${path} is a directory`);
-  }
-  const temp = join(dirname(target), `.${basename(target)}.petrel-tmp-${randomSuffix()}`);
-  let file: Deno.FsFile;
-  try {
-    Deno.mkdirSync(dirname(target), { recursive: true });
-    file = Deno.openSync(temp, { write: true, createNew: true, mode: (existing?.mode ?? 0o666) & 0o777 });
-  } catch (e) {
-    throw describeFsError(e, path, "write");
-  }
-  let open = true;
-  const close = () => {
-    if (open) file.close();
-    open = false;
-  };
-  const discard = () => {
-    try {
-      close();
-    } catch {
-      // the file is removed next; a close error says nothing more
-    }
-    try {
-      Deno.removeSync(temp);
-    } catch {
-      // already gone
-    }
-  };
-  return {
-    file,
-    commit() {
-      try {
-        file.syncSync(); // the rename must not publish a file whose data is not on disk yet
-        close();
-        Deno.renameSync(temp, target);
-      } catch (e) {
-        discard();
-        throw describeFsError(e, path, "write");
-      }
-    },
-    discard,
-  };
-}
-
-function followSymlink(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path; // not there yet (or dangling: the rename replaces the link)
-  }
-}
-
-function statOrNull(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.statSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function randomSuffix(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
