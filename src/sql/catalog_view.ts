@@ -126,11 +126,10 @@ function infoColumnType(table: string, column: string): DataType {
 }
 
 /** Every information_schema table's columns, (name, type) in order: what its SQLite table is made of. */
-const INFO_COLUMNS: Record<string, InfoColumns> = Object.fromEntries(
-  Object.entries(INFO_TABLES).map((
-    [name, cols],
-  ) => [name, cols.map((c) => [c, infoColumnType(name, c)] as const)]),
-);
+const INFO_COLUMNS: Record<string, InfoColumns> = {};
+for (const [name, cols] of Object.entries(INFO_TABLES)) {
+  INFO_COLUMNS[name] = cols.map((c) => [c, infoColumnType(name, c)] as const);
+}
 
 /** Whether a name is one of the information_schema tables. */
 export function isInfoTable(name: string): boolean {
