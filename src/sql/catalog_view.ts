@@ -6,8 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { tableNotFound } from "../common/errors.ts";
 import type { Storage, TableDiskUsage, TableMeta } from "../storage/mod.ts";
 import { INFORMATION_SCHEMA } from "../storage/mod.ts";
-import { decimalSpec } from "../common/decimal.ts";
-import { infoSchemaTypeName, sqliteDeclType, sqlTypeName } from "../storage/datatypes.ts";
+import { sqliteDeclType } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
 import { isLogicalTable } from "../storage/metric_layout.ts";
 import type { DataType, Value } from "../common/rows.ts";
@@ -21,6 +20,7 @@ import { REGION_INFO_TABLES } from "./info_regions.ts";
 import { SERVER_INFO_TABLES } from "./info_server.ts";
 import { PROCESS_INFO_TABLES } from "./info_process.ts";
 import { MYSQL_INFO_TABLES } from "./info_mysql.ts";
+import { type InfoColumns, infoSchemaColumnRows, userColumnRows } from "./info_columns.ts";
 
 /** The tables whose modules carry their own columns, types and rows. */
 const MODULE_TABLES: Record<string, InfoTable> = {
@@ -123,6 +123,12 @@ const INFO_TYPES: Record<string, DataType> = {
 /** A column's type: the table module's own, else the shared one by name. */
 function infoColumnType(table: string, column: string): DataType {
   return MODULE_TABLES[table]?.columns.find(([c]) => c === column)?.[1] ?? INFO_TYPES[column] ?? "String";
+}
+
+/** Every information_schema table's columns, (name, type) in order: what its SQLite table is made of. */
+const INFO_COLUMNS: Record<string, InfoColumns> = {};
+for (const [name, cols] of Object.entries(INFO_TABLES)) {
+  INFO_COLUMNS[name] = cols.map((c) => [c, infoColumnType(name, c)] as const);
 }
 
 /** Whether a name is one of the information_schema tables. */
@@ -234,53 +240,6 @@ function tableRows(storage: Storage, sizes: boolean): Value[][] {
   return rows;
 }
 
-function columnKey(t: TableMeta, name: string): string {
-  if (name === t.timeIndex) return "TIME INDEX";
-  return t.primaryKey.includes(name) ? "PRI" : "";
-}
-
-function columnRows(storage: Storage): Value[][] {
-  const rows: Value[][] = [];
-  for (const db of storage.listDatabases()) {
-    if (db === INFORMATION_SCHEMA) continue;
-    for (const t of storage.listTables(db)) {
-      t.columns.forEach((c, i) => {
-        const isTime = c.type.startsWith("Timestamp");
-        rows.push([
-          "greptime",
-          db,
-          t.name,
-          c.name,
-          i + 1,
-          c.type === "String" ? 2147483647 : null,
-          c.type === "String" ? 2147483647 : null,
-          decimalSpec(c.type)?.precision ??
-            (/Int|Float/.test(c.type) ? (c.type.includes("64") ? 19 : 10) : null),
-          decimalSpec(c.type)?.scale ?? (/Int/.test(c.type) ? 0 : null),
-          isTime
-            ? ({ TimestampSecond: 0, TimestampMillisecond: 3, TimestampMicrosecond: 6 })[c.type as string] ??
-              9
-            : null,
-          c.type === "String" ? "utf8" : null,
-          c.type === "String" ? "utf8_bin" : null,
-          columnKey(t, c.name),
-          "",
-          "select,insert",
-          "",
-          c.type,
-          infoSchemaTypeName(c.type),
-          c.semantic,
-          c.default ?? null,
-          c.nullable && c.name !== t.timeIndex ? "Yes" : "No",
-          sqlTypeName(c.type).toLowerCase(),
-          c.comment ?? "",
-        ]);
-      });
-    }
-  }
-  return rows;
-}
-
 const attached = new WeakSet<DatabaseSync>();
 
 /** Fills the attached `information_schema` schema of a connection with the current catalog. */
@@ -291,18 +250,20 @@ export function refreshInformationSchema(
 ): void {
   if (!attached.has(conn)) {
     conn.exec(`ATTACH DATABASE ':memory:' AS ${INFORMATION_SCHEMA}`);
-    for (const [name, cols] of Object.entries(INFO_TABLES)) {
+    for (const [name, cols] of Object.entries(INFO_COLUMNS)) {
       conn.exec(
         `CREATE TABLE ${INFORMATION_SCHEMA}.${quoteIdent(name)} (${
-          cols.map((c) => `${quoteIdent(c)} ${sqliteDeclType(infoColumnType(name, c))}`).join(", ")
+          cols.map(([c, type]) => `${quoteIdent(c)} ${sqliteDeclType(type)}`).join(", ")
         })`,
       );
     }
+    // information_schema's own columns never change: written once, as rowids 1..n, and kept
+    insertRows(conn, "columns", infoSchemaColumnRows(INFO_COLUMNS));
     attached.add(conn);
   }
   const build: Record<string, () => Value[][]> = {
     tables: () => tableRows(storage, need.sizes),
-    columns: () => columnRows(storage),
+    columns: () => userColumnRows(storage),
     flows: () => flowRows(storage),
     views: () => viewRows(storage),
     schemata: () =>
@@ -318,12 +279,23 @@ export function refreshInformationSchema(
   for (const [name, t] of Object.entries(MODULE_TABLES)) build[name] = () => t.rows(storage, need);
   const data = Object.fromEntries(need.tables.filter((t) => t in build).map((t) => [t, build[t]()]));
   for (const [name, rows] of Object.entries(data)) {
-    const target = `${INFORMATION_SCHEMA}.${quoteIdent(name)}`;
-    conn.exec(`DELETE FROM ${target}`);
-    const width = INFO_TABLES[name].length;
-    const stmt = conn.prepare(`INSERT INTO ${target} VALUES (${new Array(width).fill("?").join(", ")})`);
-    for (const r of rows) stmt.run(...(r as Array<string | number | null>));
+    // columns keeps information_schema's own rows (the first rowids): a query filtering them out
+    // costs nothing more than before they were there
+    const keep = name === "columns" ? ` WHERE rowid > ${INFO_SCHEMA_COLUMN_ROWS}` : "";
+    conn.exec(`DELETE FROM ${INFORMATION_SCHEMA}.${quoteIdent(name)}${keep}`);
+    insertRows(conn, name, rows);
   }
+}
+
+/** How many rows information_schema's own columns take in `columns`. */
+const INFO_SCHEMA_COLUMN_ROWS = Object.values(INFO_COLUMNS).reduce((n, cols) => n + cols.length, 0);
+
+function insertRows(conn: DatabaseSync, name: string, rows: Value[][]): void {
+  const width = INFO_TABLES[name].length;
+  const stmt = conn.prepare(
+    `INSERT INTO ${INFORMATION_SCHEMA}.${quoteIdent(name)} VALUES (${new Array(width).fill("?").join(", ")})`,
+  );
+  for (const r of rows) stmt.run(...(r as Array<string | number | null>));
 }
 
 /** Which information_schema tables a query reads, and whether it may read their bytes on disk. */

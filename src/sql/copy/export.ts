@@ -17,10 +17,10 @@ import { mapSqliteError, runQuery } from "../results.ts";
 import { rewriteQuery } from "../rewrite.ts";
 import type { Session } from "../ddl.ts";
 import { parseTimestampIn } from "../time.ts";
-import { type CopyOptions, EXTENSIONS } from "./parse.ts";
-import { createFile, ensureDirectory } from "./paths.ts";
+import { type CopyFormat, type CopyOptions, EXTENSIONS } from "./parse.ts";
+import { copyFilePath, ensureDirectory, fileInDirectory } from "./paths.ts";
+import { createPendingFile } from "./pending_file.ts";
 import { type RowSink, sinkFor } from "./sinks.ts";
-import { join } from "node:path";
 
 /** Rows read and written at a time. */
 export const PAGE_ROWS = 10_000;
@@ -48,8 +48,36 @@ function tableQuery(table: TableMeta, options: CopyOptions, session: Session): s
   return `SELECT * FROM ${quoteIdent(table.db)}.${quoteIdent(table.name)}${filter}`;
 }
 
-/** Runs a query's pages into a sink; returns the rows written. */
+/** Where an export writes: a file and its format. */
+interface Target {
+  path: string;
+  format: CopyFormat;
+}
+
+/**
+ * Runs a query's pages into a file, written beside the target and renamed over it only when
+ * every row is written: a failure leaves an existing target as it was. Returns the rows written.
+ */
 function drain(
+  storage: Storage,
+  query: { tokens: Token[]; sql: string },
+  session: Session,
+  target: Target,
+  paged: boolean,
+): number {
+  const pending = createPendingFile(target.path);
+  let written: number;
+  try {
+    written = drainInto(storage, query, session, sinkFor(target.format, pending.file), paged);
+  } catch (e) {
+    pending.discard();
+    throw e;
+  }
+  pending.commit();
+  return written;
+}
+
+function drainInto(
   storage: Storage,
   query: { tokens: Token[]; sql: string },
   session: Session,
@@ -69,26 +97,21 @@ function drain(
   };
   let written = 0;
   let columns: ResultColumn[] | undefined;
-  try {
-    for (let offset = 0;; offset += PAGE_ROWS) {
-      const out = run(paged ? `SELECT * FROM (${q.sql}) LIMIT ${PAGE_ROWS} OFFSET ${offset}` : q.sql);
-      if (out.kind !== "records") throw invalidArguments("COPY needs a query that returns rows");
-      if (columns === undefined) {
-        columns = out.columns.map((c) => ({
-          ...c,
-          data_type: c.data_type === "Null" ? "String" : c.data_type,
-        }));
-        sink.begin(columns);
-      }
-      sink.rows(out.rows);
-      written += out.rows.length;
-      if (!paged || out.rows.length < PAGE_ROWS) break;
+  for (let offset = 0;; offset += PAGE_ROWS) {
+    const out = run(paged ? `SELECT * FROM (${q.sql}) LIMIT ${PAGE_ROWS} OFFSET ${offset}` : q.sql);
+    if (out.kind !== "records") throw invalidArguments("COPY needs a query that returns rows");
+    if (columns === undefined) {
+      columns = out.columns.map((c) => ({
+        ...c,
+        data_type: c.data_type === "Null" ? "String" : c.data_type,
+      }));
+      sink.begin(columns);
     }
-    sink.end();
-  } catch (e) {
-    sink.abort();
-    throw e;
+    sink.rows(out.rows);
+    written += out.rows.length;
+    if (!paged || out.rows.length < PAGE_ROWS) break;
   }
+  sink.end();
   return written;
 }
 
@@ -101,13 +124,7 @@ export function exportTable(
   session: Session,
 ): number {
   const sql = tableQuery(table, options, session);
-  return drain(
-    storage,
-    { tokens: tokenize(sql), sql },
-    session,
-    sinkFor(options.format, createFile(path)),
-    true,
-  );
+  return drain(storage, { tokens: tokenize(sql), sql }, session, { path, format: options.format }, true);
 }
 
 /** `COPY (<query>) TO '<file>'`: returns the rows written. */
@@ -119,7 +136,7 @@ export function exportQuery(
   session: Session,
 ): number {
   // a query's own ORDER BY / LIMIT would be re-run per page: its result is written in one piece
-  return drain(storage, query, session, sinkFor(options.format, createFile(path)), false);
+  return drain(storage, query, session, { path, format: options.format }, false);
 }
 
 /** The tables COPY DATABASE copies (a metric engine's physical tables are internal). */
@@ -127,18 +144,23 @@ export function copyableTables(storage: Storage, db: string): TableMeta[] {
   return storage.listTables(db).filter((t) => !isPhysicalTable(t));
 }
 
-/** `COPY DATABASE db TO '<dir>'`: one `<table>.<ext>` per table; returns the rows written. */
+/**
+ * `COPY DATABASE db TO '<dir>'`: one `<table>.<ext>` per table, each replaced only once complete
+ * (as one table's export); returns the rows written.
+ */
 export function exportDatabase(
   storage: Storage,
   db: string,
   path: string,
   options: CopyOptions,
   session: Session,
+  copyDir: string,
 ): number {
   const dir = ensureDirectory(path);
   let rows = 0;
   for (const table of copyableTables(storage, db)) {
-    const file = join(dir, `${table.name}.${EXTENSIONS[options.format]}`);
+    // each file is checked as a COPY TO's own path: a symlink inside may lead out of copy_dir
+    const file = copyFilePath(fileInDirectory(dir, `${table.name}.${EXTENSIONS[options.format]}`), copyDir);
     rows += exportTable(storage, table, file, options, { ...session, db });
   }
   return rows;

@@ -14,7 +14,7 @@ import type { Token } from "../lexer.ts";
 import { copyableTables, exportDatabase, exportQuery, exportTable } from "./export.ts";
 import { importFiles, type ImportJob } from "./import.ts";
 import { EXTENSIONS, parseCopy } from "./parse.ts";
-import { copyPath, filesToRead } from "./paths.ts";
+import { copyFilePath, copyPath, filesToRead } from "./paths.ts";
 
 export { isCopyStatement } from "./parse.ts";
 
@@ -31,7 +31,9 @@ export async function executeCopy(
   copyDir: string,
 ): Promise<QueryOutput> {
   const parsed = parseCopy(tokens, sql, session);
-  const stmt = { ...parsed, path: copyPath(parsed.path, copyDir) };
+  // one file's target must lie inside copy_dir, not be it: its temporary file goes beside it
+  const confined = parsed.kind === "table_to" || parsed.kind === "query_to" ? copyFilePath : copyPath;
+  const stmt = { ...parsed, path: confined(parsed.path, copyDir) };
   let rows: number;
   switch (stmt.kind) {
     case "table_to": {
@@ -45,7 +47,7 @@ export async function executeCopy(
       break;
     case "database_to":
       requireDatabase(storage, stmt.db);
-      rows = exportDatabase(storage, stmt.db, stmt.path, stmt.options, session);
+      rows = exportDatabase(storage, stmt.db, stmt.path, stmt.options, session, copyDir);
       break;
     case "table_from": {
       requireDatabase(storage, stmt.db);

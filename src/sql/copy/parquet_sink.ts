@@ -115,7 +115,7 @@ function fileWriter(file: Deno.FsFile): ByteWriter {
   return writer;
 }
 
-/** A Parquet sink writing to an open file (closed at the end). */
+/** A Parquet sink writing to an open file. */
 export function parquetSink(file: Deno.FsFile): RowSink {
   let plans: ColumnPlan[] = [];
   let writer: ParquetWriter | undefined;
@@ -138,14 +138,7 @@ export function parquetSink(file: Deno.FsFile): RowSink {
       writer!.write({ columnData, rowGroupSize: rows.length });
     },
     end() {
-      try {
-        writer!.finish();
-      } finally {
-        file.close();
-      }
-    },
-    abort() {
-      file.close();
+      writer!.finish();
     },
   };
 }

@@ -24,7 +24,23 @@ export function resolvePath(path: string): string {
  * ```
  */
 export function copyPath(path: string, copyDir: string): string {
-  if (copyDir === "") return path;
+  return confine(path, copyDir).path;
+}
+
+/**
+ * The absolute path a COPY … TO writes one file at: as {@link copyPath}, and never the COPY
+ * directory itself, so the file's directory (where its temporary file is written) is inside too.
+ */
+export function copyFilePath(path: string, copyDir: string): string {
+  const { path: full, root } = confine(path, copyDir);
+  if (root !== undefined && relative(root, full) === "") {
+    throw invalidArguments(`COPY: ${path} is the COPY directory itself (storage.copy_dir), not a file in it`);
+  }
+  return full;
+}
+
+function confine(path: string, copyDir: string): { path: string; root?: string } {
+  if (copyDir === "") return { path };
   const root = realPath(resolvePath(copyDir));
   const full = root === null ? null : realPath(resolve(root, path));
   if (root === null || full === null || !isInside(root, full)) {
@@ -32,7 +48,7 @@ export function copyPath(path: string, copyDir: string): string {
       `COPY: ${path} is outside the COPY directory ${resolvePath(copyDir)} (storage.copy_dir)`,
     );
   }
-  return path.endsWith("/") && !full.endsWith("/") ? `${full}/` : full;
+  return { path: path.endsWith("/") && !full.endsWith("/") ? `${full}/` : full, root };
 }
 
 function isInside(root: string, path: string): boolean {
@@ -71,7 +87,8 @@ function isSymlink(path: string): boolean {
   }
 }
 
-function describeFsError(e: unknown, path: string, doing: string): Error {
+/** A file-system error as the user's mistake (400) naming the path, never a 500. */
+export function describeFsError(e: unknown, path: string, doing: string): Error {
   if (e instanceof Deno.errors.NotFound) return invalidArguments(`COPY: ${path} does not exist`);
   if (e instanceof Deno.errors.PermissionDenied) {
     return invalidArguments(`COPY: permission denied ${doing} ${path}`);
@@ -80,15 +97,16 @@ function describeFsError(e: unknown, path: string, doing: string): Error {
   return invalidArguments(`COPY: cannot ${doing} ${path}: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-/** Opens a file to write (created or truncated; its directory created as needed). */
-export function createFile(path: string): Deno.FsFile {
-  const full = resolvePath(path);
-  try {
-    Deno.mkdirSync(dirname(full), { recursive: true });
-    return Deno.openSync(full, { write: true, create: true, truncate: true });
-  } catch (e) {
-    throw describeFsError(e, path, "write");
+/**
+ * COPY DATABASE TO's file for a table in its directory: a (quoted) table name may hold `/` or
+ * `..`, and must not take the file out of the directory (or out of `copy_dir`, which confined it).
+ */
+export function fileInDirectory(dir: string, name: string): string {
+  const file = join(dir, name);
+  if (!isInside(dir, file) || relative(dir, file) === "") {
+    throw invalidArguments(`COPY DATABASE TO: the file for table ${name} would be outside ${dir}`);
   }
+  return file;
 }
 
 /** Creates a directory for COPY DATABASE TO (and its parents). */

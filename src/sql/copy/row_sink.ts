@@ -1,15 +1,13 @@
 /** What every COPY … TO format writes through. */
 import type { ResultColumn, Value } from "../../common/rows.ts";
 
-/** Takes a result's rows in pages, then closes its file. */
+/** Takes a result's rows in pages into a file (which its owner closes). */
 export interface RowSink {
   /** Called once, before any rows, with the result's columns. */
   begin(columns: ResultColumn[]): void;
   rows(rows: Value[][]): void;
-  /** Writes what remains and closes the file. */
+  /** Writes what remains. */
   end(): void;
-  /** Closes the file after a failure. */
-  abort(): void;
 }
 
 /** Writes all of `bytes` (a sync write may take only part of them). */

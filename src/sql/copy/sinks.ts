@@ -32,13 +32,7 @@ function textSink(file: Deno.FsFile, header: (columns: ResultColumn[]) => string
         if (buffer.length > 1 << 20) flush();
       }
     },
-    end() {
-      flush();
-      file.close();
-    },
-    abort() {
-      file.close();
-    },
+    end: flush,
   };
 }
 
@@ -57,7 +51,7 @@ function csvLine(_names: string[], types: string[], row: Value[]): string {
   return out + "\n";
 }
 
-/** The sink of a format, writing to an open file (which it closes). */
+/** The sink of a format, writing to an open file. */
 export function sinkFor(format: CopyFormat, file: Deno.FsFile): RowSink {
   if (format === "csv") {
     return textSink(file, (cols) => cols.map((c) => csvField(c.name)).join(",") + "\n", csvLine);
