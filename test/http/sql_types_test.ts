@@ -15,6 +15,11 @@ const SEMANTICS: SqlCase[] = [
     rows: [[false, true, 0]],
   },
   { name: "ILIKE ignores case", sql: "SELECT count(*) FROM monitor WHERE host ILIKE 'H%'", rows: [[4]] },
+  {
+    name: "ORDER BY an expression with the division guard: the NULLS order goes after the whole item",
+    sql: "SELECT mem FROM monitor ORDER BY mem % 300 DESC, mem / 200, mem",
+    rows: [[200], [100], [400], [300]],
+  },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
     name: "~* and !~* ignore case, also over a concatenated pattern",
