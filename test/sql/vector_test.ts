@@ -95,6 +95,17 @@ const CASES: SqlCase[] = [
     rows: [["[1,2.5,3]", 2, null]],
   },
   { sql: "SELECT '[1, 2]'::VECTOR(3)", error: { status: 400, message: "wrong dimension" } },
+  {
+    name: "nine dimensions: the dot product's eight partial sums plus the rest",
+    sql: "SELECT vec_dot_product('[1,2,3,4,5,6,7,8,9]', '[1,2,3,4,5,6,7,8,9]') AS dot, " +
+      "vec_l2sq_distance('[1,2,3,4,5,6,7,8,9]', '[0,0,0,0,0,0,0,0,0]') AS l2sq, " +
+      "vec_cos_distance('[1,1,1,1,1,1,1,1,1]', '[2,2,2,2,2,2,2,2,2]') AS cos",
+    rows: [[285, 285, 0]],
+  },
+  {
+    sql: "SELECT sum(e) FROM vv",
+    error: { status: 400, message: "The function 'sum' does not support inputs of type Vector(3)" },
+  },
   // kNN: nearest first, by the distance computed on the stored vectors
   {
     sql: "SELECT id FROM pts ORDER BY vec_cos_distance(p, '[1, 0]'), id LIMIT 3",
@@ -188,6 +199,32 @@ Deno.test("VECTOR columns and vector functions over /v1/sql", async (t) => {
     });
   } finally {
     await server.stop();
+  }
+});
+
+Deno.test("COPY TO and FROM keep vectors (csv and json as hex bytes, parquet as binary)", async () => {
+  const server = await startTestServer();
+  const dir = await Deno.makeTempDir({ prefix: "petrel_vector_copy_" });
+  try {
+    await sqlOk(server.url, "CREATE TABLE src (ts TIMESTAMP TIME INDEX, e VECTOR(2))");
+    await sqlOk(server.url, "INSERT INTO src VALUES (1, '[1, 2]'), (2, '[0.5, -3]'), (3, NULL)");
+    for (const format of ["csv", "json", "parquet"]) {
+      await sqlOk(server.url, `COPY src TO '${dir}/out.${format}' WITH (FORMAT = '${format}')`);
+      await sqlOk(server.url, `CREATE TABLE dst_${format} (ts TIMESTAMP TIME INDEX, e VECTOR(2))`);
+      await sqlOk(server.url, `COPY dst_${format} FROM '${dir}/out.${format}' WITH (FORMAT = '${format}')`);
+      assert.deepEqual(
+        await sqlRows(server.url, `SELECT ts, e FROM dst_${format} ORDER BY ts`),
+        [[1, "[1,2]"], [2, "[0.5,-3]"], [3, null]],
+        format,
+      );
+    }
+    await sqlOk(server.url, "CREATE TABLE narrow (ts TIMESTAMP TIME INDEX, e VECTOR(3))");
+    const wrong = await sqlRequest(server.url, `COPY narrow FROM '${dir}/out.csv' WITH (FORMAT = 'csv')`);
+    assert.equal(wrong.status, 400, wrong.text);
+    assert.match(wrong.text, /column e of type VECTOR\(3\): expected 3 dimensions \(12 bytes\), got 8 bytes/);
+  } finally {
+    await server.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
