@@ -25,7 +25,9 @@ export type DataType =
   | "TimestampMicrosecond"
   | "TimestampNanosecond"
   /** `Decimal128(precision, scale)`, shown as `Decimal(10, 2)` (src/common/decimal.ts). */
-  | `Decimal(${number}, ${number})`;
+  | `Decimal(${number}, ${number})`
+  /** `VECTOR(dim)`: dim little-endian f32s in one binary (src/common/vector.ts). */
+  | `Vector(${number})`;
 
 /** GreptimeDB's semantic types of a column. */
 export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";

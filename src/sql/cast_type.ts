@@ -7,6 +7,7 @@ import type { DataType } from "../common/rows.ts";
 import type { TimeUnit } from "../common/time_unit.ts";
 import { unitOfType } from "../common/time_unit.ts";
 import { type DecimalSpec, decimalSpec } from "../common/decimal.ts";
+import { vectorDim } from "../common/vector.ts";
 import { isDecimalWord, parseSqlType } from "../storage/datatypes.ts";
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -21,6 +22,7 @@ export type CastTarget =
   | { kind: "integer"; type: DataType }
   | { kind: "real"; type: DataType }
   | { kind: "text"; type: DataType }
+  | { kind: "vector"; type: DataType; dim: number }
   | { kind: "other"; type: DataType };
 
 /** The target of the type tokens `toks[from, to)` (after AS), or undefined when unknown. */
@@ -55,6 +57,8 @@ export function castTarget(toks: Token[], from: number, to: number): CastTarget 
   if (/^U?Int/.test(type)) return { kind: "integer", type };
   if (type.startsWith("Float")) return { kind: "real", type };
   if (type === "String") return { kind: "text", type };
+  const dim = vectorDim(type);
+  if (dim !== undefined) return { kind: "vector", type, dim };
   return { kind: "other", type };
 }
 

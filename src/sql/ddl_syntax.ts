@@ -6,7 +6,7 @@ import { invalidArguments, PetrelError, tableNotFound } from "../common/errors.t
 import type { DatabaseHandle } from "../storage/database.ts";
 import type { ColumnMeta } from "../storage/table.ts";
 import type { DataType, QueryOutput, TableOptions } from "../common/rows.ts";
-import { isDecimalWord, parseSqlType } from "../storage/datatypes.ts";
+import { isDecimalWord, isVectorWord, parseSqlType } from "../storage/datatypes.ts";
 import { indexOptions } from "../storage/column_index.ts";
 import type { Cursor } from "./cursor.ts";
 import { isKeyword, isOp } from "./lexer.ts";
@@ -62,6 +62,7 @@ export function parseDataType(cur: Cursor): DataType {
   }
   const unsigned = cur.acceptKw("UNSIGNED");
   if (isDecimalWord(word.value) && !unsigned) return parseSqlType(word.value, params[0], false, params[1]);
+  if (isVectorWord(word.value) && !unsigned && params.length <= 1) return parseSqlType(word.value, params[0]);
   try {
     return parseSqlType(word.value, params[0], unsigned);
   } catch (e) {

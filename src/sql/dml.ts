@@ -26,6 +26,7 @@ import { parseTimestampIn } from "./time.ts";
 import { unitOf } from "../common/time_unit.ts";
 import { decimalSpec, isDecimalType, toScaled } from "../common/decimal.ts";
 import { parseFloatText } from "./cast_values.ts";
+import { vectorDim, vectorValueFor } from "../common/vector.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -100,6 +101,11 @@ export function coerceValue(v: Value, col: ColumnMeta, timezone?: string): Value
     throw fail(v, col);
   }
   if (t === "Binary") return typeof v === "string" ? new TextEncoder().encode(v) : v;
+  const dim = vectorDim(t);
+  if (dim !== undefined) {
+    if (typeof v === "string" || v instanceof Uint8Array) return vectorValueFor(v, dim, col.name);
+    throw fail(v, col);
+  }
   if (t === "Json" && typeof v === "string") {
     try {
       JSON.parse(v);

@@ -69,6 +69,26 @@ const RESULT_TYPES: Record<string, DataType> = {
   arrow_typeof: "String",
   cot: "Float64",
   nanvl: "Float64",
+  // vectors (functions/vector.ts): vector results are their bytes, as GreptimeDB's are Binary
+  parse_vec: "Binary",
+  vec_to_string: "String",
+  vec_cos_distance: "Float32",
+  vec_l2sq_distance: "Float32",
+  vec_dot_product: "Float32",
+  vec_dim: "UInt64",
+  vec_norm: "Binary",
+  vec_add: "Binary",
+  vec_sub: "Binary",
+  vec_mul: "Binary",
+  vec_div: "Binary",
+  vec_elem_sum: "Float32",
+  vec_elem_product: "Float32",
+  vec_scalar_add: "Binary",
+  vec_scalar_mul: "Binary",
+  vec_kth_elem: "Float32",
+  vec_subvector: "Binary",
+  vec_sum: "Binary",
+  vec_product: "Binary",
 };
 
 /** Scalars whose result has their first argument's type. */

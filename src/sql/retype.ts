@@ -6,6 +6,7 @@
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DataType } from "../common/rows.ts";
 import { decimalSpec } from "../common/decimal.ts";
+import { isVectorType } from "../common/vector.ts";
 import { NS_PER_UNIT, unitOfType } from "../common/time_unit.ts";
 import { isIntegerType } from "../storage/datatypes.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
@@ -30,6 +31,8 @@ export function retypableColumn(table: TableMeta, name: string, type: DataType):
     ? "it is not nullable"
     : col.type === "Json" || type === "Json"
     ? "JSON columns cannot change type"
+    : isVectorType(col.type) || isVectorType(type)
+    ? "VECTOR columns cannot change type"
     : col.index?.kind === "fulltext" && type !== "String"
     ? "it has a FULLTEXT index, which needs a string column"
     : undefined;

@@ -6,8 +6,9 @@ import type { DataType, Value } from "../common/rows.ts";
 import { invalidArguments } from "../common/errors.ts";
 import { unitOf } from "../common/time_unit.ts";
 import { decimalSpec, decimalType, DEFAULT_DECIMAL } from "../common/decimal.ts";
+import { vectorDim, vectorType } from "../common/vector.ts";
 
-type FixedType = Exclude<DataType, `Decimal(${number}, ${number})`>;
+type FixedType = Exclude<DataType, `Decimal(${number}, ${number})` | `Vector(${number})`>;
 
 const DECL: Record<FixedType, string> = {
   Boolean: "Boolean_INT",
@@ -36,11 +37,17 @@ const BY_DECL = new Map<string, DataType>(
 );
 
 const DECIMAL_DECL = /^decimal_(\d+)_(\d+)_int$/i;
+const VECTOR_DECL = /^vector_(\d+)_blob$/i;
 
-/** The SQLite declared type of a column of this GreptimeDB type (decimals: the unscaled integer). */
+/**
+ * The SQLite declared type of a column of this GreptimeDB type (decimals: the unscaled integer;
+ * vectors: their f32 bytes).
+ */
 export function sqliteDeclType(type: DataType): string {
   const dec = decimalSpec(type);
-  return dec ? `Decimal_${dec.precision}_${dec.scale}_INT` : DECL[type as FixedType];
+  if (dec) return `Decimal_${dec.precision}_${dec.scale}_INT`;
+  const dim = vectorDim(type);
+  return dim !== undefined ? `Vector_${dim}_BLOB` : DECL[type as FixedType];
 }
 
 /** The GreptimeDB type behind a SQLite declared type, or undefined for expressions and foreign columns. */
@@ -48,6 +55,8 @@ export function dataTypeOfDecl(decl: string | null | undefined): DataType | unde
   if (!decl) return undefined;
   const dec = DECIMAL_DECL.exec(decl);
   if (dec) return `Decimal(${Number(dec[1])}, ${Number(dec[2])})`;
+  const vec = VECTOR_DECL.exec(decl);
+  if (vec) return `Vector(${Number(vec[1])})`;
   return BY_DECL.get(decl.toLowerCase());
 }
 
@@ -66,6 +75,8 @@ export function isIntegerType(type: DataType): boolean {
 export function sqlTypeName(type: DataType): string {
   const dec = decimalSpec(type);
   if (dec) return `DECIMAL(${dec.precision},${dec.scale})`;
+  const dim = vectorDim(type);
+  if (dim !== undefined) return `VECTOR(${dim})`;
   switch (type as FixedType) {
     case "Boolean":
       return "BOOLEAN";
@@ -165,6 +176,11 @@ const SQL_TYPE_WORDS: Record<string, DataType> = {
 
 const DECIMAL_WORDS = new Set(["DECIMAL", "NUMERIC", "DEC", "DECIMAL128"]);
 
+/** Whether a SQL type word names a vector (`VECTOR(dim)`). */
+export function isVectorWord(word: string): boolean {
+  return word.toUpperCase() === "VECTOR";
+}
+
 /** Whether a SQL type word names a decimal (`DECIMAL(p, s)`, `NUMERIC`). */
 export function isDecimalWord(word: string): boolean {
   return DECIMAL_WORDS.has(word.toUpperCase());
@@ -187,6 +203,7 @@ export function parseSqlType(word: string, precision?: number, unsigned = false,
     if (precision === undefined) return decimalType(DEFAULT_DECIMAL.precision, DEFAULT_DECIMAL.scale);
     return decimalType(precision, scale ?? 0);
   }
+  if (isVectorWord(upper) && !unsigned) return vectorType(precision);
   let type = SQL_TYPE_WORDS[upper];
   if (!type) throw invalidArguments(`Unsupported data type: ${word}`);
   if ((upper === "TIMESTAMP" || upper === "DATETIME" || upper === "TIMESTAMPTZ") && precision !== undefined) {

@@ -10,6 +10,7 @@ import { isTimestampType, NULL_TAG, sqliteDeclType } from "./datatypes.ts";
 import { parseTtl } from "./options.ts";
 import { msToUnit, type TimeUnit, unitOf } from "../common/time_unit.ts";
 import { invalidArguments } from "../common/errors.ts";
+import { vectorDim, vectorValueFor } from "../common/vector.ts";
 
 /** A column as the catalog keeps it. */
 export interface ColumnMeta extends ColumnSchema {
@@ -137,6 +138,17 @@ function defaultClause(c: ColumnMeta): string {
   if (/^current_timestamp(\(\))?$|^now\(\)$/i.test(d) && isTimestampType(c.type)) {
     const per = ({ s: "1", ms: "1000", us: "1000000", ns: "1000000000" })[unitOf(c.type)];
     return ` DEFAULT (CAST(unixepoch('subsec') * ${per} AS INTEGER))`;
+  }
+  const dim = vectorDim(c.type);
+  if (dim !== undefined && !/^null$/i.test(d)) {
+    if (!/^'.*'$/s.test(d)) {
+      throw invalidArguments(
+        `Invalid default ${d} for column ${c.name} of type VECTOR(${dim}): expected '[…]'`,
+      );
+    }
+    // a vector default is stored as the vector's bytes, as an inserted value is
+    const bytes = vectorValueFor(d.slice(1, -1).replaceAll("''", "'"), dim, c.name);
+    return ` DEFAULT X'${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}'`;
   }
   return ` DEFAULT ${d}`;
 }

@@ -9,14 +9,16 @@ import { storedText } from "./nul_text.ts";
 import type { ColumnMeta } from "./table.ts";
 import type { ColumnarBatch, ColumnValues, Value, WriteBatch } from "../common/rows.ts";
 import { rescaleTime } from "../common/time_unit.ts";
+import { vectorDim, vectorValueFor } from "../common/vector.ts";
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
 /** The JS value kinds a column accepts (anything else would be stored with the wrong SQLite type). */
-type ValueKind = "text" | "binary" | "boolean" | "number";
+type ValueKind = "text" | "binary" | "vector" | "boolean" | "number";
 
 /** The JS value kind a column of this type stores. */
 export function kindOf(type: ColumnMeta["type"]): ValueKind {
+  if (vectorDim(type) !== undefined) return "vector";
   switch (type) {
     case "String":
     case "Json":
@@ -94,6 +96,19 @@ export function convertColumn(
           : mismatch(col, v);
       }
       return;
+    case "vector": {
+      // every write path lands here, so a vector of the wrong dimension never reaches the table
+      const dim = vectorDim(col.type)!;
+      for (let r = 0; r < n; r++, k += width) {
+        const v = values[order[r]];
+        out[k] = v instanceof Uint8Array || typeof v === "string"
+          ? vectorValueFor(v, dim, col.name)
+          : v === null || v === undefined
+          ? nullFor(plan, sawNull)
+          : mismatch(col, v);
+      }
+      return;
+    }
     case "boolean":
       for (let r = 0; r < n; r++, k += width) {
         const v = values[order[r]];

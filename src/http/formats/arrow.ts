@@ -39,6 +39,7 @@ import {
 import { zstdCompressSync, zstdDecompressSync } from "node:zlib";
 import type { QueryOutput, Value } from "../../common/rows.ts";
 import { encodeValue } from "./json_text.ts";
+import { isVectorType } from "../../common/vector.ts";
 import { CONTENT_TYPE, formatResponse, type RenderOptions, singleOutput } from "./response.ts";
 
 /** Options of the arrow renderer. */
@@ -122,7 +123,8 @@ function inferType(rows: Value[][], col: number): ArrowColumnType {
 
 /** The Arrow type a result column gets. */
 function arrowTypeOf(dataType: string, rows: Value[][], col: number): ArrowColumnType {
-  const make = ARROW_TYPES[dataType];
+  // a vector is its f32 bytes in Arrow, as in GreptimeDB's (VectorType's arrow type is Binary)
+  const make = isVectorType(dataType) ? ARROW_TYPES.Binary : ARROW_TYPES[dataType];
   return make ? make() : inferType(rows, col);
 }
 

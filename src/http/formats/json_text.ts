@@ -2,9 +2,10 @@
  * Value → JSON text exactly as GreptimeDB's serde_json renders result cells (reference §9):
  * floats through ryu (`1024.0`, `1e16`, `1e-7`), NaN/±Inf as `null`, 64-bit integers as bare
  * numbers, Binary as an array of byte numbers (serde's `[u8]` sequence), Json columns as nested
- * JSON with keys sorted (jsonb keeps objects sorted).
+ * JSON with keys sorted (jsonb keeps objects sorted), Vector columns as their text `"[1,2]"`.
  */
 import type { Value } from "../../common/rows.ts";
+import { isVectorType, vectorText } from "../../common/vector.ts";
 
 /** Turns one cell of a column into its JSON text. */
 export type CellEncoder = (value: Value) => string;
@@ -169,6 +170,12 @@ function encodeJsonColumn(value: Value): string {
   return typeof value === "string" ? renderJsonText(value) : encodeValue(value);
 }
 
+/** A vector column's cell as GreptimeDB's HTTP output shows it: its text `[1,2,3]` as a JSON string. */
+function encodeVectorColumn(value: Value): string {
+  const text = value instanceof Uint8Array ? vectorText(value) : undefined;
+  return text === undefined ? encodeValue(value) : JSON.stringify(text);
+}
+
 /** Whether a `data_type` name is GreptimeDB's JSON type (cells hold JSON text to render nested). */
 export function isJsonType(dataType: string): boolean {
   return dataType === "Json" || dataType.startsWith("Json(") || dataType.startsWith("Json<");
@@ -179,6 +186,7 @@ export function cellEncoderFor(dataType: string): CellEncoder {
   if (dataType === "Float32") return encodeFloat32;
   if (dataType === "Float64") return encodeFloat;
   if (isJsonType(dataType)) return encodeJsonColumn;
+  if (isVectorType(dataType)) return encodeVectorColumn;
   return encodeValue;
 }
 

@@ -7,6 +7,7 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import type { ResultColumn, Value } from "../../common/rows.ts";
 import { unitOfType } from "../../common/time_unit.ts";
+import { isVectorType } from "../../common/vector.ts";
 import { type RowSink, writeAll } from "./row_sink.ts";
 
 type Convert = (v: Value) => unknown;
@@ -52,7 +53,8 @@ function planColumn(c: ResultColumn): ColumnPlan {
       convert: (v) => (toBigInt(v) as bigint) * scale,
     };
   }
-  switch (type) {
+  // a vector is its f32 bytes, as GreptimeDB writes VECTOR columns (Binary in Arrow and Parquet)
+  switch (isVectorType(type) ? "Binary" : type) {
     case "Boolean":
       return { element: { name, type: "BOOLEAN", repetition_type: "OPTIONAL" }, convert: (v) => Boolean(v) };
     case "Int8":

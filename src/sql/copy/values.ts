@@ -7,6 +7,7 @@ import type { ColumnMeta } from "../../storage/table.ts";
 import type { DataType, Value } from "../../common/rows.ts";
 import { floorDiv, NS_PER_UNIT, unitOfType } from "../../common/time_unit.ts";
 import { invalidArguments, PetrelError } from "../../common/errors.ts";
+import { isVectorType } from "../../common/vector.ts";
 import { coerceValue } from "../dml.ts";
 
 /** Nanoseconds since the epoch as `YYYY-MM-DDTHH:MM:SS` plus 3, 6 or 9 fraction digits when needed. */
@@ -66,13 +67,14 @@ export interface ValueOrigin {
 
 /**
  * Converts a value read from a file to what the column stores (`INSERT`'s conversions), naming the
- * file, row and column when it does not fit. Text for a Binary column is hex when it is hex.
+ * file, row and column when it does not fit. Text for a Binary or VECTOR column is hex when it is hex.
  */
 export function importValue(v: Value, col: ColumnMeta, timeIndex: string, at: ValueOrigin): Value {
   if (v === null && col.name === timeIndex) {
     throw invalidArguments(`COPY FROM ${at.file}: row ${at.row}: the time index ${col.name} is empty`);
   }
-  if (typeof v === "string" && col.type === "Binary" && HEX.test(v)) {
+  // a vector's export is its bytes in hex, as a Binary's
+  if (typeof v === "string" && (col.type === "Binary" || isVectorType(col.type)) && HEX.test(v)) {
     const bytes = new Uint8Array(v.length / 2);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(v.slice(2 * i, 2 * i + 2), 16);
     return bytes;

@@ -6,6 +6,7 @@ import { formatScaled, scaledToSql, toScaledWide } from "../../common/decimal.ts
 import { floorDiv, nsToUnit, timestampType } from "../../common/time_unit.ts";
 import { INTEGER_RANGES, parseBoolText, parseFloatText } from "../cast_values.ts";
 import { parseTimestampNs } from "../time.ts";
+import { parseVectorText, vectorBytes } from "../../common/vector.ts";
 import type { Arg, ScalarDef } from "./values.ts";
 import { big, str, unitArg } from "./values.ts";
 
@@ -102,6 +103,16 @@ export const CAST_SCALARS: Record<string, ScalarDef> = {
         throw new Error(`Cannot cast ${value} to Decimal(${precision}, ${scale})`);
       }
       return scaledToSql(toScaledWide(value, spec));
+    },
+  },
+  __petrel_to_vector: {
+    fn: (v, dim) => {
+      if (v === null) return null;
+      const n = Number(dim);
+      if (typeof v === "string") return vectorBytes(parseVectorText(v, n));
+      if (!(v instanceof Uint8Array)) throw new Error(`Cannot cast ${v} to Vector(${n})`);
+      if (v.length !== n * 4) throw new Error(`Cannot cast ${v.length} bytes to Vector(${n}): need ${n * 4}`);
+      return v;
     },
   },
   __petrel_decimal_text: {

@@ -15,6 +15,7 @@ import { IP_SCALARS } from "./ip.ts";
 import { DATE_SCALARS } from "./dates.ts";
 import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
+import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -45,12 +46,14 @@ const SCALARS: Record<string, ScalarDef> = {
   ...IP_SCALARS,
   ...DATE_SCALARS,
   ...DATAFUSION_SCALARS,
+  ...VECTOR_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {
   ...OTHER_AGGREGATES,
   ...DECIMAL_AGGREGATES,
   ...ORDERED_AGGREGATES,
+  ...VECTOR_AGGREGATES,
 };
 
 /** Names of the functions this module provides, for the rewriter's checks. */

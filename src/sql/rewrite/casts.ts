@@ -191,6 +191,8 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
     }
     case "boolean":
       return { text: `${udf("__petrel_to_bool")}(${operand()})`, next };
+    case "vector":
+      return { text: `${udf("__petrel_to_vector")}(${operand()}, ${target.dim})`, next };
     case "integer":
     case "real": {
       const col = as === s + 1 ? c.time.colTypes.get(q.lower(toks[s])) : undefined;

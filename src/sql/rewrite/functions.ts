@@ -5,6 +5,7 @@
  */
 import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import { NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
+import { isVectorType } from "../../common/vector.ts";
 import { quoteString } from "../../storage/table.ts";
 import { isKeyword } from "../lexer.ts";
 import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
@@ -38,7 +39,7 @@ export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined 
   const args = q.args(open);
   if (NUMERIC_AGGREGATES.has(name) && args.length === 1 && args[0][1] - args[0][0] === 1) {
     const argType = c.time.colTypes.get(q.lower(toks[args[0][0]]));
-    if (argType === "String" || argType === "Binary" || argType === "Json") {
+    if (argType === "String" || argType === "Binary" || argType === "Json" || isVectorType(argType ?? "")) {
       throw new PetrelError(
         StatusCode.PlanQuery,
         `Failed to plan SQL: The function '${name}' does not support inputs of type ${argType}`,
