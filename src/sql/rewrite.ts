@@ -30,6 +30,7 @@ import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
+import { planCtes } from "./rewrite/ctes.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -63,10 +64,13 @@ const SIZE_COLUMNS = new Set([
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const q = new QueryTokens(tokensIn, new Cursor(tokensIn, env.sql));
   const ctes = cteNames(q);
+  for (const c of env.ctes ?? []) ctes.add(c.name);
   const limit = scanLimitAndPlaceholders(q);
   const refs = resolveTableRefs(q, env, ctes, limit);
   const views = inlineViews(refs, refs.views, env, rewriteQuery);
-  inlineDerivedTables(q, refs, views, env, ctes, rewriteQuery);
+  const planned = planCtes(q, refs, views, env, rewriteQuery);
+  const inner = { ...env, ctes: planned.ctes };
+  inlineDerivedTables(q, refs, views, inner, planned.unplanned, planned.spans, rewriteQuery);
   const time = timeScope(q, env, [...refs.tables, ...views.relations], columnTypes(refs, views.relations));
   for (const extra of [recursionGuards(q), valuesColumnAliases(q)]) {
     // all of a rewrite's pieces or none: half of one would break the statement
