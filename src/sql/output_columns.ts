@@ -228,14 +228,21 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | 
   const items = findTopSelect(toks, match, s + 1, e - 1)?.items;
   if (items?.length !== 1) return undefined;
   const [a, b] = items[0];
-  const end = aliasOf(toks, a, b).exprEnd;
-  const column = columnRefName(c.q, [a, end]);
+  return selectItemType(c, a, aliasOf(toks, a, b).exprEnd);
+}
+
+/**
+ * The type of the select item expression `[s, e)` of any SELECT of the query: a column's type, or
+ * what `itemHint` tells of an expression.
+ */
+export function selectItemType(c: OutputContext, s: number, e: number): DataType | undefined {
+  const column = columnRefName(c.q, [s, e]);
   if (column !== undefined) return c.viewTypes?.get(column) ?? c.colTypes.get(column);
-  return itemHint(c, a, end);
+  return itemHint(c, s, e);
 }
 
 /** The lowercased column name of tokens `[a, b)` when they are a column reference (`col`, `rel.col`). */
-function columnRefName(q: QueryTokens, [a, b]: [number, number]): string | undefined {
+export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string | undefined {
   const last = q.toks[b - 1];
   if (b - a !== 1 && !(b - a === 3 && isOp(q.toks[a + 1], "."))) return undefined;
   return last.kind === "ident" || last.kind === "qident" ? q.lower(last) : undefined;

@@ -180,3 +180,40 @@ Deno.test("views over CTEs keep the CTEs' column types", async (t) => {
     await server.stop();
   }
 });
+
+const UNIONS: SqlCase[] = [
+  {
+    name: "a BIGINT and a DOUBLE column make a Float64 one",
+    sql: "SELECT host, w FROM u UNION ALL SELECT host, v FROM t ORDER BY host, w",
+    schema: [["host", "String"], ["w", "Float64"]],
+    rows: [["a", 1], ["a", 10], ["b", 2], ["b", 20]],
+  },
+  {
+    name: "a NULL first takes the other SELECT's type",
+    sql: "SELECT NULL AS last UNION ALL SELECT max(ts) FROM t",
+    schema: [["last", TMS]],
+    rows: [[null], [2000]],
+  },
+  {
+    name: "a union as a derived table",
+    sql: "SELECT * FROM (SELECT v FROM t UNION ALL SELECT w FROM u) x ORDER BY v",
+    schema: [["v", "Float64"]],
+    rows: [[1], [2], [10], [20]],
+  },
+  {
+    name: "a union as a CTE",
+    sql: "WITH c AS (SELECT w AS k FROM u UNION ALL SELECT 2.5) SELECT k FROM c ORDER BY k",
+    schema: [["k", "Float64"]],
+    rows: [[2.5], [10], [20]],
+  },
+];
+
+Deno.test("UNION ALL reports the SELECTs' common type (as DataFusion coerces them)", async (t) => {
+  const server = await startTestServer();
+  try {
+    for (const sql of SETUP) await sqlOk(server.url, sql);
+    await runCases(t, server.url, UNIONS);
+  } finally {
+    await server.stop();
+  }
+});
