@@ -65,6 +65,13 @@ const CTES: SqlCase[] = [
     rows: [["a", 1000, 1000, 10], ["b", 2000, 2000, 20]],
   },
   {
+    name: "a range query in a CTE",
+    sql:
+      "WITH c AS (SELECT ts, host, max(v) RANGE '5s' AS top FROM t ALIGN '5s') SELECT * FROM c ORDER BY host",
+    schema: [["ts", TMS], ["host", "String"], ["top", "Float64"]],
+    rows: [[0, "a", 1], [0, "b", 2]],
+  },
+  {
     name: "a recursive CTE beside a typed one",
     sql: "WITH RECURSIVE r(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM r WHERE k < 2), " +
       "c AS (SELECT max(ts) AS last FROM t) SELECT * FROM c, r ORDER BY k",

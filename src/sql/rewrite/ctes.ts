@@ -8,7 +8,7 @@
  */
 import { isKeyword, isOp, type Token, tokenize } from "../lexer.ts";
 import type { QueryTokens } from "../query_tokens.ts";
-import { originalText } from "../query_tokens.ts";
+import { originalText, SYNTHETIC } from "../query_tokens.ts";
 import type { Rewritten } from "../rewrite.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import type { PlannedCte, RewriteEnv } from "./context.ts";
@@ -37,13 +37,27 @@ function withCtes(ctes: readonly PlannedCte[], toks: readonly Token[], sql: stri
   return /^\s*WITH\b/i.test(sql) ? `WITH ${defs} SELECT * FROM (${sql})` : `WITH ${defs} ${sql}`;
 }
 
-/** Rewrites a subquery on its own (seeing the CTEs of the env) and reads its output columns. */
-export function planSubquery(sql: string, env: RewriteEnv, rewrite: Rewrite): PlannedView {
-  const toks = tokenize(sql);
+/**
+ * Rewrites the subquery in the brackets at `open` on its own (seeing the CTEs of the env) and reads
+ * its output columns; undefined if it has no text of its own. Its tokens keep their places in the
+ * request's text, so its output names and error positions are the request's.
+ */
+export function planSubquery(
+  q: QueryTokens,
+  open: number,
+  env: RewriteEnv,
+  rewrite: Rewrite,
+): PlannedView | undefined {
+  const sql = originalText(env.sql, q.toks, open + 1, q.match[open]);
+  if (sql === "") return undefined;
+  const offset = Math.min(
+    ...q.toks.slice(open + 1, q.match[open]).flatMap((t) => t.pos === SYNTHETIC ? [] : [t.pos]),
+  );
+  const toks = tokenize(sql).map((t) => ({ ...t, pos: t.pos + offset }));
   const query = rewrite(toks, {
     storage: env.storage,
     db: env.db,
-    sql,
+    sql: env.sql,
     timezone: env.timezone,
     ...(env.defaultUnit ? { defaultUnit: env.defaultUnit } : {}),
     ...(env.views ? { views: env.views } : {}),
@@ -105,12 +119,12 @@ export function planCtes(
   for (const cte of ownCtes(q)) {
     const name = q.lower(q.toks[cte.nameAt]);
     const body = q.toks.slice(cte.open + 1, cte.close).map(nameOf);
-    const sql = originalText(env.sql, q.toks, cte.open + 1, cte.close);
-    if (sql === "" || body.includes(name) || body.some((n) => n !== undefined && unplanned.has(n))) {
+    const recursive = body.includes(name) || body.some((n) => n !== undefined && unplanned.has(n));
+    const planned = recursive ? undefined : planSubquery(q, cte.open, { ...env, ctes }, rewrite);
+    if (!planned) {
       unplanned.add(name);
       continue;
     }
-    const planned = planSubquery(sql, { ...env, ctes }, rewrite);
     if (cte.columns.length > 0) {
       planned.columns = planned.columns.map((c, i) => ({ ...c, name: cte.columns[i] ?? c.name }));
     }

@@ -7,7 +7,6 @@
  */
 import { isKeyword } from "../lexer.ts";
 import type { QueryTokens } from "../query_tokens.ts";
-import { originalText } from "../query_tokens.ts";
 import type { Rewritten } from "../rewrite.ts";
 import type { RewriteEnv } from "./context.ts";
 import { planSubquery } from "./ctes.ts";
@@ -54,9 +53,8 @@ export function inlineDerivedTables(
   rewrite: Rewrite,
 ): void {
   for (const [open, close] of derivedTables(q, refs, unplanned, done)) {
-    const sql = originalText(env.sql, q.toks, open + 1, close);
-    if (sql === "") continue;
-    const planned = planSubquery(sql, env, rewrite);
+    const planned = planSubquery(q, open, env, rewrite);
+    if (!planned) continue;
     refs.replacements.set(open, { end: close + 1, text: planned.sql });
     addToScope(scope, refs, planned);
   }
