@@ -106,6 +106,12 @@ const COMMA_JOINS: SqlCase[] = [
     rows: [[2000, 2000]],
   },
   {
+    name: "aggregates of qualified columns of a comma join",
+    sql: "SELECT max(a.ts) AS last, sum(b.w) AS total, avg(a.v) AS mean FROM t a, u b WHERE a.host = b.host",
+    schema: [["last", TMS], ["total", "Int64"], ["mean", "Float64"]],
+    rows: [[2000, 30, 1.5]],
+  },
+  {
     name: "derived tables on both sides of a comma",
     sql: "SELECT * FROM (SELECT max(ts) AS last FROM t) x, (SELECT min(ts) AS first FROM n) y",
     schema: [["last", TMS], ["first", "TimestampNanosecond"]],
@@ -209,9 +215,9 @@ const UNIONS: SqlCase[] = [
   },
   {
     name: "a union as a CTE",
-    sql: "WITH c AS (SELECT w AS k FROM u UNION ALL SELECT 2.5) SELECT k FROM c ORDER BY k",
+    sql: "WITH c AS (SELECT v AS k FROM t UNION ALL SELECT w FROM u) SELECT k FROM c ORDER BY k",
     schema: [["k", "Float64"]],
-    rows: [[2.5], [10], [20]],
+    rows: [[1], [2], [10], [20]],
   },
 ];
 
