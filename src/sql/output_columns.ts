@@ -11,8 +11,8 @@ import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
 import { isDateArg } from "./rewrite/session_calls.ts";
 import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
-import type { QueryTokens } from "./query_tokens.ts";
-import { CMP_OPS, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES, TIME_RESULT_FUNCS } from "./query_tokens.ts";
+import { aliasOf, CMP_OPS, findTopSelect, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
+import { type QueryTokens, TIME_RESULT_FUNCS } from "./query_tokens.ts";
 import { timestampType, type TimeUnit } from "../common/time_unit.ts";
 
 /** What output typing needs to know about a query. */
@@ -236,6 +236,38 @@ function dateArithmeticType(c: OutputContext, s: number, e: number): DataType | 
   return undefined;
 }
 
+/**
+ * The type of `(SELECT x FROM …)` as a value: its one output column's (SQLite reports none for a
+ * subquery). Read from the tokens, as the item's own, so a correlated subquery is typed too.
+ */
+function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | undefined {
+  const { toks, match } = c.q;
+  if (!isOp(toks[s], "(") || match[s] !== e - 1 || !isKeyword(toks[s + 1], "SELECT", "WITH")) {
+    return undefined;
+  }
+  const items = findTopSelect(toks, match, s + 1, e - 1)?.items;
+  if (items?.length !== 1) return undefined;
+  const [a, b] = items[0];
+  return selectItemType(c, a, aliasOf(toks, a, b).exprEnd);
+}
+
+/**
+ * The type of the select item expression `[s, e)` of any SELECT of the query: a column's type, or
+ * what `itemHint` tells of an expression.
+ */
+export function selectItemType(c: OutputContext, s: number, e: number): DataType | undefined {
+  const column = columnRefName(c.q, [s, e]);
+  if (column !== undefined) return c.viewTypes?.get(column) ?? c.colTypes.get(column);
+  return itemHint(c, s, e);
+}
+
+/** The lowercased column name of tokens `[a, b)` when they are a column reference (`col`, `rel.col`). */
+export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string | undefined {
+  const last = q.toks[b - 1];
+  if (b - a !== 1 && !(b - a === 3 && isOp(q.toks[a + 1], "."))) return undefined;
+  return last.kind === "ident" || last.kind === "qident" ? q.lower(last) : undefined;
+}
+
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
 export function itemHint(c: OutputContext, s: number, e: number): DataType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
@@ -259,6 +291,8 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
   }
   const dated = dateArithmeticType(c, s, e);
   if (dated) return dated;
+  const scalar = scalarSubqueryType(c, s, e);
+  if (scalar) return scalar;
   const last = toks[e - 1];
   const columnRef = e - s === 1 || (e - s === 3 && isOp(toks[s + 1], "."));
   if (columnRef && (last.kind === "ident" || last.kind === "qident") && c.viewTypes?.has(lower(last))) {
@@ -309,9 +343,10 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
       ? colTypes.get(lower(ident))
       : undefined;
   }
-  const argCol = e - s === 4 && (toks[s + 2].kind === "ident" || toks[s + 2].kind === "qident")
-    ? colTypes.get(lower(toks[s + 2]))
-    : undefined;
+  // `fn(col)` or `fn(rel.col)`
+  const callArgs = args(s + 1);
+  const argName = callArgs.length === 1 ? columnRefName(c.q, callArgs[0]) : undefined;
+  const argCol = argName !== undefined ? colTypes.get(argName) : undefined;
   if (name === "arrow_cast") {
     const a = args(s + 1);
     const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;

@@ -316,22 +316,27 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
   return { exprEnd: e, hasAlias: false };
 }
 
-/** The items of the first depth-0 SELECT list (after any WITH clause), as token ranges. */
+/**
+ * The items of the first SELECT list at the level of tokens `[from, to)` (after any WITH clause), as
+ * token ranges.
+ */
 export function findTopSelect(
   toks: Token[],
   match: number[],
+  from = 0,
+  to = toks.length,
 ): { items: Array<[number, number]> } | undefined {
-  let i = 0;
-  for (; i < toks.length; i++) {
+  let i = from;
+  for (; i < to; i++) {
     if (isOp(toks[i], "(")) i = match[i];
     else if (isKeyword(toks[i], "SELECT")) break;
   }
-  if (i >= toks.length) return undefined;
+  if (i >= to) return undefined;
   let s = i + 1;
   if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
   const items: Array<[number, number]> = [];
   let k = s;
-  for (; k < toks.length; k++) {
+  for (; k < to; k++) {
     const t = toks[k];
     if (isOp(t, "(")) {
       k = match[k];

@@ -31,6 +31,8 @@ import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
+import { planCtes } from "./rewrite/ctes.ts";
+import { compoundTypes } from "./rewrite/union_types.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -64,10 +66,13 @@ const SIZE_COLUMNS = new Set([
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const q = new QueryTokens(tokensIn, new Cursor(tokensIn, env.sql));
   const ctes = cteNames(q);
+  for (const c of env.ctes ?? []) ctes.add(c.name);
   const limit = scanLimitAndPlaceholders(q);
   const refs = resolveTableRefs(q, env, ctes, limit);
   const views = inlineViews(refs, refs.views, env, rewriteQuery);
-  inlineDerivedTables(q, refs, views, env, ctes, rewriteQuery);
+  const planned = planCtes(q, refs, views, env, rewriteQuery);
+  const inner = { ...env, ctes: planned.ctes };
+  inlineDerivedTables(q, refs, views, inner, planned.unplanned, planned.spans, rewriteQuery);
   const time = timeScope(q, env, [...refs.tables, ...views.relations], columnTypes(refs, views.relations));
   for (const extra of [recursionGuards(q), valuesColumnAliases(q)]) {
     // all of a rewrite's pieces or none: half of one would break the statement
@@ -94,7 +99,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       outCtx,
       ...rangeSource(q, range, env, ctes, rewriteQuery),
     })
-    : renderQuery(q, env, emitter, outCtx);
+    : renderQuery(q, env, emitter, outCtx, refs.replacements);
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
@@ -125,17 +130,25 @@ function renderQuery(
   env: RewriteEnv,
   emitter: Emitter,
   outCtx: OutputContext,
+  replacements: TableRefs["replacements"],
 ): { sql: string; hints: Array<DataType | undefined> } {
   const { toks, match } = q;
   const { emit, gap, tokenText } = emitter;
   const hints: Array<DataType | undefined> = [];
   const top = findTopSelect(toks, match);
   if (!top) return { sql: emit(0, toks.length), hints };
+  const compound = compoundTypes(outCtx);
+  // the later SELECTs' columns are cast where they stand; the first's below, keeping their names
+  const first = new Set(top.items.map(([s]) => s));
+  for (const [s, cast] of compound.casts) {
+    if (!first.has(s)) {
+      replacements.set(s, { end: cast.end, text: `CAST(${emit(s, cast.end).trim()} AS ${cast.to})` });
+    }
+  }
   let out = emit(0, top.items[0][0]);
   let starSeen = false;
   top.items.forEach(([s, e], idx) => {
     if (idx > 0) out += emit(top.items[idx - 1][1], s);
-    const itemText = emit(s, e);
     const { exprEnd, hasAlias } = aliasOf(toks, s, e);
     const original = originalText(env.sql, toks, s, exprEnd);
     const rewritten = emit(s, exprEnd).trim();
@@ -143,10 +156,15 @@ function renderQuery(
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
-    out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
+    const cast = compound.casts.get(s);
+    // a cast column keeps its name (it is a column reference, named as its column)
+    out += cast
+      ? `${gap(s)}CAST(${rewritten} AS ${cast.to})` +
+        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? toks[exprEnd - 1].value)}`)
+      : emit(s, e) + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
     // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
     if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
-    if (!starSeen) hints[idx] = itemHint(outCtx, s, exprEnd);
+    if (!starSeen) hints[idx] = compound.types[idx] ?? itemHint(outCtx, s, exprEnd);
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };

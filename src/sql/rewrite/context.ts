@@ -5,6 +5,7 @@ import type { TimeUnit } from "../../common/time_unit.ts";
 import type { Storage, TableMeta } from "../../storage/mod.ts";
 import type { Token } from "../lexer.ts";
 import type { QueryTokens } from "../query_tokens.ts";
+import type { PlannedView } from "./views.ts";
 
 /** What a rewrite needs to know. */
 export interface RewriteEnv {
@@ -18,6 +19,17 @@ export interface RewriteEnv {
   defaultUnit?: TimeUnit;
   /** The views being expanded around this query, outermost first (`greptime.db.name`). */
   views?: string[];
+  /** The CTEs of the queries around this one, rewritten on their own (it may name them). */
+  ctes?: readonly PlannedCte[];
+}
+
+/** A CTE rewritten on its own, so that a subquery rewritten apart from its query still sees it. */
+export interface PlannedCte {
+  /** Its lowercased name. */
+  name: string;
+  /** Its SQLite definition, `name(columns) AS (query)`, to prefix to a subquery that names it. */
+  definition: string;
+  planned: PlannedView;
 }
 
 /** The replacement of the tokens from some index up to (not including) `next`. */

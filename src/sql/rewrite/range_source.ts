@@ -14,6 +14,7 @@ import type { RewriteEnv } from "./context.ts";
 import type { RangeQuery } from "./range_parse.ts";
 import type { RangeTable } from "./range_select.ts";
 import { outputColumns, type ViewColumn } from "./views.ts";
+import { withCtes } from "./ctes.ts";
 
 type Rewrite = (tokens: Token[], env: RewriteEnv) => Rewritten;
 
@@ -80,16 +81,20 @@ export function rangeSource(
   // the source's columns, read by preparing `[WITH …] SELECT * FROM <source>` on its own
   const withText = rq.ctes ? originalText(env.sql, toks, 0, rq.ctes[1]) + " " : "";
   const sql = `${withText}SELECT * FROM ${originalText(env.sql, toks, start, end)}`;
-  const query = rewrite(tokenize(sql), {
+  const tokens = tokenize(sql);
+  const query = rewrite(tokens, {
     storage: env.storage,
     db: env.db,
     sql,
     timezone: env.timezone,
     ...(env.defaultUnit ? { defaultUnit: env.defaultUnit } : {}),
     ...(env.views ? { views: env.views } : {}),
+    // a range query nested in a subquery reads the CTEs of the query around it
+    ...(env.ctes?.length ? { ctes: env.ctes } : {}),
   });
   const shown = alias ?? (parts.length ? parts.join(".") : "the subquery in FROM");
-  const table = keptTimeIndex(outputColumns(env.storage, query), query.tables, shown);
+  const prepared = { ...query, sql: withCtes(env.ctes ?? [], tokens, query.sql) };
+  const table = keptTimeIndex(outputColumns(env.storage, prepared), query.tables, shown);
   return {
     table,
     relation,

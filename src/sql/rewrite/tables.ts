@@ -25,6 +25,10 @@ export interface TableRefs {
   traceRefs: TraceRef[];
   /** References to views (their replacements come from `views.ts`). */
   views: ViewRef[];
+  /** The CTE names referenced (lowercased). */
+  cteRefs: string[];
+  /** The opening bracket of each subquery in a FROM list or after JOIN (a derived table). */
+  derived: number[];
 }
 
 // Functions whose argument syntax uses FROM without naming a table.
@@ -47,6 +51,8 @@ export function resolveTableRefs(
     relations: [],
     traceRefs: [],
     views: [],
+    cteRefs: [],
+    derived: [],
   };
   for (let i = 0; i < toks.length; i++) {
     if (isKeyword(toks[i], "FROM")) {
@@ -69,8 +75,16 @@ function parseRef(
   start: number,
   inList: boolean,
 ): void {
-  const { toks, parent, lower } = q;
+  const { toks, parent, lower, match } = q;
   let j = start;
+  if (isOp(toks[j], "(") && match[j] > j) {
+    refs.derived.push(j);
+    // `FROM (SELECT …) AS d, t`: the list goes on after the subquery's alias
+    let { after } = aliasAt(q, match[j] + 1);
+    if (isOp(toks[after], "(") && match[after] > after) after = match[after] + 1;
+    if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+    return;
+  }
   if (!toks[j] || (toks[j].kind !== "ident" && toks[j].kind !== "qident")) return;
   if (isKeyword(toks[j], "LATERAL", "UNNEST")) return;
   const parts = [lower(toks[j])];
@@ -82,19 +96,9 @@ function parseRef(
     j += 2;
   }
   if (isOp(toks[j], "(")) return;
-  let alias: string | undefined;
-  let after = j;
-  if (isKeyword(toks[j], "AS") && toks[j + 1]) {
-    alias = toks[j + 1].value;
-    after = j + 2;
-  } else if (
-    toks[j] &&
-    (toks[j].kind === "qident" || (toks[j].kind === "ident" && !NOT_ALIAS.has(toks[j].text.toUpperCase())))
-  ) {
-    alias = toks[j].value;
-    after = j + 1;
-  }
+  const { alias, after } = aliasAt(q, j);
   const isCte = parts.length === 1 && ctes.has(parts[0]);
+  if (isCte) refs.cteRefs.push(parts[0]);
   if (parent[start] === -1) refs.relations.push(alias ?? parts[parts.length - 1]);
   if (!isCte) {
     const resolved = resolveTableRef(env.storage, env.db, parts);
@@ -109,6 +113,16 @@ function parseRef(
     else refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
   }
   if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+}
+
+/** The alias of a table reference whose name ends before token `j`, and the token after it. */
+function aliasAt(q: QueryTokens, j: number): { alias?: string; after: number } {
+  const t = q.toks[j];
+  if (isKeyword(t, "AS") && q.toks[j + 1]) return { alias: q.toks[j + 1].value, after: j + 2 };
+  if (t && (t.kind === "qident" || (t.kind === "ident" && !NOT_ALIAS.has(t.text.toUpperCase())))) {
+    return { alias: t.value, after: j + 1 };
+  }
+  return { after: j };
 }
 
 /** A relation's columns, as typing needs them (a table's, or a view's of known type). */

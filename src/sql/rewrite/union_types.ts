@@ -1,0 +1,101 @@
+/**
+ * The output types of a compound query (`UNION [ALL]`, `INTERSECT`, `EXCEPT`) as DataFusion
+ * coerces them across its SELECTs: `SELECT w … UNION ALL SELECT v …` of a BIGINT and a DOUBLE is
+ * Float64, and `SELECT NULL … UNION ALL SELECT ts …` is the timestamp. SQLite reports the first
+ * SELECT's declared type (and nothing for a NULL), so a first-SELECT column whose type changes is
+ * cast to the common type, which then comes as a hint.
+ */
+import type { DataType } from "../../common/rows.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import type { OutputContext } from "../output_columns.ts";
+import { columnRefName, selectItemType } from "../output_columns.ts";
+import { aliasOf, findTopSelect } from "../query_tokens.ts";
+
+/** The common type of each output column, and the column references to cast to it. */
+export interface CompoundTypes {
+  /** By position (undefined where it is not known). */
+  types: Array<DataType | undefined>;
+  /**
+   * Column references of another type than their output column's, by first token: SQLite reports a
+   * column's declared type (the first SELECT's at the top, the last one's through a subquery), so
+   * they are cast as DataFusion casts them, and the common type comes as a hint.
+   */
+  casts: Map<number, { end: number; to: "REAL" | "INTEGER" }>;
+}
+
+const SIGNED = ["Int8", "Int16", "Int32", "Int64"];
+const UNSIGNED = ["UInt8", "UInt16", "UInt32", "UInt64"];
+const FLOATS = ["Float32", "Float64"];
+
+/** The type a literal item has in a SELECT (`"null"` for NULL, which takes the others' type). */
+function literalType(c: OutputContext, s: number, e: number): DataType | "null" | undefined {
+  const t = c.q.toks[s];
+  if (e - s !== 1) return undefined;
+  if (isKeyword(t, "NULL")) return "null";
+  if (t.kind === "number") return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+  return t.kind === "string" ? "String" : undefined;
+}
+
+/** The widest of `types` in one family (ordered narrow to wide), if all are of it. */
+function widest(types: DataType[], family: string[]): DataType | undefined {
+  if (!types.every((t) => family.includes(t))) return undefined;
+  return family[Math.max(...types.map((t) => family.indexOf(t)))] as DataType;
+}
+
+/** DataFusion's common type of the SELECTs' types of one column; undefined where it is not known. */
+function commonType(types: Array<DataType | "null" | undefined>): DataType | undefined {
+  if (types.some((t) => t === undefined)) return undefined;
+  const known = types.filter((t): t is DataType => t !== "null");
+  if (known.length === 0) return undefined;
+  if (known.every((t) => t === known[0])) return known[0];
+  const numeric = [...SIGNED, ...UNSIGNED, ...FLOATS];
+  if (known.some((t) => FLOATS.includes(t)) && known.every((t) => numeric.includes(t))) {
+    return widest(known, FLOATS) ?? "Float64";
+  }
+  return widest(known, SIGNED) ?? widest(known, UNSIGNED);
+}
+
+/** The token ranges of the SELECTs of the query's outermost compound, if it has more than one. */
+function compoundArms(c: OutputContext): Array<[number, number]> {
+  const { toks, parent } = c.q;
+  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
+  if (first < 0) return [];
+  const arms: Array<[number, number]> = [];
+  let start = first;
+  for (let i = first; i <= toks.length; i++) {
+    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
+      continue;
+    }
+    arms.push([start, i]);
+    start = isKeyword(toks[i + 1], "ALL", "DISTINCT") ? i + 2 : i + 1;
+  }
+  return arms.length > 1 ? arms : [];
+}
+
+/**
+ * The common types of a compound query's output columns (none when the query is not compound, or
+ * any SELECT has a `*`).
+ */
+export function compoundTypes(c: OutputContext): CompoundTypes {
+  const { toks, match } = c.q;
+  const none: CompoundTypes = { types: [], casts: new Map() };
+  const arms = compoundArms(c).map(([a, b]) =>
+    (findTopSelect(toks, match, a, b)?.items ?? []).map(([s, e]): [number, number] => [
+      s,
+      aliasOf(toks, s, e).exprEnd,
+    ])
+  );
+  if (arms.length === 0 || arms.some((items) => items.some(([, e]) => isOp(toks[e - 1], "*")))) return none;
+  const typed = arms.map((items) => items.map(([s, e]) => literalType(c, s, e) ?? selectItemType(c, s, e)));
+  const types = arms[0].map((_, col) => commonType(typed.map((items) => items[col])));
+  const casts: CompoundTypes["casts"] = new Map();
+  arms.forEach((items, arm) =>
+    items.forEach(([s, e], col) => {
+      const type = types[col];
+      if (!type || typed[arm][col] === type || columnRefName(c.q, [s, e]) === undefined) return;
+      if (FLOATS.includes(type)) casts.set(s, { end: e, to: "REAL" });
+      else if ([...SIGNED, ...UNSIGNED].includes(type)) casts.set(s, { end: e, to: "INTEGER" });
+    })
+  );
+  return { types, casts };
+}
