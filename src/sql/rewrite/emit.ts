@@ -25,6 +25,8 @@ export class Emitter {
   private readonly lazy = new Map<number, LazyRewrite>();
   /** Lazy rewrites being rendered (their own start must then emit plainly). */
   private readonly active = new Set<number>();
+  /** Tokens whose NULLS ordering the rendering under way has written (a rewrite may emit its inner tokens). */
+  private suffixed = new Set<number>();
 
   constructor(
     q: QueryTokens,
@@ -69,14 +71,24 @@ export class Emitter {
   emit = (a: number, b: number): string => {
     let out = "";
     for (let i = a; i < b;) {
-      const l = this.active.has(i) ? undefined : this.lazy.get(i);
-      const r: TokenRewrite | undefined = l ? { next: l.end, text: l.render() } : this.replacement(i);
-      const s = r ? undefined : rewriteToken(this.ctx, i);
+      const outer = this.suffixed;
+      this.suffixed = new Set();
+      let r: TokenRewrite | undefined, s: TokenRewrite | undefined, inner: Set<number>;
+      try {
+        const l = this.active.has(i) ? undefined : this.lazy.get(i);
+        r = l ? { next: l.end, text: l.render() } : this.replacement(i);
+        s = r ? undefined : rewriteToken(this.ctx, i);
+      } finally {
+        inner = this.suffixed;
+        this.suffixed = outer;
+      }
       const next = r ? r.next : s ? s.next : i + 1;
       out += this.gap(i) + (r ? r.text : s ? s.text : this.tokenText(this.toks[i]));
       for (let k = i; k < next; k++) {
         const suffix = this.nullsOrder.get(k);
-        if (suffix) out += suffix;
+        // a rewrite that emitted its inner tokens (a call's arguments) wrote their suffix already
+        if (suffix && !inner.has(k)) out += suffix;
+        if (suffix) outer.add(k);
       }
       i = next;
     }
