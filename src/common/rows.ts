@@ -27,6 +27,9 @@ export type DataType =
   /** `Decimal128(precision, scale)`, shown as `Decimal(10, 2)` (src/common/decimal.ts). */
   | `Decimal(${number}, ${number})`;
 
+/** The type of a query's output column: a column's, or one only expressions have (intervals). */
+export type ResultType = DataType | "IntervalMonthDayNano";
+
 /** GreptimeDB's semantic types of a column. */
 export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";
 

@@ -7,7 +7,7 @@
  * each expression segment (`time_scope`), token rewrites (`tokens`), the call table (`functions`)
  * and rendering (`emit`).
  */
-import type { DataType } from "../common/rows.ts";
+import type { DataType, ResultType } from "../common/rows.ts";
 import { invalidArguments, unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent } from "../storage/table.ts";
@@ -30,6 +30,8 @@ import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
+import { seriesTables } from "./rewrite/series.ts";
+import { INTERVAL_TYPE, intervalNs } from "./rewrite/interval_arith.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -37,7 +39,7 @@ export type { RewriteEnv } from "./rewrite/context.ts";
 export interface Rewritten {
   sql: string;
   /** Data types of output columns that SQLite cannot report (time functions), by position. */
-  hints: Array<DataType | undefined>;
+  hints: Array<ResultType | undefined>;
   /** The database whose connection must run the query (all its tables live there). */
   database: string;
   /** Types of columns that reach the result through an expression (null-tag mapping), by name. */
@@ -76,6 +78,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
+  for (const [at, r] of seriesTables(q, refs.series, emitter.emit)) refs.replacements.set(at, r);
   const outCtx: OutputContext = {
     q,
     relations: refs.relations,
@@ -91,6 +94,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
+  // a series' column keeps its type when no row tells it
+  if (refs.series.length > 0 && !types.has("value")) types.set("value", "Int64");
   return {
     sql,
     hints,
@@ -118,10 +123,10 @@ function renderQuery(
   env: RewriteEnv,
   emitter: Emitter,
   outCtx: OutputContext,
-): { sql: string; hints: Array<DataType | undefined> } {
+): { sql: string; hints: Array<ResultType | undefined> } {
   const { toks, match } = q;
   const { emit, gap, tokenText } = emitter;
-  const hints: Array<DataType | undefined> = [];
+  const hints: Array<ResultType | undefined> = [];
   const top = findTopSelect(toks, match);
   if (!top) return { sql: emit(0, toks.length), hints };
   let out = emit(0, top.items[0][0]);
@@ -136,10 +141,13 @@ function renderQuery(
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
-    out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
     // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
     if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
     if (!starSeen) hints[idx] = itemHint(outCtx, s, exprEnd);
+    const item = hints[idx] === INTERVAL_TYPE
+      ? `${gap(s)}${intervalNs(q, s, exprEnd)}${emit(exprEnd, e)}`
+      : itemText;
+    out += item + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };

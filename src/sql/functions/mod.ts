@@ -10,11 +10,13 @@ import { DECIMAL_AGGREGATES, DECIMAL_SCALARS } from "./decimals.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
 import { ORDERED_AGGREGATES } from "./ordered.ts";
+import { NON_NULL_AGGREGATES } from "./non_null_values.ts";
 import { GREPTIME_SCALARS } from "./greptime.ts";
 import { IP_SCALARS } from "./ip.ts";
 import { DATE_SCALARS } from "./dates.ts";
 import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
+import { SERIES_SCALARS } from "./series.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -45,12 +47,14 @@ const SCALARS: Record<string, ScalarDef> = {
   ...IP_SCALARS,
   ...DATE_SCALARS,
   ...DATAFUSION_SCALARS,
+  ...SERIES_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {
   ...OTHER_AGGREGATES,
   ...DECIMAL_AGGREGATES,
   ...ORDERED_AGGREGATES,
+  ...NON_NULL_AGGREGATES,
 };
 
 /** Names of the functions this module provides, for the rewriter's checks. */

@@ -7,6 +7,7 @@ import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import type { RewriteEnv } from "./context.ts";
 import { isTraceTable, type TraceRef } from "./trace_bound.ts";
 import type { ViewRef } from "./views.ts";
+import { isSeriesFunction, type SeriesRef } from "./series.ts";
 
 /** The tables a query names and how their references are rewritten. */
 export interface TableRefs {
@@ -25,6 +26,8 @@ export interface TableRefs {
   traceRefs: TraceRef[];
   /** References to views (their replacements come from `views.ts`). */
   views: ViewRef[];
+  /** Table functions generating series (`generate_series(…)`, `range(…)`; rendered by `series.ts`). */
+  series: SeriesRef[];
 }
 
 // Functions whose argument syntax uses FROM without naming a table.
@@ -47,6 +50,7 @@ export function resolveTableRefs(
     relations: [],
     traceRefs: [],
     views: [],
+    series: [],
   };
   for (let i = 0; i < toks.length; i++) {
     if (isKeyword(toks[i], "FROM")) {
@@ -81,19 +85,15 @@ function parseRef(
     parts.push(lower(toks[j + 1]));
     j += 2;
   }
-  if (isOp(toks[j], "(")) return;
-  let alias: string | undefined;
-  let after = j;
-  if (isKeyword(toks[j], "AS") && toks[j + 1]) {
-    alias = toks[j + 1].value;
-    after = j + 2;
-  } else if (
-    toks[j] &&
-    (toks[j].kind === "qident" || (toks[j].kind === "ident" && !NOT_ALIAS.has(toks[j].text.toUpperCase())))
-  ) {
-    alias = toks[j].value;
-    after = j + 1;
+  if (isOp(toks[j], "(")) {
+    if (parts.length !== 1 || !isSeriesFunction(parts[0])) return;
+    refs.series.push({ name: parts[0], start });
+    const { alias, after } = readAlias(q, q.match[j] + 1);
+    if (parent[start] === -1) refs.relations.push(alias ?? parts[0]);
+    if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+    return;
   }
+  const { alias, after } = readAlias(q, j);
   const isCte = parts.length === 1 && ctes.has(parts[0]);
   if (parent[start] === -1) refs.relations.push(alias ?? parts[parts.length - 1]);
   if (!isCte) {
@@ -109,6 +109,19 @@ function parseRef(
     else refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
   }
   if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+}
+
+/** The alias after a table reference (`AS a` or `a`) and the token after it. */
+function readAlias(q: QueryTokens, j: number): { alias?: string; after: number } {
+  const { toks } = q;
+  if (isKeyword(toks[j], "AS") && toks[j + 1]) return { alias: toks[j + 1].value, after: j + 2 };
+  if (
+    toks[j] &&
+    (toks[j].kind === "qident" || (toks[j].kind === "ident" && !NOT_ALIAS.has(toks[j].text.toUpperCase())))
+  ) {
+    return { alias: toks[j].value, after: j + 1 };
+  }
+  return { after: j };
 }
 
 /** A relation's columns, as typing needs them (a table's, or a view's of known type). */
