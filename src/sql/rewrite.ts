@@ -78,14 +78,17 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
-  for (const [at, r] of seriesTables(q, refs.series, emitter.emit)) refs.replacements.set(at, r);
+  const series = seriesTables(emitter.ctx, refs.series);
+  for (const [at, r] of series.replacements) refs.replacements.set(at, r);
   const outCtx: OutputContext = {
     q,
     relations: refs.relations,
     colTypes: time.colTypes,
     isTsColumn: time.isTsColumn,
     unitAt: time.unitAt,
-    viewTypes: views.columnTypes,
+    viewTypes: series.replacements.size > 0 && !views.columnTypes.has("value")
+      ? new Map([...views.columnTypes, ["value", series.valueType]])
+      : views.columnTypes,
   };
   const range = parseRangeQuery(q);
   const { sql, hints } = range
@@ -95,7 +98,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
   // a series' column keeps its type when no row tells it
-  if (refs.series.length > 0 && !types.has("value")) types.set("value", "Int64");
+  if (refs.series.length > 0 && !types.has("value")) types.set("value", series.valueType);
   return {
     sql,
     hints,

@@ -1,8 +1,8 @@
 /**
  * The table functions `generate_series(start, stop[, step])` and `range(start, stop[, step])` in FROM
  * over HTTP: one Int64 column `value`, the stop included by generate_series and excluded by range,
- * negative steps, NULL bounds (no rows), joins and aliases; a zero step, non-integer bounds and
- * series past 10M rows fail with a 400 instead of running on.
+ * negative steps, NULL bounds (no rows), joins and aliases, timestamps with an interval step; a zero
+ * step, non-integer bounds and series past 10M rows fail with a 400 instead of running on.
  */
 import { startTestServer } from "../helpers/server.ts";
 import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
@@ -37,6 +37,40 @@ const CASES: TypedCase[] = [
     sql: "SELECT count(*) AS c, sum(value) AS s FROM range(0, 1000000)",
     columns: [["c", "Int64"], ["s", "Int64"]],
     rows: [[1_000_000, 499_999_500_000]],
+  },
+  // timestamps with an interval step: values of the start's type
+  {
+    sql: "SELECT * FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-01 03:00:00', " +
+      "INTERVAL '1 hour')",
+    columns: [["value", "TimestampMillisecond"]],
+    rows: [[1704067200000], [1704070800000], [1704074400000], [1704078000000]],
+  },
+  {
+    sql: "SELECT value AS t FROM range('2024-01-01 00:00:00'::TIMESTAMP, '2024-01-01 03:00:00'::TIMESTAMP, " +
+      "INTERVAL '1 hour' + INTERVAL '30 minutes') ORDER BY t DESC",
+    columns: [["t", "TimestampMillisecond"]],
+    rows: [[1704072600000], [1704067200000]],
+  },
+  {
+    sql: "SELECT count(*) AS c FROM generate_series(now() - INTERVAL '1 hour', now(), INTERVAL '1 minute')",
+    columns: [["c", "Int64"]],
+    rows: [[61]],
+  },
+  {
+    sql: "SELECT * FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-02 00:00:00')",
+    code: 1004,
+    error: /generate_series over timestamps needs an interval step/,
+  },
+  {
+    sql: "SELECT * FROM range(DATE '2024-01-01', DATE '2024-01-03', INTERVAL '1 day')",
+    code: 1004,
+    error: /range over dates is not supported/,
+  },
+  {
+    sql: "SELECT * FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-01 03:00:00', " +
+      "INTERVAL '1 ms')",
+    code: 3000,
+    error: /would generate 10800001 rows/,
   },
   {
     sql: "SELECT * FROM generate_series(1, 20000000)",

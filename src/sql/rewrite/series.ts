@@ -1,12 +1,17 @@
 /**
  * DataFusion's table functions `generate_series(start, stop[, step])` and `range(start, stop[, step])`
- * in FROM: one Int64 column `value` from start up to stop (generate_series includes it, range stops
- * before it); with one argument the series starts at 0. SQLite here has no generate_series, so the
- * call becomes a recursive CTE in a subquery, which gets the cancellation check every recursion
- * written by a user gets (recursion_guard.ts) and a row cap checked before the first row.
+ * in FROM: one column `value` from start up to stop (generate_series includes it, range stops before
+ * it); with one argument the series starts at 0. Integers make Int64 values; a timestamp start with an
+ * interval step makes timestamps of the start's type. SQLite here has no generate_series, so the
+ * call becomes a recursive CTE in a subquery, which checks for cancellation as every recursion a user
+ * writes does (recursion_guard.ts) and is capped in rows before its first row.
  */
 import { invalidArguments } from "../../common/errors.ts";
-import type { QueryTokens } from "../query_tokens.ts";
+import type { DataType } from "../../common/rows.ts";
+import { isTimestampType } from "../../storage/datatypes.ts";
+import { itemHint } from "../output_columns.ts";
+import type { RewriteCtx } from "./context.ts";
+import { isIntervalExpr } from "./interval_arith.ts";
 
 /** The table functions generating series, by name: whether the stop value is included. */
 const SERIES_FUNCTIONS = new Map([["generate_series", true], ["range", false]]);
@@ -26,22 +31,39 @@ export function isSeriesFunction(name: string): boolean {
   return SERIES_FUNCTIONS.has(name);
 }
 
-/** Replacements (token → text) turning each series call into a subquery over a recursive CTE. */
-export function seriesTables(
-  q: QueryTokens,
-  refs: readonly SeriesRef[],
-  emit: (a: number, b: number) => string,
-): Map<number, { end: number; text: string }> {
-  const out = new Map<number, { end: number; text: string }>();
-  for (const ref of refs) {
+/** What the series calls become: replacements (token → text) and the type of their `value` column. */
+export interface SeriesTables {
+  replacements: Map<number, { end: number; text: string }>;
+  /** The type of `value`: Int64, or the timestamp type of the first timestamp series. */
+  valueType: DataType;
+}
+
+/** Turns each series call into a subquery over a recursive CTE. */
+export function seriesTables(c: RewriteCtx, refs: readonly SeriesRef[]): SeriesTables {
+  const { q } = c;
+  const out: SeriesTables = { replacements: new Map(), valueType: "Int64" };
+  for (const ref of [...refs].reverse()) {
     const open = ref.start + 1;
     const close = q.match[open];
-    const args = q.args(open).map(([s, e]) => emit(s, e).trim());
+    const ranges = q.args(open);
+    const args = ranges.map(([s, e]) => c.emit(s, e).trim());
     if (args.length < 1 || args.length > 3) {
       throw invalidArguments(`${ref.name} expects 1 to 3 arguments (start, stop, step), got ${args.length}`);
     }
+    const type = itemHint({ q, relations: [], ...c.time }, ranges[0][0], ranges[0][1]);
+    if (type === "Date") {
+      throw invalidArguments(`${ref.name} over dates is not supported; cast the bounds to TIMESTAMP`);
+    }
+    if (type && isTimestampType(type)) {
+      if (args.length !== 3 || !isIntervalExpr(q, ranges[2][0], ranges[2][1])) {
+        throw invalidArguments(
+          `${ref.name} over timestamps needs an interval step: ${ref.name}(start, stop, INTERVAL '1 hour')`,
+        );
+      }
+      out.valueType = type as DataType;
+    }
     const [start, stop, step] = args.length === 1 ? ["0", args[0], "1"] : [args[0], args[1], args[2] ?? "1"];
-    out.set(ref.start, { end: close + 1, text: seriesSql(ref.name, start, stop, step) });
+    out.replacements.set(ref.start, { end: close + 1, text: seriesSql(ref.name, start, stop, step) });
   }
   return out;
 }
