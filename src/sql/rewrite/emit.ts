@@ -72,7 +72,8 @@ export class Emitter {
     let out = "";
     for (let i = a; i < b;) {
       const outer = this.suffixed;
-      this.suffixed = new Set();
+      // only a query with ORDER BY items has suffixes to keep track of
+      if (this.nullsOrder.size > 0) this.suffixed = new Set();
       let r: TokenRewrite | undefined, s: TokenRewrite | undefined, inner: Set<number>;
       try {
         const l = this.active.has(i) ? undefined : this.lazy.get(i);
