@@ -29,6 +29,9 @@ export type DataType =
   /** `VECTOR(dim)`: dim little-endian f32s in one binary (src/common/vector.ts). */
   | `Vector(${number})`;
 
+/** The type of a query's output column: a column's, or one only expressions have (intervals). */
+export type ResultType = DataType | "IntervalMonthDayNano";
+
 /** GreptimeDB's semantic types of a column. */
 export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";
 

@@ -2,13 +2,14 @@
  * Names and data types of output columns where SQLite's own would differ from GreptimeDB's:
  * expressions have no declared type, and DataFusion names `avg(cpu)` as `avg(monitor.cpu)`.
  */
-import type { DataType } from "../common/rows.ts";
+import type { DataType, ResultType } from "../common/rows.ts";
 import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
 import { castAs, castTarget } from "./cast_type.ts";
 import { decimalAggregateType } from "./rewrite/decimals.ts";
 import { decimalExprHint } from "./rewrite/decimal_arith.ts";
 import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
 import { isDateArg } from "./rewrite/session_calls.ts";
+import { hasIntervalGroup, INTERVAL_TYPE, isIntervalExpr } from "./rewrite/interval_arith.ts";
 import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { aliasOf, CMP_OPS, findTopSelect, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
@@ -258,7 +259,9 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | 
 export function selectItemType(c: OutputContext, s: number, e: number): DataType | undefined {
   const column = columnRefName(c.q, [s, e]);
   if (column !== undefined) return c.viewTypes?.get(column) ?? c.colTypes.get(column);
-  return itemHint(c, s, e);
+  // an interval is no column type: a subquery or UNION arm of one stays untyped
+  const hint = itemHint(c, s, e);
+  return hint === "IntervalMonthDayNano" ? undefined : hint;
 }
 
 /** The lowercased column name of tokens `[a, b)` when they are a column reference (`col`, `rel.col`). */
@@ -268,8 +271,25 @@ export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string 
   return last.kind === "ident" || last.kind === "qident" ? q.lower(last) : undefined;
 }
 
+/** The type of `ts ± <interval expression> …` (DataFusion keeps the timestamp's type). */
+function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | undefined {
+  const { toks } = c.q;
+  const unit = c.isTsColumn(s);
+  if (!unit || !isOp(toks[s + 1], "+", "-")) return undefined;
+  // the operands after the column, split at the + and - between them
+  let start = s + 2;
+  for (let k = s + 2; k <= e; k++) {
+    if (k < e && isOp(toks[k], "(")) k = c.q.match[k];
+    else if (k === e || (isOp(toks[k], "+", "-") && isOperandEnd(toks[k - 1]) && k > start)) {
+      if (!isIntervalExpr(c.q, start, k)) return undefined;
+      start = k + 1;
+    }
+  }
+  return timestampType(unit);
+}
+
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
-export function itemHint(c: OutputContext, s: number, e: number): DataType | undefined {
+export function itemHint(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
   const { colTypes, isTsColumn, unitAt } = c;
   const t = toks[s];
@@ -282,8 +302,11 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
       isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS")
     )
   ) return "Boolean";
+  if (isIntervalExpr(c.q, s, e)) return INTERVAL_TYPE;
+  const shifted = shiftedTimestamp(c, s, e);
+  if (shifted) return shifted;
   if (
-    flat.some((x) => isKeyword(x, "INTERVAL")) &&
+    (flat.some((x) => isKeyword(x, "INTERVAL")) || hasIntervalGroup(c.q, s, e)) &&
     flat.every((x) => x.kind !== "op" || isOp(x, "+", "-", "(", ")"))
   ) {
     const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);

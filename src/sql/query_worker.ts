@@ -6,7 +6,7 @@
 /// <reference lib="deno.worker" />
 import { DatabaseSync } from "node:sqlite";
 import { errorToData, PetrelError } from "../common/errors.ts";
-import type { DataType } from "../common/rows.ts";
+import type { DataType, ResultType } from "../common/rows.ts";
 import { registerSqlFunctions, setCancelFlag } from "./functions/mod.ts";
 import { mapSqliteError, type QueryStats, runQuery } from "./results.ts";
 
@@ -19,7 +19,7 @@ export interface QueryRequest {
   main: string;
   nowal: string;
   sql: string;
-  hints: Array<DataType | undefined>;
+  hints: Array<ResultType | undefined>;
   nameTypes: Array<[string, DataType]>;
   /** EXPLAIN ANALYZE: answer what the run measured too (`stats`). */
   analyze?: boolean;

@@ -6,7 +6,7 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { storageFailure } from "../common/storage_errors.ts";
 import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
-import type { DataType, QueryOutput, ResultColumn, Value } from "../common/rows.ts";
+import type { DataType, QueryOutput, ResultColumn, ResultType, Value } from "../common/rows.ts";
 import { decodeTextColumns, isTextType } from "../storage/nul_text.ts";
 import { takeFunctionError } from "./functions/mod.ts";
 import { decimalSpec, formatScaled, isDecimalType, scaledFromSql } from "../common/decimal.ts";
@@ -114,7 +114,12 @@ function renderDecimals(raw: unknown[][], i: number, scale: number): void {
 }
 
 /** Types whose values pass 2^53 routinely, so rows must be read as bigints. */
-const WIDE_TYPES = new Set<string>(["TimestampMicrosecond", "TimestampNanosecond", "UInt64"]);
+const WIDE_TYPES = new Set<string>([
+  "TimestampMicrosecond",
+  "TimestampNanosecond",
+  "UInt64",
+  "IntervalMonthDayNano",
+]);
 
 function readRows(stmt: StatementSync, bigints: boolean): unknown[][] {
   stmt.setReadBigInts(bigints);
@@ -144,9 +149,9 @@ export interface QueryStats {
 /** The GreptimeDB types of a prepared query's columns that are known before it runs. */
 export function knownTypes(
   stmt: StatementSync,
-  hints: Array<DataType | undefined> = [],
+  hints: Array<ResultType | undefined> = [],
   nameTypes?: Map<string, DataType>,
-): Array<DataType | undefined> {
+): Array<ResultType | undefined> {
   return stmt.columns().map((c, i) =>
     dataTypeOfDecl(c.type) ?? hints[i] ?? (c.column === null ? nameTypes?.get(c.name) : undefined)
   );
@@ -160,7 +165,7 @@ export function knownTypes(
 export function runQuery(
   conn: DatabaseSync,
   sql: string,
-  hints: Array<DataType | undefined> = [],
+  hints: Array<ResultType | undefined> = [],
   nameTypes?: Map<string, DataType>,
   stats?: QueryStats,
   retried = false,

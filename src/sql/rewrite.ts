@@ -7,7 +7,7 @@
  * each expression segment (`time_scope`), token rewrites (`tokens`), the call table (`functions`)
  * and rendering (`emit`).
  */
-import type { DataType } from "../common/rows.ts";
+import type { DataType, ResultType } from "../common/rows.ts";
 import { unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent } from "../storage/table.ts";
@@ -33,6 +33,8 @@ import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
 import { planCtes } from "./rewrite/ctes.ts";
 import { compoundTypes } from "./rewrite/union_types.ts";
+import { seriesTables } from "./rewrite/series.ts";
+import { INTERVAL_TYPE, intervalNs } from "./rewrite/interval_arith.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -40,7 +42,7 @@ export type { RewriteEnv } from "./rewrite/context.ts";
 export interface Rewritten {
   sql: string;
   /** Data types of output columns that SQLite cannot report (time functions), by position. */
-  hints: Array<DataType | undefined>;
+  hints: Array<ResultType | undefined>;
   /** The database whose connection must run the query (all its tables live there). */
   database: string;
   /** Types of columns that reach the result through an expression (null-tag mapping), by name. */
@@ -82,13 +84,17 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
+  const series = seriesTables(emitter.ctx, refs.series);
+  for (const [at, r] of series.replacements) refs.replacements.set(at, r);
   const outCtx: OutputContext = {
     q,
     relations: refs.relations,
     colTypes: time.colTypes,
     isTsColumn: time.isTsColumn,
     unitAt: time.unitAt,
-    viewTypes: views.columnTypes,
+    viewTypes: series.replacements.size > 0 && !views.columnTypes.has("value")
+      ? new Map([...views.columnTypes, ["value", series.valueType]])
+      : views.columnTypes,
   };
   const range = parseRangeQuery(q);
   const { sql, hints } = range
@@ -103,6 +109,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
+  // a series' column keeps its type when no row tells it
+  if (refs.series.length > 0 && !types.has("value")) types.set("value", series.valueType);
   return {
     sql,
     hints,
@@ -131,10 +139,10 @@ function renderQuery(
   emitter: Emitter,
   outCtx: OutputContext,
   replacements: TableRefs["replacements"],
-): { sql: string; hints: Array<DataType | undefined> } {
+): { sql: string; hints: Array<ResultType | undefined> } {
   const { toks, match } = q;
   const { emit, gap, tokenText } = emitter;
-  const hints: Array<DataType | undefined> = [];
+  const hints: Array<ResultType | undefined> = [];
   const top = findTopSelect(toks, match);
   if (!top) return { sql: emit(0, toks.length), hints };
   const compound = compoundTypes(outCtx);
@@ -156,15 +164,20 @@ function renderQuery(
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
-    const cast = compound.casts.get(s);
-    // a cast column keeps its name (it is a column reference, named as its column)
-    out += cast
-      ? `${gap(s)}CAST(${rewritten} AS ${cast.to})` +
-        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? toks[exprEnd - 1].value)}`)
-      : emit(s, e) + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
     // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
     if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
     if (!starSeen) hints[idx] = compound.types[idx] ?? itemHint(outCtx, s, exprEnd);
+    const cast = compound.casts.get(s);
+    if (cast) {
+      // a cast column keeps its name (it is a column reference, named as its column)
+      out += `${gap(s)}CAST(${rewritten} AS ${cast.to})` +
+        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? toks[exprEnd - 1].value)}`);
+      return;
+    }
+    const item = hints[idx] === INTERVAL_TYPE
+      ? `${gap(s)}${intervalNs(q, s, exprEnd)}${emit(exprEnd, e)}`
+      : emit(s, e);
+    out += item + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };

@@ -10,12 +10,14 @@ import { DECIMAL_AGGREGATES, DECIMAL_SCALARS } from "./decimals.ts";
 import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
 import { FULLTEXT_SCALARS } from "./fulltext.ts";
 import { ORDERED_AGGREGATES } from "./ordered.ts";
+import { NON_NULL_AGGREGATES } from "./non_null_values.ts";
 import { GREPTIME_SCALARS } from "./greptime.ts";
 import { IP_SCALARS } from "./ip.ts";
 import { DATE_SCALARS } from "./dates.ts";
 import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
 import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
+import { SERIES_SCALARS } from "./series.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -47,6 +49,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...DATE_SCALARS,
   ...DATAFUSION_SCALARS,
   ...VECTOR_SCALARS,
+  ...SERIES_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {
@@ -54,6 +57,7 @@ const AGGREGATES: Record<string, AggDef> = {
   ...DECIMAL_AGGREGATES,
   ...ORDERED_AGGREGATES,
   ...VECTOR_AGGREGATES,
+  ...NON_NULL_AGGREGATES,
 };
 
 /** Names of the functions this module provides, for the rewriter's checks. */

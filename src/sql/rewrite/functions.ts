@@ -13,6 +13,7 @@ import { parseIntervalNs } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { rewriteCast } from "./casts.ts";
 import { rewriteOrderedAggregate } from "./ordered_aggregates.ts";
+import { rewriteNullTreatment } from "./null_treatment.ts";
 import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
 import { TYPED_CALLS } from "./typed_calls.ts";
 
@@ -46,6 +47,8 @@ export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined 
       );
     }
   }
+  const treated = rewriteNullTreatment(c, i);
+  if (treated) return treated;
   const handler = CALL_REWRITES.get(name) ?? SESSION_CALLS.get(name) ?? TYPED_CALLS.get(name);
   if (!handler) return undefined;
   const arg = (k: number) => (args[k] ? c.emit(args[k][0], args[k][1]).trim() : "NULL");

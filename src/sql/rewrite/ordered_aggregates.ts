@@ -26,6 +26,7 @@ export interface OrderedCall {
 /** Whether the call whose arguments open at `open` is a window function (OVER follows). */
 export function isWindowCall(q: QueryTokens, open: number): boolean {
   let k = q.match[open] + 1;
+  if (isKeyword(q.toks[k], "IGNORE", "RESPECT") && isKeyword(q.toks[k + 1], "NULLS")) k += 2;
   if (isKeyword(q.toks[k], "FILTER") && isOp(q.toks[k + 1], "(")) k = q.match[k + 1] + 1;
   return isKeyword(q.toks[k], "OVER");
 }

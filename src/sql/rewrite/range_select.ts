@@ -10,12 +10,13 @@
  * 4. the select list, ORDER BY and LIMIT run over that result, the aggregates read as columns.
  */
 import { invalidArguments } from "../../common/errors.ts";
-import type { DataType } from "../../common/rows.ts";
+import type { DataType, ResultType } from "../../common/rows.ts";
 import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
 import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
 import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
+import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
 import { originalText, SYNTHETIC } from "../query_tokens.ts";
 import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv } from "./context.ts";
@@ -60,7 +61,7 @@ const aggCol = (j: number) => qi(`__petrel_a${j}`);
 export function renderRangeQuery(
   rq: RangeQuery,
   r: RangeRender,
-): { sql: string; hints: Array<DataType | undefined> } {
+): { sql: string; hints: Array<ResultType | undefined> } {
   const { emitter, table, outCtx } = r;
   const { toks } = outCtx.q;
   const emit = (a: number, b: number) => emitter.emit(a, b).trim();
@@ -165,7 +166,7 @@ export function renderRangeQuery(
   rq.aggs.forEach((a, j) => r.replacements.set(a.start, { end: a.end, text: aggCol(j) }));
   for (const { agg, of } of rq.repeats) r.replacements.set(agg.start, { end: agg.end, text: aggCol(of) });
   markByExpressions(rq, keys, toks, r.replacements);
-  const hints: Array<DataType | undefined> = [];
+  const hints: Array<ResultType | undefined> = [];
   const items = rq.items.map(([s, e], idx) => {
     if (isOp(toks[e - 1], "*")) {
       throw invalidArguments("Range Query: SELECT * is not supported in a range query; name the columns");
@@ -174,7 +175,10 @@ export function renderRangeQuery(
     const spans = rq.aggs.filter((a) => a.start >= s && a.end <= exprEnd);
     const name = hasAlias || isPlainColumn(toks, s, exprEnd) ? undefined : itemName(r, s, exprEnd, spans, rq);
     hints[idx] = outputHint(r, rq, keys, unit, s, exprEnd, spans, fills);
-    return emit(s, e) + (name === undefined ? "" : ` AS ${qi(name)}`);
+    const item = hints[idx] === INTERVAL_TYPE
+      ? ` ${intervalNs(r.outCtx.q, s, exprEnd)}${emit(exprEnd, e)}`
+      : emit(s, e);
+    return item + (name === undefined ? "" : ` AS ${qi(name)}`);
   });
   const sql = `WITH RECURSIVE ${userCtes}${ctes.join(", ")} SELECT ${
     items.join(", ")
@@ -297,14 +301,17 @@ function outputHint(
   e: number,
   spans: RangeAgg[],
   fills: Array<Fill | undefined>,
-): DataType | undefined {
+): ResultType | undefined {
   const { q } = r.outCtx;
   const { toks } = q;
   if (spans.length === 1 && spans[0].start === s && spans[0].end === e) {
     const a = spans[0];
     const hint = itemHint(r.outCtx, a.start, a.callEnd);
     // FILL LINEAR interpolates integers into floats
-    if (fills[rq.aggs.indexOf(a)]?.kind === "linear" && (hint === undefined || isIntegerType(hint))) {
+    if (
+      fills[rq.aggs.indexOf(a)]?.kind === "linear" &&
+      (hint === undefined || (hint !== INTERVAL_TYPE && isIntegerType(hint)))
+    ) {
       return "Float64";
     }
     return hint;

@@ -7,6 +7,7 @@ import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import type { RewriteEnv } from "./context.ts";
 import { isTraceTable, type TraceRef } from "./trace_bound.ts";
 import type { ViewRef } from "./views.ts";
+import { isSeriesFunction, type SeriesRef } from "./series.ts";
 
 /** The tables a query names and how their references are rewritten. */
 export interface TableRefs {
@@ -29,6 +30,8 @@ export interface TableRefs {
   cteRefs: string[];
   /** The opening bracket of each subquery in a FROM list or after JOIN (a derived table). */
   derived: number[];
+  /** Table functions generating series (`generate_series(…)`, `range(…)`; rendered by `series.ts`). */
+  series: SeriesRef[];
 }
 
 // Functions whose argument syntax uses FROM without naming a table.
@@ -53,6 +56,7 @@ export function resolveTableRefs(
     views: [],
     cteRefs: [],
     derived: [],
+    series: [],
   };
   for (let i = 0; i < toks.length; i++) {
     if (isKeyword(toks[i], "FROM")) {
@@ -95,7 +99,14 @@ function parseRef(
     parts.push(lower(toks[j + 1]));
     j += 2;
   }
-  if (isOp(toks[j], "(")) return;
+  if (isOp(toks[j], "(")) {
+    if (parts.length !== 1 || !isSeriesFunction(parts[0])) return;
+    refs.series.push({ name: parts[0], start });
+    const { alias, after } = aliasAt(q, q.match[j] + 1);
+    if (parent[start] === -1) refs.relations.push(alias ?? parts[0]);
+    if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+    return;
+  }
   const { alias, after } = aliasAt(q, j);
   const isCte = parts.length === 1 && ctes.has(parts[0]);
   if (isCte) refs.cteRefs.push(parts[0]);

@@ -3,7 +3,7 @@
  * `arrow_typeof(x)` (the Arrow type name of `x`, from the same typing the output columns get) and
  * `nvl`/`nvl2` (SQLite spellings that keep the argument's declared type).
  */
-import type { DataType } from "../../common/rows.ts";
+import type { ResultType } from "../../common/rows.ts";
 import { invalidArguments } from "../../common/errors.ts";
 import { decimalSpec } from "../../common/decimal.ts";
 import { quoteString } from "../../storage/table.ts";
@@ -20,12 +20,13 @@ const TIMESTAMP_UNITS: Record<string, string> = {
 };
 
 /** The Arrow name DataFusion prints for a GreptimeDB data type. */
-function arrowName(t: DataType): string {
+function arrowName(t: ResultType): string {
   if (t in TIMESTAMP_UNITS) return `Timestamp(${TIMESTAMP_UNITS[t]}, None)`;
   const dec = decimalSpec(t);
   if (dec) return `Decimal128(${dec.precision}, ${dec.scale})`;
   if (t === "String") return "Utf8";
   if (t === "Date") return "Date32";
+  if (t === "IntervalMonthDayNano") return "Interval(MonthDayNano)";
   // GreptimeDB's JSON is jsonb bytes
   if (t === "Json") return "Binary";
   return t;

@@ -103,7 +103,10 @@ export function outputColumns(storage: Storage, q: Rewritten): ViewColumn[] {
     const types = knownTypes(stmt, q.hints, q.nameTypes);
     return stmt.columns().map((c, i) => ({
       name: c.name,
-      ...(types[i] !== undefined ? { type: types[i] } : {}),
+      // an interval is no column type: a view's interval column is read as its nanoseconds
+      ...(types[i] !== undefined && types[i] !== "IntervalMonthDayNano"
+        ? { type: types[i] as DataType }
+        : {}),
       ...(c.table !== null && c.column !== null ? { origin: { table: c.table, column: c.column } } : {}),
     }));
   } catch (e) {

@@ -1,0 +1,101 @@
+/**
+ * Interval arithmetic as DataFusion types it: `INTERVAL '1h' + INTERVAL '30m'`, `INTERVAL '1h' - …`
+ * and `INTERVAL '1h' * 2` are intervals (IntervalMonthDayNano), not numbers. Inside an expression the
+ * literals are integers in the segment's time unit (tokens.ts), so they add to timestamps as they are;
+ * an output column that is an interval is a constant, computed here in nanoseconds, the count
+ * GreptimeDB's JSON shows (so a microsecond part survives a millisecond segment).
+ */
+import { isKeyword, isOp } from "../lexer.ts";
+import { INTERVAL_UNITS, isOperandEnd, type QueryTokens } from "../query_tokens.ts";
+import { parseIntervalNs } from "../time.ts";
+
+/** GreptimeDB's name of the type of an interval expression. */
+export const INTERVAL_TYPE = "IntervalMonthDayNano";
+
+type Kind = "interval" | "number";
+interface Parsed {
+  kind: Kind;
+  /** Nanoseconds of an interval, or the integer. */
+  value: bigint;
+  next: number;
+}
+
+/**
+ * The nanoseconds of tokens `[s, e)` when they are an interval: interval literals added, subtracted,
+ * scaled by integers; undefined for anything else.
+ */
+export function intervalNs(q: QueryTokens, s: number, e: number): bigint | undefined {
+  const p = sum(q, s, e);
+  return p?.kind === "interval" && p.next === e ? p.value : undefined;
+}
+
+/** Whether tokens `[s, e)` are an interval expression (see `intervalNs`). */
+export function isIntervalExpr(q: QueryTokens, s: number, e: number): boolean {
+  return intervalNs(q, s, e) !== undefined;
+}
+
+/** Whether a parenthesized operand at depth zero of `[s, e)` is an interval expression. */
+export function hasIntervalGroup(q: QueryTokens, s: number, e: number): boolean {
+  for (let k = s; k < e; k++) {
+    if (!isOp(q.toks[k], "(")) continue;
+    if (!isOperandEnd(q.toks[k - 1]) && isIntervalExpr(q, k, q.match[k] + 1)) return true;
+    k = q.match[k];
+  }
+  return false;
+}
+
+/** `term (+|- term)*`, every term of one kind. */
+function sum(q: QueryTokens, k: number, e: number): Parsed | undefined {
+  const first = product(q, k, e);
+  if (!first) return undefined;
+  let { next, value } = first;
+  while (next < e && isOp(q.toks[next], "+", "-")) {
+    const term = product(q, next + 1, e);
+    if (!term || term.kind !== first.kind) return undefined;
+    value = isOp(q.toks[next], "-") ? value - term.value : value + term.value;
+    next = term.next;
+  }
+  return { kind: first.kind, value, next };
+}
+
+/** `factor (* factor)*`, with at most one interval among the factors. */
+function product(q: QueryTokens, k: number, e: number): Parsed | undefined {
+  let f = factor(q, k, e);
+  if (!f) return undefined;
+  let intervals = f.kind === "interval" ? 1 : 0;
+  while (f.next < e && isOp(q.toks[f.next], "*")) {
+    const g = factor(q, f.next + 1, e);
+    if (!g) return undefined;
+    if (g.kind === "interval") intervals++;
+    f = { kind: "number", value: f.value * g.value, next: g.next };
+  }
+  if (intervals > 1) return undefined;
+  return { kind: intervals === 1 ? "interval" : "number", value: f.value, next: f.next };
+}
+
+/** A signed interval literal, number, or parenthesized sum. */
+function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
+  const { toks } = q;
+  const t = toks[k];
+  if (k >= e || !t) return undefined;
+  if (isOp(t, "-", "+")) {
+    const f = factor(q, k + 1, e);
+    return f && isOp(t, "-") ? { ...f, value: -f.value } : f;
+  }
+  // DataFusion scales intervals by integers only
+  if (t.kind === "number") {
+    return /^\d+$/.test(t.text) ? { kind: "number", value: BigInt(t.text), next: k + 1 } : undefined;
+  }
+  if (isKeyword(t, "INTERVAL") && toks[k + 1]?.kind === "string") {
+    const unit = toks[k + 2]?.kind === "ident" && INTERVAL_UNITS.has(toks[k + 2].text.toUpperCase())
+      ? toks[k + 2].text.toLowerCase()
+      : undefined;
+    return { kind: "interval", value: parseIntervalNs(toks[k + 1].value, unit), next: k + (unit ? 3 : 2) };
+  }
+  if (isOp(t, "(")) {
+    const close = q.match[k];
+    const inner = close < e ? sum(q, k + 1, close) : undefined;
+    return inner && inner.next === close ? { ...inner, next: close + 1 } : undefined;
+  }
+  return undefined;
+}

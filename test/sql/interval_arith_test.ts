@@ -1,0 +1,72 @@
+/**
+ * Interval arithmetic over HTTP, typed as DataFusion types it: `interval ± interval` and
+ * `interval * n` are IntervalMonthDayNano (a count of nanoseconds in the JSON rows), and adding such
+ * an interval to a time column keeps the column's timestamp type and unit.
+ */
+import { startTestServer } from "../helpers/server.ts";
+import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
+
+const SETUP = [
+  "CREATE TABLE ms (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE)",
+  "INSERT INTO ms VALUES (1000, 'a', 1), (2000, 'a', 2)",
+  "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX, v DOUBLE)",
+  "INSERT INTO ns VALUES (5, 1)",
+];
+
+const IV = "IntervalMonthDayNano";
+const HOUR_NS = 3_600_000_000_000;
+
+const CASES: TypedCase[] = [
+  {
+    sql: "SELECT INTERVAL '1 hour' AS h, INTERVAL '1 hour' + INTERVAL '30 minutes' AS s, " +
+      "INTERVAL '1 hour' - INTERVAL '90 minutes' AS d, INTERVAL '1 hour' * 2 AS m, 3 * INTERVAL '1 second' AS r",
+    columns: [["h", IV], ["s", IV], ["d", IV], ["m", IV], ["r", IV]],
+    rows: [[HOUR_NS, 1.5 * HOUR_NS, -0.5 * HOUR_NS, 2 * HOUR_NS, 3_000_000_000]],
+  },
+  // unaliased: the column keeps the expression's text; parentheses and a scaled sum
+  {
+    sql: "SELECT (INTERVAL '1h' + INTERVAL '30m') * 2, INTERVAL '1 hour' - INTERVAL '1 minute'",
+    columns: [
+      ["(INTERVAL '1h' + INTERVAL '30m') * 2", IV],
+      ["INTERVAL '1 hour' - INTERVAL '1 minute'", IV],
+    ],
+    rows: [[3 * HOUR_NS, 59 * 60_000_000_000]],
+  },
+  // the same in a query over a table: one value per row
+  {
+    sql: "SELECT host, INTERVAL '1ms' + INTERVAL '1us' AS i FROM ms ORDER BY ts",
+    columns: [["host", "String"], ["i", IV]],
+    rows: [["a", 1_001_000], ["a", 1_001_000]],
+  },
+  {
+    sql: "SELECT arrow_typeof(INTERVAL '1h' * 2) AS t",
+    columns: [["t", "String"]],
+    rows: [["Interval(MonthDayNano)"]],
+  },
+  // a timestamp shifted by an interval expression keeps the column's type and unit
+  {
+    sql: "SELECT ts + (INTERVAL '1h' + INTERVAL '30m') AS a, ts - INTERVAL '1s' * 2 AS b FROM ms ORDER BY ts",
+    columns: [["a", "TimestampMillisecond"], ["b", "TimestampMillisecond"]],
+    rows: [[5_401_000, -1000], [5_402_000, 0]],
+  },
+  {
+    sql: "SELECT ts + (INTERVAL '1h' + INTERVAL '30m') AS a, INTERVAL '1h' + INTERVAL '1ns' AS i FROM ns",
+    columns: [["a", "TimestampNanosecond"], ["i", IV]],
+    rows: [[5_400_000_000_005, HOUR_NS + 1]],
+  },
+  {
+    sql:
+      "SELECT count(*) AS c FROM ms WHERE ts > '1970-01-01 01:00:00' - (INTERVAL '1h' - INTERVAL '1500ms')",
+    columns: [["c", "Int64"]],
+    rows: [[1]],
+  },
+];
+
+Deno.test("interval arithmetic answers intervals over /v1/sql", async (t) => {
+  const server = await startTestServer();
+  try {
+    await runTypedCases(t, server.url, CASES, SETUP);
+  } finally {
+    await server.stop();
+  }
+});
