@@ -12,7 +12,7 @@ import { unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent } from "../storage/table.ts";
 import type { Token } from "./lexer.ts";
-import { isOp } from "./lexer.ts";
+import { isOp, tokenize } from "./lexer.ts";
 import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
 import { aliasOf, findTopSelect, originalText, QueryTokens } from "./query_tokens.ts";
@@ -31,6 +31,8 @@ import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
+import { expandGroupingSets } from "./rewrite/grouping_sets.ts";
+import { qualifyAsSubquery } from "./rewrite/qualify.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -62,6 +64,9 @@ const SIZE_COLUMNS = new Set([
 
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
+  // rebuilt as new SQL text, which is rewritten again (until no grouping set or QUALIFY is left)
+  const rebuilt = expandGroupingSets(tokensIn, env.sql) ?? qualifyAsSubquery(tokensIn, env, rewriteQuery);
+  if (rebuilt !== undefined) return rewriteQuery(tokenize(rebuilt), { ...env, sql: rebuilt });
   const q = new QueryTokens(tokensIn, new Cursor(tokensIn, env.sql));
   const ctes = cteNames(q);
   const limit = scanLimitAndPlaceholders(q);
