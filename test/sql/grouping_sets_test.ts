@@ -122,6 +122,36 @@ const CASES: SqlCase[] = [
     error: { status: 400, message: "must name an output column or repeat a select item: max(v)" },
   },
   {
+    name: "DISTINCT removes the rows two sets share",
+    sql:
+      "SELECT DISTINCT host, count(*) AS n FROM t GROUP BY GROUPING SETS ((host), (host), ()) ORDER BY host",
+    schema: [["host", "String"], ["n", "Int64"]],
+    rows: [["a", 2], ["b", 2], [null, 4]],
+  },
+  {
+    name: "window functions over the grouping sets: in a query around them",
+    sql: "SELECT host, n, rank() OVER (ORDER BY n DESC) AS r FROM " +
+      "(SELECT host, count(*) AS n FROM t GROUP BY ROLLUP(host)) ORDER BY r, host",
+    schema: [["host", "String"], ["n", "Int64"], ["r", "UInt64"]],
+    rows: [[null, 4, 1], ["a", 2, 2], ["b", 2, 2]],
+  },
+  {
+    name: "a window function beside the grouping sets is refused",
+    sql: "SELECT host, rank() OVER (ORDER BY count(*)) FROM t GROUP BY ROLLUP(host)",
+    error: { status: 400, message: "compute them in a query around it" },
+  },
+  {
+    name: "QUALIFY beside grouping sets is refused too",
+    sql: "SELECT host, count(*) FROM t GROUP BY ROLLUP(host) QUALIFY rank() OVER (ORDER BY count(*)) = 1",
+    error: { status: 400, message: "compute them in a query around it" },
+  },
+  {
+    name: "a plain UNION is named by its first SELECT",
+    sql: "SELECT avg(v) FROM t UNION ALL SELECT avg(v) FROM t WHERE v > 4",
+    schema: [["avg(t.v)", "Float64"]],
+    rows: [[4], [6]],
+  },
+  {
     name: "CUBE over too many columns is refused",
     sql:
       "SELECT count(*) FROM t GROUP BY CUBE(host, region, v, ts, host, region, v, ts, host, region, v, ts, host)",

@@ -19,12 +19,14 @@ import {
   columnRefName,
   exprKey,
   type Hole,
+  orderTerms,
   selectBefore,
   type SelectParts,
   selectParts,
   sourceText,
   spliceText,
   splitCommas,
+  tailStart,
 } from "./select_parts.ts";
 
 /** The most grouping sets one GROUP BY may make: each is a SELECT of a compound, and SQLite allows 500. */
@@ -141,24 +143,33 @@ function expandSelect(
   if (p.items.some((it) => isOp(toks[it.e - 1], "*"))) {
     throw unsupported("ROLLUP, CUBE and GROUPING SETS need the select list to name its columns, not *");
   }
+  const computed = [[p.sel, p.itemsEnd]];
+  for (const clause of ["HAVING", "QUALIFY"]) {
+    const at = p.clauses.get(clause);
+    if (at !== undefined) computed.push([at, clauseEnd(p, at)]);
+  }
+  if (computed.some(([s, e]) => toks.slice(s, e).some((t) => isKeyword(t, "OVER")))) {
+    // each branch would rank only its own groups; over a subquery of the grouping sets it ranks them all
+    throw unsupported(
+      "Window functions in a ROLLUP, CUBE or GROUPING SETS query are not supported: compute them in a query " +
+        "around it",
+    );
+  }
   const sets = crossSets(b, elements);
   const all = new Map<string, Expr>();
   for (const set of sets) for (const [s, e] of set) all.set(exprKey(toks, s, e), [s, e]);
   const keysOf = (set: GroupingSet) => new Set(set.map(([s, e]) => exprKey(toks, s, e)));
   const full = sets.findIndex((set) => keysOf(set).size === all.size);
   const ordered = full >= 0 ? [sets[full], ...sets.filter((_, k) => k !== full)] : sets;
-  const tailStart = Math.min(
-    p.end,
-    ...["ORDER", "LIMIT", "OFFSET"].flatMap((c) => p.clauses.has(c) ? [p.clauses.get(c)!] : []),
-  );
+  const tail = tailStart(p);
   const text = (s: number, e: number) => sourceText(sql, toks, s, e);
   const head = text(p.sel, p.items[0].s);
   const groupBy = (exprs: Expr[]) =>
     exprs.length ? ` GROUP BY ${exprs.map(([s, e]) => text(s, e)).join(", ")}` : "";
-  const from = p.clauses.get("GROUP")!;
+  const groupAt = p.clauses.get("GROUP")!;
   const branches = ordered.map((set, n) => {
     if (n === 0 && full >= 0) {
-      return `${text(p.sel, from)}${groupBy(set)} ${text(listEnd, tailStart)}`;
+      return `${text(p.sel, groupAt)}${groupBy(set)} ${text(listEnd, tail)}`;
     }
     const dropped = [...all].filter(([key]) => !keysOf(set).has(key));
     const holes = (s: number, e: number) => nullHoles(b, s, e, dropped, [...all.keys()], keysOf(set));
@@ -170,24 +181,24 @@ function expandSelect(
     });
     // the empty set is one group: with no aggregate in the list SQLite would return every row
     const oneGroup = set.length === 0 && !hasAggregate(b, p) ? " GROUP BY NULL" : "";
-    return `${head} ${items.join(", ")} ${text(p.itemsEnd, from)}${groupBy(set)}${oneGroup} ` +
-      spliceText(sql, toks, listEnd, tailStart, holes(listEnd, tailStart));
+    return `${head} ${items.join(", ")} ${text(p.itemsEnd, groupAt)}${groupBy(set)}${oneGroup} ` +
+      spliceText(sql, toks, listEnd, tail, holes(listEnd, tail));
   });
   if (full < 0) branches.unshift(emptyFirstBranch(b, sql, p, [...all.values()]));
-  const union = branches.join(" UNION ALL ");
-  if (p.compound) return `SELECT * FROM (${union}) ${text(tailStart, p.end)}`;
-  return `${union} ${orderAndLimit(b, sql, p, tailStart)}`;
+  // DISTINCT also removes the rows two sets have in common
+  const union = branches.join(isKeyword(toks[p.sel + 1], "DISTINCT") ? " UNION " : " UNION ALL ");
+  if (p.compound) return `SELECT * FROM (${union}) ${text(tail, p.end)}`;
+  return `${union} ${orderAndLimit(b, sql, p)}`;
 }
 
-/** Whether the select list or HAVING calls an aggregate (not as a window function). */
+/** Whether the select list or HAVING calls an aggregate (window functions are refused before). */
 function hasAggregate(b: Brackets, p: SelectParts): boolean {
-  const { toks, match } = b;
+  const { toks } = b;
   const having = p.clauses.get("HAVING");
   const ranges = [[p.sel, p.itemsEnd], ...(having !== undefined ? [[having, clauseEnd(p, having)]] : [])];
   return ranges.some(([s, e]) =>
     toks.slice(s, e).some((t, j) =>
-      t.kind === "ident" && AGGREGATE_NAMES.has(t.text.toLowerCase()) && isOp(toks[s + j + 1], "(") &&
-      !isKeyword(toks[match[s + j + 1] + 1], "OVER")
+      t.kind === "ident" && AGGREGATE_NAMES.has(t.text.toLowerCase()) && isOp(toks[s + j + 1], "(")
     )
   );
 }
@@ -197,11 +208,9 @@ function emptyFirstBranch(b: Brackets, sql: string, p: SelectParts, all: Expr[])
   const { toks } = b;
   const fromAt = p.clauses.get("FROM");
   const sourceEnd = p.clauses.get("WHERE") ?? p.clauses.get("GROUP")!;
-  const window = p.clauses.get("WINDOW");
   return `${sourceText(sql, toks, p.sel, p.itemsEnd)} ` +
     (fromAt !== undefined ? sourceText(sql, toks, fromAt, sourceEnd) : "") +
-    ` WHERE 0 GROUP BY ${all.map(([s, e]) => sourceText(sql, toks, s, e)).join(", ")} ` +
-    (window !== undefined ? sourceText(sql, toks, window, clauseEnd(p, window)) : "");
+    ` WHERE 0 GROUP BY ${all.map(([s, e]) => sourceText(sql, toks, s, e)).join(", ")}`;
 }
 
 /**
@@ -264,16 +273,11 @@ function nullHoles(
  * The compound's ORDER BY and LIMIT. SQLite orders a compound only by its output columns: a term
  * that repeats a select item's expression becomes that column's number.
  */
-function orderAndLimit(b: Brackets, sql: string, p: SelectParts, tailStart: number): string {
+function orderAndLimit(b: Brackets, sql: string, p: SelectParts): string {
   const { toks } = b;
   const order = p.clauses.get("ORDER");
-  if (order === undefined) return sourceText(sql, toks, tailStart, p.end);
-  const orderEnd = clauseEnd(p, order);
-  const terms = splitCommas(b, order + 2, orderEnd).map(([s, e]) => {
-    let exprEnd = s;
-    while (exprEnd < e && !isKeyword(toks[exprEnd], "ASC", "DESC", "NULLS")) {
-      exprEnd = isOp(toks[exprEnd], "(") ? b.match[exprEnd] + 1 : exprEnd + 1;
-    }
+  if (order === undefined) return sourceText(sql, toks, tailStart(p), p.end);
+  const terms = orderTerms(b, p).map(({ s, exprEnd, e }) => {
     const key = exprKey(toks, s, exprEnd);
     const single = exprEnd - s === 1 && toks[s].kind === "number" ||
       columnRefName(toks, s, exprEnd) !== undefined;
@@ -286,6 +290,6 @@ function orderAndLimit(b: Brackets, sql: string, p: SelectParts, tailStart: numb
     }
     return (at >= 0 ? String(at + 1) + " " : "") + sourceText(sql, toks, at >= 0 ? exprEnd : s, e);
   });
-  return `${sourceText(sql, toks, tailStart, order)} ORDER BY ${terms.join(", ")} ` +
-    sourceText(sql, toks, orderEnd, p.end);
+  return `${sourceText(sql, toks, tailStart(p), order)} ORDER BY ${terms.join(", ")} ` +
+    sourceText(sql, toks, clauseEnd(p, order), p.end);
 }

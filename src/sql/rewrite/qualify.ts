@@ -20,12 +20,13 @@ import {
   brackets,
   clauseEnd,
   type Hole,
+  orderTerms,
   selectBefore,
   type SelectParts,
   selectParts,
   sourceText,
   spliceText,
-  splitCommas,
+  tailStart,
 } from "./select_parts.ts";
 
 type Rewrite = (tokens: Token[], env: RewriteEnv) => Rewritten;
@@ -87,24 +88,17 @@ function qualified(
   const withAliases = aliasExpander(b, sql, p);
   const condEnd = clauseEnd(p, at);
   const hidden = [`(${withAliases(at + 1, condEnd)}) AS ${CONDITION}`];
-  const tailStart = Math.min(
-    p.end,
-    ...["ORDER", "LIMIT", "OFFSET"].flatMap((c) => p.clauses.has(c) ? [p.clauses.get(c)!] : []),
-  );
+  const tail = tailStart(p);
   const order = p.clauses.get("ORDER");
-  const orderEnd = order === undefined ? tailStart : clauseEnd(p, order);
-  const terms = order === undefined ? [] : splitCommas(b, order + 2, orderEnd).map(([s, e]) => {
-    let exprEnd = s;
-    while (exprEnd < e && !isKeyword(toks[exprEnd], "ASC", "DESC", "NULLS")) {
-      exprEnd = isOp(toks[exprEnd], "(") ? b.match[exprEnd] + 1 : exprEnd + 1;
-    }
+  const orderEnd = order === undefined ? tail : clauseEnd(p, order);
+  const terms = orderTerms(b, p).map(({ s, exprEnd, e }) => {
     // a column number keeps its meaning: the visible columns keep their places
     if (exprEnd - s === 1 && toks[s].kind === "number") return text(s, e);
     hidden.push(`(${withAliases(s, exprEnd)}) AS ${orderColumn(hidden.length)}`);
     return `${orderColumn(hidden.length - 1)} ${text(exprEnd, e)}`;
   });
   const inner = `${text(p.sel, p.itemsEnd)}, ${hidden.join(", ")} ${text(p.itemsEnd, at)} ` +
-    text(condEnd, tailStart);
+    text(condEnd, tail);
   const names = visibleNames(inner, hidden.length);
   return `SELECT ${names.map(quoteIdent).join(", ")} FROM (${inner}) AS ${
     quoteIdent("__petrel_qualified")

@@ -135,6 +135,31 @@ export function clauseEnd(p: SelectParts, start: number): number {
   return Math.min(p.end, ...[...p.clauses.values()].filter((k) => k > start));
 }
 
+/** Where the ORDER BY / LIMIT / OFFSET tail of `p` starts (its end when it has none). */
+export function tailStart(p: SelectParts): number {
+  return Math.min(p.end, ...["ORDER", "LIMIT", "OFFSET"].flatMap((c) => p.clauses.get(c) ?? []));
+}
+
+/** One ORDER BY term: its expression `[s, exprEnd)`, then ASC / DESC / NULLS … up to `e`. */
+export interface OrderTerm {
+  s: number;
+  exprEnd: number;
+  e: number;
+}
+
+/** The terms of the ORDER BY clause of `p` (none without one). */
+export function orderTerms(b: Brackets, p: SelectParts): OrderTerm[] {
+  const order = p.clauses.get("ORDER");
+  if (order === undefined) return [];
+  return splitCommas(b, order + 2, clauseEnd(p, order)).map(([s, e]) => {
+    let exprEnd = s;
+    while (exprEnd < e && !isKeyword(b.toks[exprEnd], "ASC", "DESC", "NULLS")) {
+      exprEnd = isOp(b.toks[exprEnd], "(") ? b.match[exprEnd] + 1 : exprEnd + 1;
+    }
+    return { s, exprEnd, e };
+  });
+}
+
 /** The source text of tokens `[s, e)`. */
 export function sourceText(sql: string, toks: Token[], s: number, e: number): string {
   if (e <= s) return "";
