@@ -52,6 +52,7 @@ const RESULT_TYPES: Record<string, DataType> = {
   build: "String",
   current_schemas: "String",
   levenshtein: "Int32",
+  grouping: "Int32",
   find_in_set: "Int32",
   bit_length: "Int32",
   regexp_count: "Int64",

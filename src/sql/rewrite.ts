@@ -12,7 +12,7 @@ import { unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
 import { nullTagColumns, quoteIdent } from "../storage/table.ts";
 import type { Token } from "./lexer.ts";
-import { isOp } from "./lexer.ts";
+import { isOp, tokenize } from "./lexer.ts";
 import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
 import { aliasOf, findTopSelect, originalText, QueryTokens } from "./query_tokens.ts";
@@ -35,6 +35,8 @@ import { planCtes } from "./rewrite/ctes.ts";
 import { compoundTypes } from "./rewrite/union_types.ts";
 import { seriesTables } from "./rewrite/series.ts";
 import { INTERVAL_TYPE, intervalNs } from "./rewrite/interval_arith.ts";
+import { expandGroupingSets } from "./rewrite/grouping_sets.ts";
+import { qualifyAsSubquery } from "./rewrite/qualify.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -66,6 +68,9 @@ const SIZE_COLUMNS = new Set([
 
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
+  // rebuilt as new SQL text, which is rewritten again (until no grouping set or QUALIFY is left)
+  const rebuilt = expandGroupingSets(tokensIn, env.sql) ?? qualifyAsSubquery(tokensIn, env, rewriteQuery);
+  if (rebuilt !== undefined) return rewriteQuery(tokenize(rebuilt), { ...env, sql: rebuilt });
   const q = new QueryTokens(tokensIn, new Cursor(tokensIn, env.sql));
   const ctes = cteNames(q);
   for (const c of env.ctes ?? []) ctes.add(c.name);

@@ -26,6 +26,13 @@ const CASES: SqlCase[] = [
     rows: [["b", 2000, 2]],
   },
   {
+    name: "a derived table ordered inside",
+    sql:
+      "SELECT * FROM (SELECT host, row_number() OVER (ORDER BY ts DESC) AS n FROM m ORDER BY host DESC LIMIT 1)",
+    schema: [["host", "String"], ["n", "UInt64"]],
+    rows: [["b", 1]],
+  },
+  {
     name: "nested derived tables",
     sql: "SELECT * FROM (SELECT * FROM (SELECT max(ts) AS last, count(*) AS n FROM m) x) y",
     schema: [["last", "TimestampMillisecond"], ["n", "Int64"]],

@@ -95,6 +95,8 @@ export class Emitter {
       for (let k = i; k < next; k++) {
         const suffix = this.nullsOrder.get(k);
         if (!suffix || suffix.start < a || this.suffixed.has(k)) continue;
+        // an item wholly inside a replacement (a derived table's ORDER BY) is in its text already
+        if (!l && r && suffix.start > i) continue;
         out += suffix.text;
         this.suffixed.add(k);
       }

@@ -141,6 +141,12 @@ const position: CallRewrite = (c, { open, close }) => {
 
 const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
 
+/**
+ * `grouping(x, …)` where it is still a call: every expression is grouped (a plain GROUP BY, or the
+ * grouping set that keeps them all), so 0; the other sets write their own bits (`grouping_sets.ts`).
+ */
+const grouping: CallRewrite = (_c, { close }) => ({ text: "0", next: close + 1 });
+
 // A Map, not an object literal: a call named `constructor(` must find nothing.
 const CALL_REWRITES = new Map<string, CallRewrite>([
   ["database", currentDatabase],
@@ -183,4 +189,5 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["nth_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["character_length", charLength],
   ["char_length", charLength],
+  ["grouping", grouping],
 ]);

@@ -110,7 +110,10 @@ function parseRef(
   const { alias, after } = aliasAt(q, j);
   const isCte = parts.length === 1 && ctes.has(parts[0]);
   if (isCte) refs.cteRefs.push(parts[0]);
-  if (parent[start] === -1) refs.relations.push(alias ?? parts[parts.length - 1]);
+  // a compound's output columns are named by its first SELECT: only its FROM names them
+  if (parent[start] === -1 && !afterSetOperator(q, start)) {
+    refs.relations.push(alias ?? parts[parts.length - 1]);
+  }
   if (!isCte) {
     const resolved = resolveTableRef(env.storage, env.db, parts);
     if (resolved.kind === "table") refs.tables.push(resolved.table);
@@ -151,4 +154,13 @@ export function columnTypes(refs: TableRefs, views: readonly Relation[] = []): M
     }
   }
   return colTypes;
+}
+
+/** Whether a UNION, EXCEPT or INTERSECT at the top level comes before token `i`. */
+function afterSetOperator(q: QueryTokens, i: number): boolean {
+  for (let k = 0; k < i; k++) {
+    if (isOp(q.toks[k], "(")) k = q.match[k];
+    else if (isKeyword(q.toks[k], "UNION", "EXCEPT", "INTERSECT")) return true;
+  }
+  return false;
 }
