@@ -9,6 +9,7 @@ import { decimalAggregateType } from "./rewrite/decimals.ts";
 import { decimalExprHint } from "./rewrite/decimal_arith.ts";
 import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
 import { isDateArg } from "./rewrite/session_calls.ts";
+import { atTimeZoneOperand, isAtTimeZone } from "./rewrite/at_time_zone.ts";
 import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
@@ -222,6 +223,10 @@ export function itemHint(c: OutputContext, s: number, e: number): DataType | und
   const { colTypes, isTsColumn, unitAt } = c;
   const t = toks[s];
   if (!t) return undefined;
+  // DataFusion's AT TIME ZONE is a cast to Timestamp(Nanosecond, tz); GreptimeDB's types carry no zone
+  if (e - s > 4 && isAtTimeZone(c.q, e - 4) && atTimeZoneOperand(c.q, e - 4) === s) {
+    return "TimestampNanosecond";
+  }
   const flat = depthZero(s, e);
   if (
     !isKeyword(t, "CASE") &&

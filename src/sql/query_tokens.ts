@@ -316,19 +316,34 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
   return { exprEnd: e, hasAlias: false };
 }
 
+/** The first depth-0 SELECT list (after any WITH clause). */
+export interface TopSelect {
+  /** The index of the SELECT keyword. */
+  select: number;
+  /** The items, as token ranges. */
+  items: Array<[number, number]>;
+  /** The opening bracket of `DISTINCT ON (…)`, when the SELECT has one. */
+  distinctOn?: number;
+}
+
 /** The items of the first depth-0 SELECT list (after any WITH clause), as token ranges. */
-export function findTopSelect(
-  toks: Token[],
-  match: number[],
-): { items: Array<[number, number]> } | undefined {
+export function findTopSelect(toks: Token[], match: number[]): TopSelect | undefined {
   let i = 0;
   for (; i < toks.length; i++) {
     if (isOp(toks[i], "(")) i = match[i];
     else if (isKeyword(toks[i], "SELECT")) break;
   }
-  if (i >= toks.length) return undefined;
+  return i < toks.length ? selectList(toks, match, i) : undefined;
+}
+
+/** The select list of the SELECT keyword at `i`. */
+export function selectList(toks: Token[], match: number[], i: number): TopSelect | undefined {
   let s = i + 1;
-  if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
+  let distinctOn: number | undefined;
+  if (isKeyword(toks[s], "DISTINCT") && isKeyword(toks[s + 1], "ON") && isOp(toks[s + 2], "(")) {
+    distinctOn = s + 2;
+    s = match[s + 2] + 1;
+  } else if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
   const items: Array<[number, number]> = [];
   let k = s;
   for (; k < toks.length; k++) {
@@ -338,6 +353,7 @@ export function findTopSelect(
       continue;
     }
     if (
+      isOp(t, ")") ||
       isKeyword(
         t,
         "FROM",
@@ -360,5 +376,5 @@ export function findTopSelect(
     }
   }
   if (k > s) items.push([s, k]);
-  return items.length ? { items } : undefined;
+  return items.length ? { select: i, items, distinctOn } : undefined;
 }

@@ -21,7 +21,7 @@ import type { InfoSchemaUse } from "./catalog_view.ts";
 import type { RewriteEnv } from "./rewrite/context.ts";
 import { Emitter } from "./rewrite/emit.ts";
 import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
-import { columnTypes, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
+import { columnTypes, type FromRelation, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
@@ -31,6 +31,7 @@ import { inlineViews } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
+import { nestedDistinctOn, renderDistinctOn, type RenderedItem } from "./rewrite/distinct_on.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -77,6 +78,13 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
+  // a derived table rewritten on its own (inlineDerivedTables) already holds its DISTINCT ON
+  const replaced = [...refs.replacements];
+  nestedDistinctOn(
+    { q, emit: emitter.emit, scopes: refs.scopes },
+    (at) => replaced.some(([from, r]) => from < at && at < r.end),
+    (at, end, text) => refs.replacements.set(at, { end, text }),
+  );
   const outCtx: OutputContext = {
     q,
     relations: refs.relations,
@@ -94,7 +102,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       outCtx,
       ...rangeSource(q, range, env, ctes, rewriteQuery),
     })
-    : renderQuery(q, env, emitter, outCtx);
+    : renderQuery(q, env, emitter, outCtx, refs.scopes);
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
@@ -125,17 +133,14 @@ function renderQuery(
   env: RewriteEnv,
   emitter: Emitter,
   outCtx: OutputContext,
+  scopes: ReadonlyMap<number, readonly FromRelation[]>,
 ): { sql: string; hints: Array<DataType | undefined> } {
   const { toks, match } = q;
   const { emit, gap, tokenText } = emitter;
   const hints: Array<DataType | undefined> = [];
   const top = findTopSelect(toks, match);
   if (!top) return { sql: emit(0, toks.length), hints };
-  let out = emit(0, top.items[0][0]);
-  let starSeen = false;
-  top.items.forEach(([s, e], idx) => {
-    if (idx > 0) out += emit(top.items[idx - 1][1], s);
-    const itemText = emit(s, e);
+  const items: RenderedItem[] = top.items.map(([s, e]) => {
     const { exprEnd, hasAlias } = aliasOf(toks, s, e);
     const original = originalText(env.sql, toks, s, exprEnd);
     const rewritten = emit(s, exprEnd).trim();
@@ -143,10 +148,20 @@ function renderQuery(
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
-    out += itemText + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
+    return { range: [s, e], name, hint: itemHint(outCtx, s, exprEnd) };
+  });
+  if (top.distinctOn !== undefined) {
+    const { sql, end, hints } = renderDistinctOn({ q, emit, scopes }, top, items);
+    return { sql: emit(0, top.select) + sql + emit(end, toks.length), hints };
+  }
+  let out = emit(0, top.items[0][0]);
+  let starSeen = false;
+  items.forEach(({ range: [s, e], name, hint }, idx) => {
+    if (idx > 0) out += emit(top.items[idx - 1][1], s);
+    out += emit(s, e) + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
     // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
     if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
-    if (!starSeen) hints[idx] = itemHint(outCtx, s, exprEnd);
+    if (!starSeen) hints[idx] = hint;
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };

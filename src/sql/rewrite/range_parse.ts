@@ -70,7 +70,7 @@ export interface RangeQuery {
 }
 
 /** Aggregates a range query must give a RANGE (SQLite's own and Petrel's). */
-const AGGREGATE_NAMES = new Set([
+export const AGGREGATE_NAMES = new Set([
   "count",
   "sum",
   "total",
