@@ -77,6 +77,12 @@ const CASES: SqlCase[] = [
     rows: [["c"], ["b"]],
   },
   {
+    name: "an aggregate inside a scalar subquery is not the query's own",
+    sql: "SELECT DISTINCT ON (host) host, (SELECT max(v) FROM ns) AS m FROM cpu ORDER BY host DESC LIMIT 1",
+    schema: [["host", "String"], ["m", "Int64"]],
+    rows: [["c", 5]],
+  },
+  {
     sql: "SELECT DISTINCT ON (host) host, ts FROM cpu ORDER BY ts",
     error: {
       code: 3000,

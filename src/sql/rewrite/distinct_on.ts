@@ -172,20 +172,23 @@ function clauseStarts(
   return { orderBy, orderEnd: tailStart, tailStart, groupBy, end: k };
 }
 
-/** DataFusion refuses DISTINCT ON beside GROUP BY, aggregates and window functions. */
+/** DataFusion refuses DISTINCT ON beside GROUP BY, aggregates and window functions (not in subqueries). */
 function refuseAggregation(q: QueryTokens, top: TopSelect, clauses: { groupBy?: number }): void {
-  const { toks } = q;
-  const [from, to] = [top.items[0][0], top.items[top.items.length - 1][1]];
-  const aggregated = clauses.groupBy !== undefined ||
-    toks.slice(from, to).some((t, k) =>
-      isKeyword(t, "OVER") ||
-      (t.kind === "ident" && isOp(toks[from + k + 1], "(") && AGGREGATE_NAMES.has(t.text.toLowerCase()))
-    );
+  const { toks, match } = q;
+  let aggregated = clauses.groupBy !== undefined;
+  for (let k = top.items[0][0]; k < top.items[top.items.length - 1][1] && !aggregated; k++) {
+    const t = toks[k];
+    if (isOp(t, "(") && isKeyword(toks[k + 1], "SELECT")) k = match[k];
+    else if (isKeyword(t, "OVER")) aggregated = true;
+    else if (t.kind === "ident" && isOp(toks[k + 1], "(")) {
+      aggregated = AGGREGATE_NAMES.has(t.text.toLowerCase());
+    }
+  }
   if (aggregated) {
     throw new PetrelError(
       StatusCode.Unsupported,
-      "This feature is not implemented: DISTINCT ON expressions with GROUP BY, aggregation or window " +
-        "functions are not supported ",
+      "Failed to plan SQL: This feature is not implemented: DISTINCT ON expressions with GROUP BY, " +
+        "aggregation or window functions are not supported ",
     );
   }
 }
