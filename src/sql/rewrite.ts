@@ -27,7 +27,7 @@ import { traceBounds } from "./rewrite/trace_bound.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
 import { rangeSource } from "./rewrite/range_source.ts";
-import { inlineViews } from "./rewrite/views.ts";
+import { inlineViews, outputColumns } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
@@ -102,7 +102,16 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       outCtx,
       ...rangeSource(q, range, env, ctes, rewriteQuery),
     })
-    : renderQuery(q, env, emitter, outCtx, refs.scopes);
+    : renderQuery(q, env, emitter, outCtx, refs.scopes, (sql) =>
+      outputColumns(env.storage, {
+        sql,
+        hints: [],
+        nameTypes: new Map(),
+        database: queryDatabase([...refs.tables, ...views.tables], env),
+        usesInfoSchema: refs.usesInfoSchema,
+        infoSchema: { tables: refs.infoTables, sizes: false },
+        tables: [],
+      }).map((c) => c.name));
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
@@ -134,6 +143,7 @@ function renderQuery(
   emitter: Emitter,
   outCtx: OutputContext,
   scopes: ReadonlyMap<number, readonly FromRelation[]>,
+  columnsOf: (sql: string) => string[],
 ): { sql: string; hints: Array<DataType | undefined> } {
   const { toks, match } = q;
   const { emit, gap, tokenText } = emitter;
@@ -151,8 +161,9 @@ function renderQuery(
     return { range: [s, e], name, hint: itemHint(outCtx, s, exprEnd) };
   });
   if (top.distinctOn !== undefined) {
-    const { sql, end, hints } = renderDistinctOn({ q, emit, scopes }, top, items);
-    return { sql: emit(0, top.select) + sql + emit(end, toks.length), hints };
+    const env = { q, emit, scopes, columnsOf };
+    const { sql, end, hints } = renderDistinctOn(env, top, items, emit(0, top.select));
+    return { sql: sql + emit(end, toks.length), hints };
   }
   let out = emit(0, top.items[0][0]);
   let starSeen = false;

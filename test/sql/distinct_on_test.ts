@@ -57,6 +57,24 @@ const CASES: SqlCase[] = [
     rows: [["c", 500], ["a", 2000], ["b", 3000]],
   },
   {
+    name: "* over a CTE and over a subquery keep their columns' names and types",
+    sql: "WITH known AS (SELECT * FROM cpu WHERE usage IS NOT NULL) " +
+      "SELECT DISTINCT ON (host) * FROM known ORDER BY host, ts DESC",
+    schema: [["ts", "TimestampMillisecond"], ["host", "String"], ["usage", "Float64"]],
+    rows: [[2000, "a", 2], [1500, "b", 5], [500, "c", 7]],
+  },
+  {
+    sql: "SELECT DISTINCT ON (r.host) r.*, 1 AS one FROM (SELECT * FROM ns) r ORDER BY r.host, ts DESC",
+    schema: [["ts", "TimestampNanosecond"], ["host", "String"], ["v", "Int64"], ["one", "Int64"]],
+    rows: [[2000000000, "a", 2, 1], [1500000000, "b", 5, 1]],
+  },
+  {
+    name: "a nested DISTINCT ON with * over a CTE is refused by name",
+    sql:
+      "WITH a AS (SELECT * FROM cpu), b AS (SELECT DISTINCT ON (host) * FROM a ORDER BY host) SELECT * FROM b",
+    error: { code: 1001, message: "DISTINCT ON with * in a subquery needs the columns of" },
+  },
+  {
     name: "inside a derived table",
     sql:
       "SELECT * FROM (SELECT DISTINCT ON (host) host, ts FROM cpu ORDER BY host, ts DESC) ORDER BY ts DESC",

@@ -35,6 +35,11 @@ export interface DistinctOnEnv {
   emit(a: number, b: number): string;
   /** The relations of each FROM clause, by the bracket around it (`*` is spelled out from them). */
   scopes: ReadonlyMap<number, readonly FromRelation[]>;
+  /**
+   * The output column names of a query (SQLite prepares it), for a `*` over views, CTEs and subqueries
+   * of the outermost SELECT; absent for nested ones (their CTEs are not rendered yet).
+   */
+  columnsOf?: (sql: string) => string[];
 }
 
 /**
@@ -86,6 +91,7 @@ export function renderDistinctOn(
   env: DistinctOnEnv,
   top: TopSelect,
   items: RenderedItem[],
+  prefix = "",
 ): { sql: string; end: number; hints: Array<DataType | undefined> } {
   const { q, emit } = env;
   const { parent } = q;
@@ -109,10 +115,18 @@ export function renderDistinctOn(
       `${PLANNING}SELECT DISTINCT ON expressions must match initial ORDER BY expressions`,
     );
   }
-  const columns: Array<{ sql: string; name: string; hint?: DataType }> = [];
+  const sourceEnd = clauses.orderBy ?? clauses.tailStart;
+  const source = emit(top.items[top.items.length - 1][1], sourceEnd);
   const relations = env.scopes.get(depth) ?? [];
-  for (const item of items) columns.push(...outputColumns(env, relations, item));
-  const inner = columns.map((c, i) => `${c.sql} AS __petrel_c${i}`);
+  // a `*` over relations of unknown columns is read by preparing it, and the helper columns are then
+  // named by position (a CTE's column list), so SQLite's names of the `*` columns need not be known
+  let starOf: ((item: [number, number]) => string[]) | undefined;
+  if (env.columnsOf && items.some((item) => isStar(q, item.range) && !starTables(q, relations, item.range))) {
+    const columnsOf = env.columnsOf;
+    starOf = ([a, b]) => columnsOf(`${prefix}SELECT ${emit(a, b).trim()}${source}`);
+  }
+  const columns: OutputColumn[] = [];
+  for (const item of items) columns.push(...outputColumns(env, relations, item, starOf));
   const windowOrder = order.map((o) => {
     const expr = resolveOrdinal(q, top, [o.range[0], o.exprEnd]);
     if (expr[0] === o.range[0]) return emit(o.range[0], o.range[1]).trim();
@@ -121,16 +135,12 @@ export function renderDistinctOn(
     }`;
   });
   const partition = on.map(([a, b]) => emit(a, b).trim()).join(", ");
-  inner.push(
-    `row_number() OVER (PARTITION BY ${partition}${
-      windowOrder.length ? ` ORDER BY ${windowOrder.join(", ")}` : ""
-    }) AS __petrel_rn`,
-  );
+  const rowNumber = `row_number() OVER (PARTITION BY ${partition}${
+    windowOrder.length ? ` ORDER BY ${windowOrder.join(", ")}` : ""
+  })`;
   // the output is sorted by the ON expressions only (DataFusion's plan): one row per value, so no ties
-  const keys = order.length ? on.map(([a, b], j) => `${emit(a, b).trim()} AS __petrel_k${j}`) : [];
-  inner.push(...keys);
-  const sourceEnd = clauses.orderBy ?? clauses.tailStart;
-  const source = emit(top.items[top.items.length - 1][1], sourceEnd);
+  const keys = order.length ? on.map(([a, b]) => emit(a, b).trim()) : [];
+  const helpers = [`${rowNumber} AS __petrel_rn`, ...keys.map((k, j) => `${k} AS __petrel_k${j}`)];
   const outerOrder = order.length
     ? ` ORDER BY ${
       on.map((_, j) =>
@@ -138,11 +148,28 @@ export function renderDistinctOn(
       ).join(", ")
     }`
     : "";
-  const sql = `${emit(top.select, top.select + 1).trim()} ` +
-    columns.map((c, i) => `__petrel_c${i} AS ${quoteIdent(c.name)}`).join(", ") +
-    ` FROM (SELECT ${inner.join(", ")}${source}) WHERE __petrel_rn = 1${outerOrder}` +
-    emit(clauses.tailStart, clauses.end);
-  return { sql, end: clauses.end, hints: columns.map((c) => c.hint) };
+  const select = emit(top.select, top.select + 1).trim();
+  const names = columns.map((c, i) => `__petrel_c${i} AS ${quoteIdent(c.name)}`).join(", ");
+  const filter = ` WHERE __petrel_rn = 1${outerOrder}${emit(clauses.tailStart, clauses.end)}`;
+  const hints = columns.map((c) => c.hint);
+  if (!starOf) {
+    const inner = columns.map((c, i) => `${c.sql} AS __petrel_c${i}`);
+    const sql = `${prefix}${select} ${names} FROM (SELECT ${
+      [...inner, ...helpers].join(", ")
+    }${source})${filter}`;
+    return { sql, end: clauses.end, hints };
+  }
+  const list = [
+    ...columns.map((_, i) => `__petrel_c${i}`),
+    "__petrel_rn",
+    ...keys.map((_, j) => `__petrel_k${j}`),
+  ];
+  const exprs = items.map((item) =>
+    isStar(q, item.range) ? emit(...item.range).trim() : columnsSql(env, item)
+  );
+  const cte = `__petrel_d(${list.join(", ")}) AS (SELECT ${[...exprs, ...helpers].join(", ")}${source})`;
+  const withText = prefix.trim() === "" ? `WITH ${cte} ` : `${prefix.trimEnd()}, ${cte} `;
+  return { sql: `${withText}${select} ${names} FROM __petrel_d${filter}`, end: clauses.end, hints };
 }
 
 /** Where the clauses after the select list start, at the SELECT's own depth. */
@@ -260,36 +287,65 @@ function exprKey(q: QueryTokens, [a, b]: [number, number]): string {
   return parts.join(" ");
 }
 
+/** One output column: its SQL, its name and its type when SQLite cannot tell it. */
+interface OutputColumn {
+  sql: string;
+  name: string;
+  hint?: DataType;
+}
+
+/** Whether an item is `*` or `t.*`. */
+function isStar(q: QueryTokens, [s, e]: [number, number]): boolean {
+  return isOp(q.toks[e - 1], "*") && (e - s === 1 || (e - s === 3 && isOp(q.toks[s + 1], ".")));
+}
+
+/** The relations a `*` or `t.*` item spells out, when all are storage tables. */
+function starTables(
+  q: QueryTokens,
+  scope: readonly FromRelation[],
+  [s, e]: [number, number],
+): readonly FromRelation[] | undefined {
+  const named = e - s === 1
+    ? scope
+    : scope.filter((r) => r.name.toLowerCase() === q.toks[s].value.toLowerCase());
+  return named.length > 0 && named.every((r) => r.table) ? named : undefined;
+}
+
+/** An item's expression as SQL. */
+function columnsSql(env: DistinctOnEnv, item: RenderedItem): string {
+  const [s, e] = item.range;
+  return env.emit(s, aliasOf(env.q.toks, s, e).exprEnd).trim();
+}
+
 /**
  * The columns an item brings: its expression and the name SQLite would have given it (the `AS`
- * name, the column's own, or the expression's text); `*` and `t.*` are spelled out from the tables.
+ * name, the column's own, or the expression's text); `*` and `t.*` are spelled out from the tables,
+ * or named by `starOf`.
  */
 function outputColumns(
   env: DistinctOnEnv,
   scope: readonly FromRelation[],
   item: RenderedItem,
-): Array<{ sql: string; name: string; hint?: DataType }> {
-  const { q, emit } = env;
+  starOf?: (item: [number, number]) => string[],
+): OutputColumn[] {
+  const { q } = env;
   const { toks } = q;
   const [s, e] = item.range;
-  if (isOp(toks[e - 1], "*") && (e - s === 1 || (e - s === 3 && isOp(toks[s + 1], ".")))) {
-    const named = e - s === 1
-      ? scope
-      : scope.filter((r) => r.name.toLowerCase() === toks[s].value.toLowerCase());
-    const unknown = named.length === 0
-      ? (e - s === 1 ? "a subquery" : toks[s].value)
-      : named.find((r) => !r.table)?.name;
-    if (unknown !== undefined) {
-      throw unsupported(
-        `DISTINCT ON with * needs the columns of ${unknown}: name them (* is spelled out for tables)`,
+  if (isStar(q, item.range)) {
+    const tables = starTables(q, scope, item.range);
+    if (tables) {
+      return tables.flatMap(({ name, table }) =>
+        table!.columns.map((c) => ({ sql: `${quoteIdent(name)}.${quoteIdent(c.name)}`, name: c.name }))
       );
     }
-    return named.flatMap(({ name, table }) =>
-      table!.columns.map((c) => ({ sql: `${quoteIdent(name)}.${quoteIdent(c.name)}`, name: c.name }))
+    if (starOf) return starOf(item.range).map((name) => ({ sql: "", name }));
+    const what = e - s === 1 ? "a view, CTE or subquery" : toks[s].value;
+    throw unsupported(
+      `DISTINCT ON with * in a subquery needs the columns of ${what}: name them (* is spelled out for tables)`,
     );
   }
   const { exprEnd, hasAlias } = aliasOf(toks, s, e);
-  const sql = emit(s, exprEnd).trim();
+  const sql = columnsSql(env, item);
   const last = toks[exprEnd - 1];
   const columnRef = (last.kind === "ident" || last.kind === "qident") &&
     (exprEnd - s === 1 || (isOp(toks[exprEnd - 2], ".") && isPath(toks, s, exprEnd)));
