@@ -1,7 +1,8 @@
 /**
  * Quantified comparisons with a subquery (`= ANY`, `<> ALL`, `> ANY`, `>= ALL`, `SOME`), with SQL's
  * NULL rules: a NULL that could decide the answer makes it NULL, and an empty subquery makes ANY
- * false and ALL true. `= ANY (array)` has no array to work on in Petrel and is refused by name.
+ * false and ALL true. `= ANY (array)` over an array literal is an IN list; other operators over an
+ * array are refused, as DataFusion does.
  */
 import { startTestServer } from "../helpers/server.ts";
 import { runCases, type SqlCase, sqlOk } from "../http/fixtures/sql_client.ts";
@@ -59,8 +60,23 @@ const CASES: SqlCase[] = [
     rows: [["a", 2000], ["b", 1500], ["c", 4000]],
   },
   {
-    sql: "SELECT host FROM cpu WHERE usage = ANY (make_array(1, 2))",
-    error: { code: 1001, message: "ANY needs a subquery here" },
+    name: "= ANY over an array literal (DataFusion's array_has)",
+    sql: "SELECT host, usage = ANY ([5, 7]) AS hit FROM cpu WHERE host = ANY (ARRAY['b', 'c']) ORDER BY ts",
+    schema: [["host", "String"], ["hit", "Boolean"]],
+    rows: [["b", true], ["b", null], ["c", true]],
+  },
+  {
+    sql: "SELECT host FROM cpu WHERE usage = ANY (make_array(1, 2)) ORDER BY ts",
+    schema: [["host", "String"]],
+    rows: [["a"], ["a"]],
+  },
+  {
+    sql: "SELECT host FROM cpu WHERE usage > ANY ([1, 2])",
+    error: { code: 3000, message: "Unsupported AnyOp: '>', only '=' is supported" },
+  },
+  {
+    sql: "SELECT host FROM cpu WHERE usage = ANY (1)",
+    error: { code: 1001, message: "ANY takes a subquery (SELECT …) or, after =, an array" },
   },
 ];
 

@@ -6,7 +6,8 @@
  * on no rows); ALL is false when some comparison is, NULL when none is but one is unknown, true
  * otherwise (and on no rows).
  *
- * DataFusion's `= ANY (array)` has no counterpart: Petrel has no array values, so it is refused.
+ * DataFusion's `= ANY (array)` (array_has) is answered over an array literal as an IN list; other
+ * operators over an array are refused, as DataFusion does.
  */
 import { PetrelError, StatusCode, unsupported } from "../../common/errors.ts";
 import { isKeyword, isOp } from "../lexer.ts";
@@ -51,20 +52,50 @@ function subqueryOpen(c: RewriteCtx, i: number): number {
   const open = i + 2;
   if (!isKeyword(c.toks[open + 1], "SELECT")) {
     throw unsupported(
-      `${c.toks[i + 1].text.toUpperCase()} needs a subquery here (SELECT …): Petrel has no array values, ` +
-        "so write a list as IN (…)",
+      `${c.toks[i + 1].text.toUpperCase()} takes a subquery (SELECT …) or, after =, an array ` +
+        "([…], ARRAY[…], make_array(…))",
     );
   }
   return open;
 }
 
-/** `= ANY (…)` as `IN (…)` and `<> ALL (…)` as `NOT IN (…)`, rewritten at the operator. */
+/** The elements of an array literal filling the bracket at `open`: `[…]`, `ARRAY[…]`, `make_array(…)`. */
+function arrayElements(c: RewriteCtx, open: number): [number, number] | undefined {
+  const { toks, q } = c;
+  const close = q.match[open];
+  const first = open + 1, last = close - 1;
+  if (isOp(toks[first], "[") && isOp(toks[last], "]")) return [first + 1, last];
+  if (isKeyword(toks[first], "ARRAY") && isOp(toks[first + 1], "[") && isOp(toks[last], "]")) {
+    return [first + 2, last];
+  }
+  if (isKeyword(toks[first], "MAKE_ARRAY") && isOp(toks[first + 1], "(") && q.match[first + 1] === last) {
+    return [first + 2, last];
+  }
+  return undefined;
+}
+
+/**
+ * `= ANY (…)` as `IN (…)` and `<> ALL (…)` as `NOT IN (…)`, rewritten at the operator; `= ANY (array)`
+ * (DataFusion's array_has) as `IN (elements)`.
+ */
 export function quantifiedAsIn(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const quantifier = quantifierAt(c, i);
   if (!quantifier) return undefined;
   const op = c.toks[i].text;
+  const equals = op === "=" || op === "==";
+  const elements = arrayElements(c, i + 2);
+  if (elements) {
+    if (quantifier === "ANY" && equals) {
+      return { text: `IN (${c.emit(...elements).trim()})`, next: c.q.match[i + 2] + 1 };
+    }
+    if (quantifier === "ALL") throw unsupported("ALL over an array is not supported: only = ANY (array) is");
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      `Failed to plan SQL: Error during planning: Unsupported AnyOp: '${op}', only '=' is supported`,
+    );
+  }
   subqueryOpen(c, i);
-  if (quantifier === "ANY" && (op === "=" || op === "==")) return { text: "IN", next: i + 2 };
+  if (quantifier === "ANY" && equals) return { text: "IN", next: i + 2 };
   if (quantifier === "ALL" && (op === "<>" || op === "!=")) return { text: "NOT IN", next: i + 2 };
   return undefined;
 }
