@@ -10,6 +10,7 @@ import { decimalExprHint } from "./rewrite/decimal_arith.ts";
 import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
 import { isDateArg } from "./rewrite/session_calls.ts";
 import { hasIntervalGroup, INTERVAL_TYPE, isIntervalExpr } from "./rewrite/interval_arith.ts";
+import { atTimeZoneOperand, isAtTimeZone } from "./rewrite/at_time_zone.ts";
 import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { aliasOf, CMP_OPS, findTopSelect, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
@@ -295,6 +296,10 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   const { colTypes, isTsColumn, unitAt } = c;
   const t = toks[s];
   if (!t) return undefined;
+  // DataFusion's AT TIME ZONE is a cast to Timestamp(Nanosecond, tz); GreptimeDB's types carry no zone
+  if (e - s > 4 && isAtTimeZone(c.q, e - 4) && atTimeZoneOperand(c.q, e - 4) === s) {
+    return "TimestampNanosecond";
+  }
   const flat = depthZero(s, e);
   if (
     !isKeyword(t, "CASE") &&

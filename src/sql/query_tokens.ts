@@ -316,6 +316,16 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
   return { exprEnd: e, hasAlias: false };
 }
 
+/** The first SELECT list at a level (after any WITH clause). */
+export interface TopSelect {
+  /** The index of the SELECT keyword. */
+  select: number;
+  /** The items, as token ranges. */
+  items: Array<[number, number]>;
+  /** The opening bracket of `DISTINCT ON (…)`, when the SELECT has one. */
+  distinctOn?: number;
+}
+
 /**
  * The items of the first SELECT list at the level of tokens `[from, to)` (after any WITH clause), as
  * token ranges.
@@ -325,15 +335,28 @@ export function findTopSelect(
   match: number[],
   from = 0,
   to = toks.length,
-): { items: Array<[number, number]> } | undefined {
+): TopSelect | undefined {
   let i = from;
   for (; i < to; i++) {
     if (isOp(toks[i], "(")) i = match[i];
     else if (isKeyword(toks[i], "SELECT")) break;
   }
-  if (i >= to) return undefined;
+  return i < to ? selectList(toks, match, i, to) : undefined;
+}
+
+/** The select list of the SELECT keyword at `i` (within tokens before `to`). */
+export function selectList(
+  toks: Token[],
+  match: number[],
+  i: number,
+  to = toks.length,
+): TopSelect | undefined {
   let s = i + 1;
-  if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
+  let distinctOn: number | undefined;
+  if (isKeyword(toks[s], "DISTINCT") && isKeyword(toks[s + 1], "ON") && isOp(toks[s + 2], "(")) {
+    distinctOn = s + 2;
+    s = match[s + 2] + 1;
+  } else if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
   const items: Array<[number, number]> = [];
   let k = s;
   for (; k < to; k++) {
@@ -343,6 +366,7 @@ export function findTopSelect(
       continue;
     }
     if (
+      isOp(t, ")") ||
       isKeyword(
         t,
         "FROM",
@@ -365,5 +389,5 @@ export function findTopSelect(
     }
   }
   if (k > s) items.push([s, k]);
-  return items.length ? { items } : undefined;
+  return items.length ? { select: i, items, distinctOn } : undefined;
 }

@@ -21,22 +21,23 @@ import type { InfoSchemaUse } from "./catalog_view.ts";
 import type { RewriteEnv } from "./rewrite/context.ts";
 import { Emitter } from "./rewrite/emit.ts";
 import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
-import { columnTypes, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
+import { columnTypes, type FromRelation, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
 import { rangeSource } from "./rewrite/range_source.ts";
-import { inlineViews } from "./rewrite/views.ts";
+import { inlineViews, outputColumns } from "./rewrite/views.ts";
 import { recursionGuards } from "./rewrite/recursion_guard.ts";
 import { valuesColumnAliases } from "./rewrite/values_alias.ts";
 import { inlineDerivedTables } from "./rewrite/derived_tables.ts";
-import { planCtes } from "./rewrite/ctes.ts";
+import { planCtes, withCtes } from "./rewrite/ctes.ts";
 import { compoundTypes } from "./rewrite/union_types.ts";
 import { seriesTables } from "./rewrite/series.ts";
 import { INTERVAL_TYPE, intervalNs } from "./rewrite/interval_arith.ts";
 import { expandGroupingSets } from "./rewrite/grouping_sets.ts";
 import { qualifyAsSubquery } from "./rewrite/qualify.ts";
+import { nestedDistinctOn, renderDistinctOn, type RenderedItem } from "./rewrite/distinct_on.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
 
@@ -91,6 +92,13 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
   const series = seriesTables(emitter.ctx, refs.series);
   for (const [at, r] of series.replacements) refs.replacements.set(at, r);
+  // a derived table rewritten on its own (inlineDerivedTables) already holds its DISTINCT ON
+  const replaced = [...refs.replacements];
+  nestedDistinctOn(
+    { q, emit: emitter.emit, scopes: refs.scopes },
+    (at) => replaced.some(([from, r]) => from < at && at < r.end),
+    (at, end, text) => refs.replacements.set(at, { end, text }),
+  );
   const outCtx: OutputContext = {
     q,
     relations: refs.relations,
@@ -110,7 +118,25 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
       outCtx,
       ...rangeSource(q, range, env, ctes, rewriteQuery),
     })
-    : renderQuery(q, env, emitter, outCtx, refs.replacements);
+    : renderQuery(
+      q,
+      env,
+      emitter,
+      outCtx,
+      refs.replacements,
+      refs.scopes,
+      (sql) =>
+        outputColumns(env.storage, {
+          // a CTE planned on its own reads the CTEs before it
+          sql: withCtes(env.ctes ?? [], q.toks, sql),
+          hints: [],
+          nameTypes: new Map(),
+          database: queryDatabase([...refs.tables, ...views.tables], env),
+          usesInfoSchema: refs.usesInfoSchema,
+          infoSchema: { tables: refs.infoTables, sizes: false },
+          tables: [],
+        }).map((c) => c.name),
+    );
   const tables = [...refs.tables, ...views.tables];
   const types = nameTypes(refs);
   for (const [name, type] of views.nameTypes) if (!types.has(name)) types.set(name, type);
@@ -144,6 +170,8 @@ function renderQuery(
   emitter: Emitter,
   outCtx: OutputContext,
   replacements: TableRefs["replacements"],
+  scopes: ReadonlyMap<number, readonly FromRelation[]>,
+  columnsOf: (sql: string) => string[],
 ): { sql: string; hints: Array<ResultType | undefined> } {
   const { toks, match } = q;
   const { emit, gap, tokenText } = emitter;
@@ -158,10 +186,7 @@ function renderQuery(
       replacements.set(s, { end: cast.end, text: `CAST(${emit(s, cast.end).trim()} AS ${cast.to})` });
     }
   }
-  let out = emit(0, top.items[0][0]);
-  let starSeen = false;
-  top.items.forEach(([s, e], idx) => {
-    if (idx > 0) out += emit(top.items[idx - 1][1], s);
+  const items: RenderedItem[] = top.items.map(([s, e], idx) => {
     const { exprEnd, hasAlias } = aliasOf(toks, s, e);
     const original = originalText(env.sql, toks, s, exprEnd);
     const rewritten = emit(s, exprEnd).trim();
@@ -169,17 +194,29 @@ function renderQuery(
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
       : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
+    return { range: [s, e], name, hint: compound.types[idx] ?? itemHint(outCtx, s, exprEnd) };
+  });
+  if (top.distinctOn !== undefined) {
+    const env = { q, emit, scopes, columnsOf };
+    const { sql, end, hints } = renderDistinctOn(env, top, items, emit(0, top.select));
+    return { sql: sql + emit(end, toks.length), hints };
+  }
+  let out = emit(0, top.items[0][0]);
+  let starSeen = false;
+  items.forEach(({ range: [s, e], name, hint }, idx) => {
+    if (idx > 0) out += emit(top.items[idx - 1][1], s);
+    const { exprEnd, hasAlias } = aliasOf(toks, s, e);
     // `*` and `t.*` expand to columns the hints cannot count; `a * 2` is one column
     if (isOp(toks[e - 1], "*") && (e - s === 1 || isOp(toks[e - 2], "."))) starSeen = true;
-    if (!starSeen) hints[idx] = compound.types[idx] ?? itemHint(outCtx, s, exprEnd);
+    if (!starSeen) hints[idx] = hint;
     const cast = compound.casts.get(s);
     if (cast) {
       // a cast column keeps its name (it is a column reference, named as its column)
-      out += `${gap(s)}CAST(${rewritten} AS ${cast.to})` +
+      out += `${gap(s)}CAST(${emit(s, exprEnd).trim()} AS ${cast.to})` +
         (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? toks[exprEnd - 1].value)}`);
       return;
     }
-    const item = hints[idx] === INTERVAL_TYPE
+    const item = hint === INTERVAL_TYPE
       ? `${gap(s)}${intervalNs(q, s, exprEnd)}${emit(exprEnd, e)}`
       : emit(s, e);
     out += item + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");

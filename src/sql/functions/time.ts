@@ -200,6 +200,21 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
       return ns === null ? null : nsToUnit(ns, unitArg(unit));
     },
   },
+  __petrel_at_time_zone: {
+    bigint: true,
+    // a time-zone-less value is wall-clock time in `tz` (arrow's cast to Timestamp(_, Some(tz))); an
+    // aware one (now(), another AT TIME ZONE) is already an instant and keeps it
+    fn: (v, from, to, tz, naive) => {
+      let ns = toNs(v, unitArg(from));
+      if (ns === null) return null;
+      if (num(naive)) {
+        const zone = str(tz) ?? undefined, wallMs = Number(ns / 1_000_000n);
+        const offset = timezoneOffsetMinutes(zone, wallMs - timezoneOffsetMinutes(zone, wallMs) * 60_000);
+        ns -= BigInt(offset) * 60_000_000_000n;
+      }
+      return nsToUnit(ns, unitArg(to));
+    },
+  },
   __petrel_convert_unit: {
     bigint: true,
     fn: (v, from, to) => {

@@ -10,6 +10,8 @@ import { aliasOf, errorAt, findTopSelect, type QueryTokens, SYNTHETIC } from "..
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
 import { decimalExprAt } from "./decimal_arith.ts";
+import { atTimeZones } from "./at_time_zone.ts";
+import { quantifiedComparisons } from "./quantified.ts";
 
 /** A rewrite rendered on demand (it needs `emit` of its own operands). */
 interface LazyRewrite {
@@ -22,9 +24,10 @@ export class Emitter {
   readonly ctx: RewriteCtx;
   private readonly toks: Token[];
   private readonly nullsOrder: Map<number, { text: string; start: number }>;
-  private readonly lazy = new Map<number, LazyRewrite>();
+  /** Lazy rewrites by first token, outermost (longest) first: `ts AT TIME ZONE 'UTC' ILIKE …` has two. */
+  private readonly lazy = new Map<number, LazyRewrite[]>();
   /** Lazy rewrites being rendered (their own start must then emit plainly). */
-  private readonly active = new Set<number>();
+  private readonly active = new Set<LazyRewrite>();
   /** How deep emit calls nest (a rewrite emits its operands inside the emit that called it). */
   private depth = 0;
   /** The ORDER BY items whose NULLS suffix the current outermost emit has written. */
@@ -50,6 +53,27 @@ export class Emitter {
     };
     this.nullsOrder = orderByNulls(q);
     this.collectIlike(q);
+    for (const r of atTimeZones(this.ctx)) this.addLazy(r.start, r.end, r.render);
+    for (const r of quantifiedComparisons(this.ctx)) this.addLazy(r.start, r.end, r.render);
+  }
+
+  /** Registers a rewrite of `[start, end)` rendered when emitted (it emits its operands itself). */
+  private addLazy(start: number, end: number, render: () => string): void {
+    const list = this.lazy.get(start) ?? [];
+    const entry: LazyRewrite = {
+      end,
+      render: () => {
+        this.active.add(entry);
+        try {
+          return render();
+        } finally {
+          this.active.delete(entry);
+        }
+      },
+    };
+    list.push(entry);
+    list.sort((x, y) => y.end - x.end);
+    this.lazy.set(start, list);
   }
 
   /** The whitespace between token `i` and the one before it, as in the source. */
@@ -87,7 +111,8 @@ export class Emitter {
   private emitRange(a: number, b: number): string {
     let out = "";
     for (let i = a; i < b;) {
-      const l = this.active.has(i) ? undefined : this.lazy.get(i);
+      // one that ends past `b` is being rendered around this emit (its operand is emitted here)
+      const l = this.lazy.get(i)?.find((x) => !this.active.has(x) && x.end <= b);
       const r: TokenRewrite | undefined = l ? { next: l.end, text: l.render() } : this.replacement(i);
       const s = r ? undefined : rewriteToken(this.ctx, i);
       const next = r ? r.next : s ? s.next : i + 1;
@@ -95,8 +120,8 @@ export class Emitter {
       for (let k = i; k < next; k++) {
         const suffix = this.nullsOrder.get(k);
         if (!suffix || suffix.start < a || this.suffixed.has(k)) continue;
-        // an item wholly inside a replacement (a derived table's ORDER BY) is in its text already
-        if (!l && r && suffix.start > i) continue;
+        // an item wholly inside a replaced range (a derived table's own ORDER BY) was rendered by it
+        if (suffix.start > i) continue;
         out += suffix.text;
         this.suffixed.add(k);
       }
@@ -125,17 +150,9 @@ export class Emitter {
       if (start === leftEnd || end === k + 1) {
         throw errorAt(q.cursor, toks[k], "Expected: operands around ILIKE");
       }
-      this.lazy.set(start, {
-        end,
-        render: () => {
-          this.active.add(start);
-          try {
-            const left = this.emit(start, leftEnd).trim();
-            return `lower(${left}) ${negated ? "NOT " : ""}LIKE lower(${this.emit(k + 1, end).trim()})`;
-          } finally {
-            this.active.delete(start);
-          }
-        },
+      this.addLazy(start, end, () => {
+        const left = this.emit(start, leftEnd).trim();
+        return `lower(${left}) ${negated ? "NOT " : ""}LIKE lower(${this.emit(k + 1, end).trim()})`;
       });
     }
   }

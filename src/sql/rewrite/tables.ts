@@ -22,6 +22,8 @@ export interface TableRefs {
   usesNumbers: boolean;
   /** The relations (alias or table name) of the outermost FROM clause. */
   relations: string[];
+  /** The relations of each FROM clause, by the bracket around it (-1: the outermost), with their tables. */
+  scopes: Map<number, FromRelation[]>;
   /** References to trace tables (which may take a time bound from their trace map). */
   traceRefs: TraceRef[];
   /** References to views (their replacements come from `views.ts`). */
@@ -32,6 +34,12 @@ export interface TableRefs {
   derived: number[];
   /** Table functions generating series (`generate_series(…)`, `range(…)`; rendered by `series.ts`). */
   series: SeriesRef[];
+}
+
+/** A relation a FROM clause names, and its storage table if it is one. */
+export interface FromRelation {
+  name: string;
+  table?: TableMeta;
 }
 
 // Functions whose argument syntax uses FROM without naming a table.
@@ -52,6 +60,7 @@ export function resolveTableRefs(
     infoTables: [],
     usesNumbers: false,
     relations: [],
+    scopes: new Map(),
     traceRefs: [],
     views: [],
     cteRefs: [],
@@ -117,6 +126,12 @@ function parseRef(
   if (!isCte) {
     const resolved = resolveTableRef(env.storage, env.db, parts);
     if (resolved.kind === "table") refs.tables.push(resolved.table);
+    const scope = refs.scopes.get(parent[start]) ?? [];
+    scope.push({
+      name: alias ?? parts[parts.length - 1],
+      table: resolved.kind === "table" ? resolved.table : undefined,
+    });
+    refs.scopes.set(parent[start], scope);
     if (resolved.kind === "table" && isTraceTable(resolved.table)) {
       const names = [(alias ?? parts[parts.length - 1]).toLowerCase()];
       refs.traceRefs.push({ table: resolved.table, start, after, names });

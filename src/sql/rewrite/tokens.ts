@@ -12,6 +12,7 @@ import { rewriteCall } from "./functions.ts";
 import { decimalToken } from "./decimals.ts";
 import { decimalArithmetic } from "./decimal_arith.ts";
 import { dateIntervalArithmetic } from "./date_arith.ts";
+import { quantifiedAsIn } from "./quantified.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 
 const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -53,6 +54,8 @@ function stringToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
 function operatorToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const { toks } = c;
   const t = toks[i];
+  const quantified = quantifiedAsIn(c, i);
+  if (quantified) return quantified;
   if ((t.text === "/" || t.text === "%") && isOperandEnd(toks[i - 1])) {
     // SQLite answers NULL for a division by zero; GreptimeDB fails the query
     const end = c.q.primaryEnd(i + 1);
