@@ -23,7 +23,7 @@ import type { Session } from "./ddl.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import { mapSqliteError, runQuery } from "./results.ts";
 import { parseTimestampIn } from "./time.ts";
-import { unitOf } from "../common/time_unit.ts";
+import { NS_PER_UNIT, type TimeUnit, unitOf, unitOfType } from "../common/time_unit.ts";
 import { decimalSpec, isDecimalType, toScaled } from "../common/decimal.ts";
 import { parseFloatText } from "./cast_values.ts";
 import { vectorDim, vectorValueFor } from "../common/vector.ts";
@@ -212,7 +212,16 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
         `INSERT has ${cols.length} target columns but the query returns ${out.columns.length}`,
       );
     }
-    const rows = out.rows.map((r) => r.map((v, j) => coerceValue(v, cols[j], session.timezone)));
+    // a timestamp goes in as the instant it is: a query's ns value into an ms column is rescaled
+    const units = out.columns.map((c, j) => {
+      const from = unitOfType(String(c.data_type)), to = unitOfType(cols[j].type);
+      return from !== undefined && to !== undefined && from !== to ? { from, to } : undefined;
+    });
+    const rows = out.rows.map((r) =>
+      r.map((v, j) =>
+        coerceValue(units[j] ? retimed(v, units[j].from, units[j].to) : v, cols[j], session.timezone)
+      )
+    );
     return { kind: "affected", rows: rows.length === 0 ? 0 : writeRows(storage, db, table, cols, rows) };
   }
   cur.expectKw("VALUES");
@@ -371,4 +380,11 @@ export function executeDelete(storage: Storage, tokens: Token[], sql: string, se
   } catch (e) {
     throw mapSqliteError(e, db);
   }
+}
+
+/** A time integer from one unit to another, as arrow's cast makes it (divided, truncated toward zero). */
+function retimed(v: Value, from: TimeUnit, to: TimeUnit): Value {
+  if (typeof v !== "bigint" && !(typeof v === "number" && Number.isInteger(v))) return v;
+  const x = (BigInt(v) * NS_PER_UNIT[from]) / NS_PER_UNIT[to];
+  return x <= BigInt(Number.MAX_SAFE_INTEGER) && x >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(x) : x;
 }

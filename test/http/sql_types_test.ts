@@ -135,6 +135,17 @@ const TIME_UNITS: SqlCase[] = [
   { sql: "SELECT v FROM s6 WHERE ts > '2024-01-01 00:00:00.000001'", rows: [[2]] },
   { sql: "SELECT v FROM s9 WHERE ts > '2024-01-01 00:00:00.000000001'", rows: [[2]] },
   {
+    name: "INSERT … SELECT stores each timestamp as the same instant in the target's unit",
+    sql: "CREATE TABLE u3 (ts TIMESTAMP(3) TIME INDEX, v BIGINT); INSERT INTO u3 SELECT ts, v FROM s0; " +
+      "INSERT INTO u3 (ts, v) SELECT max(ts), 9 FROM s9",
+    affected: [0, 2, 1],
+  },
+  {
+    sql: "SELECT ts, v FROM u3 ORDER BY ts",
+    schema: [["ts", "TimestampMillisecond"], ["v", "Int64"]],
+    rows: [[T0, 9], [T0 + 1000, 1], [T0 + 2000, 2]],
+  },
+  {
     sql:
       "SELECT date_bin(INTERVAL '1 minute', ts) AS b, date_trunc('minute', ts) AS d, to_unixtime(ts) AS u " +
       "FROM s9 WHERE v = 1",
