@@ -3,8 +3,7 @@
  * wall-clock time in `tz` and becomes that instant (daylight saving included); an aware one keeps its
  * instant. GreptimeDB shows the column as TimestampNanosecond (raw nanoseconds in JSON).
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
 
 const SHANGHAI_NS = 8n * 3600n * 1_000_000_000n;
 
@@ -55,18 +54,12 @@ const CASES: SqlCase[] = [
   },
 ];
 
-Deno.test("AT TIME ZONE casts to a nanosecond timestamp in that zone", async (t) => {
-  const server = await startTestServer();
-  try {
-    await sqlOk(
-      server.url,
-      "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
-    );
-    await sqlOk(server.url, "INSERT INTO cpu VALUES (500, 'a', 1), (2000, 'b', 2)");
-    await sqlOk(server.url, "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX, v BIGINT)");
-    await sqlOk(server.url, "INSERT INTO ns VALUES (1000000001, 1)");
-    await runCases(t, server.url, CASES);
-  } finally {
-    await server.stop();
-  }
-});
+const SETUP = [
+  "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
+  "INSERT INTO cpu VALUES (500, 'a', 1), (2000, 'b', 2)",
+  "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX, v BIGINT)",
+  "INSERT INTO ns VALUES (1000000001, 1)",
+];
+
+Deno.test("AT TIME ZONE casts to a nanosecond timestamp in that zone", (t) =>
+  runOnServer(t, SETUP, { kind: "cases", cases: CASES }));

@@ -3,8 +3,7 @@
  * latest row per series), with the column names and types the plain SELECT has; DataFusion's rule
  * that the ON expressions lead the ORDER BY, and its refusal beside aggregation.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
 
 const CASES: SqlCase[] = [
   {
@@ -121,27 +120,12 @@ const CASES: SqlCase[] = [
   },
 ];
 
-Deno.test("SELECT DISTINCT ON keeps the first row of each ON value", async (t) => {
-  const server = await startTestServer();
-  try {
-    await sqlOk(
-      server.url,
-      "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
-    );
-    await sqlOk(
-      server.url,
-      "INSERT INTO cpu VALUES (1000, 'a', 1), (2000, 'a', 2), (1500, 'b', 5), (3000, 'b', NULL), (500, 'c', 7)",
-    );
-    await sqlOk(
-      server.url,
-      "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX, host STRING PRIMARY KEY, v BIGINT)",
-    );
-    await sqlOk(
-      server.url,
-      "INSERT INTO ns VALUES (1000000000, 'a', 1), (2000000000, 'a', 2), (1500000000, 'b', 5)",
-    );
-    await runCases(t, server.url, CASES);
-  } finally {
-    await server.stop();
-  }
-});
+const SETUP = [
+  "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
+  "INSERT INTO cpu VALUES (1000, 'a', 1), (2000, 'a', 2), (1500, 'b', 5), (3000, 'b', NULL), (500, 'c', 7)",
+  "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX, host STRING PRIMARY KEY, v BIGINT)",
+  "INSERT INTO ns VALUES (1000000000, 'a', 1), (2000000000, 'a', 2), (1500000000, 'b', 5)",
+];
+
+Deno.test("SELECT DISTINCT ON keeps the first row of each ON value", (t) =>
+  runOnServer(t, SETUP, { kind: "cases", cases: CASES }));

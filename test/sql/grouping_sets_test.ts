@@ -3,8 +3,8 @@
  * out are NULL, `grouping(x)` is DataFusion's Int32 bit, HAVING filters each set's groups and ORDER BY /
  * LIMIT the whole result; the columns are named and typed as the plain GROUP BY names and types them.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
+import { HOST_REGION_SETUP } from "./fixtures_host_region.ts";
 
 const ROLLUP_ROWS = [
   [null, null, 4],
@@ -164,20 +164,5 @@ const CASES: SqlCase[] = [
   },
 ];
 
-Deno.test("GROUP BY ROLLUP, CUBE and GROUPING SETS", async (t) => {
-  const server = await startTestServer();
-  try {
-    await sqlOk(
-      server.url,
-      "CREATE TABLE t (ts TIMESTAMP TIME INDEX, host STRING, region STRING, v DOUBLE, PRIMARY KEY (host, region))",
-    );
-    await sqlOk(
-      server.url,
-      "INSERT INTO t VALUES (1000, 'a', 'east', 1), (2000, 'a', 'west', 3), (3000, 'b', 'east', 5), " +
-        "(4000, 'b', 'east', 7)",
-    );
-    await runCases(t, server.url, CASES);
-  } finally {
-    await server.stop();
-  }
-});
+Deno.test("GROUP BY ROLLUP, CUBE and GROUPING SETS", (t) =>
+  runOnServer(t, HOST_REGION_SETUP, { kind: "cases", cases: CASES }));

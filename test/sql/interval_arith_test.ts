@@ -3,8 +3,7 @@
  * `interval * n` are IntervalMonthDayNano (a count of nanoseconds in the JSON rows), and adding such
  * an interval to a time column keeps the column's timestamp type and unit.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
   "CREATE TABLE ms (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE)",
@@ -62,11 +61,5 @@ const CASES: TypedCase[] = [
   },
 ];
 
-Deno.test("interval arithmetic answers intervals over /v1/sql", async (t) => {
-  const server = await startTestServer();
-  try {
-    await runTypedCases(t, server.url, CASES, SETUP);
-  } finally {
-    await server.stop();
-  }
-});
+Deno.test("interval arithmetic answers intervals over /v1/sql", (t) =>
+  runOnServer(t, SETUP, { kind: "typed", cases: CASES }));

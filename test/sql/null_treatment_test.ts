@@ -3,8 +3,7 @@
  * first_value, last_value and nth_value over the non-null values of their frame (default frames,
  * ROWS frames, EXCLUDE), lag and lead to the n-th non-null row before or after, with a default.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
   "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE, n BIGINT)",
@@ -103,11 +102,5 @@ const CASES: TypedCase[] = [
   },
 ];
 
-Deno.test("IGNORE NULLS and RESPECT NULLS on window functions over /v1/sql", async (t) => {
-  const server = await startTestServer();
-  try {
-    await runTypedCases(t, server.url, CASES, SETUP);
-  } finally {
-    await server.stop();
-  }
-});
+Deno.test("IGNORE NULLS and RESPECT NULLS on window functions over /v1/sql", (t) =>
+  runOnServer(t, SETUP, { kind: "typed", cases: CASES }));

@@ -2,8 +2,8 @@
  * QUALIFY filters rows on window-function results (DataFusion's extension): the query keeps its
  * visible columns, their names and types, and ORDER BY / LIMIT apply after the filter.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
+import { HOST_REGION_SETUP } from "./fixtures_host_region.ts";
 
 const CASES: SqlCase[] = [
   {
@@ -54,20 +54,5 @@ const CASES: SqlCase[] = [
   },
 ];
 
-Deno.test("QUALIFY filters on window functions", async (t) => {
-  const server = await startTestServer();
-  try {
-    await sqlOk(
-      server.url,
-      "CREATE TABLE t (ts TIMESTAMP TIME INDEX, host STRING, region STRING, v DOUBLE, PRIMARY KEY (host, region))",
-    );
-    await sqlOk(
-      server.url,
-      "INSERT INTO t VALUES (1000, 'a', 'east', 1), (2000, 'a', 'west', 3), (3000, 'b', 'east', 5), " +
-        "(4000, 'b', 'east', 7)",
-    );
-    await runCases(t, server.url, CASES);
-  } finally {
-    await server.stop();
-  }
-});
+Deno.test("QUALIFY filters on window functions", (t) =>
+  runOnServer(t, HOST_REGION_SETUP, { kind: "cases", cases: CASES }));

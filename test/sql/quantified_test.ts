@@ -4,8 +4,7 @@
  * false and ALL true. `= ANY (array)` over an array literal is an IN list; other operators over an
  * array are refused, as DataFusion does.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
 
 const CASES: SqlCase[] = [
   {
@@ -80,21 +79,12 @@ const CASES: SqlCase[] = [
   },
 ];
 
-Deno.test("ANY, SOME and ALL compare with every row of a subquery", async (t) => {
-  const server = await startTestServer();
-  try {
-    await sqlOk(
-      server.url,
-      "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
-    );
-    await sqlOk(
-      server.url,
-      "INSERT INTO cpu VALUES (1000, 'a', 1), (2000, 'a', 2), (1500, 'b', 5), (3000, 'b', NULL), (4000, 'c', 7)",
-    );
-    await sqlOk(server.url, "CREATE TABLE lim (ts TIMESTAMP TIME INDEX, v BIGINT)");
-    await sqlOk(server.url, "INSERT INTO lim VALUES (1, 1), (2, 2), (3, 5)");
-    await runCases(t, server.url, CASES);
-  } finally {
-    await server.stop();
-  }
-});
+const SETUP = [
+  "CREATE TABLE cpu (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, usage DOUBLE)",
+  "INSERT INTO cpu VALUES (1000, 'a', 1), (2000, 'a', 2), (1500, 'b', 5), (3000, 'b', NULL), (4000, 'c', 7)",
+  "CREATE TABLE lim (ts TIMESTAMP TIME INDEX, v BIGINT)",
+  "INSERT INTO lim VALUES (1, 1), (2, 2), (3, 5)",
+];
+
+Deno.test("ANY, SOME and ALL compare with every row of a subquery", (t) =>
+  runOnServer(t, SETUP, { kind: "cases", cases: CASES }));

@@ -4,8 +4,7 @@
  * negative steps, NULL bounds (no rows), joins and aliases, timestamps with an interval step; a zero
  * step, non-integer bounds and series past 10M rows fail with a 400 instead of running on.
  */
-import { startTestServer } from "../helpers/server.ts";
-import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
+import { runOnServer, type TypedCase } from "../http/fixtures/sql_client.ts";
 
 const V: Array<[string, string]> = [["value", "Int64"]];
 
@@ -91,11 +90,5 @@ const CASES: TypedCase[] = [
   { sql: "SELECT * FROM generate_series(1, 2, 3, 4)", code: 1004, error: /expects 1 to 3 arguments/ },
 ];
 
-Deno.test("generate_series and range table functions over /v1/sql", async (t) => {
-  const server = await startTestServer();
-  try {
-    await runTypedCases(t, server.url, CASES);
-  } finally {
-    await server.stop();
-  }
-});
+Deno.test("generate_series and range table functions over /v1/sql", (t) =>
+  runOnServer(t, [], { kind: "typed", cases: CASES }));
