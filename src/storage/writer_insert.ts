@@ -11,7 +11,7 @@ import type { StatementSync } from "node:sqlite";
 import type { DatabaseHandle } from "./database.ts";
 import type { TableMeta } from "./table.ts";
 import { qualifiedName, quoteIdent } from "./table.ts";
-import type { SqlValue } from "./writer_values.ts";
+import type { SqlColumn, SqlValue } from "./writer_values.ts";
 
 /** How rows are inserted: plain (append), replacing the row with the same key, or merging non-nulls. */
 export type InsertVerb = "append" | "replace" | "merge";
@@ -110,22 +110,22 @@ const MIN_GROUP_ROWS = 8;
  * bound once.
  */
 function nextChunk(
-  values: SqlValue[],
-  width: number,
+  columns: readonly SqlColumn[],
   from: number,
   n: number,
   perStatement: number,
 ): { size: number; constant: boolean[] | undefined } {
+  const width = columns.length;
   const full = sizeFor(n - from, perStatement);
   if (full < 2 || width <= MIN_CONSTANT_COLUMNS) return { size: full, constant: undefined };
   // runs[j]: rows from `from` on that hold row `from`'s value in column j (at most `full`)
   const runs: number[] = new Array(width);
-  const start = from * width, end = (from + full) * width;
+  const end = from + full;
   for (let j = 0; j < width; j++) {
-    const first = values[start + j];
-    let k = start + j + width;
-    while (k < end && same(values[k], first)) k += width;
-    runs[j] = (k - start - j) / width;
+    const col = columns[j], first = col[from];
+    let r = from + 1;
+    while (r < end && same(col[r], first)) r++;
+    runs[j] = r - from;
   }
   const count = (size: number) => runs.reduce((c, r) => (r >= size ? c + 1 : c), 0);
   let size = full, found = count(full);
@@ -143,7 +143,7 @@ function nextChunk(
 }
 
 /**
- * Inserts all `n` rows of `values` (row-major, `names.length` per row), with statements of
+ * Inserts all `n` rows of `columns` (one converted column per name), with statements of
  * `perStatement` rows, or fewer at a group's end and for the rest.
  */
 export function insertAll(
@@ -151,24 +151,21 @@ export function insertAll(
   table: TableMeta,
   names: string[],
   verb: InsertVerb,
-  values: SqlValue[],
+  columns: readonly SqlColumn[],
   n: number,
   perStatement: number,
 ): void {
-  const width = names.length;
   for (let from = 0; from < n;) {
-    const { size, constant } = nextChunk(values, width, from, n, perStatement);
+    const { size, constant } = nextChunk(columns, from, n, perStatement);
     const stmt = statementFor(handle, table, names, size, verb, constant);
-    const start = from * width, end = (from + size) * width;
-    from += size;
-    if (constant === undefined) {
-      stmt.run(...values.slice(start, end));
-      continue;
-    }
-    const args: SqlValue[] = [];
-    const varying: number[] = [];
-    for (let j = 0; j < width; j++) constant[j] ? args.push(values[start + j]) : varying.push(j);
-    for (let k = start; k < end; k += width) for (const j of varying) args.push(values[k + j]);
+    const end = from + size;
+    const bound = constant === undefined ? columns : columns.filter((_, j) => !constant[j]);
+    const args: SqlValue[] = constant === undefined
+      ? []
+      : columns.filter((_, j) => constant[j]).map((c) => c[from]);
+    // row by row, each row's values in column order (how the statement's parameters are numbered)
+    for (let r = from; r < end; r++) for (let j = 0; j < bound.length; j++) args.push(bound[j][r]);
+    from = end;
     stmt.run(...args);
   }
 }
