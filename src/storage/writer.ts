@@ -231,8 +231,8 @@ function insertVerb(table: TableMeta, names: string[], sawNull: Set<string>): In
 }
 
 /**
- * Converts the rows and inserts them (`writer_insert.ts`); returns the time range written when
- * `wantRange`.
+ * Converts the values column by column and inserts them (`writer_insert.ts`); returns the time
+ * range written when `wantRange`.
  */
 function insertRows(
   handle: DatabaseHandle,

@@ -1,7 +1,11 @@
 /**
  * The writer's value handling: a batch's values as columns in table-key order (`ColumnSource`,
  * from a row batch or a `ColumnarBatch` without copying it), and their conversion to what SQLite
- * stores (time unit changes, UInt64, booleans, the null-tag stand-in), one loop per column.
+ * stores (time unit changes, UInt64, booleans, the null-tag stand-in), one loop per column. The
+ * converted values stay by column (the statements read them from there), and a column that stores
+ * as it is is not copied at all: on the OTLP logs bench that (and no n×width row-major array)
+ * took Petrel's CPU from ~5.9 to ~5.1 µs a record, with the attribute JSON change in
+ * `src/ingest/otlp/attributes.ts`.
  */
 import { invalidArguments } from "../common/errors.ts";
 import { encodeUInt64, NULL_TAG } from "./datatypes.ts";

@@ -35,8 +35,10 @@ export function metadataJson(pairs: [string, string][]): string {
 
 /**
  * Translates a push into one batch of the direct model, by column (pure; no storage): a stream's
- * labels fill their columns' runs without a row array per line (Loki push bench: the rows and their
- * transposition cost ~10 % of the write's CPU).
+ * labels fill their columns' runs without a row array per line. In a profile of the Loki push
+ * bench's writes, translation and the writer's transposition fell from ~7 % to ~3 % of SQLite's
+ * insert time and garbage collection from ~28 % to ~12 %; the bench's CPU seconds did not move
+ * beyond their noise (SQLite's insert and the decode dominate).
  */
 export function lokiToBatch(req: LokiPushRequest, table: string): ColumnarBatch {
   const columns = [...FIXED];
