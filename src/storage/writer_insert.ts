@@ -93,21 +93,30 @@ function same(a: SqlValue, b: SqlValue): boolean {
   return a === b && (a !== 0 || Object.is(a, b));
 }
 
-/** Statement sizes below `perStatement` are multiples of this, or any size below it. */
-const SIZE_STEP = 16;
-
-/**
- * Rows a statement takes: `perStatement`, else a multiple of `SIZE_STEP`, else all of them (so
- * few statement sizes get prepared: perStatement / 16 + 15). Each statement run has a fixed cost
- * (SQLite opens its cursors, node:sqlite binds the constants): powers of two took a Loki stream
- * of 500 lines in 6 statements (256 + 128 + 64 + 32 + 16 + 4), this in 2 (496 + 4); with the rest
- * of a group cut too (`MIN_GROUP_ROWS`), the Loki push bench's writes went from ~1.9 to ~1.65 µs
- * of main-thread CPU a line (in process, decode included). Exact sizes would take 1, but preparing
- * a 500-row statement costs ~350 µs, and varied stream lengths would prepare one per stream.
- */
+/** Rows a statement takes: `perStatement`, else a power of two (so few statement sizes get prepared). */
 function sizeFor(rows: number, perStatement: number): number {
   if (rows >= perStatement) return perStatement;
-  return rows >= SIZE_STEP ? rows - (rows % SIZE_STEP) : rows;
+  let size = 1;
+  while (size * 2 <= rows) size *= 2;
+  return size;
+}
+
+/** Statements cut at a group's end take a multiple of this many rows, or all of them below it. */
+const GROUP_STEP = 16;
+
+/**
+ * Rows a statement cut at a group's end takes. Each statement run has a fixed cost (SQLite opens
+ * its cursors, node:sqlite binds the constants): powers of two took a Loki stream of 500 lines in
+ * 6 statements (256 + 128 + 64 + 32 + 16 + 4), this takes 2 (496 + 4); with the rest of a group
+ * cut too (`MIN_GROUP_ROWS`), the Loki push bench's writes went from ~1.9 to ~1.65 µs of
+ * main-thread CPU a line (in process, decode included). Exact sizes would take 1, but preparing a
+ * 500-row statement costs ~350 µs and varied stream lengths would prepare one per stream; these
+ * sizes (perStatement / 16 + 15 of them) are only of the constant-column statements, which a
+ * database keeps at most `CONSTANT_STATEMENTS` of (a big plain statement holds ~0.5 MB).
+ */
+function groupSizeFor(rows: number, perStatement: number): number {
+  if (rows >= perStatement) return perStatement;
+  return rows >= GROUP_STEP ? rows - (rows % GROUP_STEP) : rows;
 }
 
 /**
@@ -154,7 +163,7 @@ function nextChunk(
   for (let j = 0; j < width; j++) {
     const r = runs[j];
     if (r >= full || (r < MIN_GROUP_ROWS && !endsLongGroup(columns[j], from, r))) continue;
-    const s = sizeFor(r, perStatement), c = count(s);
+    const s = groupSizeFor(r, perStatement), c = count(s);
     if (c >= MIN_CONSTANT_COLUMNS && (c > found || (c === found && s > size))) [size, found] = [s, c];
   }
   // too few constant columns: the plain form, at full size (not cut short for nothing)
