@@ -7,7 +7,9 @@
  * Petrel stored is counted back with SQL and must equal what was sent. On a shared machine the
  * wall-clock rates swing with the load, so CPU seconds are reported beside them: the decode's (this
  * process, during the median pass) and Petrel's (every thread of the child, while posting).
- * Run: `deno run -A scripts/bench_telemetry.ts [otlp_metrics|otlp_logs|loki|es_bulk]`.
+ * Run: `deno run -A scripts/bench_telemetry.ts [otlp_metrics|otlp_logs|loki|es_bulk]`; with
+ * `PETREL_BENCH_CPU_PROF=dir` the Petrel child writes a V8 CPU profile (`.cpuprofile`) into `dir` on
+ * exit (read it with `scripts/cpu_profile.ts`).
  */
 import protobuf from "protobufjs";
 import { spawnServer } from "../test/helpers/server.ts";
@@ -236,9 +238,12 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
   const items = REQUESTS * PER_REQUEST;
   const decode = decodeRate(p, bodies, items);
   const dataHome = await Deno.makeTempDir({ prefix: `petrel_bench_${name}_` });
-  const server = await spawnServer(["--http-addr", "127.0.0.1:0", "--data-home", dataHome], {
-    PETREL_LOG_LEVEL: "error",
-  });
+  const profileDir = Deno.env.get("PETREL_BENCH_CPU_PROF");
+  const server = await spawnServer(
+    ["--http-addr", "127.0.0.1:0", "--data-home", dataHome],
+    { PETREL_LOG_LEVEL: "error" },
+    profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  );
   try {
     await postAllRaw({ url: server.url + p.path, headers: p.headers }, warmup, 1);
     const before = threadCpu(server.child.pid);

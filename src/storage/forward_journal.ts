@@ -54,17 +54,15 @@ export function rowidBefore(handle: DatabaseHandle, table: TableMeta): number | 
   return row?.m ?? 0;
 }
 
-/** The smallest and largest time value of a write's rows (`at`: the time column), null when none. */
+/** The smallest and largest of a write's `n` times, null when none. */
 export function timeRangeOf(
-  values: unknown[],
-  width: number,
+  times: ArrayLike<number | bigint>,
   n: number,
-  at: number,
 ): [number | bigint, number | bigint] | null {
-  if (at < 0 || n === 0) return null;
-  let lo = values[at] as number | bigint, hi = lo;
+  if (n === 0) return null;
+  let lo = times[0], hi = lo;
   for (let i = 1; i < n; i++) {
-    const v = values[i * width + at] as number | bigint;
+    const v = times[i];
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }

@@ -133,25 +133,20 @@ export function markLate(
   }
 }
 
-/** {@link markLate} for an ordinary table's write: `values` holds `n` rows of `width`, the time at `at`. */
+/** {@link markLate} for an ordinary table's write of `n` rows with these times. */
 export function markLateRows(
   handle: DatabaseHandle,
   table: TableMeta,
   watches: readonly LateWatch[],
-  values: readonly unknown[],
-  width: number,
+  times: ArrayLike<number | bigint>,
   n: number,
-  at: number,
 ): void {
-  if (at < 0 || n === 0) return;
+  if (n === 0) return;
   const unit = timeUnit(table);
   // The oldest row first, in a tight loop: a write wholly above the watermarks stops there.
-  let lo = values[at] as number | bigint;
-  for (let k = width + at; k < n * width; k += width) {
-    const v = values[k] as number | bigint;
-    if (v < lo) lo = v;
-  }
-  const timeMs = (i: number) => toEpochMs(values[i * width + at] as number | bigint, unit);
+  let lo = times[0];
+  for (let i = 1; i < n; i++) if (times[i] < lo) lo = times[i];
+  const timeMs = (i: number) => toEpochMs(times[i], unit);
   markLate(handle, table.schema, watches, n, timeMs, toEpochMs(lo, unit));
 }
 

@@ -130,23 +130,21 @@ export function traceTimeRange(
 type Range = [SqlValue, number | bigint, number | bigint];
 
 /**
- * Records the traces of rows just inserted (row-major `values`, `width` per row): one upsert row per
+ * Records the traces of `n` rows just inserted (their stored ids and times): one upsert row per
  * distinct trace id, widening a known trace's range. Runs inside the writer's transaction.
  */
 export function recordTraces(
   handle: DatabaseHandle,
   t: TableMeta,
-  values: readonly SqlValue[],
-  width: number,
+  ids: ArrayLike<SqlValue>,
+  times: ArrayLike<number | bigint>,
   n: number,
-  idAt: number,
-  timeAt: number,
 ): void {
   const ranges = new Map<unknown, Range>();
-  for (let k = 0, end = n * width; k < end; k += width) {
-    const id = values[k + idAt];
+  for (let k = 0; k < n; k++) {
+    const id = ids[k];
     if (id === null) continue;
-    const ts = values[k + timeAt] as number | bigint;
+    const ts = times[k];
     // a blob id (a string holding NUL) is keyed by its bytes; strings and numbers by themselves
     const key = id instanceof Uint8Array ? `\0${id.join(",")}` : id;
     const r = ranges.get(key);

@@ -12,7 +12,6 @@ import {
   convertColumn,
   kindOf,
   rowSource,
-  type SqlValue,
 } from "./writer_values.ts";
 import { invalidArguments } from "../common/errors.ts";
 import { isTimestampType } from "./datatypes.ts";
@@ -232,8 +231,8 @@ function insertVerb(table: TableMeta, names: string[], sawNull: Set<string>): In
 }
 
 /**
- * Converts the rows and inserts them (`writer_insert.ts`); returns the time range written when
- * `wantRange`.
+ * Converts the values column by column and inserts them (`writer_insert.ts`); returns the time
+ * range written when `wantRange`.
  */
 function insertRows(
   handle: DatabaseHandle,
@@ -253,8 +252,7 @@ function insertRows(
   const width = names.length, n = source.n;
   const sawNull = new Set<string>();
   const keyed = usesNullTag(table);
-  const values: SqlValue[] = new Array(n * width);
-  names.forEach((name, j) => {
+  const columns = names.map((name, j) => {
     const col = findColumn(table, name)!;
     const isTime = col.name === table.timeIndex;
     const plan: ColumnPlan = {
@@ -264,17 +262,18 @@ function insertRows(
       isTag: keyed && table.primaryKey.includes(col.name),
       timeConversion: isTime ? mapping.timeConversion : undefined,
     };
-    convertColumn(plan, source, j, width, values, sawNull);
+    return convertColumn(plan, source, j, sawNull);
   });
   const verb = insertVerb(table, names, sawNull);
   const perStatement = Math.max(1, Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_VARIABLES / width)));
-  insertAll(handle, table, names, verb, values, n, perStatement);
+  insertAll(handle, table, names, verb, columns, n, perStatement);
+  const times = columns[names.indexOf(table.timeIndex)] as ArrayLike<number | bigint> | undefined;
   const traceAt = hasTraceMap(table) ? names.indexOf("trace_id") : -1;
-  if (traceAt >= 0) recordTraces(handle, table, values, width, n, traceAt, names.indexOf(table.timeIndex));
+  if (traceAt >= 0 && times) recordTraces(handle, table, columns[traceAt], times, n);
   const sawNullTag = new Set(table.primaryKey.filter((k) => !names.includes(k) || sawNull.has(k)));
   recordNullTags(handle, table, sawNullTag);
-  if (late !== undefined) markLateRows(handle, table, late, values, width, n, names.indexOf(table.timeIndex));
-  return wantRange ? timeRangeOf(values, width, n, names.indexOf(table.timeIndex)) : null;
+  if (late !== undefined && times) markLateRows(handle, table, late, times, n);
+  return wantRange && times ? timeRangeOf(times, n) : null;
 }
 
 /** Creates the table a batch's first write creates (inside the caller's transaction). */

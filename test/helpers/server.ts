@@ -50,9 +50,16 @@ export interface SpawnedServer {
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
-/** Runs `deno run -A main.ts start …args` and waits for its "listening" line. */
-export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<SpawnedServer> {
-  return spawnListening(Deno.execPath(), ["run", "-A", MAIN, "start", ...args], { env });
+/**
+ * Runs `deno run -A [denoFlags] main.ts start …args` and waits for its "listening" line (`denoFlags`:
+ * e.g. `--cpu-prof` for a benchmark's profile).
+ */
+export function spawnServer(
+  args: string[],
+  env: Record<string, string> = {},
+  denoFlags: string[] = [],
+): Promise<SpawnedServer> {
+  return spawnListening(Deno.execPath(), ["run", "-A", ...denoFlags, MAIN, "start", ...args], { env });
 }
 
 /**

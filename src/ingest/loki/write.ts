@@ -33,7 +33,7 @@ export function ingestLoki(
   let batches: WriteBatch[];
   if (w.pipeline === undefined) {
     const batch = lokiToBatch(req, w.table);
-    batches = batch.rows.length > 0 ? [batch] : [];
+    batches = batch.rowCount > 0 ? [batch] : [];
   } else {
     batches = runEntriesPipeline(storage, pipelines, {
       db: w.db,

