@@ -15,6 +15,7 @@ import protobuf from "protobufjs";
 import { spawnServer } from "../test/helpers/server.ts";
 import process from "node:process";
 import { postAllRaw } from "./bench_http_client.ts";
+import { type SqliteFloor, sqliteFloor } from "./bench_sqlite_floor.ts";
 import { type CpuSplit, cpuSplit, threadCpu } from "./bench_ingest.ts";
 import { encodeSnappy } from "../src/codec/snappy.ts";
 import { decodeOtlpLogs, decodeOtlpMetrics, decodeOtlpTraces } from "../src/protocols/otlp/mod.ts";
@@ -35,6 +36,8 @@ export interface TelemetryBench {
   petrelCpu: CpuSplit | null;
   /** decodeCpu / Petrel's total CPU: the ratio with the machine's other load taken out. */
   cpuRatio: number | null;
+  /** The same rows copied again by SQLite alone (`bench_sqlite_floor.ts`); null for metrics. */
+  floor: SqliteFloor | null;
 }
 
 const REQUESTS = 100;
@@ -162,6 +165,8 @@ export interface Protocol {
   decode: (b: Uint8Array) => unknown;
   /** SQL counting what Petrel stored. */
   stored: string;
+  /** The one table the records land in (`public`), for the SQLite floor; none for metrics. */
+  table?: string;
 }
 
 const PB = { "content-type": "application/x-protobuf" };
@@ -180,6 +185,7 @@ export const PROTOCOLS: Record<string, Protocol> = {
     body: logsBody,
     decode: (b) => decodeOtlpLogs(b, PB["content-type"]),
     stored: "SELECT count(*) FROM opentelemetry_logs",
+    table: "opentelemetry_logs",
   },
   otlp_traces: {
     path: "/v1/otlp/v1/traces",
@@ -187,6 +193,7 @@ export const PROTOCOLS: Record<string, Protocol> = {
     body: tracesBody,
     decode: (b) => decodeOtlpTraces(b, PB["content-type"]),
     stored: "SELECT count(*) FROM opentelemetry_traces",
+    table: "opentelemetry_traces",
   },
   loki: {
     path: "/v1/loki/api/v1/push",
@@ -194,6 +201,7 @@ export const PROTOCOLS: Record<string, Protocol> = {
     body: lokiBody,
     decode: (b) => decodeLokiPush(b, PB["content-type"], 1 << 30),
     stored: "SELECT count(*) FROM loki_logs",
+    table: "loki_logs",
   },
   es_bulk: {
     path: "/v1/elasticsearch/_bulk",
@@ -201,6 +209,7 @@ export const PROTOCOLS: Record<string, Protocol> = {
     body: bulkBody,
     decode: (b) => decodeBulk(b),
     stored: "SELECT count(*) FROM bench_es",
+    table: "bench_es",
   },
 };
 
@@ -254,6 +263,7 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
     if (stored !== sent) throw new Error(`${name}: Petrel stored ${stored} of ${sent}`);
     const petrel = items / seconds;
     const petrelTotal = petrelCpu && petrelCpu.main + petrelCpu.workers + petrelCpu.other;
+    const floor = p.table ? sqliteFloor(dataHome, "public", p.table, PER_REQUEST) : null;
     return {
       items,
       petrel,
@@ -262,6 +272,7 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
       decodeCpu: decode.cpu,
       petrelCpu,
       cpuRatio: petrelTotal ? decode.cpu / petrelTotal : null,
+      floor,
     };
   } finally {
     await server.stop();
