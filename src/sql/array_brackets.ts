@@ -69,15 +69,19 @@ function splitTop(toks: Token[], sep: string): Token[][] {
   return parts;
 }
 
-const call = (name: string, args: Token[][]): Token[] => {
-  const out: Token[] = [synth("ident", name), synth("op", "(")];
+/** A bracket token as another operator at the same place (so the source text of a range still spans it). */
+const at = (t: Token, text: string): Token => ({ kind: "op", text, value: text, pos: t.pos });
+
+/** `name(args)`; the call's brackets stand where `open` and `close` were. */
+function call(name: string, args: Token[][], open: Token, close: Token): Token[] {
+  const out: Token[] = [synth("ident", name), at(open, "(")];
   args.forEach((a, k) => {
     if (k > 0) out.push(synth("op", ","));
     out.push(...(a.length === 0 ? [synth("ident", "NULL")] : a));
   });
-  out.push(synth("op", ")"));
+  out.push(at(close, ")"));
   return out;
-};
+}
 
 /** The statement's tokens with array brackets as calls; tokens without brackets come back as they are. */
 export function expandArrayBrackets(tokens: Token[], cur: Cursor): Token[] {
@@ -106,15 +110,16 @@ export function expandArrayBrackets(tokens: Token[], cur: Cursor): Token[] {
       const prev = out[out.length - 1];
       if (isKeyword(prev, "ARRAY")) {
         out.pop();
-        out.push(...call("make_array", inner.length ? splitTop(inner, ",") : []));
+        out.push(...call("make_array", inner.length ? splitTop(inner, ",") : [], t, tokens[end]));
       } else if (indexes(prev)) {
         const operand = out.splice(operandStart(out));
         const bounds = splitTop(inner, ":");
         if (bounds.length > 2 || (bounds.length === 1 && inner.length === 0)) {
           throw errorAt(cur, t, "Expected: an index [n] or a slice [from:to]");
         }
-        out.push(...call(bounds.length === 1 ? "array_element" : "array_slice", [operand, ...bounds]));
-      } else out.push(...call("make_array", inner.length ? splitTop(inner, ",") : []));
+        const name = bounds.length === 1 ? "array_element" : "array_slice";
+        out.push(...call(name, [operand, ...bounds], synth("op", "("), tokens[end]));
+      } else out.push(...call("make_array", inner.length ? splitTop(inner, ",") : [], t, tokens[end]));
       i = end;
     }
     return out;

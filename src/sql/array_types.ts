@@ -156,11 +156,14 @@ function aggregatedValue(q: QueryTokens, open: number): [number, number] | undef
   return isKeyword(q.toks[first[0]], "DISTINCT", "ALL") ? [first[0] + 1, first[1]] : first;
 }
 
-/** Whether `[s, e)` is `array_agg(…) OVER (…)`. */
+/** Whether `[s, e)` is `array_agg(…)` with `FILTER (…)` or `OVER (…)` after it. */
 function isArrayAggWindow(q: QueryTokens, s: number, e: number): boolean {
   if (!isKeyword(q.toks[s], "ARRAY_AGG") || !isOp(q.toks[s + 1], "(")) return false;
-  const over = q.match[s + 1] + 1;
-  return isKeyword(q.toks[over], "OVER") && isOp(q.toks[over + 1], "(") && q.match[over + 1] === e - 1;
+  let k = q.match[s + 1] + 1;
+  for (const word of ["FILTER", "OVER"]) {
+    if (isKeyword(q.toks[k], word) && isOp(q.toks[k + 1], "(")) k = q.match[k + 1] + 1;
+  }
+  return k === e && e > q.match[s + 1] + 1;
 }
 
 /** The type of `[s, e)` when it is an array expression or an array function's call. */

@@ -109,6 +109,11 @@ const AGGREGATES: TypedCase[] = [
     rows: [["a", [1, 3], 2], ["b", [2], 1]],
   },
   {
+    sql: "SELECT array_agg(v) FILTER (WHERE host = 'a') AS a, [1, 2][1]::DOUBLE AS d FROM m",
+    columns: [["a", "List<Float64>"], ["d", "Float64"]],
+    rows: [[[10.5, 30], 1]],
+  },
+  {
     sql: "SELECT array_agg(v) AS a FROM m WHERE v > 100",
     columns: [["a", "List<Float64>"]],
     rows: [[null]],
@@ -136,6 +141,11 @@ const UNNEST: TypedCase[] = [
     sql: "SELECT unnest([1.5, 2]) AS x",
     columns: [["x", "Float64"]],
     rows: [[1.5], [2]],
+  },
+  {
+    sql: "SELECT unnest(string_to_array('a,b', ','))",
+    columns: [['UNNEST(string_to_array(Utf8("a,b"),Utf8(",")))', "String"]],
+    rows: [["a"], ["b"]],
   },
   {
     sql: "SELECT * FROM unnest(['a', 'b'])",
