@@ -244,7 +244,7 @@ function dateArithmeticType(c: OutputContext, s: number, e: number): DataType | 
  * The type of `(SELECT x FROM …)` as a value: its one output column's (SQLite reports none for a
  * subquery). Read from the tokens, as the item's own, so a correlated subquery is typed too.
  */
-function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | undefined {
+function scalarSubqueryType(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match } = c.q;
   if (!isOp(toks[s], "(") || match[s] !== e - 1 || !isKeyword(toks[s + 1], "SELECT", "WITH")) {
     return undefined;
@@ -252,7 +252,10 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | 
   const items = findTopSelect(toks, match, s + 1, e - 1)?.items;
   if (items?.length !== 1) return undefined;
   const [a, b] = items[0];
-  return selectItemType(c, a, aliasOf(toks, a, b).exprEnd);
+  const exprEnd = aliasOf(toks, a, b).exprEnd;
+  // selectItemType leaves lists out (no column type to cast to); as a value the list keeps its type
+  const list = arrayExprType(c, a, exprEnd, (x, y) => itemHint(c, x, y));
+  return list ? list as ResultType : selectItemType(c, a, exprEnd);
 }
 
 /**

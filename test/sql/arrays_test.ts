@@ -125,6 +125,11 @@ const AGGREGATES: TypedCase[] = [
     rows: [[1, [1]], [2, [1, 2]], [3, [2, 3]]],
   },
   {
+    sql: "SELECT (SELECT array_agg(v) FROM m WHERE host = 'b') AS x",
+    columns: [["x", "List<Float64>"]],
+    rows: [[[20.5]]],
+  },
+  {
     sql: "WITH c AS (SELECT [1, 2] AS arr) SELECT arr, arr[2] AS second FROM c",
     columns: [["arr", "List<Int64>"], ["second", "Int64"]],
     rows: [[[1, 2], 2]],
@@ -172,6 +177,8 @@ const ERRORS: TypedCase[] = [
   { sql: "SELECT [1, 2", code: 2000, error: /Expected: \]/ },
   { sql: "SELECT unnest([1]), unnest([2])", code: 1001, error: /one array per SELECT/ },
   { sql: "SELECT unnest(array_agg(v)) FROM m", code: 1001, error: /aggregate in a subquery/ },
+  { sql: "SELECT v FROM m WHERE unnest([1]) = 1", code: 1001, error: /select list or as a FROM item/ },
+  { sql: "SELECT unnest(unnest([[1]]))", code: 1001, error: /select list or as a FROM item/ },
 ];
 
 Deno.test("arrays: literals, functions, aggregates, unnest and errors", async (t) => {

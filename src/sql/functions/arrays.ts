@@ -161,7 +161,7 @@ function elemText(e: Elem, sep: string, nullText: string | null): string | null 
   if (Array.isArray(e)) {
     return e.map((x) => elemText(x, sep, nullText)).filter((x) => x !== null).join(sep);
   }
-  return typeof e === "boolean" ? String(e) : String(e);
+  return String(e);
 }
 
 function removeWhere(a: Elem[], x: Arg, limit: number): Ret {

@@ -53,8 +53,12 @@ export function rebuildUnnest(toks: Token[], sql: string): string | undefined {
     }
   }
   const sel = selectBefore(b, calls[0]);
-  if (sel < 0) return undefined;
-  return unnestSelect(b, sql, selectParts(b, sel), calls.filter((i) => selectBefore(b, i) === sel));
+  const p = sel < 0 ? undefined : selectParts(b, sel);
+  // elsewhere (WHERE, ORDER BY, an argument of unnest) it has no rows to make
+  if (!p || !p.items.some((item) => item.s <= calls[0] && calls[0] < item.exprEnd)) {
+    throw unsupported("unnest is supported in a select list or as a FROM item");
+  }
+  return unnestSelect(b, sql, p, calls.filter((i) => selectBefore(b, i) === sel));
 }
 
 /** Whether token `i` is in the FROM clause of its SELECT. */
