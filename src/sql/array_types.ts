@@ -185,9 +185,9 @@ export function arrayExprType(c: ArrayTyping, s: number, e: number, hint: HintOf
   }
   if (PREPEND.has(name)) return typeOf(1);
   if (name === "flatten") {
-    const list = typeOf(0);
-    const inner = list && listElement(list);
-    return inner && listElement(inner) !== undefined ? inner : list;
+    let list = typeOf(0);
+    while (list && listElement(listElement(list) ?? "") !== undefined) list = listElement(list);
+    return list;
   }
   if (SAME_LIST.has(name)) {
     const list = typeOf(0);

@@ -8,6 +8,8 @@ import { runOnServer, type TypedCase } from "../http/fixtures/sql_client.ts";
 const SETUP = [
   "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE, n BIGINT)",
   "INSERT INTO m VALUES (1000, 'a', 10.5, 1), (2000, 'b', 20.5, 2), (3000, 'a', 30, 3)",
+  "CREATE TABLE d (ts TIMESTAMP TIME INDEX, p DECIMAL(10, 2))",
+  "INSERT INTO d VALUES (1000, 1.5), (2000, 2.25)",
 ];
 
 const LITERALS: TypedCase[] = [
@@ -25,9 +27,10 @@ const LITERALS: TypedCase[] = [
     rows: [[[1, 2.5], ["a", "b"], [true, false], [1, null], []]],
   },
   {
-    sql: "SELECT [[1, 2], [3]] AS nested, flatten([[1, 2], [3]]) AS flat",
-    columns: [["nested", "List<List<Int64>>"], ["flat", "List<Int64>"]],
-    rows: [[[[1, 2], [3]], [1, 2, 3]]],
+    sql:
+      "SELECT [[1, 2], [3]] AS nested, flatten([[1, 2], [3]]) AS flat, flatten([[[1], [2]], [[3]]]) AS deep",
+    columns: [["nested", "List<List<Int64>>"], ["flat", "List<Int64>"], ["deep", "List<Int64>"]],
+    rows: [[[[1, 2], [3]], [1, 2, 3], [1, 2, 3]]],
   },
 ];
 
@@ -67,10 +70,10 @@ const FUNCTIONS: TypedCase[] = [
   },
   {
     sql:
-      "SELECT array_sort([3, 1, 2]) AS s, array_sort([3, 1, 2], 'DESC') AS d, array_distinct([3, 1, 3]) AS u, " +
+      "SELECT array_sort([3, NULL, 1, 2]) AS s, array_sort([3, 1, NULL], 'DESC') AS d, array_distinct([3, 1, 3]) AS u, " +
       "array_remove([1, 2, 1], 1) AS r",
     columns: [["s", "List<Int64>"], ["d", "List<Int64>"], ["u", "List<Int64>"], ["r", "List<Int64>"]],
-    rows: [[[1, 2, 3], [3, 2, 1], [1, 3], [2, 1]]],
+    rows: [[[null, 1, 2, 3], [null, 3, 1], [1, 3], [2, 1]]],
   },
   {
     sql: "SELECT array_to_string([1, 2, 3], '-') AS t, string_to_array('a,b,c', ',') AS a, " +
@@ -112,6 +115,12 @@ const AGGREGATES: TypedCase[] = [
     sql: "SELECT array_agg(v) FILTER (WHERE host = 'a') AS a, [1, 2][1]::DOUBLE AS d FROM m",
     columns: [["a", "List<Float64>"], ["d", "Float64"]],
     rows: [[[10.5, 30], 1]],
+  },
+  // decimal and timestamp elements show as their columns do
+  {
+    sql: "SELECT array_agg(p ORDER BY ts) AS p, array_agg(ts ORDER BY ts) AS t FROM d",
+    columns: [["p", "List<Decimal(10, 2)>"], ["t", "List<TimestampMillisecond>"]],
+    rows: [[["1.50", "2.25"], [1000, 2000]]],
   },
   {
     sql: "SELECT array_agg(v) AS a FROM m WHERE v > 100",
@@ -193,7 +202,7 @@ Deno.test("arrays: element types in the JSON text and in csv", async (t) => {
     kind: "cases",
     cases: [
       {
-        name: "Float64 elements print as floats, in greptimedb_v1's JSON text",
+        name: "Float64 elements print as floats (csv writes the JSON text the JSON formats show)",
         sql: "SELECT array_agg(v ORDER BY v DESC) AS a FROM m",
         format: "csv",
         body: '"[30.0,20.5,10.5]"\r\n',

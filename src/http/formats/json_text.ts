@@ -8,6 +8,7 @@
 import type { Value } from "../../common/rows.ts";
 import { isVectorType, vectorText } from "../../common/vector.ts";
 import { isListType, listElement } from "../../common/list_type.ts";
+import { decimalSpec } from "../../common/decimal.ts";
 
 /** Turns one cell of a column into its JSON text. */
 export type CellEncoder = (value: Value) => string;
@@ -191,6 +192,9 @@ function renderElement(value: unknown, element: string | undefined): string {
   if (element === "Float64" || element === "Float32") {
     return source !== undefined ? formatJsonFloat(Number(source)) : renderParsed(value);
   }
+  const dec = element === undefined ? undefined : decimalSpec(element);
+  // a decimal reaches the array as its number, and is shown as its text (as a decimal column is)
+  if (dec && source !== undefined) return JSON.stringify(Number(source).toFixed(dec.scale));
   if (element === "Boolean") return source !== undefined ? String(Number(source) !== 0) : renderParsed(value);
   if (element === "String") {
     return JSON.stringify(source ?? (typeof value === "string" ? value : renderParsed(value)));

@@ -122,8 +122,9 @@ function arraySlice(a: Elem[], from: Arg, to: Arg, stride: Arg = 1): Ret {
   return arrayText(out);
 }
 
-function flattenOnce(a: Elem[]): Elem[] {
-  return a.flatMap((e) => (Array.isArray(e) ? e : [e]));
+/** Every level of nesting flattened (DataFusion's flatten applies to any depth). */
+function flattenAll(a: Elem[]): Elem[] {
+  return a.flatMap((e) => (Array.isArray(e) ? flattenAll(e) : [e]));
 }
 
 function countAll(a: Elem[]): number {
@@ -255,7 +256,8 @@ const stringToArray: ScalarDef = {
 const sort = over("array_sort", (a, dir, nulls) => {
   const desc = keyword(dir, ["ASC", "DESC"], "array_sort") === "DESC";
   const n = keyword(nulls, ["NULLS FIRST", "NULLS LAST"], "array_sort");
-  return arrayText(sorted(a, desc, n === undefined ? !desc : n === "NULLS FIRST"));
+  // NULLs come first unless asked otherwise, whichever the direction (DataFusion's default)
+  return arrayText(sorted(a, desc, n === undefined || n === "NULLS FIRST"));
 });
 
 /** The array functions, by DataFusion name and alias. */
@@ -298,7 +300,7 @@ export const ARRAY_SCALARS: Record<string, ScalarDef> = {
   array_remove: over("array_remove", (a, x) => removeWhere(a, x, 1)),
   array_remove_n: over("array_remove_n", (a, x, n) => removeWhere(a, x, intArg("array_remove_n", n) ?? 0)),
   array_remove_all: over("array_remove_all", (a, x) => removeWhere(a, x, Infinity)),
-  flatten: over("flatten", (a) => arrayText(flattenOnce(a))),
+  flatten: over("flatten", (a) => arrayText(flattenAll(a))),
   array_max: extreme("array_max", 1),
   array_min: extreme("array_min", -1),
   array_empty: over("array_empty", (a) => (a.length === 0 ? 1 : 0), true),
