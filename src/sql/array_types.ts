@@ -168,6 +168,14 @@ function isArrayAggWindow(q: QueryTokens, s: number, e: number): boolean {
 
 /** The type of `[s, e)` when it is an array expression or an array function's call. */
 export function arrayExprType(c: ArrayTyping, s: number, e: number, hint: HintOf): string | undefined {
+  const concat = c.q.depthZero(s, e).filter((t) => isOp(t, "||"));
+  if (concat.length === 1) {
+    // `a || b` with an array operand (rewrite/arrays.ts): the array's type
+    const at = c.q.toks.indexOf(concat[0], s);
+    const [l, r] = [argType(c, [s, at], hint), argType(c, [at + 1, e], hint)];
+    const list = [l, r].find((t) => t !== undefined && listElement(t) !== undefined && t !== listOf("Null"));
+    return list ?? [l, r].find((t) => t !== undefined && listElement(t) !== undefined);
+  }
   const name = isArrayAggWindow(c.q, s, e) ? "array_agg" : wholeCall(c.q, s, e);
   if (name === undefined || !ARRAY_NAMES.has(name)) return undefined;
   const open = s + 1;
@@ -237,7 +245,7 @@ function displayName(c: ArrayTyping, s: number, e: number): string | undefined {
   const { q } = c;
   const name = wholeCall(q, s, e);
   if (name === undefined) {
-    const ops = q.depthZero(s, e).filter((t) => isOp(t, "+", "-", "*", "/"));
+    const ops = q.depthZero(s, e).filter((t) => isOp(t, "+", "-", "*", "/", "||"));
     if (ops.length !== 1) return undefined;
     const at = q.toks.indexOf(ops[0], s);
     const l = displayName(c, s, at), r = displayName(c, at + 1, e);

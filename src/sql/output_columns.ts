@@ -333,9 +333,9 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   }
   const arith = decimalExprHint(c, s, e);
   if (arith) return arith;
-  if (t.kind !== "ident") return undefined;
   const array = arrayExprType(c, s, e, (a, b) => itemHint(c, a, b));
   if (array) return array as ResultType;
+  if (t.kind !== "ident") return undefined;
   const name = t.text.toLowerCase();
   if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {
     return timestampType(unitAt(s));

@@ -63,6 +63,23 @@ const FUNCTIONS: TypedCase[] = [
     rows: [[true, false, true, true, 3]],
   },
   {
+    sql: "SELECT [1, 2] || [3], [1] || 2 AS a, 0 || [1] AS p, 'a' || 'b' AS s",
+    columns: [
+      ["make_array(Int64(1),Int64(2)) || make_array(Int64(3))", "List<Int64>"],
+      ["a", "List<Int64>"],
+      ["p", "List<Int64>"],
+      ["s", "String"],
+    ],
+    rows: [[[1, 2, 3], [1, 2], [0, 1], "ab"]],
+  },
+  {
+    sql: "SELECT arrow_typeof([1, 2]) AS t",
+    columns: [["t", "String"]],
+    rows: [[
+      'List(Field { name: "item", data_type: Int64, nullable: true, dict_id: 0, dict_is_ordered: false, metadata: {} })',
+    ]],
+  },
+  {
     sql: "SELECT array_append([1, 2], 3) AS a, array_prepend(0, [1]) AS p, array_concat([1], [2, 3]) AS c, " +
       "array_cat(['a'], ['b']) AS s",
     columns: [["a", "List<Int64>"], ["p", "List<Int64>"], ["c", "List<Int64>"], ["s", "List<String>"]],
@@ -186,6 +203,7 @@ const ERRORS: TypedCase[] = [
   { sql: "SELECT [1, 2", code: 2000, error: /Expected: \]/ },
   { sql: "SELECT unnest([1]), unnest([2])", code: 1001, error: /one array per SELECT/ },
   { sql: "SELECT unnest(array_agg(v)) FROM m", code: 1001, error: /aggregate in a subquery/ },
+  { sql: "SELECT [1] || [2] || [3]", code: 1001, error: /array_concat/ },
   { sql: "SELECT v FROM m WHERE unnest([1]) = 1", code: 1001, error: /select list or as a FROM item/ },
   { sql: "SELECT unnest(unnest([[1]]))", code: 1001, error: /select list or as a FROM item/ },
 ];
