@@ -29,8 +29,11 @@ export type DataType =
   /** `VECTOR(dim)`: dim little-endian f32s in one binary (src/common/vector.ts). */
   | `Vector(${number})`;
 
-/** The type of a query's output column: a column's, or one only expressions have (intervals). */
-export type ResultType = DataType | "IntervalMonthDayNano";
+/**
+ * The type of a query's output column: a column's, or one only expressions have (intervals, and
+ * DataFusion's arrays as GreptimeDB's `List<…>`, src/common/list_type.ts).
+ */
+export type ResultType = DataType | "IntervalMonthDayNano" | `List<${string}>`;
 
 /** GreptimeDB's semantic types of a column. */
 export type SemanticType = "TAG" | "FIELD" | "TIMESTAMP";

@@ -16,6 +16,7 @@ import { isKeyword, isOp } from "./lexer.ts";
 import { aliasOf, CMP_OPS, findTopSelect, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
 import { type QueryTokens, TIME_RESULT_FUNCS } from "./query_tokens.ts";
 import { timestampType, type TimeUnit } from "../common/time_unit.ts";
+import { arrayExprType, arrayOutputName } from "./array_types.ts";
 
 /** What output typing needs to know about a query. */
 export interface OutputContext {
@@ -185,7 +186,7 @@ export function outputName(
   const { toks, match } = c.q;
   const relations = c.relations;
   const t = toks[s];
-  const ordered = orderedAggregateName(c, s, e);
+  const ordered = arrayOutputName(c, s, e) ?? orderedAggregateName(c, s, e);
   if (ordered) return ordered;
   if (
     t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
@@ -243,7 +244,7 @@ function dateArithmeticType(c: OutputContext, s: number, e: number): DataType | 
  * The type of `(SELECT x FROM …)` as a value: its one output column's (SQLite reports none for a
  * subquery). Read from the tokens, as the item's own, so a correlated subquery is typed too.
  */
-function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | undefined {
+function scalarSubqueryType(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match } = c.q;
   if (!isOp(toks[s], "(") || match[s] !== e - 1 || !isKeyword(toks[s + 1], "SELECT", "WITH")) {
     return undefined;
@@ -251,7 +252,10 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | 
   const items = findTopSelect(toks, match, s + 1, e - 1)?.items;
   if (items?.length !== 1) return undefined;
   const [a, b] = items[0];
-  return selectItemType(c, a, aliasOf(toks, a, b).exprEnd);
+  const exprEnd = aliasOf(toks, a, b).exprEnd;
+  // selectItemType leaves lists out (no column type to cast to); as a value the list keeps its type
+  const list = arrayExprType(c, a, exprEnd, (x, y) => itemHint(c, x, y));
+  return list ? list as ResultType : selectItemType(c, a, exprEnd);
 }
 
 /**
@@ -261,9 +265,9 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | 
 export function selectItemType(c: OutputContext, s: number, e: number): DataType | undefined {
   const column = columnRefName(c.q, [s, e]);
   if (column !== undefined) return c.viewTypes?.get(column) ?? c.colTypes.get(column);
-  // an interval is no column type: a subquery or UNION arm of one stays untyped
+  // an interval or a list is no column type: a subquery or UNION arm of one stays untyped
   const hint = itemHint(c, s, e);
-  return hint === "IntervalMonthDayNano" ? undefined : hint;
+  return hint === "IntervalMonthDayNano" || hint?.startsWith("List<") ? undefined : hint as DataType;
 }
 
 /** The lowercased column name of tokens `[a, b)` when they are a column reference (`col`, `rel.col`). */
@@ -329,6 +333,8 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   }
   const arith = decimalExprHint(c, s, e);
   if (arith) return arith;
+  const array = arrayExprType(c, s, e, (a, b) => itemHint(c, a, b));
+  if (array) return array as ResultType;
   if (t.kind !== "ident") return undefined;
   const name = t.text.toLowerCase();
   if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {

@@ -17,6 +17,7 @@ import type { OutputContext } from "./output_columns.ts";
 import { itemHint, outputName } from "./output_columns.ts";
 import { aliasOf, findTopSelect, originalText, QueryTokens } from "./query_tokens.ts";
 import { Cursor } from "./cursor.ts";
+import { expandArrayBrackets } from "./array_brackets.ts";
 import type { InfoSchemaUse } from "./catalog_view.ts";
 import type { RewriteEnv } from "./rewrite/context.ts";
 import { Emitter } from "./rewrite/emit.ts";
@@ -37,6 +38,7 @@ import { seriesTables } from "./rewrite/series.ts";
 import { INTERVAL_TYPE, intervalNs } from "./rewrite/interval_arith.ts";
 import { expandGroupingSets } from "./rewrite/grouping_sets.ts";
 import { qualifyAsSubquery } from "./rewrite/qualify.ts";
+import { rebuildUnnest } from "./rewrite/unnest.ts";
 import { nestedDistinctOn, renderDistinctOn, type RenderedItem } from "./rewrite/distinct_on.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
@@ -69,10 +71,12 @@ const SIZE_COLUMNS = new Set([
 
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
-  // rebuilt as new SQL text, which is rewritten again (until no grouping set or QUALIFY is left)
-  const rebuilt = expandGroupingSets(tokensIn, env.sql) ?? qualifyAsSubquery(tokensIn, env, rewriteQuery);
+  // rebuilt as new SQL text, which is rewritten again (until no grouping set, QUALIFY or unnest is left)
+  const rebuilt = expandGroupingSets(tokensIn, env.sql) ?? qualifyAsSubquery(tokensIn, env, rewriteQuery) ??
+    rebuildUnnest(tokensIn, env.sql);
   if (rebuilt !== undefined) return rewriteQuery(tokenize(rebuilt), { ...env, sql: rebuilt });
-  const q = new QueryTokens(tokensIn, new Cursor(tokensIn, env.sql));
+  const cursor = new Cursor(tokensIn, env.sql);
+  const q = new QueryTokens(expandArrayBrackets(tokensIn, cursor), cursor);
   const ctes = cteNames(q);
   for (const c of env.ctes ?? []) ctes.add(c.name);
   const limit = scanLimitAndPlaceholders(q);

@@ -5,6 +5,7 @@
 import type { QueryOutput, Value } from "../../common/rows.ts";
 import { csvField } from "../../codec/csv.ts";
 import { cellEncoderFor, isJsonType } from "./json_text.ts";
+import { isListType } from "../../common/list_type.ts";
 import { CONTENT_TYPE, formatResponse, type LimitOptions, limitRows, singleOutput } from "./response.ts";
 
 /** Options of the CSV renderer. */
@@ -26,7 +27,8 @@ function csvRecord(fields: string[]): string {
 /** The text of one cell: null → empty, strings raw, everything else its JSON text. */
 function cellTextFn(dataType: string): (v: Value) => string {
   const encode = cellEncoderFor(dataType);
-  const json = isJsonType(dataType);
+  // a list (JSON text) is written as its JSON array, elements rendered by their type
+  const json = isJsonType(dataType) || isListType(dataType);
   return (v: Value) => {
     if (v === null) return "";
     if (typeof v === "string" && !json) return v;

@@ -2,10 +2,13 @@
  * Value → JSON text exactly as GreptimeDB's serde_json renders result cells (reference §9):
  * floats through ryu (`1024.0`, `1e16`, `1e-7`), NaN/±Inf as `null`, 64-bit integers as bare
  * numbers, Binary as an array of byte numbers (serde's `[u8]` sequence), Json columns as nested
- * JSON with keys sorted (jsonb keeps objects sorted), Vector columns as their text `"[1,2]"`.
+ * JSON with keys sorted (jsonb keeps objects sorted), Vector columns as their text `"[1,2]"`, List
+ * columns (arrays, held as JSON text) as JSON arrays whose elements follow the element type.
  */
 import type { Value } from "../../common/rows.ts";
 import { isVectorType, vectorText } from "../../common/vector.ts";
+import { isListType, listElement } from "../../common/list_type.ts";
+import { decimalSpec } from "../../common/decimal.ts";
 
 /** Turns one cell of a column into its JSON text. */
 export type CellEncoder = (value: Value) => string;
@@ -176,6 +179,42 @@ function encodeVectorColumn(value: Value): string {
   return text === undefined ? encodeValue(value) : JSON.stringify(text);
 }
 
+/** One parsed element of a list of `element` type, as GreptimeDB prints that type's values. */
+function renderElement(value: unknown, element: string | undefined): string {
+  if (value === null || value === undefined) return "null";
+  const inner = element === undefined ? undefined : listElement(element);
+  if (inner !== undefined) {
+    // a nested array that lost its JSON-ness on the way (held as a string)
+    const items = typeof value === "string" ? parseJsonArray(value) : value;
+    return Array.isArray(items) ? "[" + items.map((x) => renderElement(x, inner)).join(",") + "]" : "null";
+  }
+  const source = value instanceof NumberLiteral ? value.source : undefined;
+  if (element === "Float64" || element === "Float32") {
+    return source !== undefined ? formatJsonFloat(Number(source)) : renderParsed(value);
+  }
+  const dec = element === undefined ? undefined : decimalSpec(element);
+  // a decimal reaches the array as its number, and is shown as its text (as a decimal column is)
+  if (dec && source !== undefined) return JSON.stringify(Number(source).toFixed(dec.scale));
+  if (element === "Boolean") return source !== undefined ? String(Number(source) !== 0) : renderParsed(value);
+  if (element === "String") {
+    return JSON.stringify(source ?? (typeof value === "string" ? value : renderParsed(value)));
+  }
+  return renderParsed(value);
+}
+
+function parseJsonArray(text: string): unknown {
+  try {
+    return JSON.parse(text, reviveNumber);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The encoder of a List column: its JSON text re-rendered element by element. */
+function listEncoder(dataType: string): CellEncoder {
+  return (value: Value) => (typeof value === "string" ? renderElement(value, dataType) : encodeValue(value));
+}
+
 /** Whether a `data_type` name is GreptimeDB's JSON type (cells hold JSON text to render nested). */
 export function isJsonType(dataType: string): boolean {
   return dataType === "Json" || dataType.startsWith("Json(") || dataType.startsWith("Json<");
@@ -187,6 +226,7 @@ export function cellEncoderFor(dataType: string): CellEncoder {
   if (dataType === "Float64") return encodeFloat;
   if (isJsonType(dataType)) return encodeJsonColumn;
   if (isVectorType(dataType)) return encodeVectorColumn;
+  if (isListType(dataType)) return listEncoder(dataType);
   return encodeValue;
 }
 

@@ -187,6 +187,12 @@ export const AGGREGATES: Record<string, AggDef> = {
       (acc as unknown[]).push(typeof v === "bigint" ? Number(v) : v);
       return acc;
     },
-    result: (acc) => JSON.stringify(acc),
+    // a window frame drops its rows in the order it added them
+    inverse: (acc) => {
+      (acc as unknown[]).shift();
+      return acc;
+    },
+    // DataFusion's array_agg over no rows is NULL, not an empty array
+    result: (acc) => ((acc as unknown[]).length === 0 ? null : JSON.stringify(acc)),
   },
 };

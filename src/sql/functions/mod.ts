@@ -18,6 +18,7 @@ import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
 import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import { SERIES_SCALARS } from "./series.ts";
+import { ARRAY_SCALARS } from "./arrays.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -50,6 +51,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...DATAFUSION_SCALARS,
   ...VECTOR_SCALARS,
   ...SERIES_SCALARS,
+  ...ARRAY_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {

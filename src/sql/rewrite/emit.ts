@@ -12,6 +12,7 @@ import { rewriteToken } from "./tokens.ts";
 import { decimalExprAt } from "./decimal_arith.ts";
 import { atTimeZones } from "./at_time_zone.ts";
 import { quantifiedComparisons } from "./quantified.ts";
+import { arrayConcatenations } from "./arrays.ts";
 
 /** A rewrite rendered on demand (it needs `emit` of its own operands). */
 interface LazyRewrite {
@@ -55,6 +56,7 @@ export class Emitter {
     this.collectIlike(q);
     for (const r of atTimeZones(this.ctx)) this.addLazy(r.start, r.end, r.render);
     for (const r of quantifiedComparisons(this.ctx)) this.addLazy(r.start, r.end, r.render);
+    for (const r of arrayConcatenations(this.ctx)) this.addLazy(r.start, r.end, r.render);
   }
 
   /** Registers a rewrite of `[start, end)` rendered when emitted (it emits its operands itself). */

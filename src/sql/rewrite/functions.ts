@@ -16,6 +16,7 @@ import { rewriteOrderedAggregate } from "./ordered_aggregates.ts";
 import { rewriteNullTreatment } from "./null_treatment.ts";
 import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
 import { TYPED_CALLS } from "./typed_calls.ts";
+import { makeArray } from "./arrays.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -190,4 +191,5 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["character_length", charLength],
   ["char_length", charLength],
   ["grouping", grouping],
+  ["make_array", (c, { args, close }) => makeArray(c, args, close)],
 ]);

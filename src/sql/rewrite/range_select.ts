@@ -310,7 +310,7 @@ function outputHint(
     // FILL LINEAR interpolates integers into floats
     if (
       fills[rq.aggs.indexOf(a)]?.kind === "linear" &&
-      (hint === undefined || (hint !== INTERVAL_TYPE && isIntegerType(hint)))
+      (hint === undefined || (hint !== INTERVAL_TYPE && isIntegerType(hint as DataType)))
     ) {
       return "Float64";
     }

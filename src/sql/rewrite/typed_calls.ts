@@ -6,6 +6,7 @@
 import type { ResultType } from "../../common/rows.ts";
 import { invalidArguments } from "../../common/errors.ts";
 import { decimalSpec } from "../../common/decimal.ts";
+import { listElement } from "../../common/list_type.ts";
 import { quoteString } from "../../storage/table.ts";
 import { isKeyword } from "../lexer.ts";
 import { itemHint } from "../output_columns.ts";
@@ -29,6 +30,12 @@ function arrowName(t: ResultType): string {
   if (t === "IntervalMonthDayNano") return "Interval(MonthDayNano)";
   // GreptimeDB's JSON is jsonb bytes
   if (t === "Json") return "Binary";
+  const element = listElement(t);
+  if (element !== undefined) {
+    // arrow's Debug text of a list (DataFusion's arrays hold nullable items named "item")
+    const item = arrowName(element as ResultType);
+    return `List(Field { name: "item", data_type: ${item}, nullable: true, dict_id: 0, dict_is_ordered: false, metadata: {} })`;
+  }
   return t;
 }
 
