@@ -24,6 +24,10 @@ export interface OutputContext {
   relations: string[];
   /** Types of the columns of every table in scope, by lowercased name. */
   colTypes: Map<string, DataType>;
+  /** The type of the column token `i` names, read through its scope (`TimeScope.columnTypeAt`). */
+  columnTypeAt(i: number): DataType | undefined;
+  /** The same when a storage table in its scope tells it (before `viewTypes`, which go by name). */
+  scopedType?(i: number): DataType | undefined;
   isTsColumn(i: number): TimeUnit | undefined;
   unitAt(i: number): TimeUnit;
   /** Types of the columns of views in scope, by lowercased name (computed ones have no declared type). */
@@ -231,11 +235,13 @@ function dateArithmeticType(c: OutputContext, s: number, e: number): DataType | 
   const { toks } = c.q;
   const ops = c.q.depthZero(s, e).filter((x) => isOp(x, "+", "-")).map((x) => toks.indexOf(x))
     .filter((k) => k > s && isOperandEnd(toks[k - 1]));
-  if (ops.length === 0 || !isDateArg(c.q, c.colTypes, [s, ops[0]])) return undefined;
+  if (ops.length === 0 || !isDateArg(c.q, c.columnTypeAt, [s, ops[0]])) return undefined;
   const bounds = [...ops, e];
   const operands = ops.map((k, j): [number, number] => [k + 1, bounds[j + 1]]);
   if (operands.every(([a]) => isKeyword(toks[a], "INTERVAL"))) return "Date";
-  if (ops.length === 1 && isOp(toks[ops[0]], "-") && isDateArg(c.q, c.colTypes, operands[0])) return "Int64";
+  if (ops.length === 1 && isOp(toks[ops[0]], "-") && isDateArg(c.q, c.columnTypeAt, operands[0])) {
+    return "Int64";
+  }
   return undefined;
 }
 
@@ -260,7 +266,9 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): DataType | 
  */
 export function selectItemType(c: OutputContext, s: number, e: number): DataType | undefined {
   const column = columnRefName(c.q, [s, e]);
-  if (column !== undefined) return c.viewTypes?.get(column) ?? c.colTypes.get(column);
+  if (column !== undefined) {
+    return c.scopedType?.(e - 1) ?? c.viewTypes?.get(column) ?? c.colTypes.get(column);
+  }
   // an interval is no column type: a subquery or UNION arm of one stays untyped
   const hint = itemHint(c, s, e);
   return hint === "IntervalMonthDayNano" ? undefined : hint;
@@ -293,7 +301,7 @@ function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | un
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
 export function itemHint(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
-  const { colTypes, isTsColumn, unitAt } = c;
+  const { columnTypeAt, isTsColumn, unitAt } = c;
   const t = toks[s];
   if (!t) return undefined;
   // DataFusion's AT TIME ZONE is a cast to Timestamp(Nanosecond, tz); GreptimeDB's types carry no zone
@@ -354,28 +362,26 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (!isWholeCall) return undefined;
   if (name === "date_add" || name === "date_sub") {
     const first = args(s + 1)[0];
-    return first && isDateArg(c.q, colTypes, first) ? "Date" : timestampType(unitAt(s));
+    return first && isDateArg(c.q, columnTypeAt, first) ? "Date" : timestampType(unitAt(s));
   }
   if (name === "date_part" || name === "datepart" || name === "extract") return datePartType(c.q, s + 1);
   if (KEEP_TYPE_SCALARS.has(name)) {
     const first = args(s + 1)[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
     const t = ident && (ident.kind === "ident" || ident.kind === "qident")
-      ? colTypes.get(lower(ident))
+      ? columnTypeAt(first[0])
       : undefined;
     if (t) return t;
   }
   if (ORDERED_AGGREGATES.has(name)) {
     const first = orderedCall(c.q, s + 1).values[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
-    return ident && (ident.kind === "ident" || ident.kind === "qident")
-      ? colTypes.get(lower(ident))
-      : undefined;
+    return ident && (ident.kind === "ident" || ident.kind === "qident") ? columnTypeAt(first[0]) : undefined;
   }
   // `fn(col)` or `fn(rel.col)`
   const callArgs = args(s + 1);
   const argName = callArgs.length === 1 ? columnRefName(c.q, callArgs[0]) : undefined;
-  const argCol = argName !== undefined ? colTypes.get(argName) : undefined;
+  const argCol = argName !== undefined ? columnTypeAt(callArgs[0][1] - 1) : undefined;
   if (name === "arrow_cast") {
     const a = args(s + 1);
     const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;

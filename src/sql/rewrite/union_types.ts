@@ -3,9 +3,13 @@
  * coerces them across its SELECTs: `SELECT w … UNION ALL SELECT v …` of a BIGINT and a DOUBLE is
  * Float64, and `SELECT NULL … UNION ALL SELECT ts …` is the timestamp. SQLite reports the first
  * SELECT's declared type (and nothing for a NULL), so a first-SELECT column whose type changes is
- * cast to the common type, which then comes as a hint.
+ * cast to the common type, which then comes as a hint. Timestamps of different units meet in the
+ * coarsest (DataFusion's `timeunit_coercion`: milliseconds ∪ nanoseconds is milliseconds), and the
+ * values of the others are converted to it (divided, as arrow's cast truncates).
  */
 import type { DataType } from "../../common/rows.ts";
+import { NS_PER_UNIT, timestampType, unitOfType } from "../../common/time_unit.ts";
+import { unitChange } from "./casts.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import type { OutputContext } from "../output_columns.ts";
 import { columnRefName, selectItemType } from "../output_columns.ts";
@@ -20,7 +24,7 @@ export interface CompoundTypes {
    * column's declared type (the first SELECT's at the top, the last one's through a subquery), so
    * they are cast as DataFusion casts them, and the common type comes as a hint.
    */
-  casts: Map<number, { end: number; to: "REAL" | "INTEGER" }>;
+  casts: Map<number, { end: number; sql(expr: string): string }>;
 }
 
 const SIGNED = ["Int8", "Int16", "Int32", "Int64"];
@@ -48,6 +52,10 @@ function commonType(types: Array<DataType | "null" | undefined>): DataType | und
   const known = types.filter((t): t is DataType => t !== "null");
   if (known.length === 0) return undefined;
   if (known.every((t) => t === known[0])) return known[0];
+  const units = known.map(unitOfType);
+  if (units.every((u) => u !== undefined)) {
+    return timestampType(units.reduce((a, b) => NS_PER_UNIT[a] >= NS_PER_UNIT[b] ? a : b));
+  }
   const numeric = [...SIGNED, ...UNSIGNED, ...FLOATS];
   if (known.some((t) => FLOATS.includes(t)) && known.every((t) => numeric.includes(t))) {
     return widest(known, FLOATS) ?? "Float64";
@@ -91,10 +99,19 @@ export function compoundTypes(c: OutputContext): CompoundTypes {
   const casts: CompoundTypes["casts"] = new Map();
   arms.forEach((items, arm) =>
     items.forEach(([s, e], col) => {
-      const type = types[col];
-      if (!type || typed[arm][col] === type || columnRefName(c.q, [s, e]) === undefined) return;
-      if (FLOATS.includes(type)) casts.set(s, { end: e, to: "REAL" });
-      else if ([...SIGNED, ...UNSIGNED].includes(type)) casts.set(s, { end: e, to: "INTEGER" });
+      const type = types[col], from = typed[arm][col];
+      if (!type || from === type) return;
+      // a time value (column or expression) is an integer in its own unit: rescaled to the common one
+      const [unit, fromUnit] = [unitOfType(type), unitOfType(from ?? "")];
+      if (unit && fromUnit) return casts.set(s, { end: e, sql: (x) => unitChange(`(${x})`, fromUnit, unit) });
+      if (columnRefName(c.q, [s, e]) === undefined) return;
+      if (FLOATS.includes(type)) casts.set(s, { end: e, sql: (x) => `CAST(${x} AS REAL)` });
+      else if ([...SIGNED, ...UNSIGNED].includes(type)) {
+        casts.set(s, {
+          end: e,
+          sql: (x) => `CAST(${x} AS INTEGER)`,
+        });
+      }
     })
   );
   return { types, casts };
