@@ -281,14 +281,15 @@ export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string 
   return last.kind === "ident" || last.kind === "qident" ? q.lower(last) : undefined;
 }
 
-/** The type of `ts ± <interval expression> …` (DataFusion keeps the timestamp's type). */
+/** The type of `ts ± <interval expression> …` or `rel.ts ± …` (DataFusion keeps the timestamp's type). */
 function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | undefined {
   const { toks } = c.q;
-  const unit = c.isTsColumn(s);
-  if (!unit || !isOp(toks[s + 1], "+", "-")) return undefined;
+  const col = isOp(toks[s + 1], ".") ? s + 2 : s;
+  const unit = c.isTsColumn(col);
+  if (!unit || !isOp(toks[col + 1], "+", "-")) return undefined;
   // the operands after the column, split at the + and - between them
-  let start = s + 2;
-  for (let k = s + 2; k <= e; k++) {
+  let start = col + 2;
+  for (let k = col + 2; k <= e; k++) {
     if (k < e && isOp(toks[k], "(")) k = c.q.match[k];
     else if (k === e || (isOp(toks[k], "+", "-") && isOperandEnd(toks[k - 1]) && k > start)) {
       if (!isIntervalExpr(c.q, start, k)) return undefined;

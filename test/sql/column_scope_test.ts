@@ -3,7 +3,7 @@
  * DataFusion resolves it: two tables share the names `ts` (milliseconds here, nanoseconds there)
  * and `v` (BIGINT, DOUBLE), and `b.ts`, or a bare `ts` in a subquery or UNION member over the
  * nanosecond table, is the nanosecond one. A compound of timestamps of different units answers the
- * coarsest unit, every member's values converted to it.
+ * coarsest unit, every member's values converted to it; two time columns compare in the coarser.
  */
 import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
 
@@ -62,6 +62,18 @@ const SCOPED: SqlCase[] = [
       ` UNION ALL SELECT k FROM c WHERE ts > ${AFTER_1S}`,
     schema: [["k", "String"]],
     rows: [["a"], ["b"]],
+  },
+  {
+    name: "a qualified time column shifted by an interval keeps its own type",
+    sql: "SELECT b.ts + INTERVAL '1 second' AS t FROM ms_t a JOIN ns_t b ON a.k = b.k ORDER BY t",
+    schema: [["t", "TimestampNanosecond"]],
+    rows: [[T0_NS + 1000 * NS], [T0_NS + 3000 * NS]],
+  },
+  {
+    name: "two time columns of different units compare in the coarser (a join on the instants)",
+    sql: "SELECT a.k, b.v, b.ts > a.ts AS later FROM ms_t a JOIN ns_t b ON a.ts = b.ts ORDER BY a.k",
+    schema: [["k", "String"], ["v", "Float64"], ["later", "Boolean"]],
+    rows: [["a", 1.5, false], ["b", 2.5, false]],
   },
 ];
 

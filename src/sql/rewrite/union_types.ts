@@ -8,7 +8,7 @@
  * values of the others are converted to it (divided, as arrow's cast truncates).
  */
 import type { DataType } from "../../common/rows.ts";
-import { NS_PER_UNIT, timestampType, unitOfType } from "../../common/time_unit.ts";
+import { coarsestUnit, timestampType, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
 import { unitChange } from "./casts.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import type { OutputContext } from "../output_columns.ts";
@@ -52,9 +52,9 @@ function commonType(types: Array<DataType | "null" | undefined>): DataType | und
   const known = types.filter((t): t is DataType => t !== "null");
   if (known.length === 0) return undefined;
   if (known.every((t) => t === known[0])) return known[0];
-  const units = known.map(unitOfType);
-  if (units.every((u) => u !== undefined)) {
-    return timestampType(units.reduce((a, b) => NS_PER_UNIT[a] >= NS_PER_UNIT[b] ? a : b));
+  const units = known.map(unitOfType).filter((u): u is TimeUnit => u !== undefined);
+  if (units.length === known.length) {
+    return timestampType(coarsestUnit(units));
   }
   const numeric = [...SIGNED, ...UNSIGNED, ...FLOATS];
   if (known.some((t) => FLOATS.includes(t)) && known.every((t) => numeric.includes(t))) {
