@@ -103,6 +103,26 @@ const COMPOUND: SqlCase[] = [
     rows: [[T0_MS], [T0_MS + 1000], [T0_MS + 2000], [T0_MS + 3000]],
   },
   {
+    name: "a later member's cast to seconds is its own output column: seconds are the common unit",
+    sql: "SELECT ts FROM ms_t UNION ALL SELECT CAST(ts AS TIMESTAMP(0)) FROM ns_t",
+    schema: [["ts", "TimestampSecond"]],
+    rows: [[T0_MS / 1000], [T0_MS / 1000 + 2], [T0_MS / 1000], [T0_MS / 1000 + 2]],
+  },
+  {
+    name: "and a later member's cast to microseconds, converted to the common milliseconds",
+    sql:
+      "SELECT ts FROM ms_t WHERE k = 'a' UNION ALL SELECT CAST(ts AS TIMESTAMP(6)) FROM ns_t WHERE k = 'a'",
+    schema: [["ts", "TimestampMillisecond"]],
+    rows: [[T0_MS], [T0_MS]],
+  },
+  {
+    name: "AT TIME ZONE in every member answers nanoseconds in every member",
+    sql: "SELECT ts AT TIME ZONE 'UTC' AS z FROM ms_t WHERE k = 'a' " +
+      "UNION ALL SELECT ts AT TIME ZONE 'UTC' FROM ms_t WHERE k = 'a'",
+    schema: [["z", "TimestampNanosecond"]],
+    rows: [[T0_NS], [T0_NS]],
+  },
+  {
     name: "UNION removes the instants both tables hold",
     sql: "SELECT ts FROM ms_t UNION SELECT ts FROM ns_t ORDER BY ts",
     schema: [["ts", "TimestampMillisecond"]],

@@ -13,7 +13,7 @@ import { unitChange } from "./casts.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import type { OutputContext } from "../output_columns.ts";
 import { columnRefName, selectItemType } from "../output_columns.ts";
-import { aliasOf, findTopSelect } from "../query_tokens.ts";
+import { compoundItems } from "../query_tokens.ts";
 
 /** The common type of each output column, and the column references to cast to it. */
 export interface CompoundTypes {
@@ -63,36 +63,14 @@ function commonType(types: Array<DataType | "null" | undefined>): DataType | und
   return widest(known, SIGNED) ?? widest(known, UNSIGNED);
 }
 
-/** The token ranges of the SELECTs of the query's outermost compound, if it has more than one. */
-function compoundArms(c: OutputContext): Array<[number, number]> {
-  const { toks, parent } = c.q;
-  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
-  if (first < 0) return [];
-  const arms: Array<[number, number]> = [];
-  let start = first;
-  for (let i = first; i <= toks.length; i++) {
-    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
-      continue;
-    }
-    arms.push([start, i]);
-    start = isKeyword(toks[i + 1], "ALL", "DISTINCT") ? i + 2 : i + 1;
-  }
-  return arms.length > 1 ? arms : [];
-}
-
 /**
  * The common types of a compound query's output columns (none when the query is not compound, or
  * any SELECT has a `*`).
  */
 export function compoundTypes(c: OutputContext): CompoundTypes {
-  const { toks, match } = c.q;
+  const { toks } = c.q;
   const none: CompoundTypes = { types: [], casts: new Map() };
-  const arms = compoundArms(c).map(([a, b]) =>
-    (findTopSelect(toks, match, a, b)?.items ?? []).map(([s, e]): [number, number] => [
-      s,
-      aliasOf(toks, s, e).exprEnd,
-    ])
-  );
+  const arms = compoundItems(c.q);
   if (arms.length === 0 || arms.some((items) => items.some(([, e]) => isOp(toks[e - 1], "*")))) return none;
   const typed = arms.map((items) => items.map(([s, e]) => literalType(c, s, e) ?? selectItemType(c, s, e)));
   const types = arms[0].map((_, col) => commonType(typed.map((items) => items[col])));
