@@ -75,6 +75,18 @@ const SCOPED: SqlCase[] = [
     schema: [["k", "String"], ["v", "Float64"], ["later", "Boolean"]],
     rows: [["a", 1.5, false], ["b", 2.5, false]],
   },
+  {
+    name: "and a time column IN a subquery's time column of another unit",
+    sql: `SELECT count(*) FROM ms_t WHERE ts IN (SELECT ts FROM ns_t WHERE ts > ${AFTER_1S})`,
+    schema: [["count(*)", "Int64"]],
+    rows: [[1]],
+  },
+  {
+    name: "NOT IN, the finer column outside",
+    sql: "SELECT k FROM ns_t WHERE ts NOT IN (SELECT ts AS x FROM ms_t WHERE k = 'a')",
+    schema: [["k", "String"]],
+    rows: [["b"]],
+  },
 ];
 
 const COMPOUND: SqlCase[] = [

@@ -10,7 +10,7 @@ import { isKeyword, isOp } from "../lexer.ts";
 import type { QueryTokens } from "../query_tokens.ts";
 import type { SourceRelation } from "./tables.ts";
 
-/** The type of the column that token `i` names, when a storage table in scope tells it. */
+/** The type of the column that token `i` names, when the relation it reads tells it. */
 export type ScopedColumnType = (i: number) => DataType | undefined;
 
 /** The output columns of a relation that is no storage table (a view, CTE or derived table), if known. */
@@ -41,8 +41,11 @@ export function scopedColumnTypes(
   const columnsOf = (s: SourceRelation): Map<string, DataType | undefined> | undefined => {
     if (columns.has(s)) return columns.get(s);
     const list = s.table?.columns ?? planned(s);
-    const m = list && new Map<string, DataType | undefined>();
-    for (const c of list ?? []) if (!m!.has(c.name.toLowerCase())) m!.set(c.name.toLowerCase(), c.type);
+    let m: Map<string, DataType | undefined> | undefined;
+    if (list) {
+      m = new Map();
+      for (const c of list) if (!m.has(c.name.toLowerCase())) m.set(c.name.toLowerCase(), c.type);
+    }
     columns.set(s, m);
     return m;
   };

@@ -1,12 +1,12 @@
 /**
  * A comparison of two time columns of different units (`a.ts = b.ts`, milliseconds and
- * nanoseconds) compares in the coarser unit, as DataFusion coerces it (`timeunit_coercion`): the
+ * nanoseconds; `ts IN (SELECT ts FROM …)` too) compares in the coarser unit, as DataFusion coerces it (`timeunit_coercion`): the
  * finer column's values are divided to it, truncated as arrow's cast does. SQLite would compare the
  * raw integers, which never meet.
  */
-import { coarsestUnit } from "../../common/time_unit.ts";
-import { isOp } from "../lexer.ts";
-import { CMP_OPS, type QueryTokens } from "../query_tokens.ts";
+import { coarsestUnit, type TimeUnit } from "../../common/time_unit.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { aliasOf, CMP_OPS, findTopSelect, type QueryTokens } from "../query_tokens.ts";
 import { unitChange } from "./casts.ts";
 import type { TimeScope } from "./context.ts";
 
@@ -14,7 +14,7 @@ import type { TimeScope } from "./context.ts";
 interface TimeOperand {
   start: number;
   end: number;
-  unit: NonNullable<ReturnType<TimeScope["isTsColumn"]>>;
+  unit: TimeUnit;
 }
 
 /** The replacements dividing the finer column of each such comparison, by first token. */
@@ -32,19 +32,34 @@ export function timeComparisons(
     const unit = time.isTsColumn(end - 1);
     return unit && alone(outer) ? { start, end, unit } : undefined;
   };
-  for (let k = 1; k < toks.length - 1; k++) {
-    if (!isOp(toks[k], ...CMP_OPS)) continue;
-    const leftStart = isOp(toks[k - 2], ".") ? k - 3 : k - 1;
-    const rightEnd = isOp(toks[k + 2], ".") ? k + 4 : k + 2;
-    const left = operand(leftStart, k, leftStart - 1);
-    const right = operand(k + 1, rightEnd, rightEnd);
-    if (!left || !right || left.unit === right.unit) continue;
+  const meet = (left: TimeOperand | undefined, right: TimeOperand | undefined) => {
+    if (!left || !right || left.unit === right.unit) return;
     const unit = coarsestUnit([left.unit, right.unit]);
     const finer = left.unit === unit ? right : left;
     out.set(finer.start, {
       end: finer.end,
       text: unitChange(emit(finer.start, finer.end).trim(), finer.unit, unit),
     });
+  };
+  for (let k = 1; k < toks.length - 1; k++) {
+    const compares = isOp(toks[k], ...CMP_OPS);
+    // `ts [NOT] IN (SELECT ts FROM …)`: the subquery's one column meets the operand
+    const inSubquery = isKeyword(toks[k], "IN") && isOp(toks[k + 1], "(") &&
+      isKeyword(toks[k + 2], "SELECT");
+    if (!compares && !inSubquery) continue;
+    const opStart = inSubquery && isKeyword(toks[k - 1], "NOT") ? k - 1 : k;
+    const leftStart = isOp(toks[opStart - 2], ".") ? opStart - 3 : opStart - 1;
+    const left = operand(leftStart, opStart, leftStart - 1);
+    if (compares) {
+      const rightEnd = isOp(toks[k + 2], ".") ? k + 4 : k + 2;
+      meet(left, operand(k + 1, rightEnd, rightEnd));
+      continue;
+    }
+    const items = findTopSelect(toks, q.match, k + 2, q.match[k + 1])?.items ?? [];
+    if (items.length !== 1) continue;
+    const [s, e] = items[0];
+    const end = aliasOf(toks, s, e).exprEnd;
+    if (end - s === 1 || (end - s === 3 && isOp(toks[s + 1], "."))) meet(left, operand(s, end, end));
   }
   return out;
 }
