@@ -47,6 +47,11 @@ export function timestampType(unit: TimeUnit): DataType {
   return TYPE_OF[unit];
 }
 
+/** The coarsest of some units (`ms` of `ms` and `ns`): where DataFusion makes timestamps of them meet. */
+export function coarsestUnit(units: readonly TimeUnit[]): TimeUnit {
+  return units.reduce((a, b) => (NS_PER_UNIT[a] >= NS_PER_UNIT[b] ? a : b));
+}
+
 /** `a / b` rounded toward negative infinity. */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;

@@ -25,6 +25,10 @@ export interface OutputContext {
   relations: string[];
   /** Types of the columns of every table in scope, by lowercased name. */
   colTypes: Map<string, DataType>;
+  /** The type of the column token `i` names, read through its scope (`TimeScope.columnTypeAt`). */
+  columnTypeAt(i: number): DataType | undefined;
+  /** The same when a storage table in its scope tells it (before `viewTypes`, which go by name). */
+  scopedType?(i: number): DataType | undefined;
   isTsColumn(i: number): TimeUnit | undefined;
   unitAt(i: number): TimeUnit;
   /** Types of the columns of views in scope, by lowercased name (computed ones have no declared type). */
@@ -232,11 +236,13 @@ function dateArithmeticType(c: OutputContext, s: number, e: number): DataType | 
   const { toks } = c.q;
   const ops = c.q.depthZero(s, e).filter((x) => isOp(x, "+", "-")).map((x) => toks.indexOf(x))
     .filter((k) => k > s && isOperandEnd(toks[k - 1]));
-  if (ops.length === 0 || !isDateArg(c.q, c.colTypes, [s, ops[0]])) return undefined;
+  if (ops.length === 0 || !isDateArg(c.q, c.columnTypeAt, [s, ops[0]])) return undefined;
   const bounds = [...ops, e];
   const operands = ops.map((k, j): [number, number] => [k + 1, bounds[j + 1]]);
   if (operands.every(([a]) => isKeyword(toks[a], "INTERVAL"))) return "Date";
-  if (ops.length === 1 && isOp(toks[ops[0]], "-") && isDateArg(c.q, c.colTypes, operands[0])) return "Int64";
+  if (ops.length === 1 && isOp(toks[ops[0]], "-") && isDateArg(c.q, c.columnTypeAt, operands[0])) {
+    return "Int64";
+  }
   return undefined;
 }
 
@@ -264,7 +270,9 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): ResultType 
  */
 export function selectItemType(c: OutputContext, s: number, e: number): DataType | undefined {
   const column = columnRefName(c.q, [s, e]);
-  if (column !== undefined) return c.viewTypes?.get(column) ?? c.colTypes.get(column);
+  if (column !== undefined) {
+    return c.scopedType?.(e - 1) ?? c.viewTypes?.get(column) ?? c.colTypes.get(column);
+  }
   // an interval or a list is no column type: a subquery or UNION arm of one stays untyped
   const hint = itemHint(c, s, e);
   return hint === "IntervalMonthDayNano" || hint?.startsWith("List<") ? undefined : hint as DataType;
@@ -277,14 +285,15 @@ export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string 
   return last.kind === "ident" || last.kind === "qident" ? q.lower(last) : undefined;
 }
 
-/** The type of `ts ± <interval expression> …` (DataFusion keeps the timestamp's type). */
+/** The type of `ts ± <interval expression> …` or `rel.ts ± …` (DataFusion keeps the timestamp's type). */
 function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | undefined {
   const { toks } = c.q;
-  const unit = c.isTsColumn(s);
-  if (!unit || !isOp(toks[s + 1], "+", "-")) return undefined;
+  const col = isOp(toks[s + 1], ".") ? s + 2 : s;
+  const unit = c.isTsColumn(col);
+  if (!unit || !isOp(toks[col + 1], "+", "-")) return undefined;
   // the operands after the column, split at the + and - between them
-  let start = s + 2;
-  for (let k = s + 2; k <= e; k++) {
+  let start = col + 2;
+  for (let k = col + 2; k <= e; k++) {
     if (k < e && isOp(toks[k], "(")) k = c.q.match[k];
     else if (k === e || (isOp(toks[k], "+", "-") && isOperandEnd(toks[k - 1]) && k > start)) {
       if (!isIntervalExpr(c.q, start, k)) return undefined;
@@ -297,7 +306,7 @@ function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | un
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
 export function itemHint(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
-  const { colTypes, isTsColumn, unitAt } = c;
+  const { columnTypeAt, isTsColumn, unitAt } = c;
   const t = toks[s];
   if (!t) return undefined;
   // DataFusion's AT TIME ZONE is a cast to Timestamp(Nanosecond, tz); GreptimeDB's types carry no zone
@@ -360,28 +369,26 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (!isWholeCall) return undefined;
   if (name === "date_add" || name === "date_sub") {
     const first = args(s + 1)[0];
-    return first && isDateArg(c.q, colTypes, first) ? "Date" : timestampType(unitAt(s));
+    return first && isDateArg(c.q, columnTypeAt, first) ? "Date" : timestampType(unitAt(s));
   }
   if (name === "date_part" || name === "datepart" || name === "extract") return datePartType(c.q, s + 1);
   if (KEEP_TYPE_SCALARS.has(name)) {
     const first = args(s + 1)[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
     const t = ident && (ident.kind === "ident" || ident.kind === "qident")
-      ? colTypes.get(lower(ident))
+      ? columnTypeAt(first[0])
       : undefined;
     if (t) return t;
   }
   if (ORDERED_AGGREGATES.has(name)) {
     const first = orderedCall(c.q, s + 1).values[0];
     const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
-    return ident && (ident.kind === "ident" || ident.kind === "qident")
-      ? colTypes.get(lower(ident))
-      : undefined;
+    return ident && (ident.kind === "ident" || ident.kind === "qident") ? columnTypeAt(first[0]) : undefined;
   }
   // `fn(col)` or `fn(rel.col)`
   const callArgs = args(s + 1);
   const argName = callArgs.length === 1 ? columnRefName(c.q, callArgs[0]) : undefined;
-  const argCol = argName !== undefined ? colTypes.get(argName) : undefined;
+  const argCol = argName !== undefined ? columnTypeAt(callArgs[0][1] - 1) : undefined;
   if (name === "arrow_cast") {
     const a = args(s + 1);
     const typeTok = a[1] && a[1][1] - a[1][0] === 1 ? toks[a[1][0]] : undefined;

@@ -344,6 +344,32 @@ export function findTopSelect(
   return i < to ? selectList(toks, match, i, to) : undefined;
 }
 
+/**
+ * The select items (expressions, without their aliases) of each SELECT of the query's outermost
+ * compound (`UNION`, `INTERSECT`, `EXCEPT`); none when it is a single SELECT.
+ */
+export function compoundItems(q: QueryTokens): Array<Array<[number, number]>> {
+  const { toks, parent, match } = q;
+  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
+  if (first < 0) return [];
+  const arms: Array<[number, number]> = [];
+  let start = first;
+  for (let i = first; i <= toks.length; i++) {
+    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
+      continue;
+    }
+    arms.push([start, i]);
+    start = isKeyword(toks[i + 1], "ALL", "DISTINCT") ? i + 2 : i + 1;
+  }
+  if (arms.length < 2) return [];
+  return arms.map(([a, b]) =>
+    (findTopSelect(toks, match, a, b)?.items ?? []).map(([s, e]): [number, number] => [
+      s,
+      aliasOf(toks, s, e).exprEnd,
+    ])
+  );
+}
+
 /** The select list of the SELECT keyword at `i` (within tokens before `to`). */
 export function selectList(
   toks: Token[],

@@ -14,7 +14,7 @@ import { nullTagColumns, quoteIdent } from "../storage/table.ts";
 import type { Token } from "./lexer.ts";
 import { isOp, tokenize } from "./lexer.ts";
 import type { OutputContext } from "./output_columns.ts";
-import { itemHint, outputName } from "./output_columns.ts";
+import { columnRefName, itemHint, outputName } from "./output_columns.ts";
 import { aliasOf, findTopSelect, originalText, QueryTokens } from "./query_tokens.ts";
 import { Cursor } from "./cursor.ts";
 import { expandArrayBrackets } from "./array_brackets.ts";
@@ -24,7 +24,9 @@ import { Emitter } from "./rewrite/emit.ts";
 import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
 import { columnTypes, type FromRelation, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
+import { scopedColumnTypes } from "./rewrite/column_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
+import { timeComparisons } from "./rewrite/time_compare.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
 import { rangeSource } from "./rewrite/range_source.ts";
@@ -85,7 +87,14 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const planned = planCtes(q, refs, views, env, rewriteQuery);
   const inner = { ...env, ctes: planned.ctes };
   inlineDerivedTables(q, refs, views, inner, planned.unplanned, planned.spans, rewriteQuery);
-  const time = timeScope(q, env, [...refs.tables, ...views.relations], columnTypes(refs, views.relations));
+  const scoped = scopedColumnTypes(q, refs.sources, (s) => views.columnsOf.get(s.cte ?? s.at));
+  const time = timeScope(
+    q,
+    env,
+    [...refs.tables, ...views.relations],
+    columnTypes(refs, views.relations),
+    scoped,
+  );
   for (const extra of [recursionGuards(q), valuesColumnAliases(q)]) {
     // all of a rewrite's pieces or none: half of one would break the statement
     if ([...extra.keys()].some((k) => refs.replacements.has(k))) continue;
@@ -94,6 +103,9 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
+  for (const [at, r] of timeComparisons(q, time, emitter.emit)) {
+    if (!refs.replacements.has(at)) refs.replacements.set(at, r);
+  }
   const series = seriesTables(emitter.ctx, refs.series);
   for (const [at, r] of series.replacements) refs.replacements.set(at, r);
   // a derived table rewritten on its own (inlineDerivedTables) already holds its DISTINCT ON
@@ -107,6 +119,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     q,
     relations: refs.relations,
     colTypes: time.colTypes,
+    scopedType: scoped,
+    columnTypeAt: time.columnTypeAt,
     isTsColumn: time.isTsColumn,
     unitAt: time.unitAt,
     viewTypes: series.replacements.size > 0 && !views.columnTypes.has("value")
@@ -187,7 +201,7 @@ function renderQuery(
   const first = new Set(top.items.map(([s]) => s));
   for (const [s, cast] of compound.casts) {
     if (!first.has(s)) {
-      replacements.set(s, { end: cast.end, text: `CAST(${emit(s, cast.end).trim()} AS ${cast.to})` });
+      replacements.set(s, { end: cast.end, text: cast.sql(emit(s, cast.end).trim()) });
     }
   }
   const items: RenderedItem[] = top.items.map(([s, e], idx) => {
@@ -215,9 +229,12 @@ function renderQuery(
     if (!starSeen) hints[idx] = hint;
     const cast = compound.casts.get(s);
     if (cast) {
-      // a cast column keeps its name (it is a column reference, named as its column)
-      out += `${gap(s)}CAST(${emit(s, exprEnd).trim()} AS ${cast.to})` +
-        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? toks[exprEnd - 1].value)}`);
+      // a cast item keeps its name: a column reference's is its column's, an expression's its text
+      const own = columnRefName(q, [s, exprEnd]) !== undefined
+        ? toks[exprEnd - 1].value
+        : originalText(env.sql, toks, s, exprEnd);
+      out += `${gap(s)}${cast.sql(emit(s, exprEnd).trim())}` +
+        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? own)}`);
       return;
     }
     const item = hint === INTERVAL_TYPE

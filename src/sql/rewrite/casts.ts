@@ -23,7 +23,7 @@ import { realOfScaled } from "./decimals.ts";
 const DAY_NS = 86_400_000_000_000n;
 
 /** SQL converting an integer expression from one unit to another (integer division truncates, as arrow's). */
-function unitChange(x: string, from: TimeUnit, to: TimeUnit): string {
+export function unitChange(x: string, from: TimeUnit, to: TimeUnit): string {
   if (from === to) return x;
   const f = NS_PER_UNIT[from], t = NS_PER_UNIT[to];
   return f > t ? `(${x} * ${f / t})` : `(${x} / ${t / f})`;
@@ -195,7 +195,7 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
       return { text: `${udf("__petrel_to_vector")}(${operand()}, ${target.dim})`, next };
     case "integer":
     case "real": {
-      const col = as === s + 1 ? c.time.colTypes.get(q.lower(toks[s])) : undefined;
+      const col = as === s + 1 ? c.time.columnTypeAt(s) : undefined;
       if (col && nativeCastFits(col, target)) {
         return { text: `CAST(${operand()} AS ${target.kind === "real" ? "REAL" : "INTEGER"})`, next };
       }

@@ -42,6 +42,8 @@ export interface TokenRewrite {
 export interface TimeScope {
   /** Types of the columns of every table in scope, by lowercased name. */
   colTypes: Map<string, DataType>;
+  /** The type of the column token `i` names (`col`, or the `col` of `rel.col`), read through its scope. */
+  columnTypeAt(i: number): DataType | undefined;
   /** The unit of the time column token `i` names, if it names one. */
   isTsColumn(i: number): TimeUnit | undefined;
   /** Whether the segment of token `i` names a time column. */

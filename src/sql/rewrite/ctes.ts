@@ -113,7 +113,7 @@ export function planCtes(
   rewrite: Rewrite,
 ): { ctes: PlannedCte[]; unplanned: Set<string>; spans: Array<[number, number]> } {
   let ctes = [...(env.ctes ?? [])];
-  for (const c of ctes) if (refs.cteRefs.includes(c.name)) addToScope(scope, refs, c.planned);
+  for (const c of ctes) if (refs.cteRefs.includes(c.name)) addToScope(scope, refs, c.planned, c.name);
   const unplanned = new Set<string>();
   const spans: Array<[number, number]> = [];
   for (const cte of ownCtes(q)) {
@@ -134,7 +134,7 @@ export function planCtes(
     ctes.push({ name, definition: `${head} AS ${planned.sql}`, planned });
     refs.replacements.set(cte.open, { end: cte.close + 1, text: planned.sql });
     spans.push([cte.open, cte.close]);
-    addToScope(scope, refs, planned);
+    addToScope(scope, refs, planned, name);
   }
   return { ctes, unplanned, spans };
 }

@@ -19,7 +19,7 @@ function dateOperandEnd(c: RewriteCtx, s: number): number | undefined {
   const t = toks[s];
   if (t.kind !== "ident" && t.kind !== "qident") return undefined;
   const e = c.q.primaryEnd(s);
-  if (e <= s || !isDateArg(c.q, c.time.colTypes, [s, e])) return undefined;
+  if (e <= s || !isDateArg(c.q, c.time.columnTypeAt, [s, e])) return undefined;
   // a cast to DATE meeting a time column is a timestamp already (rewrite/casts.ts)
   const isCast = t.kind === "ident" && /^(try_)?cast$/i.test(t.text) && isOp(toks[s + 1], "(");
   return isCast && c.time.hasTimeColumn(s) ? undefined : e;

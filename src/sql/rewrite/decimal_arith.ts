@@ -32,10 +32,10 @@ import {
 } from "./decimals.ts";
 import { decimalCastScaled } from "./casts.ts";
 
-/** What typing an expression needs: the tokens and the column types in scope. */
+/** What typing an expression needs: the tokens and the type of the column a token names. */
 export interface TypingCtx {
   q: QueryTokens;
-  colTypes: Map<string, DataType>;
+  columnTypeAt(i: number): DataType | undefined;
 }
 
 /** The numeric type of an operand or expression, as far as the rewrite can tell. */
@@ -127,7 +127,7 @@ function operandType(t: TypingCtx, k: number, e: number): NumType {
   const tok = toks[k];
   if (tok.kind === "number") return e === k + 1 && /^\d+$/.test(tok.text) ? INT64 : { kind: "float" };
   if (tok.kind !== "ident" && tok.kind !== "qident") return { kind: "unknown" };
-  if (!isOp(toks[k + 1], "(")) return columnType(t.colTypes.get(t.q.lower(toks[e - 1])));
+  if (!isOp(toks[k + 1], "(")) return columnType(t.columnTypeAt(e - 1));
   const close = match[k + 1];
   // a window function's value is not the call's alone
   if (isKeyword(toks[close + 1], "OVER", "FILTER")) return { kind: "unknown" };
@@ -340,7 +340,7 @@ export function decimalExprAt(
   e: number,
 ): { sql: string; spec: DecimalSpec } | undefined {
   if (!mentionsDecimals(c) || busyStarts(c).has(s)) return undefined;
-  const node = parseRange({ q: c.q, colTypes: c.time.colTypes }, s, e);
+  const node = parseRange({ q: c.q, columnTypeAt: c.time.columnTypeAt }, s, e);
   if (!node || node.type.kind !== "decimal") return undefined;
   return { sql: new Renderer(c).scaled(node), spec: { precision: node.type.p, scale: node.type.s } };
 }
@@ -364,7 +364,7 @@ function isNativeLeaf(c: RewriteCtx, n: Node): boolean {
  * elsewhere; undefined when none starts there.
  */
 export function decimalArithmetic(c: RewriteCtx, i: number): TokenRewrite | undefined {
-  const t: TypingCtx = { q: c.q, colTypes: c.time.colTypes };
+  const t: TypingCtx = { q: c.q, columnTypeAt: c.time.columnTypeAt };
   if (!mentionsDecimals(c) || busyStarts(c).has(i) || !startsChain(t, i)) return undefined;
   const first = c.q.primaryEnd(i);
   if (first === i) return undefined;

@@ -27,7 +27,7 @@ export function realOfScaled(x: string, scale: number): string {
 
 /** The decimal column `[s, e)` names (bare or qualified), if it names exactly one. */
 export function decimalColumnAt(c: RewriteCtx, s: number, e: number): DecimalRef | undefined {
-  const { toks, q } = c;
+  const { toks } = c;
   const isName = (k: number) => toks[k]?.kind === "ident" || toks[k]?.kind === "qident";
   let col: number;
   if (e - s === 1 && isName(s)) col = s;
@@ -36,7 +36,7 @@ export function decimalColumnAt(c: RewriteCtx, s: number, e: number): DecimalRef
   if (isOp(toks[e], "(") || isOp(toks[e], ".") || isKeyword(toks[s - 1], "AS") || isOp(toks[s - 1], ".")) {
     return undefined;
   }
-  const spec = decimalSpec(c.time.colTypes.get(q.lower(toks[col])) ?? "");
+  const spec = decimalSpec(c.time.columnTypeAt(col) ?? "");
   if (!spec) return undefined;
   const qualifier = toks[s].kind === "qident" ? quoteIdent(toks[s].value) : toks[s].text;
   const raw = col === s ? quoteIdent(toks[s].value) : `${qualifier}.${quoteIdent(toks[col].value)}`;

@@ -56,6 +56,6 @@ export function inlineDerivedTables(
     const planned = planSubquery(q, open, env, rewrite);
     if (!planned) continue;
     refs.replacements.set(open, { end: close + 1, text: planned.sql });
-    addToScope(scope, refs, planned);
+    addToScope(scope, refs, planned, open);
   }
 }

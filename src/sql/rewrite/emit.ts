@@ -6,7 +6,14 @@ import type { Token } from "../lexer.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { quoteIdent, quoteString } from "../../storage/table.ts";
 import { orderByNulls } from "../dialect_rules.ts";
-import { aliasOf, errorAt, findTopSelect, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import {
+  aliasOf,
+  compoundItems,
+  errorAt,
+  findTopSelect,
+  type QueryTokens,
+  SYNTHETIC,
+} from "../query_tokens.ts";
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
 import { decimalExprAt } from "./decimal_arith.ts";
@@ -160,11 +167,15 @@ export class Emitter {
   }
 }
 
-/** The expression ranges of the outermost SELECT's items: start → end. */
+/**
+ * The expression ranges of the outermost SELECT's items (of every SELECT of a compound: each is
+ * an output column, in its own type before the compound's types meet): start → end.
+ */
 function outputItems(q: QueryTokens): Map<number, number> {
   const items = new Map<number, number>();
   for (const [s, e] of findTopSelect(q.toks, q.match)?.items ?? []) {
     items.set(s, aliasOf(q.toks, s, e).exprEnd);
   }
+  for (const [s, e] of compoundItems(q).flat()) items.set(s, e);
   return items;
 }

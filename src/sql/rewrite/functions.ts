@@ -40,7 +40,7 @@ export function rewriteCall(c: RewriteCtx, i: number): TokenRewrite | undefined 
   const open = i + 1;
   const args = q.args(open);
   if (NUMERIC_AGGREGATES.has(name) && args.length === 1 && args[0][1] - args[0][0] === 1) {
-    const argType = c.time.colTypes.get(q.lower(toks[args[0][0]]));
+    const argType = c.time.columnTypeAt(args[0][0]);
     if (argType === "String" || argType === "Binary" || argType === "Json" || isVectorType(argType ?? "")) {
       throw new PetrelError(
         StatusCode.PlanQuery,
@@ -171,7 +171,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   })],
   ["to_char", (c, { args, close, unit, arg }) => ({
     text: `__petrel_to_char(${arg(0)}, ${arg(1)}, '${
-      args[0] && isDateArg(c.q, c.time.colTypes, args[0]) ? "date" : unit
+      args[0] && isDateArg(c.q, c.time.columnTypeAt, args[0]) ? "date" : unit
     }')`,
     next: close + 1,
   })],

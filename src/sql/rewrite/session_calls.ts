@@ -51,14 +51,14 @@ const DATE_CALLS = new Set(["to_date", "make_date", "current_date"]);
  */
 export function isDateArg(
   q: QueryTokens,
-  colTypes: Map<string, DataType>,
+  columnTypeAt: (i: number) => DataType | undefined,
   [s, e]: [number, number],
 ): boolean {
   const { toks } = q;
   const last = toks[e - 1];
   const named = (k: number) => toks[k]?.kind === "ident" || toks[k]?.kind === "qident";
   if (named(e - 1) && (e - s === 1 || (e - s === 3 && named(s) && toks[s + 1].text === "."))) {
-    return colTypes.get(q.lower(last)) === "Date" ||
+    return columnTypeAt(e - 1) === "Date" ||
       (e - s === 1 && last.kind === "ident" && last.text.toLowerCase() === "current_date");
   }
   if (isKeyword(last, "DATE") && toks[e - 2]?.text === "::") return true;
@@ -71,7 +71,7 @@ export function isDateArg(
     const name = toks[s].text.toLowerCase();
     if (DATE_CALLS.has(name)) return true;
     const first = q.args(s + 1)[0];
-    if ((name === "date_add" || name === "date_sub") && first) return isDateArg(q, colTypes, first);
+    if ((name === "date_add" || name === "date_sub") && first) return isDateArg(q, columnTypeAt, first);
   }
   return isKeyword(toks[s], "DATE") && toks[s + 1]?.kind === "string" && e - s === 2;
 }
@@ -94,7 +94,7 @@ function dateShift(c: RewriteCtx, call: SessionCall): TokenRewrite {
   arity(call, 2);
   const sign = call.name === "date_sub" ? -1 : 1;
   const text = intervalText(c, call.args[1], call.name);
-  const kind = isDateArg(c.q, c.time.colTypes, call.args[0]) ? "date" : call.unit;
+  const kind = isDateArg(c.q, c.time.columnTypeAt, call.args[0]) ? "date" : call.unit;
   return {
     text: `__petrel_date_add(${call.arg(0)}, ${quoteString(text)}, ${sign}, '${kind}', ${c.tz})`,
     next: call.close + 1,

@@ -34,6 +34,19 @@ export interface TableRefs {
   derived: number[];
   /** Table functions generating series (`generate_series(…)`, `range(…)`; rendered by `series.ts`). */
   series: SeriesRef[];
+  /** Every relation a FROM or JOIN names (derived tables, CTEs and series too), where it stands. */
+  sources: SourceRelation[];
+}
+
+/** A relation named in a FROM clause at token `at` (a derived table's opening bracket). */
+export interface SourceRelation {
+  at: number;
+  /** Its alias or table name (none for a derived table without an alias). */
+  name?: string;
+  /** The storage table it reads, if it is one. */
+  table?: TableMeta;
+  /** The CTE it names (lowercased), if it names one. */
+  cte?: string;
 }
 
 /** A relation a FROM clause names, and its storage table if it is one. */
@@ -66,6 +79,7 @@ export function resolveTableRefs(
     cteRefs: [],
     derived: [],
     series: [],
+    sources: [],
   };
   for (let i = 0; i < toks.length; i++) {
     if (isKeyword(toks[i], "FROM")) {
@@ -93,7 +107,9 @@ function parseRef(
   if (isOp(toks[j], "(") && match[j] > j) {
     refs.derived.push(j);
     // `FROM (SELECT …) AS d, t`: the list goes on after the subquery's alias
-    let { after } = aliasAt(q, match[j] + 1);
+    const aliased = aliasAt(q, match[j] + 1);
+    refs.sources.push({ at: j, name: aliased.alias });
+    let after = aliased.after;
     if (isOp(toks[after], "(") && match[after] > after) after = match[after] + 1;
     if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
     return;
@@ -112,6 +128,7 @@ function parseRef(
     if (parts.length !== 1 || !isSeriesFunction(parts[0])) return;
     refs.series.push({ name: parts[0], start });
     const { alias, after } = aliasAt(q, q.match[j] + 1);
+    refs.sources.push({ at: start, name: alias ?? parts[0] });
     if (parent[start] === -1) refs.relations.push(alias ?? parts[0]);
     if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
     return;
@@ -123,9 +140,15 @@ function parseRef(
   if (parent[start] === -1 && !afterSetOperator(q, start)) {
     refs.relations.push(alias ?? parts[parts.length - 1]);
   }
-  if (!isCte) {
+  if (isCte) refs.sources.push({ at: start, name: alias ?? parts[0], cte: parts[0] });
+  else {
     const resolved = resolveTableRef(env.storage, env.db, parts);
     if (resolved.kind === "table") refs.tables.push(resolved.table);
+    refs.sources.push({
+      at: start,
+      name: alias ?? parts[parts.length - 1],
+      table: resolved.kind === "table" ? resolved.table : undefined,
+    });
     const scope = refs.scopes.get(parent[start]) ?? [];
     scope.push({
       name: alias ?? parts[parts.length - 1],

@@ -8,18 +8,23 @@ import type { TimeUnit } from "../../common/time_unit.ts";
 import { unitOf } from "../../common/time_unit.ts";
 import { isTimestampType } from "../../storage/datatypes.ts";
 import type { Relation } from "./tables.ts";
+import type { ScopedColumnType } from "./column_scope.ts";
 import type { Token } from "../lexer.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { CMP_OPS, type QueryTokens, SEPARATORS } from "../query_tokens.ts";
 import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv, TimeScope } from "./context.ts";
 
-/** Builds the time scope of a query over the tables it names. */
+/**
+ * Builds the time scope of a query over the tables it names: a column's type is read through the
+ * FROM clauses around it (`scoped`), else by its name alone (the first table with it).
+ */
 export function timeScope(
   q: QueryTokens,
   env: RewriteEnv,
   tables: readonly Relation[],
   colTypes: Map<string, DataType>,
+  scoped: ScopedColumnType,
 ): TimeScope {
   const { toks, parent, lower } = q;
   const tsCols = new Map<string, TimeUnit>();
@@ -34,6 +39,8 @@ export function timeScope(
     const t = toks[i];
     if (t.kind !== "ident" && t.kind !== "qident") return undefined;
     if (isOp(toks[i + 1], "(") || isOp(toks[i + 1], ".") || isKeyword(toks[i - 1], "AS")) return undefined;
+    const type = scoped(i);
+    if (type !== undefined) return isTimestampType(type) ? unitOf(type) : undefined;
     return tsCols.get(lower(t));
   };
   const { segOf, betweenAnd } = segments(toks);
@@ -44,6 +51,7 @@ export function timeScope(
   }
   return {
     colTypes,
+    columnTypeAt: (i) => scoped(i) ?? colTypes.get(lower(toks[i])),
     isTsColumn,
     hasTimeColumn: (i) => segUnit.has(segOf[i]),
     unitAt: (i) => segUnit.get(segOf[i]) ?? env.defaultUnit ?? "ms",

@@ -49,7 +49,7 @@ function argType(c: RewriteCtx, [s, e]: [number, number]): string | undefined {
     if (isKeyword(t, "NULL")) return "Null";
     if (isKeyword(t, "TRUE", "FALSE")) return "Boolean";
     if (t.kind === "ident" || t.kind === "qident") {
-      const col = c.time.colTypes.get(c.q.lower(t));
+      const col = c.time.columnTypeAt(s);
       if (col) return arrowName(col);
     }
   }

@@ -3,13 +3,17 @@
  * coerces them across its SELECTs: `SELECT w … UNION ALL SELECT v …` of a BIGINT and a DOUBLE is
  * Float64, and `SELECT NULL … UNION ALL SELECT ts …` is the timestamp. SQLite reports the first
  * SELECT's declared type (and nothing for a NULL), so a first-SELECT column whose type changes is
- * cast to the common type, which then comes as a hint.
+ * cast to the common type, which then comes as a hint. Timestamps of different units meet in the
+ * coarsest (DataFusion's `timeunit_coercion`: milliseconds ∪ nanoseconds is milliseconds), and the
+ * values of the others are converted to it (divided, as arrow's cast truncates).
  */
 import type { DataType } from "../../common/rows.ts";
+import { coarsestUnit, timestampType, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
+import { unitChange } from "./casts.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import type { OutputContext } from "../output_columns.ts";
 import { columnRefName, selectItemType } from "../output_columns.ts";
-import { aliasOf, findTopSelect } from "../query_tokens.ts";
+import { compoundItems } from "../query_tokens.ts";
 
 /** The common type of each output column, and the column references to cast to it. */
 export interface CompoundTypes {
@@ -20,7 +24,7 @@ export interface CompoundTypes {
    * column's declared type (the first SELECT's at the top, the last one's through a subquery), so
    * they are cast as DataFusion casts them, and the common type comes as a hint.
    */
-  casts: Map<number, { end: number; to: "REAL" | "INTEGER" }>;
+  casts: Map<number, { end: number; sql(expr: string): string }>;
 }
 
 const SIGNED = ["Int8", "Int16", "Int32", "Int64"];
@@ -48,6 +52,10 @@ function commonType(types: Array<DataType | "null" | undefined>): DataType | und
   const known = types.filter((t): t is DataType => t !== "null");
   if (known.length === 0) return undefined;
   if (known.every((t) => t === known[0])) return known[0];
+  const units = known.map(unitOfType).filter((u): u is TimeUnit => u !== undefined);
+  if (units.length === known.length) {
+    return timestampType(coarsestUnit(units));
+  }
   const numeric = [...SIGNED, ...UNSIGNED, ...FLOATS];
   if (known.some((t) => FLOATS.includes(t)) && known.every((t) => numeric.includes(t))) {
     return widest(known, FLOATS) ?? "Float64";
@@ -55,46 +63,33 @@ function commonType(types: Array<DataType | "null" | undefined>): DataType | und
   return widest(known, SIGNED) ?? widest(known, UNSIGNED);
 }
 
-/** The token ranges of the SELECTs of the query's outermost compound, if it has more than one. */
-function compoundArms(c: OutputContext): Array<[number, number]> {
-  const { toks, parent } = c.q;
-  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
-  if (first < 0) return [];
-  const arms: Array<[number, number]> = [];
-  let start = first;
-  for (let i = first; i <= toks.length; i++) {
-    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
-      continue;
-    }
-    arms.push([start, i]);
-    start = isKeyword(toks[i + 1], "ALL", "DISTINCT") ? i + 2 : i + 1;
-  }
-  return arms.length > 1 ? arms : [];
-}
-
 /**
  * The common types of a compound query's output columns (none when the query is not compound, or
  * any SELECT has a `*`).
  */
 export function compoundTypes(c: OutputContext): CompoundTypes {
-  const { toks, match } = c.q;
+  const { toks } = c.q;
   const none: CompoundTypes = { types: [], casts: new Map() };
-  const arms = compoundArms(c).map(([a, b]) =>
-    (findTopSelect(toks, match, a, b)?.items ?? []).map(([s, e]): [number, number] => [
-      s,
-      aliasOf(toks, s, e).exprEnd,
-    ])
-  );
+  const arms = compoundItems(c.q);
   if (arms.length === 0 || arms.some((items) => items.some(([, e]) => isOp(toks[e - 1], "*")))) return none;
   const typed = arms.map((items) => items.map(([s, e]) => literalType(c, s, e) ?? selectItemType(c, s, e)));
   const types = arms[0].map((_, col) => commonType(typed.map((items) => items[col])));
   const casts: CompoundTypes["casts"] = new Map();
   arms.forEach((items, arm) =>
     items.forEach(([s, e], col) => {
-      const type = types[col];
-      if (!type || typed[arm][col] === type || columnRefName(c.q, [s, e]) === undefined) return;
-      if (FLOATS.includes(type)) casts.set(s, { end: e, to: "REAL" });
-      else if ([...SIGNED, ...UNSIGNED].includes(type)) casts.set(s, { end: e, to: "INTEGER" });
+      const type = types[col], from = typed[arm][col];
+      if (!type || from === type) return;
+      // a time value (column or expression) is an integer in its own unit: rescaled to the common one
+      const [unit, fromUnit] = [unitOfType(type), unitOfType(from ?? "")];
+      if (unit && fromUnit) return casts.set(s, { end: e, sql: (x) => unitChange(`(${x})`, fromUnit, unit) });
+      if (columnRefName(c.q, [s, e]) === undefined) return;
+      if (FLOATS.includes(type)) casts.set(s, { end: e, sql: (x) => `CAST(${x} AS REAL)` });
+      else if ([...SIGNED, ...UNSIGNED].includes(type)) {
+        casts.set(s, {
+          end: e,
+          sql: (x) => `CAST(${x} AS INTEGER)`,
+        });
+      }
     })
   );
   return { types, casts };

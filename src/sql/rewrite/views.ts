@@ -54,6 +54,11 @@ export interface ViewScope {
   columnTypes: Map<string, DataType>;
   /** Whether a view reads information_schema's sizes. */
   infoSizes: boolean;
+  /**
+   * Each planned subquery's output columns, by the token of its reference (a view's name, a derived
+   * table's bracket) or by its lowercased name (a CTE): scoped column lookups read them.
+   */
+  columnsOf: Map<number | string, readonly ViewColumn[]>;
 }
 
 type Rewrite = (tokens: Token[], env: RewriteEnv) => Rewritten;
@@ -127,18 +132,28 @@ export function inlineViews(
     nameTypes: new Map(),
     columnTypes: new Map(),
     infoSizes: false,
+    columnsOf: new Map(),
   };
   for (const ref of viewRefs) {
     const planned = planView(ref.view, env, rewrite);
     const alias = ref.alias ? "" : ` AS ${quoteIdent(ref.view.name)}`;
     refs.replacements.set(ref.start, { end: ref.end, text: planned.sql + alias });
-    addToScope(scope, refs, planned);
+    addToScope(scope, refs, planned, ref.start);
   }
   return scope;
 }
 
-/** Adds a planned subquery's typed columns and tables to the scope of the query around it. */
-export function addToScope(scope: ViewScope, refs: TableRefs, planned: PlannedView): void {
+/**
+ * Adds a planned subquery's typed columns and tables to the scope of the query around it (`key`:
+ * where it is named, as in {@link ViewScope.columnsOf}).
+ */
+export function addToScope(
+  scope: ViewScope,
+  refs: TableRefs,
+  planned: PlannedView,
+  key: number | string,
+): void {
+  scope.columnsOf.set(key, planned.columns);
   const typed = planned.columns.flatMap((c) => (c.type ? [{ name: c.name, type: c.type }] : []));
   scope.relations.push({ columns: typed });
   for (const c of typed) {
