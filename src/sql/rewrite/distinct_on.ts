@@ -16,7 +16,8 @@ import { PetrelError, StatusCode, unsupported } from "../../common/errors.ts";
 import type { ResultType } from "../../common/rows.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { aliasOf, type QueryTokens, selectList, type TopSelect } from "../query_tokens.ts";
+import { type QueryTokens } from "../query_tokens.ts";
+import { aliasOf, selectList, type TopSelect } from "../select_list.ts";
 import type { FromRelation } from "./tables.ts";
 import { AGGREGATE_NAMES } from "./range_parse.ts";
 

@@ -6,14 +6,8 @@ import type { Token } from "../lexer.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { quoteIdent, quoteString } from "../../storage/table.ts";
 import { orderByNulls } from "../dialect_rules.ts";
-import {
-  aliasOf,
-  compoundItems,
-  errorAt,
-  findTopSelect,
-  type QueryTokens,
-  SYNTHETIC,
-} from "../query_tokens.ts";
+import { errorAt, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import { aliasOf, compoundItems, findTopSelect } from "../select_list.ts";
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
 import { decimalExprAt } from "./decimal_arith.ts";

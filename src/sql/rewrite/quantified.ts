@@ -11,7 +11,8 @@
  */
 import { PetrelError, StatusCode, unsupported } from "../../common/errors.ts";
 import { isKeyword, isOp } from "../lexer.ts";
-import { aliasOf, CMP_OPS, selectList } from "../query_tokens.ts";
+import { CMP_OPS } from "../query_tokens.ts";
+import { aliasOf, selectList } from "../select_list.ts";
 import type { OperatorRewrite } from "./at_time_zone.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 

@@ -9,14 +9,8 @@ import { parseDuration } from "../../common/humantime.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
 import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import {
-  aliasOf,
-  errorAt,
-  findTopSelect,
-  INTERVAL_UNITS,
-  type QueryTokens,
-  SYNTHETIC,
-} from "../query_tokens.ts";
+import { errorAt, INTERVAL_UNITS, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import { aliasOf, findTopSelect } from "../select_list.ts";
 import { parseIntervalNs } from "../time.ts";
 
 /** How a slot without a value is filled. */

@@ -4,7 +4,7 @@
  * (`grouping_sets.ts`, `qualify.ts`) before the usual rewrite reads it.
  */
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { aliasOf } from "../query_tokens.ts";
+import { aliasOf } from "../select_list.ts";
 
 /** The bracket structure of raw tokens: each bracket's partner, each token's innermost open bracket. */
 export interface Brackets {

@@ -6,7 +6,8 @@
  */
 import { coarsestUnit, type TimeUnit } from "../../common/time_unit.ts";
 import { isKeyword, isOp } from "../lexer.ts";
-import { aliasOf, CMP_OPS, findTopSelect, type QueryTokens } from "../query_tokens.ts";
+import { CMP_OPS, type QueryTokens } from "../query_tokens.ts";
+import { aliasOf, findTopSelect } from "../select_list.ts";
 import { unitChange } from "./casts.ts";
 import type { TimeScope } from "./context.ts";
 

@@ -13,7 +13,7 @@ import { unitChange } from "./casts.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import type { OutputContext } from "../output_columns.ts";
 import { columnRefName, selectItemType } from "../output_columns.ts";
-import { compoundItems } from "../query_tokens.ts";
+import { compoundItems } from "../select_list.ts";
 
 /** The common type of each output column, and the column references to cast to it. */
 export interface CompoundTypes {

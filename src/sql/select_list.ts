@@ -1,0 +1,124 @@
+/**
+ * Select lists read from tokens: where an item's expression ends (its alias), the first SELECT list
+ * of a level (and its DISTINCT ON), and the items of each member of a compound query.
+ */
+import type { Token } from "./lexer.ts";
+import { isKeyword, isOp } from "./lexer.ts";
+import { NOT_ALIAS, type QueryTokens } from "./query_tokens.ts";
+
+/** Where a select item's expression ends and whether an alias follows it. */
+export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number; hasAlias: boolean } {
+  if (e - s >= 3 && isKeyword(toks[e - 2], "AS")) return { exprEnd: e - 2, hasAlias: true };
+  const last = toks[e - 1], prev = toks[e - 2];
+  if (
+    e - s >= 2 && last &&
+    (last.kind === "qident" || (last.kind === "ident" && !NOT_ALIAS.has(last.text.toUpperCase()))) &&
+    prev &&
+    (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
+      prev.kind === "string") &&
+    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL")
+  ) return { exprEnd: e - 1, hasAlias: true };
+  return { exprEnd: e, hasAlias: false };
+}
+
+/** The first SELECT list at a level (after any WITH clause). */
+export interface TopSelect {
+  /** The index of the SELECT keyword. */
+  select: number;
+  /** The items, as token ranges. */
+  items: Array<[number, number]>;
+  /** The opening bracket of `DISTINCT ON (…)`, when the SELECT has one. */
+  distinctOn?: number;
+}
+
+/**
+ * The items of the first SELECT list at the level of tokens `[from, to)` (after any WITH clause), as
+ * token ranges.
+ */
+export function findTopSelect(
+  toks: Token[],
+  match: number[],
+  from = 0,
+  to = toks.length,
+): TopSelect | undefined {
+  let i = from;
+  for (; i < to; i++) {
+    if (isOp(toks[i], "(")) i = match[i];
+    else if (isKeyword(toks[i], "SELECT")) break;
+  }
+  return i < to ? selectList(toks, match, i, to) : undefined;
+}
+
+/**
+ * The select items (expressions, without their aliases) of each SELECT of the query's outermost
+ * compound (`UNION`, `INTERSECT`, `EXCEPT`); none when it is a single SELECT.
+ */
+export function compoundItems(q: QueryTokens): Array<Array<[number, number]>> {
+  const { toks, parent, match } = q;
+  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
+  if (first < 0) return [];
+  const arms: Array<[number, number]> = [];
+  let start = first;
+  for (let i = first; i <= toks.length; i++) {
+    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
+      continue;
+    }
+    arms.push([start, i]);
+    start = isKeyword(toks[i + 1], "ALL", "DISTINCT") ? i + 2 : i + 1;
+  }
+  if (arms.length < 2) return [];
+  return arms.map(([a, b]) =>
+    (findTopSelect(toks, match, a, b)?.items ?? []).map(([s, e]): [number, number] => [
+      s,
+      aliasOf(toks, s, e).exprEnd,
+    ])
+  );
+}
+
+/** The select list of the SELECT keyword at `i` (within tokens before `to`). */
+export function selectList(
+  toks: Token[],
+  match: number[],
+  i: number,
+  to = toks.length,
+): TopSelect | undefined {
+  let s = i + 1;
+  let distinctOn: number | undefined;
+  if (isKeyword(toks[s], "DISTINCT") && isKeyword(toks[s + 1], "ON") && isOp(toks[s + 2], "(")) {
+    distinctOn = s + 2;
+    s = match[s + 2] + 1;
+  } else if (isKeyword(toks[s], "DISTINCT", "ALL")) s++;
+  const items: Array<[number, number]> = [];
+  let k = s;
+  for (; k < to; k++) {
+    const t = toks[k];
+    if (isOp(t, "(")) {
+      k = match[k];
+      continue;
+    }
+    if (
+      isOp(t, ")") ||
+      isKeyword(
+        t,
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "ORDER",
+        "LIMIT",
+        "UNION",
+        "EXCEPT",
+        "INTERSECT",
+        "HAVING",
+        "WINDOW",
+        "OFFSET",
+        "ALIGN",
+      )
+    ) break;
+    if (isOp(t, ",")) {
+      items.push([s, k]);
+      s = k + 1;
+    }
+  }
+  if (k > s) items.push([s, k]);
+  return items.length ? { select: i, items, distinctOn } : undefined;
+}
