@@ -12,7 +12,7 @@ import {
   bulkErrorResponse,
   type BulkItemOutcome,
   bulkItemsResponse,
-  bulkSuccessResponse,
+  bulkSuccessJson,
   decodeBulk,
 } from "../src/protocols/elasticsearch/mod.ts";
 import { ingestBulk } from "../src/ingest/elasticsearch/mod.ts";
@@ -20,8 +20,15 @@ import { ingestBulk } from "../src/ingest/elasticsearch/mod.ts";
 /** The Elasticsearch version Petrel answers as (GreptimeDB's). */
 export const ES_VERSION = "8.16.0";
 
+const HEADERS = { "x-elastic-product": "Elasticsearch" };
+
 function json(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: { "x-elastic-product": "Elasticsearch" } });
+  return Response.json(body, { status, headers: HEADERS });
+}
+
+/** A 200 whose body is already JSON text. */
+function jsonText(text: string): Response {
+  return new Response(text, { headers: { ...HEADERS, "content-type": "application/json" } });
 }
 
 /** `GET|HEAD /v1/elasticsearch/`: the cluster's name and version. */
@@ -82,7 +89,7 @@ export async function bulk(ctx: Ctx): Promise<Response> {
     });
     ctx.app.metrics.addIngestedRows("elasticsearch", result.written);
     const failed = result.errors.filter((e) => e !== null).length;
-    if (failed === 0) return json(bulkSuccessResponse(ctx.elapsedMs(), req.items.length));
+    if (failed === 0) return jsonText(bulkSuccessJson(ctx.elapsedMs(), req.items.length));
     if (failed === req.items.length) {
       const first = result.errors[0]!;
       return json(

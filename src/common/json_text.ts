@@ -18,6 +18,11 @@ function exactIntegers(_key: string, value: unknown, context?: { source?: string
   return n >= I64_MIN && n <= I64_MAX ? n : value;
 }
 
+/** Whether `text` may hold an integer beyond 2^53 (else plain `JSON.parse` is exact for all of it). */
+export function mayHoldLongIntegers(text: string): boolean {
+  return LONG_DIGITS.test(text);
+}
+
 /** `JSON.parse` keeping i64 integers exact; throws SyntaxError like it. */
 export function parseJsonText(text: string): unknown {
   if (!LONG_DIGITS.test(text)) return JSON.parse(text);

@@ -5,7 +5,7 @@
  * URL names one, and a trailing action without its document is dropped.
  */
 import { invalidArguments } from "../../common/errors.ts";
-import { parseJsonText } from "../../common/json_text.ts";
+import { mayHoldLongIntegers, parseJsonText } from "../../common/json_text.ts";
 
 /** The actions Petrel ingests. */
 export type BulkAction = "create" | "index";
@@ -25,9 +25,9 @@ export interface BulkRequest {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function parseLine(line: string, n: number): unknown {
+function parseLine(line: string, n: number, exact: boolean): unknown {
   try {
-    return parseJsonText(line);
+    return exact ? parseJsonText(line) : JSON.parse(line);
   } catch (e) {
     throw invalidArguments(
       `Invalid Elasticsearch bulk request: line ${n} is not valid JSON: ${(e as Error).message}`,
@@ -40,7 +40,9 @@ function shown(v: unknown): string {
   return s.length > 200 ? s.slice(0, 200) + "…" : s;
 }
 
-function actionOf(v: unknown, n: number): { action: BulkAction; index: string | null; id: string | null } {
+type ActionMeta = { action: BulkAction; index: string | null; id: string | null };
+
+function actionOf(v: unknown, n: number): ActionMeta {
   const o = typeof v === "object" && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : null;
   const action = o === null ? undefined : "create" in o ? "create" : "index" in o ? "index" : undefined;
   if (o === null || action === undefined) {
@@ -78,7 +80,11 @@ export function decodeBulk(body: Uint8Array | string): BulkRequest {
     }
   }
   const items: BulkItem[] = [];
-  let pending: ReturnType<typeof actionOf> | null = null;
+  // Only a body with a 16-digit run can hold an integer beyond 2^53: one scan instead of one per line.
+  const exact = mayHoldLongIntegers(text);
+  let pending: ActionMeta | null = null;
+  // Shippers repeat one action line for every document: its meta is parsed once.
+  let lastActionLine = "", lastAction: ActionMeta | null = null;
   let lineNo = 0;
   let start = 0;
   let sawAny = false;
@@ -90,11 +96,17 @@ export function decodeBulk(body: Uint8Array | string): BulkRequest {
     start = end + 1;
     if (line === "") continue;
     sawAny = true;
-    const v = parseLine(line, lineNo);
     if (pending === null) {
-      pending = actionOf(v, lineNo);
+      if (lastAction === null || line !== lastActionLine) {
+        lastAction = actionOf(parseLine(line, lineNo, exact), lineNo);
+        lastActionLine = line;
+      }
+      pending = lastAction;
     } else {
-      items.push({ ...pending, document: v });
+      const document = parseLine(line, lineNo, exact);
+      // a spread, not a literal: with the literal, Petrel's helper threads (V8's, not ours) used
+      // twice the CPU in the es_bulk bench (0.30 s against 0.14 s, 8 runs)
+      items.push({ ...pending, document });
       pending = null;
     }
   }

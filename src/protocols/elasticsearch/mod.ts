@@ -5,5 +5,5 @@ export {
   type BulkItemOutcome,
   bulkItemsResponse,
   type BulkResponse,
-  bulkSuccessResponse,
+  bulkSuccessJson,
 } from "./response.ts";

@@ -24,11 +24,15 @@ export interface BulkResponse {
   items: Record<string, Record<string, unknown>>[];
 }
 
-/** A success for `n` documents (GreptimeDB's shape). */
-export function bulkSuccessResponse(tookMs: number, n: number): BulkResponse {
-  const items = new Array(n);
-  for (let i = 0; i < n; i++) items[i] = { create: { status: 201 } };
-  return { took: tookMs, errors: false, items };
+const SUCCESS_ITEM = '{"create":{"status":201}}';
+
+/**
+ * The JSON text of a success for `n` documents (GreptimeDB's shape), built as text: the items are
+ * all alike, and serializing one object per document cost as much as a tenth of the ingest.
+ */
+export function bulkSuccessJson(tookMs: number, n: number): string {
+  const items = n > 0 ? SUCCESS_ITEM + ("," + SUCCESS_ITEM).repeat(n - 1) : "";
+  return `{"took":${JSON.stringify(tookMs)},"errors":false,"items":[${items}]}`;
 }
 
 /** The whole request failed (GreptimeDB answers this with the given HTTP status, usually 400). */

@@ -6,7 +6,7 @@ import {
   bulkErrorResponse,
   bulkItemsResponse,
   type BulkRequest,
-  bulkSuccessResponse,
+  bulkSuccessJson,
   decodeBulk,
 } from "../../../src/protocols/elasticsearch/mod.ts";
 
@@ -32,7 +32,7 @@ async function runBulk(
     try {
       const request = decodeBulk(body);
       seen.push({ path, contentType: req.headers.get("content-type"), request });
-      return Response.json(bulkSuccessResponse(3, request.items.length), { headers });
+      return new Response(bulkSuccessJson(3, request.items.length), { headers });
     } catch (e) {
       seen.push({ path, contentType: req.headers.get("content-type"), request: e as PetrelError });
       return Response.json(bulkErrorResponse(1, 400, (e as Error).message), { status: 400, headers });
@@ -114,12 +114,25 @@ Deno.test("es bulk: bodies decode by line", () => {
   assert.throws(() => decodeBulk(new Uint8Array([0x7b, 0xff])), /not valid UTF-8/);
 });
 
+Deno.test("es bulk: repeated action lines each keep their own meta, and a document like an action is a document", () => {
+  const a = '{"create":{"_index":"a"}}', b = '{"index":{"_index":"b","_id":"k"}}';
+  const req = decodeBulk([a, '{"n":1}', a, a, b, '{"n":9007199254740993}', a, '{"n":3}', ""].join("\n"));
+  assert.deepStrictEqual(req.items, [
+    { action: "create", index: "a", id: null, document: { n: 1 } },
+    { action: "create", index: "a", id: null, document: { create: { _index: "a" } } },
+    { action: "index", index: "b", id: "k", document: { n: 9007199254740993n } },
+    { action: "create", index: "a", id: null, document: { n: 3 } },
+  ]);
+  assert.notStrictEqual(req.items[0], req.items[1]);
+});
+
 Deno.test("es bulk: response shapes", () => {
-  assert.deepStrictEqual(bulkSuccessResponse(5, 2), {
+  assert.deepStrictEqual(JSON.parse(bulkSuccessJson(5, 2)), {
     took: 5,
     errors: false,
     items: [{ create: { status: 201 } }, { create: { status: 201 } }],
   });
+  assert.deepStrictEqual(JSON.parse(bulkSuccessJson(0.5, 0)), { took: 0.5, errors: false, items: [] });
   assert.deepStrictEqual(bulkErrorResponse(1, 400, "why"), {
     took: 1,
     errors: true,
