@@ -16,6 +16,21 @@ const SEMANTICS: SqlCase[] = [
   },
   { name: "ILIKE ignores case", sql: "SELECT count(*) FROM monitor WHERE host ILIKE 'H%'", rows: [[4]] },
   {
+    name:
+      "a time function's segment reads its string literals as times (text would compare above any number)",
+    sql:
+      "SELECT now() - INTERVAL '1 day' > '2020-01-01' AS a, date_trunc('day', now()) >= '2020-01-01T00:00:00Z' AS b",
+    schema: [["a", "Boolean"], ["b", "Boolean"]],
+    rows: [[true, true]],
+  },
+  {
+    name: "a cast to INTERVAL is an interval",
+    sql: "SELECT '1h'::INTERVAL AS a, CAST('30 minutes' AS INTERVAL) AS b, ts + '1h'::INTERVAL AS t " +
+      "FROM monitor WHERE mem = 100",
+    schema: [["a", "IntervalMonthDayNano"], ["b", "IntervalMonthDayNano"], ["t", "TimestampMillisecond"]],
+    rows: [[3_600_000_000_000, 1_800_000_000_000, T0 + 3_600_000]],
+  },
+  {
     name: "ORDER BY an expression with the division guard: the NULLS order goes after the whole item",
     sql: "SELECT mem FROM monitor ORDER BY mem % 300 DESC, mem / 200, mem",
     rows: [[200], [100], [400], [300]],

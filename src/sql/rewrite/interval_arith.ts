@@ -92,6 +92,13 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
       : undefined;
     return { kind: "interval", value: parseIntervalNs(toks[k + 1].value, unit), next: k + (unit ? 3 : 2) };
   }
+  // `CAST('1h' AS INTERVAL)` (and `'1h'::INTERVAL`, which the tokens hold as that cast)
+  if (
+    isKeyword(t, "CAST", "TRY_CAST") && isOp(toks[k + 1], "(") && toks[k + 2]?.kind === "string" &&
+    isKeyword(toks[k + 3], "AS") && isKeyword(toks[k + 4], "INTERVAL") && isOp(toks[k + 5], ")") && k + 6 <= e
+  ) {
+    return { kind: "interval", value: parseIntervalNs(toks[k + 2].value), next: k + 6 };
+  }
   if (isOp(t, "(")) {
     const close = q.match[k];
     const inner = close < e ? sum(q, k + 1, close) : undefined;

@@ -11,7 +11,7 @@ import type { Relation } from "./tables.ts";
 import type { ScopedColumnType } from "./column_scope.ts";
 import type { Token } from "../lexer.ts";
 import { isKeyword, isOp } from "../lexer.ts";
-import { CMP_OPS, type QueryTokens, SEPARATORS } from "../query_tokens.ts";
+import { CMP_OPS, NOW_NAMES, type QueryTokens, SEPARATORS, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv, TimeScope } from "./context.ts";
 
@@ -48,6 +48,13 @@ export function timeScope(
   for (let i = 0; i < toks.length; i++) {
     const u = isTsColumn(i);
     if (u && !segUnit.has(segOf[i])) segUnit.set(segOf[i], u);
+  }
+  // a segment whose time comes from a function (`now() - INTERVAL '1 day' > '2020-01-01'`) works in
+  // the default unit, so its time literals are read as times too (text would compare above any number)
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (segUnit.has(segOf[i]) || t.kind !== "ident" || !TIME_RESULT_FUNCS.has(lower(t))) continue;
+    if (isOp(toks[i + 1], "(") || NOW_NAMES.has(lower(t))) segUnit.set(segOf[i], env.defaultUnit ?? "ms");
   }
   return {
     colTypes,
