@@ -9,6 +9,7 @@ import type { PipelineStore } from "../../../engine/store.ts";
 import type { Storage } from "../../storage/mod.ts";
 import { runEntriesPipeline, writeLogBatches } from "../logs.ts";
 import { bulkToEntries } from "./translate.ts";
+import { logTableOptions } from "../log_options.ts";
 
 /** Where a bulk request goes. */
 export interface BulkWrite {
@@ -28,10 +29,7 @@ export interface BulkWriteResult {
 }
 
 /** What GreptimeDB stamps on the tables a bulk request creates (reference §7.0). */
-const ES_TABLE_OPTIONS = {
-  "greptime.semantic.signal_type": "log",
-  "greptime.semantic.source": "elasticsearch",
-};
+const ES_TABLE_OPTIONS = logTableOptions("elasticsearch");
 
 /**
  * Writes a bulk request table by table. Request-wide problems (a missing index, a document that is

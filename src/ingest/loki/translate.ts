@@ -6,6 +6,7 @@
  */
 import { ColumnarBatch, type ColumnSchema, type Value } from "../../common/rows.ts";
 import type { LokiPushRequest } from "../../protocols/loki/model.ts";
+import { logTableOptions } from "../log_options.ts";
 
 /** The table a push goes to without `x-greptime-log-table-name`. */
 export const DEFAULT_LOKI_TABLE = "loki_logs";
@@ -72,11 +73,7 @@ export function lokiToBatch(req: LokiPushRequest, table: string): ColumnarBatch 
     for (let j = FIXED.length; j < cols.length; j++) cols[j].fill(values.get(j) ?? null, from, r);
   }
   const batch = new ColumnarBatch(table, columns, cols, n);
-  batch.options = {
-    append_mode: "true",
-    "greptime.semantic.signal_type": "log",
-    "greptime.semantic.source": "loki",
-  };
+  batch.options = logTableOptions("loki", true);
   batch.createType = "log";
   return batch;
 }

@@ -8,6 +8,7 @@ import type { PipelineStore } from "../../../engine/store.ts";
 import type { Storage } from "../../storage/mod.ts";
 import { runEntriesPipeline, writeLogBatches } from "../logs.ts";
 import { lokiToBatch, lokiToEntries } from "./translate.ts";
+import { logTableOptions } from "../log_options.ts";
 
 /** Where a push goes. */
 export interface LokiWrite {
@@ -18,10 +19,7 @@ export interface LokiWrite {
 }
 
 /** The semantic options the direct model stamps, for the tables a pipeline creates too (reference §7.0). */
-const LOKI_TABLE_OPTIONS = {
-  "greptime.semantic.signal_type": "log",
-  "greptime.semantic.source": "loki",
-};
+const LOKI_TABLE_OPTIONS = logTableOptions("loki");
 
 /** Writes a push; returns the rows written. */
 export function ingestLoki(

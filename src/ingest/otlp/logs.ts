@@ -7,6 +7,7 @@ import { invalidArguments } from "../../common/errors.ts";
 import { ColumnarBatch, type ColumnSchema, type DataType, type Value } from "../../common/rows.ts";
 import type { AnyValue, ExportLogsRequest, KeyValue, LogRecord } from "../../protocols/otlp/model.ts";
 import { attributesJson, attributesPlain, bodyText, valuePlain } from "./attributes.ts";
+import { logTableOptions } from "../log_options.ts";
 
 /** The table log records go to without `x-greptime-log-table-name`. */
 export const DEFAULT_LOG_TABLE = "opentelemetry_logs";
@@ -133,11 +134,7 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): C
     ...keys.map((name, k): ColumnSchema => ({ name, type: keyTypes[k] ?? "String", semantic: "TAG" })),
   ];
   const batch = new ColumnarBatch(opts.table, columns, cols, n);
-  batch.options = {
-    append_mode: "true",
-    "greptime.semantic.signal_type": "log",
-    "greptime.semantic.source": "opentelemetry",
-  };
+  batch.options = logTableOptions("opentelemetry", true);
   batch.createType = "log";
   return batch;
 }

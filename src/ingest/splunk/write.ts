@@ -10,6 +10,7 @@ import { IDENTITY_PIPELINE, type PipelineStore } from "../../../engine/store.ts"
 import type { Storage } from "../../storage/mod.ts";
 import { runEntriesPipeline, writeLogBatches } from "../logs.ts";
 import { checkIndex, groupByTable, SPLUNK_TIME_INDEX, toSplunkModel } from "./translate.ts";
+import { logTableOptions } from "../log_options.ts";
 
 /** Where a HEC request goes. */
 export interface SplunkWrite {
@@ -20,11 +21,7 @@ export interface SplunkWrite {
   pipeline: { name: string; version: string | null; skipError: boolean };
 }
 
-const LOG_OPTIONS = {
-  append_mode: "true",
-  "greptime.semantic.signal_type": "log",
-  "greptime.semantic.source": "splunk",
-};
+const LOG_OPTIONS = logTableOptions("splunk", true);
 
 /** Runs the events through their pipeline into batches (pipeline-stage errors throw here). */
 export function splunkBatches(
