@@ -38,6 +38,16 @@ export async function startTestServer(overrides: DeepPartial<Config> = {}): Prom
   };
 }
 
+/** Runs `fn` with the URL of a fresh test server, stopped afterwards whatever happens. */
+export async function withTestServer(fn: (url: string) => Promise<void>): Promise<void> {
+  const server = await startTestServer();
+  try {
+    await fn(server.url);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** A Petrel child process. */
 export interface SpawnedServer {
   url: string;

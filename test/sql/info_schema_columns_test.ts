@@ -4,23 +4,14 @@
  * beside the user tables' columns, which still change with the catalog.
  */
 import assert from "node:assert/strict";
-import { startTestServer } from "../helpers/server.ts";
+import { withTestServer } from "../helpers/server.ts";
 import { sqlOk, sqlRows } from "../http/fixtures/sql_client.ts";
 
 const OWN = "SELECT column_name, ordinal_position, greptime_data_type, data_type, semantic_type, " +
   "column_key, is_nullable FROM information_schema.columns WHERE table_schema = 'information_schema'";
 
-async function withServer(fn: (url: string) => Promise<void>): Promise<void> {
-  const server = await startTestServer();
-  try {
-    await fn(server.url);
-  } finally {
-    await server.stop();
-  }
-}
-
 Deno.test("information_schema.columns lists the columns of information_schema.tables in order", async () => {
-  await withServer(async (url) => {
+  await withTestServer(async (url) => {
     const rows = await sqlRows(url, `${OWN} AND table_name = 'tables' ORDER BY ordinal_position`);
     const names = rows.map((r) => r[0]);
     assert.deepEqual(names.slice(0, 4), ["table_catalog", "table_schema", "table_name", "table_type"]);
@@ -33,7 +24,7 @@ Deno.test("information_schema.columns lists the columns of information_schema.ta
 });
 
 Deno.test("information_schema.columns: every information_schema table, as its SELECT * returns it", async () => {
-  await withServer(async (url) => {
+  await withTestServer(async (url) => {
     const tables = (await sqlRows(url, "SHOW TABLES FROM information_schema")).map((r) => String(r[0]));
     const listed = await sqlRows(
       url,
@@ -56,7 +47,7 @@ Deno.test("information_schema.columns: every information_schema table, as its SE
 });
 
 Deno.test("information_schema.columns: user tables' rows follow the catalog; its own rows stay once", async () => {
-  await withServer(async (url) => {
+  await withTestServer(async (url) => {
     const own = async () => (await sqlRows(url, `${OWN} ORDER BY table_name, ordinal_position`)).length;
     const before = await own();
     assert.ok(before > 100, `${before} rows of information_schema's own columns`);

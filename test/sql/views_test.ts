@@ -4,7 +4,7 @@
  * read-only users.
  */
 import assert from "node:assert/strict";
-import { basicAuth, startTestServer } from "../helpers/server.ts";
+import { basicAuth, startTestServer, withTestServer } from "../helpers/server.ts";
 import { type Output, sqlOk, sqlRequest, sqlRows } from "../http/fixtures/sql_client.ts";
 
 const TABLE = "CREATE TABLE m (host STRING, cpu DOUBLE, n INT, ts TIMESTAMP TIME INDEX, PRIMARY KEY (host))";
@@ -28,17 +28,8 @@ async function failure(url: string, sql: string, db?: string, auth?: string) {
   return { status: reply.status, code: body.code as number, error: String(body.error ?? "") };
 }
 
-async function withServer(fn: (url: string) => Promise<void>): Promise<void> {
-  const server = await startTestServer();
-  try {
-    await fn(server.url);
-  } finally {
-    await server.stop();
-  }
-}
-
 Deno.test("views: CREATE, SHOW VIEWS/TABLES, SHOW CREATE, DESC, information_schema and DROP", async () => {
-  await withServer(async (url) => {
+  await withTestServer(async (url) => {
     await sqlOk(url, `${TABLE}; ${ROWS}`);
     assert.deepEqual(await sqlOk(url, "CREATE VIEW v AS SELECT * FROM m"), [{ affectedrows: 0 }]);
     await sqlOk(url, "CREATE VIEW agg (h, a) AS SELECT host, avg(cpu) FROM m GROUP BY host");
@@ -151,7 +142,7 @@ Deno.test("views: CREATE, SHOW VIEWS/TABLES, SHOW CREATE, DESC, information_sche
 });
 
 Deno.test("views: SELECT through a view returns what its query inline does, with GreptimeDB's names and types", async () => {
-  await withServer(async (url) => {
+  await withTestServer(async (url) => {
     await sqlOk(url, `${TABLE}; ${ROWS}`);
     await sqlOk(
       url,
@@ -232,7 +223,7 @@ Deno.test("views: SELECT through a view returns what its query inline does, with
 });
 
 Deno.test("views: errors name what is wrong (4xx), at CREATE for an invalid query", async () => {
-  await withServer(async (url) => {
+  await withTestServer(async (url) => {
     await sqlOk(url, `${TABLE}; ${ROWS}; CREATE VIEW v AS SELECT * FROM m`);
     const cases: Array<[string, number, string | RegExp]> = [
       ["CREATE VIEW v AS SELECT 1", 4000, "View already exists: `greptime.public.v`"],
