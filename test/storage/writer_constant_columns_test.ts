@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { ColumnarBatch, type ColumnSchema, type Value } from "../../src/common/rows.ts";
+import { nextChunk } from "../../src/storage/writer_insert.ts";
+import type { SqlColumn } from "../../src/storage/writer_values.ts";
 
 const COLS: ColumnSchema[] = [
   { name: "ts", type: "TimestampNanosecond", semantic: "TIMESTAMP" },
@@ -116,4 +118,33 @@ Deno.test("writer: a later duplicate still wins when the key's columns are bound
   } finally {
     s.close();
   }
+});
+
+/** The statement sizes `insertAll` runs over `columns`, with how many columns each binds once. */
+function plan(columns: SqlColumn[], n: number, perStatement: number): string[] {
+  const out: string[] = [];
+  for (let from = 0; from < n;) {
+    const { size, constant } = nextChunk(columns, from, n, perStatement);
+    out.push(`${size}:${constant?.filter(Boolean).length ?? 0}`);
+    from += size;
+  }
+  return out;
+}
+
+Deno.test("writer: short groups do not cut statements short to bind one more column once", () => {
+  // OTLP spans: resource/scope columns constant, ten spans a trace; per-span columns vary
+  const n = 1000, traces = Array.from({ length: n }, (_, i) => `t${Math.floor(i / 10)}`);
+  const constant = () => new Array(n).fill("bench");
+  const varying = () => Array.from({ length: n }, (_, i) => i);
+  const spans = [constant(), constant(), constant(), traces, varying(), varying()];
+  // was 100 statements of 10 rows, each binding trace_id once
+  assert.deepEqual(plan(spans, n, 512), ["512:3", "256:3", "128:3", "64:3", "32:3", "8:4"]);
+});
+
+Deno.test("writer: long groups (Loki streams) still cut statements at their ends", () => {
+  const n = 1500, stream = Array.from({ length: n }, (_, i) => `s${Math.floor(i / 500)}`);
+  const cols = [stream, stream.map((s) => `${s}x`), Array.from({ length: n }, (_, i) => i)];
+  // the last stream is the batch's rest: power-of-two statements (few shapes get prepared)
+  const rest = ["256:2", "128:2", "64:2", "32:2", "16:2", "4:2"];
+  assert.deepEqual(plan(cols, n, 512), ["496:2", "4:2", "496:2", "4:2", ...rest]);
 });
