@@ -14,6 +14,7 @@ import { nowNs } from "./transform.ts";
 import { timestampCell, timestampCellOf } from "./types.ts";
 import { type Entry, isObject, Timestamp, toCompactJson } from "./value.ts";
 import { leafValue, ShapePlans } from "./identity_shape.ts";
+import { identityColumns } from "./identity_columns.ts";
 import { timestampType } from "../src/common/time_unit.ts";
 
 /** Options of the identity pipeline. */
@@ -92,15 +93,19 @@ class IdentityPipeline implements Pipeline {
   run(records: unknown[], ctx: RunContext): PipelineResult {
     const timeName = this.custom?.field ?? "greptime_timestamp";
     const unit = this.custom?.unit ?? "ns";
-    const rows = new RowCollector(
-      [{ name: timeName, type: timestampType(unit), semantic: "TIMESTAMP" }],
-      ctx.existingColumns?.(ctx.table),
-    );
+    const collector = () =>
+      new RowCollector(
+        [{ name: timeName, type: timestampType(unit), semantic: "TIMESTAMP" }],
+        ctx.existingColumns?.(ctx.table),
+      );
     let skipped = 0;
     // One arrival time per request: rows without their own time share it.
     const now = nowNs();
     // The per-shape plan flattens without copying; custom time index fields take the general path.
     const shapes = this.custom ? null : new ShapePlans(this.maxLevels, this.skip);
+    const columnar = shapes && identityColumns(records, ctx.table, now, shapes, collector());
+    if (columnar) return { batches: [columnar], skipped: 0 };
+    const rows = collector();
     for (const rec of records) {
       try {
         if (!isObject(rec)) throw illegalState("Top level value must be map");

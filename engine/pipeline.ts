@@ -2,7 +2,7 @@
  * Compiles a pipeline document (reference §3) and runs it over a request's entries: processors,
  * dispatcher, transform / auto-typing, hints, grouping into write batches.
  */
-import type { Value } from "../src/common/rows.ts";
+import { rowCountOf, type Value } from "../src/common/rows.ts";
 import { PetrelError } from "../src/common/errors.ts";
 import { OptionReader } from "./config.ts";
 import { compileDispatcher, type Dispatcher, matchRule } from "./dispatcher.ts";
@@ -203,7 +203,7 @@ class CompiledPipeline implements Pipeline {
       batches.push(...res.batches);
       skipped += res.skipped;
     }
-    return { batches: batches.filter((b) => b.rows.length > 0), skipped };
+    return { batches: batches.filter((b) => rowCountOf(b) > 0), skipped };
   }
 
   /**

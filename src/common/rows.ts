@@ -124,6 +124,11 @@ export function columnsOf(batch: WriteBatch): ColumnarBatch | null {
   return batch instanceof ColumnarBatch && !batch.materialized ? batch : null;
 }
 
+/** How many rows a batch holds (without building a columnar batch's rows). */
+export function rowCountOf(batch: WriteBatch): number {
+  return columnsOf(batch)?.rowCount ?? batch.rows.length;
+}
+
 /** A column of a result set. */
 export interface ResultColumn {
   name: string;

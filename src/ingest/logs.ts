@@ -4,7 +4,7 @@
  * batches' row options decide table creation and everything is written in one transaction.
  */
 import { invalidArguments } from "../common/errors.ts";
-import type { TableOptions, WriteBatch } from "../common/rows.ts";
+import { rowCountOf, type TableOptions, type WriteBatch } from "../common/rows.ts";
 import { parsePayload, parsePayloadSkipping } from "../../engine/payload.ts";
 import { IDENTITY_PIPELINE, type PipelineStore } from "../../engine/store.ts";
 import type { Storage } from "../storage/mod.ts";
@@ -100,7 +100,7 @@ function runEntries(
     resolve: (n, v) => pipelines.compiled(n, v),
     existingColumns: (t) => storage.getTable(req.db, t)?.columns,
   });
-  return { batches: result.batches.filter((b) => b.rows.length > 0), skipped: result.skipped };
+  return { batches: result.batches.filter((b) => rowCountOf(b) > 0), skipped: result.skipped };
 }
 
 /** Writes a pipeline's batches in one transaction (errors here are insert-stage errors); returns rows. */

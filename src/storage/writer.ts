@@ -4,7 +4,7 @@
  * open for group commit when the call wrote only skip_wal tables, see `group_commit.ts`).
  */
 import type { ColumnSchema, CreateType, DataType, TableOptions, Value, WriteBatch } from "../common/rows.ts";
-import { columnsOf } from "../common/rows.ts";
+import { columnsOf, rowCountOf } from "../common/rows.ts";
 import {
   columnarSource,
   type ColumnPlan,
@@ -319,7 +319,7 @@ function writeBatch(
   validateTableName(batch.table);
   validateBatchColumns(batch);
   const columnar = columnsOf(batch);
-  const rowCount = columnar ? columnar.rowCount : batch.rows.length;
+  const rowCount = rowCountOf(batch);
   if (rowCount === 0) return { rows: 0, durable: false };
   let table = handle.getTable(batch.table);
   if (!table) {

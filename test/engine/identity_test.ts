@@ -4,6 +4,7 @@ import { PetrelError } from "../../src/common/errors.ts";
 import assert from "node:assert/strict";
 import { compilePipeline, dryRun, dryRunJson, identityPipeline, pipelineDdl } from "../../engine/mod.ts";
 import { Timestamp } from "../../engine/value.ts";
+import { columnsOf } from "../../src/common/rows.ts";
 import { run, summary } from "./helpers.ts";
 
 Deno.test("identity: flattening, arrays as JSON, hints removed, greptime_timestamp input dropped", () => {
@@ -252,4 +253,34 @@ Deno.test("identity: key order and key sets vary between entries", () => {
     [8, null, 7],
     [10, 9, null],
   ]);
+});
+
+Deno.test("identity: entries of plain shapes come out by column, with the rows the row path builds", () => {
+  const res = identityPipeline().run([{ a: 1.5, n: { b: "x" } }, { a: 2, c: [1] }, { n: { b: null } }], {
+    table: "t",
+    skipError: false,
+    resolve: () => undefined,
+  });
+  assert.equal(res.batches.length, 1);
+  const batch = columnsOf(res.batches[0]);
+  assert.ok(batch, "a ColumnarBatch");
+  assert.deepEqual(batch.columns.map((c) => `${c.name}:${c.type}`), [
+    "greptime_timestamp:TimestampNanosecond",
+    "a:Float64",
+    "n.b:String",
+    "c:String",
+  ]);
+  const now = batch.cols[0][0];
+  assert.deepEqual(batch.rows, [[now, 1.5, "x", null], [now, 2, null, "[1]"], [now, null, null, null]]);
+});
+
+Deno.test("identity: a type conflict in the columnar run fails as the row path does, or skips with skip_error", () => {
+  const entries = [{ a: 1 }, { a: "x" }, { a: 2 }];
+  assert.throws(
+    () => identityPipeline().run(entries, { table: "t", skipError: false, resolve: () => undefined }),
+    /Column datatype mismatch. For column: a, expected datatype: Int64, actual datatype: String/,
+  );
+  const res = identityPipeline().run(entries, { table: "t", skipError: true, resolve: () => undefined });
+  assert.equal(res.skipped, 1);
+  assert.deepEqual(res.batches[0].rows.map((r) => r[1]), [1, 2]);
 });
