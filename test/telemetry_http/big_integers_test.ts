@@ -32,6 +32,26 @@ Deno.test("Elasticsearch bulk keeps integers past 2^53 exact", async () => {
   ]);
 });
 
+Deno.test("Elasticsearch bulk keeps integers past 2^53 exact in nested objects and arrays", async () => {
+  // the body's only 16-digit runs are inside nested values (and a string, which stays a string)
+  const body = '{"create":{"_index":"big_es_nested"}}\n' +
+    '{"o":{"n":9007199254740993},"arr":[1,-1716668197217123457,2.5],"s":"1234567890123456789"}\n' +
+    '{"create":{"_index":"big_es_nested"}}\n{"o":{"n":1},"arr":[],"s":"x"}\n';
+  const r = await fetch(`${server.url}/v1/elasticsearch/_bulk`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json" },
+  });
+  assert.equal(r.status, 200, await r.text());
+  assert.deepEqual(
+    await rows('SELECT CAST("o.n" AS STRING), arr, s FROM big_es_nested ORDER BY "o.n" DESC'),
+    [
+      ["9007199254740993", "[1,-1716668197217123457,2.5]", "1234567890123456789"],
+      ["1", "[]", "x"],
+    ],
+  );
+});
+
 Deno.test("Splunk HEC events keep integers past 2^53 exact", async () => {
   const r = await fetch(`${server.url}/v1/splunk/services/collector/event`, {
     method: "POST",
