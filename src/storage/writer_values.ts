@@ -223,6 +223,7 @@ export function columnarSource(batch: ColumnarBatch, keyPositions: number[] | nu
   const n = batch.rowCount, cols = batch.cols;
   // A key column with one value throughout (the time index of a typical write) never decides.
   const keys = (keyPositions ?? []).map((p) => cols[p]).filter((k) => !isConstant(k, n));
+  if (keys.length === 0) return { cols, order: null, owned: false, n };
   const cmp = (a: number, b: number): number => {
     for (const k of keys) {
       const c = compareValues(k[a], k[b]);
