@@ -24,6 +24,24 @@ export interface BulkRequest {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8Lossy = new TextDecoder("utf-8");
+
+/**
+ * The body as text, 400 when it is not UTF-8. The lossy decoder is the fast one (~0.02 against
+ * ~0.14 µs a bench document, which the strict one spends validating into a copy first); only a
+ * text holding U+FFFD, where a bad byte may have been replaced, is decoded strictly to tell.
+ */
+function bodyText(body: Uint8Array): string {
+  const text = utf8Lossy.decode(body);
+  if (text.indexOf("\uFFFD") >= 0) {
+    try {
+      utf8.decode(body);
+    } catch {
+      throw invalidArguments("Invalid Elasticsearch bulk request: body is not valid UTF-8");
+    }
+  }
+  return text;
+}
 
 function parseLine(line: string, n: number): unknown {
   try {
@@ -70,15 +88,7 @@ function actionOf(v: unknown, n: number): ActionMeta {
 
 /** Decodes a `_bulk` body (bytes or text) into its items; 400 for anything malformed or unsupported. */
 export function decodeBulk(body: Uint8Array | string): BulkRequest {
-  let text: string;
-  if (typeof body === "string") text = body;
-  else {
-    try {
-      text = utf8.decode(body);
-    } catch {
-      throw invalidArguments("Invalid Elasticsearch bulk request: body is not valid UTF-8");
-    }
-  }
+  const text = typeof body === "string" ? body : bodyText(body);
   const items: BulkItem[] = [];
   let pending: ActionMeta | null = null;
   // Shippers repeat one action line for every document: its meta is parsed once.

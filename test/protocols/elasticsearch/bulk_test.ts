@@ -114,6 +114,17 @@ Deno.test("es bulk: bodies decode by line", () => {
   assert.throws(() => decodeBulk(new Uint8Array([0x7b, 0xff])), /not valid UTF-8/);
 });
 
+Deno.test("es bulk: UTF-8 bodies: a real U+FFFD is text, a bad byte anywhere is a 400, a BOM is dropped", () => {
+  const enc = new TextEncoder();
+  const good = enc.encode('{"create":{"_index":"a"}}\n{"s":"\uFFFD é"}\n');
+  assert.deepStrictEqual(decodeBulk(good).items.map((i) => i.document), [{ s: "\uFFFD é" }]);
+  const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...good]);
+  assert.deepStrictEqual(decodeBulk(withBom).items.map((i) => i.document), [{ s: "\uFFFD é" }]);
+  // a bad byte after a real U+FFFD
+  const bad = new Uint8Array([...good.subarray(0, good.length - 3), 0xc3, 0x28, 0x7d, 0x0a]);
+  assert.throws(() => decodeBulk(bad), /body is not valid UTF-8/);
+});
+
 Deno.test("es bulk: repeated action lines each keep their own meta, and a document like an action is a document", () => {
   const a = '{"create":{"_index":"a"}}', b = '{"index":{"_index":"b","_id":"k"}}';
   const req = decodeBulk([a, '{"n":1}', a, a, b, '{"n":9007199254740993}', a, '{"n":3}', ""].join("\n"));
