@@ -22,6 +22,7 @@ export function durationNanos(s: Span): number | bigint {
 
 /** The span events as GreptimeDB's JSON: `[{"name","time","attributes"}]`. */
 export function eventsJson(s: Span): string {
+  if (s.events.length === 0) return "[]";
   let out = "[";
   for (let i = 0; i < s.events.length; i++) {
     const e = s.events[i];
@@ -34,6 +35,7 @@ export function eventsJson(s: Span): string {
 
 /** The span links as GreptimeDB's JSON: `[{"trace_id","span_id","trace_state","attributes"}]`. */
 export function linksJson(s: Span): string {
+  if (s.links.length === 0) return "[]";
   let out = "[";
   for (let i = 0; i < s.links.length; i++) {
     const l = s.links[i];
