@@ -168,6 +168,7 @@ class V1Builder {
     }
   }
 
+  /** Adds a scope's spans (rows in order), with what they share: scope, service, attributes. */
   addScope(
     spans: Span[],
     scopeName: string,
@@ -214,6 +215,7 @@ class V1Builder {
     for (const [i, v] of shared) this.dyn[i].cells.fill(v, from, this.r);
   }
 
+  /** Types the attribute columns and converts their cells; drops the spans a cell rejects. */
   finish(schemaUrl: string): OtlpTraceBatches {
     const n = this.n;
     const types = this.dyn.map((d) => reconcileTypes(d.seen, this.opts.existingType?.(d.name)));
