@@ -13,11 +13,13 @@ export function statusCodeName(code: number): string {
   return STATUS_CODES[code] ?? STATUS_CODES[0];
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** `end - start` in ns (0 when the span ends before it starts), a number when it fits. */
 export function durationNanos(s: Span): number | bigint {
   const d = s.endTimeUnixNano - s.startTimeUnixNano;
   if (d <= 0n) return 0;
-  return d <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(d) : d;
+  return d <= MAX_SAFE ? Number(d) : d;
 }
 
 /** The span events as GreptimeDB's JSON: `[{"name","time","attributes"}]`. */
