@@ -140,18 +140,22 @@ export function hexOf(buf: Uint8Array, a: number, b: number): string {
  * (and its parent's id) is mostly the one before, and the same string is reused instead of made.
  */
 export class HexIdMemo {
-  private bytes = new Uint8Array(0);
+  /** The last id's bytes (copied into one buffer: a typed array made a miss cost more than the hex). */
+  private bytes = new Uint8Array(32);
+  private length = -1;
   private hex = "";
 
   /** The hex of bytes [a, b) of `buf`. */
   of(buf: Uint8Array, a: number, b: number): string {
     const last = this.bytes, len = b - a;
-    if (len === last.length) {
+    if (len === this.length) {
       let k = 0;
       while (k < len && buf[a + k] === last[k]) k++;
       if (k === len) return this.hex;
     }
-    this.bytes = buf.slice(a, b);
+    if (len > last.length) return hexOf(buf, a, b);
+    for (let k = 0; k < len; k++) last[k] = buf[a + k];
+    this.length = len;
     return this.hex = hexOf(buf, a, b);
   }
 }
