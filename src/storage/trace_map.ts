@@ -141,18 +141,28 @@ export function recordTraces(
   n: number,
 ): void {
   const ranges = new Map<unknown, Range>();
+  let last: Range | undefined;
   for (let k = 0; k < n; k++) {
     const id = ids[k];
     if (id === null) continue;
     const ts = times[k];
-    // a blob id (a string holding NUL) is keyed by its bytes; strings and numbers by themselves
-    const key = id instanceof Uint8Array ? `\0${id.join(",")}` : id;
-    const r = ranges.get(key);
-    if (r === undefined) ranges.set(key, [id, ts, ts]);
-    else if (ts < r[1]) r[1] = ts;
+    // a trace's spans mostly come one after another: the range just used, without a lookup
+    let r = last !== undefined && last[0] === id ? last : undefined;
+    if (r === undefined) {
+      // a blob id (a string holding NUL) is keyed by its bytes; strings and numbers by themselves
+      const key = id instanceof Uint8Array ? `\0${id.join(",")}` : id;
+      r = ranges.get(key);
+      if (r === undefined) {
+        ranges.set(key, last = [id, ts, ts]);
+        continue;
+      }
+      last = r;
+    }
+    if (ts < r[1]) r[1] = ts;
     else if (ts > r[2]) r[2] = ts;
   }
-  const all = [...ranges.values()];
+  // in key order, so each upsert's seek lands next to the one before (text ids; other ids first)
+  const all = [...ranges.values()].sort(byTextId);
   for (let from = 0; from < all.length;) {
     const size = statementSize(all.length - from);
     const args: SqlValue[] = [];
@@ -160,6 +170,14 @@ export function recordTraces(
     upsertStatement(handle, t, size).run(...args);
     from += size;
   }
+}
+
+function byTextId(a: Range, b: Range): number {
+  const x = a[0], y = b[0];
+  if (typeof x !== "string" || typeof y !== "string") {
+    return Number(typeof x === "string") - Number(typeof y === "string");
+  }
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** Rows of the next statement: the most a statement takes, else a power of two (few shapes get prepared). */

@@ -183,3 +183,71 @@ Deno.test("OTLP traces greptime_trace_v0: aux tables written, so Jaeger lists th
     assert.deepEqual(ops.data, [{ name: "op", spanKind: "" }]);
   });
 });
+
+Deno.test("OTLP traces: a span whose attribute cannot take its column's type is rejected alone; columns in order met", async () => {
+  await withServer(async (s) => {
+    const send = (body: unknown) =>
+      post(s.url + "/v1/otlp/v1/traces", JSON.stringify(body), {
+        "content-type": "application/json",
+        "x-greptime-pipeline-name": "greptime_trace_v1",
+      });
+    const spanJson = (id: number, attributes: unknown[]) => ({
+      traceId: "0102030405060708090a0b0c0d0e0f10",
+      spanId: `000000000000000${id}`,
+      name: "op",
+      startTimeUnixNano: String(1700000000000000000n + BigInt(id)),
+      endTimeUnixNano: String(1700000000000000100n + BigInt(id)),
+      attributes,
+    });
+    const n = (v: unknown) => ({ key: "n", value: v });
+    assert.equal(
+      (await send({ resourceSpans: [{ scopeSpans: [{ spans: [spanJson(1, [n({ intValue: 5 })])] }] }] }))
+        .status,
+      200,
+    );
+    const r = await send({
+      resourceSpans: [{
+        resource: { attributes: [str("service.name", "svc"), str("host", "h1")] },
+        scopeSpans: [
+          { scope: { name: "empty", attributes: [str("unused", "u")] }, spans: [] },
+          {
+            scope: { name: "lib", attributes: [str("lib", "a"), str("lib", "b")] },
+            spans: [
+              spanJson(2, [n({ intValue: 7 })]),
+              spanJson(3, [n({ stringValue: "x" }), str("m", "dropped with its span")]),
+              spanJson(4, [n({ stringValue: "12" }), { key: "m", value: { boolValue: true } }]),
+            ],
+          },
+        ],
+      }],
+    });
+    assert.equal(r.status, 200, r.text);
+    const partial = JSON.parse(r.text).partialSuccess;
+    assert.equal(partial.rejectedSpans, "1");
+    assert.equal(
+      partial.errorMessage,
+      "Accepted 2 spans, rejected 1 spans: column span_attributes.n is Int64, got a string value",
+    );
+    const desc = await sqlRows(s.url, "DESC TABLE opentelemetry_traces");
+    assert.deepEqual(desc.slice(14).map((c) => [c[0], c[1]]), [
+      ["span_attributes.n", "Int64"],
+      ["span_events", "Json"],
+      ["span_links", "Json"],
+      ["scope_attributes.lib", "String"],
+      ["resource_attributes.host", "String"],
+      ["span_attributes.m", "Boolean"],
+    ]);
+    assert.deepEqual(
+      await sqlRows(
+        s.url,
+        'SELECT span_id, service_name, scope_name, "span_attributes.n", "span_attributes.m", "scope_attributes.lib", ' +
+          '"resource_attributes.host" FROM opentelemetry_traces ORDER BY timestamp',
+      ),
+      [
+        ["0000000000000001", null, "", 5, null, null, null],
+        ["0000000000000002", "svc", "lib", 7, null, "b", "h1"],
+        ["0000000000000004", "svc", "lib", 12, true, "b", "h1"],
+      ],
+    );
+  });
+});

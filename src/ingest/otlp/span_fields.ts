@@ -13,15 +13,18 @@ export function statusCodeName(code: number): string {
   return STATUS_CODES[code] ?? STATUS_CODES[0];
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** `end - start` in ns (0 when the span ends before it starts), a number when it fits. */
 export function durationNanos(s: Span): number | bigint {
   const d = s.endTimeUnixNano - s.startTimeUnixNano;
   if (d <= 0n) return 0;
-  return d <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(d) : d;
+  return d <= MAX_SAFE ? Number(d) : d;
 }
 
 /** The span events as GreptimeDB's JSON: `[{"name","time","attributes"}]`. */
 export function eventsJson(s: Span): string {
+  if (s.events.length === 0) return "[]";
   let out = "[";
   for (let i = 0; i < s.events.length; i++) {
     const e = s.events[i];
@@ -34,6 +37,7 @@ export function eventsJson(s: Span): string {
 
 /** The span links as GreptimeDB's JSON: `[{"trace_id","span_id","trace_state","attributes"}]`. */
 export function linksJson(s: Span): string {
+  if (s.links.length === 0) return "[]";
   let out = "[";
   for (let i = 0; i < s.links.length; i++) {
     const l = s.links[i];

@@ -12,13 +12,23 @@ export const AUX_TIMESTAMP = 4102444800000000000n;
 /** Collects the services and operations of a request's spans. */
 export class TraceAux {
   private services = new Set<string>();
-  private operations = new Map<string, [string, string, string]>();
+  /** Seen operations: service → span name → span kinds (no key string made a span). */
+  private seen = new Map<string, Map<string, Set<string>>>();
+  private operations: [string, string, string][] = [];
 
   /** Records a span (spans without a service name are not listed). */
   add(service: string | null, spanName: string, spanKind: string): void {
     if (service === null) return;
-    this.services.add(service);
-    this.operations.set(`${service}\u0000${spanName}\u0000${spanKind}`, [service, spanName, spanKind]);
+    let names = this.seen.get(service);
+    if (names === undefined) {
+      this.services.add(service);
+      this.seen.set(service, names = new Map());
+    }
+    let kinds = names.get(spanName);
+    if (kinds === undefined) names.set(spanName, kinds = new Set());
+    if (kinds.has(spanKind)) return;
+    kinds.add(spanKind);
+    this.operations.push([service, spanName, spanKind]);
   }
 
   /** The two aux tables' batches for the span table `table`. */
@@ -38,7 +48,7 @@ export class TraceAux {
       {
         table: `${table}_operations`,
         columns: [ts, tag("service_name"), tag("span_name"), tag("span_kind")],
-        rows: [...this.operations.values()].map(([s, n, k]) => [AUX_TIMESTAMP, s, n, k]),
+        rows: this.operations.map(([s, n, k]) => [AUX_TIMESTAMP, s, n, k]),
         options,
         createType: "physical",
         createWithHints: false,

@@ -5,13 +5,14 @@
  * and `<t>_operations` tables the Jaeger API reads. `greptime_trace_v0` is in traces_v0.ts.
  */
 import { invalidArguments } from "../../common/errors.ts";
-import type {
-  ColumnIndex,
-  ColumnSchema,
-  DataType,
-  TableOptions,
-  Value,
-  WriteBatch,
+import {
+  ColumnarBatch,
+  type ColumnIndex,
+  type ColumnSchema,
+  type DataType,
+  type TableOptions,
+  type Value,
+  type WriteBatch,
 } from "../../common/rows.ts";
 import type { AnyValue, ExportTraceRequest, KeyValue, Span } from "../../protocols/otlp/model.ts";
 import {
@@ -91,16 +92,16 @@ const V1_FIXED: ColumnSchema[] = [
 /** Translates a decoded traces request into batches (pure; no storage). */
 export function otlpTracesToBatches(req: ExportTraceRequest, opts: OtlpTraceOptions): OtlpTraceBatches {
   if (opts.model === "greptime_trace_v0") return otlpTracesV0ToBatch(req, opts.table);
-  const b = new V1Builder(opts);
+  let n = 0;
+  for (const rs of req.resourceSpans) for (const ss of rs.scopeSpans) n += ss.spans.length;
+  const b = new V1Builder(opts, n);
   let schemaUrl = "";
   for (const rs of req.resourceSpans) {
     if (schemaUrl === "") schemaUrl = rs.schemaUrl;
     const service = serviceName(rs.resource.attributes);
     const resAttrs = rs.resource.attributes.filter((kv) => kv.key !== "service.name");
     for (const ss of rs.scopeSpans) {
-      for (const s of ss.spans) {
-        b.add(s, ss.scope.name, ss.scope.version, service, ss.scope.attributes, resAttrs);
-      }
+      b.addScope(ss.spans, ss.scope.name, ss.scope.version, service, ss.scope.attributes, resAttrs);
     }
   }
   return b.finish(schemaUrl);
@@ -110,23 +111,33 @@ export function otlpTracesToBatches(req: ExportTraceRequest, opts: OtlpTraceOpti
 interface DynColumn {
   name: string;
   seen: DataType[];
+  /** Row r's attribute value, or its JSON text (events, links); a hole where the row has none. */
+  cells: (AnyValue | string | undefined)[];
 }
 
-/** Builds the v1 rows: fixed cells now, attribute cells once every column's type is known. */
+/**
+ * Builds the v1 rows by column (a `ColumnarBatch`: no array per span, and the writer reads the
+ * columns as they are): fixed cells as spans come, attribute cells once every column's type is
+ * known. A scope's scope and resource attributes are looked up once and filled over its spans.
+ */
 class V1Builder {
-  private fixed: Value[][] = [];
-  private dynCells: (AnyValue | string | undefined)[][] = [];
+  private fixed: Value[][];
   private dyn: DynColumn[] = [];
+  /** Dynamic column by name; span attributes also by key (no `prefix + key` string a span). */
   private dynIndex = new Map<string, number>();
+  private spanSlots = new Map<string, number>();
   private aux = new TraceAux();
+  private r = 0;
 
-  constructor(private opts: OtlpTraceOptions) {}
+  constructor(private opts: OtlpTraceOptions, private n: number) {
+    this.fixed = V1_FIXED.map(() => new Array(n));
+  }
 
   private slot(name: string, type: DataType): number {
     let i = this.dynIndex.get(name);
     if (i === undefined) {
       i = this.dyn.length;
-      this.dyn.push({ name, seen: [] });
+      this.dyn.push({ name, seen: [], cells: new Array(this.n) });
       this.dynIndex.set(name, i);
     }
     const seen = this.dyn[i].seen;
@@ -134,88 +145,127 @@ class V1Builder {
     return i;
   }
 
-  private attrs(cells: (AnyValue | string | undefined)[], prefix: string, kvs: KeyValue[]): void {
-    for (const kv of kvs) {
+  private spanAttrs(r: number, kvs: KeyValue[]): void {
+    for (let k = 0; k < kvs.length; k++) {
+      const kv = kvs[k];
       const t = attributeType(kv.value);
-      if (t !== null) cells[this.slot(prefix + kv.key, t)] = kv.value;
+      if (t === null) continue;
+      let i = this.spanSlots.get(kv.key);
+      if (i === undefined) this.spanSlots.set(kv.key, i = this.slot("span_attributes." + kv.key, t));
+      else {
+        const seen = this.dyn[i].seen;
+        if (seen[0] !== t && !seen.includes(t)) seen.push(t);
+      }
+      this.dyn[i].cells[r] = kv.value;
     }
   }
 
-  add(
-    s: Span,
+  /** The columns and values a scope's spans share (created in the order a span meets them). */
+  private shared(prefix: string, kvs: KeyValue[], into: [number, AnyValue][]): void {
+    for (const kv of kvs) {
+      const t = attributeType(kv.value);
+      if (t !== null) into.push([this.slot(prefix + kv.key, t), kv.value]);
+    }
+  }
+
+  /** Adds a scope's spans (rows in order), with what they share: scope, service, attributes. */
+  addScope(
+    spans: Span[],
     scopeName: string,
     scopeVersion: string,
     service: string | null,
     scopeAttrs: KeyValue[],
     resAttrs: KeyValue[],
-  ) {
-    const kind = spanKindName(s.kind);
-    this.fixed.push([
-      s.startTimeUnixNano,
-      s.endTimeUnixNano,
-      durationNanos(s),
-      s.parentSpanId === "" ? null : s.parentSpanId,
-      s.traceId,
-      s.spanId,
-      kind,
-      s.name,
-      statusCodeName(s.status.code),
-      s.status.message,
-      s.traceState,
-      scopeName,
-      scopeVersion,
-      service,
-    ]);
-    const cells: (AnyValue | string | undefined)[] = [];
-    this.attrs(cells, "span_attributes.", s.attributes);
-    this.attrs(cells, "scope_attributes.", scopeAttrs);
-    this.attrs(cells, "resource_attributes.", resAttrs);
-    cells[this.slot("span_events", "Json")] = eventsJson(s);
-    cells[this.slot("span_links", "Json")] = linksJson(s);
-    this.dynCells.push(cells);
-    this.aux.add(service, s.name, kind);
+  ): void {
+    if (spans.length === 0) return;
+    const from = this.r;
+    const f = this.fixed;
+    let events = -1, links = -1;
+    const shared: [number, AnyValue][] = [];
+    for (const s of spans) {
+      const r = this.r++;
+      const kind = spanKindName(s.kind);
+      f[0][r] = s.startTimeUnixNano;
+      f[1][r] = s.endTimeUnixNano;
+      f[2][r] = durationNanos(s);
+      f[3][r] = s.parentSpanId === "" ? null : s.parentSpanId;
+      f[4][r] = s.traceId;
+      f[5][r] = s.spanId;
+      f[6][r] = kind;
+      f[7][r] = s.name;
+      f[8][r] = statusCodeName(s.status.code);
+      f[9][r] = s.status.message;
+      f[10][r] = s.traceState;
+      this.spanAttrs(r, s.attributes);
+      if (events < 0) {
+        // after the first span's own attributes, as a span at a time made them
+        this.shared("scope_attributes.", scopeAttrs, shared);
+        this.shared("resource_attributes.", resAttrs, shared);
+        events = this.slot("span_events", "Json");
+        links = this.slot("span_links", "Json");
+      }
+      this.dyn[events].cells[r] = eventsJson(s);
+      this.dyn[links].cells[r] = linksJson(s);
+      this.aux.add(service, s.name, kind);
+    }
+    f[11].fill(scopeName, from, this.r);
+    f[12].fill(scopeVersion, from, this.r);
+    f[13].fill(service, from, this.r);
+    // in attribute order: of a key given twice, the last value wins
+    for (const [i, v] of shared) this.dyn[i].cells.fill(v, from, this.r);
   }
 
+  /** Types the attribute columns and converts their cells; drops the spans a cell rejects. */
   finish(schemaUrl: string): OtlpTraceBatches {
+    const n = this.n;
     const types = this.dyn.map((d) => reconcileTypes(d.seen, this.opts.existingType?.(d.name)));
     const columns: ColumnSchema[] = [
       ...V1_FIXED,
       ...this.dyn.map((d, i): ColumnSchema => ({ name: d.name, type: types[i], semantic: "FIELD" })),
     ];
-    const rows: Value[][] = [];
-    const reasons = new Set<string>();
-    for (let r = 0; r < this.fixed.length; r++) {
-      const row = this.fixed[r];
-      const cells = this.dynCells[r];
-      let ok = true;
-      for (let j = 0; j < this.dyn.length; j++) {
-        const c = cells[j];
-        if (c === undefined) row.push(null);
-        else if (typeof c === "string") row.push(c);
+    // firstBad[r]: 1 + the first column whose cell cannot take its type (0: the span is kept)
+    const firstBad = new Int32Array(n);
+    let rejected = 0;
+    const dynCols = this.dyn.map((d, j): Value[] => {
+      const cells = d.cells, type = types[j], out: Value[] = new Array(n);
+      for (let r = 0; r < n; r++) {
+        const c = cells[r];
+        if (c === undefined) out[r] = null;
+        else if (typeof c === "string") out[r] = c;
         else {
-          const v = coerceAttribute(c, types[j]);
-          if (v === undefined) {
-            reasons.add(`column ${this.dyn[j].name} is ${types[j]}, got a ${c.type} value`);
-            ok = false;
-            break;
+          const v = coerceAttribute(c, type);
+          if (v !== undefined) out[r] = v;
+          else {
+            out[r] = null;
+            if (firstBad[r] === 0) [firstBad[r], rejected] = [j + 1, rejected + 1];
           }
-          row.push(v);
         }
       }
-      if (ok) rows.push(row);
+      return out;
+    });
+    let cols: Value[][] = [...this.fixed, ...dynCols];
+    const reasons = new Set<string>();
+    if (rejected > 0) {
+      for (let r = 0; r < n; r++) {
+        const j = firstBad[r] - 1;
+        if (j < 0) continue;
+        const c = this.dyn[j].cells[r] as AnyValue;
+        reasons.add(`column ${this.dyn[j].name} is ${types[j]}, got a ${c.type} value`);
+      }
+      cols = cols.map((col) => col.filter((_, r) => firstBad[r] === 0));
     }
-    const rejected = this.fixed.length - rows.length;
+    const kept = n - rejected;
     return {
-      batches: [this.mainBatch(columns, rows, schemaUrl), ...this.aux.batches(this.opts.table)],
-      spans: rows.length,
+      batches: [this.mainBatch(columns, cols, kept, schemaUrl), ...this.aux.batches(this.opts.table)],
+      spans: kept,
       rejectedSpans: rejected,
       rejectedMessage: rejected === 0
         ? ""
-        : `Accepted ${rows.length} spans, rejected ${rejected} spans: ${[...reasons].join("; ")}`,
+        : `Accepted ${kept} spans, rejected ${rejected} spans: ${[...reasons].join("; ")}`,
     };
   }
 
-  private mainBatch(columns: ColumnSchema[], rows: Value[][], schemaUrl: string): WriteBatch {
+  private mainBatch(columns: ColumnSchema[], cols: Value[][], n: number, schemaUrl: string): WriteBatch {
     const options: TableOptions = {
       append_mode: "true",
       table_data_model: "greptime_trace_v1",
@@ -225,6 +275,9 @@ class V1Builder {
       "greptime.semantic.entity.service.id": "service_name",
     };
     if (schemaUrl !== "") options["greptime.semantic.trace.conventions"] = schemaUrl;
-    return { table: this.opts.table, columns, rows, options, createType: "trace" };
+    const batch = new ColumnarBatch(this.opts.table, columns, cols, n);
+    batch.options = options;
+    batch.createType = "trace";
+    return batch;
   }
 }

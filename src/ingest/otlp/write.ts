@@ -4,7 +4,7 @@
  * what was stored and what was rejected (for `partial_success`).
  */
 import { invalidArguments } from "../../common/errors.ts";
-import type { TableOptions, WriteBatch } from "../../common/rows.ts";
+import { columnsOf, type TableOptions, type WriteBatch } from "../../common/rows.ts";
 import type {
   ExportLogsRequest,
   ExportMetricsRequest,
@@ -99,7 +99,8 @@ export function ingestOtlpTraces(
   if (out.spans === 0) {
     return { written: 0, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
   }
-  const batches = out.batches.filter((b) => b.rows.length > 0);
+  // the span batch is columnar: its `rows` would build a row array a span
+  const batches = out.batches.filter((b) => (columnsOf(b)?.rowCount ?? b.rows.length) > 0);
   storage.write(w.db, batches, { hints: w.hints, widenIntToFloat: true });
   return { written: out.spans, rejected: out.rejectedSpans, rejectedMessage: out.rejectedMessage };
 }

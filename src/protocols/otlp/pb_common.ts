@@ -105,19 +105,65 @@ export function tag(field: number, wire: 0 | 1 | 2 | 5): number {
   return (field << 3) | wire;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** The two lowercase hex digits of each byte, as char codes: byte b's at [2b] and [2b + 1]. */
+const HEX_CODES = new Uint8Array(512);
+for (let b = 0; b < 256; b++) {
+  const h = b.toString(16).padStart(2, "0");
+  HEX_CODES[2 * b] = h.charCodeAt(0);
+  HEX_CODES[2 * b + 1] = h.charCodeAt(1);
+}
+/** Bytes hexed by one `String.fromCharCode` call (its arguments array is reused, one per length). */
+const HEX_CHUNK = 64;
+const hexArgs: number[][] = [];
 
-/** Lowercase hex of bytes [a, b) of `buf`. */
+/**
+ * Lowercase hex of bytes [a, b) of `buf`, built as one flat string: appending two digits at a time
+ * made ~25 strings for a trace id (a rope, flattened again when SQLite binds it or a Map hashes it).
+ */
 export function hexOf(buf: Uint8Array, a: number, b: number): string {
-  let s = "";
-  for (let i = a; i < b; i++) s += HEX[buf[i]];
-  return s;
+  if (b - a > HEX_CHUNK) {
+    let s = "";
+    for (let i = a; i < b; i += HEX_CHUNK) s += hexOf(buf, i, Math.min(b, i + HEX_CHUNK));
+    return s;
+  }
+  const args = hexArgs[b - a] ??= new Array(2 * (b - a)).fill(0);
+  for (let i = a, k = 0; i < b; i++, k += 2) {
+    const c = 2 * buf[i];
+    args[k] = HEX_CODES[c];
+    args[k + 1] = HEX_CODES[c + 1];
+  }
+  return String.fromCharCode.apply(null, args);
 }
 
-/** A bytes field (trace or span id) as lowercase hex. */
-export function readHexId(r: PbReader): string {
+/**
+ * The last id a field read and its hex: the spans of a trace come together, so a span's trace id
+ * (and its parent's id) is mostly the one before, and the same string is reused instead of made.
+ */
+export class HexIdMemo {
+  /** The last id's bytes (copied into one buffer: a typed array made a miss cost more than the hex). */
+  private bytes = new Uint8Array(32);
+  private length = -1;
+  private hex = "";
+
+  /** The hex of bytes [a, b) of `buf`. */
+  of(buf: Uint8Array, a: number, b: number): string {
+    const last = this.bytes, len = b - a;
+    if (len === this.length) {
+      let k = 0;
+      while (k < len && buf[a + k] === last[k]) k++;
+      if (k === len) return this.hex;
+    }
+    if (len > last.length) return hexOf(buf, a, b);
+    for (let k = 0; k < len; k++) last[k] = buf[a + k];
+    this.length = len;
+    return this.hex = hexOf(buf, a, b);
+  }
+}
+
+/** A bytes field (trace or span id) as lowercase hex (`memo`: reused when it is the last id read). */
+export function readHexId(r: PbReader, memo?: HexIdMemo): string {
   const end = r.bytesEnd();
-  const s = hexOf(r.buf, r.pos, end);
+  const s = memo === undefined ? hexOf(r.buf, r.pos, end) : memo.of(r.buf, r.pos, end);
   r.pos = end;
   return s;
 }

@@ -1,27 +1,34 @@
 /** Protobuf `ExportTraceServiceRequest` → the typed model (proto/trace.proto for field numbers). */
 import type { ExportTraceRequest, ResourceSpans, ScopeSpans, Span, SpanEvent, SpanLink } from "./model.ts";
 import { emptyResource, emptyScope } from "./model.ts";
-import { PbReader, readHexId, readKeyValue, readResource, readScope } from "./pb_common.ts";
+import { HexIdMemo, PbReader, readHexId, readKeyValue, readResource, readScope } from "./pb_common.ts";
 
 /** Decodes the bytes of an `ExportTraceServiceRequest` (throws ProtoDecodeError when malformed). */
 export function decodeTracesProto(body: Uint8Array): ExportTraceRequest {
   const r = new PbReader(body);
   const out: ExportTraceRequest = { resourceSpans: [] };
+  const ids: SpanIds = { trace: new HexIdMemo(), parent: new HexIdMemo() };
   while (r.more()) {
     const t = r.tag();
-    if (t === 10) out.resourceSpans.push(readResourceSpans(r));
+    if (t === 10) out.resourceSpans.push(readResourceSpans(r, ids));
     else r.skip(t & 7);
   }
   return out;
 }
 
-function readResourceSpans(r: PbReader): ResourceSpans {
+/** The ids consecutive spans share (their trace's, their parent's). */
+interface SpanIds {
+  trace: HexIdMemo;
+  parent: HexIdMemo;
+}
+
+function readResourceSpans(r: PbReader, ids: SpanIds): ResourceSpans {
   const end = r.msgEnd();
   const rs: ResourceSpans = { resource: emptyResource(), scopeSpans: [], schemaUrl: "" };
   while (r.pos < end) {
     const t = r.tag();
     if (t === 10) rs.resource = readResource(r);
-    else if (t === 18) rs.scopeSpans.push(readScopeSpans(r));
+    else if (t === 18) rs.scopeSpans.push(readScopeSpans(r, ids));
     else if (t === 26) rs.schemaUrl = r.str();
     else r.skip(t & 7);
   }
@@ -29,13 +36,13 @@ function readResourceSpans(r: PbReader): ResourceSpans {
   return rs;
 }
 
-function readScopeSpans(r: PbReader): ScopeSpans {
+function readScopeSpans(r: PbReader, ids: SpanIds): ScopeSpans {
   const end = r.msgEnd();
   const ss: ScopeSpans = { scope: emptyScope(), spans: [], schemaUrl: "" };
   while (r.pos < end) {
     const t = r.tag();
     if (t === 10) ss.scope = readScope(r);
-    else if (t === 18) ss.spans.push(readSpan(r));
+    else if (t === 18) ss.spans.push(readSpan(r, ids));
     else if (t === 26) ss.schemaUrl = r.str();
     else r.skip(t & 7);
   }
@@ -43,7 +50,7 @@ function readScopeSpans(r: PbReader): ScopeSpans {
   return ss;
 }
 
-function readSpan(r: PbReader): Span {
+function readSpan(r: PbReader, ids: SpanIds): Span {
   const end = r.msgEnd();
   const s: Span = {
     traceId: "",
@@ -67,7 +74,7 @@ function readSpan(r: PbReader): Span {
     const t = r.tag();
     switch (t) {
       case 10:
-        s.traceId = readHexId(r);
+        s.traceId = readHexId(r, ids.trace);
         break;
       case 18:
         s.spanId = readHexId(r);
@@ -76,7 +83,7 @@ function readSpan(r: PbReader): Span {
         s.traceState = r.str();
         break;
       case 34:
-        s.parentSpanId = readHexId(r);
+        s.parentSpanId = readHexId(r, ids.parent);
         break;
       case 133: // flags = 16, fixed32
         s.flags = r.fixed32();
