@@ -169,6 +169,10 @@ export function corpus(): string[] {
     'absent(nonexistent{job="a",instance=~"x"})',
     "absent(up)",
     "absent(sum(nonexistent))",
+    // An empty value is no label; a later matcher drops a label, an earlier one does not.
+    'absent(nonexistent{job="x",mode=""})',
+    'absent(nonexistent{a!="y",a="z",b="1",b="1",c="2",d="",d="3"})',
+    'absent_over_time(nonexistent{job=""}[5m])',
     "sort(temperature_celsius)",
     "sort_desc(temperature_celsius)",
     "sort(rate(http_requests_total[5m]))",
