@@ -255,6 +255,9 @@ export function corpus(): string[] {
     'http_requests_total{method="get"} / on(job, instance) http_requests_total{method="post"}',
     "node_cpu_seconds_total * on(instance) group_left(version) node_info",
     "node_info * on(instance) group_right(version) node_cpu_seconds_total",
+    // An empty side matches nothing: no many-to-many error over the other side's duplicates.
+    "(up > 1) * on(job) up",
+    "up * on(job) group_right () (temperature_celsius > 100)",
     "up and on(instance) (temperature_celsius > 25)",
     "up or temperature_celsius",
     "up unless on(instance) (temperature_celsius > 25)",
