@@ -216,6 +216,8 @@ export function corpus(): string[] {
     "bottomk by (job) (1, rate(http_requests_total[5m]))",
     "topk(2, avg by (instance) (temperature_celsius))",
     "topk(scalar(count(node_info)), temperature_celsius)",
+    // scalar() of no series is NaN, which k may not be: an error from T0+30m back (late_series starts after).
+    "topk(scalar(late_series), temperature_celsius)",
     "quantile(0.5, temperature_celsius)",
     "quantile by (room) (0.9, temperature_celsius)",
     "quantile(0.25, rate(http_requests_total[5m]))",
@@ -330,6 +332,8 @@ export const ERROR_QUERIES = [
   "foo offset 0s",
   "foo[5m:0s]",
   "rate(foo[0m] offset -0s)",
+  "topk(NaN, foo)",
+  "bottomk(-1e20, foo)",
   "# comment",
   "histogram_quantile(foo, bar)",
   "count_values(1, foo)",
