@@ -475,7 +475,9 @@ function knownCause(q: string, when: When, p: ApiResponse, o: ApiResponse, diff:
   if (/\b(stddev|stdvar)\b/.test(q) && / vs NaN|missing/.test(diff)) {
     return "3: stddev/stdvar of one Inf or NaN is NaN (2.42: 0)";
   }
-  if (/\b(day_of_\w+|days_in_month|hour|minute|month|year)\(/.test(q) && / vs NaN/.test(diff)) {
+  if (
+    /\b(day_of_\w+|days_in_month|hour|minute|month|year)\(/.test(q) && / vs NaN|count_values/.test(diff + q)
+  ) {
     return "date function of ±Inf/NaN: Petrel NaN, Prometheus Go's int64(±Inf) date";
   }
   const at = diff.match(/: (\S+) vs (\S+)$/);
@@ -567,6 +569,11 @@ try {
         if (p.status === "error" && o.status === "error") {
           bothErrors++;
           if (p.errorType === o.errorType) continue;
+          const cause = knownCause(q, when, p, o, "");
+          if (cause !== null) {
+            known.set(cause, (known.get(cause) ?? 0) + 1);
+            continue;
+          }
           kinds["error type"]++;
           if (reported && !verbose) continue;
           reported = true;
