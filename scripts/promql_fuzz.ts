@@ -503,6 +503,19 @@ function knownCause(q: string, when: When, p: ApiResponse, o: ApiResponse, diff:
   return null;
 }
 
+/**
+ * One random instant and one random range, on the 15 s grid from T0 (samples sit 7 s off it); for a
+ * subquery on whole minutes plus 20 s with whole-minute steps (off every subquery grid).
+ */
+function randomWhens(r: Rand, subquery: boolean): When[] {
+  if (subquery) {
+    const start = T0 + 20_000 + 60_000 * r.int(75), step = 60_000 * (1 + r.int(10));
+    return [{ time: T0 + 20_000 + 60_000 * r.int(75) }, { start, end: start + step * r.int(40), step }];
+  }
+  const start = T0 + 15_000 * r.int(300), step = 15_000 * (1 + r.int(40));
+  return [{ time: T0 + 15_000 * r.int(300) }, { start, end: start + step * r.int(60), step }];
+}
+
 /** Whether the query's answer is ordered: `sort` or `sort_desc` at the top. */
 function sorted(q: string): boolean {
   const e = parseExpr(q);
@@ -546,6 +559,7 @@ try {
     sides.push(["http", apiQuerySide(`${petrel.url}/v1/prometheus/api/v1`)]);
   }
   const gen = new Generator(new Rand(SEED));
+  const times = new Rand(SEED + 1_000_003);
   const seen = new Set<string>();
   while (queries < N) {
     const q = gen.query();
@@ -555,6 +569,7 @@ try {
     const whens: When[] = gen.subquery
       ? [...SUBQUERY_INSTANTS.map((time) => ({ time })), ...SUBQUERY_RANGES, OUTER_RANGE_OFF_GRID]
       : [...INSTANTS.map((time) => ({ time })), ...RANGES, OUTER_RANGE];
+    whens.push(...randomWhens(times, gen.subquery));
     let reported = false;
     for (const when of whens) {
       const p = await prom.query(q, when);
