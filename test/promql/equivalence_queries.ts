@@ -41,6 +41,9 @@ const SELECTORS = [
   "http_requests_total offset 5m",
   "http_requests_total offset -2m",
   "temperature_celsius @ 1700001000",
+  // RE2 spellings JS lacks: POSIX classes, \pL, (?P<name>), \Q…\E, \A and \z.
+  'up{instance=~"i-[[:digit:]]",job=~`\\pL+`}',
+  "up{job=~`\\A(?P<j>a)\\Qp\\Ei\\z`,instance!~`[^[:alpha:]]-\\p{^Greek}`}",
 ];
 
 const RANGE_FUNCS = [
@@ -181,6 +184,7 @@ export function corpus(): string[] {
     'label_replace(up, "instance", "", "instance", ".*")',
     'label_replace(temperature_celsius, "x", "$1-$2", "instance", "(i)-(.)")',
     'label_replace(up, "new", "$0", "job", "nomatch")',
+    'label_replace(up, "host", "${n}", "instance", `(?P<n>[[:alpha:]])-\\d`)',
     'label_join(up, "combined", "/", "job", "instance")',
     'label_join(up, "job", "", "instance")',
     'label_join(temperature_celsius, "x", ",", "room", "missing", "instance")',
