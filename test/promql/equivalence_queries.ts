@@ -139,6 +139,11 @@ export function corpus(): string[] {
     "clamp_min(temperature_celsius, 20)",
     "clamp_max(temperature_celsius, 20)",
     "clamp_max(odd_values, 0)",
+    // Go's math.Min/Max: an infinity wins over NaN.
+    "clamp(odd_values, 25, NaN)",
+    "clamp(odd_values, NaN, -1)",
+    "clamp_min(odd_values, NaN)",
+    "clamp_max(odd_values, NaN)",
     "exp(temperature_celsius)",
     "ln(disk_free_bytes)",
   );
