@@ -144,6 +144,19 @@ const ATS = [`${T0 / 1000 + 1820}`, `${T0 / 1000 + 2420}`, "start()", "end()"];
 /** A range from before the data to after it, 5 m steps (and the same 20 s off every subquery grid). */
 const OUTER_RANGE = { start: T0, end: T0 + 70 * 60_000, step: 300_000 };
 const OUTER_RANGE_OFF_GRID = { start: T0 + 20_000, end: T0 + 70 * 60_000 + 20_000, step: 300_000 };
+/** Regexes in RE2's own spellings (JS lacks or spells them differently). */
+const RE2_FORMS = [
+  "i-[[:digit:]]",
+  "\\pL+",
+  "(?i)API|WEB",
+  "[[:alpha:]]+",
+  "(?P<x>a).*",
+  "\\Qi-0\\E",
+  ".*\\z",
+  "[^[:space:]]+",
+  "i-\\d",
+  "\\p{Latin}+",
+];
 const SUB_RANGES = ["5m", "10m", "15m"];
 const SUB_STEPS = ["30s", "1m", "2m", ""];
 const PHI = ["0", "0.1", "0.5", "0.9", "0.99", "1", "-0.5", "1.5"];
@@ -257,10 +270,12 @@ class Generator {
           ".+",
           `${values[0].slice(0, 1)}.*`,
           "",
+          this.r.pick(RE2_FORMS),
         ])
         : this.r.pick([...values, values[0], ""]);
       const quote = this.r.pick(['"', "'", "`", '"', '"']);
-      matchers.push(`${label}${op}${quote}${value}${quote}`);
+      const quoted = quote === "`" ? value : value.replaceAll("\\", "\\\\");
+      matchers.push(`${label}${op}${quote}${quoted}${quote}`);
     }
     // Selectors of several metrics; gauges among them, so not under rate or increase.
     if (!counter && this.r.chance(0.05)) {
@@ -390,9 +405,18 @@ class Generator {
       case 3: {
         const dst = this.r.pick(["host", "instance", "job", "x", "__name__"]);
         const src = this.r.pick([...LABEL_NAMES, "__name__"]);
-        const re = this.r.pick(["(.*)", "i-(.*)", "(a)(p)?.*", ".*", "nomatch", "(.+)-(.+)"]);
+        const re = this.r.pick([
+          "(.*)",
+          "i-(.*)",
+          "(a)(p)?.*",
+          ".*",
+          "nomatch",
+          "(.+)-(.+)",
+          "([[:alpha:]]+)-(.*)",
+          "(?P<n>.)(.*)",
+        ]);
         return `label_replace(${arg()}, "${dst}", "${
-          this.r.pick(["$1", "$0-$1", "x$2", ""])
+          this.r.pick(["$1", "$0-$1", "x$2", "", "${n}"])
         }", "${src}", "${re}")`;
       }
       case 4: {
