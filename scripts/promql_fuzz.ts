@@ -491,12 +491,17 @@ function knownCause(q: string, when: When, p: ApiResponse, o: ApiResponse, diff:
   if (/atan2/.test(q) && /__name__|same labelset/.test(q + (o.error ?? ""))) {
     return "3: atan2 drops the metric name (2.42 keeps it)";
   }
-  if (p.status !== "success" || o.status !== "success") return null;
-  if (/\b(topk|bottomk)\b/.test(q)) return "topk/bottomk ties (Prometheus picks by map order)";
+  if (
+    /\b(topk|bottomk)\b/.test(q) && /@ (end|start)\(\)|@ \d/.test(q) && /overflows int64/.test(o.error ?? "")
+  ) {
+    return "2.42 bug: topk/bottomk over an @ selector reads its k at the first step only";
+  }
   if (/\bpredict_linear\(/.test(q) && /@/.test(q)) {
     return "2.42 bug: predict_linear over an @ selector in a range query drops steps and misreads the window";
   }
-  if (/\b(stddev|stdvar)\b/.test(q) && / vs NaN|missing/.test(diff)) {
+  if (p.status !== "success" || o.status !== "success") return null;
+  if (/\b(topk|bottomk)\b/.test(q)) return "topk/bottomk ties (Prometheus picks by map order)";
+  if (/\b(stddev|stdvar)\b/.test(q) && / vs NaN|missing|series vs/.test(diff)) {
     return "3: stddev/stdvar of one Inf or NaN is NaN (2.42: 0)";
   }
   if (
@@ -521,8 +526,10 @@ function knownCause(q: string, when: When, p: ApiResponse, o: ApiResponse, diff:
     if (!("time" in when) && /series vs/.test(diff) && /by \((\w+, ){2,}/.test(q)) {
       return "2.42 bug: count_values by three or more labels in a range query drops them after the first step";
     }
-    const labelValues = JSON.stringify([p.data?.result, o.data?.result]).match(/"-?\d*\.\d{9,}"/);
-    if (labelValues !== null) return "float noise (3's Kahan sums, Go's and V8's ln) in a count_values label";
+    const labelValues = JSON.stringify([p.data?.result, o.data?.result]).match(/"-?(\d*\.\d{9,}|\d{17,})"/);
+    if (labelValues !== null) {
+      return "float noise (3's Kahan sums, Go's and V8's ln and exp) in a count_values label";
+    }
   }
   return null;
 }
