@@ -4,6 +4,7 @@
  */
 
 import { invalidArguments } from "./errors.ts";
+import { re2ToJs } from "./re2.ts";
 import { compileRegExp, regExpErrorReason } from "./regexp.ts";
 
 /** Prometheus' label matcher kinds. */
@@ -22,9 +23,7 @@ const regexCache = new Map<string, RegExp>();
 function matcherRegExp(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (re === undefined) {
-    let source = pattern, flags = "s";
-    // RE2's leading `(?i)` has no JS spelling except the flag.
-    if (source.startsWith("(?i)")) source = source.slice(4), flags += "i";
+    const { source, flags } = re2ToJs(pattern);
     try {
       re = compileRegExp(`^(?:${source})$`, flags);
     } catch (e) {

@@ -1,6 +1,7 @@
 /** `topk`, `bottomk`, `limitk` and `limit_ratio`: aggregations that pick input series per step. */
 import type { Groups } from "./aggregate.ts";
 import { executionError } from "./errors.ts";
+import { formatFloatV } from "./printer.ts";
 import type { StepGrid, StepSeries } from "./values.ts";
 import { labelsHash } from "./xxhash.ts";
 
@@ -9,10 +10,13 @@ function rank(desc: boolean): (a: number, b: number) => number {
   return (a, b) => (a !== a ? (b !== b ? 0 : 1) : b !== b ? -1 : desc ? b - a : a - b);
 }
 
-/** The step's k from the parameter, or 0 for "nothing" (k < 1, NaN). */
+/**
+ * The step's k from the parameter, or 0 for "nothing" (k < 1). As Prometheus' `convertibleToInt64`,
+ * a NaN (as `scalar()` of no series gives) is an error, not "nothing".
+ */
 function kOf(p: number): number {
-  if (p >= 9.223372036854776e18 || p <= -9.223372036854776e18) {
-    throw executionError(`Scalar value ${p} overflows int64`);
+  if (!(p <= 9223372036854774784 && p >= -9223372036854775808)) {
+    throw executionError(`Scalar value ${formatFloatV(p)} overflows int64`);
   }
   return p >= 1 ? Math.trunc(p) : 0;
 }

@@ -142,6 +142,9 @@ function vectorBinop(e: BinaryExpr, lhsIn: StepSeries[], rhsIn: StepSeries[], n:
   const swapped = m.card === "one-to-many";
   const [many, one] = swapped ? [rhsIn, lhsIn] : [lhsIn, rhsIn];
   const cmp = isComparisonOp(e.op);
+  // Prometheus matches nothing, and so finds no duplicates, at a step where either side is empty.
+  const manyAt = new Uint8Array(n);
+  for (const s of many) for (let i = 0; i < n; i++) manyAt[i] |= s.present[i];
   // The "one" side: per signature, which series has a value at each step (two is an error).
   const oneBySig = new Map<string, { idx: Int32Array; members: StepSeries[] }>();
   for (const s of one) {
@@ -152,7 +155,7 @@ function vectorBinop(e: BinaryExpr, lhsIn: StepSeries[], rhsIn: StepSeries[], n:
     g.members.push(s);
     for (let i = 0; i < n; i++) {
       if (!s.present[i]) continue;
-      if (g.idx[i] >= 0) {
+      if (g.idx[i] >= 0 && manyAt[i]) {
         const dup = g.members[g.idx[i]];
         const matched = m.on ? pick(s.labels, m.matchingLabels) : omit(s.labels, m.matchingLabels);
         throw executionError(

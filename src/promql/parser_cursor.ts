@@ -51,9 +51,11 @@ export abstract class TokenCursor {
     this.unexpected(context, "number or duration");
   }
 
+  /** A duration token's milliseconds; as Prometheus' `parseDuration`, a zero one (`0s`) is an error. */
   protected duration(t: Token): number {
     const ms = parseDurationMs(t.val);
     if (ms === null) this.fail(t.pos, `not a valid duration string: "${t.val}"`);
+    if (ms === 0) this.fail(t.pos, "duration must be greater than 0");
     return ms;
   }
 

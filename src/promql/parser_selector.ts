@@ -2,6 +2,7 @@
  * Selectors and their postfix modifiers: `name{matchers}`, `[range]`, `[range:step]` subqueries,
  * `offset` and `@`.
  */
+import { re2ToJs } from "../common/re2.ts";
 import { compileRegExp, regExpErrorReason } from "../common/regexp.ts";
 import type { LabelMatcher, MatcherType } from "../common/label_matcher.ts";
 import type { Expr, SubqueryExpr, VectorSelector } from "./ast.ts";
@@ -54,7 +55,8 @@ export abstract class SelectorParser extends TokenCursor {
     const m: LabelMatcher = { type, name: t.val, value: v.val };
     if (type === "RE" || type === "NRE") {
       try {
-        compileRegExp(v.val.replaceAll("(?P<", "(?<").replace(/^\(\?i\)/, ""), "s");
+        const { source, flags } = re2ToJs(v.val);
+        compileRegExp(source, flags);
       } catch (e) {
         this.fail(t.pos, `error parsing regexp: ${regExpErrorReason(e)}`);
       }

@@ -41,6 +41,9 @@ const SELECTORS = [
   "http_requests_total offset 5m",
   "http_requests_total offset -2m",
   "temperature_celsius @ 1700001000",
+  // RE2 spellings JS lacks: POSIX classes, \pL, (?P<name>), \Q…\E, \A and \z.
+  'up{instance=~"i-[[:digit:]]",job=~`\\pL+`}',
+  "up{job=~`\\A(?P<j>a)\\Qp\\Ei\\z`,instance!~`[^[:alpha:]]-\\p{^Greek}`}",
 ];
 
 const RANGE_FUNCS = [
@@ -136,6 +139,11 @@ export function corpus(): string[] {
     "clamp_min(temperature_celsius, 20)",
     "clamp_max(temperature_celsius, 20)",
     "clamp_max(odd_values, 0)",
+    // Go's math.Min/Max: an infinity wins over NaN.
+    "clamp(odd_values, 25, NaN)",
+    "clamp(odd_values, NaN, -1)",
+    "clamp_min(odd_values, NaN)",
+    "clamp_max(odd_values, NaN)",
     "exp(temperature_celsius)",
     "ln(disk_free_bytes)",
   );
@@ -169,6 +177,10 @@ export function corpus(): string[] {
     'absent(nonexistent{job="a",instance=~"x"})',
     "absent(up)",
     "absent(sum(nonexistent))",
+    // An empty value is no label; a later matcher drops a label, an earlier one does not.
+    'absent(nonexistent{job="x",mode=""})',
+    'absent(nonexistent{a!="y",a="z",b="1",b="1",c="2",d="",d="3"})',
+    'absent_over_time(nonexistent{job=""}[5m])',
     "sort(temperature_celsius)",
     "sort_desc(temperature_celsius)",
     "sort(rate(http_requests_total[5m]))",
@@ -177,6 +189,7 @@ export function corpus(): string[] {
     'label_replace(up, "instance", "", "instance", ".*")',
     'label_replace(temperature_celsius, "x", "$1-$2", "instance", "(i)-(.)")',
     'label_replace(up, "new", "$0", "job", "nomatch")',
+    'label_replace(up, "host", "${n}", "instance", `(?P<n>[[:alpha:]])-\\d`)',
     'label_join(up, "combined", "/", "job", "instance")',
     'label_join(up, "job", "", "instance")',
     'label_join(temperature_celsius, "x", ",", "room", "missing", "instance")',
@@ -212,6 +225,8 @@ export function corpus(): string[] {
     "bottomk by (job) (1, rate(http_requests_total[5m]))",
     "topk(2, avg by (instance) (temperature_celsius))",
     "topk(scalar(count(node_info)), temperature_celsius)",
+    // scalar() of no series is NaN, which k may not be: an error from T0+30m back (late_series starts after).
+    "topk(scalar(late_series), temperature_celsius)",
     "quantile(0.5, temperature_celsius)",
     "quantile by (room) (0.9, temperature_celsius)",
     "quantile(0.25, rate(http_requests_total[5m]))",
@@ -251,6 +266,9 @@ export function corpus(): string[] {
     'http_requests_total{method="get"} / on(job, instance) http_requests_total{method="post"}',
     "node_cpu_seconds_total * on(instance) group_left(version) node_info",
     "node_info * on(instance) group_right(version) node_cpu_seconds_total",
+    // An empty side matches nothing: no many-to-many error over the other side's duplicates.
+    "(up > 1) * on(job) up",
+    "up * on(job) group_right () (temperature_celsius > 100)",
     "up and on(instance) (temperature_celsius > 25)",
     "up or temperature_celsius",
     "up unless on(instance) (temperature_celsius > 25)",
@@ -319,6 +337,12 @@ export const ERROR_QUERIES = [
   'foo{a="b" c="d"}',
   "foo[5m][1m]",
   "foo[1m:][5m:]",
+  "foo[0s]",
+  "foo offset 0s",
+  "foo[5m:0s]",
+  "rate(foo[0m] offset -0s)",
+  "topk(NaN, foo)",
+  "bottomk(-1e20, foo)",
   "# comment",
   "histogram_quantile(foo, bar)",
   "count_values(1, foo)",

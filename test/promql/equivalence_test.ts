@@ -7,8 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { PromQLEngine } from "../../src/promql/engine.ts";
-import { promQLResultJson } from "../../src/promql/encode.ts";
-import { promErrorType } from "../../src/promql/errors.ts";
 import { MemoryQueryable } from "../../src/promql/queryable.ts";
 import {
   equivalenceSeries,
@@ -24,27 +22,12 @@ import { prettify } from "../../src/promql/prettify.ts";
 import { startTestServer } from "../helpers/server.ts";
 import {
   apiQuerySide,
-  type ApiResponse,
   compareResponses,
-  type QuerySide,
+  engineSide,
   remoteWrite,
   startPrometheus,
   type When,
 } from "./prom_compare.ts";
-
-/** The engine as a {@link QuerySide}: results and errors in the API's shapes. */
-export function engineSide(engine: PromQLEngine): QuerySide {
-  return async (query: string, when: When): Promise<ApiResponse> => {
-    try {
-      const r = "time" in when
-        ? await engine.instantQuery(query, when.time)
-        : await engine.rangeQuery(query, when.start, when.end, when.step);
-      return { status: "success", data: JSON.parse(promQLResultJson(r)) };
-    } catch (e) {
-      return { status: "error", errorType: promErrorType(e), error: (e as Error).message };
-    }
-  };
-}
 
 Deno.test("PromQL answers equal Prometheus 2.42's", async () => {
   const prom = await startPrometheus();

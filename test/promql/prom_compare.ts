@@ -7,6 +7,9 @@
  */
 import type { Series } from "../../src/common/series.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
+import type { PromQLEngine } from "../../src/promql/engine.ts";
+import { promQLResultJson } from "../../src/promql/encode.ts";
+import { promErrorType } from "../../src/promql/errors.ts";
 import { ensureDebianBinary, freePort, waitFor } from "../helpers/debian.ts";
 
 /** When to evaluate: an instant, or a range. */
@@ -22,6 +25,20 @@ export interface ApiResponse {
 
 /** Anything that answers queries like Prometheus' API. */
 export type QuerySide = (query: string, when: When) => Promise<ApiResponse>;
+
+/** The engine as a {@link QuerySide}: results and errors in the API's shapes. */
+export function engineSide(engine: PromQLEngine): QuerySide {
+  return async (query: string, when: When): Promise<ApiResponse> => {
+    try {
+      const r = "time" in when
+        ? await engine.instantQuery(query, when.time)
+        : await engine.rangeQuery(query, when.start, when.end, when.step);
+      return { status: "success", data: JSON.parse(promQLResultJson(r)) };
+    } catch (e) {
+      return { status: "error", errorType: promErrorType(e), error: (e as Error).message };
+    }
+  };
+}
 
 /** A running Prometheus with a temporary data directory. */
 export interface PromServer {

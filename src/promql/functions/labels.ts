@@ -1,4 +1,5 @@
 /** `label_replace`, `label_join` and the sorting functions. */
+import { re2ToJs } from "../../common/re2.ts";
 import { compileRegExp } from "../../common/regexp.ts";
 import { executionError } from "../errors.ts";
 import { compareLabels, isValidLabelName } from "../labels.ts";
@@ -10,8 +11,7 @@ const vec = (v: StepValue) => (v.kind === "vector" ? v.series : []);
 
 /** An RE2 pattern as a JS regex, anchored as Prometheus anchors it (`^(?s:re)$`). */
 export function re2RegExp(pattern: string): RegExp {
-  let source = pattern.replaceAll("(?P<", "(?<"), flags = "s";
-  if (source.startsWith("(?i)")) source = source.slice(4), flags += "i";
+  const { source, flags } = re2ToJs(pattern);
   return compileRegExp(`^(?:${source})$`, flags);
 }
 

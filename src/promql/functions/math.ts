@@ -55,11 +55,14 @@ export const clampMax: VectorImpl = (args) => mapVector(args[0], (v, i) => goMin
 
 /** Go's `math.Max` (NaN wins, +0 beats -0). */
 function goMax(a: number, b: number): number {
+  // Go's +Inf wins over NaN (`math.Max(NaN, +Inf)` is +Inf); JS's NaN wins.
+  if (a === Infinity || b === Infinity) return Infinity;
   return Math.max(a, b);
 }
 
 /** Go's `math.Min`. */
 function goMin(a: number, b: number): number {
+  if (a === -Infinity || b === -Infinity) return -Infinity;
   return Math.min(a, b);
 }
 

@@ -57,7 +57,10 @@ export const timestamp: VectorImpl = (args, ctx) => {
   return mapVector(v, (_x, i) => ctx.grid.times[i] / 1000);
 };
 
-/** The labels `absent` gives its one series: the selector's `=` matchers (Prometheus' rule). */
+/**
+ * The labels `absent` gives its one series: the selector's first `=` matcher of each name, dropped
+ * by any later matcher of that name (Prometheus' rule); an empty value is no label.
+ */
 export function absentLabels(arg: Expr): Labels {
   let e = arg;
   if (e.type === "MatrixSelector") e = e.vectorSelector;
@@ -67,7 +70,7 @@ export function absentLabels(arg: Expr): Labels {
   for (const m of e.matchers) {
     if (m.name === "__name__") continue;
     if (m.type === "EQ" && !seen.has(m.name)) {
-      out[m.name] = m.value;
+      if (m.value !== "") out[m.name] = m.value;
       seen.add(m.name);
     } else delete out[m.name];
   }
