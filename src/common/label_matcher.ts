@@ -23,8 +23,8 @@ const regexCache = new Map<string, RegExp>();
 function matcherRegExp(pattern: string): RegExp {
   let re = regexCache.get(pattern);
   if (re === undefined) {
-    const { source, flags } = re2ToJs(pattern);
     try {
+      const { source, flags } = re2ToJs(pattern);
       re = compileRegExp(`^(?:${source})$`, flags);
     } catch (e) {
       const shown = pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern;

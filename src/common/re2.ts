@@ -2,7 +2,8 @@
  * RE2 (Go `regexp`) syntax as a JavaScript RegExp source, for Prometheus label matchers and
  * `label_replace`: the spellings RE2 has and JS lacks or spells differently — a leading `(?i)`/`(?m)`/
  * `(?s)` flag group, `(?P<name>…)`, `\Q…\E`, `\A`, `\z`, `\pL`, and POSIX classes like `[[:digit:]]`.
- * What both read alike passes through unchanged.
+ * What both read alike passes through unchanged; what only JS has (lookaround, back-references)
+ * is refused with Go's message, as Prometheus refuses it.
  */
 
 /** ASCII POSIX classes (RE2's `[[:name:]]`), as JS class contents. */
@@ -34,7 +35,8 @@ function literal(text: string, inClass: boolean): string {
 }
 
 /**
- * A RE2 pattern as a JS RegExp source and flags (always `s`: Prometheus' `.` matches a newline).
+ * A RE2 pattern as a JS RegExp source and flags (always `s`: Prometheus' `.` matches a newline);
+ * throws a SyntaxError naming a construct RE2 lacks.
  * @example re2ToJs("(?i)a[[:digit:]]\\z") → { source: "a[0-9](?![\\s\\S])", flags: "si" }
  */
 export function re2ToJs(pattern: string): { source: string; flags: string } {
@@ -53,6 +55,10 @@ export function re2ToJs(pattern: string): { source: string; flags: string } {
     const c = pattern[i];
     if (c === "\\") {
       const n = pattern[i + 1] ?? "";
+      // JS reads these as back-references (RE2 has none); `\0` and multi-digit escapes are octal
+      if ((/[1-9]/.test(n) && !/[0-7]/.test(pattern[i + 2] ?? "")) || n === "k") {
+        throw new SyntaxError(`invalid escape sequence: \`\\${n}\``);
+      }
       if (n === "Q") {
         const end = pattern.indexOf("\\E", i + 2);
         out += literal(end < 0 ? pattern.slice(i + 2) : pattern.slice(i + 2, end), inClass);
@@ -104,6 +110,11 @@ export function re2ToJs(pattern: string): { source: string; flags: string } {
       // RE2 reads a `]` first in a class as itself (JS: an empty class).
       if (pattern[i] === "]") out += "\\]", i++;
       continue;
+    }
+    const look = /^\(\?<?[=!]/.exec(pattern.slice(i, i + 4));
+    if (look !== null) {
+      // RE2 has no lookaround: JS would take it and match what Prometheus refuses
+      throw new SyntaxError(`invalid or unsupported Perl syntax: \`${look[0].slice(0, 3)}\``);
     }
     if (pattern.startsWith("(?P<", i)) {
       out += "(?<";

@@ -356,6 +356,11 @@ export const ERROR_QUERIES = [
   "1 + * 2",
   "foo bar",
   'label_replace(foo, "a", "b", "c")',
+  // JS has lookaround and back-references, RE2 has not: Prometheus refuses them
+  'foo{a=~"x(?=y)"}',
+  'foo{a!~"(?<!x)y"}',
+  'foo{a=~"(a)\\\\1"}',
+  'label_replace(foo, "a", "$1", "b", "(?!x).*")',
 ];
 
 /** Queries for `/format_query` (printer and prettifier) beyond the corpus: long ones get split. */
