@@ -50,17 +50,20 @@ export function findTopSelect(
 }
 
 /**
- * The select items (expressions, without their aliases) of each SELECT of the query's outermost
- * compound (`UNION`, `INTERSECT`, `EXCEPT`); none when it is a single SELECT.
+ * The select items (expressions, without their aliases) of each SELECT of a compound (`UNION`,
+ * `INTERSECT`, `EXCEPT`): the query's outermost one, or the one of the subquery in the brackets at
+ * `open`; none when it is a single SELECT.
  */
-export function compoundItems(q: QueryTokens): Array<Array<[number, number]>> {
+export function compoundItems(q: QueryTokens, open = -1): Array<Array<[number, number]>> {
   const { toks, parent, match } = q;
-  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
-  if (first < 0) return [];
+  const end = open < 0 ? toks.length : match[open];
+  let first = open + 1;
+  while (first < end && !(isKeyword(toks[first], "SELECT") && parent[first] === open)) first++;
+  if (first >= end) return [];
   const arms: Array<[number, number]> = [];
   let start = first;
-  for (let i = first; i <= toks.length; i++) {
-    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
+  for (let i = first; i <= end; i++) {
+    if (i < end && !(parent[i] === open && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
       continue;
     }
     arms.push([start, i]);

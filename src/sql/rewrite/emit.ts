@@ -61,7 +61,7 @@ export class Emitter {
   }
 
   /** Registers a rewrite of `[start, end)` rendered when emitted (it emits its operands itself). */
-  private addLazy(start: number, end: number, render: () => string): void {
+  addLazy(start: number, end: number, render: () => string): void {
     const list = this.lazy.get(start) ?? [];
     const entry: LazyRewrite = {
       end,

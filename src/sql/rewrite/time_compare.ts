@@ -1,66 +1,100 @@
 /**
- * A comparison of two time columns of different units (`a.ts = b.ts`, milliseconds and
- * nanoseconds; `ts IN (SELECT ts FROM …)` too) compares in the coarser unit, as DataFusion coerces it (`timeunit_coercion`): the
- * finer column's values are divided to it, truncated as arrow's cast does. SQLite would compare the
- * raw integers, which never meet.
+ * A comparison of two timestamps of different units compares in the coarser unit, as DataFusion
+ * coerces it (`timeunit_coercion`): the finer side's values are divided to it, truncated as arrow's
+ * cast does. A side is any expression typed a timestamp (`output_columns.ts`): a column (`a.ts =
+ * b.ts`, milliseconds and nanoseconds), a column ± an interval, `max(ts)`, a scalar subquery, CASE
+ * or COALESCE; and `ts [NOT] IN (SELECT …)` meets the subquery's one column (every member's, for a
+ * compound). SQLite would compare the raw integers, which never meet.
  */
-import { coarsestUnit, type TimeUnit } from "../../common/time_unit.ts";
+import { coarsestUnit, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
 import { isKeyword, isOp } from "../lexer.ts";
-import { CMP_OPS, type QueryTokens } from "../query_tokens.ts";
-import { aliasOf, findTopSelect } from "../select_list.ts";
+import { leftOperand, rightOperand } from "../operand_bounds.ts";
+import { columnRefName, itemHint, type OutputContext } from "../output_columns.ts";
+import { CMP_OPS } from "../query_tokens.ts";
+import { aliasOf, compoundItems, findTopSelect } from "../select_list.ts";
 import { unitChange } from "./casts.ts";
-import type { TimeScope } from "./context.ts";
+import { compoundTypes } from "./union_types.ts";
 
-/** A plain column reference (`col`, `rel.col`) as a comparison operand: its range and unit. */
-interface TimeOperand {
+/** A rewrite of `[start, end)` rendered when emitted (it emits its operand itself). */
+export interface LazyRewrite {
   start: number;
   end: number;
-  unit: TimeUnit;
+  render(): string;
 }
 
-/** The replacements dividing the finer column of each such comparison, by first token. */
-export function timeComparisons(
-  q: QueryTokens,
-  time: TimeScope,
+/** The unit of a timestamp-typed expression `[s, e)`, if it is one. */
+export function timestampUnit(c: OutputContext, [s, e]: [number, number]): TimeUnit | undefined {
+  if (e <= s) return undefined;
+  if (columnRefName(c.q, [s, e]) !== undefined) return c.isTsColumn(e - 1);
+  return unitOfType(itemHint(c, s, e) ?? "");
+}
+
+/** `[s, e)` rendered in `to` from `from`. */
+export function rescaled(
   emit: (a: number, b: number) => string,
-): Map<number, { end: number; text: string }> {
-  const { toks } = q;
-  const out = new Map<number, { end: number; text: string }>();
-  // an operand that is the whole side: no operator binds it to more (`x + a.ts = b.ts`)
-  const alone = (k: number) => !toks[k] || toks[k].kind !== "op" || isOp(toks[k], "(", ")", ",");
-  // `outer`: the token on the operand's other side than the comparison
-  const operand = (start: number, end: number, outer: number): TimeOperand | undefined => {
-    const unit = time.isTsColumn(end - 1);
-    return unit && alone(outer) ? { start, end, unit } : undefined;
-  };
-  const meet = (left: TimeOperand | undefined, right: TimeOperand | undefined) => {
-    if (!left || !right || left.unit === right.unit) return;
-    const unit = coarsestUnit([left.unit, right.unit]);
-    const finer = left.unit === unit ? right : left;
-    out.set(finer.start, {
-      end: finer.end,
-      text: unitChange(emit(finer.start, finer.end).trim(), finer.unit, unit),
-    });
-  };
+  [s, e]: [number, number],
+  from: TimeUnit,
+  to: TimeUnit,
+): LazyRewrite {
+  return { start: s, end: e, render: () => unitChange(`(${emit(s, e).trim()})`, from, to) };
+}
+
+/** The time column of the one-column subquery in the brackets at `open`: its items, and their units. */
+function subqueryColumn(c: OutputContext, open: number): { items: Array<[number, number]>; unit?: TimeUnit } {
+  const { toks, match } = c.q;
+  const arms = compoundItems(c.q, open);
+  if (arms.length > 0) {
+    if (arms.some((a) => a.length !== 1)) return { items: [] };
+    return { items: arms.map((a) => a[0]), unit: unitOfType(compoundTypes(c, open).types[0] ?? "") };
+  }
+  const items = findTopSelect(toks, match, open + 1, match[open])?.items ?? [];
+  if (items.length !== 1) return { items: [] };
+  const item: [number, number] = [items[0][0], aliasOf(toks, items[0][0], items[0][1]).exprEnd];
+  return { items: [item], unit: timestampUnit(c, item) };
+}
+
+/**
+ * The rewrites dividing the finer side of each comparison of timestamps of different units, and the
+ * brackets of the IN subqueries whose members they rescale (the nested compounds leave them).
+ */
+export function timeComparisons(
+  c: OutputContext,
+  emit: (a: number, b: number) => string,
+): { rewrites: LazyRewrite[]; inSubqueries: Set<number> } {
+  const { toks } = c.q;
+  const rewrites: LazyRewrite[] = [];
+  const inSubqueries = new Set<number>();
   for (let k = 1; k < toks.length - 1; k++) {
     const compares = isOp(toks[k], ...CMP_OPS);
-    // `ts [NOT] IN (SELECT ts FROM …)`: the subquery's one column meets the operand
     const inSubquery = isKeyword(toks[k], "IN") && isOp(toks[k + 1], "(") &&
-      isKeyword(toks[k + 2], "SELECT");
+      isKeyword(toks[k + 2], "SELECT", "WITH");
     if (!compares && !inSubquery) continue;
-    const opStart = inSubquery && isKeyword(toks[k - 1], "NOT") ? k - 1 : k;
-    const leftStart = isOp(toks[opStart - 2], ".") ? opStart - 3 : opStart - 1;
-    const left = operand(leftStart, opStart, leftStart - 1);
+    const left = leftOperand(c.q, inSubquery && isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
+    const leftUnit = timestampUnit(c, left);
+    if (!leftUnit) continue;
     if (compares) {
-      const rightEnd = isOp(toks[k + 2], ".") ? k + 4 : k + 2;
-      meet(left, operand(k + 1, rightEnd, rightEnd));
+      const right = rightOperand(c.q, k + 1);
+      const rightUnit = timestampUnit(c, right);
+      if (!rightUnit || rightUnit === leftUnit) continue;
+      const unit = coarsestUnit([leftUnit, rightUnit]);
+      rewrites.push(
+        leftUnit === unit ? rescaled(emit, right, rightUnit, unit) : rescaled(emit, left, leftUnit, unit),
+      );
       continue;
     }
-    const items = findTopSelect(toks, q.match, k + 2, q.match[k + 1])?.items ?? [];
-    if (items.length !== 1) continue;
-    const [s, e] = items[0];
-    const end = aliasOf(toks, s, e).exprEnd;
-    if (end - s === 1 || (end - s === 3 && isOp(toks[s + 1], "."))) meet(left, operand(s, end, end));
+    const sub = subqueryColumn(c, k + 1);
+    if (!sub.unit || sub.unit === leftUnit) continue;
+    const unit = coarsestUnit([leftUnit, sub.unit]);
+    if (unit !== leftUnit) {
+      rewrites.push(rescaled(emit, left, leftUnit, unit));
+      continue;
+    }
+    // each member's column straight to the outer unit (the compound's own would divide twice)
+    inSubqueries.add(k + 1);
+    for (const item of sub.items) {
+      const from = timestampUnit(c, item);
+      if (from && from !== unit) rewrites.push(rescaled(emit, item, from, unit));
+    }
   }
-  return out;
+  return { rewrites, inSubqueries };
 }

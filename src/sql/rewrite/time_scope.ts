@@ -1,7 +1,10 @@
 /**
- * The unit time values take in each expression segment: a segment (a comparison, a select item, a
- * function argument list…) works in the unit of the first time column it names, so literals and
- * time functions meeting that column become integers in its unit.
+ * The unit time values take in each expression segment: a segment (a comparison's side, a select
+ * item, a function argument list…) works in the unit of the first time column it names (or of the
+ * scalar subquery it holds, `(SELECT max(ts) …) - INTERVAL '1 minute'`), so literals and time
+ * functions meeting that column become integers in its unit. The two sides of a comparison are two
+ * segments, each in its own unit (`a.ts > b.ts - INTERVAL '1 minute'`, milliseconds and
+ * nanoseconds: the interval is b's nanoseconds); a side naming no time takes the other side's unit.
  */
 import type { DataType } from "../../common/rows.ts";
 import type { TimeUnit } from "../../common/time_unit.ts";
@@ -25,6 +28,7 @@ export function timeScope(
   tables: readonly Relation[],
   colTypes: Map<string, DataType>,
   scoped: ScopedColumnType,
+  scalarUnit?: (open: number) => TimeUnit | undefined,
 ): TimeScope {
   const { toks, parent, lower } = q;
   const tsCols = new Map<string, TimeUnit>();
@@ -43,27 +47,45 @@ export function timeScope(
     if (type !== undefined) return isTimestampType(type) ? unitOf(type) : undefined;
     return tsCols.get(lower(t));
   };
-  const { segOf, betweenAnd } = segments(toks);
-  const segUnit = new Map<number, TimeUnit>();
-  for (let i = 0; i < toks.length; i++) {
-    const u = isTsColumn(i);
-    if (u && !segUnit.has(segOf[i])) segUnit.set(segOf[i], u);
-  }
-  // a segment whose time comes from a function (`now() - INTERVAL '1 day' > '2020-01-01'`) works in
-  // the default unit, so its time literals are read as times too (text would compare above any number)
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    if (segUnit.has(segOf[i]) || t.kind !== "ident" || !TIME_RESULT_FUNCS.has(lower(t))) continue;
-    if (isOp(toks[i + 1], "(") || NOW_NAMES.has(lower(t))) segUnit.set(segOf[i], env.defaultUnit ?? "ms");
-  }
+  const { segOf, betweenAnd, siblings } = segments(toks);
+  // resolved on first use: a scalar subquery's type reads the scope's column types (and units)
+  let resolved: Map<number, TimeUnit> | undefined;
+  const segUnits = (): Map<number, TimeUnit> => {
+    if (resolved) return resolved;
+    const segUnit = resolved = new Map<number, TimeUnit>();
+    const claim = (i: number, u: TimeUnit | undefined) => u && !segUnit.has(segOf[i]) && segUnit.set(segOf[i], u);
+    for (let i = 0; i < toks.length; i++) claim(i, isTsColumn(i));
+    for (let i = 0; i < toks.length; i++) {
+      const scalar = isOp(toks[i], "(") && isKeyword(toks[i + 1], "SELECT", "WITH") &&
+        !isKeyword(toks[i - 1], "IN", "EXISTS", "ANY", "ALL", "SOME");
+      if (scalar && !segUnit.has(segOf[i])) claim(i, scalarUnit?.(i));
+    }
+    const shareAcross = () => {
+      for (const [l, r] of siblings) {
+        const u = segUnit.get(l) ?? segUnit.get(r);
+        if (u && !segUnit.has(l)) segUnit.set(l, u);
+        if (u && !segUnit.has(r)) segUnit.set(r, u);
+      }
+    };
+    shareAcross();
+    // a segment whose time comes from a function (`now() - INTERVAL '1 day' > '2020-01-01'`) works in
+    // the default unit, so its time literals are read as times too (text would compare above any number)
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i];
+      if (segUnit.has(segOf[i]) || t.kind !== "ident" || !TIME_RESULT_FUNCS.has(lower(t))) continue;
+      if (isOp(toks[i + 1], "(") || NOW_NAMES.has(lower(t))) segUnit.set(segOf[i], env.defaultUnit ?? "ms");
+    }
+    shareAcross();
+    return segUnit;
+  };
   return {
     colTypes,
     columnTypeAt: (i) => scoped(i) ?? colTypes.get(lower(toks[i])),
     isTsColumn,
-    hasTimeColumn: (i) => segUnit.has(segOf[i]),
-    unitAt: (i) => segUnit.get(segOf[i]) ?? env.defaultUnit ?? "ms",
+    hasTimeColumn: (i) => segUnits().has(segOf[i]),
+    unitAt: (i) => segUnits().get(segOf[i]) ?? env.defaultUnit ?? "ms",
     isTimeComparison: (i) => {
-      if (!segUnit.has(segOf[i])) return false;
+      if (!segUnits().has(segOf[i])) return false;
       const prev = toks[i - 1], next = toks[i + 1];
       if (isOp(prev, ...CMP_OPS) || isOp(next, ...CMP_OPS) || isKeyword(prev, "BETWEEN")) return true;
       if (isKeyword(prev, "AND") && betweenAnd[i - 1]) return true;
@@ -80,37 +102,47 @@ export function timeScope(
 }
 
 /**
- * The segment number of each token (separator keywords, subqueries and top-level or subquery
- * commas start a new one), and which ANDs belong to a BETWEEN (they start none).
+ * The segment number of each token (separator keywords, comparison operators, subqueries and
+ * top-level or subquery commas start a new one; the tokens after a subquery continue the segment
+ * before it), which ANDs belong to a BETWEEN (they start none), and the two sides of each comparison.
  */
-function segments(toks: Token[]): { segOf: number[]; betweenAnd: boolean[] } {
+function segments(toks: Token[]): { segOf: number[]; betweenAnd: boolean[]; siblings: Array<[number, number]> } {
   const n = toks.length;
   const segOf = new Array<number>(n).fill(0);
   const betweenAnd = new Array<boolean>(n).fill(false);
-  let seg = 0;
-  const kinds: boolean[] = [];
+  const siblings: Array<[number, number]> = [];
+  let seg = 0, count = 0;
+  const kinds: Array<{ sub: boolean; resume: number }> = [];
   let betweenDepth = -1;
   for (let i = 0; i < n; i++) {
     const t = toks[i];
     if (isOp(t, "(")) {
       const sub = isKeyword(toks[i + 1], "SELECT", "WITH", "VALUES");
-      kinds.push(sub);
-      if (sub) seg++;
+      kinds.push({ sub, resume: seg });
+      segOf[i] = seg;
+      if (sub) seg = ++count;
+      continue;
     } else if (isOp(t, ")")) {
-      if (kinds.pop()) seg++;
+      const kind = kinds.pop();
+      if (kind?.sub) seg = kind.resume;
     } else if (t.kind === "ident" && SEPARATORS.has(t.text.toUpperCase())) {
       // the FROM of `extract(epoch FROM ts)`, `substring(s FROM 2)`, `trim(x FROM s)` is an argument's
-      if (isKeyword(t, "FROM") && kinds.length > 0 && !kinds[kinds.length - 1]) {
+      if (isKeyword(t, "FROM") && kinds.length > 0 && !kinds[kinds.length - 1].sub) {
         segOf[i] = seg;
         continue;
       }
       if (isKeyword(t, "AND") && betweenDepth === kinds.length) {
         betweenAnd[i] = true;
         betweenDepth = -1;
-      } else seg++;
+      } else seg = ++count;
     } else if (isKeyword(t, "BETWEEN")) betweenDepth = kinds.length;
-    else if (isOp(t, ",") && (kinds.length === 0 || kinds[kinds.length - 1])) seg++;
+    else if (isOp(t, ",") && (kinds.length === 0 || kinds[kinds.length - 1].sub)) seg = ++count;
+    else if (isOp(t, ...CMP_OPS)) {
+      const left = seg;
+      seg = ++count;
+      siblings.push([left, seg]);
+    }
     segOf[i] = seg;
   }
-  return { segOf, betweenAnd };
+  return { segOf, betweenAnd, siblings };
 }
