@@ -235,7 +235,7 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
     return "UInt64";
   }
-  if (!isWholeCall) return undefined;
+  if (!isWholeCall) return windowCallType(c, s, e);
   if (name === "date_add" || name === "date_sub") {
     const first = args(s + 1)[0];
     return first && isDateArg(c.q, columnTypeAt, first) ? "Date" : timestampType(unitAt(s));
@@ -272,6 +272,27 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
     return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
   }
   return undefined;
+}
+
+/**
+ * The type of a whole window call `fn(…) OVER (…)`: the call's as an aggregate (`max(ts) OVER (…)`
+ * is the timestamp, `count(*) OVER ()` Int64), and lag, lead and nth_value answer their value's type.
+ */
+function windowCallType(c: OutputContext, s: number, e: number): ResultType | undefined {
+  const { toks, match } = c.q;
+  if (toks[s]?.kind !== "ident" || !isOp(toks[s + 1], "(") || !isWindowCall(c.q, s + 1)) return undefined;
+  const close = match[s + 1];
+  let over = close + 1;
+  while (over < e && !isKeyword(toks[over], "OVER")) {
+    over = isOp(toks[over], "(") ? match[over] + 1 : over + 1;
+  }
+  const end = isOp(toks[over + 1], "(") ? match[over + 1] + 1 : over + 2;
+  if (end !== e) return undefined;
+  if (["lag", "lead", "nth_value"].includes(toks[s].text.toLowerCase())) {
+    const first = c.q.args(s + 1)[0];
+    return first && selectItemType(c, first[0], first[1]);
+  }
+  return itemHint(c, s, close + 1);
 }
 
 /** DataFusion's `date_part`/`extract` type: Float64 for the epoch, Int32 for every other field. */

@@ -39,7 +39,8 @@ export function nestedCompoundCasts(
       out.push({
         start: s,
         end: cast.end,
-        render: () => cast.sql(emit(s, cast.end).trim()) + (named ? ` AS ${quoteIdent(toks[cast.end - 1].value)}` : ""),
+        render: () =>
+          cast.sql(emit(s, cast.end).trim()) + (named ? ` AS ${quoteIdent(toks[cast.end - 1].value)}` : ""),
       });
     }
   }

@@ -53,7 +53,8 @@ export function timeScope(
   const segUnits = (): Map<number, TimeUnit> => {
     if (resolved) return resolved;
     const segUnit = resolved = new Map<number, TimeUnit>();
-    const claim = (i: number, u: TimeUnit | undefined) => u && !segUnit.has(segOf[i]) && segUnit.set(segOf[i], u);
+    const claim = (i: number, u: TimeUnit | undefined) =>
+      u && !segUnit.has(segOf[i]) && segUnit.set(segOf[i], u);
     for (let i = 0; i < toks.length; i++) claim(i, isTsColumn(i));
     for (let i = 0; i < toks.length; i++) {
       const scalar = isOp(toks[i], "(") && isKeyword(toks[i + 1], "SELECT", "WITH") &&
@@ -106,7 +107,9 @@ export function timeScope(
  * top-level or subquery commas start a new one; the tokens after a subquery continue the segment
  * before it), which ANDs belong to a BETWEEN (they start none), and the two sides of each comparison.
  */
-function segments(toks: Token[]): { segOf: number[]; betweenAnd: boolean[]; siblings: Array<[number, number]> } {
+function segments(
+  toks: Token[],
+): { segOf: number[]; betweenAnd: boolean[]; siblings: Array<[number, number]> } {
   const n = toks.length;
   const segOf = new Array<number>(n).fill(0);
   const betweenAnd = new Array<boolean>(n).fill(false);

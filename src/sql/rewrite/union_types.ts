@@ -37,7 +37,9 @@ export function compoundTypes(c: OutputContext, open = -1): CompoundTypes {
   const none: CompoundTypes = { types: [], casts: new Map() };
   const arms = compoundItems(c.q, open);
   if (arms.length === 0 || arms.some((items) => items.some(([, e]) => isOp(toks[e - 1], "*")))) return none;
-  const typed = arms.map((items) => items.map(([s, e]) => literalType(c.q, [s, e]) ?? selectItemType(c, s, e)));
+  const typed = arms.map((items) =>
+    items.map(([s, e]) => literalType(c.q, [s, e]) ?? selectItemType(c, s, e))
+  );
   const types = arms[0].map((_, col) => commonType(typed.map((items) => items[col])));
   const casts: CompoundTypes["casts"] = new Map();
   arms.forEach((items, arm) =>
