@@ -117,6 +117,20 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [["a"]],
   },
   {
+    name: "BETWEEN bounds of another unit (scalar subqueries over milliseconds)",
+    sql: "SELECT k FROM ns_t WHERE ts BETWEEN (SELECT min(ts) FROM ms_t) AND (SELECT max(ts) FROM ms_t) " +
+      "ORDER BY k",
+    schema: [["k", "String"]],
+    rows: [["a"], ["b"]],
+  },
+  {
+    name: "and NOT BETWEEN a column shifted by an interval in its own unit",
+    sql: "SELECT a.k FROM ms_t a JOIN ns_t b ON b.k = 'n' " +
+      "WHERE a.ts NOT BETWEEN b.ts - INTERVAL '58 seconds' AND b.ts ORDER BY a.k",
+    schema: [["k", "String"]],
+    rows: [["a"]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],

@@ -3,8 +3,8 @@
  * coerces it (`timeunit_coercion`): the finer side's values are divided to it, truncated as arrow's
  * cast does. A side is any expression typed a timestamp (`output_columns.ts`): a column (`a.ts =
  * b.ts`, milliseconds and nanoseconds), a column ± an interval, `max(ts)`, a scalar subquery, CASE
- * or COALESCE; and `ts [NOT] IN (SELECT …)` meets the subquery's one column (every member's, for a
- * compound). SQLite would compare the raw integers, which never meet.
+ * or COALESCE; `ts [NOT] IN (SELECT …)` meets the subquery's one column (every member's, for a
+ * compound), and BETWEEN its bounds. SQLite would compare the raw integers, which never meet.
  */
 import { coarsestUnit, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
 import { isKeyword, isOp } from "../lexer.ts";
@@ -65,6 +65,10 @@ export function timeComparisons(
   const rewrites: LazyRewrite[] = [];
   const inSubqueries = new Set<number>();
   for (let k = 1; k < toks.length - 1; k++) {
+    if (isKeyword(toks[k], "BETWEEN")) {
+      rewrites.push(...betweenBounds(c, emit, k));
+      continue;
+    }
     const compares = isOp(toks[k], ...CMP_OPS);
     const inSubquery = isKeyword(toks[k], "IN") && isOp(toks[k + 1], "(") &&
       isKeyword(toks[k + 2], "SELECT", "WITH");
@@ -97,4 +101,24 @@ export function timeComparisons(
     }
   }
   return { rewrites, inSubqueries };
+}
+
+/**
+ * `x [NOT] BETWEEN lo AND hi` of timestamps of different units: DataFusion compares `x` with each
+ * bound; here all three meet in the coarsest (the same unless the two bounds differ in unit too).
+ */
+function betweenBounds(c: OutputContext, emit: (a: number, b: number) => string, k: number): LazyRewrite[] {
+  const { toks } = c.q;
+  const x = leftOperand(c.q, isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
+  const lo = rightOperand(c.q, k + 1);
+  if (!isKeyword(toks[lo[1]], "AND")) return [];
+  const operands = [x, lo, rightOperand(c.q, lo[1] + 1)];
+  const units = operands.map((o) => timestampUnit(c, o));
+  const known = units.filter((u): u is TimeUnit => u !== undefined);
+  if (known.length < 2 || known.every((u) => u === known[0])) return [];
+  const unit = coarsestUnit(known);
+  return operands.flatMap((o, i) => {
+    const from = units[i];
+    return from && from !== unit ? [rescaled(emit, o, from, unit)] : [];
+  });
 }

@@ -4,7 +4,8 @@
  * scalar subquery it holds, `(SELECT max(ts) …) - INTERVAL '1 minute'`), so literals and time
  * functions meeting that column become integers in its unit. The two sides of a comparison are two
  * segments, each in its own unit (`a.ts > b.ts - INTERVAL '1 minute'`, milliseconds and
- * nanoseconds: the interval is b's nanoseconds); a side naming no time takes the other side's unit.
+ * nanoseconds: the interval is b's nanoseconds), as are BETWEEN's three operands; a side naming no
+ * time takes the other side's unit.
  */
 import type { DataType } from "../../common/rows.ts";
 import type { TimeUnit } from "../../common/time_unit.ts";
@@ -137,9 +138,14 @@ function segments(
       if (isKeyword(t, "AND") && betweenDepth === kinds.length) {
         betweenAnd[i] = true;
         betweenDepth = -1;
+        siblings.push([seg, ++count]);
+        seg = count;
       } else seg = ++count;
-    } else if (isKeyword(t, "BETWEEN")) betweenDepth = kinds.length;
-    else if (isOp(t, ",") && (kinds.length === 0 || kinds[kinds.length - 1].sub)) seg = ++count;
+    } else if (isKeyword(t, "BETWEEN")) {
+      betweenDepth = kinds.length;
+      siblings.push([seg, ++count]);
+      seg = count;
+    } else if (isOp(t, ",") && (kinds.length === 0 || kinds[kinds.length - 1].sub)) seg = ++count;
     else if (isOp(t, ...CMP_OPS)) {
       const left = seg;
       seg = ++count;
