@@ -28,6 +28,20 @@ const NESTED: SqlCase[] = [
     rows: [["a"], ["b"], ["m"]],
   },
   {
+    name: "a quantified comparison with a subquery of another unit",
+    sql: "SELECT k FROM ms_t WHERE ts > ANY (SELECT ts FROM ns_t WHERE k = 'b') ORDER BY k",
+    schema: [["k", "String"]],
+    rows: [["m"]],
+  },
+  {
+    name: "and with a UNION of two finer units",
+    sql:
+      "SELECT k FROM s_t WHERE ts >= ALL (SELECT ts FROM ns_t WHERE k <> 'n' UNION ALL SELECT ts FROM ms_t " +
+      "WHERE k <> 'm') ORDER BY k",
+    schema: [["k", "String"]],
+    rows: [["s"]],
+  },
+  {
     name: "a UNION ALL as a scalar subquery answers the common unit",
     sql: "SELECT k, (SELECT ts FROM ns_t WHERE k = 'b' UNION ALL SELECT ts FROM ms_t WHERE k = 'z') AS m " +
       "FROM ms_t WHERE k = 'a'",

@@ -4,7 +4,7 @@
  * cast does. A side is any expression typed a timestamp (`output_columns.ts`): a column (`a.ts =
  * b.ts`, milliseconds and nanoseconds), a column ± an interval, `max(ts)`, a scalar subquery, CASE
  * or COALESCE; `ts [NOT] IN (SELECT …)` meets the subquery's one column (every member's, for a
- * compound), and BETWEEN its bounds. SQLite would compare the raw integers, which never meet.
+ * compound; `ts > ANY (SELECT …)` too), and BETWEEN its bounds. SQLite would compare the raw integers, which never meet.
  */
 import { coarsestUnit, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
 import { isKeyword, isOp } from "../lexer.ts";
@@ -76,7 +76,10 @@ export function timeComparisons(
     const left = leftOperand(c.q, inSubquery && isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
     const leftUnit = timestampUnit(c, left);
     if (!leftUnit) continue;
-    if (compares) {
+    // `ts > ANY (SELECT …)` meets the subquery's column as IN does
+    const quantified = compares && isKeyword(toks[k + 1], "ANY", "ALL", "SOME") && isOp(toks[k + 2], "(") &&
+      isKeyword(toks[k + 3], "SELECT", "WITH");
+    if (compares && !quantified) {
       const right = rightOperand(c.q, k + 1);
       const rightUnit = timestampUnit(c, right);
       if (!rightUnit || rightUnit === leftUnit) continue;
@@ -86,7 +89,8 @@ export function timeComparisons(
       );
       continue;
     }
-    const sub = subqueryColumn(c, k + 1);
+    const open = quantified ? k + 2 : k + 1;
+    const sub = subqueryColumn(c, open);
     if (!sub.unit || sub.unit === leftUnit) continue;
     const unit = coarsestUnit([leftUnit, sub.unit]);
     if (unit !== leftUnit) {
@@ -94,7 +98,7 @@ export function timeComparisons(
       continue;
     }
     // each member's column straight to the outer unit (the compound's own would divide twice)
-    inSubqueries.add(k + 1);
+    inSubqueries.add(open);
     for (const item of sub.items) {
       const from = timestampUnit(c, item);
       if (from && from !== unit) rewrites.push(rescaled(emit, item, from, unit));
