@@ -145,6 +145,14 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [["a"]],
   },
   {
+    name: "a literal's cast and arrow_cast meet the column in its own unit",
+    sql: "SELECT k FROM ns_t WHERE ts > '2024-01-01'::timestamp + INTERVAL '1 second' AND " +
+      "ts > arrow_cast(1704067201000, 'Timestamp(Millisecond, None)') AND ts > CAST('2024-01-01' AS TIMESTAMP(0)) " +
+      "ORDER BY k",
+    schema: [["k", "String"]],
+    rows: [["b"], ["n"]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],

@@ -22,11 +22,26 @@ export interface LazyRewrite {
   render(): string;
 }
 
-/** The unit of a timestamp-typed expression `[s, e)`, if it is one. */
+/**
+ * The unit a timestamp-typed expression `[s, e)` is rendered in, if it is one: its type's, but a
+ * time value naming no time column (a literal's cast, now()) and a cast inside an expression are
+ * rendered in their segment's unit (`casts.ts`), which a comparison's sides share unless each
+ * names its own time column.
+ */
 export function timestampUnit(c: OutputContext, [s, e]: [number, number]): TimeUnit | undefined {
+  const { toks, match } = c.q;
   if (e <= s) return undefined;
   if (columnRefName(c.q, [s, e]) !== undefined) return c.isTsColumn(e - 1);
-  return unitOfType(itemHint(c, s, e) ?? "");
+  const unit = unitOfType(itemHint(c, s, e) ?? "");
+  if (!unit) return undefined;
+  let own = false;
+  for (let k = s; k < e && !own; k++) {
+    own = c.isTsColumn(k) !== undefined || (isOp(toks[k], "(") && isKeyword(toks[k + 1], "SELECT", "WITH"));
+  }
+  const cast = toks[s].kind === "ident" &&
+    ["cast", "try_cast", "arrow_cast"].includes(toks[s].text.toLowerCase()) &&
+    match[s + 1] === e - 1;
+  return own && !cast ? unit : c.unitAt(s);
 }
 
 /** `[s, e)` rendered in `to` from `from`. */
