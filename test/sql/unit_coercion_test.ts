@@ -153,6 +153,14 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [["b"], ["n"]],
   },
   {
+    name: "a time function reads its own argument's unit inside an expression over another unit",
+    sql:
+      "SELECT greatest(a.ts, date_trunc('minute', b.ts)) AS g, to_unixtime(a.ts) - to_unixtime(b.ts) AS d " +
+      "FROM ms_t a JOIN ns_t b ON a.k = b.k ORDER BY g",
+    schema: [["g", "TimestampMillisecond"], ["d", "Int64"]],
+    rows: [[T0_MS, 0], [T0_MS + 2000, 0]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],

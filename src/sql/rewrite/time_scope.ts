@@ -4,8 +4,9 @@
  * scalar subquery it holds, `(SELECT max(ts) …) - INTERVAL '1 minute'`), so literals and time
  * functions meeting that column become integers in its unit. The two sides of a comparison are two
  * segments, each in its own unit (`a.ts > b.ts - INTERVAL '1 minute'`, milliseconds and
- * nanoseconds: the interval is b's nanoseconds), as are BETWEEN's three operands; a side naming no
- * time takes the other side's unit.
+ * nanoseconds: the interval is b's nanoseconds), as are BETWEEN's three operands, and so is a call
+ * (`date_trunc('minute', b.ts)` is b's nanoseconds inside an expression over milliseconds). A segment
+ * naming no time takes the unit of the one it is linked to (the other side, the call's surroundings).
  */
 import type { DataType } from "../../common/rows.ts";
 import type { TimeUnit } from "../../common/time_unit.ts";
@@ -48,7 +49,7 @@ export function timeScope(
     if (type !== undefined) return isTimestampType(type) ? unitOf(type) : undefined;
     return tsCols.get(lower(t));
   };
-  const { segOf, betweenAnd, siblings } = segments(toks);
+  const { segOf, betweenAnd, links } = segments(toks);
   // resolved on first use: a scalar subquery's type reads the scope's column types (and units)
   let resolved: Map<number, TimeUnit> | undefined;
   const segUnits = (): Map<number, TimeUnit> => {
@@ -62,11 +63,16 @@ export function timeScope(
         !isKeyword(toks[i - 1], "IN", "EXISTS", "ANY", "ALL", "SOME");
       if (scalar && !segUnit.has(segOf[i])) claim(i, scalarUnit?.(i));
     }
+    // until no segment is left that a linked one can give its unit
     const shareAcross = () => {
-      for (const [l, r] of siblings) {
-        const u = segUnit.get(l) ?? segUnit.get(r);
-        if (u && !segUnit.has(l)) segUnit.set(l, u);
-        if (u && !segUnit.has(r)) segUnit.set(r, u);
+      for (let changed = true; changed;) {
+        changed = false;
+        for (const [l, r] of links) {
+          const u = segUnit.get(l) ?? segUnit.get(r);
+          if (!u || (segUnit.has(l) && segUnit.has(r))) continue;
+          segUnit.set(l, u).set(r, u);
+          changed = true;
+        }
       }
     };
     shareAcross();
@@ -104,31 +110,47 @@ export function timeScope(
 }
 
 /**
- * The segment number of each token (separator keywords, comparison operators, subqueries and
- * top-level or subquery commas start a new one; the tokens after a subquery continue the segment
- * before it), which ANDs belong to a BETWEEN (they start none), and the two sides of each comparison.
+ * The segment number of each token (separator keywords, comparison operators, subqueries, calls and
+ * top-level or subquery commas start a new one; the tokens after a subquery or a call continue the
+ * segment before it), which ANDs belong to a BETWEEN (they start none), and the pairs of segments
+ * linked (a comparison's sides, BETWEEN's operands, a call and its surroundings).
  */
 function segments(
   toks: Token[],
-): { segOf: number[]; betweenAnd: boolean[]; siblings: Array<[number, number]> } {
+): { segOf: number[]; betweenAnd: boolean[]; links: Array<[number, number]> } {
   const n = toks.length;
   const segOf = new Array<number>(n).fill(0);
   const betweenAnd = new Array<boolean>(n).fill(false);
-  const siblings: Array<[number, number]> = [];
+  const links: Array<[number, number]> = [];
   let seg = 0, count = 0;
   const kinds: Array<{ sub: boolean; resume: number }> = [];
   let betweenDepth = -1;
+  // the segment around the call whose name was the last token
+  let callOf: number | undefined;
   for (let i = 0; i < n; i++) {
     const t = toks[i];
     if (isOp(t, "(")) {
       const sub = isKeyword(toks[i + 1], "SELECT", "WITH", "VALUES");
-      kinds.push({ sub, resume: seg });
-      segOf[i] = seg;
-      if (sub) seg = ++count;
+      // a subquery's or call's segment ends with its bracket (a plain bracket's goes on)
+      kinds.push({ sub, resume: sub || callOf !== undefined ? callOf ?? seg : -1 });
+      if (!sub) segOf[i] = seg;
+      else {
+        segOf[i] = callOf ?? seg;
+        seg = ++count;
+      }
+      callOf = undefined;
       continue;
     } else if (isOp(t, ")")) {
-      const kind = kinds.pop();
-      if (kind?.sub) seg = kind.resume;
+      const resume = kinds.pop()?.resume ?? -1;
+      if (resume >= 0) seg = resume;
+    } else if (
+      t.kind === "ident" && isOp(toks[i + 1], "(") && !isKeyword(toks[i + 2], "SELECT", "WITH", "VALUES")
+    ) {
+      // a call is a segment of its own (`greatest(a.ts, date_trunc('minute', b.ts))`: the ns column's
+      // date_trunc is nanoseconds); one naming no time column takes the unit around it
+      callOf = seg;
+      seg = ++count;
+      links.push([callOf, seg]);
     } else if (t.kind === "ident" && SEPARATORS.has(t.text.toUpperCase())) {
       // the FROM of `extract(epoch FROM ts)`, `substring(s FROM 2)`, `trim(x FROM s)` is an argument's
       if (isKeyword(t, "FROM") && kinds.length > 0 && !kinds[kinds.length - 1].sub) {
@@ -138,20 +160,20 @@ function segments(
       if (isKeyword(t, "AND") && betweenDepth === kinds.length) {
         betweenAnd[i] = true;
         betweenDepth = -1;
-        siblings.push([seg, ++count]);
+        links.push([seg, ++count]);
         seg = count;
       } else seg = ++count;
     } else if (isKeyword(t, "BETWEEN")) {
       betweenDepth = kinds.length;
-      siblings.push([seg, ++count]);
+      links.push([seg, ++count]);
       seg = count;
     } else if (isOp(t, ",") && (kinds.length === 0 || kinds[kinds.length - 1].sub)) seg = ++count;
     else if (isOp(t, ...CMP_OPS)) {
       const left = seg;
       seg = ++count;
-      siblings.push([left, seg]);
+      links.push([left, seg]);
     }
     segOf[i] = seg;
   }
-  return { segOf, betweenAnd, siblings };
+  return { segOf, betweenAnd, links };
 }
