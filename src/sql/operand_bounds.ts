@@ -54,10 +54,14 @@ function caseStart(q: QueryTokens, k: number): number {
   return -1;
 }
 
-/** Whether token `k` ends a comparison's operand (a word, bracket or operator it cannot hold). */
-function stops(q: QueryTokens, k: number): boolean {
+/**
+ * Whether token `k` ends a comparison's operand (a word, bracket or operator it cannot hold); with
+ * `terms`, a sum's term (a binary `+` or `-` too).
+ */
+function stops(q: QueryTokens, k: number, terms: boolean): boolean {
   const t = q.toks[k];
   if (!t || isOp(t, ",", ";", ...CMP_OPS)) return true;
+  if (terms && k > 0 && isOp(t, "+", "-") && isOperandEnd(q.toks[k - 1])) return true;
   return t.kind === "ident" && STOP_WORDS.has(t.text.toUpperCase());
 }
 
@@ -68,20 +72,21 @@ export function leftOperand(q: QueryTokens, op: number): [number, number] {
   while (j >= 0 && !isOp(toks[j], "(")) {
     if (isOp(toks[j], ")")) j = match[j] - 1;
     else if (isKeyword(toks[j], "END") && caseStart(q, j) >= 0) j = caseStart(q, j) - 1;
-    else if (stops(q, j)) break;
+    else if (stops(q, j, false)) break;
     else j--;
   }
   return [j + 1, op];
 }
 
-/** The operand right of the operator ending before `from`, `[from, end)`. */
-export function rightOperand(q: QueryTokens, from: number): [number, number] {
+/** The operand right of the operator ending before `from`, `[from, end)` (with `terms`, the term). */
+export function rightOperand(q: QueryTokens, from: number, terms = false): [number, number] {
   const { toks, match } = q;
   let j = from;
   while (j < toks.length && !isOp(toks[j], ")")) {
     if (isOp(toks[j], "(")) j = match[j] + 1;
     else if (isKeyword(toks[j], "CASE") && caseEnd(q, j) >= 0) j = caseEnd(q, j) + 1;
-    else if (stops(q, j)) break;
+    else if (j > from && stops(q, j, terms)) break;
+    else if (j === from && stops(q, j, false)) break;
     else j++;
   }
   return [from, j];

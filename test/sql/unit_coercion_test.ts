@@ -161,6 +161,11 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [[T0_MS, 0], [T0_MS + 2000, 0]],
   },
   {
+    name: "the difference of two instants of different units is in the coarser",
+    sql: "SELECT a.ts - b.ts AS d FROM ms_t a, ns_t b WHERE a.k = 'm' AND b.k = 'b'",
+    rows: [[3000]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],

@@ -10,7 +10,7 @@ import { coarsestUnit, type TimeUnit, unitOfType } from "../../common/time_unit.
 import { isKeyword, isOp } from "../lexer.ts";
 import { leftOperand, rightOperand } from "../operand_bounds.ts";
 import { columnRefName, itemHint, type OutputContext } from "../output_columns.ts";
-import { CMP_OPS } from "../query_tokens.ts";
+import { CMP_OPS, isOperandEnd } from "../query_tokens.ts";
 import { aliasOf, compoundItems, findTopSelect } from "../select_list.ts";
 import { unitChange } from "./casts.ts";
 import { compoundTypes } from "./union_types.ts";
@@ -80,6 +80,12 @@ export function timeComparisons(
   const rewrites: LazyRewrite[] = [];
   const inSubqueries = new Set<number>();
   for (let k = 1; k < toks.length - 1; k++) {
+    if (isOp(toks[k], "-") && isOperandEnd(toks[k - 1])) {
+      // `a.ts - b.ts`: the difference of two instants, in the coarser unit
+      const sides = meet(c, emit, [leftOperand(c.q, k), rightOperand(c.q, k + 1, true)]);
+      rewrites.push(...sides);
+      continue;
+    }
     if (isKeyword(toks[k], "BETWEEN")) {
       rewrites.push(...betweenBounds(c, emit, k));
       continue;
@@ -131,7 +137,15 @@ function betweenBounds(c: OutputContext, emit: (a: number, b: number) => string,
   const x = leftOperand(c.q, isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
   const lo = rightOperand(c.q, k + 1);
   if (!isKeyword(toks[lo[1]], "AND")) return [];
-  const operands = [x, lo, rightOperand(c.q, lo[1] + 1)];
+  return meet(c, emit, [x, lo, rightOperand(c.q, lo[1] + 1)]);
+}
+
+/** The rescales bringing the timestamp `operands` of different units to the coarsest. */
+function meet(
+  c: OutputContext,
+  emit: (a: number, b: number) => string,
+  operands: Array<[number, number]>,
+): LazyRewrite[] {
   const units = operands.map((o) => timestampUnit(c, o));
   const known = units.filter((u): u is TimeUnit => u !== undefined);
   if (known.length < 2 || known.every((u) => u === known[0])) return [];
