@@ -37,6 +37,8 @@ export interface OutputContext {
   unitAt(i: number): TimeUnit;
   /** Types of the columns of views in scope, by lowercased name (computed ones have no declared type). */
   viewTypes?: Map<string, DataType>;
+  /** Whether `[s, e)` is an item of a subquery's SELECT (a cast there renders in its own unit). */
+  isSubqueryItem?(s: number, e: number): boolean;
   /** The common types of the compound in the brackets at `open` (none when it is one SELECT). */
   compoundTypesAt?(open: number): Array<DataType | undefined>;
 }

@@ -19,7 +19,7 @@ import { unitOfType } from "../common/time_unit.ts";
 import { nestedCompoundCasts } from "./rewrite/nested_compounds.ts";
 import { branchUnits } from "./rewrite/branch_units.ts";
 import { originalText, QueryTokens } from "./query_tokens.ts";
-import { aliasOf, findTopSelect } from "./select_list.ts";
+import { aliasOf, findTopSelect, subqueryItems } from "./select_list.ts";
 import { Cursor } from "./cursor.ts";
 import { expandArrayBrackets } from "./array_brackets.ts";
 import type { InfoSchemaUse } from "./catalog_view.ts";
@@ -93,6 +93,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   inlineDerivedTables(q, refs, views, inner, planned.unplanned, planned.spans, rewriteQuery);
   const scoped = scopedColumnTypes(q, refs.sources, (s) => views.columnsOf.get(s.cte ?? s.at));
   const colTypes = columnTypes(refs, views.relations);
+  let subItems: Map<number, number> | undefined;
   // a scalar subquery's unit (a segment's when it names no time column) is its output type's
   const typing: OutputContext = {
     q,
@@ -104,6 +105,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     unitAt: (i) => time.unitAt(i),
     viewTypes: views.columnTypes,
     compoundTypesAt: (open) => compoundTypes(typing, open).types,
+    isSubqueryItem: (s, e) => (subItems ??= subqueryItems(q)).get(s) === e,
   };
   const time = timeScope(
     q,

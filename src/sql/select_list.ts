@@ -125,3 +125,20 @@ export function selectList(
   if (k > s) items.push([s, k]);
   return items.length ? { select: i, items, distinctOn } : undefined;
 }
+
+/**
+ * The item expressions (start → end, without aliases) of every SELECT inside brackets: a subquery's
+ * first SELECT list and each member of its compound.
+ */
+export function subqueryItems(q: QueryTokens): Map<number, number> {
+  const { toks, match } = q;
+  const items = new Map<number, number>();
+  for (let open = 0; open < toks.length; open++) {
+    if (!isOp(toks[open], "(") || !isKeyword(toks[open + 1], "SELECT", "WITH")) continue;
+    for (const [s, e] of findTopSelect(toks, match, open + 1, match[open])?.items ?? []) {
+      items.set(s, aliasOf(toks, s, e).exprEnd);
+    }
+    for (const [s, e] of compoundItems(q, open).flat()) items.set(s, e);
+  }
+  return items;
+}

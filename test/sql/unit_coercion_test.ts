@@ -56,6 +56,25 @@ const NESTED: SqlCase[] = [
     rows: [["a"]],
   },
   {
+    name: "a scalar subquery's cast to seconds answers seconds",
+    sql: "SELECT (SELECT CAST(ts AS TIMESTAMP(0)) FROM ns_t WHERE k = 'b') AS t",
+    schema: [["t", "TimestampSecond"]],
+    rows: [[T0_MS / 1000 + 2]],
+  },
+  {
+    name: "and AT TIME ZONE, nanoseconds (seconds there: a raw compare missed)",
+    sql: "SELECT k FROM ms_t WHERE ts = (SELECT ts AT TIME ZONE 'UTC' FROM s_t WHERE k = 'a')",
+    schema: [["k", "String"]],
+    rows: [["a"]],
+  },
+  {
+    name: "and a member's cast in a UNION inside IN",
+    sql: "SELECT k FROM ms_t WHERE ts IN (SELECT CAST(ts AS TIMESTAMP(0)) FROM ns_t UNION " +
+      "SELECT ts FROM ms_t WHERE k = 'm') ORDER BY k",
+    schema: [["k", "String"]],
+    rows: [["a"], ["b"], ["m"]],
+  },
+  {
     name: "a UNION in a CTE selected from",
     sql: "WITH c AS (SELECT ts FROM ms_t UNION ALL SELECT ts FROM ns_t) SELECT max(ts) AS m FROM c",
     schema: [["m", "TimestampMillisecond"]],

@@ -7,7 +7,7 @@ import { isKeyword, isOp } from "../lexer.ts";
 import { quoteIdent, quoteString } from "../../storage/table.ts";
 import { orderByNulls } from "../dialect_rules.ts";
 import { errorAt, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
-import { aliasOf, compoundItems, findTopSelect } from "../select_list.ts";
+import { aliasOf, compoundItems, findTopSelect, subqueryItems } from "../select_list.ts";
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
 import { decimalExprAt } from "./decimal_arith.ts";
@@ -43,6 +43,7 @@ export class Emitter {
   ) {
     this.toks = q.toks;
     const outputs = outputItems(q);
+    let subItems: Map<number, number> | undefined;
     this.ctx = {
       q,
       toks: q.toks,
@@ -51,6 +52,7 @@ export class Emitter {
       tz: quoteString(env.timezone ?? "UTC"),
       emit: this.emit,
       isOutputItem: (s, e) => outputs.get(s) === e,
+      isSubqueryItem: (s, e) => (subItems ??= subqueryItems(q)).get(s) === e,
       decimalExprAt: (s, e) => decimalExprAt(this.ctx, s, e),
     };
     this.nullsOrder = orderByNulls(q);

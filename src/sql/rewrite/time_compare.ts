@@ -13,6 +13,7 @@ import { columnRefName, itemHint, type OutputContext } from "../output_columns.t
 import { CMP_OPS, isOperandEnd } from "../query_tokens.ts";
 import { aliasOf, compoundItems, findTopSelect } from "../select_list.ts";
 import { unitChange } from "./casts.ts";
+import { atTimeZoneOperand, isAtTimeZone } from "./at_time_zone.ts";
 import { compoundTypes } from "./union_types.ts";
 
 /** A rewrite of `[start, end)` rendered when emitted (it emits its operand itself). */
@@ -24,9 +25,10 @@ export interface LazyRewrite {
 
 /**
  * The unit a timestamp-typed expression `[s, e)` is rendered in, if it is one: its type's, but a
- * time value naming no time column (a literal's cast, now()) and a cast inside an expression are
- * rendered in their segment's unit (`casts.ts`), which a comparison's sides share unless each
- * names its own time column.
+ * time value naming no time column (a literal's cast, now()) and a cast (or AT TIME ZONE) inside an
+ * expression are
+ * rendered in their segment's unit (`casts.ts`; a subquery's item cast is in its own), which a
+ * comparison's sides share unless each names its own time column.
  */
 export function timestampUnit(c: OutputContext, [s, e]: [number, number]): TimeUnit | undefined {
   const { toks, match } = c.q;
@@ -38,9 +40,11 @@ export function timestampUnit(c: OutputContext, [s, e]: [number, number]): TimeU
   for (let k = s; k < e && !own; k++) {
     own = c.isTsColumn(k) !== undefined || (isOp(toks[k], "(") && isKeyword(toks[k + 1], "SELECT", "WITH"));
   }
-  const cast = toks[s].kind === "ident" &&
-    ["cast", "try_cast", "arrow_cast"].includes(toks[s].text.toLowerCase()) &&
-    match[s + 1] === e - 1;
+  const zoned = e - s > 4 && isAtTimeZone(c.q, e - 4) && atTimeZoneOperand(c.q, e - 4) === s;
+  const cast = zoned || toks[s].kind === "ident" &&
+      ["cast", "try_cast", "arrow_cast"].includes(toks[s].text.toLowerCase()) &&
+      match[s + 1] === e - 1;
+  if (cast && c.isSubqueryItem?.(s, e)) return unit;
   return own && !cast ? unit : c.unitAt(s);
 }
 
