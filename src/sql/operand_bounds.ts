@@ -26,6 +26,11 @@ const STOP_WORDS = new Set([
   "RETURNING",
   "REGEXP",
   "GLOB",
+  // a range query's clauses
+  "ALIGN",
+  "RANGE",
+  "FILL",
+  "TO",
 ]);
 
 /** The END closing the CASE at `k` (CASEs nest), or -1. */

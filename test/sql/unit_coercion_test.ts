@@ -185,6 +185,14 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [[3000]],
   },
   {
+    name: "a range query's WHERE compares with a scalar subquery of another unit",
+    sql:
+      "SELECT ts, k, max(v) RANGE '1m' FROM ns_t WHERE ts > (SELECT min(ts) FROM ms_t) ALIGN '1m' BY (k) " +
+      "ORDER BY k",
+    schema: [["ts", "TimestampNanosecond"], ["k", "String"], ["max(ns_t.v) RANGE 1m", "Float64"]],
+    rows: [[T0_MS * 1e6, "b", 2.5], [(T0_MS + 60000) * 1e6, "n", 3.5]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],
