@@ -99,6 +99,10 @@ export function selectList(
       k = match[k];
       continue;
     }
+    // the FROM of `x IS [NOT] DISTINCT FROM y` is the operator's
+    if (isKeyword(t, "FROM") && isKeyword(toks[k - 1], "DISTINCT") && isKeyword(toks[k - 2], "IS", "NOT")) {
+      continue;
+    }
     if (
       isOp(t, ")") ||
       isKeyword(

@@ -193,6 +193,26 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [[T0_MS * 1e6, "b", 2.5], [(T0_MS + 60000) * 1e6, "n", 3.5]],
   },
   {
+    name: "IS NOT DISTINCT FROM and IS DISTINCT FROM of two units",
+    sql: "SELECT a.k, a.ts IS DISTINCT FROM b.ts AS d FROM ms_t a JOIN ns_t b ON a.k = b.k " +
+      "WHERE a.ts IS NOT DISTINCT FROM b.ts ORDER BY a.k",
+    schema: [["k", "String"], ["d", "Boolean"]],
+    rows: [["a", false], ["b", false]],
+  },
+  {
+    name: "a time literal after IS DISTINCT FROM is a time",
+    sql: "SELECT k, ts IS DISTINCT FROM '2024-01-01 00:00:02' AS d FROM ns_t ORDER BY k",
+    schema: [["k", "String"], ["d", "Boolean"]],
+    rows: [["a", true], ["b", false], ["n", true]],
+  },
+  {
+    name: "an IN list of another unit's expressions",
+    sql: "SELECT a.k FROM ms_t a, ns_t b WHERE a.ts IN (b.ts, b.ts + INTERVAL '5 seconds') AND b.k = 'a' " +
+      "ORDER BY a.k",
+    schema: [["k", "String"]],
+    rows: [["a"], ["m"]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],

@@ -4,7 +4,8 @@
  * cast does. A side is any expression typed a timestamp (`output_columns.ts`): a column (`a.ts =
  * b.ts`, milliseconds and nanoseconds), a column ± an interval, `max(ts)`, a scalar subquery, CASE
  * or COALESCE; `ts [NOT] IN (SELECT …)` meets the subquery's one column (every member's, for a
- * compound; `ts > ANY (SELECT …)` too), and BETWEEN its bounds. SQLite would compare the raw integers, which never meet.
+ * compound; `ts > ANY (SELECT …)` too); BETWEEN, IS [NOT] DISTINCT FROM and `IN (a, b)` meet all their
+ * operands. SQLite would compare the raw integers, which never meet.
  */
 import { coarsestUnit, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
 import { isKeyword, isOp } from "../lexer.ts";
@@ -92,6 +93,18 @@ export function timeComparisons(
     }
     if (isKeyword(toks[k], "BETWEEN")) {
       rewrites.push(...betweenBounds(c, emit, k));
+      continue;
+    }
+    // `x IS [NOT] DISTINCT FROM y`
+    const distinct = isKeyword(toks[k], "IS") ? (isKeyword(toks[k + 1], "NOT") ? k + 2 : k + 1) : -1;
+    if (distinct > 0 && isKeyword(toks[distinct], "DISTINCT") && isKeyword(toks[distinct + 1], "FROM")) {
+      rewrites.push(...meet(c, emit, [leftOperand(c.q, k), rightOperand(c.q, distinct + 2)]));
+      continue;
+    }
+    // `x [NOT] IN (a, b, …)`: the list's values and x meet in their common type
+    if (isKeyword(toks[k], "IN") && isOp(toks[k + 1], "(") && !isKeyword(toks[k + 2], "SELECT", "WITH")) {
+      const x = leftOperand(c.q, isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
+      rewrites.push(...meet(c, emit, [x, ...c.q.args(k + 1)]));
       continue;
     }
     const compares = isOp(toks[k], ...CMP_OPS);

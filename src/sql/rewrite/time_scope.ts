@@ -96,6 +96,7 @@ export function timeScope(
       if (!segUnits().has(segOf[i])) return false;
       const prev = toks[i - 1], next = toks[i + 1];
       if (isOp(prev, ...CMP_OPS) || isOp(next, ...CMP_OPS) || isKeyword(prev, "BETWEEN")) return true;
+      if (isKeyword(prev, "FROM") && isKeyword(toks[i - 2], "DISTINCT")) return true;
       if (isKeyword(prev, "AND") && betweenAnd[i - 1]) return true;
       const p = parent[i];
       return (isOp(prev, "(") || isOp(prev, ",")) && p > 0 && isKeyword(toks[p - 1], "IN");
@@ -154,6 +155,13 @@ function segments(
     } else if (t.kind === "ident" && SEPARATORS.has(t.text.toUpperCase())) {
       // the FROM of `extract(epoch FROM ts)`, `substring(s FROM 2)`, `trim(x FROM s)` is an argument's
       if (isKeyword(t, "FROM") && kinds.length > 0 && !kinds[kinds.length - 1].sub) {
+        segOf[i] = seg;
+        continue;
+      }
+      // `x IS [NOT] DISTINCT FROM y` compares: its sides are linked as a comparison's
+      if (isKeyword(t, "FROM") && isKeyword(toks[i - 1], "DISTINCT") && isKeyword(toks[i - 2], "IS", "NOT")) {
+        links.push([seg, ++count]);
+        seg = count;
         segOf[i] = seg;
         continue;
       }
