@@ -245,10 +245,7 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (name === "date_part" || name === "datepart" || name === "extract") return datePartType(c.q, s + 1);
   if (KEEP_TYPE_SCALARS.has(name)) {
     const first = args(s + 1)[0];
-    const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
-    const t = ident && (ident.kind === "ident" || ident.kind === "qident")
-      ? columnTypeAt(first[0])
-      : undefined;
+    const t = first && selectItemType(c, first[0], first[1]);
     if (t) return t;
   }
   if (ORDERED_AGGREGATES.has(name)) {

@@ -213,6 +213,12 @@ const EXPRESSIONS: SqlCase[] = [
     rows: [["a"], ["m"]],
   },
   {
+    name: "nullif keeps its first value's type",
+    sql: "SELECT k FROM ms_t WHERE ts = nullif((SELECT max(ts) FROM ns_t WHERE k = 'b'), 0)",
+    schema: [["k", "String"]],
+    rows: [["b"]],
+  },
+  {
     name: "COALESCE of two units answers the coarser, every value in it",
     sql: "SELECT a.k, coalesce(b.ts, a.ts) AS t FROM ms_t a LEFT JOIN ns_t b ON a.k = b.k ORDER BY a.k",
     schema: [["k", "String"], ["t", "TimestampMillisecond"]],
