@@ -37,16 +37,28 @@ export function timestampUnit(c: OutputContext, [s, e]: [number, number]): TimeU
   if (columnRefName(c.q, [s, e]) !== undefined) return c.isTsColumn(e - 1);
   const unit = unitOfType(itemHint(c, s, e) ?? "");
   if (!unit) return undefined;
-  let own = false;
-  for (let k = s; k < e && !own; k++) {
-    own = c.isTsColumn(k) !== undefined || (isOp(toks[k], "(") && isKeyword(toks[k + 1], "SELECT", "WITH"));
-  }
+  const own = ownsTime(c, [s, e]);
   const zoned = e - s > 4 && isAtTimeZone(c.q, e - 4) && atTimeZoneOperand(c.q, e - 4) === s;
   const cast = zoned || toks[s].kind === "ident" &&
       ["cast", "try_cast", "arrow_cast"].includes(toks[s].text.toLowerCase()) &&
       match[s + 1] === e - 1;
   if (cast && c.isSubqueryItem?.(s, e)) return unit;
   return own && !cast ? unit : c.unitAt(s);
+}
+
+/** The operators and words a timestamp meets another through. */
+const OPERATORS = new Set(["-", ...CMP_OPS]);
+const WORDS = new Set(["BETWEEN", "IS", "IN"]);
+
+/** Whether `[s, e)` names a time column or holds a subquery (else it is in its segment's unit). */
+function ownsTime(c: OutputContext, [s, e]: [number, number]): boolean {
+  const { toks } = c.q;
+  for (let k = s; k < e; k++) {
+    if (c.isTsColumn(k) !== undefined || (isOp(toks[k], "(") && isKeyword(toks[k + 1], "SELECT", "WITH"))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** `[s, e)` rendered in `to` from `from`. */
@@ -85,6 +97,11 @@ export function timeComparisons(
   const rewrites: LazyRewrite[] = [];
   const inSubqueries = new Set<number>();
   for (let k = 1; k < toks.length - 1; k++) {
+    const t = toks[k];
+    // most tokens are none of the operators read here
+    if (t.kind === "op" ? !OPERATORS.has(t.text) : t.kind !== "ident" || !WORDS.has(t.text.toUpperCase())) {
+      continue;
+    }
     if (isOp(toks[k], "-") && isOperandEnd(toks[k - 1])) {
       // `a.ts - b.ts`: the difference of two instants, in the coarser unit
       const sides = meet(c, emit, [leftOperand(c.q, k), rightOperand(c.q, k + 1, true)]);
@@ -104,7 +121,8 @@ export function timeComparisons(
     // `x [NOT] IN (a, b, …)`: the list's values and x meet in their common type
     if (isKeyword(toks[k], "IN") && isOp(toks[k + 1], "(") && !isKeyword(toks[k + 2], "SELECT", "WITH")) {
       const x = leftOperand(c.q, isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
-      rewrites.push(...meet(c, emit, [x, ...c.q.args(k + 1)]));
+      // a list of another type than x's is not read (`host IN ('a', 'b', …)` may be long)
+      if (ownsTime(c, x)) rewrites.push(...meet(c, emit, [x, ...c.q.args(k + 1)]));
       continue;
     }
     const compares = isOp(toks[k], ...CMP_OPS);
@@ -112,21 +130,15 @@ export function timeComparisons(
       isKeyword(toks[k + 2], "SELECT", "WITH");
     if (!compares && !inSubquery) continue;
     const left = leftOperand(c.q, inSubquery && isKeyword(toks[k - 1], "NOT") ? k - 1 : k);
-    const leftUnit = timestampUnit(c, left);
-    if (!leftUnit) continue;
     // `ts > ANY (SELECT …)` meets the subquery's column as IN does
     const quantified = compares && isKeyword(toks[k + 1], "ANY", "ALL", "SOME") && isOp(toks[k + 2], "(") &&
       isKeyword(toks[k + 3], "SELECT", "WITH");
     if (compares && !quantified) {
-      const right = rightOperand(c.q, k + 1);
-      const rightUnit = timestampUnit(c, right);
-      if (!rightUnit || rightUnit === leftUnit) continue;
-      const unit = coarsestUnit([leftUnit, rightUnit]);
-      rewrites.push(
-        leftUnit === unit ? rescaled(emit, right, rightUnit, unit) : rescaled(emit, left, leftUnit, unit),
-      );
+      rewrites.push(...meet(c, emit, [left, rightOperand(c.q, k + 1)]));
       continue;
     }
+    const leftUnit = timestampUnit(c, left);
+    if (!leftUnit) continue;
     const open = quantified ? k + 2 : k + 1;
     const sub = subqueryColumn(c, open);
     if (!sub.unit || sub.unit === leftUnit) continue;
@@ -163,7 +175,15 @@ function meet(
   emit: (a: number, b: number) => string,
   operands: Array<[number, number]>,
 ): LazyRewrite[] {
-  const units = operands.map((o) => timestampUnit(c, o));
+  // typing is dear: only operands naming a time column are typed first; one naming none renders in
+  // its segment's unit, and matters only where that differs from theirs
+  const owns = operands.map((o) => ownsTime(c, o));
+  if (!owns.some((x) => x)) return [];
+  const units = operands.map((o, i) => owns[i] ? timestampUnit(c, o) : undefined);
+  const typed = units.filter((u): u is TimeUnit => u !== undefined);
+  operands.forEach((o, i) => {
+    if (!owns[i] && o[1] > o[0] && typed.some((u) => u !== c.unitAt(o[0]))) units[i] = timestampUnit(c, o);
+  });
   const known = units.filter((u): u is TimeUnit => u !== undefined);
   if (known.length < 2 || known.every((u) => u === known[0])) return [];
   const unit = coarsestUnit(known);

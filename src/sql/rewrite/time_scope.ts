@@ -41,7 +41,13 @@ export function timeScope(
       }
     }
   }
+  // read for most tokens more than once (segments, comparisons' operands): each is resolved once
+  const tsUnits = new Map<number, TimeUnit | undefined>();
   const isTsColumn = (i: number): TimeUnit | undefined => {
+    if (!tsUnits.has(i)) tsUnits.set(i, resolveTsColumn(i));
+    return tsUnits.get(i);
+  };
+  const resolveTsColumn = (i: number): TimeUnit | undefined => {
     const t = toks[i];
     if (t.kind !== "ident" && t.kind !== "qident") return undefined;
     if (isOp(toks[i + 1], "(") || isOp(toks[i + 1], ".") || isKeyword(toks[i - 1], "AS")) return undefined;
