@@ -71,6 +71,7 @@ export const RESULT_TYPES: Record<string, DataType> = {
 
 /** Scalars whose result has their first argument's type. */
 export const KEEP_TYPE_SCALARS = new Set([
+  "nullif",
   "clamp",
   "clamp_min",
   "clamp_max",

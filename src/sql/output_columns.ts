@@ -16,7 +16,9 @@ import { isKeyword, isOp } from "./lexer.ts";
 import { CMP_OPS, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
 import { aliasOf, findTopSelect } from "./select_list.ts";
 import { type QueryTokens, TIME_RESULT_FUNCS } from "./query_tokens.ts";
-import { timestampType, type TimeUnit } from "../common/time_unit.ts";
+import { timestampType, type TimeUnit, unitOfType } from "../common/time_unit.ts";
+import { branchType } from "./branch_types.ts";
+import { additiveOps } from "./operand_bounds.ts";
 import { arrayExprType, arrayOutputName } from "./array_types.ts";
 import { arrowType, AVERAGING, BOOLEAN_FUNCS, KEEP_TYPE_SCALARS, RESULT_TYPES } from "./call_types.ts";
 
@@ -35,6 +37,10 @@ export interface OutputContext {
   unitAt(i: number): TimeUnit;
   /** Types of the columns of views in scope, by lowercased name (computed ones have no declared type). */
   viewTypes?: Map<string, DataType>;
+  /** Whether `[s, e)` is an item of a subquery's SELECT (a cast there renders in its own unit). */
+  isSubqueryItem?(s: number, e: number): boolean;
+  /** The common types of the compound in the brackets at `open` (none when it is one SELECT). */
+  compoundTypesAt?(open: number): Array<DataType | undefined>;
 }
 
 /**
@@ -119,6 +125,9 @@ function scalarSubqueryType(c: OutputContext, s: number, e: number): ResultType 
   }
   const items = findTopSelect(toks, match, s + 1, e - 1)?.items;
   if (items?.length !== 1) return undefined;
+  // a compound's members meet in their common type
+  const common = c.compoundTypesAt?.(s)[0];
+  if (common) return common;
   const [a, b] = items[0];
   const exprEnd = aliasOf(toks, a, b).exprEnd;
   // selectItemType leaves lists out (no column type to cast to); as a value the list keeps its type
@@ -147,22 +156,20 @@ export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string 
   return last.kind === "ident" || last.kind === "qident" ? q.lower(last) : undefined;
 }
 
-/** The type of `ts ± <interval expression> …` or `rel.ts ± …` (DataFusion keeps the timestamp's type). */
+/**
+ * The type of `x ± <interval expression> …` where `x` is a timestamp (a column, `max(ts)`, a scalar
+ * subquery…): DataFusion keeps the timestamp's type.
+ */
 function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | undefined {
-  const { toks } = c.q;
-  const col = isOp(toks[s + 1], ".") ? s + 2 : s;
-  const unit = c.isTsColumn(col);
-  if (!unit || !isOp(toks[col + 1], "+", "-")) return undefined;
-  // the operands after the column, split at the + and - between them
-  let start = col + 2;
-  for (let k = col + 2; k <= e; k++) {
-    if (k < e && isOp(toks[k], "(")) k = c.q.match[k];
-    else if (k === e || (isOp(toks[k], "+", "-") && isOperandEnd(toks[k - 1]) && k > start)) {
-      if (!isIntervalExpr(c.q, start, k)) return undefined;
-      start = k + 1;
-    }
-  }
-  return timestampType(unit);
+  const ops = additiveOps(c.q, s, e);
+  if (ops.length === 0) return undefined;
+  const head = columnRefName(c.q, [s, ops[0]]) !== undefined
+    ? c.isTsColumn(ops[0] - 1)
+    : unitOfType(itemHint(c, s, ops[0]) ?? "");
+  if (!head) return undefined;
+  const bounds = [...ops, e];
+  const intervals = ops.every((k, j) => isIntervalExpr(c.q, k + 1, bounds[j + 1]));
+  return intervals ? timestampType(head) : undefined;
 }
 
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
@@ -193,6 +200,8 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
     const k = flat.findIndex((x) => isTsColumn(toks.indexOf(x)) !== undefined);
     if (k >= 0) return timestampType(isTsColumn(toks.indexOf(flat[k]))!);
   }
+  const branched = branchType(c.q, s, e, (a, b) => selectItemType(c, a, b));
+  if (branched) return branched;
   const dated = dateArithmeticType(c, s, e);
   if (dated) return dated;
   const scalar = scalarSubqueryType(c, s, e);
@@ -228,7 +237,7 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (["row_number", "rank", "dense_rank", "ntile"].includes(name) && isOp(toks[s + 1], "(")) {
     return "UInt64";
   }
-  if (!isWholeCall) return undefined;
+  if (!isWholeCall) return windowCallType(c, s, e);
   if (name === "date_add" || name === "date_sub") {
     const first = args(s + 1)[0];
     return first && isDateArg(c.q, columnTypeAt, first) ? "Date" : timestampType(unitAt(s));
@@ -236,10 +245,7 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (name === "date_part" || name === "datepart" || name === "extract") return datePartType(c.q, s + 1);
   if (KEEP_TYPE_SCALARS.has(name)) {
     const first = args(s + 1)[0];
-    const ident = first && first[1] - first[0] === 1 ? toks[first[0]] : undefined;
-    const t = ident && (ident.kind === "ident" || ident.kind === "qident")
-      ? columnTypeAt(first[0])
-      : undefined;
+    const t = first && selectItemType(c, first[0], first[1]);
     if (t) return t;
   }
   if (ORDERED_AGGREGATES.has(name)) {
@@ -265,6 +271,27 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
     return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
   }
   return undefined;
+}
+
+/**
+ * The type of a whole window call `fn(…) OVER (…)`: the call's as an aggregate (`max(ts) OVER (…)`
+ * is the timestamp, `count(*) OVER ()` Int64), and lag, lead and nth_value answer their value's type.
+ */
+function windowCallType(c: OutputContext, s: number, e: number): ResultType | undefined {
+  const { toks, match } = c.q;
+  if (toks[s]?.kind !== "ident" || !isOp(toks[s + 1], "(") || !isWindowCall(c.q, s + 1)) return undefined;
+  const close = match[s + 1];
+  let over = close + 1;
+  while (over < e && !isKeyword(toks[over], "OVER")) {
+    over = isOp(toks[over], "(") ? match[over] + 1 : over + 1;
+  }
+  const end = isOp(toks[over + 1], "(") ? match[over + 1] + 1 : over + 2;
+  if (end !== e) return undefined;
+  if (["lag", "lead", "nth_value"].includes(toks[s].text.toLowerCase())) {
+    const first = c.q.args(s + 1)[0];
+    return first && selectItemType(c, first[0], first[1]);
+  }
+  return itemHint(c, s, close + 1);
 }
 
 /** DataFusion's `date_part`/`extract` type: Float64 for the epoch, Int32 for every other field. */

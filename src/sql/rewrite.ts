@@ -15,8 +15,11 @@ import type { Token } from "./lexer.ts";
 import { isOp, tokenize } from "./lexer.ts";
 import type { OutputContext } from "./output_columns.ts";
 import { columnRefName, itemHint, outputName } from "./output_columns.ts";
+import { unitOfType } from "../common/time_unit.ts";
+import { nestedCompoundCasts } from "./rewrite/nested_compounds.ts";
+import { branchUnits } from "./rewrite/branch_units.ts";
 import { originalText, QueryTokens } from "./query_tokens.ts";
-import { aliasOf, findTopSelect } from "./select_list.ts";
+import { aliasOf, findTopSelect, subqueryItems } from "./select_list.ts";
 import { Cursor } from "./cursor.ts";
 import { expandArrayBrackets } from "./array_brackets.ts";
 import type { InfoSchemaUse } from "./catalog_view.ts";
@@ -89,12 +92,28 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const inner = { ...env, ctes: planned.ctes };
   inlineDerivedTables(q, refs, views, inner, planned.unplanned, planned.spans, rewriteQuery);
   const scoped = scopedColumnTypes(q, refs.sources, (s) => views.columnsOf.get(s.cte ?? s.at));
+  const colTypes = columnTypes(refs, views.relations);
+  let subItems: Map<number, number> | undefined;
+  // a scalar subquery's unit (a segment's when it names no time column) is its output type's
+  const typing: OutputContext = {
+    q,
+    relations: refs.relations,
+    colTypes,
+    scopedType: scoped,
+    columnTypeAt: (i) => time.columnTypeAt(i),
+    isTsColumn: (i) => time.isTsColumn(i),
+    unitAt: (i) => time.unitAt(i),
+    viewTypes: views.columnTypes,
+    compoundTypesAt: (open) => compoundTypes(typing, open).types,
+    isSubqueryItem: (s, e) => (subItems ??= subqueryItems(q)).get(s) === e,
+  };
   const time = timeScope(
     q,
     env,
     [...refs.tables, ...views.relations],
-    columnTypes(refs, views.relations),
+    colTypes,
     scoped,
+    (open) => unitOfType(itemHint(typing, open, q.match[open] + 1) ?? ""),
   );
   for (const extra of [recursionGuards(q), valuesColumnAliases(q)]) {
     // all of a rewrite's pieces or none: half of one would break the statement
@@ -104,11 +123,24 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
-  for (const [at, r] of timeComparisons(q, time, emitter.emit)) {
-    if (!refs.replacements.has(at)) refs.replacements.set(at, r);
-  }
   const series = seriesTables(emitter.ctx, refs.series);
   for (const [at, r] of series.replacements) refs.replacements.set(at, r);
+  const outCtx: OutputContext = {
+    ...typing,
+    viewTypes: series.replacements.size > 0 && !views.columnTypes.has("value")
+      ? new Map([...views.columnTypes, ["value", series.valueType]])
+      : views.columnTypes,
+    compoundTypesAt: (open) => compoundTypes(outCtx, open).types,
+  };
+  // timestamps of different units meeting in a comparison, a subquery's compound, a CASE
+  const compared = timeComparisons(outCtx, emitter.emit);
+  for (
+    const r of [
+      ...compared.rewrites,
+      ...nestedCompoundCasts(outCtx, emitter.emit, compared.inSubqueries),
+      ...branchUnits(outCtx, emitter.emit),
+    ]
+  ) emitter.addLazy(r.start, r.end, r.render);
   // a derived table rewritten on its own (inlineDerivedTables) already holds its DISTINCT ON
   const replaced = [...refs.replacements];
   nestedDistinctOn(
@@ -116,18 +148,6 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     (at) => replaced.some(([from, r]) => from < at && at < r.end),
     (at, end, text) => refs.replacements.set(at, { end, text }),
   );
-  const outCtx: OutputContext = {
-    q,
-    relations: refs.relations,
-    colTypes: time.colTypes,
-    scopedType: scoped,
-    columnTypeAt: time.columnTypeAt,
-    isTsColumn: time.isTsColumn,
-    unitAt: time.unitAt,
-    viewTypes: series.replacements.size > 0 && !views.columnTypes.has("value")
-      ? new Map([...views.columnTypes, ["value", series.valueType]])
-      : views.columnTypes,
-  };
   const range = parseRangeQuery(q);
   const { sql, hints } = range
     ? renderRangeQuery(range, {

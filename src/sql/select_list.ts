@@ -50,17 +50,20 @@ export function findTopSelect(
 }
 
 /**
- * The select items (expressions, without their aliases) of each SELECT of the query's outermost
- * compound (`UNION`, `INTERSECT`, `EXCEPT`); none when it is a single SELECT.
+ * The select items (expressions, without their aliases) of each SELECT of a compound (`UNION`,
+ * `INTERSECT`, `EXCEPT`): the query's outermost one, or the one of the subquery in the brackets at
+ * `open`; none when it is a single SELECT.
  */
-export function compoundItems(q: QueryTokens): Array<Array<[number, number]>> {
+export function compoundItems(q: QueryTokens, open = -1): Array<Array<[number, number]>> {
   const { toks, parent, match } = q;
-  const first = toks.findIndex((t, i) => isKeyword(t, "SELECT") && parent[i] === -1);
-  if (first < 0) return [];
+  const end = open < 0 ? toks.length : match[open];
+  let first = open + 1;
+  while (first < end && !(isKeyword(toks[first], "SELECT") && parent[first] === open)) first++;
+  if (first >= end) return [];
   const arms: Array<[number, number]> = [];
   let start = first;
-  for (let i = first; i <= toks.length; i++) {
-    if (i < toks.length && !(parent[i] === -1 && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
+  for (let i = first; i <= end; i++) {
+    if (i < end && !(parent[i] === open && isKeyword(toks[i], "UNION", "INTERSECT", "EXCEPT"))) {
       continue;
     }
     arms.push([start, i]);
@@ -96,6 +99,10 @@ export function selectList(
       k = match[k];
       continue;
     }
+    // the FROM of `x IS [NOT] DISTINCT FROM y` is the operator's
+    if (isKeyword(t, "FROM") && isKeyword(toks[k - 1], "DISTINCT") && isKeyword(toks[k - 2], "IS", "NOT")) {
+      continue;
+    }
     if (
       isOp(t, ")") ||
       isKeyword(
@@ -121,4 +128,21 @@ export function selectList(
   }
   if (k > s) items.push([s, k]);
   return items.length ? { select: i, items, distinctOn } : undefined;
+}
+
+/**
+ * The item expressions (start → end, without aliases) of every SELECT inside brackets: a subquery's
+ * first SELECT list and each member of its compound.
+ */
+export function subqueryItems(q: QueryTokens): Map<number, number> {
+  const { toks, match } = q;
+  const items = new Map<number, number>();
+  for (let open = 0; open < toks.length; open++) {
+    if (!isOp(toks[open], "(") || !isKeyword(toks[open + 1], "SELECT", "WITH")) continue;
+    for (const [s, e] of findTopSelect(toks, match, open + 1, match[open])?.items ?? []) {
+      items.set(s, aliasOf(toks, s, e).exprEnd);
+    }
+    for (const [s, e] of compoundItems(q, open).flat()) items.set(s, e);
+  }
+  return items;
 }

@@ -56,7 +56,7 @@ export function atTimeZones(c: RewriteCtx): OperatorRewrite[] {
         const value = c.emit(start, k).trim();
         // a nested AT TIME ZONE is not an output column: its value is in the segment's unit
         const from = inner ? c.time.unitAt(start) : operandUnit(c, start, k);
-        const to = c.isOutputItem(start, end) ? "ns" : c.time.unitAt(start);
+        const to = c.isOutputItem(start, end) || c.isSubqueryItem(start, end) ? "ns" : c.time.unitAt(start);
         const naive = inner || nowCall ? 0 : 1;
         return `__petrel_at_time_zone(${value}, '${from}', '${to}', ${quoteString(zone.value)}, ${naive})`;
       },

@@ -140,7 +140,8 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
   const lit = numberLiteral(c, s, as);
   switch (target.kind) {
     case "timestamp": {
-      const p = target.unit, out = output ? p : segUnit;
+      // a subquery's item is its column's value: typed by the cast, as an output column is
+      const p = target.unit, out = output || c.isSubqueryItem(open - 1, next) ? p : segUnit;
       if (single) {
         const v = parseTimestampIn(single.value, p, c.env.timezone);
         if (v === undefined) throw invalidArguments(`Cannot cast '${single.value}' to ${target.type}`);

@@ -68,6 +68,8 @@ export interface RewriteCtx {
   emit(a: number, b: number): string;
   /** Whether tokens `[s, e)` are the whole expression of an output column of the outermost SELECT. */
   isOutputItem(s: number, e: number): boolean;
+  /** Whether tokens `[s, e)` are the whole expression of an item of a subquery's SELECT. */
+  isSubqueryItem(s: number, e: number): boolean;
   /**
    * The unscaled-integer SQL and type of `[s, e)` when it is a decimal expression (`decimal_arith.ts`,
    * reached through the context: casts and calls inside decimal expressions hold decimals again).

@@ -7,7 +7,7 @@ import { isKeyword, isOp } from "../lexer.ts";
 import { quoteIdent, quoteString } from "../../storage/table.ts";
 import { orderByNulls } from "../dialect_rules.ts";
 import { errorAt, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
-import { aliasOf, compoundItems, findTopSelect } from "../select_list.ts";
+import { aliasOf, compoundItems, findTopSelect, subqueryItems } from "../select_list.ts";
 import type { RewriteCtx, RewriteEnv, TimeScope, TokenRewrite } from "./context.ts";
 import { rewriteToken } from "./tokens.ts";
 import { decimalExprAt } from "./decimal_arith.ts";
@@ -43,6 +43,7 @@ export class Emitter {
   ) {
     this.toks = q.toks;
     const outputs = outputItems(q);
+    let subItems: Map<number, number> | undefined;
     this.ctx = {
       q,
       toks: q.toks,
@@ -51,6 +52,7 @@ export class Emitter {
       tz: quoteString(env.timezone ?? "UTC"),
       emit: this.emit,
       isOutputItem: (s, e) => outputs.get(s) === e,
+      isSubqueryItem: (s, e) => (subItems ??= subqueryItems(q)).get(s) === e,
       decimalExprAt: (s, e) => decimalExprAt(this.ctx, s, e),
     };
     this.nullsOrder = orderByNulls(q);
@@ -61,7 +63,7 @@ export class Emitter {
   }
 
   /** Registers a rewrite of `[start, end)` rendered when emitted (it emits its operands itself). */
-  private addLazy(start: number, end: number, render: () => string): void {
+  addLazy(start: number, end: number, render: () => string): void {
     const list = this.lazy.get(start) ?? [];
     const entry: LazyRewrite = {
       end,

@@ -8,9 +8,10 @@
  * values of the others are converted to it (divided, as arrow's cast truncates).
  */
 import type { DataType } from "../../common/rows.ts";
-import { coarsestUnit, timestampType, type TimeUnit, unitOfType } from "../../common/time_unit.ts";
+import { unitOfType } from "../../common/time_unit.ts";
+import { commonType, FLOATS, literalType, SIGNED, UNSIGNED } from "../common_type.ts";
 import { unitChange } from "./casts.ts";
-import { isKeyword, isOp } from "../lexer.ts";
+import { isOp } from "../lexer.ts";
 import type { OutputContext } from "../output_columns.ts";
 import { columnRefName, selectItemType } from "../output_columns.ts";
 import { compoundItems } from "../select_list.ts";
@@ -27,52 +28,18 @@ export interface CompoundTypes {
   casts: Map<number, { end: number; sql(expr: string): string }>;
 }
 
-const SIGNED = ["Int8", "Int16", "Int32", "Int64"];
-const UNSIGNED = ["UInt8", "UInt16", "UInt32", "UInt64"];
-const FLOATS = ["Float32", "Float64"];
-
-/** The type a literal item has in a SELECT (`"null"` for NULL, which takes the others' type). */
-function literalType(c: OutputContext, s: number, e: number): DataType | "null" | undefined {
-  const t = c.q.toks[s];
-  if (e - s !== 1) return undefined;
-  if (isKeyword(t, "NULL")) return "null";
-  if (t.kind === "number") return /^\d+$/.test(t.text) ? "Int64" : "Float64";
-  return t.kind === "string" ? "String" : undefined;
-}
-
-/** The widest of `types` in one family (ordered narrow to wide), if all are of it. */
-function widest(types: DataType[], family: string[]): DataType | undefined {
-  if (!types.every((t) => family.includes(t))) return undefined;
-  return family[Math.max(...types.map((t) => family.indexOf(t)))] as DataType;
-}
-
-/** DataFusion's common type of the SELECTs' types of one column; undefined where it is not known. */
-function commonType(types: Array<DataType | "null" | undefined>): DataType | undefined {
-  if (types.some((t) => t === undefined)) return undefined;
-  const known = types.filter((t): t is DataType => t !== "null");
-  if (known.length === 0) return undefined;
-  if (known.every((t) => t === known[0])) return known[0];
-  const units = known.map(unitOfType).filter((u): u is TimeUnit => u !== undefined);
-  if (units.length === known.length) {
-    return timestampType(coarsestUnit(units));
-  }
-  const numeric = [...SIGNED, ...UNSIGNED, ...FLOATS];
-  if (known.some((t) => FLOATS.includes(t)) && known.every((t) => numeric.includes(t))) {
-    return widest(known, FLOATS) ?? "Float64";
-  }
-  return widest(known, SIGNED) ?? widest(known, UNSIGNED);
-}
-
 /**
  * The common types of a compound query's output columns (none when the query is not compound, or
- * any SELECT has a `*`).
+ * any SELECT has a `*`): the outermost one's, or the one's in the brackets at `open`.
  */
-export function compoundTypes(c: OutputContext): CompoundTypes {
+export function compoundTypes(c: OutputContext, open = -1): CompoundTypes {
   const { toks } = c.q;
   const none: CompoundTypes = { types: [], casts: new Map() };
-  const arms = compoundItems(c.q);
+  const arms = compoundItems(c.q, open);
   if (arms.length === 0 || arms.some((items) => items.some(([, e]) => isOp(toks[e - 1], "*")))) return none;
-  const typed = arms.map((items) => items.map(([s, e]) => literalType(c, s, e) ?? selectItemType(c, s, e)));
+  const typed = arms.map((items) =>
+    items.map(([s, e]) => literalType(c.q, [s, e]) ?? selectItemType(c, s, e))
+  );
   const types = arms[0].map((_, col) => commonType(typed.map((items) => items[col])));
   const casts: CompoundTypes["casts"] = new Map();
   arms.forEach((items, arm) =>
