@@ -243,3 +243,30 @@ Deno.test("compounds nested in subqueries meet in the coarsest unit", (t) =>
 
 Deno.test("a time column compared with a timestamp expression of another unit meets it", (t) =>
   runOnServer(t, SETUP, { kind: "cases", cases: EXPRESSIONS }));
+
+/** Brackets after a time comparison that are no calls keep their own segment (text stays text). */
+const NOT_CALLS: SqlCase[] = [
+  {
+    name: "AND (a string comparison) after a time comparison",
+    sql: "SELECT k FROM ns_t WHERE ts < '2024-01-01 00:00:30' AND (k = 'b') ORDER BY k",
+    schema: [["k", "String"]],
+    rows: [["b"]],
+  },
+  {
+    name: "nested brackets, a call and NOT ( … ) as /v1/logs writes them",
+    sql: "SELECT k FROM ms_t WHERE ts >= '2024-01-01' AND (((starts_with(k, 'm'))) AND ((k = 'm'))) " +
+      "AND NOT (k = 'x') ORDER BY ts",
+    schema: [["k", "String"]],
+    rows: [["m"]],
+  },
+  {
+    name: "OR ( … ) and CASE WHEN ( … ) THEN ( … )",
+    sql: "SELECT CASE WHEN (k = 'a') THEN ('first') ELSE ('other') END AS c FROM s_t " +
+      "WHERE ts > '2023-12-31' OR (k = 'zz') ORDER BY k",
+    schema: [["c", "String"]],
+    rows: [["first"], ["other"]],
+  },
+];
+
+Deno.test("a bracket after a keyword is no call: its strings stay strings", (t) =>
+  runOnServer(t, SETUP, { kind: "cases", cases: NOT_CALLS }));

@@ -117,6 +117,12 @@ export function timeScope(
 }
 
 /**
+ * Keywords a bracket may follow without being called (`AND (level = 'error')` is no call: taken for
+ * one, its segment was linked to the time comparison before it, and 'error' read as a time).
+ */
+const BRACKETING_KEYWORDS = ["NOT", "WHEN", "THEN", "ELSE", "CASE", "AS", "USING", "JOIN", "OVER", "FILTER"];
+
+/**
  * The segment number of each token (separator keywords, comparison operators, subqueries, calls and
  * top-level or subquery commas start a new one; the tokens after a subquery or a call continue the
  * segment before it), which ANDs belong to a BETWEEN (they start none), and the pairs of segments
@@ -151,7 +157,8 @@ function segments(
       const resume = kinds.pop()?.resume ?? -1;
       if (resume >= 0) seg = resume;
     } else if (
-      t.kind === "ident" && isOp(toks[i + 1], "(") && !isKeyword(toks[i + 2], "SELECT", "WITH", "VALUES")
+      t.kind === "ident" && isOp(toks[i + 1], "(") && !isKeyword(toks[i + 2], "SELECT", "WITH", "VALUES") &&
+      !SEPARATORS.has(t.text.toUpperCase()) && !isKeyword(t, ...BRACKETING_KEYWORDS)
     ) {
       // a call is a segment of its own (`greatest(a.ts, date_trunc('minute', b.ts))`: the ns column's
       // date_trunc is nanoseconds); one naming no time column takes the unit around it
