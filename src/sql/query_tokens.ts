@@ -291,6 +291,20 @@ export class QueryTokens {
   };
 }
 
+/**
+ * Whether tokens `s`..`e` were put out of their text's order before the rewrite (`WITHIN GROUP`'s
+ * key moved into the call): SQLite would name such a column by the reordered text.
+ */
+export function reordered(toks: Token[], s: number, e: number): boolean {
+  let last = -1;
+  for (let k = s; k < e; k++) {
+    if (toks[k].pos === SYNTHETIC) continue;
+    if (toks[k].pos < last) return true;
+    last = toks[k].pos;
+  }
+  return false;
+}
+
 /** The source text of a token range (synthetic tokens skipped). */
 export function originalText(sql: string, toks: Token[], s: number, e: number): string {
   const real = toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);

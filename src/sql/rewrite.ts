@@ -18,10 +18,11 @@ import { columnRefName, itemHint, outputName } from "./output_columns.ts";
 import { unitOfType } from "../common/time_unit.ts";
 import { nestedCompoundCasts } from "./rewrite/nested_compounds.ts";
 import { branchUnits } from "./rewrite/branch_units.ts";
-import { originalText, QueryTokens } from "./query_tokens.ts";
+import { originalText, QueryTokens, reordered } from "./query_tokens.ts";
 import { aliasOf, findTopSelect, subqueryItems } from "./select_list.ts";
 import { Cursor } from "./cursor.ts";
 import { expandArrayBrackets } from "./array_brackets.ts";
+import { expandWithinGroup } from "./within_group.ts";
 import type { InfoSchemaUse } from "./catalog_view.ts";
 import type { RewriteEnv } from "./rewrite/context.ts";
 import { Emitter } from "./rewrite/emit.ts";
@@ -82,7 +83,7 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     rebuildUnnest(tokensIn, env.sql);
   if (rebuilt !== undefined) return rewriteQuery(tokenize(rebuilt), { ...env, sql: rebuilt });
   const cursor = new Cursor(tokensIn, env.sql);
-  const q = new QueryTokens(expandArrayBrackets(tokensIn, cursor), cursor);
+  const q = new QueryTokens(expandWithinGroup(expandArrayBrackets(tokensIn, cursor), cursor), cursor);
   const ctes = cteNames(q);
   for (const c of env.ctes ?? []) ctes.add(c.name);
   const limit = scanLimitAndPlaceholders(q);
@@ -232,7 +233,7 @@ function renderQuery(
     const plain = toks.slice(s, exprEnd).map((t, k) => (k === 0 ? "" : gap(s + k)) + tokenText(t)).join("");
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
-      : outputName(outCtx, s, exprEnd, original, rewritten !== plain);
+      : outputName(outCtx, s, exprEnd, original, rewritten !== plain || reordered(toks, s, exprEnd));
     return { range: [s, e], name, hint: compound.types[idx] ?? itemHint(outCtx, s, exprEnd) };
   });
   if (top.distinctOn !== undefined) {
