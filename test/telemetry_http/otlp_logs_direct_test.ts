@@ -32,6 +32,8 @@ const EVERY_KIND = [
 ];
 const BODIES = [
   s("plain"),
+  s("café ☕ 😀 and a line longer than sixty-four bytes, which is decoded another way"),
+  s("x".repeat(64)),
   { intValue: 42 },
   { doubleValue: 0.1 },
   { boolValue: false },

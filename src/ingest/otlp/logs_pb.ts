@@ -159,7 +159,7 @@ function soleField(r: PbReader, t: number): boolean {
 
 /** A body as bodyText shows it: a lone string as it is, anything else through the AnyValue. */
 function readBodyText(r: PbReader): string {
-  return soleField(r, 10) ? r.str() : bodyText(readAnyValue(r, 0));
+  return soleField(r, 10) ? r.uniqueStr() : bodyText(readAnyValue(r, 0));
 }
 
 /** An attribute value as JSON text: lone strings and ints directly, anything else through the AnyValue. */
