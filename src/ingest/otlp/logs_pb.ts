@@ -1,10 +1,11 @@
 /**
  * A protobuf `ExportLogsServiceRequest` straight into the direct model's columns (no pipeline, no
  * extracted keys: the usual case). Decoding to the typed model first made a LogRecord, a KeyValue
- * and an AnyValue an attribute, and a BigInt a time, only to turn them into text: here the fields
- * land in their columns as they are read, attribute values as JSON text, times as numbers when
- * safe. It reads and rejects exactly what `decodeLogsProto` does, and its batch equals
- * `otlpLogsToBatch` of that decode (test/protocols/otlp_logs_direct_test.ts holds them together).
+ * and an AnyValue an attribute only to turn them into text: here the fields land in their columns
+ * as they are read, attribute values as JSON text. It reads and rejects exactly what
+ * `decodeLogsProto` does, and its batch equals `otlpLogsToBatch` of that decode
+ * (test/telemetry_http/otlp_logs_direct_test.ts holds them together). Nanosecond times stay BigInt:
+ * real ones are past 2^53.
  */
 import type { ColumnarBatch, Value } from "../../common/rows.ts";
 import {
@@ -84,17 +85,17 @@ function readScopeLogs(r: PbReader, cols: Value[][], scratch: Scratch): void {
 
 function readLogRecord(r: PbReader, cols: Value[][], scratch: Scratch): void {
   const end = r.msgEnd();
-  let time: number | bigint = 0, observed: number | bigint = 0, severityNumber = 0, flags = 0;
+  let time = 0n, observed = 0n, severityNumber = 0, flags = 0;
   let severityText = "", body = "", traceId = "", spanId = "";
   let n = 0;
   while (r.pos < end) {
     const t = r.tag();
     switch (t) {
       case 9:
-        time = r.fixed64Exact();
+        time = r.fixed64();
         break;
       case 89:
-        observed = r.fixed64Exact();
+        observed = r.fixed64();
         break;
       case 16:
         severityNumber = r.uint32();
@@ -128,7 +129,7 @@ function readLogRecord(r: PbReader, cols: Value[][], scratch: Scratch): void {
     }
   }
   r.close(end);
-  cols[0].push(time !== 0 ? time : observed);
+  cols[0].push(time !== 0n ? time : observed);
   cols[1].push(traceId);
   cols[2].push(spanId);
   cols[3].push(severityText);

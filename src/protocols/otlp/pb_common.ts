@@ -34,13 +34,6 @@ export class PbReader extends ProtoReader {
     return this.dv.getBigUint64(this.take(8), true);
   }
 
-  /** A fixed64, exact: a number when safe (no BigInt made for a nanosecond time), else a bigint. */
-  fixed64Exact(): number | bigint {
-    const p = this.take(8);
-    const hi = this.dv.getUint32(p + 4, true);
-    return hi < 0x200000 ? hi * TWO32 + this.dv.getUint32(p, true) : this.dv.getBigUint64(p, true);
-  }
-
   /** A fixed64 as a number (counts: exact up to 2^53). */
   fixed64Number(): number {
     const p = this.take(8);
