@@ -5,7 +5,6 @@
  */
 import type { Ctx } from "./context.ts";
 import {
-  decodeOtlpLogs,
   decodeOtlpMetrics,
   decodeOtlpTraces,
   encodeExportResponse,
@@ -17,7 +16,7 @@ import {
 import {
   DEFAULT_LOG_TABLE,
   DEFAULT_TRACE_TABLE,
-  ingestOtlpLogs,
+  ingestOtlpLogsBody,
   ingestOtlpMetrics,
   ingestOtlpTraces,
   logExtractKeys,
@@ -75,8 +74,7 @@ export async function traces(ctx: Ctx): Promise<Response> {
 /** `POST /v1/otlp/v1/logs`: records → `opentelemetry_logs` (§7.5), or through the named pipeline. */
 export async function logs(ctx: Ctx): Promise<Response> {
   const contentType = ctx.req.headers.get("content-type");
-  const req = decodeOtlpLogs(await ctx.body(), contentType);
-  const result = ingestOtlpLogs(ctx.app.storage, ctx.app.pipelines, req, {
+  const result = ingestOtlpLogsBody(ctx.app.storage, ctx.app.pipelines, await ctx.body(), contentType, {
     db: ctx.db,
     table: logTable(ctx, DEFAULT_LOG_TABLE),
     extractKeys: logExtractKeys(ctx.req.headers.get("x-greptime-log-extract-keys")),

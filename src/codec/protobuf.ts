@@ -131,6 +131,17 @@ export class ProtoReader {
     return s;
   }
 
+  /**
+   * A length-delimited UTF-8 string that rarely repeats (a log line): not looked up in or added to
+   * the cache of short strings, where it would cost a hash and evict strings that do repeat.
+   */
+  uniqueString(strict: boolean): string {
+    const end = this.bytesEnd();
+    const s = decodeUtf8Unique(this.buf, this.pos, end, strict);
+    this.pos = end;
+    return s;
+  }
+
   /** Skips a field of the given wire type. */
   skip(wireType: number): void {
     switch (wireType) {
@@ -151,6 +162,16 @@ export class ProtoReader {
     }
     if (this.pos > this.end) throw new ProtoDecodeError("truncated field");
   }
+}
+
+/** `String.fromCharCode`'s arguments by length, reused (`apply` on a subarray cost ~2x as much). */
+const charArgs: number[][] = [];
+
+/** ASCII bytes [a, b) (at most 64) as a string. */
+function asciiOf(buf: Uint8Array, a: number, b: number): string {
+  const args = charArgs[b - a] ??= new Array(b - a).fill(0);
+  for (let i = a, k = 0; i < b; i++, k++) args[k] = buf[i];
+  return String.fromCharCode.apply(null, args);
 }
 
 const CACHE_SLOTS = 16384;
@@ -185,14 +206,30 @@ function decodeUtf8(buf: Uint8Array, a: number, b: number, strict: boolean): str
         }
         if (same) return hit;
       }
-      const s = String.fromCharCode.apply(null, buf.subarray(a, b) as unknown as number[]);
+      const s = asciiOf(buf, a, b);
       cacheStrings[slot] = s;
       return s;
     }
   }
+  return decodeWithTextDecoder(buf, a, b, strict);
+}
+
+function decodeWithTextDecoder(buf: Uint8Array, a: number, b: number, strict: boolean): string {
   try {
     return (strict ? utf8Strict : utf8Lossy).decode(buf.subarray(a, b));
   } catch {
     throw new ProtoDecodeError("invalid utf-8 sequence in string");
   }
+}
+
+/** Decodes UTF-8 bytes [a, b) without the cache (ASCII up to 64 bytes by char codes, as decodeUtf8). */
+function decodeUtf8Unique(buf: Uint8Array, a: number, b: number, strict: boolean): string {
+  const len = b - a;
+  if (len === 0) return "";
+  if (len <= 64) {
+    let high = 0;
+    for (let i = a; i < b; i++) high |= buf[i];
+    if (high < 0x80) return asciiOf(buf, a, b);
+  }
+  return decodeWithTextDecoder(buf, a, b, strict);
 }

@@ -29,7 +29,7 @@ function needsEscape(s: string): boolean {
 }
 
 /** `s` as a JSON string, as JSON.stringify writes it. */
-function quote(s: string): string {
+export function quote(s: string): string {
   return needsEscape(s) ? JSON.stringify(s) : '"' + s + '"';
 }
 
@@ -95,6 +95,28 @@ export function attributesJson(kvs: KeyValue[]): string {
   const list = hasDuplicateKeys(kvs) ? lastWins(kvs) : kvs;
   let s = "{" + quoteKey(list[0].key) + ":" + valueJson(list[0].value);
   for (let i = 1; i < list.length; i++) s += "," + quoteKey(list[i].key) + ":" + valueJson(list[i].value);
+  return s + "}";
+}
+
+/**
+ * The JSON object of keys[i] → vals[i] (JSON texts) for i < n, as attributesJson writes it: the
+ * last of a repeated key wins, in the order of its first appearance. For a decoder that renders
+ * values while it reads them (no KeyValue objects).
+ */
+export function objectJson(keys: string[], vals: string[], n: number): string {
+  if (n === 0) return "{}";
+  let dup = false;
+  if (n > 8) dup = new Set(keys.slice(0, n)).size !== n;
+  else for (let i = 1; i < n && !dup; i++) for (let j = 0; j < i; j++) if (keys[i] === keys[j]) dup = true;
+  if (dup) {
+    const m = new Map<string, string>();
+    for (let i = 0; i < n; i++) m.set(keys[i], vals[i]);
+    let s = "";
+    for (const [k, v] of m) s += (s === "" ? "{" : ",") + quoteKey(k) + ":" + v;
+    return s + "}";
+  }
+  let s = "{" + quoteKey(keys[0]) + ":" + vals[0];
+  for (let i = 1; i < n; i++) s += "," + quoteKey(keys[i]) + ":" + vals[i];
   return s + "}";
 }
 

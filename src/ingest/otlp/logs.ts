@@ -129,11 +129,26 @@ export function otlpLogsToBatch(req: ExportLogsRequest, opts: OtlpLogOptions): C
       for (let k = 0; k < scope.length; k++) cols[8 + k].fill(scope[k], from, r);
     }
   }
-  const columns = [
-    ...LOG_COLUMNS,
-    ...keys.map((name, k): ColumnSchema => ({ name, type: keyTypes[k] ?? "String", semantic: "TAG" })),
-  ];
-  const batch = new ColumnarBatch(opts.table, columns, cols, n);
+  const tags = keys.map((name, k): ColumnSchema => ({
+    name,
+    type: keyTypes[k] ?? "String",
+    semantic: "TAG",
+  }));
+  return logBatch(opts.table, cols, n, tags);
+}
+
+/**
+ * The batch of `n` records whose direct-model columns (in LOG_COLUMNS' order: time, trace and span
+ * id, severity text and number, body, attributes, flags, scope name, version, attributes and
+ * schema URL, resource attributes and schema URL) are `cols`, then the extracted keys' `tags`.
+ */
+export function logBatch(
+  table: string,
+  cols: Value[][],
+  n: number,
+  tags: ColumnSchema[] = [],
+): ColumnarBatch {
+  const batch = new ColumnarBatch(table, [...LOG_COLUMNS, ...tags], cols, n);
   batch.options = logTableOptions("opentelemetry", true);
   batch.createType = "log";
   return batch;

@@ -36,6 +36,7 @@ export {
 } from "./logs.ts";
 export {
   ingestOtlpLogs,
+  ingestOtlpLogsBody,
   ingestOtlpMetrics,
   ingestOtlpTraces,
   type OtlpLogsWrite,

@@ -4,7 +4,7 @@
  * what was stored and what was rejected (for `partial_success`).
  */
 import { invalidArguments } from "../../common/errors.ts";
-import { columnsOf, type TableOptions, type WriteBatch } from "../../common/rows.ts";
+import { type ColumnarBatch, columnsOf, type TableOptions } from "../../common/rows.ts";
 import type {
   ExportLogsRequest,
   ExportMetricsRequest,
@@ -20,6 +20,8 @@ import { otlpMetricsToWrites } from "./metric_writes.ts";
 import { otlpTracesToBatches, type TraceModel } from "./traces.ts";
 import { otlpLogsToBatch, otlpLogsToEntries } from "./logs.ts";
 import { alignLogBatch } from "./log_align.ts";
+import { logsProtoToBatch } from "./logs_pb.ts";
+import { decodeOtlpLogs, decodeOtlpProtoWith, otlpEncoding } from "../../protocols/otlp/mod.ts";
 
 /** What one export stored and rejected. */
 export interface OtlpWriteResult {
@@ -114,6 +116,28 @@ export interface OtlpLogsWrite {
   pipeline?: { name: string; version: string | null; skipError: boolean };
 }
 
+/**
+ * Decodes a logs export body (400 when malformed) and writes it in one transaction. A protobuf
+ * body for the direct model without extracted keys is read straight into columns (logs_pb.ts).
+ */
+export function ingestOtlpLogsBody(
+  storage: Storage,
+  pipelines: PipelineStore,
+  body: Uint8Array,
+  contentType: string | null,
+  w: OtlpLogsWrite,
+): OtlpWriteResult {
+  if (w.pipeline === undefined && w.extractKeys.length === 0 && otlpEncoding(contentType) === "protobuf") {
+    const table = w.table;
+    return writeDirectLogs(
+      storage,
+      w,
+      decodeOtlpProtoWith(body, contentType, (b) => logsProtoToBatch(b, table)),
+    );
+  }
+  return ingestOtlpLogs(storage, pipelines, decodeOtlpLogs(body, contentType), w);
+}
+
 /** Writes a logs export in one transaction (direct model, or through the pipeline). */
 export function ingestOtlpLogs(
   storage: Storage,
@@ -121,29 +145,30 @@ export function ingestOtlpLogs(
   req: ExportLogsRequest,
   w: OtlpLogsWrite,
 ): OtlpWriteResult {
-  let batches: WriteBatch[];
-  let skipped = 0;
   if (w.pipeline === undefined) {
-    const batch = otlpLogsToBatch(req, { table: w.table, extractKeys: w.extractKeys });
-    const existing = storage.getTable(w.db, w.table);
-    if (existing !== undefined && batch.rowCount > 0) alignLogBatch(batch, existing);
-    batches = batch.rowCount > 0 ? [batch] : [];
-  } else {
-    const run = runEntriesPipeline(storage, pipelines, {
-      db: w.db,
-      table: w.table,
-      pipeline: w.pipeline.name,
-      version: w.pipeline.version,
-      entries: otlpLogsToEntries(req),
-      skipError: w.pipeline.skipError,
-    });
-    batches = run.batches;
-    skipped = run.skipped;
+    return writeDirectLogs(storage, w, otlpLogsToBatch(req, { table: w.table, extractKeys: w.extractKeys }));
   }
-  const written = batches.length > 0 ? writeLogBatches(storage, w.db, batches, w.hints) : 0;
+  const run = runEntriesPipeline(storage, pipelines, {
+    db: w.db,
+    table: w.table,
+    pipeline: w.pipeline.name,
+    version: w.pipeline.version,
+    entries: otlpLogsToEntries(req),
+    skipError: w.pipeline.skipError,
+  });
+  const skipped = run.skipped;
+  const written = run.batches.length > 0 ? writeLogBatches(storage, w.db, run.batches, w.hints) : 0;
   return {
     written,
     rejected: skipped,
     rejectedMessage: skipped === 0 ? "" : `Skipped ${skipped} log records the pipeline failed on`,
   };
+}
+
+/** Writes a direct-model batch, aligned to the table when it exists. */
+function writeDirectLogs(storage: Storage, w: OtlpLogsWrite, batch: ColumnarBatch): OtlpWriteResult {
+  const existing = storage.getTable(w.db, w.table);
+  if (existing !== undefined && batch.rowCount > 0) alignLogBatch(batch, existing);
+  const written = batch.rowCount > 0 ? writeLogBatches(storage, w.db, [batch], w.hints) : 0;
+  return { written, rejected: 0, rejectedMessage: "" };
 }

@@ -33,21 +33,28 @@ function readStream(r: ProtoReader): LokiStream {
   return { labels: parseLokiLabels(labels), entries };
 }
 
+/** The structured metadata of entries without any: one array, never changed (readers only iterate it). */
+const NO_METADATA: [string, string][] = [];
+
 function readEntry(r: ProtoReader): LokiEntry {
   const end = r.bytesEnd();
   let ts = 0n;
   let line = "";
-  const meta: [string, string][] = [];
+  let meta: [string, string][] | null = null;
   while (r.pos < end) {
     const t = r.uint32();
     if (t === 10) ts = readTimestamp(r);
-    else if (t === 18) line = r.string(true);
-    else if (t === 26) meta.push(readPair(r));
+    // a line rarely repeats: kept out of the short-string cache
+    else if (t === 18) line = r.uniqueString(true);
+    else if (t === 26) (meta ??= []).push(readPair(r));
     else r.skip(t & 7);
   }
   close(r, end);
-  return { timestampNs: ts, line, structuredMetadata: meta };
+  return { timestampNs: ts, line, structuredMetadata: meta ?? NO_METADATA };
 }
+
+/** The last timestamp's seconds, and them in nanoseconds (the entries of a push share their seconds). */
+let lastSeconds = 0, lastSecondsNs = 0n;
 
 function readTimestamp(r: ProtoReader): bigint {
   const end = r.bytesEnd();
@@ -59,7 +66,11 @@ function readTimestamp(r: ProtoReader): bigint {
     else r.skip(t & 7);
   }
   close(r, end);
-  return BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
+  if (seconds !== lastSeconds) {
+    lastSecondsNs = BigInt(seconds) * 1_000_000_000n;
+    lastSeconds = seconds;
+  }
+  return lastSecondsNs + BigInt(nanos);
 }
 
 function readPair(r: ProtoReader): [string, string] {

@@ -63,6 +63,20 @@ function decodeError(ct: string | null | undefined, encoding: OtlpEncoding, e: E
   );
 }
 
+/**
+ * Decodes a protobuf OTLP/HTTP body with another reader of the wire format (one that writes
+ * columns directly); its ProtoDecodeErrors are the same 400s. Only for protobuf content types.
+ */
+export function decodeOtlpProtoWith<T>(
+  body: Uint8Array,
+  contentType: string | null,
+  proto: (b: Uint8Array) => T,
+): T {
+  return decodeWith(body, contentType, proto, () => {
+    throw new OtlpShapeError("not a protobuf body");
+  });
+}
+
 /** Decodes an OTLP/HTTP metrics body; 400 when malformed. */
 export function decodeOtlpMetrics(body: Uint8Array, contentType?: string | null): ExportMetricsRequest {
   return decodeWith(body, contentType, decodeMetricsProto, decodeMetricsJson);

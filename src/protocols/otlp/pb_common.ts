@@ -98,6 +98,11 @@ export class PbReader extends ProtoReader {
   str(): string {
     return this.string(true);
   }
+
+  /** A string field that rarely repeats (a log body), strictly UTF-8, kept out of the string cache. */
+  uniqueStr(): string {
+    return this.uniqueString(true);
+  }
 }
 
 /** Tags (field number << 3 | wire type) as the switch statements match them. */

@@ -67,6 +67,34 @@ Deno.test("loki push: protobuf from protobufjs with structured metadata and nano
   }]);
 });
 
+Deno.test("loki push: protobuf times as their seconds change and come back, lines of every size", () => {
+  const times: [number, number][] = [[1700000000, 1], [1700000000, 2], [1700000001, 3], [1700000000, 4], [
+    0,
+    5,
+  ], [0, 0]];
+  const lines = [
+    "",
+    "a",
+    "é ☕ a line past sixty-four bytes, which is decoded another way entirely",
+    "x".repeat(64),
+  ];
+  const msg = PushRequest.fromObject({
+    streams: [{
+      labels: '{a="1"}',
+      entries: times.map(([seconds, nanos], i) => ({
+        timestamp: { seconds, nanos },
+        line: lines[i % lines.length],
+      })),
+    }],
+  });
+  const body = encodeSnappy(PushRequest.encode(msg).finish());
+  const entries = decodeLokiPush(body, "application/x-protobuf", 1 << 20).streams[0].entries;
+  assert.deepStrictEqual(
+    entries.map((e) => [e.timestampNs, e.line, e.structuredMetadata]),
+    times.map(([s, n], i) => [BigInt(s) * 1_000_000_000n + BigInt(n), lines[i % lines.length], []]),
+  );
+});
+
 Deno.test("loki labels: the text form", () => {
   const ok: [string, [string, string][]][] = [
     ["{}", []],
