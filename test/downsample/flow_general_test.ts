@@ -119,7 +119,7 @@ Deno.test("flow general: GreptimeDB's documentation example computes its sink, r
 });
 
 Deno.test("flow general: count(*), GROUP BY a field, an aggregate of an expression, a WHERE with a function", async () => {
-  const server = await startTestServer();
+  let server = await startTestServer();
   try {
     const { url } = server;
     const lines: string[] = [];
@@ -163,6 +163,13 @@ Deno.test("flow general: count(*), GROUP BY a field, an aggregate of an expressi
       await sql(url, "SELECT status, hosts, doubled, spread, w FROM http_by_status ORDER BY w, status"),
       plain,
     );
+
+    // kept across a restart: a new window is computed by the same SELECT
+    await server.stop();
+    server = await startTestServer({ storage: { data_home: server.dataHome } });
+    await lineWrite(server.url, [`http,host=b status=200i,latency=1 ${BASE + 2 * MIN}`]);
+    await sql(server.url, "ADMIN FLUSH_FLOW('per_min')");
+    assert.deepEqual(await sql(server.url, "SELECT n FROM http_per_min ORDER BY w"), [[6], [6], [1]]);
   } finally {
     await server.stop();
   }
