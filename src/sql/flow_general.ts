@@ -38,6 +38,8 @@ interface Item {
 
 /** Parses the query of `tokens` (from SELECT to the end) run in database `db`. */
 export function parseGeneralQuery(tokens: Token[], sql: string, db: string): GeneralQuery {
+  const union = tokens.find((t) => isKeyword(t, "UNION", "INTERSECT", "EXCEPT"));
+  if (union !== undefined) throw refuse(union.text.toUpperCase());
   if (tokens.slice(1).some((t) => isKeyword(t, "SELECT"))) throw refuse("a subquery");
   const parts = splitTopLevel(tokens);
   if (!isKeyword(tokens[0], "SELECT")) throw refuse("a query that is not a SELECT");
@@ -53,7 +55,7 @@ export function parseGeneralQuery(tokens: Token[], sql: string, db: string): Gen
     qualifier = cur.ident("a table alias");
   }
   if (!cur.atEnd) throw refuse("a join (a flow reads one table)");
-  for (const word of ["ORDER", "LIMIT", "OFFSET", "UNION", "WINDOW"]) {
+  for (const word of ["ORDER", "LIMIT", "OFFSET", "WINDOW"]) {
     if (parts.has(word)) throw refuse(`${word} (it would apply to each stretch of windows computed)`);
   }
   const group = parts.get("GROUP");

@@ -3,8 +3,9 @@
  * [COMMENT '…'] AS SELECT …` for the shape Petrel's downsampling engine computes: one source table,
  * `GROUP BY` tags plus one `date_bin(INTERVAL …, <ts>)` or `date_trunc('<unit>', <ts>)` window key,
  * and avg/min/max/sum/count/last_value of fields, each aliased, of the rows an optional WHERE keeps
- * (`flow_where.ts`). Anything else is refused (1001, naming the part) rather than computed
- * differently.
+ * (`flow_where.ts`). A query this shape refuses is read in its general form (`flow_general.ts`,
+ * the flow's own SELECT run per window), which refuses (1001, naming the part) what it cannot
+ * compute.
  */
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Aggregate } from "../config/downsample.ts";

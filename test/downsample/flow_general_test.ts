@@ -190,6 +190,10 @@ Deno.test("flow general: what a window's rows cannot answer is refused (1001), b
       [`SELECT count(*) AS n, ${W} FROM http WHERE host IN (SELECT host FROM mem) GROUP BY w`, /subquery/],
       [`SELECT count(*) AS n, ${W} FROM http GROUP BY w ORDER BY n`, /ORDER/],
       [`SELECT count(*) AS n, ${W} FROM http GROUP BY w LIMIT 1`, /LIMIT/],
+      [
+        `SELECT count(*) AS n, ${W} FROM http GROUP BY w UNION ALL SELECT count(*) AS n, ${W} FROM mem GROUP BY w`,
+        /UNION/,
+      ],
       [`SELECT count(*) AS n, ${W} FROM http GROUP BY host, w`, /GROUP BY host not in the SELECT list/],
     ];
     for (const [query, message] of refused) {
