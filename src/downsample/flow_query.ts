@@ -10,7 +10,7 @@
  */
 import { invalidArguments, unsupported } from "../common/errors.ts";
 import type { ColumnSchema, DataType, QueryOutput, Value } from "../common/rows.ts";
-import { toEpochMs, unitOf } from "../common/time_unit.ts";
+import { rescaleTime, toEpochMs, unitOf, UNITS_PER_SECOND } from "../common/time_unit.ts";
 import { executeSql } from "../sql/mod.ts";
 import { isTimestampType } from "../storage/datatypes.ts";
 import { firstTimeFrom } from "../storage/window_aggregate.ts";
@@ -91,4 +91,40 @@ export function flowQueryRows(storage: Storage, q: FlowQuery, fromMs: number, to
     const windowMs = typeof at === "number" || typeof at === "bigint" ? toEpochMs(at, unit) : NaN;
     return { windowMs, values };
   }).filter((r) => Number.isFinite(r.windowMs));
+}
+
+/**
+ * The rows of `q` as `sink` declares its columns, when it exists (made before the flow, as
+ * GreptimeDB's docs do, or by an earlier flow): each column takes the sink's type, a time rescaled
+ * to the sink's unit, a value of a string column as text; a column the sink lacks keeps its own.
+ */
+export function fitToSink(q: FlowQuery, sink: TableMeta | undefined, rows: Value[][]): FitRows {
+  if (sink === undefined) return { columns: q.columns, rows };
+  const converts = q.columns.map((c) => {
+    const have = sink.columns.find((s) => s.name.toLowerCase() === c.name.toLowerCase());
+    const column: ColumnSchema = have === undefined
+      ? c
+      : { name: have.name, type: have.type, semantic: have.semantic };
+    return { column, convert: converter(c.type, column.type) };
+  });
+  return {
+    columns: converts.map((c) => c.column),
+    rows: rows.map((row) => row.map((v, i) => converts[i].convert(v))),
+  };
+}
+
+/** Columns and rows for a write. */
+export interface FitRows {
+  columns: ColumnSchema[];
+  rows: Value[][];
+}
+
+function converter(from: DataType, to: DataType): (v: Value) => Value {
+  if (from === to) return (v) => v;
+  if (isTimestampType(from) && isTimestampType(to)) {
+    const a = BigInt(UNITS_PER_SECOND[unitOf(from)]), b = BigInt(UNITS_PER_SECOND[unitOf(to)]);
+    return (v) => typeof v === "number" || typeof v === "bigint" ? rescaleTime(v, a, b) : v;
+  }
+  if (to === "String") return (v) => v === null || typeof v === "string" ? v : String(v);
+  return (v) => v;
 }

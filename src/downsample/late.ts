@@ -99,7 +99,9 @@ export function readStretch(
     return {
       starts: new Set(rows.map((r) => r.windowMs)),
       write: () => {
-        if (rows.length > 0) storage.write(rule.target_database, [flowQueryBatch(rule, sink, rows)]);
+        if (rows.length === 0) return;
+        const existing = storage.getTable(rule.target_database, rule.target);
+        storage.write(rule.target_database, [flowQueryBatch(rule, sink, rows, existing)]);
       },
     };
   }

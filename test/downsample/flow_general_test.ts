@@ -216,3 +216,31 @@ Deno.test("flow general: what a window's rows cannot answer is refused (1001), b
     await server.stop();
   }
 });
+
+Deno.test("flow general: a sink made before the flow (as GreptimeDB's docs do) is written in its own types", async () => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    await sql(url, NGX_TABLE);
+    await sql(
+      url,
+      `CREATE TABLE ngx_statistics (status SMALLINT UNSIGNED NULL, total_logs BIGINT NULL, min_size DOUBLE NULL,
+        max_size DOUBLE NULL, avg_size DOUBLE NULL, high_size_count DOUBLE NULL, time_window TIMESTAMP(9) NOT NULL,
+        update_at TIMESTAMP NULL, TIME INDEX (time_window), PRIMARY KEY (status))`,
+    );
+    await sql(url, NGX_FLOW);
+    await sql(url, insert([access("a", 200, 1000, BASE + 1000), access("b", 404, 10, BASE + 2000)]));
+    assert.equal(Number((await sql(url, "ADMIN FLUSH_FLOW('ngx_aggregation')"))[0][0]), 1);
+    assert.deepEqual(
+      await sql(
+        url,
+        `SELECT status, total_logs, high_size_count FROM ngx_statistics WHERE time_window = '${
+          iso(BASE)
+        }' ORDER BY status`,
+      ),
+      [[200, 1, 1], [404, 1, 0]],
+    );
+  } finally {
+    await server.stop();
+  }
+});
