@@ -11,7 +11,7 @@ import type { DownsampleRule } from "../config/downsample.ts";
 import { isPhysicalTable, type Storage } from "../storage/mod.ts";
 import { clearOtherRules, clearRuleMarks, type LateWatch } from "../storage/late_marks.ts";
 import { firstTimeFrom } from "../storage/window_aggregate.ts";
-import { recomputeLate, windowsOf, writeGroups } from "./late.ts";
+import { readStretch, recomputeLate } from "./late.ts";
 import { deleteWatermark, readWatermark, writeWatermark } from "./watermark.ts";
 
 const log = new Logger("petrel::downsample");
@@ -217,16 +217,16 @@ export class Downsampler {
       }
       if (from >= closedEnd) break;
       const to = Math.min(from + stepMs, closedEnd);
-      const groups = windowsOf(rule, src, table, from, to);
+      const stretch = readStretch(storage, rule, src, table, from, to);
       const target = storage.database(rule.target_database);
       target.transaction(() => {
-        writeGroups(storage, rule, table, groups);
+        stretch.write();
         writeWatermark(target, key, to);
       });
       // In the same synchronous stretch as the read: a write from now on below `to` is late.
       watch.upto = upto = to;
-      contiguous = groups.length > 0;
-      const n = new Set(groups.map((g) => g.windowMs)).size;
+      contiguous = stretch.starts.size > 0;
+      const n = stretch.starts.size;
       windows += n;
       this.count(this.windows, rule, n);
       await new Promise((r) => setTimeout(r, 0)); // requests run between steps

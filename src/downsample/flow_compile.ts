@@ -2,6 +2,7 @@
  * A parsed flow checked against its source and turned into the downsampling rule that computes it:
  * the rule's windows are the flow's `date_bin`/`date_trunc` windows, grouped by the flow's tags, and
  * its sink mapping names the columns by the SELECT's aliases, and it reads the rows its WHERE keeps.
+ * A flow those aggregates cannot compute runs its own SELECT per window instead (`flow_query.ts`).
  */
 import { invalidArguments, tableNotFound, unsupported } from "../common/errors.ts";
 import { type Aggregate, DEFAULT_MAX_LATENESS, type DownsampleRule } from "../config/downsample.ts";
@@ -9,7 +10,9 @@ import { parseDuration } from "../common/humantime.ts";
 import { isPhysicalTable, type Storage } from "../storage/mod.ts";
 import { sourceShape } from "../storage/window_aggregate.ts";
 import { filterSql, mapColumns } from "./flow_filter.ts";
-import type { FlowSpec } from "./flow_spec.ts";
+import type { TableMeta } from "../storage/table.ts";
+import { compileFlowQuery } from "./flow_query.ts";
+import type { FlowSink, FlowSpec } from "./flow_spec.ts";
 
 /** How long after its end a flow's window is computed (the TOML rules' default `delay`). */
 export const FLOW_DELAY_MS = 60_000;
@@ -41,6 +44,7 @@ export function compileFlow(
       : "does not exist";
     throw invalidArguments(`CREATE FLOW: column ${name} of ${t.name} ${kind}`);
   };
+  if (spec.general !== undefined && !fitsAggregates(t, spec)) return compileGeneral(storage, spec, t, flowId);
   resolve(spec.timeIndex, [shape.timeIndex], "the time index");
   const groupTags = spec.groupTags.map((n) => resolve(n, shape.tags, "a tag (GROUP BY takes tags)"));
   const columns = spec.columns.map((c) => ({
@@ -53,17 +57,63 @@ export function compileFlow(
     : mapColumns(spec.where, (n) => resolve(n, allColumns, "a column"));
   // the SQL is made at each read (it follows the source's layout); made once now, it checks the literals
   if (where !== undefined) filterSql(t, where);
+  checkSink(storage, spec, spec.timeColumn);
+  const resolved: FlowSpec = { ...spec, groupTags, columns, where, source: t.name };
+  const aggregates = [...new Set(columns.map((c) => c.aggregate))] as Aggregate[];
+  const sink = { flow: spec.name, flowId, groupTags, timeColumn: spec.timeColumn, columns, where };
+  return { spec: resolved, rule: flowRule(spec, t, aggregates, sink) };
+}
+
+/**
+ * Whether the per-field aggregates compute the flow: its GROUP BY names tags and its aggregates
+ * numeric fields (a name the source lacks stays theirs, for their error naming it).
+ */
+function fitsAggregates(t: TableMeta, spec: FlowSpec): boolean {
+  if (spec.columns.length === 0) return false;
+  const shape = sourceShape(t);
+  const has = (among: string[], name: string) => among.some((c) => c.toLowerCase() === name.toLowerCase());
+  const exists = (name: string) => has(t.columns.map((c) => c.name), name);
+  return spec.groupTags.every((n) => has(shape.tags, n) || !exists(n)) &&
+    spec.columns.every((c) => has(shape.fields, c.field) || !exists(c.field));
+}
+
+/** A flow in its general form: its SELECT typed into the sink's columns (`flow_query.ts`). */
+function compileGeneral(
+  storage: Storage,
+  spec: FlowSpec,
+  t: TableMeta,
+  flowId: number,
+): { spec: FlowSpec; rule: DownsampleRule } {
+  const query = compileFlowQuery(storage, spec.general!, t);
+  const timeColumn = query.columns[query.window].name;
+  checkSink(storage, spec, timeColumn);
+  const groupTags = query.keys.map((k) => query.columns[k].name);
+  const resolved: FlowSpec = {
+    ...spec,
+    source: t.name,
+    timeColumn,
+    groupTags,
+    columns: [],
+    where: undefined,
+  };
+  const sink = { flow: spec.name, flowId, groupTags: [], timeColumn, columns: [], query };
+  return { spec: resolved, rule: flowRule(spec, t, [], sink) };
+}
+
+/** An existing sink must have the window key as its time index. */
+function checkSink(storage: Storage, spec: FlowSpec, timeColumn: string): void {
   const sink = storage.hasDatabase(spec.sinkDatabase)
     ? storage.getTable(spec.sinkDatabase, spec.sink)
     : undefined;
-  if (sink !== undefined && sink.timeIndex !== spec.timeColumn) {
+  if (sink !== undefined && sink.timeIndex !== timeColumn) {
     throw invalidArguments(
-      `CREATE FLOW: sink table ${sink.name} has time index ${sink.timeIndex}, not the window key ${spec.timeColumn}`,
+      `CREATE FLOW: sink table ${sink.name} has time index ${sink.timeIndex}, not the window key ${timeColumn}`,
     );
   }
-  const resolved: FlowSpec = { ...spec, groupTags, columns, where, source: t.name };
-  const aggregates = [...new Set(columns.map((c) => c.aggregate))] as Aggregate[];
-  const rule: DownsampleRule = {
+}
+
+function flowRule(spec: FlowSpec, t: TableMeta, aggregates: Aggregate[], sink: FlowSink): DownsampleRule {
+  return {
     source: t.name,
     database: spec.sourceDatabase,
     interval: spec.interval,
@@ -73,7 +123,6 @@ export function compileFlow(
     ttl: "",
     delay: FLOW_DELAY_MS,
     max_lateness: spec.expireAfter ?? parseDuration(DEFAULT_MAX_LATENESS)!,
-    sink: { flow: spec.name, flowId, groupTags, timeColumn: spec.timeColumn, columns, where },
+    sink,
   };
-  return { spec: resolved, rule };
 }

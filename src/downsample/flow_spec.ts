@@ -3,6 +3,7 @@
  * and the sink layout a downsampling rule writes for it (`FlowSink`). Types only: the SQL layer and
  * the downsampler share them without importing each other at run time.
  */
+import type { ColumnSchema } from "../common/rows.ts";
 import type { Aggregate } from "../config/downsample.ts";
 
 /** One aggregate column of a flow's SELECT: `<aggregate>(<field>) AS <name>`. */
@@ -49,6 +50,36 @@ export interface FlowSink {
   columns: FlowColumn[];
   /** The rows aggregated (the flow's WHERE, columns resolved to the source's); absent: all. */
   where?: FlowPredicate;
+  /** Set when the flow runs its own SELECT per stretch of windows (then `groupTags`, `columns` are empty). */
+  query?: FlowQuery;
+}
+
+/**
+ * A flow's SELECT as written, cut where the engine adds the time range it computes: the shapes the
+ * per-field aggregates cannot compute (`count(*)`, aggregates of expressions, GROUP BY any column).
+ */
+export interface FlowQueryText {
+  /** The database the statement ran in (the SELECT's names resolve against it). */
+  database: string;
+  /** `SELECT … FROM <source> [alias]`. */
+  head: string;
+  /** The source's name or alias, qualifying its time index in the added range. */
+  qualifier: string;
+  /** The WHERE's condition, or absent. */
+  where?: string;
+  /** `GROUP BY …` to the end (HAVING included). */
+  tail: string;
+  /** The source's time index, as the window key names it. */
+  timeIndex: string;
+  /** The SELECT item (0-based) that is the window key. */
+  window: number;
+  /** The SELECT items grouped by besides the window (the sink's tags). */
+  keys: number[];
+}
+
+/** A compiled `FlowQueryText`: its sink's columns, the SELECT's outputs in order then `update_at`. */
+export interface FlowQuery extends FlowQueryText {
+  columns: ColumnSchema[];
 }
 
 /** A parsed `CREATE FLOW` statement. */
@@ -74,4 +105,6 @@ export interface FlowSpec {
   comment: string;
   /** The `AS` query's text, as written. */
   query: string;
+  /** The SELECT cut for running it per window, when it has that shape (absent: not). */
+  general?: FlowQueryText;
 }

@@ -17,7 +17,8 @@ import type { TableMeta } from "../storage/table.ts";
 import { aggregateWindows, sourceShape, type WindowGroup } from "../storage/window_aggregate.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
 import { filterSql } from "./flow_filter.ts";
-import { clearTargetWindows, flowBatch, metricWrites, tableBatch } from "./target.ts";
+import { flowQueryRows } from "./flow_query.ts";
+import { clearTargetWindows, flowBatch, flowQueryBatch, metricWrites, tableBatch } from "./target.ts";
 
 /** Marks taken per transaction. */
 const MARKS_PER_STEP = 64;
@@ -41,16 +42,13 @@ export async function recomputeLate(
     const floor = oldestRecomputed(table, rule, nowMs);
     const due = marks.filter((at) => at >= floor);
     const recomputed = ranges(due, rule.interval);
-    const groups: WindowGroup[] = [];
-    for (const [from, to] of recomputed) {
-      groups.push(...windowsOf(rule, src, table, from, to));
-    }
+    const stretches = recomputed.map(([from, to]) => readStretch(storage, rule, src, table, from, to));
     storage.createDatabase(rule.target_database, true);
     const target = storage.database(rule.target_database);
     target.transaction(() => {
       // what the source no longer has (deleted rows) must leave the target too
       for (const [from, to] of recomputed) clearTargetWindows(storage, rule, table, from, to);
-      writeGroups(storage, rule, table, groups);
+      for (const s of stretches) s.write();
       if (target === src) clearLateMarks(src, key, marks);
     });
     if (target !== src) src.transaction(() => clearLateMarks(src, key, marks));
@@ -76,6 +74,42 @@ function ranges(starts: number[], interval: number): Array<[number, number]> {
     else out.push([at, at + interval]);
   }
   return out;
+}
+
+/** A stretch of a rule's windows read from its source: the windows it found, and their write. */
+export interface Stretch {
+  /** The starts (ms) of the windows holding rows. */
+  starts: Set<number>;
+  /** Writes them over the target's rows (inside the caller's transaction). */
+  write(): void;
+}
+
+/** Reads `[from, to)` of a rule's source: by the per-field aggregates, or a general flow's own SELECT. */
+export function readStretch(
+  storage: Storage,
+  rule: DownsampleRule,
+  src: DatabaseHandle,
+  table: TableMeta,
+  from: number,
+  to: number,
+): Stretch {
+  const sink = rule.sink;
+  if (sink?.query !== undefined) {
+    const rows = flowQueryRows(storage, sink.query, from, to);
+    return {
+      starts: new Set(rows.map((r) => r.windowMs)),
+      write: () => {
+        if (rows.length === 0) return;
+        const existing = storage.getTable(rule.target_database, rule.target);
+        storage.write(rule.target_database, [flowQueryBatch(rule, sink, rows, existing)]);
+      },
+    };
+  }
+  const groups = windowsOf(rule, src, table, from, to);
+  return {
+    starts: new Set(groups.map((g) => g.windowMs)),
+    write: () => writeGroups(storage, rule, table, groups),
+  };
 }
 
 /** Writes recomputed windows over the target's rows (inside the caller's transaction). */

@@ -15,6 +15,7 @@ import { sourceShape } from "../storage/window_aggregate.ts";
 import type { TableMeta } from "../storage/table.ts";
 import type { SourceShape, WindowGroup } from "../storage/window_aggregate.ts";
 import type { FlowSink } from "./flow_spec.ts";
+import { fitToSink, type FlowRow } from "./flow_query.ts";
 
 /** The metric writes of a metric source's windows. */
 export function metricWrites(rule: DownsampleRule, shape: SourceShape, groups: WindowGroup[]): MetricWrite[] {
@@ -72,8 +73,24 @@ export function flowBatch(rule: DownsampleRule, sink: FlowSink, groups: WindowGr
   return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
 }
 
+/**
+ * The batch of a general flow's rows (`flow_query.ts`): the SELECT's outputs, then `update_at`, as
+ * the sink `existing` (when there is one) declares its columns.
+ */
+export function flowQueryBatch(
+  rule: DownsampleRule,
+  sink: FlowSink,
+  rows: FlowRow[],
+  existing: TableMeta | undefined,
+): WriteBatch {
+  const now = Date.now();
+  const fit = fitToSink(sink.query!, existing, rows.map((r) => [...r.values, now]));
+  return { table: rule.target, ...fit, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+}
+
 /** The columns of a flow's sink table, in the order its batches carry them. */
 export function flowSinkColumns(sink: FlowSink): ColumnSchema[] {
+  if (sink.query !== undefined) return sink.query.columns;
   return [
     ...sink.groupTags.map((name): ColumnSchema => ({ name, type: "String", semantic: "TAG" })),
     ...sink.columns.map((c): ColumnSchema => ({

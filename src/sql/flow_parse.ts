@@ -3,17 +3,19 @@
  * [COMMENT '…'] AS SELECT …` for the shape Petrel's downsampling engine computes: one source table,
  * `GROUP BY` tags plus one `date_bin(INTERVAL …, <ts>)` or `date_trunc('<unit>', <ts>)` window key,
  * and avg/min/max/sum/count/last_value of fields, each aliased, of the rows an optional WHERE keeps
- * (`flow_where.ts`). Anything else is refused (1001, naming the part) rather than computed
- * differently.
+ * (`flow_where.ts`). A query this shape refuses is read in its general form (`flow_general.ts`,
+ * the flow's own SELECT run per window), which refuses (1001, naming the part) what it cannot
+ * compute.
  */
-import { invalidArguments, unsupported } from "../common/errors.ts";
-import { parseDuration } from "../common/humantime.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Aggregate } from "../config/downsample.ts";
 import type { FlowColumn, FlowSpec } from "../downsample/flow_spec.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp, type Token } from "./lexer.ts";
 import { tableName } from "./ddl.ts";
 import { parseFlowWhere } from "./flow_where.ts";
+import { columnRef, intervalMs, refuse, stringLiteral, windowCall } from "./flow_window.ts";
+import { parseGeneralQuery } from "./flow_general.ts";
 
 /** A parsed CREATE FLOW with its statement options. */
 export interface CreateFlow {
@@ -31,20 +33,10 @@ const AGGREGATES: Record<string, Aggregate> = {
   last_value: "last",
 };
 
-/** `date_trunc` units of a fixed length (week, month, quarter and year follow the calendar). */
-const TRUNC_UNITS: Record<string, number> = {
-  second: 1000,
-  minute: 60_000,
-  hour: 3_600_000,
-  day: 86_400_000,
-};
-
 type Item =
   | { kind: "tag"; name: string }
   | { kind: "window"; interval: number; ts: string; alias: string }
   | { kind: "aggregate"; column: FlowColumn };
-
-const refuse = (what: string) => unsupported(`Unsupported in CREATE FLOW: ${what}`);
 
 /** Parses the tokens of `CREATE … FLOW …` run in database `db`. */
 export function parseCreateFlow(tokens: Token[], sql: string, db: string): CreateFlow {
@@ -65,7 +57,7 @@ export function parseCreateFlow(tokens: Token[], sql: string, db: string): Creat
   const start = cur.peek();
   const last = tokens[tokens.length - 1];
   const query = start ? sql.slice(start.pos, last.pos + last.text.length) : "";
-  const spec = parseQuery(cur, db);
+  const spec = parseEitherForm(cur, tokens.slice(cur.i), db);
   return {
     orReplace,
     ifNotExists,
@@ -79,6 +71,37 @@ export function parseCreateFlow(tokens: Token[], sql: string, db: string): Creat
       comment,
       query,
     },
+  };
+}
+
+/**
+ * The query as the per-field aggregates compute it, with its general form (`flow_general.ts`) when
+ * it has one; a shape those aggregates refuse is taken in the general form alone (no `columns`).
+ */
+function parseEitherForm(cur: Cursor, queryTokens: Token[], db: string): Query & Pick<FlowSpec, "general"> {
+  let aggregates: Query | undefined;
+  try {
+    aggregates = parseQuery(cur, db);
+  } catch (e) {
+    if (!(e instanceof PetrelError) || e.code !== StatusCode.Unsupported) throw e;
+  }
+  let general;
+  try {
+    general = parseGeneralQuery(queryTokens, cur.sql, db);
+  } catch (e) {
+    if (aggregates !== undefined) return aggregates;
+    throw e;
+  }
+  if (aggregates !== undefined) return { ...aggregates, general: general.text };
+  return {
+    sourceDatabase: general.sourceDatabase,
+    source: general.source,
+    interval: general.interval,
+    groupTags: [],
+    timeIndex: general.text.timeIndex,
+    timeColumn: general.timeColumn,
+    columns: [],
+    general: general.text,
   };
 }
 
@@ -224,55 +247,6 @@ function aggregateArgument(cur: Cursor, fn: string): string {
   }
   if (!cur.acceptOp(")")) throw refuse(`the argument of ${fn}(…): only a field name is supported`);
   return field;
-}
-
-function windowCall(cur: Cursor, fn: string): { interval: number; ts: string } {
-  cur.expectOp("(");
-  let interval: number;
-  if (fn === "date_bin") {
-    interval = intervalMs(cur, "date_bin");
-    cur.expectOp(",");
-  } else {
-    const unit = stringLiteral(cur, "date_trunc").toLowerCase();
-    interval = TRUNC_UNITS[unit] ?? 0;
-    if (interval === 0) {
-      throw refuse(`date_trunc('${unit}', …) (calendar units; use second, minute, hour or day)`);
-    }
-    cur.expectOp(",");
-  }
-  const ts = columnRef(cur);
-  if (isOp(cur.peek(), ",")) throw refuse(`${fn} with an origin (windows start at the Unix epoch)`);
-  if (!cur.acceptOp(")")) throw refuse(`the arguments of ${fn}(…)`);
-  if (interval < 1000 || interval % 1000 !== 0) {
-    throw refuse(`a window of ${interval} ms (a whole number of seconds, at least 1 s)`);
-  }
-  return { interval, ts };
-}
-
-/** `INTERVAL '5 minutes'`, `INTERVAL '5' MINUTE` or `'5 minutes'`, in ms. */
-function intervalMs(cur: Cursor, where: string): number {
-  cur.acceptKw("INTERVAL");
-  let text = stringLiteral(cur, where);
-  const unit = cur.peek();
-  if (unit?.kind === "ident" && /^(second|minute|hour|day)s?$/i.test(unit.text)) {
-    cur.next();
-    text += ` ${unit.text.toLowerCase()}`;
-  }
-  const ms = parseDuration(text);
-  if (ms === null || ms <= 0) throw invalidArguments(`${where}: invalid interval '${text}'`);
-  return ms;
-}
-
-function stringLiteral(cur: Cursor, where: string): string {
-  const t = cur.next();
-  if (t.kind !== "string") throw invalidArguments(`${where}: expected a string, found ${t.text}`);
-  return t.value;
-}
-
-/** A column, possibly qualified by its table (`cpu.usage`): the column's name. */
-function columnRef(cur: Cursor): string {
-  const parts = cur.objectName();
-  return parts[parts.length - 1];
 }
 
 function alias(cur: Cursor, what: string): string {

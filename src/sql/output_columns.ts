@@ -3,7 +3,7 @@
  * expressions have no declared type, and DataFusion names `avg(cpu)` as `avg(monitor.cpu)`.
  */
 import type { DataType, ResultType } from "../common/rows.ts";
-import { isIntegerType, isTimestampType } from "../storage/datatypes.ts";
+import { isIntegerType } from "../storage/datatypes.ts";
 import { castAs, castTarget } from "./cast_type.ts";
 import { decimalAggregateType } from "./rewrite/decimals.ts";
 import { decimalExprHint } from "./rewrite/decimal_arith.ts";
@@ -267,9 +267,14 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (["count", "approx_distinct"].includes(name)) return "Int64";
   if (AVERAGING.has(name)) return "Float64";
   if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;
-  if (name === "sum" && argCol) {
-    return isIntegerType(argCol) && !isTimestampType(argCol) ? "Int64" : "Float64";
+  // `sum(<expression>)`: the expression's type when it has one (`sum(CASE … THEN 1 ELSE 0 END)` is Int64)
+  const summed = name === "sum" && callArgs.length === 1
+    ? argCol ?? selectItemType(c, callArgs[0][0], callArgs[0][1])
+    : undefined;
+  if (summed !== undefined && /^(U?Int|Float)/.test(summed)) {
+    return isIntegerType(summed as DataType) ? "Int64" : "Float64";
   }
+  if (name === "sum" && argCol) return "Float64";
   return undefined;
 }
 
