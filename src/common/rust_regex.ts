@@ -206,7 +206,7 @@ class Translator {
       if (c === undefined) this.fail("expected flag but got end of regex");
       if (c === ")" || c === ":") {
         if (negate && !any) this.fail("dangling flag negation operator");
-        if (seen.size === 0) this.fail("empty flag group");
+        if (seen.size === 0 && c === ")") this.fail("empty flag group");
         this.i++;
         break;
       }

@@ -46,6 +46,7 @@ const CASES: Array<[pattern: string, matches: string[], misses: string[]]> = [
   ["\\x{41}\\u0042\\U00000043\\x44", ["ABCD"], ["abcd"]],
   ["a\\#b\\ c\\~", ["a#b c~"], []],
   ["(?P<a>x)(?<b>y)", ["xy"], ["yx"]],
+  ["^(?:ab)+$", ["abab"], ["aba"]],
   ["^a{2,3}$", ["aa", "aaa"], ["a", "aaaa"]],
   ["a]b}", ["a]b}"], []],
 ];
@@ -66,6 +67,7 @@ const REFUSED: Array<[pattern: string, reason: string]> = [
   ["(?c)x", "unrecognized flag: c"],
   ["(?i-)x", "dangling flag negation operator"],
   ["(?ii)x", "duplicate flag: i"],
+  ["(?)x", "empty flag group"],
   ["\\Qa\\E", "unrecognized escape sequence: \\Q"],
   ["(a", "unclosed group"],
   ["a)", "unopened group"],

@@ -24,8 +24,8 @@ const OPERATORS: SqlCase[] = [
   {
     name: "a flag group mid-pattern lasts to the end of its group, across |",
     sql: "SELECT 'aB' ~ 'a(?i)b|c' AS a, 'C' ~ 'a(?i)b|c' AS b, 'aBC' ~ '^a(?i:b)c$' AS c, " +
-      "'Ab' ~ '^(?i)a(?-i)b$' AS d, 'AB' ~ '^(?i)a(?-i)b$' AS e",
-    rows: [[true, true, false, true, false]],
+      "'Ab' ~ '^(?i)a(?-i)b$' AS d, 'AB' ~ '^(?i)a(?-i)b$' AS e, 'ABab' ~ '^(?i:ab)(?:ab)$' AS f",
+    rows: [[true, true, false, true, false, true]],
   },
   {
     name: "~* can be turned off inside the pattern",
