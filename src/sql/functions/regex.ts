@@ -7,6 +7,7 @@
  */
 import { compileRegExp, regExpErrorReason } from "../../common/regexp.ts";
 import { rustRegexToJs } from "../../common/rust_regex.ts";
+import { parseReplacement, replaceAllRust } from "../../common/rust_replacement.ts";
 import type { ScalarDef } from "./values.ts";
 import { str } from "./values.ts";
 
@@ -24,7 +25,7 @@ const REGEX_CACHE_SIZE = 256;
 /**
  * A Rust pattern compiled as DataFusion compiles it, `(?flags)pattern`, with `g` for every match;
  * a pattern Rust refuses throws naming it. A cached regex is stateless here: exec without `g` starts
- * at 0, and `g` ones are only used through matchAll, which copies them.
+ * at 0, and `replace` and `matchAll` start a `g` one from 0.
  */
 export function cachedRegex(pattern: string, flags = "", global = false): RegExp {
   const key = `${global ? "g" : ""}${flags}/${pattern}`;
@@ -47,44 +48,6 @@ export function cachedRegex(pattern: string, flags = "", global = false): RegExp
     regexCache.set(key, re);
   }
   return re;
-}
-
-/**
- * Rust's `Captures::expand`: `$$` is `$`; `$name`/`$1` take the longest `[0-9A-Za-z_]` run (`$1a` is
- * group "1a"); `${…}` takes anything to `}`; an unknown group is empty; a `$` starting no reference stays.
- */
-function expand(template: string, m: RegExpExecArray): string {
-  let out = "", i = 0;
-  for (let d = template.indexOf("$"); d >= 0; d = template.indexOf("$", i)) {
-    out += template.slice(i, d);
-    i = d + 1;
-    if (template[d + 1] === "$") {
-      out += "$";
-      i = d + 2;
-      continue;
-    }
-    let name: string | undefined;
-    const close = template[d + 1] === "{" ? template.indexOf("}", d + 2) : -1;
-    if (close >= 0) name = template.slice(d + 2, close), i = close + 1;
-    else if (template[d + 1] !== "{") {
-      const run = /^[0-9A-Za-z_]+/.exec(template.slice(d + 1));
-      if (run !== null) name = run[0], i = d + 1 + run[0].length;
-    }
-    if (name === undefined) out += "$";
-    else out += (/^\d+$/.test(name) ? m[Number(name)] : m.groups?.[name]) ?? "";
-  }
-  return out + template.slice(i);
-}
-
-/** `text` with the first (or every) match of `re` replaced by the expanded template. */
-function replaceRust(text: string, re: RegExp, template: string): string {
-  const matches = re.global ? [...text.matchAll(re)] : [re.exec(text)].filter((m) => m !== null);
-  let out = "", last = 0;
-  for (const m of matches) {
-    out += text.slice(last, m.index) + expand(template, m);
-    last = m.index + m[0].length;
-  }
-  return out + text.slice(last);
 }
 
 /** Refuses `g` where DataFusion refuses it (a `g` among other flags: arrow's kernel does, or Rust's parser). */
@@ -114,7 +77,7 @@ export const REGEX_SCALARS: Record<string, ScalarDef> = {
       const flags = str(f ?? "")!;
       const re = cachedRegex(str(p)!, flags.replaceAll("g", ""), flags.includes("g"));
       // DataFusion turns POSIX `\1` into `${1}` (and a `\` before no digit into `${}`, an empty group)
-      return replaceRust(str(s)!, re, str(r)!.replace(/\\(\d*)/g, "$${$1}"));
+      return replaceAllRust(str(s)!, re, parseReplacement(str(r)!.replace(/\\(\d*)/g, "$${$1}")));
     },
   },
   regexp_match: {
