@@ -1,18 +1,18 @@
 /**
- * Regexes of VRL. Literals (`r'…'`) and `to_regex` are Rust `regex` syntax, translated by the
- * engine's one Rust translator (`../rust_regex.ts`), so a pattern means the same in a VRL program
- * and a pipeline processor. Grok patterns are Oniguruma's (atomic groups, possessive quantifiers),
- * which the same translator reads in its Oniguruma flavour.
+ * Regexes of VRL. Literals (`r'…'`) and `to_regex` are Rust `regex` syntax, translated by the one
+ * Rust translator (src/common/rust_regex.ts, through `../rust_regex.ts`), so a pattern means the same
+ * in a VRL program, a pipeline processor and SQL. Grok patterns are Oniguruma's (atomic groups,
+ * possessive quantifiers), read by `../regex_translate.ts`.
  */
 
 import { compileRegExp } from "../../src/common/regexp.ts";
 import { translateRustRegex } from "../rust_regex.ts";
-import { translateRegexFlavour } from "../regex_translate.ts";
+import { translateOniguruma } from "../regex_translate.ts";
 import { VrlRegex } from "./value.ts";
 
 /** Translates a grok (Oniguruma-flavoured) pattern into a JS source and flags (named groups, inline flags, atomic groups, POSIX classes). */
 export function translateRegex(pattern: string, extraFlags = ""): { source: string; flags: string } {
-  return translateRegexFlavour(pattern, "oniguruma", extraFlags);
+  return translateOniguruma(pattern, extraFlags);
 }
 
 /** Builds a JS RegExp from a grok pattern; throws on syntax JS cannot accept. */

@@ -7,7 +7,7 @@
  */
 
 /** ASCII POSIX classes (RE2's `[[:name:]]`), as JS class contents. */
-const POSIX: Record<string, string> = {
+export const POSIX: Record<string, string> = {
   alnum: "0-9A-Za-z",
   alpha: "A-Za-z",
   ascii: "\\x00-\\x7f",

@@ -67,6 +67,7 @@ const FIXED: Record<string, string> = {
   list_to_string: "String",
   string_to_array: "List<String>",
   string_to_list: "List<String>",
+  regexp_match: "List<String>",
 };
 
 /** DataFusion's own names of the aliases, as its column names print them. */

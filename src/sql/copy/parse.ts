@@ -11,6 +11,8 @@
  * FORMAT defaults to parquet (as GreptimeDB's); `CONNECTION (…)` (object stores) is refused.
  */
 import { invalidArguments, unsupported } from "../../common/errors.ts";
+import { compileRegExp, regExpErrorReason } from "../../common/regexp.ts";
+import { rustRegexToJs } from "../../common/rust_regex.ts";
 import { Cursor } from "../cursor.ts";
 import { parseOptions, type Session, tableName } from "../ddl.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
@@ -65,9 +67,11 @@ function checkOptions(raw: Record<string, string>, allowed: string[], what: stri
   if (raw.end_time !== undefined) options.endTime = raw.end_time;
   if (raw.pattern !== undefined) {
     try {
-      options.pattern = new RegExp(raw.pattern);
-    } catch {
-      throw invalidArguments(`Invalid PATTERN regular expression: ${raw.pattern}`);
+      // GreptimeDB compiles PATTERN with Rust's regex crate
+      const { source, flags } = rustRegexToJs(raw.pattern);
+      options.pattern = compileRegExp(source, flags);
+    } catch (e) {
+      throw invalidArguments(`Invalid PATTERN regular expression: ${raw.pattern}: ${regExpErrorReason(e)}`);
     }
   }
   return options;

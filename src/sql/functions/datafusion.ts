@@ -1,7 +1,7 @@
 /**
  * DataFusion's string, math and hash functions SQLite lacks: nanvl, iszero, levenshtein, translate,
  * substr_index, find_in_set, bit_length, cot, factorial, gcd, lcm, the SHA-2 family and digest,
- * encode/decode and regexp_count. Hashes and `decode` answer bytes (DataFusion's Binary).
+ * encode/decode. Hashes and `decode` answer bytes (DataFusion's Binary).
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
@@ -159,17 +159,6 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
         throw new Error(`Failed to decode value using base64: '${text}'`);
       }
       return new Uint8Array(Buffer.from(text, "base64"));
-    },
-  },
-  regexp_count: {
-    int: true,
-    fn: (s, p, start, flags) => {
-      if (s === null || p === null || start === null || flags === null) return null;
-      const from = start === undefined ? 1 : Number(start);
-      if (from < 1) throw new Error(`regexp_count: start position must be greater than 0, got ${from}`);
-      const f = (str(flags ?? null) ?? "").replace(/[^imsu]/g, "");
-      const text = [...str(s)!].slice(from - 1).join("");
-      return [...text.matchAll(new RegExp(str(p)!, f + "g"))].length;
     },
   },
 };

@@ -19,6 +19,7 @@ import { TIME_SCALARS } from "./time.ts";
 import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import { SERIES_SCALARS } from "./series.ts";
 import { ARRAY_SCALARS } from "./arrays.ts";
+import { REGEX_SCALARS } from "./regex.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -52,6 +53,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...VECTOR_SCALARS,
   ...SERIES_SCALARS,
   ...ARRAY_SCALARS,
+  ...REGEX_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {

@@ -3,38 +3,6 @@ import { createHash } from "node:crypto";
 import type { Arg, ScalarDef } from "./values.ts";
 import { big, math1, num, str } from "./values.ts";
 
-function regexpFlags(flags: Arg): string {
-  return (str(flags) ?? "").replace(/[^imsu]/g, "");
-}
-
-/**
- * Marks the pattern of a case-insensitive match (`x ~* p` → `x REGEXP __petrel_icase(p)`): SQLite's
- * REGEXP operator calls `regexp(pattern, value)` and has no flags. A noncharacter no pattern holds,
- * kept at the front when `p` is a concatenation (`~*` binds looser than `||`).
- */
-const ICASE = "\uFDD0";
-
-/** Compiled patterns of `REGEXP` (one per distinct pattern, not one per row). */
-const regexCache = new Map<string, RegExp>();
-const REGEX_CACHE_SIZE = 256;
-
-/**
- * The compiled pattern (a regex test, exec or replace is stateless here: none is sticky, and
- * `replace` with `g` starts from 0 each time).
- */
-export function cachedRegex(pattern: string, flags = ""): RegExp {
-  const key = flags + "/" + pattern;
-  let re = regexCache.get(key);
-  if (re === undefined) {
-    re = pattern.startsWith(ICASE)
-      ? new RegExp(pattern.slice(ICASE.length), flags + "i")
-      : new RegExp(pattern, flags);
-    if (regexCache.size >= REGEX_CACHE_SIZE) regexCache.delete(regexCache.keys().next().value!);
-    regexCache.set(key, re);
-  }
-  return re;
-}
-
 /** The value at a GreptimeDB JSON path (`a.b[0]`, `$.a.b`) of JSON text; undefined when absent. */
 function jsonAt(text: Arg, path: Arg): unknown {
   if (text === null || path === null) return undefined;
@@ -235,36 +203,6 @@ export const SCALARS: Record<string, ScalarDef> = {
   ascii: { int: true, fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
   md5: { fn: (s) => (s === null ? null : createHash("md5").update(str(s)!).digest("hex")) },
   to_hex: { fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
-  regexp: {
-    int: true,
-    fn: (p, s) => (p === null || s === null ? null : cachedRegex(str(p)!).test(str(s)!) ? 1 : 0),
-  },
-  __petrel_icase: { fn: (p) => (p === null ? null : ICASE + str(p)!) },
-  regexp_like: {
-    fn: (
-      s,
-      p,
-      f,
-    ) => (s === null || p === null
-      ? null
-      : cachedRegex(str(p)!, regexpFlags(f ?? null)).test(str(s)!)
-      ? 1
-      : 0),
-  },
-  regexp_replace: {
-    fn: (s, p, r, f) => {
-      if (s === null || p === null || r === null) return null;
-      const flags = regexpFlags(f ?? null) + ((str(f ?? null) ?? "").includes("g") ? "g" : "");
-      return str(s)!.replace(cachedRegex(str(p)!, flags), str(r)!.replace(/\\(\d)/g, "$$$1"));
-    },
-  },
-  regexp_match: {
-    fn: (s, p, f) => {
-      if (s === null || p === null) return null;
-      const m = cachedRegex(str(p)!, regexpFlags(f ?? null)).exec(str(s)!);
-      return m ? JSON.stringify(m.length > 1 ? m.slice(1) : [m[0]]) : null;
-    },
-  },
   uuid: { fn: () => crypto.randomUUID(), deterministic: false },
   version: { fn: () => "8.0.0-petrel" },
 };

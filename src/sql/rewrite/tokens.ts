@@ -65,7 +65,7 @@ function operatorToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   if (t.text === "~" && isOperandEnd(toks[i - 1])) return { text: "REGEXP", next: i + 1 };
   if (t.text === "!~") return { text: "NOT REGEXP", next: i + 1 };
   if (t.text === "~*" || t.text === "!~*") {
-    // SQLite's REGEXP has no flags: the pattern carries the case-insensitive mark (functions/scalars.ts)
+    // SQLite's REGEXP has no flags: the pattern carries the case-insensitive mark (functions/regex.ts)
     const end = c.q.primaryEnd(i + 1);
     if (end <= i + 1) return undefined;
     const not = t.text === "!~*" ? "NOT " : "";
