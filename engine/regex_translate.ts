@@ -5,22 +5,7 @@
  * verbose mode. Rust `regex` syntax (VRL, the regex processors, SQL) is src/common/rust_regex.ts.
  */
 
-const POSIX: Record<string, string> = {
-  alnum: "0-9A-Za-z",
-  alpha: "A-Za-z",
-  ascii: "\\x00-\\x7F",
-  blank: "\\t ",
-  cntrl: "\\x00-\\x1F\\x7F",
-  digit: "0-9",
-  graph: "!-~",
-  lower: "a-z",
-  print: " -~",
-  punct: "!-\\/:-@\\[-`{-~",
-  space: "\\t\\n\\v\\f\\r ",
-  upper: "A-Z",
-  word: "0-9A-Za-z_",
-  xdigit: "0-9A-Fa-f",
-};
+import { POSIX } from "../src/common/re2.ts";
 
 /** `[:^name:]` as code-point ranges: everything outside the ASCII class (JS classes cannot nest a negation). */
 function negatedPosix(cls: string): string {
