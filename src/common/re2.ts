@@ -67,6 +67,8 @@ interface Frame {
   start: number;
   baseI: boolean;
   mods: number;
+  /** The largest product of nested counted repetitions inside (Go refuses more than 1000). */
+  size: number;
 }
 
 class GoParser {
@@ -82,10 +84,13 @@ class GoParser {
 
   run(): string {
     const p = this.p;
-    const frames: Frame[] = [{ saved: { ...this.flags }, start: 0, baseI: false, mods: 0 }];
+    const frames: Frame[] = [{ saved: { ...this.flags }, start: 0, baseI: false, mods: 0, size: 1 }];
     let out = "";
     /** Where the atom a repetition would apply to starts in `out`; -1 after `(`, `|` or at the start. */
     let atom = -1;
+    /** Where that atom ends when a bare `(?i)` follows it (`a(?i)*` repeats the `a`), else -1. */
+    let atomEnd = -1;
+    let atomSize = 1;
     /** Where the previous token started in the pattern if it was a repetition (Go refuses `a**`). */
     let lastRepeat = -1;
     while (this.i < p.length) {
@@ -97,9 +102,17 @@ class GoParser {
         if (q !== null) {
           if (lastRepeat >= 0) this.fail("invalid nested repetition operator", p.slice(lastRepeat, this.i));
           if (atom < 0) this.fail("missing argument to repetition operator", p.slice(start, this.i));
+          if (q.count !== null && q.count > 0) {
+            if (q.count >= 2 && q.count * atomSize > MAX_REPEAT) this.fail("invalid repeat count", q.op);
+            atomSize *= q.count;
+            top.size = Math.max(top.size, atomSize);
+          }
           // JS cannot repeat an assertion (Go can: `^*`), so those go in a group
-          const text = out.slice(atom);
-          out = out.slice(0, atom) + (/^(\^|\$|\(\?<?[=!])/.test(text) ? `(?:${text})` : text) + q;
+          const end = atomEnd < 0 ? out.length : atomEnd;
+          const text = out.slice(atom, end);
+          const repeated = (/^(\^|\$|\(\?<?[=!])/.test(text) ? `(?:${text})` : text) + q.text;
+          out = out.slice(0, atom) + repeated + out.slice(end);
+          if (atomEnd >= 0) atomEnd = atom + repeated.length;
           lastRepeat = start;
           continue;
         }
@@ -108,8 +121,9 @@ class GoParser {
       const at = out.length;
       if (c === "(") {
         const opened = this.group(top, out.length);
+        if (opened.frame) frames.push(opened.frame), atom = -1, atomEnd = -1;
+        else if (atom >= 0 && atomEnd < 0 && opened.text !== "") atomEnd = out.length;
         out += opened.text;
-        if (opened.frame) frames.push(opened.frame), atom = -1;
         continue;
       }
       if (c === ")") {
@@ -118,7 +132,9 @@ class GoParser {
         out += ")".repeat(top.mods) + ")";
         this.flags = top.saved;
         this.i++;
-        atom = top.start;
+        atom = top.start, atomEnd = -1, atomSize = top.size;
+        const parent = frames[frames.length - 1];
+        parent.size = Math.max(parent.size, top.size);
         continue;
       }
       if (c === "|") {
@@ -126,7 +142,7 @@ class GoParser {
         top.mods = 0;
         if (this.flags.i !== top.baseI) out += this.flags.i ? "(?i:" : "(?-i:", top.mods = 1;
         this.i++;
-        atom = -1;
+        atom = -1, atomEnd = -1;
         continue;
       }
       if (c === "\\" && p[this.i + 1] === "Q") {
@@ -136,7 +152,7 @@ class GoParser {
         const cps = [...text].map((ch) => lit(ch.codePointAt(0)!, false));
         if (cps.length === 0) continue;
         out += cps.join("");
-        atom = out.length - cps[cps.length - 1].length;
+        atom = out.length - cps[cps.length - 1].length, atomEnd = -1, atomSize = 1;
         continue;
       }
       if (c === "\\") out += this.escape();
@@ -146,7 +162,7 @@ class GoParser {
         this.i += cp > 0xffff ? 2 : 1;
         out += this.plain(cp);
       }
-      atom = at;
+      atom = at, atomEnd = -1, atomSize = 1;
     }
     if (frames.length > 1) this.fail("missing closing )", p);
     return out + ")".repeat(frames[0].mods);
@@ -161,11 +177,14 @@ class GoParser {
     return lit(cp, false);
   }
 
-  /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and laziness (swapped by `(?U)`); null for a literal `{`. */
-  private repetition(): string | null {
+  /**
+   * `*` `+` `?` `{n}` `{n,}` `{n,m}` and laziness (swapped by `(?U)`), with the count Go checks
+   * nesting against (`{n,m}`: m, `{n,}`: n) and the operator's text; null for a literal `{`.
+   */
+  private repetition(): { text: string; count: number | null; op: string } | null {
     const p = this.p;
     const start = this.i;
-    let q: string;
+    let q: string, count: number | null = null;
     if (p[this.i] === "{") {
       const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(this.i));
       // Go reads `{` as itself unless a count follows, and refuses leading zeros (`{01}` is literal)
@@ -176,17 +195,19 @@ class GoParser {
         this.fail("invalid repeat count", p.slice(start, this.i));
       }
       q = m[3] === undefined ? `{${lo}}` : `{${lo},${m[3]}}`;
+      count = hi < 0 ? lo : hi;
     } else q = p[this.i++];
+    const op = p.slice(start, this.i);
     let lazy = false;
     if (p[this.i] === "?") lazy = true, this.i++;
-    return q + (lazy !== this.flags.U ? "?" : "");
+    return { text: q + (lazy !== this.flags.U ? "?" : ""), count, op };
   }
 
   /** A `(`: a group (returning its frame) or a bare flag group (changing the flags from here on). */
   private group(top: Frame, start: number): { text: string; frame?: Frame } {
     const p = this.p;
     const t = p.slice(this.i);
-    const frame = (saved: Flags): Frame => ({ saved, start, baseI: this.flags.i, mods: 0 });
+    const frame = (saved: Flags): Frame => ({ saved, start, baseI: this.flags.i, mods: 0, size: 1 });
     if (!t.startsWith("(?")) {
       this.i++;
       return { text: "(", frame: frame({ ...this.flags }) };
@@ -198,11 +219,12 @@ class GoParser {
       if (end < 0) this.fail("invalid named capture", t);
       const name = t.slice(t[2] === "P" ? 4 : 3, end);
       if (!/^[0-9A-Za-z_]+$/.test(name)) this.fail("invalid named capture", t.slice(0, end + 1));
-      if (this.names.has(name)) this.fail("duplicate capture group name", t.slice(0, end + 1));
-      this.names.add(name);
       this.i += end + 1;
-      // JS names cannot start with a digit; such a group still captures, by number
-      return { text: /^\d/.test(name) ? "(" : `(?<${name}>`, frame: frame({ ...this.flags }) };
+      // Go lets a name repeat (`$name` is the leftmost) and start with a digit, JS neither:
+      // such a group still captures, by number
+      const plain = /^\d/.test(name) || this.names.has(name);
+      this.names.add(name);
+      return { text: plain ? "(" : `(?<${name}>`, frame: frame({ ...this.flags }) };
     }
     const was = { ...this.flags };
     let k = 2, negate = false, sawFlag = false;

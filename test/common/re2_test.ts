@@ -51,6 +51,10 @@ const CASES: Array<[pattern: string, matches: string[], misses: string[]]> = [
   ["(?P<1a>x)(?<n>y)", ["xy"], ["x"]],
   ["[\\d\\-\\pL]+", ["1-a"], [" "]],
   ["(?)a(?:)", ["a"], [""]],
+  ["(?P<n>a)(?P<n>b)", ["ab"], ["a"]],
+  ["ba(?i)*", ["b", "baa"], ["bA"]],
+  ["b(?i)a*", ["bAa"], ["Ba"]],
+  ["(a{2}){3}|x{1000}", ["aaaaaa"], ["aaaa"]],
 ];
 
 /** Patterns Go refuses, with its reason (the same as Prometheus 2.42 prints). */
@@ -83,6 +87,14 @@ const REFUSED: Array<[pattern: string, reason: string]> = [
   ["*a", "missing argument to repetition operator: `*`"],
   ["a**", "invalid nested repetition operator: `**`"],
   ["x{2}{3}", "invalid nested repetition operator: `{2}{3}`"],
+  ["(a{500}){3}", "invalid repeat count: `{3}`"],
+  ["((a{10}b)*){101}", "invalid repeat count: `{101}`"],
+  ["(?P<a", "invalid named capture: `(?P<a)$`"],
+  ["(?P<a-b>x)", "invalid named capture: `(?P<a-b>`"],
+  ["\\p{", "invalid character class range: `\\p{)$`"],
+  ["a\\", "missing closing ): `^(?:a\\)$`"],
+  ["a*?+", "invalid nested repetition operator: `*?+`"],
+  ["[a-\\d]", "invalid escape sequence: `\\d`"],
 ];
 
 Deno.test("RE2 patterns match as Go's regexp matches them", () => {

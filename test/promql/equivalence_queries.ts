@@ -49,6 +49,7 @@ const SELECTORS = [
   "up{job=~`(?i)API(?-i)|(?U)w.+`,instance=~`\\151\\x2d\\d{1,1000}`}",
   "up{job!~`(?s-i:A).*|w\\PN{2}\\b`,instance=~`i\\b-\\b\\pN`}",
   'label_replace(up, "x", "$1$j", "job", `(?i)(A)(?P<j>\\x{50})?.*`)',
+  "up{job=~`(?P<n>a)(?P<n>p)i|w(?i)E*b`}",
 ];
 
 const RANGE_FUNCS = [
@@ -382,6 +383,8 @@ export const ERROR_QUERIES = [
   "foo{a=~`\\p{Cn}`}",
   "foo{a=~`*a`}",
   "foo{a=~`x{2}{3}`}",
+  "foo{a=~`(a{500}){3}`}",
+  "foo{a=~`(?P<a-b>x)`}",
 ];
 
 /** Queries for `/format_query` (printer and prettifier) beyond the corpus: long ones get split. */
