@@ -25,7 +25,7 @@ function matcherRegExp(pattern: string): RegExp {
   if (re === undefined) {
     try {
       const { source, flags } = re2ToJs(pattern);
-      re = compileRegExp(`^(?:${source})$`, flags);
+      re = compileRegExp(source, flags);
     } catch (e) {
       const shown = pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern;
       throw invalidArguments(

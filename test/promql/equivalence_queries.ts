@@ -44,6 +44,12 @@ const SELECTORS = [
   // RE2 spellings JS lacks: POSIX classes, \pL, (?P<name>), \Q…\E, \A and \z.
   'up{instance=~"i-[[:digit:]]",job=~`\\pL+`}',
   "up{job=~`\\A(?P<j>a)\\Qp\\Ei\\z`,instance!~`[^[:alpha:]]-\\p{^Greek}`}",
+  // Go's flag groups anywhere, scoped and negated; negated POSIX classes; \x{…}, octal; counts.
+  "up{job=~`a(?i)PI|W(?i:E)b`,instance=~`(?-s:i)(?i)\\x{2D}[[:^alpha:]]`}",
+  "up{job=~`(?i)API(?-i)|(?U)w.+`,instance=~`\\151\\x2d\\d{1,1000}`}",
+  "up{job!~`(?s-i:A).*|w\\PN{2}\\b`,instance=~`i\\b-\\b\\pN`}",
+  'label_replace(up, "x", "$1$j", "job", `(?i)(A)(?P<j>\\x{50})?.*`)',
+  "up{job=~`(?P<n>a)(?P<n>p)i|w(?i)E*b`}",
 ];
 
 const RANGE_FUNCS = [
@@ -361,6 +367,24 @@ export const ERROR_QUERIES = [
   'foo{a!~"(?<!x)y"}',
   'foo{a=~"(a)\\\\1"}',
   'label_replace(foo, "a", "$1", "b", "(?!x).*")',
+  // Go's own refusals, with its messages (some show the pattern wrapped in ^(?:…)$)
+  "foo{a=~`(?z)`}",
+  "foo{a=~`(?i-)`}",
+  "foo{a=~`a{1001}`}",
+  "foo{a=~`\\C|\\Z`}",
+  "foo{a=~`[\\b]`}",
+  "foo{a=~`\\x{110000}`}",
+  "foo{a=~`a(`}",
+  "foo{a=~`a)`}",
+  "foo{a=~`a)|(b`}",
+  "foo{a=~`[a`}",
+  "foo{a=~`[z-a]`}",
+  "foo{a=~`[[:foo:]]`}",
+  "foo{a=~`\\p{Cn}`}",
+  "foo{a=~`*a`}",
+  "foo{a=~`x{2}{3}`}",
+  "foo{a=~`(a{500}){3}`}",
+  "foo{a=~`(?P<a-b>x)`}",
 ];
 
 /** Queries for `/format_query` (printer and prettifier) beyond the corpus: long ones get split. */

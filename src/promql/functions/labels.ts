@@ -11,8 +11,9 @@ const vec = (v: StepValue) => (v.kind === "vector" ? v.series : []);
 
 /** An RE2 pattern as a JS regex, anchored as Prometheus anchors it (`^(?s:re)$`). */
 export function re2RegExp(pattern: string): RegExp {
-  const { source, flags } = re2ToJs(pattern);
-  return compileRegExp(`^(?:${source})$`, flags);
+  // label_replace compiles only the anchored pattern: `a)|(b` is valid there
+  const { source, flags } = re2ToJs(pattern, false);
+  return compileRegExp(source, flags);
 }
 
 /** Go's `Regexp.Expand`: `$1`, `${1}`, `$name`, `${name}`, `$$`; unknown names expand to "". */
