@@ -5,7 +5,6 @@
  */
 import type { Ctx } from "./context.ts";
 import {
-  decodeOtlpMetrics,
   decodeOtlpTraces,
   encodeExportResponse,
   encodeRpcStatus,
@@ -17,7 +16,7 @@ import {
   DEFAULT_LOG_TABLE,
   DEFAULT_TRACE_TABLE,
   ingestOtlpLogsBody,
-  ingestOtlpMetrics,
+  ingestOtlpMetricsBody,
   ingestOtlpTraces,
   logExtractKeys,
   otlpMetricOptions,
@@ -36,10 +35,10 @@ function respond(signal: OtlpSignal, encoding: OtlpEncoding, r: OtlpWriteResult)
 export async function metrics(ctx: Ctx): Promise<Response> {
   const contentType = ctx.req.headers.get("content-type");
   const options = otlpMetricOptions((h) => ctx.req.headers.get(h));
-  const req = decodeOtlpMetrics(await ctx.body(), contentType);
+  const body = await ctx.body();
   let written = 0;
   try {
-    const result = ingestOtlpMetrics(ctx.app.storage, req, {
+    const result = ingestOtlpMetricsBody(ctx.app.storage, body, contentType, {
       db: ctx.db,
       hints: ctx.hints,
       options,

@@ -246,8 +246,13 @@ export function otlpMetricsToWrites(
   req: ExportMetricsRequest,
   opts: OtlpMetricOptions,
 ): OtlpMetricWrites | null {
+  return keyedWrites((out) => translateMetrics(req, opts, out));
+}
+
+/** The keyed series by metric of the points `fill` translates; null when they need the series path. */
+export function keyedWrites(fill: (out: PointsOut) => void): OtlpMetricWrites | null {
   const out = new KeyedOut();
-  translateMetrics(req, opts, out);
+  fill(out);
   if (out.bailed) return null;
   return {
     metrics: out.metrics,

@@ -89,7 +89,12 @@ function addAttributes(
   }
 }
 
-function resourceLabels(res: Resource, opts: OtlpMetricOptions, escape: boolean): Record<string, string> {
+/** The labels a resource gives each of its points (promoted attributes, `job`, `instance`). */
+export function resourceLabels(
+  res: Resource,
+  opts: OtlpMetricOptions,
+  escape: boolean,
+): Record<string, string> {
   const labels: Record<string, string> = {};
   const promote = opts.promoteAllResourceAttrs
     ? (k: string) => !opts.ignoreResourceAttrs.includes(k)
@@ -105,6 +110,17 @@ function resourceLabels(res: Resource, opts: OtlpMetricOptions, escape: boolean)
   if (job !== null) labels.job = job;
   if (instance !== null) labels.instance = instance;
   return labels;
+}
+
+/** The labels of a scope's points: the resource's, plus the scope's when they are promoted. */
+export function scopeBase(
+  resLabels: Record<string, string>,
+  scope: InstrumentationScope,
+  schemaUrl: string,
+  opts: OtlpMetricOptions,
+  escape: boolean,
+): Record<string, string> {
+  return opts.promoteScopeAttrs ? scopeLabels(resLabels, scope, schemaUrl, escape) : resLabels;
 }
 
 function scopeLabels(
@@ -236,15 +252,14 @@ export function translateMetrics(req: ExportMetricsRequest, opts: OtlpMetricOpti
   for (const rm of req.resourceMetrics) {
     const resLabels = resourceLabels(rm.resource, opts, escape);
     for (const sm of rm.scopeMetrics) {
-      const base = opts.promoteScopeAttrs
-        ? scopeLabels(resLabels, sm.scope, sm.schemaUrl, escape)
-        : resLabels;
+      const base = scopeBase(resLabels, sm.scope, sm.schemaUrl, opts, escape);
       for (const m of sm.metrics) translateMetric(out, m, base, opts, escape);
     }
   }
 }
 
-function translateMetric(
+/** Translates one metric's points into `out`. */
+export function translateMetric(
   out: PointsOut,
   m: Metric,
   base: Record<string, string>,
@@ -257,11 +272,15 @@ function translateMetric(
   switch (d.type) {
     case "gauge":
     case "sum": {
-      const monotonic = d.type === "sum" && d.isMonotonic;
-      const kind: MetricKind = d.type === "gauge" ? "gauge" : monotonic ? "monotonic_sum" : "sum";
-      const name = metricName(m.name, m.unit, kind, strategy);
-      const type = d.type === "gauge" ? "gauge" : monotonic ? "counter" : "updown_counter";
-      out.table(name, m, type, d.type === "sum" ? d.aggregationTemporality : null);
+      const sum = d.type === "sum";
+      const name = numberMetricName(
+        out,
+        m,
+        sum,
+        sum && d.isMonotonic,
+        sum ? d.aggregationTemporality : 0,
+        opts,
+      );
       numberPoints(out, name, d.dataPoints, base, escape);
       return;
     }
@@ -285,6 +304,25 @@ function translateMetric(
   }
 }
 
+/** The series name of a gauge (`sum` false) or sum, its table's options noted in `out`. */
+export function numberMetricName(
+  out: PointsOut,
+  m: Metric,
+  sum: boolean,
+  monotonic: boolean,
+  temporality: number,
+  opts: OtlpMetricOptions,
+): string {
+  const kind: MetricKind = !sum ? "gauge" : monotonic ? "monotonic_sum" : "sum";
+  const name = metricName(m.name, m.unit, kind, opts.translationStrategy);
+  const type = !sum ? "gauge" : monotonic ? "counter" : "updown_counter";
+  out.table(name, m, type, sum ? temporality : null);
+  return name;
+}
+
+/** Why points of a gauge or sum without a value are rejected. */
+export const NO_VALUE = "data points without a value";
+
 function numberPoints(
   out: PointsOut,
   name: string,
@@ -300,7 +338,7 @@ function numberPoints(
     }
     out.push(name, base, p.attributes, escape, { timestampMs: toMs(p.timeUnixNano), value: p.value });
   }
-  out.reject(missing, "data points without a value");
+  out.reject(missing, NO_VALUE);
 }
 
 function histogramPoint(

@@ -38,6 +38,7 @@ export {
   ingestOtlpLogs,
   ingestOtlpLogsBody,
   ingestOtlpMetrics,
+  ingestOtlpMetricsBody,
   ingestOtlpTraces,
   type OtlpLogsWrite,
   type OtlpMetricsWrite,

@@ -21,7 +21,13 @@ import { otlpTracesToBatches, type TraceModel } from "./traces.ts";
 import { otlpLogsToBatch, otlpLogsToEntries } from "./logs.ts";
 import { alignLogBatch } from "./log_align.ts";
 import { logsProtoToBatch } from "./logs_pb.ts";
-import { decodeOtlpLogs, decodeOtlpProtoWith, otlpEncoding } from "../../protocols/otlp/mod.ts";
+import { otlpMetricsProtoToWrites } from "./metrics_pb.ts";
+import {
+  decodeOtlpLogs,
+  decodeOtlpMetrics,
+  decodeOtlpProtoWith,
+  otlpEncoding,
+} from "../../protocols/otlp/mod.ts";
 
 /** What one export stored and rejected. */
 export interface OtlpWriteResult {
@@ -42,6 +48,41 @@ export interface OtlpMetricsWrite {
   physicalTable?: string;
 }
 
+/**
+ * Writes the body of a metrics export: protobuf into the metric engine straight from the bytes
+ * (`metrics_pb.ts`), else (or when that path declines) decoded and written by {@link ingestOtlpMetrics}.
+ */
+export function ingestOtlpMetricsBody(
+  storage: Storage,
+  body: Uint8Array,
+  contentType: string | null,
+  w: OtlpMetricsWrite,
+  onWritten: (samples: number) => void = () => {},
+): OtlpWriteResult {
+  if (w.withMetricEngine && otlpEncoding(contentType) === "protobuf") {
+    const options = w.options;
+    const keyed = decodeOtlpProtoWith(body, contentType, (b) => otlpMetricsProtoToWrites(b, options));
+    if (keyed !== null) {
+      const written = ingestMetricWrites(storage, keyed.metrics, metricIngest(w, keyed.tables), onWritten);
+      if (written !== null) {
+        return { written, rejected: keyed.rejectedDataPoints, rejectedMessage: keyed.rejectedMessage };
+      }
+    }
+  }
+  return ingestOtlpMetrics(storage, decodeOtlpMetrics(body, contentType), w, onWritten);
+}
+
+function metricIngest(w: OtlpMetricsWrite, tables: ReadonlyMap<string, TableOptions>) {
+  return {
+    db: w.db,
+    source: "opentelemetry",
+    withMetricEngine: w.withMetricEngine,
+    hints: w.hints,
+    physicalTable: w.physicalTable,
+    tableOptions: tables,
+  };
+}
+
 /** Writes a metrics export through the metric engine; `onWritten` hears each committed database's samples. */
 export function ingestOtlpMetrics(
   storage: Storage,
@@ -49,14 +90,7 @@ export function ingestOtlpMetrics(
   w: OtlpMetricsWrite,
   onWritten: (samples: number) => void = () => {},
 ): OtlpWriteResult {
-  const ingest = (tables: ReadonlyMap<string, TableOptions>) => ({
-    db: w.db,
-    source: "opentelemetry",
-    withMetricEngine: w.withMetricEngine,
-    hints: w.hints,
-    physicalTable: w.physicalTable,
-    tableOptions: tables,
-  });
+  const ingest = (tables: ReadonlyMap<string, TableOptions>) => metricIngest(w, tables);
   const keyed = w.withMetricEngine ? otlpMetricsToWrites(req, w.options) : null;
   if (keyed !== null) {
     const written = ingestMetricWrites(storage, keyed.metrics, ingest(keyed.tables), onWritten);

@@ -97,7 +97,7 @@ function readMetric(r: PbReader): Metric {
 }
 
 /** Gauge, Sum, Histogram, ExponentialHistogram and Summary share fields 1-3; `field` says which. */
-function readData(r: PbReader, field: number): MetricData {
+export function readData(r: PbReader, field: number): MetricData {
   const end = r.msgEnd();
   // deno-lint-ignore no-explicit-any
   const points: any[] = [];
