@@ -67,6 +67,13 @@ export const RESULT_TYPES: Record<string, DataType> = {
   vec_subvector: "Binary",
   vec_sum: "Binary",
   vec_product: "Binary",
+  // sketches (functions/sketches.ts): states are Binary, as GreptimeDB's
+  hll: "Binary",
+  hll_merge: "Binary",
+  hll_count: "UInt64",
+  uddsketch_state: "Binary",
+  uddsketch_merge: "Binary",
+  uddsketch_calc: "Float64",
 };
 
 /** Scalars whose result has their first argument's type. */

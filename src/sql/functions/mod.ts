@@ -20,6 +20,7 @@ import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import { SERIES_SCALARS } from "./series.ts";
 import { ARRAY_SCALARS } from "./arrays.ts";
 import { REGEX_SCALARS } from "./regex.ts";
+import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -54,6 +55,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...SERIES_SCALARS,
   ...ARRAY_SCALARS,
   ...REGEX_SCALARS,
+  ...SKETCH_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {
@@ -62,6 +64,7 @@ const AGGREGATES: Record<string, AggDef> = {
   ...ORDERED_AGGREGATES,
   ...VECTOR_AGGREGATES,
   ...NON_NULL_AGGREGATES,
+  ...SKETCH_AGGREGATES,
 };
 
 /** Names of the functions this module provides, for the rewriter's checks. */

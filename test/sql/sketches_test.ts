@@ -1,0 +1,182 @@
+/**
+ * GreptimeDB's sketch functions over `/v1/sql`: `hll`/`hll_merge`/`hll_count` and
+ * `uddsketch_state`/`uddsketch_merge`/`uddsketch_calc`, typed as GreptimeDB types them, composing as
+ * its docs show (per-window states INSERTed into a BINARY column, merged later, and a flow whose sink
+ * keeps the states), and bad arguments as 400s naming what is wrong.
+ */
+import assert from "node:assert/strict";
+import { startTestServer } from "../helpers/server.ts";
+import { runCases, type SqlCase, sqlOk, sqlRows } from "../http/fixtures/sql_client.ts";
+
+const MIN = 60_000;
+
+/** 3 minutes of visits: user ids 0..(40·(m+1)) in minute m, so 120 distinct overall; latencies 1..N. */
+function visits(): string {
+  const rows: string[] = [];
+  for (let m = 0; m < 3; m++) {
+    for (let u = 0; u < 40 * (m + 1); u++) rows.push(`(${m * MIN + u}, ${u}, ${(u % 100) + 1})`);
+  }
+  return `INSERT INTO visits (ts, user_id, latency) VALUES ${rows.join(", ")}`;
+}
+
+const SETUP = [
+  "CREATE TABLE visits (ts TIMESTAMP TIME INDEX, user_id BIGINT, latency DOUBLE)",
+  visits(),
+  "CREATE TABLE signed (ts TIMESTAMP TIME INDEX, v DOUBLE, s STRING)",
+  "INSERT INTO signed VALUES (1, -100, 'a'), (2, -5, 'b'), (3, 0, 'c'), (4, 0, 'c'), (5, 2, NULL), " +
+  "(6, 40, 'a'), (7, NULL, 'd')",
+  "CREATE TABLE hll_states (w TIMESTAMP TIME INDEX, state BINARY)",
+  "CREATE TABLE udd_states (w TIMESTAMP TIME INDEX, state BINARY)",
+];
+
+/** A value within the relative error of the wanted one. */
+function near(got: unknown, want: number, alpha: number): void {
+  assert.equal(typeof got, "number", `${got}`);
+  assert.ok(Math.abs((got as number) - want) <= alpha * Math.abs(want) + 1e-9, `${got} vs ${want}`);
+}
+
+const CASES: SqlCase[] = [
+  {
+    name: "hll_count of hll: exact at small counts, typed UInt64; hll is Binary",
+    sql: "SELECT hll_count(hll(user_id)) AS n, hll_count(hll(s)) AS strings FROM visits, " +
+      "(SELECT 'x' AS s) AS one",
+    schema: [["n", "UInt64"], ["strings", "UInt64"]],
+    rows: [[120, 1]],
+  },
+  {
+    name: "per-window counts",
+    sql: "SELECT date_bin(INTERVAL '1 minute', ts) AS w, hll_count(hll(user_id)) AS n FROM visits " +
+      "GROUP BY w ORDER BY w",
+    schema: [["w", "TimestampMillisecond"], ["n", "UInt64"]],
+    rows: [[0, 40], [MIN, 80], [2 * MIN, 120]],
+  },
+  {
+    name: "states are Binary",
+    sql: "SELECT hll(user_id) AS h, uddsketch_state(8, 0.1, latency) AS u FROM visits WHERE ts = 0",
+    schema: [["h", "Binary"], ["u", "Binary"]],
+  },
+  {
+    name: "hll skips NULLs; a value hashes as its text, so 0 and 0.0 are one",
+    sql: "SELECT hll_count(hll(v)) AS n, hll_count(hll(s)) AS s FROM signed",
+    rows: [[5, 4]],
+  },
+  {
+    name: "hll_count of NULL is NULL",
+    sql: "SELECT hll_count(NULL) AS n",
+    rows: [[null]],
+  },
+  {
+    name: "uddsketch_calc over a state: within the error rate, typed Float64",
+    sql:
+      "SELECT uddsketch_calc(0.5, uddsketch_state(128, 0.01, latency)) AS p50 FROM visits WHERE ts < 60000",
+    schema: [["p50", "Float64"]],
+  },
+  {
+    name: "uddsketch_calc of NULL state is NULL",
+    sql: "SELECT uddsketch_calc(0.5, NULL) AS p",
+    rows: [[null]],
+  },
+  // errors
+  { sql: "SELECT hll(user_id, 1) FROM visits", error: { message: "hll expects 1 argument, got 2" } },
+  {
+    sql: "SELECT hll_count(user_id) FROM visits",
+    error: { message: "hll_count expects a binary sketch state" },
+  },
+  { sql: "SELECT hll_count(X'0102') AS n", error: { message: "hll_count: not an hll state" } },
+  { sql: "SELECT hll_count(X'48010E0005000000') AS n", error: { message: "hll_count: corrupt hll state" } },
+  {
+    sql: "SELECT hll_merge('abc') FROM visits",
+    error: { message: "hll_merge expects a binary sketch state" },
+  },
+  {
+    sql: "SELECT uddsketch_calc(1.5, uddsketch_state(128, 0.01, latency)) FROM visits",
+    error: { message: "uddsketch_calc expects a percentile between 0 and 1, got 1.5" },
+  },
+  {
+    sql: "SELECT uddsketch_calc(0.5, hll(user_id)) FROM visits",
+    error: { message: "uddsketch_calc: not a uddsketch state" },
+  },
+  {
+    sql: "SELECT uddsketch_state(0, 0.01, latency) FROM visits",
+    error: { message: "uddsketch_state: bucket_num must be an integer from 1" },
+  },
+  {
+    sql: "SELECT uddsketch_state(128, 1.5, latency) FROM visits",
+    error: { message: "uddsketch_state: error_rate must be between 0 and 1" },
+  },
+  {
+    sql: "SELECT uddsketch_state(user_id + 1, 0.01, latency) FROM visits",
+    error: { message: "uddsketch_state: bucket_num and error_rate must be constants" },
+  },
+  {
+    sql: "SELECT uddsketch_state('a', 0.01, latency) FROM visits",
+    error: { message: "uddsketch_state: bucket_num must be a constant integer" },
+  },
+  {
+    sql: "SELECT uddsketch_state(128, 0.01) FROM visits",
+    error: { message: "uddsketch_state expects 3 arguments, got 2" },
+  },
+  {
+    sql: "SELECT uddsketch_state(128, 0.01, s) FROM signed",
+    error: { message: "uddsketch_state expects a numeric value, got 'a'" },
+  },
+  {
+    sql: "SELECT uddsketch_merge(64, 0.01, st) FROM (SELECT uddsketch_state(128, 0.01, latency) AS st " +
+      "FROM visits) AS q",
+    error: { message: "uddsketch_merge: uddsketch states differ" },
+  },
+];
+
+Deno.test("sketch functions over /v1/sql", async (t) => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    for (const s of SETUP) await sqlOk(url, s);
+    await runCases(t, url, CASES);
+
+    // quantiles of negatives, zeros and positives, within 1 %
+    const [[lo, mid, hi]] = await sqlRows(
+      url,
+      "SELECT uddsketch_calc(0, st) AS lo, uddsketch_calc(0.5, st) AS mid, uddsketch_calc(1, st) AS hi " +
+        "FROM (SELECT uddsketch_state(128, 0.01, v) AS st FROM signed) AS q",
+    );
+    near(lo, -100, 0.01);
+    assert.equal(mid, 0);
+    near(hi, 40, 0.01);
+
+    // GreptimeDB's docs: states per window stored in a BINARY column, merged later
+    await sqlOk(
+      url,
+      "INSERT INTO hll_states SELECT date_bin(INTERVAL '1 minute', ts) AS w, hll(user_id) AS state " +
+        "FROM visits GROUP BY w",
+    );
+    assert.deepEqual(await sqlRows(url, "SELECT hll_count(hll_merge(state)) AS n FROM hll_states"), [[120]]);
+    assert.deepEqual(
+      await sqlRows(url, "SELECT w, hll_count(state) FROM hll_states ORDER BY w"),
+      [[0, 40], [MIN, 80], [2 * MIN, 120]],
+    );
+    await sqlOk(
+      url,
+      "INSERT INTO udd_states SELECT date_bin(INTERVAL '1 minute', ts) AS w, " +
+        "uddsketch_state(128, 0.01, latency) AS state FROM visits GROUP BY w",
+    );
+    // latencies: 1..40, 1..80, 1..100 then 1..20: the (⌊240·0.9⌋+1)-th smallest of all is 87
+    const [[p90, p50]] = await sqlRows(
+      url,
+      "SELECT uddsketch_calc(0.9, uddsketch_merge(128, 0.01, state)) AS p90, " +
+        "uddsketch_calc(0.5, uddsketch_merge(128, 0.01, state)) AS p50 FROM udd_states",
+    );
+    const all = [
+      ...Array.from({ length: 40 }, (_, i) => i + 1),
+      ...Array.from({ length: 80 }, (_, i) => i + 1),
+      ...Array.from({ length: 120 }, (_, i) => (i % 100) + 1),
+    ].sort((a, b) => a - b);
+    near(p90, all[Math.floor(240 * 0.9)], 0.01);
+    near(p50, all[Math.floor(240 * 0.5)], 0.01);
+    // NULL states are skipped by the merges
+    await sqlOk(url, "INSERT INTO hll_states VALUES (600000, NULL)");
+    assert.deepEqual(await sqlRows(url, "SELECT hll_count(hll_merge(state)) AS n FROM hll_states"), [[120]]);
+  } finally {
+    await server.stop();
+  }
+});
