@@ -209,7 +209,7 @@ export function checkUddParams(bucketNum: number, errorRate: number): string | u
     return `bucket_num must be an integer from 1 to ${MAX_BUCKETS}, got ${bucketNum}`;
   }
   if (!(errorRate > 1e-9 && errorRate < 1)) {
-    return `error_rate must be between 0 and 1 (exclusive), got ${errorRate}`;
+    return `error_rate must be above 1e-9 and below 1, got ${errorRate}`;
   }
   return undefined;
 }

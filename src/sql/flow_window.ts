@@ -43,15 +43,15 @@ export function windowCall(cur: Cursor, fn: string): { interval: number; ts: str
   return { interval, ts };
 }
 
-/** `INTERVAL '5 minutes'`, `INTERVAL '5' MINUTE` or `'5 minutes'`, in ms. */
+/** `INTERVAL '5 minutes'`, `INTERVAL '5' MINUTE`, `'5 minutes'::INTERVAL` or `'5 minutes'`, in ms. */
 export function intervalMs(cur: Cursor, where: string): number {
-  cur.acceptKw("INTERVAL");
+  const keyword = cur.acceptKw("INTERVAL");
   let text = stringLiteral(cur, where);
   const unit = cur.peek();
   if (unit?.kind === "ident" && /^(second|minute|hour|day)s?$/i.test(unit.text)) {
     cur.next();
     text += ` ${unit.text.toLowerCase()}`;
-  }
+  } else if (!keyword && cur.acceptOp("::")) cur.expectKw("INTERVAL"); // GreptimeDB's docs write '10s'::INTERVAL
   const ms = parseDuration(text);
   if (ms === null || ms <= 0) throw invalidArguments(`${where}: invalid interval '${text}'`);
   return ms;

@@ -102,7 +102,7 @@ const CASES: SqlCase[] = [
   },
   {
     sql: "SELECT uddsketch_state(128, 1.5, latency) FROM visits",
-    error: { message: "uddsketch_state: error_rate must be between 0 and 1" },
+    error: { message: "uddsketch_state: error_rate must be above 1e-9 and below 1, got 1.5" },
   },
   {
     sql: "SELECT uddsketch_state(user_id + 1, 0.01, latency) FROM visits",
@@ -176,6 +176,141 @@ Deno.test("sketch functions over /v1/sql", async (t) => {
     // NULL states are skipped by the merges
     await sqlOk(url, "INSERT INTO hll_states VALUES (600000, NULL)");
     assert.deepEqual(await sqlRows(url, "SELECT hll_count(hll_merge(state)) AS n FROM hll_states"), [[120]]);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("a flow keeps per-window sketch states in a Binary sink column, as GreptimeDB's docs show", async () => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    const base = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 2 * 3_600_000;
+    await sqlOk(url, "CREATE TABLE t (ts TIMESTAMP TIME INDEX, user_id BIGINT, latency DOUBLE)");
+    await sqlOk(
+      url,
+      "CREATE FLOW users SINK TO user_states AS SELECT date_bin(INTERVAL '1 minute', ts) AS time_window, " +
+        "hll(user_id) AS state, uddsketch_state(64, 0.01, latency) AS lat FROM t GROUP BY time_window",
+    );
+    const rows = [];
+    for (let u = 0; u < 50; u++) {
+      rows.push(`(${base + u}, ${u % 30}, ${u + 1})`, `(${base + MIN + u}, ${u}, 1)`);
+    }
+    await sqlOk(url, `INSERT INTO t VALUES ${rows.join(", ")}`);
+    await sqlOk(url, "ADMIN FLUSH_FLOW('users')");
+    const desc = await sqlRows(url, "DESC TABLE user_states");
+    assert.deepEqual(desc.map((r) => [r[0], r[1]]).slice(0, 3), [
+      ["time_window", "TimestampMillisecond"],
+      ["state", "Binary"],
+      ["lat", "Binary"],
+    ]);
+    assert.deepEqual(
+      await sqlRows(url, "SELECT time_window, hll_count(state) FROM user_states ORDER BY time_window"),
+      [[base, 30], [base + MIN, 50]],
+    );
+    assert.deepEqual(await sqlRows(url, "SELECT hll_count(hll_merge(state)) FROM user_states"), [[50]]);
+    const [[p]] = await sqlRows(
+      url,
+      "SELECT uddsketch_calc(0.99, uddsketch_merge(64, 0.01, lat)) FROM user_states",
+    );
+    near(p, 50, 0.01);
+    // a late write recomputes its window's state
+    await sqlOk(url, `INSERT INTO t VALUES (${base + 59_000}, 1000, 5)`);
+    await sqlOk(url, "ADMIN FLUSH_FLOW('users')");
+    assert.deepEqual(
+      await sqlRows(url, "SELECT time_window, hll_count(state) FROM user_states ORDER BY time_window"),
+      [[base, 31], [base + MIN, 50]],
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("GreptimeDB's documentation examples: flows into sinks created beforehand", async () => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    const base = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 2 * 3_600_000;
+    const iso = (ms: number) => `'${new Date(ms).toISOString()}'`;
+    await sqlOk(
+      url,
+      "CREATE TABLE access_log (`url` STRING, user_id BIGINT, ts TIMESTAMP TIME INDEX, " +
+        "PRIMARY KEY(`url`, `user_id`))",
+    );
+    await sqlOk(
+      url,
+      "CREATE TABLE access_log_10s (`url` STRING, time_window timestamp time index, state BINARY, " +
+        "PRIMARY KEY(`url`))",
+    );
+    await sqlOk(
+      url,
+      "CREATE FLOW calc_access_log_10s SINK TO access_log_10s AS SELECT `url`, " +
+        "date_bin('10s'::INTERVAL, ts) AS time_window, hll(`user_id`) AS state FROM access_log " +
+        "GROUP BY `url`, time_window",
+    );
+    await sqlOk(
+      url,
+      "INSERT INTO access_log VALUES " + [
+        ["/dashboard", 1, 0],
+        ["/dashboard", 1, 1000],
+        ["/dashboard", 2, 2000],
+        ["/dashboard", 3, 15000],
+        ["/not_found", 1, 3000],
+        ["/not_found", 3, 4000],
+        ["/not_found", 4, 25000],
+      ].map(([u, id, t]) => `('${u}', ${id}, ${iso(base + Number(t))})`).join(", "),
+    );
+    await sqlOk(url, "ADMIN FLUSH_FLOW('calc_access_log_10s')");
+    assert.deepEqual(
+      await sqlRows(
+        url,
+        "SELECT `url`, time_window, hll_count(state) FROM access_log_10s ORDER BY `url`, time_window",
+      ),
+      [
+        ["/dashboard", base, 2],
+        ["/dashboard", base + 10000, 1],
+        ["/not_found", base, 2],
+        ["/not_found", base + 20000, 1],
+      ],
+    );
+    assert.deepEqual(
+      await sqlRows(
+        url,
+        "SELECT url, date_bin('1 minute'::INTERVAL, time_window) AS time_window_1m, " +
+          "hll_count(hll_merge(state)) as uv_per_min FROM access_log_10s " +
+          "GROUP BY url, date_bin('1 minute'::INTERVAL, time_window) ORDER BY url",
+      ),
+      [["/dashboard", base, 3], ["/not_found", base, 3]],
+    );
+
+    await sqlOk(
+      url,
+      "CREATE TABLE percentile_base (`id` INT PRIMARY KEY, `value` DOUBLE, `ts` timestamp(0) time index)",
+    );
+    await sqlOk(
+      url,
+      "CREATE TABLE percentile_5s (`percentile_state` BINARY, `time_window` timestamp(0) time index)",
+    );
+    await sqlOk(
+      url,
+      "CREATE FLOW calc_percentile_5s SINK TO percentile_5s AS SELECT uddsketch_state(128, 0.01, `value`) " +
+        "AS percentile_state, date_bin(INTERVAL '5 seconds', `ts`) AS time_window FROM percentile_base " +
+        "GROUP BY time_window",
+    );
+    const values = [[1, 10.0, 0], [2, 20.0, 1], [3, 30.0, 2], [4, 40.0, 3], [5, 50.0, 6], [6, 60.0, 7]];
+    await sqlOk(
+      url,
+      "INSERT INTO percentile_base VALUES " +
+        values.map(([id, v, t]) => `(${id}, ${v}, ${iso(base + t * 1000)})`).join(", "),
+    );
+    await sqlOk(url, "ADMIN FLUSH_FLOW('calc_percentile_5s')");
+    const p99 = await sqlRows(
+      url,
+      "SELECT time_window, uddsketch_calc(0.99, `percentile_state`) AS p99 FROM percentile_5s ORDER BY time_window",
+    );
+    assert.deepEqual(p99.map((r) => r[0]), [base / 1000, base / 1000 + 5]);
+    near(p99[0][1], 40, 0.01);
+    near(p99[1][1], 60, 0.01);
   } finally {
     await server.stop();
   }
