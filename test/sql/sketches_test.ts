@@ -134,6 +134,16 @@ Deno.test("sketch functions over /v1/sql", async (t) => {
     for (const s of SETUP) await sqlOk(url, s);
     await runCases(t, url, CASES);
 
+    // 100k distinct values within 2 %; their p99 within the error after collapsing to 128 buckets (three
+    // collapses: α 0.01 → ~0.08)
+    const [[many, p99]] = await sqlRows(
+      url,
+      "SELECT hll_count(hll(value)) AS n, uddsketch_calc(0.99, uddsketch_state(128, 0.01, value)) AS p99 " +
+        "FROM generate_series(1, 100000)",
+    );
+    near(many, 100000, 0.02);
+    near(p99, 99001, 0.08);
+
     // quantiles of negatives, zeros and positives, within 1 %
     const [[lo, mid, hi]] = await sqlRows(
       url,
