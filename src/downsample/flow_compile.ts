@@ -91,8 +91,13 @@ function compileGeneral(
   t: TableMeta,
   flowId: number,
 ): { spec: FlowSpec; rule: DownsampleRule } {
-  const { query, untyped } = compileFlowQuery(storage, spec.general!, t);
-  const whole = isWholeQuery(query);
+  const compiled = compileFlowQuery(storage, spec.general!, t);
+  const whole = isWholeQuery(compiled.query);
+  const { untyped } = compiled;
+  // without a window key, `EXPIRE AFTER` leaves out the source rows older than it (by its time index)
+  const query = whole && spec.expireAfter !== null
+    ? { ...compiled.query, timeIndex: t.timeIndex, expireAfter: spec.expireAfter }
+    : compiled.query;
   // without a window key, a sink made beforehand may stamp its rows with `update_at` or an output
   const times = whole
     ? query.columns.filter((c) => isTimestampType(c.type) && c.semantic !== "TAG").map((c) => c.name)

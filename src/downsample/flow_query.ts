@@ -28,10 +28,11 @@ export interface FlowRow {
   values: Value[];
 }
 
+const iso = (ms: number) => `'${new Date(ms).toISOString()}'`;
+
 /** The SELECT of `q` over the source rows of `[fromMs, toMs)`. */
 export function windowSql(q: FlowQueryText, fromMs: number, toMs: number): string {
   const ts = `${quoteIdent(q.qualifier)}.${quoteIdent(q.timeIndex!)}`;
-  const iso = (ms: number) => `'${new Date(ms).toISOString()}'`;
   return querySql(q, `${ts} >= ${iso(fromMs)} AND ${ts} < ${iso(toMs)}`);
 }
 
@@ -109,9 +110,14 @@ export function compileFlowQuery(
   return { query: { ...q, columns }, untyped };
 }
 
-/** The rows of a query without a window key, over all of its source (`update_at` not added). */
-export function wholeQueryRows(storage: Storage, q: FlowQuery): Value[][] {
-  return runSql(storage, q, querySql(q)).rows;
+/**
+ * The rows of a query without a window key as of `nowMs`, over all of its source (but what its
+ * `EXPIRE AFTER` leaves out); `update_at` is not added.
+ */
+export function wholeQueryRows(storage: Storage, q: FlowQuery, nowMs: number): Value[][] {
+  if (q.expireAfter === undefined) return runSql(storage, q, querySql(q)).rows;
+  const ts = `${quoteIdent(q.qualifier)}.${quoteIdent(q.timeIndex!)}`;
+  return runSql(storage, q, querySql(q, `${ts} >= ${iso(nowMs - q.expireAfter)}`)).rows;
 }
 
 /** The sink rows of `[fromMs, toMs)`. */

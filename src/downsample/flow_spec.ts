@@ -86,6 +86,8 @@ export interface FlowQueryText {
  */
 export interface FlowQuery extends FlowQueryText {
   columns: ColumnSchema[];
+  /** Without a window key: `EXPIRE AFTER` (ms), the source rows older than it at a run left out. */
+  expireAfter?: number;
 }
 
 /** A parsed `CREATE FLOW` statement. */

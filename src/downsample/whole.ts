@@ -47,7 +47,7 @@ export function runWholeFlow(
     if (!changed || last !== null && nowMs - last < rule.delay) return 0;
   }
   // read, write and clear the marks in one synchronous stretch: a change after it marks again
-  const rows = wholeQueryRows(storage, rule.sink!.query!).map((values) => ({ windowMs: 0, values }));
+  const rows = wholeQueryRows(storage, rule.sink!.query!, nowMs).map((values) => ({ windowMs: 0, values }));
   target.transaction(() => {
     if (existing !== undefined) clearSink(storage, rule, existing);
     if (rows.length > 0) {

@@ -166,6 +166,31 @@ Deno.test("flow without window: SELECT DISTINCT and an aggregate alone; refused 
   }
 });
 
+Deno.test("flow without window: EXPIRE AFTER leaves out the source rows older than it at a run", async () => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    await sql(url, SENSORS);
+    await sql(
+      url,
+      "CREATE FLOW recent SINK TO recent_max EXPIRE AFTER '1 hour' AS " +
+        "SELECT loc, max(temperature) AS hottest FROM temp_sensor_data GROUP BY loc",
+    );
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    await sql(
+      url,
+      `INSERT INTO temp_sensor_data VALUES (1, 'a', 50, '${ago(2 * 3_600_000)}'), (1, 'a', 20, '${
+        ago(60_000)
+      }'), ` +
+        `(2, 'b', 90, '${ago(3 * 3_600_000)}')`,
+    );
+    assert.equal(await flush(url, "recent"), 1);
+    assert.deepEqual(await sql(url, "SELECT loc, hottest FROM recent_max"), [["a", 20]]);
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("flow without window: the periodic run recomputes after writes or deletes, at most once per delay", async () => {
   const server = await startTestServer();
   try {
