@@ -5,6 +5,7 @@
  * source are skipped without moving the watermark, so data that arrives later for a window never
  * computed is still taken. Data arriving for a window already computed (below the watermark) marks
  * the window with the write (`storage/late_marks.ts`), and the next run recomputes it (`late.ts`).
+ * A flow without a window key is recomputed whole when its source changed (`whole.ts`).
  */
 import { Logger } from "../common/log.ts";
 import type { DownsampleRule } from "../config/downsample.ts";
@@ -12,6 +13,7 @@ import { isPhysicalTable, type Storage } from "../storage/mod.ts";
 import { clearOtherRules, clearRuleMarks, type LateWatch } from "../storage/late_marks.ts";
 import { firstTimeFrom } from "../storage/window_aggregate.ts";
 import { readStretch, recomputeLate } from "./late.ts";
+import { isWholeFlow, runWholeFlow } from "./whole.ts";
 import { deleteWatermark, readWatermark, writeWatermark } from "./watermark.ts";
 
 const log = new Logger("petrel::downsample");
@@ -66,6 +68,7 @@ export class Downsampler {
         ? readWatermark(storage.database(rule.target_database), key)
         : null,
       target: { database: rule.target_database, table: rule.target },
+      whole: isWholeFlow(rule) || undefined,
     };
     this.watches.set(key, watch);
     storage.lateWatches.add(rule.database, rule.source, watch);
@@ -104,11 +107,14 @@ export class Downsampler {
     return done;
   }
 
-  /** Computes a rule's windows ended by `nowMs` at once, without waiting for its `delay`; the windows written. */
+  /**
+   * Computes a rule's windows ended by `nowMs` at once, without waiting for its `delay`; the windows
+   * written (a flow without a window key: recomputed, the rows written).
+   */
   flush(key: string, nowMs = Date.now()): Promise<number> {
     const run = this.chain.then(() => {
       const rule = this.rules.find((r) => ruleKey(r) === key);
-      return rule === undefined ? 0 : this.runRule({ ...rule, delay: 0 }, nowMs);
+      return rule === undefined ? 0 : this.runRule({ ...rule, delay: 0 }, nowMs, true);
     });
     this.chain = run.catch(() => {});
     return run;
@@ -172,7 +178,13 @@ export class Downsampler {
     return names.some((n) => this.storage.getTable(rule.target_database, n) !== undefined);
   }
 
-  private async runRule(rule: DownsampleRule, nowMs: number): Promise<number> {
+  private async runRule(rule: DownsampleRule, nowMs: number, flushing = false): Promise<number> {
+    if (isWholeFlow(rule)) {
+      const key = ruleKey(rule);
+      const rows = runWholeFlow(this.storage, rule, key, this.watches.get(key)!, nowMs, flushing);
+      this.count(this.windows, rule, rows);
+      return rows;
+    }
     const written = await this.runForward(rule, nowMs);
     const late = await recomputeLate(this.storage, rule, ruleKey(rule), nowMs, () => this.stopped);
     this.count(this.recomputed, rule, late);

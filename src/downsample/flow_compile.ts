@@ -2,7 +2,8 @@
  * A parsed flow checked against its source and turned into the downsampling rule that computes it:
  * the rule's windows are the flow's `date_bin`/`date_trunc` windows, grouped by the flow's tags, and
  * its sink mapping names the columns by the SELECT's aliases, and it reads the rows its WHERE keeps.
- * A flow those aggregates cannot compute runs its own SELECT per window instead (`flow_query.ts`).
+ * A flow those aggregates cannot compute runs its own SELECT per window instead (`flow_query.ts`),
+ * or whole when it has no window key (`whole.ts`).
  */
 import { invalidArguments, tableNotFound, unsupported } from "../common/errors.ts";
 import { type Aggregate, DEFAULT_MAX_LATENESS, type DownsampleRule } from "../config/downsample.ts";
@@ -11,7 +12,12 @@ import { isPhysicalTable, type Storage } from "../storage/mod.ts";
 import { sourceShape } from "../storage/window_aggregate.ts";
 import { filterSql, mapColumns } from "./flow_filter.ts";
 import type { TableMeta } from "../storage/table.ts";
-import { compileFlowQuery } from "./flow_query.ts";
+import { compileFlowQuery, isWholeQuery } from "./flow_query.ts";
+import { checkSinkFits } from "./flow_sink_fit.ts";
+import { flowSinkColumns } from "./target.ts";
+import { isTimestampType } from "../storage/datatypes.ts";
+import type { ColumnSchema } from "../common/rows.ts";
+import { WHOLE_TIME_INDEX } from "../sql/flow_general.ts";
 import type { FlowSink, FlowSpec } from "./flow_spec.ts";
 
 /** How long after its end a flow's window is computed (the TOML rules' default `delay`). */
@@ -57,10 +63,11 @@ export function compileFlow(
     : mapColumns(spec.where, (n) => resolve(n, allColumns, "a column"));
   // the SQL is made at each read (it follows the source's layout); made once now, it checks the literals
   if (where !== undefined) filterSql(t, where);
-  checkSink(storage, spec, spec.timeColumn);
   const resolved: FlowSpec = { ...spec, groupTags, columns, where, source: t.name };
   const aggregates = [...new Set(columns.map((c) => c.aggregate))] as Aggregate[];
   const sink = { flow: spec.name, flowId, groupTags, timeColumn: spec.timeColumn, columns, where };
+  // the tags are written in the source's types, whatever the sink's columns say
+  checkSink(storage, spec, flowSinkColumns(sink), new Set(groupTags), [spec.timeColumn]);
   return { spec: resolved, rule: flowRule(spec, t, aggregates, sink) };
 }
 
@@ -84,9 +91,19 @@ function compileGeneral(
   t: TableMeta,
   flowId: number,
 ): { spec: FlowSpec; rule: DownsampleRule } {
-  const query = compileFlowQuery(storage, spec.general!, t);
-  const timeColumn = query.columns[query.window].name;
-  checkSink(storage, spec, timeColumn);
+  const compiled = compileFlowQuery(storage, spec.general!, t);
+  const whole = isWholeQuery(compiled.query);
+  const { untyped } = compiled;
+  // without a window key, `EXPIRE AFTER` leaves out the source rows older than it (by its time index)
+  const query = whole && spec.expireAfter !== null
+    ? { ...compiled.query, timeIndex: t.timeIndex, expireAfter: spec.expireAfter }
+    : compiled.query;
+  // without a window key, a sink made beforehand may stamp its rows with `update_at` or an output
+  const times = whole
+    ? query.columns.filter((c) => isTimestampType(c.type) && c.semantic !== "TAG").map((c) => c.name)
+    : [query.columns[query.window!].name];
+  const existing = checkSink(storage, spec, query.columns, new Set(untyped), times);
+  const timeColumn = whole ? existing?.timeIndex ?? WHOLE_TIME_INDEX : times[0];
   const groupTags = query.keys.map((k) => query.columns[k].name);
   const resolved: FlowSpec = {
     ...spec,
@@ -100,23 +117,27 @@ function compileGeneral(
   return { spec: resolved, rule: flowRule(spec, t, [], sink) };
 }
 
-/** An existing sink must have the window key as its time index. */
-function checkSink(storage: Storage, spec: FlowSpec, timeColumn: string): void {
+/** An existing sink must hold what the flow writes (`flow_sink_fit.ts`); returns it, if any. */
+function checkSink(
+  storage: Storage,
+  spec: FlowSpec,
+  columns: ColumnSchema[],
+  untyped: ReadonlySet<string>,
+  timeColumns: string[],
+): TableMeta | undefined {
   const sink = storage.hasDatabase(spec.sinkDatabase)
     ? storage.getTable(spec.sinkDatabase, spec.sink)
     : undefined;
-  if (sink !== undefined && sink.timeIndex !== timeColumn) {
-    throw invalidArguments(
-      `CREATE FLOW: sink table ${sink.name} has time index ${sink.timeIndex}, not the window key ${timeColumn}`,
-    );
-  }
+  if (sink !== undefined) checkSinkFits(sink, { columns, untyped, timeColumns });
+  return sink;
 }
 
 function flowRule(spec: FlowSpec, t: TableMeta, aggregates: Aggregate[], sink: FlowSink): DownsampleRule {
   return {
     source: t.name,
     database: spec.sourceDatabase,
-    interval: spec.interval,
+    // a flow without a window key runs whole, checked for changes at the flows' delay
+    interval: spec.interval === 0 ? FLOW_DELAY_MS : spec.interval,
     aggregates,
     target: spec.sink,
     target_database: spec.sinkDatabase,

@@ -67,19 +67,27 @@ export interface FlowQueryText {
   qualifier: string;
   /** The WHERE's condition, or absent. */
   where?: string;
-  /** `GROUP BY …` to the end (HAVING included). */
+  /** `GROUP BY …` (or a lone HAVING) to the end, HAVING included; "" when there is neither. */
   tail: string;
-  /** The source's time index, as the window key names it. */
-  timeIndex: string;
-  /** The SELECT item (0-based) that is the window key. */
-  window: number;
+  /** The source's time index, as the window key names it; absent without a window key. */
+  timeIndex?: string;
+  /**
+   * The SELECT item (0-based) that is the window key; absent for a query without one, computed
+   * whole at each run (`whole.ts`).
+   */
+  window?: number;
   /** The SELECT items grouped by besides the window (the sink's tags). */
   keys: number[];
 }
 
-/** A compiled `FlowQueryText`: its sink's columns, the SELECT's outputs in order then `update_at`. */
+/**
+ * A compiled `FlowQueryText`: its sink's columns, the SELECT's outputs in order then `update_at`
+ * (and, without a window key, the constant time index `__ts_placeholder`).
+ */
 export interface FlowQuery extends FlowQueryText {
   columns: ColumnSchema[];
+  /** Without a window key: `EXPIRE AFTER` (ms), the source rows older than it at a run left out. */
+  expireAfter?: number;
 }
 
 /** A parsed `CREATE FLOW` statement. */
@@ -91,10 +99,10 @@ export interface FlowSpec {
   source: string;
   sinkDatabase: string;
   sink: string;
-  /** The window length (ms). */
+  /** The window length (ms); 0 for a flow without a window key. */
   interval: number;
   groupTags: string[];
-  /** The source column the window key bins (checked to be its time index). */
+  /** The source column the window key bins (checked to be its time index); "" without a window. */
   timeIndex: string;
   timeColumn: string;
   columns: FlowColumn[];

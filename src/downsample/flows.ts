@@ -2,8 +2,9 @@
  * The flows of a server: `CREATE FLOW` compiles a statement into a downsampling rule, creates its
  * sink table when there is none (as GreptimeDB does, so dashboards read it before the first window
  * closes), stores the rule (`flow_store.ts`) and hands it to the running downsampler; `DROP FLOW`
- * stops it (its sink stays); `ADMIN FLUSH_FLOW` computes its ended windows at once. At start the stored rules run next to the
- * TOML's (`storedFlowRules`).
+ * stops it (its sink stays); `ADMIN FLUSH_FLOW` computes its ended windows at once (a flow without a
+ * window key: its whole query, `whole.ts`). At start the stored rules run next to the TOML's
+ * (`storedFlowRules`).
  */
 import { PetrelError, StatusCode } from "../common/errors.ts";
 import type { DownsampleRule } from "../config/downsample.ts";
@@ -75,7 +76,10 @@ export class FlowService {
     await this.downsampler.removeRule(ruleKey(flow.rule));
   }
 
-  /** Computes a flow's windows ended by now (its `delay` not waited for); the windows written. */
+  /**
+   * Computes a flow's windows ended by now (its `delay` not waited for); the windows written (without
+   * a window key: its whole query, the rows written).
+   */
   async flush(name: string): Promise<number> {
     const flow = listFlows(this.storage).find((f) => f.spec.name === name);
     if (flow === undefined) throw notFound(name);

@@ -15,7 +15,7 @@ import { sourceShape } from "../storage/window_aggregate.ts";
 import type { TableMeta } from "../storage/table.ts";
 import type { SourceShape, WindowGroup } from "../storage/window_aggregate.ts";
 import type { FlowSink } from "./flow_spec.ts";
-import { fitToSink, type FlowRow } from "./flow_query.ts";
+import { fitToSink, type FlowRow, isWholeQuery } from "./flow_query.ts";
 
 /** The metric writes of a metric source's windows. */
 export function metricWrites(rule: DownsampleRule, shape: SourceShape, groups: WindowGroup[]): MetricWrite[] {
@@ -74,8 +74,9 @@ export function flowBatch(rule: DownsampleRule, sink: FlowSink, groups: WindowGr
 }
 
 /**
- * The batch of a general flow's rows (`flow_query.ts`): the SELECT's outputs, then `update_at`, as
- * the sink `existing` (when there is one) declares its columns.
+ * The batch of a general flow's rows (`flow_query.ts`): the SELECT's outputs, then `update_at` (and
+ * `__ts_placeholder` without a window key), as the sink `existing` (when there is one) declares its
+ * columns.
  */
 export function flowQueryBatch(
   rule: DownsampleRule,
@@ -84,7 +85,9 @@ export function flowQueryBatch(
   existing: TableMeta | undefined,
 ): WriteBatch {
   const now = Date.now();
-  const fit = fitToSink(sink.query!, existing, rows.map((r) => [...r.values, now]));
+  // a query without a window key ends with its constant time index, 0
+  const tail = isWholeQuery(sink.query!) ? [now, 0] : [now];
+  const fit = fitToSink(sink.query!, existing, rows.map((r) => [...r.values, ...tail]));
   return { table: rule.target, ...fit, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
 }
 

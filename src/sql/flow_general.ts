@@ -3,9 +3,11 @@
  * `flow_parse.ts` refuse (`count(*)`, `count(<string>)`, aggregates of expressions, GROUP BY any
  * column, any WHERE): one source table, `GROUP BY` the window key `date_bin(INTERVAL …, <ts>)` /
  * `date_trunc('<unit>', <ts>)` plus any SELECT items. The SELECT is kept as written, cut where the
- * downsampler adds the time range of the windows it computes (`downsample/flow_query.ts`). What a
- * window's rows alone cannot answer is refused (1001, naming the part): joins, subqueries, no
- * window key, ORDER BY / LIMIT (they would apply per stretch of windows, not to the sink).
+ * downsampler adds the time range of the windows it computes (`downsample/flow_query.ts`). A query
+ * without a window key (GROUP BY other items, `SELECT DISTINCT`, or aggregates alone) is computed
+ * whole at each run (`downsample/whole.ts`). What the engine cannot answer is refused (1001, naming
+ * the part): joins, subqueries, ORDER BY / LIMIT (they would apply per stretch of windows, not to
+ * the sink).
  */
 import { invalidArguments } from "../common/errors.ts";
 import type { FlowQueryText } from "../downsample/flow_spec.ts";
@@ -19,10 +21,14 @@ export interface GeneralQuery {
   text: FlowQueryText;
   sourceDatabase: string;
   source: string;
+  /** The window's length (ms); 0 for a query without a window key. */
   interval: number;
-  /** The window item's alias (or its text when it has none): the sink's time index. */
+  /** The window item's alias (or its text when it has none), else `__ts_placeholder`: the sink's time index. */
   timeColumn: string;
 }
+
+/** The constant time index GreptimeDB gives the sink of a flow without a window key (value 0). */
+export const WHOLE_TIME_INDEX = "__ts_placeholder";
 
 const JOINS = ["JOIN", "INNER", "LEFT", "RIGHT", "FULL", "CROSS", "NATURAL"];
 /** Words after which a query part ends (at depth 0). */
@@ -44,7 +50,10 @@ export function parseGeneralQuery(tokens: Token[], sql: string, db: string): Gen
   const parts = splitTopLevel(tokens);
   if (!isKeyword(tokens[0], "SELECT")) throw refuse("a query that is not a SELECT");
   const select = parts.get("SELECT")!;
-  const items = splitCommas(select.slice(1)).map(selectItem);
+  const distinct = isKeyword(select[1], "DISTINCT");
+  if (distinct && isKeyword(select[2], "ON")) throw refuse("SELECT DISTINCT ON");
+  if (isKeyword(select[1], "ALL")) throw refuse("SELECT ALL");
+  const items = splitCommas(select.slice(distinct ? 2 : 1)).map(selectItem);
   const from = parts.get("FROM");
   if (from === undefined) throw refuse("a query without FROM");
   const cur = new Cursor(from.slice(1), sql);
@@ -59,34 +68,41 @@ export function parseGeneralQuery(tokens: Token[], sql: string, db: string): Gen
     if (parts.has(word)) throw refuse(`${word} (it would apply to each stretch of windows computed)`);
   }
   const group = parts.get("GROUP");
-  if (group === undefined || !isKeyword(group[1], "BY")) {
+  if (group !== undefined && !isKeyword(group[1], "BY")) throw refuse("GROUP without BY");
+  const windows = items.flatMap((item, i) => windowOf(item, sql).map((w) => ({ ...w, i })));
+  if (windows.length > 1) {
+    throw refuse("the SELECT needs one date_bin(INTERVAL …, <time index>) or date_trunc window key, not two");
+  }
+  const keys = group === undefined
+    ? distinct ? items.map((_, i) => i) : []
+    : splitCommas(group.slice(2)).map((k) => keyItem(k.tokens, items, sql));
+  if (distinct && group !== undefined) throw refuse("SELECT DISTINCT with GROUP BY");
+  const window = windows[0];
+  if (window !== undefined && group === undefined) {
     throw refuse("a flow without GROUP BY its date_bin(…) or date_trunc(…) window key");
   }
-  const windows = items.flatMap((item, i) => windowOf(item, sql).map((w) => ({ ...w, i })));
-  if (windows.length !== 1) {
-    throw refuse("the SELECT needs exactly one date_bin(INTERVAL …, <time index>) or date_trunc window key");
+  if (window !== undefined && !keys.includes(window.i)) {
+    throw refuse(`GROUP BY without the window key ${window.name}`);
   }
-  const window = windows[0];
-  const keys = splitCommas(group.slice(2)).map((k) => keyItem(k.tokens, items, sql));
-  if (!keys.includes(window.i)) throw refuse(`GROUP BY without the window key ${window.name}`);
   const where = parts.get("WHERE");
   const last = tokens[tokens.length - 1];
   const end = last.pos + last.text.length;
   const having = parts.get("HAVING");
+  const tailStart = (group ?? having)?.[0].pos;
   return {
     sourceDatabase: source.db,
     source: source.table,
-    interval: window.interval,
-    timeColumn: window.name,
+    interval: window?.interval ?? 0,
+    timeColumn: window?.name ?? WHOLE_TIME_INDEX,
     text: {
       database: db,
       head: sql.slice(tokens[0].pos, endOf(from)),
       qualifier,
       where: where === undefined ? undefined : sql.slice(where[1]?.pos ?? end, endOf(where)),
-      tail: sql.slice(group[0].pos, having === undefined ? endOf(group) : endOf(having)),
-      timeIndex: window.ts,
-      window: window.i,
-      keys: [...new Set(keys.filter((k) => k !== window.i))],
+      tail: tailStart === undefined ? "" : sql.slice(tailStart, endOf(having ?? group!)),
+      timeIndex: window?.ts,
+      window: window?.i,
+      keys: [...new Set(keys.filter((k) => k !== window?.i))],
     },
   };
 }

@@ -80,17 +80,20 @@ export function parseCreateFlow(tokens: Token[], sql: string, db: string): Creat
  */
 function parseEitherForm(cur: Cursor, queryTokens: Token[], db: string): Query & Pick<FlowSpec, "general"> {
   let aggregates: Query | undefined;
+  let refused: unknown;
   try {
     aggregates = parseQuery(cur, db);
   } catch (e) {
-    if (!(e instanceof PetrelError) || e.code !== StatusCode.Unsupported) throw e;
+    if (!(e instanceof PetrelError)) throw e;
+    refused = e;
   }
   let general;
   try {
     general = parseGeneralQuery(queryTokens, cur.sql, db);
   } catch (e) {
     if (aggregates !== undefined) return aggregates;
-    throw e;
+    // the per-field form's own error (a bad column, a syntax error) names the problem best
+    throw refused instanceof PetrelError && refused.code !== StatusCode.Unsupported ? refused : e;
   }
   if (aggregates !== undefined) return { ...aggregates, general: general.text };
   return {
@@ -98,7 +101,7 @@ function parseEitherForm(cur: Cursor, queryTokens: Token[], db: string): Query &
     source: general.source,
     interval: general.interval,
     groupTags: [],
-    timeIndex: general.text.timeIndex,
+    timeIndex: general.text.timeIndex ?? "",
     timeColumn: general.timeColumn,
     columns: [],
     general: general.text,

@@ -3,7 +3,8 @@
  * once; a write that lands below the rule's watermark (in a window already computed) records the
  * window here, in the same transaction and the same schema file as the rows, so the mark commits or
  * rolls back with them and survives a restart. The downsampler recomputes the marked windows and
- * clears their marks (`takeLateMarks`, `clearLateMarks`).
+ * clears their marks (`takeLateMarks`, `clearLateMarks`). A flow without a window key (`whole`) is
+ * marked by any write or delete once it has run, as window 0: it recomputes its whole query.
  *
  * Only tables that are the source of a rule are watched: any other write pays one map lookup per
  * batch. A watched write finds its oldest row (~2 ns a row, `deno task bench downsample`) and stops
@@ -26,6 +27,11 @@ export interface LateWatch {
   upto: number | null;
   /** The table the rule writes (its target, or a flow's sink). */
   target?: { database: string; table: string };
+  /**
+   * Set for a flow without a window key, recomputed whole: once it has run (`upto` set), any write
+   * or delete marks window 0, at any time.
+   */
+  whole?: boolean;
 }
 
 /** Rules watching their sources, by database and table name (lower case). */
@@ -112,9 +118,12 @@ export function markLate(
   timeMs: (i: number) => number,
   lowestMs: number,
 ): void {
+  if (n > 0) markWhole(handle, schema, watches);
   // A row can be late only below the highest watermark of the rules that mark.
   let highest = -Infinity;
-  for (const w of watches) if (w.upto !== null && w.maxLateness > 0 && w.upto > highest) highest = w.upto;
+  for (const w of watches) {
+    if (w.upto !== null && w.maxLateness > 0 && w.upto > highest && w.whole !== true) highest = w.upto;
+  }
   if (highest === -Infinity || lowestMs >= highest) return;
   const now = Date.now();
   let seen: Set<string> | null = null;
@@ -122,7 +131,8 @@ export function markLate(
     const t = timeMs(i);
     if (t >= highest) continue;
     for (const w of watches) {
-      if (w.upto === null || w.maxLateness === 0 || t >= w.upto || t < now - w.maxLateness) continue;
+      if (w.whole === true || w.upto === null || w.maxLateness === 0 || t >= w.upto) continue;
+      if (t < now - w.maxLateness) continue;
       const at = Math.floor(t / w.interval) * w.interval;
       const key = `${w.rule}\u0001${at}`;
       if (seen?.has(key)) continue;
@@ -166,7 +176,8 @@ export function markDeleted(
   from: string,
   where: string,
 ): void {
-  const live = watches.filter((w) => w.upto !== null && w.maxLateness > 0);
+  markWhole(handle, table.schema, watches);
+  const live = watches.filter((w) => w.upto !== null && w.maxLateness > 0 && w.whole !== true);
   if (live.length === 0) return;
   const now = Date.now(), unit = timeUnit(table);
   // windows of every rule are unions of buckets of the intervals' gcd: one row per bucket suffices
@@ -182,6 +193,15 @@ export function markDeleted(
   if (rows.length === 0) return;
   const times = rows.map((r) => Number(r.w));
   markLate(handle, table.schema, live, times.length, (i) => times[i], Math.min(...times));
+}
+
+/** Marks the whole-recomputed rules among `watches` that have run (one mark each, window 0). */
+function markWhole(handle: DatabaseHandle, schema: string, watches: readonly LateWatch[]): void {
+  for (const w of watches) {
+    if (w.whole !== true || w.upto === null) continue;
+    ensure(handle, schema);
+    insertMark(handle, schema).run(w.rule, 0);
+  }
 }
 
 function gcd(a: number, b: number): number {
