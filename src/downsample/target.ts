@@ -8,7 +8,7 @@
  * Both targets dedup by (labels or tags, time), so writing a window again replaces it.
  */
 import type { DownsampleRule } from "../config/downsample.ts";
-import type { ColumnSchema, Value, WriteBatch } from "../common/rows.ts";
+import type { ColumnSchema, TableOptions, Value, WriteBatch } from "../common/rows.ts";
 import type { MetricSeriesInput, MetricWrite, Storage } from "../storage/mod.ts";
 import { deleteTimeRange } from "../storage/delete_range.ts";
 import { sourceShape } from "../storage/window_aggregate.ts";
@@ -57,6 +57,15 @@ export function tableBatch(rule: DownsampleRule, shape: SourceShape, groups: Win
 }
 
 /**
+ * The options of a sink Petrel makes: the flow's ttl. A sink without a window key has the constant
+ * time index 0, which its database's ttl would expire at once, so it keeps its rows by default.
+ */
+function sinkOptions(rule: DownsampleRule, sink: FlowSink): TableOptions | undefined {
+  if (rule.ttl !== "") return { ttl: rule.ttl };
+  return sink.query !== undefined && isWholeQuery(sink.query) ? { ttl: "forever" } : undefined;
+}
+
+/**
  * The batch of a flow's windows: its GROUP BY tags (as strings), the window start as the time index
  * named by the window alias, a column per aliased aggregate (Float64; counts Int64) and `update_at`,
  * when the row was computed (GreptimeDB's flow sinks carry it too).
@@ -70,7 +79,7 @@ export function flowBatch(rule: DownsampleRule, sink: FlowSink, groups: WindowGr
     now,
     g.windowMs,
   ]);
-  return { table: rule.target, columns, rows, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+  return { table: rule.target, columns, rows, options: sinkOptions(rule, sink) };
 }
 
 /**
@@ -88,7 +97,7 @@ export function flowQueryBatch(
   // a query without a window key ends with its constant time index, 0
   const tail = isWholeQuery(sink.query!) ? [now, 0] : [now];
   const fit = fitToSink(sink.query!, existing, rows.map((r) => [...r.values, ...tail]));
-  return { table: rule.target, ...fit, options: rule.ttl === "" ? undefined : { ttl: rule.ttl } };
+  return { table: rule.target, ...fit, options: sinkOptions(rule, sink) };
 }
 
 /** The columns of a flow's sink table, in the order its batches carry them. */

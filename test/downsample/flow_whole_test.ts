@@ -112,6 +112,29 @@ Deno.test("flow without window: the sink Petrel makes has update_at and the cons
   }
 });
 
+Deno.test("flow without window: the sink Petrel makes keeps its rows in a database with a ttl (its time index is 0)", async () => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    await sql(url, "CREATE DATABASE kept WITH (ttl = '30d')");
+    const inKept = (q: string) => sql(url, q, "kept");
+    await inKept(SENSORS);
+    await inKept(MONITORING.replace("temp_alerts", "alerts_made"));
+    await inKept(
+      insert([reading(1, "room1", 101, 0)]).replace(
+        `'${new Date(T0).toISOString()}'`,
+        "now()",
+      ),
+    );
+    assert.equal(Number((await inKept("ADMIN FLUSH_FLOW('temp_monitoring')"))[0][0]), 1);
+    assert.deepEqual(await inKept("SELECT sensor_id, loc, max_temp FROM alerts_made"), [[1, "room1", 101]]);
+    const create = String((await inKept("SHOW CREATE TABLE alerts_made"))[0][1]);
+    assert.match(create, /ttl = 'forever'/);
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("flow without window: SELECT DISTINCT and an aggregate alone; refused shapes", async () => {
   const server = await startTestServer();
   try {
