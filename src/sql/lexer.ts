@@ -188,7 +188,41 @@ export function tokenize(sql: string): Token[] {
   const lexer = new Lexer(sql);
   const tokens: Token[] = [];
   for (let t = lexer.next(); t; t = lexer.next()) tokens.push(t);
-  return tokens;
+  return withoutTrailingCommas(tokens);
+}
+
+/** Keywords that end a comma-separated list (sqlparser's reserved-for-column-alias words that follow one). */
+const LIST_ENDS = new Set([
+  "FROM",
+  "WHERE",
+  "GROUP",
+  "HAVING",
+  "ORDER",
+  "LIMIT",
+  "OFFSET",
+  "FETCH",
+  "UNION",
+  "EXCEPT",
+  "INTERSECT",
+  "WINDOW",
+  "QUALIFY",
+  "INTO",
+]);
+
+/**
+ * Drops the trailing comma of a list (`SELECT a, b, FROM t`, `GROUP BY a, ORDER BY …`, `(a, b,)`):
+ * GreptimeDB's parser runs with sqlparser's `trailing_commas`, and its docs write flows that way.
+ */
+function withoutTrailingCommas(tokens: Token[]): Token[] {
+  if (isKeyword(tokens[0], "TQL")) return tokens;
+  const ends = (t: Token | undefined) =>
+    t === undefined || isOp(t, ")", "]") || (t.kind === "ident" && LIST_ENDS.has(t.text.toUpperCase()));
+  let out: Token[] | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    if (isOp(tokens[i], ",") && ends(tokens[i + 1])) out ??= tokens.slice(0, i);
+    else out?.push(tokens[i]);
+  }
+  return out ?? tokens;
 }
 
 /**
@@ -243,7 +277,7 @@ export function splitStatements(sql: string): StatementText[] {
   const flush = (endPos: number) => {
     if (cur.length > 0) {
       const start = cur[0].pos;
-      out.push({ tokens: cur, text: sql.slice(start, endPos), offset: start });
+      out.push({ tokens: withoutTrailingCommas(cur), text: sql.slice(start, endPos), offset: start });
     }
     cur = [];
     mode = "sql";

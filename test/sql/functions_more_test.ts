@@ -287,6 +287,13 @@ const DATAFUSION: TypedCase[] = [
     columns: [["a", F], ["b", F], ["c", I]],
     rows: [[null, null, null]],
   },
+  {
+    // DataFusion's decimal places, negative ones too (GreptimeDB's docs bucket with trunc(size, -1))
+    sql: "SELECT trunc(104, -1) AS a, trunc(123.4567, 2) AS b, trunc(-1.5) AS c, round(104.5, -1) AS d, " +
+      "round(-2.5) AS e, round(2.675, 2) AS f, trunc(n * 17, -1) AS g, round(NULL, 1) AS h FROM m WHERE n = 3",
+    columns: [["a", F], ["b", F], ["c", F], ["d", F], ["e", F], ["f", F], ["g", F], ["h", "Null"]],
+    rows: [[100, 123.45, -1, 100, -3, 2.68, 50, null]],
+  },
   { sql: "SELECT bit_and(cpu) FROM m", code: 3000, error: /bit aggregates expect integer values/ },
   {
     sql: "SELECT approx_percentile_cont_with_weight(n, 1, 2) FROM m",

@@ -120,10 +120,12 @@ export function registerSqlFunctions(db: DatabaseSync): void {
         return typeof r === "number" && Number.isInteger(r) ? BigInt(r) : r;
       }
       : def.fn;
+    const call = guarded(fn as (...args: unknown[]) => Ret, null);
     db.function(
       name,
-      { deterministic: def.deterministic ?? true, varargs: true, useBigIntArguments: def.bigint ?? false },
-      guarded(fn as (...args: unknown[]) => Ret, null),
+      { deterministic: def.deterministic ?? true, varargs: !def.binary, useBigIntArguments: def.bigint ?? false },
+      // node:sqlite takes a fixed arity from the function's length
+      def.binary ? (a: unknown, b: unknown) => call(a, b) : call,
     );
   }
   for (const [name, def] of Object.entries(AGGREGATES)) {

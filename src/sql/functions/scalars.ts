@@ -114,7 +114,10 @@ export const SCALARS: Record<string, ScalarDef> = {
   floor: math1(Math.floor),
   ceil: math1(Math.ceil),
   ceiling: math1(Math.ceil),
-  trunc: math1(Math.trunc),
+  // DataFusion's: x scaled by 10^d, truncated (or rounded half away from zero) and scaled back; d may be
+  // negative (trunc(104, -1) is 100), where SQLite's round reads a negative d as 0
+  trunc: { fn: (x, d) => scaled(x, d, Math.trunc) },
+  round: { binary: true, fn: (x, d) => scaled(x, d, (v) => Math.sign(v) * Math.round(Math.abs(v))) },
   sin: math1(Math.sin),
   cos: math1(Math.cos),
   tan: math1(Math.tan),
@@ -206,3 +209,14 @@ export const SCALARS: Record<string, ScalarDef> = {
   uuid: { fn: () => crypto.randomUUID(), deterministic: false },
   version: { fn: () => "8.0.0-petrel" },
 };
+
+/** `f` of `x` at `d` decimal places (0 when absent), as DataFusion's `round`/`trunc` compute it; NaN → NULL. */
+function scaled(x: Arg, d: Arg | undefined, f: (v: number) => number): number | null {
+  const v = num(x);
+  if (v === null) return null;
+  const places = d === undefined ? 0 : num(d);
+  if (places === null) return null;
+  const factor = 10 ** Math.trunc(places);
+  const r = places === 0 ? f(v) : f(v * factor) / factor;
+  return Number.isNaN(r) ? null : r;
+}

@@ -14,6 +14,8 @@ export interface ScalarDef {
   bigint?: boolean;
   /** Integral results are returned as SQLite integers (a JS number would bind as REAL). */
   int?: boolean;
+  /** Registered for exactly two arguments only, so SQLite's own one-argument form stays (`round`). */
+  binary?: boolean;
 }
 
 /** A numeric argument, or null. */
