@@ -10,7 +10,8 @@ import { errorOf, PipelineClient } from "./helpers.ts";
 const server = await startTestServer();
 globalThis.addEventListener("unload", () => server.stop());
 const client = new PipelineClient(server.url);
-const PIPELINE = "version: 2\nprocessors: []\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
+const PIPELINE =
+  "version: 2\nprocessors: []\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
 await client.uploadOk("opts", PIPELINE);
 
 Deno.test("ingest: invalid table option variables are refused when they would create the table", async (t) => {
@@ -27,7 +28,10 @@ Deno.test("ingest: invalid table option variables are refused when they would cr
   for (const [i, [name, vars, error]] of cases.entries()) {
     await t.step(name, async () => {
       const table = `bad_opts_${i}`;
-      const r = await client.ingest({ table, pipeline_name: "opts" }, JSON.stringify({ ts: 1, v: 1, ...vars }));
+      const r = await client.ingest(
+        { table, pipeline_name: "opts" },
+        JSON.stringify({ ts: 1, v: 1, ...vars }),
+      );
       assert.equal(r.status, 400, r.text);
       assert.ok(errorOf(r).includes(error), r.text);
       assert.ok(!(await client.tables()).includes(table));
