@@ -22,6 +22,13 @@ export interface YPair {
   value: YNode;
 }
 
+/**
+ * The most nodes a document may expand to. Pipelines have hundreds; aliases copy their anchor's
+ * subtree, so a few hundred bytes of nested aliases could otherwise expand to billions and stall
+ * the server (yaml-rust expands them the same way, without a bound).
+ */
+const MAX_NODES = 100_000;
+
 /** Parses `text`; exactly one document is required (reference §3.1). */
 export function loadYaml(text: string): YNode {
   const lc = new YAML.LineCounter();
@@ -44,9 +51,20 @@ export function loadYaml(text: string): YNode {
   const line = (
     n: { range?: [number, number, number] | null },
   ) => (n.range ? lc.linePos(n.range[0]).line : 0);
+  let nodes = 0;
+  const anchors = new Map<YAML.Alias, unknown>();
   const conv = (n: unknown): YNode => {
+    if (++nodes > MAX_NODES) {
+      return compileError(`Yaml load error. The document expands to more than ${MAX_NODES} nodes (aliases)`);
+    }
     if (n === null || n === undefined) return { t: "null", line: 0 };
-    if (YAML.isAlias(n)) return conv(n.resolve(docs[0] as YAML.Document));
+    if (YAML.isAlias(n)) {
+      // Resolving searches the document: each alias (not each anchor name, which may be redefined)
+      // is resolved once, however often its parent is copied.
+      let target = anchors.get(n);
+      if (target === undefined) anchors.set(n, target = n.resolve(docs[0] as YAML.Document));
+      return conv(target);
+    }
     if (YAML.isMap(n)) {
       return {
         t: "map",

@@ -113,12 +113,14 @@ export async function dryrun(ctx: Ctx): Promise<Response> {
 }
 
 interface DryRunRequest {
-  pipeline?: string;
-  pipeline_name?: string;
-  pipeline_version?: string;
+  pipeline?: string | null;
+  pipeline_name?: string | null;
+  pipeline_version?: string | null;
   data: string;
-  data_type?: string;
+  data_type?: string | null;
 }
+
+const OPTIONAL_STRINGS = ["pipeline", "pipeline_name", "pipeline_version", "data_type"] as const;
 
 function tryJson(text: string): unknown {
   try {
@@ -128,11 +130,18 @@ function tryJson(text: string): unknown {
   }
 }
 
+/**
+ * The new request form, as GreptimeDB reads it into typed fields: `data` a string, the optional
+ * fields strings or null, and a pipeline named or inlined. Anything else is the legacy form's payload.
+ */
 function isDryRunRequest(v: unknown): v is DryRunRequest {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
-  return typeof o.data === "string" &&
-    (typeof o.pipeline === "string" || typeof o.pipeline_name === "string");
+  if (typeof o.data !== "string") return false;
+  if (!OPTIONAL_STRINGS.every((k) => o[k] === undefined || o[k] === null || typeof o[k] === "string")) {
+    return false;
+  }
+  return typeof o.pipeline === "string" || typeof o.pipeline_name === "string";
 }
 
 function rewrap(e: unknown, prefix: string): unknown {

@@ -34,13 +34,20 @@ export const compileDate: ProcessorCompiler = (o) => {
   const tzName = o.string("timezone");
   const fields = o.fields();
   const ignoreMissing = o.ignoreMissing();
+  const utc = tzName === undefined || tzName === "UTC";
+  let zone: ReturnType<typeof resolveTimeZone> | undefined;
   const parseDate = (s: string): Timestamp => {
+    // The zone is resolved before any format is tried (GreptimeDB): an unknown name fails every value,
+    // one with its own offset or none that parses included, but only once a value is parsed.
+    if (!utc) {
+      zone ??= resolveTimeZone(tzName);
+      if (!zone) throw execError(`Parse date timezone error ${tzName}`);
+    }
     for (const items of compiled) {
       const r = parseStrftime(s, items);
       if (!r) continue;
-      if (r.zoned || tzName === undefined || tzName === "UTC") return new Timestamp(r.ms, r.subMs);
-      const tz = resolveTimeZone(tzName);
-      if (!tz) throw execError(`Parse date timezone error ${tzName}`);
+      if (r.zoned || !zone) return new Timestamp(r.ms, r.subMs);
+      const tz = zone;
       const localMs = Math.floor(r.ms / 1000) * 1000;
       const utc = tz.localToUtc(localMs);
       if (utc === null) continue;

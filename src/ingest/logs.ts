@@ -8,6 +8,7 @@ import { rowCountOf, type TableOptions, type WriteBatch } from "../common/rows.t
 import { parsePayload, parsePayloadSkipping } from "../../engine/payload.ts";
 import { IDENTITY_PIPELINE, type PipelineStore } from "../../engine/store.ts";
 import type { Storage } from "../storage/mod.ts";
+import { normalizeOptions } from "../storage/options.ts";
 
 /** One `/v1/ingest` request, decoded. */
 export interface LogIngest {
@@ -123,10 +124,19 @@ export function writeLogBatches(
 function applyRowOptions(batch: WriteBatch, exists: (table: string) => boolean): void {
   const options = batch.options;
   if (!options) return;
-  if (options.auto_create_table === "false" && !exists(batch.table)) {
+  const creates = !exists(batch.table);
+  if (options.auto_create_table === "false" && creates) {
     throw invalidArguments(
       `Table \`${batch.table}\` does not exist, and \`auto_create_table\` hint is disabled`,
     );
+  }
+  // A log table drops these two before its options are checked; as options of the table they create,
+  // a value CREATE TABLE refuses (`append_mode='banana'`, a merge mode on an append table) is a 400.
+  if (creates) {
+    const mode: TableOptions = {};
+    if (options.append_mode !== undefined) mode.append_mode = options.append_mode;
+    if (options.merge_mode !== undefined) mode.merge_mode = options.merge_mode;
+    normalizeOptions(mode);
   }
   const append = options.append_mode?.trim().toLowerCase();
   if (append === "false" || (append === undefined && options.merge_mode !== undefined)) {

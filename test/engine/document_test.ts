@@ -279,3 +279,36 @@ Deno.test("document: section-level transform errors carry a line", () => {
     },
   );
 });
+
+Deno.test("document: aliases expanding past the node budget fail fast, not hang (billion laughs)", () => {
+  // Nine levels of nine aliases: a few hundred bytes that expand to 9^9 nodes.
+  const levels = ["l0: &l0 [x, x, x, x, x, x, x, x, x]"];
+  for (let i = 1; i < 9; i++) levels.push(`l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(", ")}]`);
+  const yaml = `${levels.join("\n")}\n${DATE}`;
+  const start = performance.now();
+  assert.throws(() => compilePipeline(yaml), (e: Error) => {
+    assert.ok(e instanceof PipelineCompileError, `not a compile error: ${e}`);
+    assert.equal(httpStatusOf(e), 400);
+    assert.match(e.message, /^Yaml load error\. .*aliases/);
+    return true;
+  });
+  assert.ok(performance.now() - start < 2000, `took ${performance.now() - start} ms`);
+});
+
+Deno.test("document: aliases within the budget are expanded as written", () => {
+  const p = compilePipeline(
+    "formats: &f ['%Y-%m-%d %H:%M:%S']\nstr: &s string\nprocessors:\n  - date:\n      field: t\n      formats: *f\n" +
+      `transform:\n  - field: a\n    type: *s\n${TS}`,
+  );
+  assert.deepEqual(p.transform.map((t) => `${t.column.name}:${t.column.type}`), [
+    "a:String",
+    "t:TimestampNanosecond",
+  ]);
+});
+
+Deno.test("document: an alias names the latest anchor of that name before it", () => {
+  const p = compilePipeline(
+    `a: &t int32\nb: &t string\n${DATE}transform:\n  - field: x\n    type: *t\n${TS}`,
+  );
+  assert.equal(p.transform[0].column.type, "String");
+});

@@ -124,6 +124,19 @@ const CASES: ProcessorCase[] = [
     runError: "Parse date timezone error Mars/Base",
   },
   {
+    // GreptimeDB resolves the zone before trying any format: a zoned value does not bypass it.
+    name: "date bad timezone fails for a value with its own offset too",
+    yaml: "  - date:\n      field: t\n      formats: ['%Y-%m-%d %H:%M%z']\n      timezone: Mars/Base",
+    input: { t: "2024-05-25 10:00+0800" },
+    runError: "Parse date timezone error Mars/Base",
+  },
+  {
+    name: "date bad timezone is named before a value no format parses",
+    yaml: "  - date:\n      field: t\n      formats: ['%Y-%m-%d %H:%M']\n      timezone: Mars/Base",
+    input: { t: "not a date" },
+    runError: "Parse date timezone error Mars/Base",
+  },
+  {
     name: "date fixed-offset timezone is not a zone name",
     yaml: "  - date:\n      field: t\n      formats: ['%Y-%m-%d %H:%M']\n      timezone: '+08:00'",
     input: { t: "2024-05-25 10:00" },

@@ -366,6 +366,30 @@ const DRY_CASES: DryCase[] = [
     status: 400,
     error: "Invalid request parameter: json format error, please check the date is valid JSON.",
   },
+  // GreptimeDB reads the new form into typed fields: a field of another type (not a string or null)
+  // makes the body the legacy form's payload, never a 500.
+  ...[{ pipeline_version: 5 }, { data_type: 5 }, { pipeline: 5 }, { pipeline_name: 5, pipeline: DRY_YAML }]
+    .map(
+      (bad) => ({
+        name: `new form with ${Object.keys(bad)[0]} not a string → legacy form`,
+        contentType: "application/json",
+        body: JSON.stringify({ pipeline_name: "dry", data: '{"s":"a","n":1,"ts":1}', ...bad }),
+        status: 400,
+        error: "Invalid request parameter: pipeline_name is required",
+      }),
+    ),
+  {
+    name: "new form with null optional fields",
+    contentType: "application/json",
+    body: JSON.stringify({
+      pipeline_name: "dry",
+      pipeline_version: null,
+      pipeline: null,
+      data_type: null,
+      data: '{"s":"a","n":1,"ts":1}',
+    }),
+    tables: [["dry_run", [["A", 1, 1]]]],
+  },
   {
     name: "unknown stored pipeline",
     contentType: "application/json",
