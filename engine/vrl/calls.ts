@@ -3,7 +3,13 @@
 import type { Closure, Expr } from "./ast.ts";
 import { compileDel, compileExists, compileUnnest } from "./calls_path.ts";
 import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
-import { fallibleArgument, VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import {
+  abortInfallible,
+  fallibleArgument,
+  VrlCompileError,
+  VrlFailure,
+  VrlRuntimeError,
+} from "./diagnostic.ts";
 import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, type ParamDef, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
@@ -50,13 +56,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     throw new VrlCompileError("E111", "missing closure", e.start, e.end, `"${e.name}" requires a closure`);
   }
   if (e.bang && !fallible) {
-    throw new VrlCompileError(
-      "E620",
-      "can't abort infallible function",
-      e.nameSpan.start,
-      e.nameSpan.end,
-      "remove the `!`",
-    );
+    throw abortInfallible({ start: e.nameSpan.start, end: e.nameSpan.end - 1 }, e.nameSpan.end - 1);
   }
   const type = typeof def.returns === "number"
     ? t(def.returns)

@@ -16,7 +16,7 @@ import {
   type Run,
   State,
 } from "./compile_state.ts";
-import { VrlCompileError } from "./diagnostic.ts";
+import { unhandledError, VrlCompileError } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
 import type { FnDef } from "./stdlib/def.ts";
 import { ANY, arrayOf, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
@@ -96,13 +96,7 @@ class Compiler implements CompilerApi {
   private statement(e: Expr, st: State): Node {
     const n = this.expr(e, st);
     if (n.fallible) {
-      throw new VrlCompileError(
-        "E100",
-        "unhandled error",
-        e.start,
-        e.end,
-        "expression can result in runtime error",
-      );
+      throw unhandledError(e);
     }
     return n;
   }

@@ -1,0 +1,80 @@
+/**
+ * Compile errors rendered in full as VRL's test corpus expects them (codespan-reporting without colour, line
+ * ends trimmed): every label of the diagnostic, then its notes and the three every VRL diagnostic carries.
+ */
+
+import assert from "node:assert/strict";
+import { compileVrl } from "../../engine/vrl/mod.ts";
+import { PetrelError } from "../../src/common/errors.ts";
+import "./harness.ts";
+
+const TAIL = (code: number) => [
+  `  = learn more about error code ${code} at https://errors.vrl.dev/${code}`,
+  "  = see language documentation at https://vrl.dev",
+  "  = try your code in the VRL REPL, learn more at https://vrl.dev/examples",
+];
+const ERROR_DOCS = "  = see documentation about error handling at https://errors.vrl.dev/#handling";
+
+const CASES: [program: string, diagnostic: string[]][] = [
+  // VRL's `ExpressionError::Fallible`: a primary and a context label on the same span.
+  ["1 / .x", [
+    "error[E100]: unhandled error",
+    "  ┌─ :1:1",
+    "  │",
+    "1 │ 1 / .x",
+    "  │ ^^^^^^",
+    "  │ │",
+    "  │ expression can result in runtime error",
+    "  │ handle the error case to ensure runtime success",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(100),
+  ]],
+  // `function_call::Error::AbortInfallible`: the `!` is a context label whose message trails the carets.
+  ['.a = "x"\nupcase!(.a)', [
+    "error[E620]: can't abort infallible function",
+    "  ┌─ :2:1",
+    "  │",
+    "2 │ upcase!(.a)",
+    "  │ ^^^^^^- remove this abort-instruction",
+    "  │ │",
+    "  │ this function can't fail",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(620),
+  ]],
+  // `function_call::Error::FallibleArgument`.
+  ["upcase(parse_json(.x))", [
+    "error[E630]: fallible argument",
+    "  ┌─ :1:8",
+    "  │",
+    "1 │ upcase(parse_json(.x))",
+    "  │        ^^^^^^^^^^^^^^",
+    "  │        │",
+    "  │        this expression can fail",
+    "  │        handle the error before passing it in as an argument",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(630),
+  ]],
+  // A single label keeps its message after the carets.
+  ["x + 1", [
+    "error[E701]: call to undefined variable",
+    "  ┌─ :1:1",
+    "  │",
+    "1 │ x + 1",
+    "  │ ^ undefined variable",
+    "  │",
+    ...TAIL(701),
+  ]],
+];
+
+for (const [program, want] of CASES) {
+  Deno.test(`diagnostic text of ${JSON.stringify(program)}`, () => {
+    assert.throws(() => compileVrl(program), (e: unknown) => {
+      assert.ok(e instanceof PetrelError);
+      assert.equal(e.message, want.join("\n"));
+      return true;
+    });
+  });
+}
