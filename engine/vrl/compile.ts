@@ -16,7 +16,7 @@ import {
   type Run,
   State,
 } from "./compile_state.ts";
-import { unhandledError, VrlCompileError } from "./diagnostic.ts";
+import { unhandledError, VrlCompileError, VrlCompileErrors } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
 import type { FnDef } from "./stdlib/def.ts";
 import { ANY, arrayOf, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
@@ -33,7 +33,14 @@ export interface CompiledProgram {
 export function compileProgram(body: Expr[], fns: Record<string, FnDef>): CompiledProgram {
   const c = new Compiler(fns);
   const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
-  const node = c.block(body, state, true);
+  let node: Node;
+  try {
+    node = c.block(body, state, true);
+  } catch (e) {
+    if (e instanceof VrlCompileError && c.unhandled.length) throw new VrlCompileErrors([...c.unhandled, e]);
+    throw e;
+  }
+  if (c.unhandled.length) throw new VrlCompileErrors(c.unhandled);
   if (!c.returnType) return { run: node.run, slots: c.slots, type: node.type };
   const inner = node.run;
   const run: Run = (ctx) => {
@@ -52,6 +59,11 @@ class Compiler implements CompilerApi {
   closureDepth = 0;
   /** The union of the types `return` expressions give, when there are any. */
   returnType: TypeDef | undefined;
+  /**
+   * E100s of the program's own statements: as in VRL, such a statement still compiles and checking goes
+   * on, so one program can report several (and the error that stops checking after them).
+   */
+  readonly unhandled: VrlCompileError[] = [];
   private slotByName = new Map<string, number>();
   constructor(readonly fns: Record<string, FnDef>) {}
 
@@ -96,7 +108,8 @@ class Compiler implements CompilerApi {
   private statement(e: Expr, st: State): Node {
     const n = this.expr(e, st);
     if (n.fallible) {
-      throw unhandledError(e);
+      if (this.closureDepth > 0) throw unhandledError(e);
+      this.unhandled.push(unhandledError(e));
     }
     return n;
   }
@@ -139,7 +152,7 @@ class Compiler implements CompilerApi {
       case "abort":
         return compileAbort(this, e, st);
       case "binary":
-        return compileBinary(this, e.op, e.l, e.r, e, st);
+        return compileBinary(this, e.op, e.l, e.r, e, st, e.opStart);
       case "return":
         return this.returnExpr(e, st);
     }

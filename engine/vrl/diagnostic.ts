@@ -42,6 +42,14 @@ export class VrlCompileError extends Error {
   }
 }
 
+/** Several compile errors of one program, in the order VRL reports them; rendered one after another. */
+export class VrlCompileErrors extends Error {
+  constructor(readonly errors: VrlCompileError[]) {
+    super(errors.map((e) => e.message).join("; "));
+    this.name = "VrlCompileErrors";
+  }
+}
+
 /** A runtime failure that ends the program (`abort`, an error raised through `!`, or an unhandled error). */
 export class VrlRuntimeError extends Error {
   constructor(message: string) {
@@ -174,6 +182,11 @@ export function renderDiagnostic(src: string, e: VrlCompileError): string {
     note.split("\n").forEach((line, i) => out.push(`${gutter} ${i === 0 ? "=" : " "} ${line}`));
   }
   return out.map((l) => l.trimEnd()).join("\n");
+}
+
+/** Renders each diagnostic as `renderDiagnostic` does, separated by an empty line (VRL's `Formatter`). */
+export function renderDiagnostics(src: string, errors: VrlCompileError[]): string {
+  return errors.map((e) => renderDiagnostic(src, e)).join("\n\n");
 }
 
 /** VRL's E630: an argument that can fail must be handled before it is passed. */

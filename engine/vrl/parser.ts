@@ -99,10 +99,10 @@ class Parser extends TokenStream {
           "wrap one side in parentheses",
         );
       }
-      const op = this.next().text;
+      const opToken = this.next();
       this.skipNewlines();
       const r = this.expr(level + 1);
-      l = { k: "binary", op, l, r, start: l.start, end: r.end };
+      l = { k: "binary", op: opToken.text, l, r, start: l.start, end: r.end, opStart: opToken.start };
     }
     return l;
   }
