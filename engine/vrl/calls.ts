@@ -28,10 +28,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     return compileTypeDef(cx, e, st, value);
   }
   const def = cx.fns[e.name];
-  if (!def) {
-    const note = `undefined function "${e.name}"`;
-    throw new VrlCompileError("E105", "call to undefined function", e.nameSpan.start, e.nameSpan.end, note);
-  }
+  if (!def) throw undefinedFunction(e, Object.keys(cx.fns));
   const args = compileArgs(cx, def, bindArgs(def.params, e), e, st);
   let fallible = args.fallible;
   let closureRun: ((c: Ctx) => ClosureFn) | undefined;
@@ -65,6 +62,36 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     : def.returns;
   const run = callRun(def, args, closureRun, e);
   return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh };
+}
+
+/**
+ * VRL's E105 (`function_call::Error::Undefined`): the name, and the known function nearest to it by edit
+ * distance (the first in alphabetical order on a tie, as VRL walks its sorted function list).
+ */
+function undefinedFunction(e: CallExpr, known: string[]): VrlCompileError {
+  const span = { start: e.nameSpan.start, end: e.nameSpan.end - (e.bang ? 1 : 0) };
+  let guess: string | undefined, best = Infinity;
+  for (const name of [...known].sort()) {
+    const d = editDistance(e.name, name);
+    if (d < best) [guess, best] = [name, d];
+  }
+  const labels = [{ ...span, message: "undefined function", primary: true }];
+  if (guess !== undefined) labels.push({ ...span, message: `did you mean "${guess}"?`, primary: false });
+  return new VrlCompileError("E105", "call to undefined function", span.start, span.end, "", { labels });
+}
+
+/** Levenshtein distance over characters. */
+function editDistance(a: string, b: string): number {
+  const x = [...a], y = [...b];
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[y.length];
 }
 
 /** `type_def`'s one parameter: it is compiled apart (its argument is typed, never run). */

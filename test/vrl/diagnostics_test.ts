@@ -121,6 +121,19 @@ const CASES: [program: string, diagnostic: string[]][] = [
     ERROR_DOCS,
     ...TAIL(620),
   ]],
+  // `function_call::Error::Undefined`: the nearest known function by edit distance.
+  ['parse_jsn!("1")', [
+    "error[E105]: call to undefined function",
+    "  ┌─ :1:1",
+    "  │",
+    '1 │ parse_jsn!("1")',
+    "  │ ^^^^^^^^^",
+    "  │ │",
+    "  │ undefined function",
+    '  │ did you mean "parse_json"?',
+    "  │",
+    ...TAIL(105),
+  ]],
   // A single label keeps its message after the carets.
   ["x + 1", [
     "error[E701]: call to undefined variable",
