@@ -118,7 +118,9 @@ class Parser extends TokenStream {
       this.next();
       const expr = this.unary();
       if (expr.k === "lit" && (typeof expr.value === "bigint" || typeof expr.value === "number")) {
-        return { k: "lit", value: -expr.value, start: t.start, end: expr.end };
+        // i64 wraps: `-9223372036854775808` is i64::MIN (its digits alone wrapped to it already).
+        const value = typeof expr.value === "bigint" ? BigInt.asIntN(64, -expr.value) : -expr.value;
+        return { k: "lit", value, start: t.start, end: expr.end };
       }
       return { k: "neg", expr, start: t.start, end: expr.end };
     }
