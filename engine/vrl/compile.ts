@@ -16,7 +16,7 @@ import {
   type Run,
   State,
 } from "./compile_state.ts";
-import { unhandledError, VrlCompileError, VrlCompileErrors } from "./diagnostic.ts";
+import { nonBooleanPredicate, unhandledError, VrlCompileError, VrlCompileErrors } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
 import type { FnDef } from "./stdlib/def.ts";
 import { ANY, arrayOf, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
@@ -297,13 +297,7 @@ class Compiler implements CompilerApi {
   private ifExpr(condE: Expr, thenE: Expr[], elseE: Expr[] | undefined, st: State): Node {
     const cond = this.expr(condE, st);
     if (!isSubset(cond.type, K.BOOLEAN)) {
-      throw new VrlCompileError(
-        "E102",
-        "non-boolean predicate",
-        condE.start,
-        condE.end,
-        `this predicate resolves to ${kindName(cond.type.kind)}, not boolean`,
-      );
+      throw nonBooleanPredicate(condE, kindName(cond.type.kind));
     }
     const s1 = st.clone();
     const thenN = this.block(thenE, s1);

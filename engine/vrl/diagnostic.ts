@@ -228,6 +228,20 @@ export function unhandledError(a: { start: number; end: number }): VrlCompileErr
   );
 }
 
+/** VRL's E102 (`predicate::Error::NonBoolean`): an `if` condition that is not known to be a boolean. */
+export function nonBooleanPredicate(a: { start: number; end: number }, kind: string): VrlCompileError {
+  return new VrlCompileError("E102", "non-boolean predicate", a.start, a.end, "", {
+    labels: [
+      { start: a.start, end: a.end, message: "this predicate must resolve to a boolean", primary: true },
+      { start: a.start, end: a.end, message: `instead it resolves to ${kind}`, primary: false },
+    ],
+    notes: [
+      "hint: coerce the value to the required type using a coercion function",
+      "see documentation about if expressions at https://expressions.vrl.dev/#if",
+    ],
+  });
+}
+
 /** VRL's E620: `name!(…)` on a function that cannot fail; `bangAt` is the offset of the `!`. */
 export function abortInfallible(name: { start: number; end: number }, bangAt: number): VrlCompileError {
   return new VrlCompileError("E620", "can't abort infallible function", name.start, name.end, "", {

@@ -134,6 +134,36 @@ const CASES: [program: string, diagnostic: string[]][] = [
     "  │",
     ...TAIL(105),
   ]],
+  // `predicate::Error::NonBoolean`, with its coercion hint and the docs of `if`; kinds in VRL's order.
+  ['x = if .b == 1 { "a" } else { null }\nif x { 1 }', [
+    "error[E102]: non-boolean predicate",
+    "  ┌─ :2:4",
+    "  │",
+    "2 │ if x { 1 }",
+    "  │    ^",
+    "  │    │",
+    "  │    this predicate must resolve to a boolean",
+    "  │    instead it resolves to string or null",
+    "  │",
+    "  = hint: coerce the value to the required type using a coercion function",
+    "  = see documentation about if expressions at https://expressions.vrl.dev/#if",
+    ...TAIL(102),
+  ]],
+  // An event field nothing is known about is `any`.
+  ["if .x { 1 }", [
+    "error[E102]: non-boolean predicate",
+    "  ┌─ :1:4",
+    "  │",
+    "1 │ if .x { 1 }",
+    "  │    ^^",
+    "  │    │",
+    "  │    this predicate must resolve to a boolean",
+    "  │    instead it resolves to any",
+    "  │",
+    "  = hint: coerce the value to the required type using a coercion function",
+    "  = see documentation about if expressions at https://expressions.vrl.dev/#if",
+    ...TAIL(102),
+  ]],
   // A single label keeps its message after the carets.
   ["x + 1", [
     "error[E701]: call to undefined variable",
