@@ -6,6 +6,7 @@ import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compil
 import {
   abortInfallible,
   fallibleArgument,
+  SEE_ERROR_DOCS,
   VrlCompileError,
   VrlFailure,
   VrlRuntimeError,
@@ -171,13 +172,7 @@ function compileArgs(
     const n = cx.expr(a, st);
     if (n.fallible) throw fallibleArgument(a);
     if ((n.type.kind & p.kind) === 0) {
-      throw new VrlCompileError(
-        "E110",
-        "invalid argument type",
-        a.start,
-        a.end,
-        `argument "${p.name}" must be ${kindName(p.kind)}, got ${kindName(n.type.kind)}`,
-      );
+      throw invalidArgumentType(e, a, p, n.type.kind);
     }
     const needsCheck = !isSubset(n.type, p.kind);
     out.fallible ||= n.fallible || needsCheck;
@@ -190,6 +185,59 @@ function compileArgs(
   if (problem) throw new VrlCompileError("E610", "function compilation error", e.start, e.end, problem);
   if (def.fallibleFor?.(out.infos)) out.fallible = true;
   return out;
+}
+
+/** VRL's way of naming a kind in E110: `any`, `the exact type integer` or `one of string or null`. */
+function kindPhrase(kind: number): string {
+  const name = kindName(kind);
+  if (name === "any") return name;
+  return (kind & (kind - 1)) === 0 ? `the exact type ${name}` : `one of ${name}`;
+}
+
+/** For an exact parameter kind: VRL's type-ensuring function and its coercion with a fallback. */
+const REMEDIES: Record<number, [ensure: string, coerce?: string]> = {
+  [K.BYTES]: ["string", 'to_string(#) ?? "default"'],
+  [K.INTEGER]: ["int", "to_int(#) ?? 0"],
+  [K.FLOAT]: ["float", "to_float(#) ?? 0"],
+  [K.BOOLEAN]: ["bool", "to_bool(#) ?? false"],
+  [K.OBJECT]: ["object"],
+  [K.ARRAY]: ["array"],
+  [K.TIMESTAMP]: ["timestamp"],
+};
+
+/**
+ * VRL's E110 (`function_call::Error::InvalidArgumentKind`): what the argument resolves to, what the
+ * parameter expects, and VRL's two suggested fixes quoting the argument and the call as written.
+ */
+function invalidArgumentType(e: CallExpr, a: Expr, p: ParamDef, got: number): VrlCompileError {
+  const labels = [
+    { start: a.start, end: a.end, message: `this expression resolves to ${kindPhrase(got)}`, primary: true },
+    {
+      start: a.start,
+      end: a.end,
+      message: `but the parameter "${p.name}" expects ${kindPhrase(p.kind)}`,
+      primary: false,
+    },
+  ];
+  const remedy = REMEDIES[p.kind];
+  const sourceNotes = (src: string): string[] => {
+    if (!remedy) return [SEE_ERROR_DOCS];
+    const arg = src.slice(a.start, a.end);
+    const call = `${e.name}${e.bang ? "!" : ""}(${e.args.map((x) => src.slice(x.start, x.end)).join(", ")})`;
+    const solution = (
+      title: string,
+      first: string,
+    ) => [`try: ${title}`, " ", `    ${first}`, `    ${call}`, " "];
+    const notes = solution("ensuring an appropriate type at runtime", `${arg} = ${remedy[0]}!(${arg})`);
+    if (remedy[1]) {
+      notes.push(...solution(
+        "coercing to an appropriate type and specifying a default value as a fallback in case coercion fails",
+        `${arg} = ${remedy[1].replace("#", arg)}`,
+      ));
+    }
+    return [...notes, SEE_ERROR_DOCS];
+  };
+  return new VrlCompileError("E110", "invalid argument type", a.start, a.end, "", { labels, sourceNotes });
 }
 
 /** The call's evaluator: arguments, run-time kind checks, the function, and error wording. */

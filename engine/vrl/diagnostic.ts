@@ -23,13 +23,15 @@ export class VrlCompileError extends Error {
   readonly labels: DiagnosticLabel[];
   /** VRL's own notes (`= …` lines) before the ones every diagnostic gets. */
   readonly notes: string[];
+  /** Notes that quote the program's text, built when the diagnostic is rendered (after `notes`). */
+  readonly sourceNotes?: (src: string) => string[];
   constructor(
     code: string,
     message: string,
     start: number,
     end: number,
     note = "",
-    extra: { labels?: DiagnosticLabel[]; notes?: string[] } = {},
+    extra: { labels?: DiagnosticLabel[]; notes?: string[]; sourceNotes?: (src: string) => string[] } = {},
   ) {
     super(message);
     this.name = "VrlCompileError";
@@ -39,6 +41,7 @@ export class VrlCompileError extends Error {
     this.note = note;
     this.labels = extra.labels ?? [{ start, end, message: note, primary: true }];
     this.notes = extra.notes ?? [];
+    this.sourceNotes = extra.sourceNotes;
   }
 }
 
@@ -172,7 +175,7 @@ export function renderDiagnostic(src: string, e: VrlCompileError): string {
   });
   out.push(`${gutter} │`);
   const code = Number(e.code.slice(1));
-  const notes = [...e.notes];
+  const notes = [...e.notes, ...(e.sourceNotes?.(src) ?? [])];
   if (code >= 100 && code < 1000) {
     notes.push(`learn more about error code ${code} at https://errors.vrl.dev/${code}`);
   }
