@@ -33,14 +33,8 @@ export interface CompiledProgram {
 export function compileProgram(body: Expr[], fns: Record<string, FnDef>): CompiledProgram {
   const c = new Compiler(fns);
   const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
-  let node: Node;
-  try {
-    node = c.block(body, state, true);
-  } catch (e) {
-    if (e instanceof VrlCompileError && c.unhandled.length) throw new VrlCompileErrors([...c.unhandled, e]);
-    throw e;
-  }
-  if (c.unhandled.length) throw new VrlCompileErrors(c.unhandled);
+  const node = c.block(body, state, true);
+  if (c.diagnostics.length) throw new VrlCompileErrors(c.diagnostics);
   if (!c.returnType) return { run: node.run, slots: c.slots, type: node.type };
   const inner = node.run;
   const run: Run = (ctx) => {
@@ -54,16 +48,24 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
   return { run, slots: c.slots, type: union(node.type, c.returnType) };
 }
 
+/** Ends checking of a statement that reads a variable whose assignment failed (already reported). */
+class DroppedStatement {}
+
 class Compiler implements CompilerApi {
   slots = 0;
   closureDepth = 0;
   /** The union of the types `return` expressions give, when there are any. */
   returnType: TypeDef | undefined;
   /**
-   * E100s of the program's own statements: as in VRL, such a statement still compiles and checking goes
-   * on, so one program can report several (and the error that stops checking after them).
+   * Errors of the program's own statements. As VRL does, checking goes on after a statement that fails
+   * (an unhandled error still compiles; any other error drops the statement), so a program reports each.
    */
-  readonly unhandled: VrlCompileError[] = [];
+  readonly diagnostics: VrlCompileError[] = [];
+  /**
+   * Variables whose assignment was dropped for an error: a statement reading one is dropped without a
+   * diagnostic of its own, as VRL's `skip_missing_assignment_target` does, rather than reporting E701.
+   */
+  private skipped = new Set<string>();
   private slotByName = new Map<string, number>();
   constructor(readonly fns: Record<string, FnDef>) {}
 
@@ -87,7 +89,11 @@ class Compiler implements CompilerApi {
    */
   block(body: Expr[], st: State, strict = false): Node {
     if (body.length === 0) return { run: () => null, type: t(K.NULL), fallible: false, fresh: true };
-    const nodes = body.map((e) => strict ? this.statement(e, st) : this.expr(e, st));
+    const nodes = strict && this.closureDepth === 0
+      ? this.rootStatements(body, st)
+      : body.map((e) => strict ? this.statement(e, st) : this.expr(e, st));
+    // Every root statement failed: the program is reported, never run.
+    if (nodes.length === 0) return { run: () => null, type: t(K.NULL), fallible: false, fresh: true };
     const last = nodes[nodes.length - 1];
     const runs = nodes.map((n) => n.run);
     let run: Run;
@@ -105,11 +111,31 @@ class Compiler implements CompilerApi {
     return { run, type: last.type, fallible: nodes.some((n) => n.fallible), fresh: last.fresh };
   }
 
+  /** The program's statements, each checked even when one before it failed. */
+  private rootStatements(body: Expr[], st: State): Node[] {
+    const nodes: Node[] = [];
+    for (const e of body) {
+      try {
+        nodes.push(this.statement(e, st));
+      } catch (x) {
+        if (x instanceof VrlCompileError) this.diagnostics.push(x);
+        else if (!(x instanceof DroppedStatement)) throw x;
+        const targets = e.k === "assign" ? [e.target] : e.k === "assign2" ? [e.ok, e.err] : [];
+        for (const tg of targets) {
+          if (tg.k === "path" && tg.root.kind === "var" && tg.segs.length === 0) {
+            this.skipped.add(tg.root.name);
+          }
+        }
+      }
+    }
+    return nodes;
+  }
+
   private statement(e: Expr, st: State): Node {
     const n = this.expr(e, st);
     if (n.fallible) {
       if (this.closureDepth > 0) throw unhandledError(e);
-      this.unhandled.push(unhandledError(e));
+      this.diagnostics.push(unhandledError(e));
     }
     return n;
   }
@@ -246,6 +272,7 @@ class Compiler implements CompilerApi {
     if (p.root.kind === "expr") return ANY;
     const v = st.vars.get(p.root.name);
     if (!v) {
+      if (this.skipped.has(p.root.name)) throw new DroppedStatement();
       throw new VrlCompileError("E701", "call to undefined variable", p.start, p.end, "undefined variable");
     }
     return v.type;

@@ -188,6 +188,28 @@ const CASES: [program: string, diagnostic: string[]][] = [
     ERROR_DOCS,
     ...TAIL(110),
   ]],
+  // Checking goes on after a failed statement; reading a variable whose assignment failed drops the
+  // statement without a report of its own (no E701), as VRL's `skip_missing_assignment_target`.
+  ['x = upcase!("a")\ny = x + 1\nz', [
+    "error[E620]: can't abort infallible function",
+    "  ┌─ :1:5",
+    "  │",
+    '1 │ x = upcase!("a")',
+    "  │     ^^^^^^- remove this abort-instruction",
+    "  │     │",
+    "  │     this function can't fail",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(620),
+    "",
+    "error[E701]: call to undefined variable",
+    "  ┌─ :3:1",
+    "  │",
+    "3 │ z",
+    "  │ ^ undefined variable",
+    "  │",
+    ...TAIL(701),
+  ]],
   // A single label keeps its message after the carets.
   ["x + 1", [
     "error[E701]: call to undefined variable",
