@@ -56,6 +56,9 @@ export type Expr =
   | ({ k: "block"; body: Expr[] } & Span)
   | ({ k: "not"; expr: Expr } & Span)
   | ({ k: "neg"; expr: Expr } & Span)
-  | ({ k: "binary"; op: string; l: Expr; r: Expr } & Span)
+  | (
+    & { k: "binary"; op: string; l: Expr; r: Expr; /** Where the operator is written. */ opStart?: number }
+    & Span
+  )
   | ({ k: "abort"; message?: Expr } & Span)
   | ({ k: "return"; value: Expr } & Span);

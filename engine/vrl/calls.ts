@@ -3,7 +3,14 @@
 import type { Closure, Expr } from "./ast.ts";
 import { compileDel, compileExists, compileUnnest } from "./calls_path.ts";
 import { type CompilerApi, type Ctx, type Node, type Run, State } from "./compile_state.ts";
-import { fallibleArgument, VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import {
+  abortInfallible,
+  fallibleArgument,
+  SEE_ERROR_DOCS,
+  VrlCompileError,
+  VrlFailure,
+  VrlRuntimeError,
+} from "./diagnostic.ts";
 import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, type ParamDef, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
@@ -22,10 +29,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     return compileTypeDef(cx, e, st, value);
   }
   const def = cx.fns[e.name];
-  if (!def) {
-    const note = `undefined function "${e.name}"`;
-    throw new VrlCompileError("E105", "call to undefined function", e.nameSpan.start, e.nameSpan.end, note);
-  }
+  if (!def) throw undefinedFunction(e, Object.keys(cx.fns));
   const args = compileArgs(cx, def, bindArgs(def.params, e), e, st);
   let fallible = args.fallible;
   let closureRun: ((c: Ctx) => ClosureFn) | undefined;
@@ -50,13 +54,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     throw new VrlCompileError("E111", "missing closure", e.start, e.end, `"${e.name}" requires a closure`);
   }
   if (e.bang && !fallible) {
-    throw new VrlCompileError(
-      "E620",
-      "can't abort infallible function",
-      e.nameSpan.start,
-      e.nameSpan.end,
-      "remove the `!`",
-    );
+    throw abortInfallible({ start: e.nameSpan.start, end: e.nameSpan.end - 1 }, e.nameSpan.end - 1);
   }
   const type = typeof def.returns === "number"
     ? t(def.returns)
@@ -65,6 +63,36 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     : def.returns;
   const run = callRun(def, args, closureRun, e);
   return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh };
+}
+
+/**
+ * VRL's E105 (`function_call::Error::Undefined`): the name, and the known function nearest to it by edit
+ * distance (the first in alphabetical order on a tie, as VRL walks its sorted function list).
+ */
+function undefinedFunction(e: CallExpr, known: string[]): VrlCompileError {
+  const span = { start: e.nameSpan.start, end: e.nameSpan.end - (e.bang ? 1 : 0) };
+  let guess: string | undefined, best = Infinity;
+  for (const name of [...known].sort()) {
+    const d = editDistance(e.name, name);
+    if (d < best) [guess, best] = [name, d];
+  }
+  const labels = [{ ...span, message: "undefined function", primary: true }];
+  if (guess !== undefined) labels.push({ ...span, message: `did you mean "${guess}"?`, primary: false });
+  return new VrlCompileError("E105", "call to undefined function", span.start, span.end, "", { labels });
+}
+
+/** Levenshtein distance over characters. */
+function editDistance(a: string, b: string): number {
+  const x = [...a], y = [...b];
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[y.length];
 }
 
 /** `type_def`'s one parameter: it is compiled apart (its argument is typed, never run). */
@@ -144,13 +172,7 @@ function compileArgs(
     const n = cx.expr(a, st);
     if (n.fallible) throw fallibleArgument(a);
     if ((n.type.kind & p.kind) === 0) {
-      throw new VrlCompileError(
-        "E110",
-        "invalid argument type",
-        a.start,
-        a.end,
-        `argument "${p.name}" must be ${kindName(p.kind)}, got ${kindName(n.type.kind)}`,
-      );
+      throw invalidArgumentType(e, a, p, n.type.kind);
     }
     const needsCheck = !isSubset(n.type, p.kind);
     out.fallible ||= n.fallible || needsCheck;
@@ -163,6 +185,59 @@ function compileArgs(
   if (problem) throw new VrlCompileError("E610", "function compilation error", e.start, e.end, problem);
   if (def.fallibleFor?.(out.infos)) out.fallible = true;
   return out;
+}
+
+/** VRL's way of naming a kind in E110: `any`, `the exact type integer` or `one of string or null`. */
+function kindPhrase(kind: number): string {
+  const name = kindName(kind);
+  if (name === "any") return name;
+  return (kind & (kind - 1)) === 0 ? `the exact type ${name}` : `one of ${name}`;
+}
+
+/** For an exact parameter kind: VRL's type-ensuring function and its coercion with a fallback. */
+const REMEDIES: Record<number, [ensure: string, coerce?: string]> = {
+  [K.BYTES]: ["string", 'to_string(#) ?? "default"'],
+  [K.INTEGER]: ["int", "to_int(#) ?? 0"],
+  [K.FLOAT]: ["float", "to_float(#) ?? 0"],
+  [K.BOOLEAN]: ["bool", "to_bool(#) ?? false"],
+  [K.OBJECT]: ["object"],
+  [K.ARRAY]: ["array"],
+  [K.TIMESTAMP]: ["timestamp"],
+};
+
+/**
+ * VRL's E110 (`function_call::Error::InvalidArgumentKind`): what the argument resolves to, what the
+ * parameter expects, and VRL's two suggested fixes quoting the argument and the call as written.
+ */
+function invalidArgumentType(e: CallExpr, a: Expr, p: ParamDef, got: number): VrlCompileError {
+  const labels = [
+    { start: a.start, end: a.end, message: `this expression resolves to ${kindPhrase(got)}`, primary: true },
+    {
+      start: a.start,
+      end: a.end,
+      message: `but the parameter "${p.name}" expects ${kindPhrase(p.kind)}`,
+      primary: false,
+    },
+  ];
+  const remedy = REMEDIES[p.kind];
+  const sourceNotes = (src: string): string[] => {
+    if (!remedy) return [SEE_ERROR_DOCS];
+    const arg = src.slice(a.start, a.end);
+    const call = `${e.name}${e.bang ? "!" : ""}(${e.args.map((x) => src.slice(x.start, x.end)).join(", ")})`;
+    const solution = (
+      title: string,
+      first: string,
+    ) => [`try: ${title}`, " ", `    ${first}`, `    ${call}`, " "];
+    const notes = solution("ensuring an appropriate type at runtime", `${arg} = ${remedy[0]}!(${arg})`);
+    if (remedy[1]) {
+      notes.push(...solution(
+        "coercing to an appropriate type and specifying a default value as a fallback in case coercion fails",
+        `${arg} = ${remedy[1].replace("#", arg)}`,
+      ));
+    }
+    return [...notes, SEE_ERROR_DOCS];
+  };
+  return new VrlCompileError("E110", "invalid argument type", a.start, a.end, "", { labels, sourceNotes });
 }
 
 /** The call's evaluator: arguments, run-time kind checks, the function, and error wording. */

@@ -2,7 +2,7 @@
 
 import type { Expr, PathNode, Segment } from "./ast.ts";
 import type { CompilerApi, Node, Run, State } from "./compile_state.ts";
-import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import { abortInfallible, VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
 import { getIn, hasIn, removeIn, setIn } from "./path.ts";
 import { isSubset, K, t, typeAt, typeWithout } from "./types.ts";
 import { deepClone, kindOf } from "./value.ts";
@@ -26,7 +26,7 @@ function pathArg(e: CallExpr, name: string): PathNode {
 /** `del(path)`. */
 export function compileDel(cx: CompilerApi, e: CallExpr, st: State): Node {
   if (e.bang) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    throw abortInfallible({ start: e.nameSpan.start, end: e.nameSpan.end - 1 }, e.nameSpan.end - 1);
   }
   const p = pathArg(e, "del");
   const type = typeAt(cx.rootType(p, st), p.segs);
@@ -82,7 +82,7 @@ export function compileUnnest(cx: CompilerApi, e: CallExpr, st: State): Node {
   const at = typeAt(cx.rootType(p, st), p.segs);
   const fallible = !isSubset(at, K.ARRAY);
   if (e.bang && !fallible) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    throw abortInfallible({ start: e.nameSpan.start, end: e.nameSpan.end - 1 }, e.nameSpan.end - 1);
   }
   const root = cx.rootGetter(p, st);
   const segs = p.segs;
@@ -107,7 +107,7 @@ export function compileUnnest(cx: CompilerApi, e: CallExpr, st: State): Node {
 /** `exists(path)`. */
 export function compileExists(cx: CompilerApi, e: CallExpr, st: State): Node {
   if (e.bang) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    throw abortInfallible({ start: e.nameSpan.start, end: e.nameSpan.end - 1 }, e.nameSpan.end - 1);
   }
   const p = pathArg(e, "exists");
   const segs = p.segs;

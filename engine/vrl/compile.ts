@@ -16,7 +16,7 @@ import {
   type Run,
   State,
 } from "./compile_state.ts";
-import { VrlCompileError } from "./diagnostic.ts";
+import { nonBooleanPredicate, unhandledError, VrlCompileError, VrlCompileErrors } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
 import type { FnDef } from "./stdlib/def.ts";
 import { ANY, arrayOf, isSubset, K, kindName, t, typeAt, type TypeDef, typeOfValue, union } from "./types.ts";
@@ -34,6 +34,7 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
   const c = new Compiler(fns);
   const state = new State({ kind: K.OBJECT }, { kind: K.OBJECT }, new Map());
   const node = c.block(body, state, true);
+  if (c.diagnostics.length) throw new VrlCompileErrors(c.diagnostics);
   if (!c.returnType) return { run: node.run, slots: c.slots, type: node.type };
   const inner = node.run;
   const run: Run = (ctx) => {
@@ -47,11 +48,24 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
   return { run, slots: c.slots, type: union(node.type, c.returnType) };
 }
 
+/** Ends checking of a statement that reads a variable whose assignment failed (already reported). */
+class DroppedStatement {}
+
 class Compiler implements CompilerApi {
   slots = 0;
   closureDepth = 0;
   /** The union of the types `return` expressions give, when there are any. */
   returnType: TypeDef | undefined;
+  /**
+   * Errors of the program's own statements. As VRL does, checking goes on after a statement that fails
+   * (an unhandled error still compiles; any other error drops the statement), so a program reports each.
+   */
+  readonly diagnostics: VrlCompileError[] = [];
+  /**
+   * Variables whose assignment was dropped for an error: a statement reading one is dropped without a
+   * diagnostic of its own, as VRL's `skip_missing_assignment_target` does, rather than reporting E701.
+   */
+  private skipped = new Set<string>();
   private slotByName = new Map<string, number>();
   constructor(readonly fns: Record<string, FnDef>) {}
 
@@ -75,7 +89,11 @@ class Compiler implements CompilerApi {
    */
   block(body: Expr[], st: State, strict = false): Node {
     if (body.length === 0) return { run: () => null, type: t(K.NULL), fallible: false, fresh: true };
-    const nodes = body.map((e) => strict ? this.statement(e, st) : this.expr(e, st));
+    const nodes = strict && this.closureDepth === 0
+      ? this.rootStatements(body, st)
+      : body.map((e) => strict ? this.statement(e, st) : this.expr(e, st));
+    // Every root statement failed: the program is reported, never run.
+    if (nodes.length === 0) return { run: () => null, type: t(K.NULL), fallible: false, fresh: true };
     const last = nodes[nodes.length - 1];
     const runs = nodes.map((n) => n.run);
     let run: Run;
@@ -93,16 +111,31 @@ class Compiler implements CompilerApi {
     return { run, type: last.type, fallible: nodes.some((n) => n.fallible), fresh: last.fresh };
   }
 
+  /** The program's statements, each checked even when one before it failed. */
+  private rootStatements(body: Expr[], st: State): Node[] {
+    const nodes: Node[] = [];
+    for (const e of body) {
+      try {
+        nodes.push(this.statement(e, st));
+      } catch (x) {
+        if (x instanceof VrlCompileError) this.diagnostics.push(x);
+        else if (!(x instanceof DroppedStatement)) throw x;
+        const targets = e.k === "assign" ? [e.target] : e.k === "assign2" ? [e.ok, e.err] : [];
+        for (const tg of targets) {
+          if (tg.k === "path" && tg.root.kind === "var" && tg.segs.length === 0) {
+            this.skipped.add(tg.root.name);
+          }
+        }
+      }
+    }
+    return nodes;
+  }
+
   private statement(e: Expr, st: State): Node {
     const n = this.expr(e, st);
     if (n.fallible) {
-      throw new VrlCompileError(
-        "E100",
-        "unhandled error",
-        e.start,
-        e.end,
-        "expression can result in runtime error",
-      );
+      if (this.closureDepth > 0) throw unhandledError(e);
+      this.diagnostics.push(unhandledError(e));
     }
     return n;
   }
@@ -145,7 +178,7 @@ class Compiler implements CompilerApi {
       case "abort":
         return compileAbort(this, e, st);
       case "binary":
-        return compileBinary(this, e.op, e.l, e.r, e, st);
+        return compileBinary(this, e.op, e.l, e.r, e, st, e.opStart);
       case "return":
         return this.returnExpr(e, st);
     }
@@ -239,6 +272,7 @@ class Compiler implements CompilerApi {
     if (p.root.kind === "expr") return ANY;
     const v = st.vars.get(p.root.name);
     if (!v) {
+      if (this.skipped.has(p.root.name)) throw new DroppedStatement();
       throw new VrlCompileError("E701", "call to undefined variable", p.start, p.end, "undefined variable");
     }
     return v.type;
@@ -290,13 +324,7 @@ class Compiler implements CompilerApi {
   private ifExpr(condE: Expr, thenE: Expr[], elseE: Expr[] | undefined, st: State): Node {
     const cond = this.expr(condE, st);
     if (!isSubset(cond.type, K.BOOLEAN)) {
-      throw new VrlCompileError(
-        "E102",
-        "non-boolean predicate",
-        condE.start,
-        condE.end,
-        `this predicate resolves to ${kindName(cond.type.kind)}, not boolean`,
-      );
+      throw nonBooleanPredicate(condE, kindName(cond.type.kind));
     }
     const s1 = st.clone();
     const thenN = this.block(thenE, s1);

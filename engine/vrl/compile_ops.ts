@@ -52,6 +52,17 @@ export function compileUnary(cx: CompilerApi, e: Unary, st: State): Node {
   }
 }
 
+/** VRL's E651 (`op::Error::UnnecessaryCoalesce`): `a ?? b` where `a` cannot fail. */
+function unnecessaryCoalesce(lE: Span, rE: Span, opStart: number): VrlCompileError {
+  return new VrlCompileError("E651", "unnecessary error coalescing operation", lE.start, lE.end, "", {
+    labels: [
+      { start: lE.start, end: lE.end, message: "this expression can't fail", primary: true },
+      { start: rE.start, end: rE.end, message: "this expression never resolves", primary: false },
+      { start: opStart, end: opStart + 2, message: "remove this error coalescing operation", primary: false },
+    ],
+  });
+}
+
 /** `abort` with an optional message. */
 export function compileAbort(cx: CompilerApi, e: Abort, st: State): Node {
   const m = e.message ? cx.expr(e.message, st) : undefined;
@@ -85,18 +96,18 @@ export function compileAbort(cx: CompilerApi, e: Abort, st: State): Node {
 }
 
 /** A binary operation. */
-export function compileBinary(cx: CompilerApi, op: string, lE: Expr, rE: Expr, e: Span, st: State): Node {
+export function compileBinary(
+  cx: CompilerApi,
+  op: string,
+  lE: Expr,
+  rE: Expr,
+  e: Span,
+  st: State,
+  opStart = lE.end + 1,
+): Node {
   const l = cx.expr(lE, st);
   if (op === "??") {
-    if (!l.fallible) {
-      throw new VrlCompileError(
-        "E651",
-        "unnecessary error coalescing operation",
-        lE.start,
-        lE.end,
-        "this expression can't fail",
-      );
-    }
+    if (!l.fallible) throw unnecessaryCoalesce(lE, rE, opStart);
     const r = cx.expr(rE, st);
     const lr = l.run, rr = r.run;
     return {

@@ -156,6 +156,11 @@ function lexString(src: string, i: number, base: number): [StringPart[], number]
     const c = src[i];
     if (c === "\\") {
       const e = src[i + 1];
+      // A backslash ending the program leaves the string unterminated (reported below).
+      if (e === undefined) {
+        i = src.length;
+        break;
+      }
       if (e === "u" && src[i + 2] === "{") {
         const close = src.indexOf("}", i + 3);
         const cp = parseInt(src.slice(i + 3, close), 16);

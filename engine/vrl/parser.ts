@@ -99,10 +99,10 @@ class Parser extends TokenStream {
           "wrap one side in parentheses",
         );
       }
-      const op = this.next().text;
+      const opToken = this.next();
       this.skipNewlines();
       const r = this.expr(level + 1);
-      l = { k: "binary", op, l, r, start: l.start, end: r.end };
+      l = { k: "binary", op: opToken.text, l, r, start: l.start, end: r.end, opStart: opToken.start };
     }
     return l;
   }
@@ -118,7 +118,9 @@ class Parser extends TokenStream {
       this.next();
       const expr = this.unary();
       if (expr.k === "lit" && (typeof expr.value === "bigint" || typeof expr.value === "number")) {
-        return { k: "lit", value: -expr.value, start: t.start, end: expr.end };
+        // i64 wraps: `-9223372036854775808` is i64::MIN (its digits alone wrapped to it already).
+        const value = typeof expr.value === "bigint" ? BigInt.asIntN(64, -expr.value) : -expr.value;
+        return { k: "lit", value, start: t.start, end: expr.end };
       }
       return { k: "neg", expr, start: t.start, end: expr.end };
     }

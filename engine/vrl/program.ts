@@ -3,7 +3,13 @@
 import { invalidArguments } from "../../src/common/errors.ts";
 import { compileProgram } from "./compile.ts";
 import type { Ctx } from "./compile_state.ts";
-import { renderDiagnostic, VrlCompileError, VrlRuntimeError } from "./diagnostic.ts";
+import {
+  renderDiagnostic,
+  renderDiagnostics,
+  VrlCompileError,
+  VrlCompileErrors,
+  VrlRuntimeError,
+} from "./diagnostic.ts";
 import { parseProgram } from "./parser.ts";
 import { STDLIB } from "./stdlib/mod.ts";
 import { K, kindName, mayContainRegex, type TypeDef } from "./types.ts";
@@ -28,6 +34,7 @@ export function compileVrl(source: string): VrlProgram {
     compiled = compileProgram(parseProgram(source), STDLIB);
   } catch (e) {
     if (e instanceof VrlCompileError) throw invalidArguments(renderDiagnostic(source, e));
+    if (e instanceof VrlCompileErrors) throw invalidArguments(renderDiagnostics(source, e.errors));
     // A program nested deeply enough to exhaust the parser's stack is still bad input, not a crash.
     if (e instanceof RangeError) {
       throw invalidArguments(`error[E203]: program is too deeply nested: ${e.message}`);

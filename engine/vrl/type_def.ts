@@ -5,7 +5,7 @@
 
 import type { Expr } from "./ast.ts";
 import type { CompilerApi, Node, State } from "./compile_state.ts";
-import { fallibleArgument, VrlCompileError } from "./diagnostic.ts";
+import { abortInfallible, fallibleArgument, VrlCompileError } from "./diagnostic.ts";
 import { K, type TypeDef } from "./types.ts";
 import { deepClone, type VrlObject } from "./value.ts";
 
@@ -76,7 +76,7 @@ const orUndefined = (td: TypeDef): TypeDef => ({ ...td, kind: td.kind | K.UNDEFI
 export function compileTypeDef(cx: CompilerApi, e: CallExpr, st: State, value: Expr): Node {
   if (e.closure) throw new VrlCompileError("E109", "unexpected closure", e.closure.start, e.closure.end);
   if (e.bang) {
-    throw new VrlCompileError("E620", "can't abort infallible function", e.nameSpan.start, e.nameSpan.end);
+    throw abortInfallible({ start: e.nameSpan.start, end: e.nameSpan.end - 1 }, e.nameSpan.end - 1);
   }
   const n = cx.expr(value, st);
   // VRL renders `"fallible": true` for a fallible type, but rejects fallible arguments first (E630).

@@ -232,21 +232,23 @@ export function isSubset(td: TypeDef, kinds: number): boolean {
   return (td.kind & ~kinds) === 0;
 }
 
+// In the order VRL's `Kind` Display lists them.
 const NAMES: [number, string][] = [
   [K.BYTES, "string"],
   [K.INTEGER, "integer"],
   [K.FLOAT, "float"],
   [K.BOOLEAN, "boolean"],
-  [K.NULL, "null"],
   [K.TIMESTAMP, "timestamp"],
   [K.REGEX, "regex"],
-  [K.OBJECT, "object"],
+  [K.NULL, "null"],
   [K.ARRAY, "array"],
+  [K.OBJECT, "object"],
 ];
 
 /** Human form of kind bits, e.g. `string or null`, `any`. */
 export function kindName(kind: number): string {
-  if ((kind & K.ANY) === K.ANY) return "any";
+  // An event field Petrel knows nothing about is any value but a regex; VRL calls that `any`.
+  if ((kind & K.DATA) === K.DATA) return "any";
   const parts = NAMES.filter(([b]) => kind & b).map(([, n]) => n);
   if (parts.length === 0) return "never";
   return parts.length === 1 ? parts[0] : parts.slice(0, -1).join(", ") + " or " + parts[parts.length - 1];

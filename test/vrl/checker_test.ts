@@ -62,7 +62,7 @@ const diagnostics: [string, string, string[]][] = [
   ["upcase(\n  1\n)", "E110", [
     "error[E110]: invalid argument type",
     ":2:3",
-    'argument "value" must be string',
+    'but the parameter "value" expects the exact type string',
   ]],
   ["x = 1\n\nfoo(x)", "E105", ["error[E105]: call to undefined function", ":3:1", "^^^"]],
   [".a = {", "E203", ["syntax error", ":1:7"]],

@@ -75,13 +75,13 @@ function split(v: string, pattern: string | VrlRegex, limit?: number): string[] 
   return out;
 }
 
+/** VRL's `slice` range: negative positions count from the end; only `end` is clamped to the length. */
 function sliceIdx(len: number, start: number, end?: number): [number, number] {
-  let s = start < 0 ? len + start : start;
-  let e = end === undefined ? len : end < 0 ? len + end : end;
-  if (s < 0) s = 0;
-  if (e > len) e = len;
-  if (s > len || e < s) fail(`"start" must be between "0" and "${len}"`);
-  return [s, e];
+  const s = start < 0 ? len + start : start;
+  const e = end === undefined ? len : end < 0 ? len + end : end;
+  if (s < 0 || s > len) fail(`"start" must be between "${-len}" and "${len}"`);
+  if (e < s) fail(`"end" must be greater or equal to "start"`);
+  return [s, Math.min(e, len)];
 }
 
 const SEGMENTATIONS = ["byte", "codepoint", "grapheme"];
