@@ -123,7 +123,11 @@ export function registerSqlFunctions(db: DatabaseSync): void {
     const call = guarded(fn as (...args: unknown[]) => Ret, null);
     db.function(
       name,
-      { deterministic: def.deterministic ?? true, varargs: !def.binary, useBigIntArguments: def.bigint ?? false },
+      {
+        deterministic: def.deterministic ?? true,
+        varargs: !def.binary,
+        useBigIntArguments: def.bigint ?? false,
+      },
       // node:sqlite takes a fixed arity from the function's length
       def.binary ? (a: unknown, b: unknown) => call(a, b) : call,
     );
