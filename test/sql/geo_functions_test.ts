@@ -254,6 +254,15 @@ Deno.test("geo functions over /v1/sql", async (t) => {
       assert.equal(records.rows[0][1], 19);
     });
 
+    await t.step("unnest of a cell list gives UInt64 rows, exact", async () => {
+      const out = await sqlOk(url, `SELECT unnest(h3_grid_disk('${CELL7}', 1)) AS c`);
+      const records =
+        (out[0] as { records: { schema: { column_schemas: { data_type: string }[] } } }).records;
+      assert.deepEqual(records.schema.column_schemas.map((c) => c.data_type), ["UInt64"]);
+      const rows = await exactRows(url, `SELECT unnest(h3_grid_disk('${CELL7}', 1)) AS c`);
+      assert.deepEqual(rows, h3.gridDisk(CELL7, 1).map((c) => [big(c)]));
+    });
+
     await t.step("child position round trip over every child", async () => {
       const rows = await exactRows(
         url,
