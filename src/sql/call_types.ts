@@ -2,11 +2,11 @@
  * The result types of calls that SQLite's values cannot tell, by function name: fixed ones (unsigned
  * integers, dates, binaries), Boolean predicates, Float64 averages, and arrow_cast's target names.
  */
-import type { DataType } from "../common/rows.ts";
+import type { DataType, ResultType } from "../common/rows.ts";
 import { timestampType } from "../common/time_unit.ts";
 
 /** Result types of whole calls that SQLite's values cannot tell (integers that are unsigned, dates…). */
-export const RESULT_TYPES: Record<string, DataType> = {
+export const RESULT_TYPES: Record<string, ResultType> = {
   json_get_string: "String",
   json_get_int: "Int64",
   json_get_float: "Float64",
@@ -74,6 +74,30 @@ export const RESULT_TYPES: Record<string, DataType> = {
   uddsketch_state: "Binary",
   uddsketch_merge: "Binary",
   uddsketch_calc: "Float64",
+  // geo (functions/geo.ts, functions/h3.ts): H3 cells are UInt64, lists of them List<UInt64>
+  geohash: "String",
+  geohash_neighbours: "List<String>",
+  wkt_point_from_latlng: "String",
+  st_distance: "Float64",
+  st_distance_sphere_m: "Float64",
+  h3_latlng_to_cell: "UInt64",
+  h3_latlng_to_cell_string: "String",
+  h3_cell_to_string: "String",
+  h3_string_to_cell: "UInt64",
+  h3_cell_center_latlng: "List<Float64>",
+  h3_cell_resolution: "UInt8",
+  h3_cell_base: "UInt8",
+  h3_cell_parent: "UInt64",
+  h3_cell_to_children: "List<UInt64>",
+  h3_cell_to_children_size: "UInt64",
+  h3_cell_to_child_pos: "UInt64",
+  h3_child_pos_to_cell: "UInt64",
+  h3_grid_disk: "List<UInt64>",
+  h3_grid_disk_distances: "List<UInt64>",
+  h3_grid_distance: "Int32",
+  h3_grid_path_cells: "List<UInt64>",
+  h3_distance_sphere_km: "Float64",
+  h3_distance_degree: "Float64",
 };
 
 /** Scalars whose result has their first argument's type. */
@@ -111,6 +135,8 @@ export const BOOLEAN_FUNCS = new Set([
   "ipv4_in_range",
   "ipv6_in_range",
   "iszero",
+  "h3_cell_is_pentagon",
+  "h3_cells_contains",
 ]);
 
 /** Aggregates answering a Float64 whatever their argument. */

@@ -9,7 +9,7 @@ import type { Arg, Ret, ScalarDef } from "./values.ts";
 import { str } from "./values.ts";
 
 /** An array element as JSON holds it (integers past 2^53 as bigints). */
-type Elem = string | number | bigint | boolean | null | Elem[];
+export type Elem = string | number | bigint | boolean | null | Elem[];
 
 /** JSON numbers past 2^53 keep their digits (a reviver sees the literal's source). */
 function reviveBig(_key: string, value: unknown, context?: { source?: string }): unknown {
@@ -20,7 +20,7 @@ function reviveBig(_key: string, value: unknown, context?: { source?: string }):
 }
 
 /** The array an argument holds; NULL is null, anything but a JSON array is refused. */
-function arrayArg(fn: string, v: Arg): Elem[] | null {
+export function arrayArg(fn: string, v: Arg): Elem[] | null {
   if (v === null) return null;
   if (typeof v === "string") {
     let parsed: unknown;
@@ -50,7 +50,8 @@ function elemJson(e: Elem): string {
   return JSON.stringify(e);
 }
 
-const arrayText = (a: Elem[]): string => elemJson(a);
+/** An array as the JSON text Petrel holds a `List<…>` value as (integers past 2^53 exact). */
+export const arrayText = (a: Elem[]): string => elemJson(a);
 
 /** An element as SQLite gets it: nested arrays as JSON text, booleans as 1/0. */
 function elemRet(e: Elem | undefined): Ret {

@@ -21,6 +21,8 @@ import { SERIES_SCALARS } from "./series.ts";
 import { ARRAY_SCALARS } from "./arrays.ts";
 import { REGEX_SCALARS } from "./regex.ts";
 import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
+import { GEO_SCALARS } from "./geo.ts";
+import { H3_SCALARS } from "./h3.ts";
 import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
@@ -56,6 +58,8 @@ const SCALARS: Record<string, ScalarDef> = {
   ...ARRAY_SCALARS,
   ...REGEX_SCALARS,
   ...SKETCH_SCALARS,
+  ...GEO_SCALARS,
+  ...H3_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {

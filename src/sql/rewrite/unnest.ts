@@ -14,6 +14,7 @@ import { Cursor } from "../cursor.ts";
 import { QueryTokens } from "../query_tokens.ts";
 import { expandArrayBrackets } from "../array_brackets.ts";
 import { arrayExprType, arrayOutputName } from "../array_types.ts";
+import { RESULT_TYPES } from "../call_types.ts";
 import {
   brackets,
   clauseEnd,
@@ -34,6 +35,7 @@ const ELEMENT_CASTS: Record<string, string> = {
   Float64: "DOUBLE",
   String: "STRING",
   Boolean: "BOOLEAN",
+  UInt64: "BIGINT UNSIGNED",
 };
 
 /** The query with its first `unnest(…)` use rebuilt; undefined when it has none. */
@@ -134,8 +136,14 @@ function itemName(sql: string, toks: Token[], s: number, e: number, relations: s
   return arrayOutputName({ q, colTypes: new Map(), relations }, 1, q.toks.length) ?? text;
 }
 
-/** The element type of `unnest(literal array)`, when literals tell it. */
+/** The element type of `unnest(array)`, when literals or a list function's fixed result type tell it. */
 function elementType(text: string): string | undefined {
   const q = itemTokens(text);
-  return arrayExprType({ q, colTypes: new Map(), relations: [] }, 1, q.toks.length, () => undefined);
+  const fixed = (s: number, e: number) => {
+    const name = q.toks[s]?.kind === "ident" && isOp(q.toks[s + 1], "(") && q.match[s + 1] === e - 1
+      ? q.toks[s].text.toLowerCase()
+      : "";
+    return Object.hasOwn(RESULT_TYPES, name) ? RESULT_TYPES[name] : undefined;
+  };
+  return arrayExprType({ q, colTypes: new Map(), relations: [] }, 1, q.toks.length, fixed);
 }
