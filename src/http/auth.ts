@@ -138,6 +138,10 @@ export function authenticateRequest(
   scheme: AuthScheme,
 ): UserInfo {
   const header = req.headers.get("x-greptime-auth") ?? req.headers.get("authorization");
+  // Headers arrive as bytes (one char each): GreptimeDB's `HeaderValue::to_str` takes visible ASCII only.
+  if (header && /[^\t\x20-\x7e]/.test(header)) {
+    throw authError(StatusCode.InvalidAuthHeader, "Invalid visibility ASCII chars");
+  }
   if (header && /^bearer\s/i.test(header.trim())) {
     throw authError(StatusCode.UserPasswordMismatch, "Unsupported authentication method: bearer token");
   }

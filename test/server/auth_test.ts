@@ -60,6 +60,25 @@ const CASES: AuthCase[] = [
     error: /Invalid base64 value/,
   },
   {
+    // Bytes past visible ASCII (here é, 0xE9): GreptimeDB's HeaderValue::to_str refuses them (§3.3).
+    name: "non-visible-ASCII header",
+    method: "GET",
+    path: "/v1/pipelines/p",
+    headers: { authorization: "Basic \u00e9" },
+    status: 401,
+    code: 7004,
+    error: /^Invalid visibility ASCII chars$/,
+  },
+  {
+    name: "influx: non-visible-ASCII header",
+    method: "POST",
+    path: "/v1/influxdb/write",
+    headers: { authorization: "Token adm\u00e9:x" },
+    status: 401,
+    code: 7004,
+    error: /^Invalid visibility ASCII chars$/,
+  },
+  {
     name: "bearer token",
     method: "GET",
     path: "/v1/pipelines/p",
