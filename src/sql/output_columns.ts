@@ -178,6 +178,8 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   const { columnTypeAt, isTsColumn, unitAt } = c;
   const t = toks[s];
   if (!t) return undefined;
+  // SQLite answers TRUE/FALSE as 1/0; DataFusion's literal is a Boolean
+  if (e - s === 1 && isKeyword(t, "TRUE", "FALSE")) return "Boolean";
   // DataFusion's AT TIME ZONE is a cast to Timestamp(Nanosecond, tz); GreptimeDB's types carry no zone
   if (e - s > 4 && isAtTimeZone(c.q, e - 4) && atTimeZoneOperand(c.q, e - 4) === s) {
     return "TimestampNanosecond";

@@ -35,6 +35,12 @@ const SEMANTICS: SqlCase[] = [
     sql: "SELECT mem FROM monitor ORDER BY mem % 300 DESC, mem / 200, mem",
     rows: [[200], [100], [400], [300]],
   },
+  {
+    name: "a bare TRUE/FALSE select item is a Boolean (reference §9), as in DataFusion",
+    sql: "SELECT true AS t, FALSE AS f, count(*) AS n FROM monitor",
+    schema: [["t", "Boolean"], ["f", "Boolean"], ["n", "Int64"]],
+    rows: [[true, false, 4]],
+  },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
     name: "~* and !~* ignore case, also over a concatenated pattern",
