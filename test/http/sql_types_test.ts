@@ -41,6 +41,13 @@ const SEMANTICS: SqlCase[] = [
     schema: [["t", "Boolean"], ["f", "Boolean"], ["n", "Int64"]],
     rows: [[true, false, 4]],
   },
+  {
+    name: "a cast to JSON is the JSON value (reference §9), not SQLite's numeric affinity",
+    sql: `SELECT '{"a":[1,2]}'::JSON AS j, CAST('"x"' AS JSON) AS s, TRY_CAST('{' AS JSON) AS bad`,
+    schema: [["j", "Json"], ["s", "Json"], ["bad", "Json"]],
+    rows: [[{ a: [1, 2] }, "x", null]],
+  },
+  { name: "a cast of text that is not JSON to JSON is an error", sql: "SELECT CAST('{' AS JSON) AS j", error: {} },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
     name: "~* and !~* ignore case, also over a concatenated pattern",
