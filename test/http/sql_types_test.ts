@@ -2,6 +2,7 @@
  * Column types, time units and the places where SQLite's semantics differ from DataFusion's, through
  * `/v1/sql`: GreptimeDB's data_type names and answers are expected.
  */
+import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { runCases, type SqlCase } from "./fixtures/sql_client.ts";
 import { MONITOR_DDL, MONITOR_ROWS, T0 } from "./fixtures/sql_monitor.ts";
@@ -47,7 +48,11 @@ const SEMANTICS: SqlCase[] = [
     schema: [["j", "Json"], ["s", "Json"], ["bad", "Json"]],
     rows: [[{ a: [1, 2] }, "x", null]],
   },
-  { name: "a cast of text that is not JSON to JSON is an error", sql: "SELECT CAST('{' AS JSON) AS j", error: {} },
+  {
+    name: "a cast of text that is not JSON to JSON is an error",
+    sql: "SELECT CAST('{' AS JSON) AS j",
+    error: {},
+  },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
     name: "~* and !~* ignore case, also over a concatenated pattern",
@@ -355,5 +360,19 @@ Deno.test("/v1/sql default_timezone", async (t) => {
     await runCases(t, server.url, DEFAULT_ZONE);
   } finally {
     await server.stop();
+  }
+});
+
+Deno.test("/v1/sql: a cast to UInt64 past 2^63 is a JSON number (reference §9), not its text", async () => {
+  const s = await startTestServer();
+  try {
+    const sql =
+      "SELECT CAST('18446744073709551615' AS BIGINT UNSIGNED) AS u, 18446744073709551614::BIGINT UNSIGNED AS v";
+    const res = await fetch(`${s.url}/v1/sql?sql=${encodeURIComponent(sql)}`);
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    assert.match(text, /"rows":\[\[18446744073709551615,18446744073709551614\]\]/);
+  } finally {
+    await s.stop();
   }
 });
