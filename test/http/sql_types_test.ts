@@ -53,6 +53,18 @@ const SEMANTICS: SqlCase[] = [
     sql: "SELECT CAST('{' AS JSON) AS j",
     error: {},
   },
+  {
+    name: "literals keep their types in an empty result (reference §6.1: the schema is still there)",
+    sql: "SELECT 1 AS i, -2 AS n, 1.5 AS f, 'a' AS s, true AS b FROM monitor WHERE mem < 0",
+    schema: [["i", "Int64"], ["n", "Int64"], ["f", "Float64"], ["s", "String"], ["b", "Boolean"]],
+    rows: [],
+  },
+  {
+    name: "literals with rows",
+    sql: "SELECT 1 AS i, -2 AS n, 1.0 AS f, 'a' AS s",
+    schema: [["i", "Int64"], ["n", "Int64"], ["f", "Float64"], ["s", "String"]],
+    rows: [[1, -2, 1, "a"]],
+  },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
     name: "~* and !~* ignore case, also over a concatenated pattern",
