@@ -2,7 +2,7 @@
  * Authentication and permissions (reference §3): the static user providers, credential extraction
  * from the request, constant-time password checks, and read/write permission checks.
  */
-import { createHash, pbkdf2Sync, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, pbkdf2Sync, timingSafeEqual } from "node:crypto";
 import { PetrelError, StatusCode } from "../common/errors.ts";
 
 /** What a user may do. */
@@ -113,6 +113,13 @@ function passwordMatches(stored: string, given: string): boolean {
     const [, iter, salt, hash] = stored.split(":");
     const derived = pbkdf2Sync(given, hexBytes(salt), Number(iter), 32, "sha256");
     return sameSecret(derived, hexBytes(hash));
+  }
+  if (stored.startsWith("pg_scram_sha256:")) {
+    // SCRAM-SHA-256 keeps StoredKey = SHA-256(HMAC(SaltedPassword, "Client Key")) (RFC 5802)
+    const [, iter, salt, storedKey] = stored.split(":");
+    const salted = pbkdf2Sync(given, hexBytes(salt), Number(iter), 32, "sha256");
+    const clientKey = createHmac("sha256", salted).update("Client Key").digest();
+    return sameSecret(digest(clientKey), hexBytes(storedKey));
   }
   return sameSecret(stored, given);
 }

@@ -265,3 +265,35 @@ Deno.test("credentials never appear in logs, even at trace level", async () => {
     assert.ok(!logs.includes(secret), `secret ${secret} leaked into logs`);
   }
 });
+
+Deno.test("hashed passwords (reference §3.4): pbkdf2_sha256 and pg_scram_sha256 check a plaintext Basic password", async () => {
+  const { createHash, createHmac, pbkdf2Sync } = await import("node:crypto");
+  const { Buffer } = await import("node:buffer");
+  const salt = Buffer.from("petrel-salt-0001");
+  const salted = (pw: string, iter: number) => pbkdf2Sync(pw, salt, iter, 32, "sha256");
+  const pbkdf2 = `pbkdf2_sha256:1000:${salt.toString("hex")}:${salted("pb-pw", 1000).toString("hex")}`;
+  // SCRAM-SHA-256 (RFC 5802): StoredKey = H(HMAC(SaltedPassword, "Client Key")), ServerKey = HMAC(…, "Server Key")
+  const sp = salted("scram-pw", 4096);
+  const stored = createHash("sha256").update(createHmac("sha256", sp).update("Client Key").digest()).digest(
+    "hex",
+  );
+  const server = createHmac("sha256", sp).update("Server Key").digest("hex");
+  const scram = `pg_scram_sha256:4096:${salt.toString("hex")}:${stored}:${server}`;
+  const s = await startTestServer({ user_provider: `static_user_provider:cmd:pb=${pbkdf2},sc=${scram}` });
+  try {
+    for (
+      const [user, pw, status] of [["pb", "pb-pw", 200], ["pb", "nope", 401], ["sc", "scram-pw", 200], [
+        "sc",
+        "nope",
+        401,
+      ]] as const
+    ) {
+      const res = await fetch(s.url + "/v1/sql?sql=SELECT%201", {
+        headers: { authorization: basicAuth(user, pw) },
+      });
+      assert.equal(res.status, status, `${user}/${pw}: ${await res.text()}`);
+    }
+  } finally {
+    await s.stop();
+  }
+});
