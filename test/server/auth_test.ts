@@ -297,3 +297,29 @@ Deno.test("hashed passwords (reference §3.4): pbkdf2_sha256 and pg_scram_sha256
     await s.stop();
   }
 });
+
+Deno.test("watch_file_user_provider picks up a changed file (reference §3.4)", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = `${dir}/users`;
+  await Deno.writeTextFile(file, "alice=wonder\n");
+  const s = await startTestServer({ user_provider: `watch_file_user_provider:${file}` });
+  try {
+    const status = async (user: string, pw: string) => {
+      const res = await fetch(s.url + "/v1/sql?sql=SELECT%201", {
+        headers: { authorization: basicAuth(user, pw) },
+      });
+      await res.body?.cancel();
+      return res.status;
+    };
+    assert.equal(await status("alice", "wonder"), 200);
+    assert.equal(await status("bob", "builder"), 401);
+    await Deno.writeTextFile(file, "# bob joins, alice's password changes\nalice=rabbit\nbob=builder\n");
+    assert.equal(await status("bob", "builder"), 200);
+    assert.equal(await status("alice", "wonder"), 401);
+    assert.equal(await status("alice", "rabbit"), 200);
+    await Deno.writeTextFile(file, "# no valid line: the last good users stay\nbroken\n");
+    assert.equal(await status("bob", "builder"), 200);
+  } finally {
+    await s.stop();
+  }
+});
