@@ -2,8 +2,11 @@
  * Authentication and permissions (reference §3): the static user providers, credential extraction
  * from the request, constant-time password checks, and read/write permission checks.
  */
-import { createHash, pbkdf2Sync, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, pbkdf2Sync, timingSafeEqual } from "node:crypto";
 import { PetrelError, StatusCode } from "../common/errors.ts";
+import { Logger } from "../common/log.ts";
+
+const log = new Logger("petrel::auth");
 
 /** What a user may do. */
 export type Permission = "rw" | "ro" | "wo";
@@ -31,9 +34,17 @@ const PERMISSIONS: Record<string, Permission> = {
   write_only: "wo",
 };
 
-/** Users from `static_user_provider:cmd:…` or `static_user_provider:file:<path>`. */
+/** Users from `static_user_provider:cmd:…`, `static_user_provider:file:<path>` or `watch_file_user_provider:<path>`. */
 export class StaticUserProvider {
-  private constructor(private readonly users: Map<string, Credential>) {}
+  /** The watched file's last seen modification stamp (`watch_file_user_provider` only). */
+  private stamp = "";
+
+  private constructor(
+    private users: Map<string, Credential>,
+    private readonly watched: string | null = null,
+  ) {
+    if (watched !== null) this.stamp = fileStamp(watched);
+  }
 
   /** Parses a `user_provider` option; throws an Error naming what is wrong. */
   static fromSpec(spec: string): StaticUserProvider {
@@ -42,24 +53,33 @@ export class StaticUserProvider {
     if (kind === "static_user_provider" && mode === "cmd") {
       return new StaticUserProvider(parseEntries(arg.split(","), true));
     }
-    if ((kind === "static_user_provider" && mode === "file") || kind === "watch_file_user_provider") {
-      const path = kind === "watch_file_user_provider" ? [mode, ...rest].join(":") : arg;
-      let text: string;
-      try {
-        text = Deno.readTextFileSync(path);
-      } catch (e) {
-        throw new Error(`user provider file ${path}: ${(e as Error).message}`);
-      }
-      const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
-      const users = parseEntries(lines, false);
-      if (users.size === 0) throw new Error(`user provider file ${path} holds no valid credential`);
-      return new StaticUserProvider(users);
+    if (kind === "static_user_provider" && mode === "file") return new StaticUserProvider(readUserFile(arg));
+    if (kind === "watch_file_user_provider") {
+      const path = [mode, ...rest].join(":");
+      return new StaticUserProvider(readUserFile(path), path);
     }
     throw new Error(`unsupported user provider "${kind}${mode ? ":" + mode : ""}"`);
   }
 
+  /**
+   * Rereads a watched file that changed since last seen (GreptimeDB reloads on change); a file that
+   * is gone or holds no valid credential keeps the last good users.
+   */
+  private refresh(): void {
+    if (this.watched === null) return;
+    const stamp = fileStamp(this.watched);
+    if (stamp === this.stamp) return;
+    this.stamp = stamp;
+    try {
+      this.users = readUserFile(this.watched);
+    } catch (e) {
+      log.warn("user provider file not reloaded; the previous users stay", { error: (e as Error).message });
+    }
+  }
+
   /** Checks a username and password; throws the 401 GreptimeDB answers with. */
   authenticate(username: string, password: string): UserInfo {
+    this.refresh();
     if (username.trim() === "") throw authError(StatusCode.InvalidArguments, "Illegal param: blank username");
     if (password === "") throw authError(StatusCode.InvalidArguments, "Illegal param: blank password");
     const cred = this.users.get(username);
@@ -71,6 +91,30 @@ export class StaticUserProvider {
       );
     }
     return { username, permission: cred.permission };
+  }
+}
+
+/** A file's users: `user[:perm]=password` lines; blank lines and `#` comments skipped. */
+function readUserFile(path: string): Map<string, Credential> {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    throw new Error(`user provider file ${path}: ${(e as Error).message}`);
+  }
+  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  const users = parseEntries(lines, false);
+  if (users.size === 0) throw new Error(`user provider file ${path} holds no valid credential`);
+  return users;
+}
+
+/** What tells a rewritten file: its modification time and size ("" when it cannot be read). */
+function fileStamp(path: string): string {
+  try {
+    const st = Deno.statSync(path);
+    return `${st.mtime?.getTime() ?? 0}:${st.size}`;
+  } catch {
+    return "";
   }
 }
 
@@ -114,6 +158,13 @@ function passwordMatches(stored: string, given: string): boolean {
     const derived = pbkdf2Sync(given, hexBytes(salt), Number(iter), 32, "sha256");
     return sameSecret(derived, hexBytes(hash));
   }
+  if (stored.startsWith("pg_scram_sha256:")) {
+    // SCRAM-SHA-256 keeps StoredKey = SHA-256(HMAC(SaltedPassword, "Client Key")) (RFC 5802)
+    const [, iter, salt, storedKey] = stored.split(":");
+    const salted = pbkdf2Sync(given, hexBytes(salt), Number(iter), 32, "sha256");
+    const clientKey = createHmac("sha256", salted).update("Client Key").digest();
+    return sameSecret(digest(clientKey), hexBytes(storedKey));
+  }
   return sameSecret(stored, given);
 }
 
@@ -138,6 +189,10 @@ export function authenticateRequest(
   scheme: AuthScheme,
 ): UserInfo {
   const header = req.headers.get("x-greptime-auth") ?? req.headers.get("authorization");
+  // Headers arrive as bytes (one char each): GreptimeDB's `HeaderValue::to_str` takes visible ASCII only.
+  if (header && /[^\t\x20-\x7e]/.test(header)) {
+    throw authError(StatusCode.InvalidAuthHeader, "Invalid visibility ASCII chars");
+  }
   if (header && /^bearer\s/i.test(header.trim())) {
     throw authError(StatusCode.UserPasswordMismatch, "Unsupported authentication method: bearer token");
   }

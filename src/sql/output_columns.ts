@@ -172,12 +172,29 @@ function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | un
   return intervals ? timestampType(head) : undefined;
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** DataFusion's type of a number (optionally signed) or string literal `[s, e)`: Int64, Float64, String. */
+function literalType(q: QueryTokens, s: number, e: number): ResultType | undefined {
+  const t = q.toks[e - 1];
+  if (e - s === 1 && t.kind === "string") return "String";
+  if (t.kind !== "number" || e - s > 2 || (e - s === 2 && !isOp(q.toks[s], "-", "+"))) return undefined;
+  if (!/^\d+$/.test(t.text)) return /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t.text) ? "Float64" : undefined;
+  // past Int64 DataFusion picks UInt64 or a decimal: SQLite's value is left to tell
+  return BigInt(t.text) <= INT64_MAX ? "Int64" : undefined;
+}
+
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
 export function itemHint(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
   const { columnTypeAt, isTsColumn, unitAt } = c;
   const t = toks[s];
   if (!t) return undefined;
+  // SQLite answers TRUE/FALSE as 1/0; DataFusion's literal is a Boolean
+  if (e - s === 1 && isKeyword(t, "TRUE", "FALSE")) return "Boolean";
+  // a literal's type, which SQLite's values tell only when there are rows
+  const literal = literalType(c.q, s, e);
+  if (literal) return literal;
   // DataFusion's AT TIME ZONE is a cast to Timestamp(Nanosecond, tz); GreptimeDB's types carry no zone
   if (e - s > 4 && isAtTimeZone(c.q, e - 4) && atTimeZoneOperand(c.q, e - 4) === s) {
     return "TimestampNanosecond";

@@ -219,6 +219,9 @@ export function runQuery(
           : isFloat
           ? Number(v)
           : fromSqliteInteger(v);
+      } else if (isU64 && typeof v === "string" && /^\d+$/.test(v)) {
+        // a cast past 2^63 hands its UInt64 on as digits (functions/casts.ts): a JSON number still
+        r[i] = fromSqliteInteger(BigInt(v));
       } else if (v instanceof Uint8Array && !keepBlob && isNullTag(v as Value)) r[i] = null;
       else if (isBool && typeof v === "number") r[i] = v !== 0;
     }

@@ -2,6 +2,7 @@
  * Column types, time units and the places where SQLite's semantics differ from DataFusion's, through
  * `/v1/sql`: GreptimeDB's data_type names and answers are expected.
  */
+import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { runCases, type SqlCase } from "./fixtures/sql_client.ts";
 import { MONITOR_DDL, MONITOR_ROWS, T0 } from "./fixtures/sql_monitor.ts";
@@ -34,6 +35,35 @@ const SEMANTICS: SqlCase[] = [
     name: "ORDER BY an expression with the division guard: the NULLS order goes after the whole item",
     sql: "SELECT mem FROM monitor ORDER BY mem % 300 DESC, mem / 200, mem",
     rows: [[200], [100], [400], [300]],
+  },
+  {
+    name: "a bare TRUE/FALSE select item is a Boolean (reference §9), as in DataFusion",
+    sql: "SELECT true AS t, FALSE AS f, count(*) AS n FROM monitor",
+    schema: [["t", "Boolean"], ["f", "Boolean"], ["n", "Int64"]],
+    rows: [[true, false, 4]],
+  },
+  {
+    name: "a cast to JSON is the JSON value (reference §9), not SQLite's numeric affinity",
+    sql: `SELECT '{"a":[1,2]}'::JSON AS j, CAST('"x"' AS JSON) AS s, TRY_CAST('{' AS JSON) AS bad`,
+    schema: [["j", "Json"], ["s", "Json"], ["bad", "Json"]],
+    rows: [[{ a: [1, 2] }, "x", null]],
+  },
+  {
+    name: "a cast of text that is not JSON to JSON is an error",
+    sql: "SELECT CAST('{' AS JSON) AS j",
+    error: {},
+  },
+  {
+    name: "literals keep their types in an empty result (reference §6.1: the schema is still there)",
+    sql: "SELECT 1 AS i, -2 AS n, 1.5 AS f, 'a' AS s, true AS b FROM monitor WHERE mem < 0",
+    schema: [["i", "Int64"], ["n", "Int64"], ["f", "Float64"], ["s", "String"], ["b", "Boolean"]],
+    rows: [],
+  },
+  {
+    name: "literals with rows",
+    sql: "SELECT 1 AS i, -2 AS n, 1.0 AS f, 'a' AS s",
+    schema: [["i", "Int64"], ["n", "Int64"], ["f", "Float64"], ["s", "String"]],
+    rows: [[1, -2, 1, "a"]],
   },
   { name: "regex match", sql: "SELECT count(*) FROM monitor WHERE host ~ '^h[12]$'", rows: [[4]] },
   {
@@ -342,5 +372,19 @@ Deno.test("/v1/sql default_timezone", async (t) => {
     await runCases(t, server.url, DEFAULT_ZONE);
   } finally {
     await server.stop();
+  }
+});
+
+Deno.test("/v1/sql: a cast to UInt64 past 2^63 is a JSON number (reference §9), not its text", async () => {
+  const s = await startTestServer();
+  try {
+    const sql =
+      "SELECT CAST('18446744073709551615' AS BIGINT UNSIGNED) AS u, 18446744073709551614::BIGINT UNSIGNED AS v";
+    const res = await fetch(`${s.url}/v1/sql?sql=${encodeURIComponent(sql)}`);
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    assert.match(text, /"rows":\[\[18446744073709551615,18446744073709551614\]\]/);
+  } finally {
+    await s.stop();
   }
 });

@@ -60,6 +60,25 @@ const CASES: AuthCase[] = [
     error: /Invalid base64 value/,
   },
   {
+    // Bytes past visible ASCII (here é, 0xE9): GreptimeDB's HeaderValue::to_str refuses them (§3.3).
+    name: "non-visible-ASCII header",
+    method: "GET",
+    path: "/v1/pipelines/p",
+    headers: { authorization: "Basic \u00e9" },
+    status: 401,
+    code: 7004,
+    error: /^Invalid visibility ASCII chars$/,
+  },
+  {
+    name: "influx: non-visible-ASCII header",
+    method: "POST",
+    path: "/v1/influxdb/write",
+    headers: { authorization: "Token adm\u00e9:x" },
+    status: 401,
+    code: 7004,
+    error: /^Invalid visibility ASCII chars$/,
+  },
+  {
     name: "bearer token",
     method: "GET",
     path: "/v1/pipelines/p",
@@ -244,5 +263,63 @@ Deno.test("credentials never appear in logs, even at trace level", async () => {
   assert.match(logs, /"path":"\/v1\/pipelines\/p"/, "request log lines are written at trace level");
   for (const secret of ["adm1n", "WrongPw", btoa("admin:adm1n"), "r3ad", "wr1te"]) {
     assert.ok(!logs.includes(secret), `secret ${secret} leaked into logs`);
+  }
+});
+
+Deno.test("hashed passwords (reference §3.4): pbkdf2_sha256 and pg_scram_sha256 check a plaintext Basic password", async () => {
+  const { createHash, createHmac, pbkdf2Sync } = await import("node:crypto");
+  const { Buffer } = await import("node:buffer");
+  const salt = Buffer.from("petrel-salt-0001");
+  const salted = (pw: string, iter: number) => pbkdf2Sync(pw, salt, iter, 32, "sha256");
+  const pbkdf2 = `pbkdf2_sha256:1000:${salt.toString("hex")}:${salted("pb-pw", 1000).toString("hex")}`;
+  // SCRAM-SHA-256 (RFC 5802): StoredKey = H(HMAC(SaltedPassword, "Client Key")), ServerKey = HMAC(…, "Server Key")
+  const sp = salted("scram-pw", 4096);
+  const stored = createHash("sha256").update(createHmac("sha256", sp).update("Client Key").digest()).digest(
+    "hex",
+  );
+  const server = createHmac("sha256", sp).update("Server Key").digest("hex");
+  const scram = `pg_scram_sha256:4096:${salt.toString("hex")}:${stored}:${server}`;
+  const s = await startTestServer({ user_provider: `static_user_provider:cmd:pb=${pbkdf2},sc=${scram}` });
+  try {
+    for (
+      const [user, pw, status] of [["pb", "pb-pw", 200], ["pb", "nope", 401], ["sc", "scram-pw", 200], [
+        "sc",
+        "nope",
+        401,
+      ]] as const
+    ) {
+      const res = await fetch(s.url + "/v1/sql?sql=SELECT%201", {
+        headers: { authorization: basicAuth(user, pw) },
+      });
+      assert.equal(res.status, status, `${user}/${pw}: ${await res.text()}`);
+    }
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("watch_file_user_provider picks up a changed file (reference §3.4)", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = `${dir}/users`;
+  await Deno.writeTextFile(file, "alice=wonder\n");
+  const s = await startTestServer({ user_provider: `watch_file_user_provider:${file}` });
+  try {
+    const status = async (user: string, pw: string) => {
+      const res = await fetch(s.url + "/v1/sql?sql=SELECT%201", {
+        headers: { authorization: basicAuth(user, pw) },
+      });
+      await res.body?.cancel();
+      return res.status;
+    };
+    assert.equal(await status("alice", "wonder"), 200);
+    assert.equal(await status("bob", "builder"), 401);
+    await Deno.writeTextFile(file, "# bob joins, alice's password changes\nalice=rabbit\nbob=builder\n");
+    assert.equal(await status("bob", "builder"), 200);
+    assert.equal(await status("alice", "wonder"), 401);
+    assert.equal(await status("alice", "rabbit"), 200);
+    await Deno.writeTextFile(file, "# no valid line: the last good users stay\nbroken\n");
+    assert.equal(await status("bob", "builder"), 200);
+  } finally {
+    await s.stop();
   }
 });

@@ -115,6 +115,20 @@ export const CAST_SCALARS: Record<string, ScalarDef> = {
       return v;
     },
   },
+  // Json values are kept as their JSON text: a string must parse, a number is its own text.
+  __petrel_to_json: {
+    fn: (v) => {
+      if (v === null) return null;
+      if (v instanceof Uint8Array) throw new Error("Cannot cast binary to value of Json type");
+      const text = str(v)!;
+      try {
+        JSON.parse(text);
+      } catch {
+        throw new Error(`Cannot cast string '${text}' to value of Json type`);
+      }
+      return text;
+    },
+  },
   __petrel_decimal_text: {
     bigint: true,
     fn: (v, scale) => (v === null ? null : formatScaled(BigInt(v as bigint | string), Number(scale))),

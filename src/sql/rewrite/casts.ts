@@ -205,6 +205,8 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
       return { text: `${udf("__petrel_cast_number")}(${x}, '${target.type}')`, next };
     }
     default:
+      // SQLite's JSON is a numeric affinity (text would become 0): Json stays its JSON text
+      if (target.type === "Json") return { text: `${udf("__petrel_to_json")}(${operand()})`, next };
       // SQLite's BINARY is a numeric affinity: bytes need BLOB
       return target.type === "Binary" ? { text: `CAST(${operand()} AS BLOB)`, next } : undefined;
   }
