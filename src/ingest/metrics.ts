@@ -8,7 +8,7 @@ import { databaseNotFound } from "../common/errors.ts";
 import { splitSpecialLabels } from "../common/labels.ts";
 import type { TableOptions, WriteBatch } from "../common/rows.ts";
 import type { Series } from "../common/series.ts";
-import type { MetricSeriesInput, MetricWrite, Storage } from "../storage/mod.ts";
+import type { MetricPoints, MetricWrite, Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/mod.ts";
 import { remoteWriteToBatches } from "./metric_tables.ts";
 
@@ -92,25 +92,25 @@ export function ingestSeries(
 }
 
 /**
- * Writes series already grouped by metric, free of special labels (so all in `m.db`, on the physical
- * table the request names) through the metric engine in one transaction, as {@link ingestSeries}
- * would; null, with nothing written, when a metric's table exists as a plain table (the caller then
- * takes `ingestSeries`).
+ * Writes one-sample series already grouped by metric as points (`MetricPoints`), free of special
+ * labels (so all in `m.db`, on the physical table the request names), through the metric engine in
+ * one transaction, as {@link ingestSeries} would; null, with nothing written, when a metric's table
+ * exists as a plain table (the caller then takes `ingestSeries`).
  */
 export function ingestMetricWrites(
   storage: Storage,
-  metrics: ReadonlyMap<string, MetricSeriesInput[]>,
+  metrics: ReadonlyMap<string, MetricPoints>,
   m: MetricIngest,
   onWritten: (samples: number) => void = () => {},
 ): number | null {
   const writes: MetricWrite[] = [];
   const fallback = semanticOptions(m);
-  for (const [metric, series] of metrics) {
-    if (series.length === 0) continue;
+  for (const [metric, points] of metrics) {
+    if (points.length === 0) continue;
     if (writes.length === 0 && !storage.hasDatabase(m.db)) throw databaseNotFound(m.db);
     const existing = storage.getTable(m.db, metric);
     if (existing !== undefined && !isMetricTable(existing)) return null;
-    writes.push({ metric, series, options: optionsFor(m, metric, fallback) });
+    writes.push({ metric, series: [], points, options: optionsFor(m, metric, fallback) });
   }
   if (writes.length === 0) return 0;
   const hints = { ...m.hints };

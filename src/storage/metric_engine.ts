@@ -23,9 +23,15 @@ import {
   sortColumns,
 } from "./metric_layout.ts";
 import { addPhysicalLabels, checkLabels, createPhysicalTable, saveLogicalTable } from "./metric_create.ts";
-import { addEntry, forgetSeries, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
+import { addEntry, forgetSeries, labelsOfKey, seriesIndex, seriesKey, tableKeys } from "./metric_series.ts";
 import { noteSamples } from "./metric_head.ts";
-import { appendSampleColumns, insertSamples, type SampleColumns } from "./metric_samples.ts";
+import {
+  appendPointColumns,
+  appendSampleColumns,
+  insertSamples,
+  type SampleColumns,
+} from "./metric_samples.ts";
+import type { MetricPoints } from "./metric_points.ts";
 import { nextSeq } from "./forward_seq.ts";
 import { type LateWatch, markLate, oldest } from "./late_marks.ts";
 import type { SeriesIndex } from "./metric_series.ts";
@@ -42,11 +48,6 @@ export interface MetricSampleInput {
 export interface MetricSeriesInput {
   labels: Record<string, string>;
   samples: MetricSampleInput[];
-  /**
-   * `seriesKey` of the labels without empty values, when the caller has it (OTLP builds it while
-   * translating): the write then reads `labels` only for a series new to the table.
-   */
-  key?: string;
 }
 
 /** The series of one metric (logical table). */
@@ -55,6 +56,8 @@ export interface MetricWrite {
   /** The physical table a created logical table goes on (else the hint, else the default). */
   physicalTable?: string;
   series: MetricSeriesInput[];
+  /** One-sample series as parallel columns, written after `series` (`metric_points.ts`). */
+  points?: MetricPoints;
   /** Options a created logical table gets (e.g. `greptime.semantic.*`). */
   options?: TableOptions;
 }
@@ -243,7 +246,10 @@ function insertSeries(
   return id;
 }
 
-/** Series keyed for one logical table: `ids[i]` is -1 for a series new to it, whose labels are then set. */
+/**
+ * Series keyed for one logical table, the write's series then its points: `ids[i]` is -1 for a
+ * series new to it, whose labels are then set.
+ */
 interface KeyedSeries {
   keys: string[];
   ids: number[];
@@ -254,28 +260,49 @@ interface KeyedSeries {
   fresh: number;
 }
 
-function keySeries(series: MetricSeriesInput[], known: Map<string, number>): KeyedSeries {
+function keySeries(
+  series: MetricSeriesInput[],
+  points: MetricPoints | null,
+  known: Map<string, number>,
+): KeyedSeries {
+  const n = series.length + (points?.length ?? 0);
   const out: KeyedSeries = {
-    keys: new Array(series.length),
-    ids: new Array(series.length),
-    labels: new Array(series.length),
+    keys: new Array(n),
+    ids: new Array(n),
+    labels: new Array(n),
     names: new Set(),
     fresh: 0,
   };
   for (let i = 0; i < series.length; i++) {
-    let key = series[i].key;
-    if (key === undefined) key = seriesKey(out.labels[i] = presentLabels(series[i].labels));
+    const key = seriesKey(out.labels[i] = presentLabels(series[i].labels));
     out.keys[i] = key;
     const id = known.get(key);
     if (id !== undefined) out.ids[i] = id;
     else {
       out.ids[i] = -1;
       out.fresh++;
-      const l = out.labels[i] ??= presentLabels(series[i].labels);
+      for (const k in out.labels[i]) out.names.add(k);
+    }
+  }
+  if (points !== null) keyPoints(points, known, series.length, out);
+  return out;
+}
+
+/** Keys the points into `out` from `at` on: a label object only for a series new to the table. */
+function keyPoints(points: MetricPoints, known: Map<string, number>, at: number, out: KeyedSeries): void {
+  const keys = points.keys;
+  for (let i = 0; i < points.length; i++) {
+    const key = keys[i];
+    out.keys[at + i] = key;
+    const id = known.get(key);
+    if (id !== undefined) out.ids[at + i] = id;
+    else {
+      out.ids[at + i] = -1;
+      out.fresh++;
+      const l = out.labels[at + i] = labelsOfKey(key);
       for (const k in l) out.names.add(k);
     }
   }
-  return out;
 }
 
 function writeMetric(
@@ -291,12 +318,13 @@ function writeMetric(
   }
   const series: MetricSeriesInput[] = [];
   for (const s of w.series) if (s.samples.length > 0) series.push(s);
-  if (series.length === 0) return 0;
+  const points = w.points !== undefined && w.points.length > 0 ? w.points : null;
+  if (series.length === 0 && points === null) return 0;
   logical ??= createLogical(handle, w, opts);
   let physical = physicalOf(handle, logical);
   const index = seriesIndex(handle, physical);
   const known = tableKeys(index, logical.id);
-  const keyed = keySeries(series, known);
+  const keyed = keySeries(series, points, known);
   for (const reserved of [logical.timeIndex, metricValueColumn(logical)]) {
     if (keyed.names.has(reserved)) {
       throw invalidArguments(
@@ -306,7 +334,7 @@ function writeMetric(
   }
   if (keyed.fresh > 0) {
     ({ physical, logical } = addLabels(handle, physical, logical, keyed.names));
-    for (let i = 0; i < series.length; i++) {
+    for (let i = 0; i < keyed.ids.length; i++) {
       if (keyed.ids[i] !== -1) continue;
       // A series new to the table may come twice in one write: inserted once, found the second time.
       keyed.ids[i] = known.get(keyed.keys[i]) ??
@@ -318,6 +346,7 @@ function writeMetric(
   p.physical = physical;
   const before = p.ts.length;
   appendSampleColumns(w.metric, series, keyed.ids, p);
+  if (points !== null) appendPointColumns(w.metric, points, keyed.ids, series.length, p);
   const n = p.ts.length - before;
   if (ttlMs(logical) === 0 || ttlMs(physical) === 0) {
     // accepted, not stored

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from "./database.ts";
 import type { TableMeta } from "./table.ts";
 import { samplesTable, STORED_NAN } from "./metric_layout.ts";
 import type { MetricSeriesInput } from "./metric_engine.ts";
+import type { MetricPoints } from "./metric_points.ts";
 
 const ROWS_PER_STATEMENT = 1024;
 
@@ -39,6 +40,26 @@ export function appendSampleColumns(
       const v = sample.value;
       values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
     }
+  }
+}
+
+/** Appends one metric's points to `out`, point i with series id `seriesIds[at + i]`. */
+export function appendPointColumns(
+  metric: string,
+  points: MetricPoints,
+  seriesIds: number[],
+  at: number,
+  out: SampleColumns,
+): void {
+  const { ts, ids, values } = out;
+  const pts = points.ts, vals = points.values;
+  for (let i = 0; i < points.length; i++) {
+    const t = pts[i];
+    if (!Number.isFinite(t)) throw invalidArguments(`Invalid timestamp in metric ${metric}: ${t}`);
+    ts.push(Math.floor(t));
+    ids.push(seriesIds[at + i]);
+    const v = vals[i];
+    values.push(Number.isNaN(v) ? STORED_NAN : v);
   }
 }
 

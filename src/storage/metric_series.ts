@@ -58,6 +58,14 @@ export function seriesKey(labels: Record<string, string>): string {
   return JSON.stringify(parts);
 }
 
+/** The labels a {@link seriesKey} spells, sorted by name. */
+export function labelsOfKey(key: string): Record<string, string> {
+  const parts = JSON.parse(key) as string[];
+  const labels: Record<string, string> = {};
+  for (let i = 0; i + 1 < parts.length; i += 2) labels[parts[i]] = parts[i + 1];
+  return labels;
+}
+
 /** The series index of a physical table, loaded from SQLite when not cached. */
 export function seriesIndex(handle: DatabaseHandle, physical: TableMeta): SeriesIndex {
   let perDb = indexes.get(handle);
@@ -75,12 +83,7 @@ export function seriesIndex(handle: DatabaseHandle, physical: TableMeta): Series
   const rows = handle.conn.prepare(`SELECT table_id, id, key FROM ${seriesTable(physical)}`).all() as Array<
     { table_id: number; id: number; key: string }
   >;
-  for (const r of rows) {
-    const parts = JSON.parse(r.key) as string[];
-    const labels: Record<string, string> = {};
-    for (let i = 0; i + 1 < parts.length; i += 2) labels[parts[i]] = parts[i + 1];
-    addEntry(index, { id: r.id, tableId: r.table_id, labels }, r.key);
-  }
+  for (const r of rows) addEntry(index, { id: r.id, tableId: r.table_id, labels: labelsOfKey(r.key) }, r.key);
   perDb.set(physical.id, index);
   return index;
 }

@@ -58,6 +58,7 @@ export type { TableDiskUsage } from "./disk_usage.ts";
 export { batchFromRecords } from "./writer.ts";
 export { isAppendMode, mergeMode, qualifiedName, quoteIdent, timeUnit, ttlCutoff, ttlMs };
 export type { MetricSampleInput, MetricSeriesInput, MetricWrite } from "./metric_engine.ts";
+export { MetricPoints } from "./metric_points.ts";
 export {
   DEFAULT_PHYSICAL_TABLE,
   isLogicalTable,

@@ -1,6 +1,6 @@
 /**
  * OTLP metrics' fast path (keyed metric-engine writes) against the series path it stands in for:
- * on every case, each metric's series carry the same keys, labels and samples as the series path's
+ * on every case, each metric's points carry the same keys, labels and samples as the series path's
  * after its special labels are split off and empty labels dropped (what the metric engine stores);
  * requests whose labels need the series path (special labels, names the series path rejects) give
  * null. Over HTTP: a metric that exists as a plain table, and a special label in an attribute.
@@ -14,7 +14,7 @@ import {
   otlpMetricsToSeries,
 } from "../../src/ingest/otlp/mod.ts";
 import { otlpMetricsToWrites } from "../../src/ingest/otlp/metric_writes.ts";
-import { seriesKey } from "../../src/storage/metric_series.ts";
+import { labelsOfKey, seriesKey } from "../../src/storage/metric_series.ts";
 import { post, sqlExec, sqlRows, withServer } from "../protocols_http/util.ts";
 
 type Flat = [metric: string, key: string, labels: Record<string, string>, ts: number, value: number];
@@ -33,10 +33,12 @@ function fast(req: ExportMetricsRequest, opts: OtlpMetricOptions): Flat[] | null
   const out = otlpMetricsToWrites(req, opts);
   if (out === null) return null;
   const flat: Flat[] = [];
-  for (const [metric, series] of out.metrics) {
-    for (const s of series) {
-      assert.equal(s.key, seriesKey(s.labels));
-      flat.push([metric, s.key!, { ...s.labels }, s.samples[0].timestampMs, s.samples[0].value]);
+  for (const [metric, points] of out.metrics) {
+    for (let i = 0; i < points.length; i++) {
+      const key = points.keys[i];
+      const labels = labelsOfKey(key);
+      assert.equal(key, seriesKey(labels));
+      flat.push([metric, key, labels, points.ts[i], points.values[i]]);
     }
   }
   return flat;

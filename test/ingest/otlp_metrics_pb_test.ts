@@ -1,6 +1,6 @@
 /**
  * OTLP metrics read straight from protobuf (`metrics_pb.ts`) against the typed model's path it
- * stands in for (`decodeMetricsProto` + `otlpMetricsToWrites`): the same keyed series, samples,
+ * stands in for (`decodeMetricsProto` + `otlpMetricsToWrites`): the same keyed points,
  * table options and rejections on the same bytes (fields in any order, every data type, attributes
  * that are no labels), and the same ProtoDecodeError on every truncation and byte corruption.
  */
@@ -19,8 +19,8 @@ function flat(w: OtlpMetricWrites | null): unknown {
   if (w === null) return null;
   return {
     metrics: [...w.metrics].map((
-      [m, series],
-    ) => [m, series.map((s) => [s.key, { ...s.labels }, s.samples.map((x) => ({ ...x }))])]),
+      [m, points],
+    ) => [m, points.keys.map((key, i) => [key, points.ts[i], points.values[i]])]),
     tables: [...w.tables],
     samples: w.samples,
     rejected: w.rejectedDataPoints,

@@ -1,40 +1,22 @@
 /**
  * OTLP metrics straight into metric-engine writes, the fast path of `otlpMetricsToSeries`: each
  * point's series is keyed while translating (its labels without empty values, sorted by name, as
- * storage's `seriesKey` spells them), so writing a series Petrel already knows builds no label
- * object at all. Where each label of a point comes from (a base label, an attribute, the extra
- * `le`/`quantile`) is worked out once per shape (base labels, attribute keys, extra label), not per
- * point. A request that needs the series path's handling (special labels routing to another
- * database or physical table, a label name that is invalid or `__proto__`, an empty metric name)
- * gives null, and the caller takes the series path, which stays the reference semantics.
+ * storage's `seriesKey` spells them) and a metric's points go as parallel columns (`MetricPoints`),
+ * so writing a series Petrel already knows builds no object per point at all. Where each label of a
+ * point comes from (a base label, an attribute, the extra `le`/`quantile`) is worked out once per
+ * shape (base labels, attribute keys, extra label), not per point. A request that needs the series
+ * path's handling (special labels routing to another database or physical table, a label name that
+ * is invalid or `__proto__`, an empty metric name) gives null, and the caller takes the series path,
+ * which stays the reference semantics.
  */
 import type { TableOptions } from "../../common/rows.ts";
 import type { Sample } from "../../common/series.ts";
 import { DATABASE_LABELS } from "../../common/labels.ts";
 import type { ExportMetricsRequest, KeyValue } from "../../protocols/otlp/model.ts";
-import type { MetricSeriesInput } from "../../storage/mod.ts";
+import { MetricPoints } from "../../storage/mod.ts";
 import { labelName } from "./metric_names.ts";
 import type { OtlpMetricOptions } from "./metric_options.ts";
 import { labelValue, pointLabels, PointsOut, translateMetrics } from "./metrics.ts";
-
-/** A one-sample series with its key; its label object is built only if storage asks for it. */
-class KeyedSeries implements MetricSeriesInput {
-  private built: Record<string, string> | null = null;
-  readonly samples: Sample[];
-  constructor(readonly key: string, sample: Sample) {
-    this.samples = [sample];
-  }
-
-  get labels(): Record<string, string> {
-    if (this.built === null) {
-      const parts = JSON.parse(this.key) as string[];
-      const l: Record<string, string> = {};
-      for (let i = 0; i < parts.length; i += 2) l[parts[i]] = parts[i + 1];
-      this.built = l;
-    }
-    return this.built;
-  }
-}
 
 /**
  * Series keys by the values of a shape's point-dependent labels (attributes, the extra label), in
@@ -81,20 +63,24 @@ const SHAPES = 4;
 
 /** What a metrics request becomes on the fast path (as `OtlpMetricSeries`, with series by metric). */
 export interface OtlpMetricWrites {
-  /** Per metric in order of first appearance, its keyed series. */
-  metrics: Map<string, MetricSeriesInput[]>;
+  /** Per metric in order of first appearance, its points (one-sample series) by key. */
+  metrics: Map<string, MetricPoints>;
   tables: Map<string, TableOptions>;
   samples: number;
   rejectedDataPoints: number;
   rejectedMessage: string;
 }
 
-/** Gathers the points as keyed series by metric; `bailed` when the request needs the series path. */
+/**
+ * Gathers the points as keyed columns by metric; `bailed` when the request needs the series path.
+ * OTLP samples are never staleness markers, so a point is its time and value.
+ */
 class KeyedOut extends PointsOut {
-  metrics = new Map<string, MetricSeriesInput[]>();
+  metrics = new Map<string, MetricPoints>();
   bailed = false;
   private shapes: Shape[] = [];
-  private last: { name: string; list: MetricSeriesInput[] } | null = null;
+  private lastName = "";
+  private lastPoints: MetricPoints | null = null;
 
   push(
     name: string,
@@ -105,6 +91,30 @@ class KeyedOut extends PointsOut {
     extraName = "",
     extraValue = "",
   ): void {
+    this.point(name, base, attrs, escape, s.timestampMs, s.value, extraName, extraValue);
+  }
+
+  override pushNumber(
+    name: string,
+    base: Record<string, string>,
+    attrs: KeyValue[],
+    escape: boolean,
+    timestampMs: number,
+    value: number,
+  ): void {
+    this.point(name, base, attrs, escape, timestampMs, value, "", "");
+  }
+
+  private point(
+    name: string,
+    base: Record<string, string>,
+    attrs: KeyValue[],
+    escape: boolean,
+    ts: number,
+    value: number,
+    extraName: string,
+    extraValue: string,
+  ): void {
     if (this.bailed) return;
     if (name === "") return this.bail();
     const shape = this.shapeOf(base, attrs, escape, extraName);
@@ -114,19 +124,20 @@ class KeyedOut extends PointsOut {
       const f = shape.from[shape.varying[k]];
       const v = f >= 0 ? labelValue(attrs[f]) : extraValue;
       // An attribute that is not a label (a bool, a list) leaves an earlier source in charge.
-      if (v === null) return this.pushSlow(name, base, attrs, escape, s, extraName, extraValue);
+      if (v === null) return this.pointSlow(name, base, attrs, escape, ts, value, extraName, extraValue);
       vals[k] = v;
     }
-    this.add(name, new KeyedSeries(keyOf(shape, vals), s));
+    this.add(name, keyOf(shape, vals), ts, value);
   }
 
   /** The general case of one point: labels built as the series path builds them, then keyed. */
-  private pushSlow(
+  private pointSlow(
     name: string,
     base: Record<string, string>,
     attrs: KeyValue[],
     escape: boolean,
-    s: Sample,
+    ts: number,
+    value: number,
     extraName: string,
     extraValue: string,
   ): void {
@@ -135,23 +146,25 @@ class KeyedOut extends PointsOut {
     if (names.some((n) => NOT_FAST.has(n) || !LABEL_NAME.test(n))) return this.bail();
     const parts: string[] = [];
     for (const n of names) if (labels[n] !== "") parts.push(n, labels[n]);
-    this.add(name, new KeyedSeries(JSON.stringify(parts), s));
+    this.add(name, JSON.stringify(parts), ts, value);
   }
 
-  private add(name: string, series: KeyedSeries): void {
-    let last = this.last;
-    if (last === null || last.name !== name) {
-      let list = this.metrics.get(name);
-      if (list === undefined) this.metrics.set(name, list = []);
-      last = this.last = { name, list };
+  private add(name: string, key: string, ts: number, value: number): void {
+    let points = this.lastPoints;
+    if (points === null || this.lastName !== name) {
+      let found = this.metrics.get(name);
+      if (found === undefined) this.metrics.set(name, found = new MetricPoints());
+      this.lastName = name;
+      this.lastPoints = points = found;
     }
-    last.list.push(series);
+    points.add(key, ts, value);
     this.samples++;
   }
 
   private bail(): void {
     this.bailed = true;
     this.metrics.clear();
+    this.lastPoints = null;
   }
 
   /** The shape of a point (cached); null when its labels need the series path. */
@@ -249,7 +262,7 @@ export function otlpMetricsToWrites(
   return keyedWrites((out) => translateMetrics(req, opts, out));
 }
 
-/** The keyed series by metric of the points `fill` translates; null when they need the series path. */
+/** The keyed points by metric of the points `fill` translates; null when they need the series path. */
 export function keyedWrites(fill: (out: PointsOut) => void): OtlpMetricWrites | null {
   const out = new KeyedOut();
   fill(out);

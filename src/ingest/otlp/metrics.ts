@@ -169,6 +169,18 @@ export abstract class PointsOut {
     extraValue?: string,
   ): void;
 
+  /** Adds a gauge's or sum's point: `push` of the sample, which a subclass may skip building. */
+  pushNumber(
+    name: string,
+    base: Record<string, string>,
+    attrs: KeyValue[],
+    escape: boolean,
+    timestampMs: number,
+    value: number,
+  ): void {
+    this.push(name, base, attrs, escape, { timestampMs, value });
+  }
+
   table(name: string, m: Metric, type: string, temporality: number | null): void {
     if (this.tables.has(name)) return;
     const o: TableOptions = {

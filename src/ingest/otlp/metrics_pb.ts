@@ -1,10 +1,11 @@
 /**
  * OTLP metrics (protobuf) straight into metric-engine writes: gauge and sum points are read from
- * the bytes into the keyed path's `push` (`metric_writes.ts`) without NumberDataPoint, KeyValue or
- * AnyValue objects per point and without BigInt times; histograms, summaries and exponential
- * histograms are decoded by `pb_metrics.ts` and translated as before. What is stored and answered
- * is that of `decodeMetricsProto` + `otlpMetricsToWrites`; a test holds both paths to the same
- * writes and errors. Null when the request needs the series path (as `otlpMetricsToWrites`).
+ * the bytes into the keyed path's `pushNumber` (`metric_writes.ts`) without NumberDataPoint,
+ * KeyValue, AnyValue or sample objects per point and without BigInt times; histograms, summaries
+ * and exponential histograms are decoded by `pb_metrics.ts` and translated as before. What is
+ * stored and answered is that of `decodeMetricsProto` + `otlpMetricsToWrites`; a test holds both
+ * paths to the same writes and errors. Null when the request needs the series path (as
+ * `otlpMetricsToWrites`).
  */
 import {
   PbReader,
@@ -146,7 +147,7 @@ function readNumberPoint(r: PbReader, to: NumberTarget): boolean {
   r.close(end);
   const view = attrs.view();
   if (value === null) return false;
-  to.out.push(to.name, to.base, view, to.escape, { timestampMs: time, value });
+  to.out.pushNumber(to.name, to.base, view, to.escape, time, value);
   return true;
 }
 
