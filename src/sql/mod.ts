@@ -21,7 +21,13 @@ import type { StatementText, Token } from "./lexer.ts";
 import { infoTableNames, refreshInformationSchema } from "./catalog_view.ts";
 import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
-import { describeTable, renderCreateDatabase, renderCreateTable, stringRecords } from "./show.ts";
+import {
+  DESC_COLUMNS,
+  describeTable,
+  renderCreateDatabase,
+  renderCreateTable,
+  stringRecords,
+} from "./show.ts";
 import { checkTimezone } from "./time.ts";
 import { showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
@@ -260,6 +266,10 @@ export function executeStatement(
         const handle = storage.database(db);
         const view = handle.getTable(table) ? undefined : getView(handle, table);
         if (view) return describeView(storage, view, session);
+        // GreptimeDB's built-in `numbers` table (SELECT and SHOW TABLES see it too): its one key column
+        if (db === "public" && table.toLowerCase() === "numbers" && !handle.getTable(table)) {
+          return stringRecords(DESC_COLUMNS, [["number", "UInt32", "PRI", "NO", "", "TAG"]]);
+        }
         return describeTable(handle.requireTable(table));
       }
       case "USE": {

@@ -55,15 +55,11 @@ export function describeTable(t: TableMeta): QueryOutput {
     const nullable = c.name === t.timeIndex || !c.nullable ? "NO" : "YES";
     return [c.name, c.type, key, nullable, c.default ?? "", c.semantic];
   });
-  return {
-    kind: "records",
-    columns: ["Column", "Type", "Key", "Null", "Default", "Semantic Type"].map((name) => ({
-      name,
-      data_type: "String",
-    })),
-    rows,
-  };
+  return stringRecords(DESC_COLUMNS, rows);
 }
+
+/** The columns of a `DESC TABLE` result. */
+export const DESC_COLUMNS = ["Column", "Type", "Key", "Null", "Default", "Semantic Type"];
 
 /** A records output of String columns. */
 export function stringRecords(names: string[], rows: Value[][]): QueryOutput {

@@ -243,6 +243,16 @@ const CASES: Case[] = [
     expect: [recs([["n", I], ["m", "UInt32"]], [[100, 99]])],
   },
   {
+    name: "DESC the numbers table",
+    sql: "DESC TABLE numbers",
+    expect: [
+      recs(
+        ["Column", "Type", "Key", "Null", "Default", "Semantic Type"].map((n) => [n, S]),
+        [["number", "UInt32", "PRI", "NO", "", "TAG"]],
+      ),
+    ],
+  },
+  {
     name: "insert with column list and defaults, then delete",
     sql:
       "INSERT INTO monitor (host, ts) VALUES ('h', 1), ('h', 2); SELECT host, ts, cpu, memory FROM monitor WHERE host = 'h' ORDER BY ts; DELETE FROM monitor WHERE host = 'h' AND ts > 1; SELECT count(*) FROM monitor WHERE host = 'h'",
