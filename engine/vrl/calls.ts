@@ -15,6 +15,7 @@ import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, type ParamDef, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
 import { type VrlValue } from "./value.ts";
+import { editDistance } from "../../src/common/edit_distance.ts";
 
 type CallExpr = Extract<Expr, { k: "call" }>;
 
@@ -79,20 +80,6 @@ function undefinedFunction(e: CallExpr, known: string[]): VrlCompileError {
   const labels = [{ ...span, message: "undefined function", primary: true }];
   if (guess !== undefined) labels.push({ ...span, message: `did you mean "${guess}"?`, primary: false });
   return new VrlCompileError("E105", "call to undefined function", span.start, span.end, "", { labels });
-}
-
-/** Levenshtein distance over characters. */
-function editDistance(a: string, b: string): number {
-  const x = [...a], y = [...b];
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= y.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[y.length];
 }
 
 /** `type_def`'s one parameter: it is compiled apart (its argument is typed, never run). */

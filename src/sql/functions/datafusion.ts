@@ -5,6 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
+import { editDistance } from "../../common/edit_distance.ts";
 import type { Arg, ScalarDef } from "./values.ts";
 import { num, str } from "./values.ts";
 
@@ -24,19 +25,6 @@ const DIGESTS: Record<string, string> = {
   blake2b: "blake2b512",
   blake2s: "blake2s256",
 };
-
-function levenshtein(a: string, b: string): number {
-  const x = [...a], y = [...b];
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= y.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[y.length];
-}
 
 function gcd(a: bigint, b: bigint): bigint {
   a = a < 0n ? -a : a;
@@ -67,7 +55,10 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
     fn: (a, b) => (a === null || b === null ? null : Number.isNaN(num(a)) ? num(b) : num(a)),
   },
   iszero: { int: true, fn: (v) => (v === null ? null : num(v) === 0 ? 1 : 0) },
-  levenshtein: { int: true, fn: (a, b) => (a === null || b === null ? null : levenshtein(str(a)!, str(b)!)) },
+  levenshtein: {
+    int: true,
+    fn: (a, b) => (a === null || b === null ? null : editDistance(str(a)!, str(b)!)),
+  },
   translate: {
     fn: (s, from, to) => {
       if (s === null || from === null || to === null) return null;
