@@ -145,7 +145,11 @@ class Reader {
     const lead = piece.lead;
     // with `i` added a class matches at least what it matches under the pattern's flags
     const flags = (this.v ? "v" : "u") + "i";
-    return piece.leaves.slice(1).every((leaf) => !new RegExp(`^(?:${leaf})$`, flags).test(lead));
+    try {
+      return piece.leaves.slice(1).every((leaf) => !new RegExp(`^(?:${leaf})$`, flags).test(lead));
+    } catch {
+      return false;
+    }
   }
 
   /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and a lazy `?`, or null. */
