@@ -75,13 +75,15 @@ class Unsupported extends Error {}
 /**
  * A parsed piece in RE2 text, and what makes a loop over it risky: whether it contains variable-count
  * repetition or alternation (ambiguity a loop can multiply), the JS text of the characters, classes
- * and escapes it consumes with, and the character every match of it starts with, if it is one fixed one.
+ * and escapes it consumes with, and the character every match of it starts (ends) with, if it is one
+ * fixed one (then the first (last) leaf).
  */
 interface Piece {
   text: string;
   ambiguous: boolean;
   leaves: string[];
   lead?: string;
+  trail?: string;
 }
 
 class Reader {
@@ -112,11 +114,12 @@ class Reader {
       ambiguous: branches.length > 1 || branches.some((b) => b.ambiguous),
       leaves: branches.flatMap((b) => b.leaves),
       lead: branches.length === 1 ? branches[0].lead : undefined,
+      trail: branches.length === 1 ? branches[0].trail : undefined,
     };
   }
 
   private sequence(): Piece {
-    let text = "", ambiguous = false, lead: string | undefined;
+    let text = "", ambiguous = false, lead: string | undefined, trail: string | undefined;
     const leaves: string[] = [];
     let first = true;
     while (this.i < this.p.length && this.p[this.i] !== "|" && this.p[this.i] !== ")") {
@@ -124,6 +127,7 @@ class Reader {
       const q = this.quantifier();
       if (first && q === null) lead = atom.lead;
       first = false;
+      trail = q === null ? atom.trail : undefined;
       leaves.push(...atom.leaves);
       if (q === null) {
         text += atom.text;
@@ -131,25 +135,30 @@ class Reader {
         continue;
       }
       // a loop over something that can match one stretch in several ways is what backtracks
-      // exponentially, unless each turn starts with a character found nowhere else in it
+      // exponentially, unless each turn starts (or ends) with a character found nowhere else in it
       if (q.max > 1 && atom.ambiguous && atom.group && !this.separated(atom)) this.risky = true;
       text += (atom.group ? atom.text : `(?:${atom.text})`) + q.text;
       ambiguous ||= atom.ambiguous || q.min !== q.max;
     }
-    return { text, ambiguous, leaves, lead };
+    return { text, ambiguous, leaves, lead, trail };
   }
 
-  /** Whether every turn of a loop over `piece` starts with a character none of its other leaves matches. */
+  /**
+   * Whether every turn of a loop over `piece` starts (or ends) with a character none of its other
+   * leaves matches: then where each turn starts and ends is fixed by the text.
+   */
   private separated(piece: Piece): boolean {
-    if (piece.lead === undefined) return false;
-    const lead = piece.lead;
     // with `i` added a class matches at least what it matches under the pattern's flags
     const flags = (this.v ? "v" : "u") + "i";
-    try {
-      return piece.leaves.slice(1).every((leaf) => !new RegExp(`^(?:${leaf})$`, flags).test(lead));
-    } catch {
-      return false;
-    }
+    const nowhereElse = (ch: string, others: string[]) => {
+      try {
+        return others.every((leaf) => !new RegExp(`^(?:${leaf})$`, flags).test(ch));
+      } catch {
+        return false;
+      }
+    };
+    return (piece.lead !== undefined && nowhereElse(piece.lead, piece.leaves.slice(1))) ||
+      (piece.trail !== undefined && nowhereElse(piece.trail, piece.leaves.slice(0, -1)));
   }
 
   /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and a lazy `?`, or null. */
@@ -184,6 +193,7 @@ class Reader {
       group: false,
       leaves: [p.slice(start, this.i)],
       lead,
+      trail: lead,
     });
     if (c === "[") return leaf(this.charClass());
     if (c === "\\") {
