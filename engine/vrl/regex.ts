@@ -37,7 +37,11 @@ const globalCache = new WeakMap<RegExp, RegExp>();
 export function globalRegex(re: RegExp): RegExp {
   let g = globalCache.get(re);
   if (!g) {
-    g = new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g");
+    // the RegExp's own class, so a LinearRegExp stays linear
+    g = new (re.constructor as RegExpConstructor)(
+      re.source,
+      re.flags.includes("g") ? re.flags : re.flags + "g",
+    );
     globalCache.set(re, g);
   }
   g.lastIndex = 0;

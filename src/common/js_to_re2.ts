@@ -1,0 +1,381 @@
+/**
+ * A JavaScript RegExp source, as Petrel's translators emit it (rust_regex.ts, re2.ts, the grok
+ * translator: `u`/`v` mode), read back into RE2 syntax with the same meaning, together with whether
+ * a backtracking engine could take exponential time on it. Reading the translated source (not the
+ * user's pattern) gives one reader for every dialect. Anything it does not know for sure to mean the
+ * same in RE2 (lookaround other than the assertions the translators spell out, back-references,
+ * `v`-mode set operations, `m`-mode anchors, non-Unicode mode) makes it answer null, and the caller
+ * keeps V8's engine.
+ */
+
+/** The RE2 spelling of a JS source, and whether V8 could backtrack catastrophically on it. */
+export interface Re2Reading {
+  re2: string;
+  risky: boolean;
+}
+
+const W = "[0-9A-Za-z_]";
+/** The lookaround idioms the translators emit for RE2 assertions, by their exact text. */
+const ASSERTIONS: [string, string][] = [
+  ["(?<![\\s\\S])", "\\A"],
+  ["(?![\\s\\S])", "\\z"],
+  ["(?<![^\\n])", "(?m:^)"],
+  ["(?![^\\n])", "(?m:$)"],
+  [`(?:(?<=${W})(?!${W})|(?<!${W})(?=${W}))`, "\\b"],
+  [`(?:(?<!${W})(?=${W})|(?<=${W})(?!${W}))`, "\\b"],
+  [`(?:(?<=${W})(?=${W})|(?<!${W})(?!${W}))`, "\\B"],
+];
+/** JS's `\s`: WhiteSpace and LineTerminator (RE2's `\s` is ASCII). */
+const JS_SPACE: [number, number][] = [
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+];
+const MAX_REPEAT = 1000;
+
+function hex(cp: number): string {
+  return `\\x{${cp.toString(16)}}`;
+}
+
+function ranges(list: [number, number][]): string {
+  return list.map(([a, b]) => a === b ? hex(a) : `${hex(a)}-${hex(b)}`).join("");
+}
+
+function complement(list: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  let next = 0;
+  for (const [a, b] of list) {
+    if (a > next) out.push([next, a - 1]);
+    next = b + 1;
+  }
+  if (next <= 0x10ffff) out.push([next, 0x10ffff]);
+  return out;
+}
+
+const SPACE = ranges(JS_SPACE);
+const NOT_SPACE = ranges(complement(JS_SPACE));
+
+/** A character as an RE2 literal: escaped when it is punctuation or a control character. */
+function literal(cp: number): string {
+  if (cp < 0x20 || cp === 0x7f) return hex(cp);
+  const ch = String.fromCodePoint(cp);
+  return cp < 0x80 && /[^0-9A-Za-z ]/.test(ch) ? "\\" + ch : ch;
+}
+
+/** Thrown inside the reader for what RE2 cannot say the same way. */
+class Unsupported extends Error {}
+
+/**
+ * A parsed piece in RE2 text, and what makes a loop over it risky: whether it contains variable-count
+ * repetition or alternation (ambiguity a loop can multiply), the JS text of the characters, classes
+ * and escapes it consumes with, and the character every match of it starts (ends) with, if it is one
+ * fixed one (then the first (last) leaf).
+ */
+interface Piece {
+  text: string;
+  ambiguous: boolean;
+  leaves: string[];
+  lead?: string;
+  trail?: string;
+}
+
+class Reader {
+  private i = 0;
+  private risky = false;
+  private readonly dotAll: boolean[];
+  private readonly multiline: boolean[];
+
+  constructor(private readonly p: string, private readonly v: boolean, flags: string) {
+    this.dotAll = [flags.includes("s")];
+    this.multiline = [flags.includes("m")];
+  }
+
+  run(): Re2Reading {
+    const body = this.alternation();
+    if (this.i < this.p.length) throw new Unsupported();
+    return { re2: body.text, risky: this.risky };
+  }
+
+  private alternation(): Piece {
+    const branches: Piece[] = [this.sequence()];
+    while (this.p[this.i] === "|") {
+      this.i++;
+      branches.push(this.sequence());
+    }
+    return {
+      text: branches.map((b) => b.text).join("|"),
+      ambiguous: branches.length > 1 || branches.some((b) => b.ambiguous),
+      leaves: branches.flatMap((b) => b.leaves),
+      lead: branches.length === 1 ? branches[0].lead : undefined,
+      trail: branches.length === 1 ? branches[0].trail : undefined,
+    };
+  }
+
+  private sequence(): Piece {
+    let text = "", ambiguous = false, lead: string | undefined, trail: string | undefined;
+    const leaves: string[] = [];
+    let first = true;
+    while (this.i < this.p.length && this.p[this.i] !== "|" && this.p[this.i] !== ")") {
+      const atom = this.atom();
+      const q = this.quantifier();
+      if (first && q === null) lead = atom.lead;
+      first = false;
+      trail = q === null ? atom.trail : undefined;
+      leaves.push(...atom.leaves);
+      if (q === null) {
+        text += atom.text;
+        ambiguous ||= atom.ambiguous;
+        continue;
+      }
+      // a loop over something that can match one stretch in several ways is what backtracks
+      // exponentially, unless each turn starts (or ends) with a character found nowhere else in it
+      if (q.max > 1 && atom.ambiguous && atom.group && !this.separated(atom)) this.risky = true;
+      text += (atom.group ? atom.text : `(?:${atom.text})`) + q.text;
+      ambiguous ||= atom.ambiguous || q.min !== q.max;
+    }
+    return { text, ambiguous, leaves, lead, trail };
+  }
+
+  /**
+   * Whether every turn of a loop over `piece` starts (or ends) with a character none of its other
+   * leaves matches: then where each turn starts and ends is fixed by the text.
+   */
+  private separated(piece: Piece): boolean {
+    // with `i` added a class matches at least what it matches under the pattern's flags
+    const flags = (this.v ? "v" : "u") + "i";
+    const nowhereElse = (ch: string, others: string[]) => {
+      try {
+        return others.every((leaf) => !new RegExp(`^(?:${leaf})$`, flags).test(ch));
+      } catch {
+        return false;
+      }
+    };
+    return (piece.lead !== undefined && nowhereElse(piece.lead, piece.leaves.slice(1))) ||
+      (piece.trail !== undefined && nowhereElse(piece.trail, piece.leaves.slice(0, -1)));
+  }
+
+  /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and a lazy `?`, or null. */
+  private quantifier(): { text: string; min: number; max: number } | null {
+    const p = this.p;
+    const c = p[this.i];
+    let text: string, min: number, max: number;
+    if (c === "*" || c === "+" || c === "?") {
+      text = c, min = c === "+" ? 1 : 0, max = c === "?" ? 1 : Infinity;
+      this.i++;
+    } else if (c === "{") {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(this.i));
+      if (m === null) throw new Unsupported();
+      min = Number(m[1]);
+      max = m[2] === undefined ? min : m[3] === "" ? Infinity : Number(m[3]);
+      if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) throw new Unsupported();
+      text = m[0];
+      this.i += m[0].length;
+    } else return null;
+    if (p[this.i] === "?") text += "?", this.i++;
+    return { text, min, max };
+  }
+
+  private atom(): Piece & { group: boolean } {
+    const p = this.p;
+    const c = p[this.i];
+    if (c === "(") return this.group();
+    const start = this.i;
+    const leaf = (text: string, lead?: string) => ({
+      text,
+      ambiguous: false,
+      group: false,
+      leaves: [p.slice(start, this.i)],
+      lead,
+      trail: lead,
+    });
+    if (c === "[") return leaf(this.charClass());
+    if (c === "\\") {
+      const text = this.escape(false);
+      if (text === "\\b" || text === "\\B") return { text, ambiguous: false, group: false, leaves: [] };
+      return leaf(text, /^\\[!-/:-@[-`{-~]$/.test(p.slice(start, this.i)) ? p[start + 1] : undefined);
+    }
+    const multiline = this.multiline[this.multiline.length - 1];
+    if ((c === "^" || c === "$") && multiline) throw new Unsupported();
+    this.i++;
+    if (c === "^") return { text: "\\A", ambiguous: false, group: false, leaves: [] };
+    if (c === "$") return { text: "\\z", ambiguous: false, group: false, leaves: [] };
+    if (c === ".") {
+      return leaf(this.dotAll[this.dotAll.length - 1] ? "(?s:.)" : "[^\\n\\r\\x{2028}\\x{2029}]");
+    }
+    const cp = p.codePointAt(this.i - 1)!;
+    if (cp > 0xffff) this.i++;
+    return leaf(literal(cp), String.fromCodePoint(cp));
+  }
+
+  private group(): Piece & { group: boolean } {
+    const p = this.p;
+    for (const [js, re2] of ASSERTIONS) {
+      if (p.startsWith(js, this.i)) {
+        this.i += js.length;
+        return { text: re2, ambiguous: false, group: false, leaves: [] };
+      }
+    }
+    const rest = p.slice(this.i, this.i + 40);
+    let open: string;
+    let dotAll = this.dotAll[this.dotAll.length - 1];
+    let multiline = this.multiline[this.multiline.length - 1];
+    const named = /^\(\?<([^>=!]+)>/.exec(rest);
+    const modifiers = /^\(\?([ims]*)(?:-([ims]*))?:/.exec(rest);
+    if (!rest.startsWith("(?")) open = "(", this.i++;
+    else if (named !== null) open = `(?P<${named[1]}>`, this.i += named[0].length;
+    else if (modifiers !== null) {
+      const [whole, on, off = ""] = modifiers;
+      if (on.includes("s")) dotAll = true;
+      if (off.includes("s")) dotAll = false;
+      if (on.includes("m")) multiline = true;
+      if (off.includes("m")) multiline = false;
+      const i = on.includes("i") ? "i" : "", noI = off.includes("i") ? "-i" : "";
+      open = `(?${i}${noI}:`;
+      this.i += whole.length;
+    } else throw new Unsupported();
+    this.dotAll.push(dotAll);
+    this.multiline.push(multiline);
+    const body = this.alternation();
+    this.dotAll.pop();
+    this.multiline.pop();
+    if (p[this.i] !== ")") throw new Unsupported();
+    this.i++;
+    return { ...body, text: `${open}${body.text})`, group: true };
+  }
+
+  /** An escape, outside a class or inside one, as RE2 text. */
+  private escape(inClass: boolean): string {
+    const p = this.p;
+    const n = p[this.i + 1];
+    if (n === undefined) throw new Unsupported();
+    this.i += 2;
+    switch (n) {
+      case "d":
+      case "D":
+      case "w":
+      case "W":
+        return "\\" + n;
+      case "s":
+        return inClass ? SPACE : `[${SPACE}]`;
+      case "S":
+        return inClass ? NOT_SPACE : `[${NOT_SPACE}]`;
+      case "b":
+      case "B":
+        if (inClass) throw new Unsupported();
+        return "\\" + n;
+      case "t":
+      case "n":
+      case "v":
+      case "f":
+      case "r":
+        return "\\" + n;
+      case "0":
+        if (/[0-9]/.test(p[this.i] ?? "")) throw new Unsupported();
+        return hex(0);
+      case "p":
+      case "P":
+        return this.property(n === "P", inClass);
+      case "x": {
+        const m = /^[0-9A-Fa-f]{2}/.exec(p.slice(this.i));
+        if (m === null) throw new Unsupported();
+        this.i += 2;
+        return hex(parseInt(m[0], 16));
+      }
+      case "u": {
+        const m = /^(?:\{([0-9A-Fa-f]+)\}|([0-9A-Fa-f]{4}))/.exec(p.slice(this.i));
+        if (m === null) throw new Unsupported();
+        this.i += m[0].length;
+        const cp = parseInt(m[1] ?? m[2], 16);
+        if (cp >= 0xd800 && cp <= 0xdfff) throw new Unsupported();
+        return hex(cp);
+      }
+    }
+    // an escaped syntax character stands for itself; letters and digits left are
+    // back-references, `\k<…>`, `\c…`, `\q{…}`: none of which RE2 has
+    if (/[0-9A-Za-z]/.test(n)) throw new Unsupported();
+    const cp = p.codePointAt(this.i - 1)!;
+    if (cp > 0xffff) this.i++;
+    return literal(cp);
+  }
+
+  /** `\p{…}`/`\P{…}` after the letter: Script=X → X, Join_Control spelled out; other names as they are. */
+  private property(negated: boolean, inClass: boolean): string {
+    const m = /^\{([A-Za-z_=]+)\}/.exec(this.p.slice(this.i));
+    if (m === null) throw new Unsupported();
+    this.i += m[0].length;
+    let name = m[1];
+    if (name.startsWith("Script=")) name = name.slice(7);
+    else if (name.includes("=")) throw new Unsupported();
+    if (name === "Join_Control") {
+      if (negated && inClass) throw new Unsupported();
+      return `[${negated ? "^" : ""}\\x{200c}-\\x{200d}]`.slice(inClass ? 1 : 0, inClass ? -1 : undefined);
+    }
+    return `\\${negated ? "P" : "p"}{${name}}`;
+  }
+
+  /** A class at `[`; nested classes (`v` mode) are flattened when they are plain unions. */
+  private charClass(): string {
+    const p = this.p;
+    this.i++;
+    let negated = false;
+    if (p[this.i] === "^") negated = true, this.i++;
+    const inner = this.classBody();
+    return `[${negated ? "^" : ""}${inner}]`;
+  }
+
+  private classBody(): string {
+    const p = this.p;
+    let out = "";
+    for (;;) {
+      const c = p[this.i];
+      if (c === undefined) throw new Unsupported();
+      if (c === "]") {
+        this.i++;
+        return out;
+      }
+      if (this.v && (p.startsWith("&&", this.i) || p.startsWith("--", this.i))) throw new Unsupported();
+      if (c === "[" && this.v) {
+        if (p[this.i + 1] === "^") throw new Unsupported();
+        this.i++;
+        out += this.classBody();
+        continue;
+      }
+      if (c === "-") {
+        out += "-";
+        this.i++;
+        continue;
+      }
+      if (c === "\\") out += this.escape(true);
+      else {
+        const cp = p.codePointAt(this.i)!;
+        this.i += cp > 0xffff ? 2 : 1;
+        out += literal(cp);
+      }
+    }
+  }
+}
+
+/**
+ * The RE2 reading of a JS RegExp source and flags, or null when RE2 could not mean the same
+ * (the caller then keeps V8's engine).
+ * @example jsToRe2("^((a+)+)b", "v") → { re2: "\\A((a+)+)b", risky: true }
+ */
+export function jsToRe2(source: string, flags: string): Re2Reading | null {
+  const v = flags.includes("v");
+  if (!v && !flags.includes("u")) return null;
+  try {
+    const reading = new Reader(source, v, flags).run();
+    if (flags.includes("i")) reading.re2 = `(?i:${reading.re2})`;
+    return reading;
+  } catch (e) {
+    if (e instanceof Unsupported) return null;
+    throw e;
+  }
+}

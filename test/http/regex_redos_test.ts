@@ -1,0 +1,120 @@
+/**
+ * Patterns a backtracking engine takes exponential time on (`(a+)+b` against `aaaa…c`) answer at
+ * once, as in GreptimeDB (Rust `regex`) and Prometheus (Go RE2), in every place a user's regex runs:
+ * a pipeline `regex` processor, a VRL `match`, SQL `~`/`regexp_like`, a PromQL `=~` matcher.
+ * The server is a child process so that a hang fails the test by its request timeout instead of
+ * stopping the test runner.
+ */
+import assert from "node:assert/strict";
+import { spawnServer } from "../helpers/server.ts";
+import { PipelineClient } from "../pipelines_http/helpers.ts";
+
+/** Fifty `a`s then `c`: 2^50 ways for `(a+)+` to split it before failing. */
+const EVIL = "a".repeat(50) + "c";
+const FOUND = "a".repeat(50) + "b";
+/** Long enough for a linear engine on a loaded machine, far too short for 2^50 steps. */
+const TIMEOUT_MS = 20_000;
+
+async function post(url: string, path: string, body: string, type: string): Promise<Response> {
+  return await fetch(url + path, {
+    method: "POST",
+    body,
+    headers: { "content-type": type },
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+}
+
+async function sqlRows(url: string, sql: string): Promise<unknown[][]> {
+  const r = await post(
+    url,
+    "/v1/sql",
+    new URLSearchParams({ sql }).toString(),
+    "application/x-www-form-urlencoded",
+  );
+  const body = await r.json();
+  assert.equal(r.status, 200, JSON.stringify(body));
+  return body.output[0].records?.rows ?? [];
+}
+
+Deno.test({
+  name: "regexes that would backtrack exponentially answer at once over HTTP (pipeline, VRL, SQL, PromQL)",
+  sanitizeResources: false,
+  fn: async () => {
+    const dataHome = await Deno.makeTempDir({ prefix: "petrel_redos_" });
+    const server = await spawnServer(["--data-home", dataHome, "--http-addr", "127.0.0.1:0"]);
+    let answered = false;
+    try {
+      const { url } = server;
+      const client = new PipelineClient(url);
+      const tail = "transform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
+
+      // pipeline regex processor
+      await client.uploadOk(
+        "redos_regex",
+        "version: 2\nprocessors:\n  - regex:\n      field: m\n      pattern: '(?<x>(a+)+)b'\n" + tail,
+      );
+      let r = await post(
+        url,
+        "/v1/ingest?table=redos_p&pipeline_name=redos_regex",
+        JSON.stringify([{ ts: 1, m: EVIL }, { ts: 2, m: "zz" + FOUND }]),
+        "application/json",
+      );
+      assert.equal(r.status, 200, await r.text());
+      assert.deepEqual(await sqlRows(url, "SELECT m_x FROM redos_p ORDER BY ts"), [[null], [
+        FOUND.slice(0, -1),
+      ]]);
+
+      // VRL match and parse_regex
+      await client.uploadOk(
+        "redos_vrl",
+        "version: 2\nprocessors:\n  - vrl:\n      source: |\n" +
+          "        .hit = match(string!(.m), r'^(a+)+b$')\n" +
+          "        .cap = (parse_regex(string!(.m), r'(?<run>(a|aa)+)b') ?? {}).run\n" +
+          "        .\n" + tail,
+      );
+      r = await post(
+        url,
+        "/v1/ingest?table=redos_v&pipeline_name=redos_vrl",
+        JSON.stringify([{ ts: 1, m: EVIL }, { ts: 2, m: FOUND }]),
+        "application/json",
+      );
+      assert.equal(r.status, 200, await r.text());
+      assert.deepEqual(await sqlRows(url, "SELECT hit, cap FROM redos_v ORDER BY ts"), [
+        [false, null],
+        [true, FOUND.slice(0, -1)],
+      ]);
+
+      // SQL: `~` and regexp_like, regexp_replace
+      await sqlRows(url, "CREATE TABLE redos_s (ts TIMESTAMP TIME INDEX, s STRING)");
+      await sqlRows(url, `INSERT INTO redos_s VALUES (1, '${EVIL}'), (2, '${FOUND}')`);
+      assert.deepEqual(
+        await sqlRows(
+          url,
+          "SELECT s ~ '^(a+)+b$', regexp_like(s, '(a|a)+b'), regexp_replace(s, '(a+)+b', 'X') FROM redos_s ORDER BY ts",
+        ),
+        [[false, false, EVIL], [true, true, "X"]],
+      );
+
+      // PromQL `=~` and `!~` on a label
+      await sqlRows(
+        url,
+        "CREATE TABLE redos_m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, greptime_value DOUBLE)",
+      );
+      await sqlRows(url, `INSERT INTO redos_m VALUES (1000, '${EVIL}', 1), (1000, '${FOUND}', 2)`);
+      for (const [query, want] of [[`redos_m{host=~"(a+)+b"}`, "2"], [`redos_m{host!~"(a|aa)+b"}`, "1"]]) {
+        const q = new URLSearchParams({ query, time: "1" });
+        const res = await fetch(`${url}/v1/prometheus/api/v1/query?${q}`, {
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        const body = await res.json();
+        assert.equal(res.status, 200, JSON.stringify(body));
+        assert.deepEqual(body.data.result.map((s: { value: unknown[] }) => s.value[1]), [want], query);
+      }
+      answered = true;
+    } finally {
+      // a server stuck in a regex never gets to its SIGTERM handler
+      await server.stop(answered ? "SIGTERM" : "SIGKILL");
+      await Deno.remove(dataHome, { recursive: true });
+    }
+  },
+});
