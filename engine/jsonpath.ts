@@ -4,6 +4,8 @@
  * `== != < <= > >= ~= in nin size noneOf anyOf subsetOf`, `! && ||`, and `.length()`.
  */
 
+import { compileRustRegex } from "./rust_regex.ts";
+
 type Selector =
   | { k: "key"; names: string[] }
   | { k: "wild" }
@@ -323,7 +325,7 @@ function cmp(op: string, a: unknown, b: unknown): boolean {
     }
     case "~=":
       try {
-        return typeof a === "string" && typeof b === "string" && new RegExp(b).test(a);
+        return typeof a === "string" && typeof b === "string" && (rustRegex(b)?.test(a) ?? false);
       } catch {
         return false;
       }
@@ -372,4 +374,16 @@ export function queryJsonPath(path: JsonPath, value: unknown): unknown[] | null 
   const res = evalSteps(path.steps, value, value);
   const found = res.filter((v) => v !== NO_VALUE);
   return res.length > 0 && found.length === 0 ? null : found;
+}
+
+/**
+ * The filter's `~=` pattern as jsonpath-rust reads it: Rust regex syntax, matched in linear time where
+ * V8 could backtrack (`compileRustRegex`, cached); null when Rust refuses it (the comparison is false).
+ */
+function rustRegex(pattern: string): RegExp | null {
+  try {
+    return compileRustRegex(pattern);
+  } catch {
+    return null;
+  }
 }
