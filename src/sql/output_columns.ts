@@ -19,7 +19,8 @@ import { type QueryTokens, TIME_RESULT_FUNCS } from "./query_tokens.ts";
 import { timestampType, type TimeUnit, unitOfType } from "../common/time_unit.ts";
 import { branchType } from "./branch_types.ts";
 import { additiveOps } from "./operand_bounds.ts";
-import { arrayExprType, arrayOutputName } from "./array_types.ts";
+import { arrayExprType } from "./array_types.ts";
+import { arrayOutputName, writtenName } from "./display_name.ts";
 import { arrowType, AVERAGING, BOOLEAN_FUNCS, KEEP_TYPE_SCALARS, RESULT_TYPES } from "./call_types.ts";
 
 /** What output typing needs to know about a query. */
@@ -45,8 +46,8 @@ export interface OutputContext {
 
 /**
  * The name of an unaliased output column when SQLite's own name would differ from GreptimeDB's:
- * rewritten expressions keep their original text, and `fn(col)` is qualified as DataFusion does
- * (`avg(monitor.cpu)`).
+ * DataFusion's name of an expression of literals, columns, calls and operators (`Int64(1)`,
+ * `avg(monitor.cpu)`, display_name.ts); other rewritten expressions keep their original text.
  */
 export function outputName(
   c: OutputContext,
@@ -55,18 +56,11 @@ export function outputName(
   original: string,
   rewritten: boolean,
 ): string | undefined {
-  const { toks, match } = c.q;
-  const relations = c.relations;
-  const t = toks[s];
   const ordered = arrayOutputName(c, s, e) ?? orderedAggregateName(c, s, e);
   if (ordered) return ordered;
-  if (
-    t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
-    (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
-    !isKeyword(toks[s + 2], "DISTINCT", "ALL")
-  ) {
-    return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
-  }
+  // a column alone keeps its bare name (`cpu`, also for `monitor.cpu`), as SQLite gives it
+  const named = original === "" ? undefined : writtenName(c, original);
+  if (named !== undefined) return named;
   return rewritten && original !== "" ? original : undefined;
 }
 
