@@ -15,6 +15,8 @@ export interface ArrayTyping {
   colTypes: Map<string, DataType>;
   viewTypes?: Map<string, DataType>;
   relations: string[];
+  /** The relation the column at SQL offset `pos` reads (DataFusion's qualifier), when resolved. */
+  qualifierAt?(pos: number): string | undefined;
 }
 
 /** The type of any expression range (output typing's own, for what is not an array expression). */

@@ -232,8 +232,10 @@ export function displayName(c: ArrayTyping, s: number, e: number): string | unde
     if (t.kind === "ident" && (NOT_COLUMNS.has(t.text.toLowerCase()) || toks[k]?.kind === "string")) {
       return undefined;
     }
-    // a column is qualified by its relation; which one of a join (or what derived table) is not known here
-    return c.relations.length === 1 ? `${c.relations[0]}.${identName(t)}` : undefined;
+    // a column is qualified by the relation it reads (the query's only one, else as resolved)
+    const relation = (t.pos >= 0 ? c.qualifierAt?.(t.pos) : undefined) ??
+      (c.relations.length === 1 ? c.relations[0] : undefined);
+    return relation === undefined ? undefined : `${relation}.${identName(t)}`;
   };
 
   /** `CASE [x] WHEN a THEN b … [ELSE c] END`, the CASE keyword read. */
@@ -319,11 +321,11 @@ export function arrayOutputName(c: ArrayTyping, s: number, e: number): string | 
 }
 
 /**
- * DataFusion's name of a select item from its text as written (rewrites before naming reorder and
- * make up tokens); undefined for a lone column (`cpu`, `m.cpu` keep their bare name) and for what
+ * DataFusion's name of a select item from its text as written, which starts at SQL offset `offset`
+ * (rewrites before naming reorder and make up tokens); undefined for a lone column (`cpu`, `m.cpu` keep their bare name) and for what
  * is not a named form.
  */
-export function writtenName(c: Omit<ArrayTyping, "q">, text: string): string | undefined {
+export function writtenName(c: Omit<ArrayTyping, "q">, text: string, offset: number): string | undefined {
   let q: QueryTokens;
   try {
     const toks = tokenize(text);
@@ -334,5 +336,6 @@ export function writtenName(c: Omit<ArrayTyping, "q">, text: string): string | u
   const n = q.toks.length;
   const lone = (n === 1 || (n === 3 && isOp(q.toks[1], "."))) && isName(q.toks[n - 1]) &&
     !isKeyword(q.toks[0], "NULL", "TRUE", "FALSE");
-  return n === 0 || lone ? undefined : displayName({ ...c, q }, 0, n);
+  const qualifierAt = c.qualifierAt && ((pos: number) => c.qualifierAt!(pos + offset));
+  return n === 0 || lone ? undefined : displayName({ ...c, q, qualifierAt }, 0, n);
 }

@@ -15,7 +15,7 @@ import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { CMP_OPS, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
 import { aliasOf, findTopSelect } from "./select_list.ts";
-import { type QueryTokens, TIME_RESULT_FUNCS } from "./query_tokens.ts";
+import { type QueryTokens, SYNTHETIC, TIME_RESULT_FUNCS } from "./query_tokens.ts";
 import { timestampType, type TimeUnit, unitOfType } from "../common/time_unit.ts";
 import { branchType } from "./branch_types.ts";
 import { additiveOps } from "./operand_bounds.ts";
@@ -32,6 +32,8 @@ export interface OutputContext {
   colTypes: Map<string, DataType>;
   /** The type of the column token `i` names, read through its scope (`TimeScope.columnTypeAt`). */
   columnTypeAt(i: number): DataType | undefined;
+  /** The relation (alias or table) the column at SQL offset `pos` reads, as DataFusion qualifies it. */
+  qualifierAt?(pos: number): string | undefined;
   /** The same when a storage table in its scope tells it (before `viewTypes`, which go by name). */
   scopedType?(i: number): DataType | undefined;
   isTsColumn(i: number): TimeUnit | undefined;
@@ -59,7 +61,8 @@ export function outputName(
   const ordered = arrayOutputName(c, s, e) ?? orderedAggregateName(c, s, e);
   if (ordered) return ordered;
   // a column alone keeps its bare name (`cpu`, also for `monitor.cpu`), as SQLite gives it
-  const named = original === "" ? undefined : writtenName(c, original);
+  const real = c.q.toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);
+  const named = original === "" ? undefined : writtenName(c, original, Math.min(...real.map((t) => t.pos)));
   if (named !== undefined) return named;
   return rewritten && original !== "" ? original : undefined;
 }
