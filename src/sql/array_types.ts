@@ -1,7 +1,7 @@
 /**
  * Output types and names of DataFusion's array expressions: `make_array(1, 2)` is a `List<Int64>`,
- * `array_agg(v)` a `List<` v's type `>`, `array_element(a, 1)` an element of a's type; unaliased
- * columns are named as DataFusion prints the expression (`make_array(Int64(1),Int64(2))`).
+ * `array_agg(v)` a `List<` v's type `>`, `array_element(a, 1)` an element of a's type (their
+ * unaliased columns are named in display_name.ts).
  */
 import type { DataType, ResultType } from "../common/rows.ts";
 import { listElement, listOf } from "../common/list_type.ts";
@@ -15,6 +15,8 @@ export interface ArrayTyping {
   colTypes: Map<string, DataType>;
   viewTypes?: Map<string, DataType>;
   relations: string[];
+  /** The relation the column at SQL offset `pos` reads (DataFusion's qualifier), when resolved. */
+  qualifierAt?(pos: number): string | undefined;
 }
 
 /** The type of any expression range (output typing's own, for what is not an array expression). */
@@ -68,29 +70,6 @@ const FIXED: Record<string, string> = {
   string_to_array: "List<String>",
   string_to_list: "List<String>",
   regexp_match: "List<String>",
-};
-
-/** DataFusion's own names of the aliases, as its column names print them. */
-const CANONICAL: Record<string, string> = {
-  list_length: "array_length",
-  array_extract: "array_element",
-  list_element: "array_element",
-  list_extract: "array_element",
-  array_contains: "array_has",
-  list_has: "array_has",
-  array_indexof: "array_position",
-  list_position: "array_position",
-  array_push_back: "array_append",
-  list_append: "array_append",
-  array_push_front: "array_prepend",
-  list_prepend: "array_prepend",
-  array_cat: "array_concat",
-  list_concat: "array_concat",
-  list_slice: "array_slice",
-  list_sort: "array_sort",
-  array_join: "array_to_string",
-  list_to_string: "array_to_string",
-  string_to_list: "string_to_array",
 };
 
 /** Every name this module types (so naming applies only where an array is involved). */
@@ -207,77 +186,10 @@ export function arrayExprType(c: ArrayTyping, s: number, e: number, hint: HintOf
 }
 
 /** Whether the range calls any array function (or builds an array). */
-function involvesArrays(q: QueryTokens, s: number, e: number): boolean {
+export function involvesArrays(q: QueryTokens, s: number, e: number): boolean {
   for (let k = s; k < e; k++) {
     const t = q.toks[k];
     if (t.kind === "ident" && isOp(q.toks[k + 1], "(") && ARRAY_NAMES.has(t.text.toLowerCase())) return true;
   }
   return false;
-}
-
-/** DataFusion's display of a literal or column token range; undefined when it is neither. */
-function leafName(c: ArrayTyping, s: number, e: number): string | undefined {
-  const { toks } = c.q;
-  const negative = e - s === 2 && isOp(toks[s], "-");
-  const t = toks[negative ? s + 1 : s];
-  if (e - s === 1 || negative) {
-    if (t.kind === "number") {
-      const text = (negative ? "-" : "") + t.text;
-      return /^-?\d+$/.test(t.text) ? `Int64(${text})` : `Float64(${Number(text)})`;
-    }
-    if (negative) return undefined;
-    if (t.kind === "string") return `Utf8("${t.value}")`;
-    if (isKeyword(t, "NULL")) return "NULL";
-    if (isKeyword(t, "TRUE", "FALSE")) return `Boolean(${t.text.toLowerCase()})`;
-    if (t.kind === "ident" || t.kind === "qident") {
-      return c.relations.length === 1 ? `${c.relations[0]}.${t.value}` : t.value;
-    }
-  }
-  if (e - s === 3 && isOp(toks[s + 1], ".") && toks[s + 2].kind !== "op") {
-    return `${toks[s].value}.${toks[s + 2].value}`;
-  }
-  return undefined;
-}
-
-/** DataFusion's display of an expression built of literals, columns, calls and + - * /. */
-function displayName(c: ArrayTyping, s: number, e: number): string | undefined {
-  const leaf = leafName(c, s, e);
-  if (leaf !== undefined) return leaf;
-  const { q } = c;
-  const name = wholeCall(q, s, e);
-  if (name === undefined) {
-    const ops = q.depthZero(s, e).filter((t) => isOp(t, "+", "-", "*", "/", "||"));
-    if (ops.length !== 1) return undefined;
-    const at = q.toks.indexOf(ops[0], s);
-    const l = displayName(c, s, at), r = displayName(c, at + 1, e);
-    return l && r && `${l} ${ops[0].text} ${r}`;
-  }
-  if (name === "array_agg") return aggregateName(c, s + 1);
-  const args = q.args(s + 1).map(([a, b]) => displayName(c, a, b));
-  if (args.some((a) => a === undefined)) return undefined;
-  const canonical = CANONICAL[name] ?? name;
-  if (canonical === "array_element" && args.length === 2) return `${args[0]}[${args[1]}]`;
-  if (canonical === "array_slice" && args.length === 3) return `${args[0]}[${args[1]}:${args[2]}]`;
-  if (canonical === "unnest") return `UNNEST(${args.join(",")})`;
-  return `${canonical}(${args.join(",")})`;
-}
-
-/** `array_agg(DISTINCT t.v)`, `array_agg(t.v) ORDER BY [t.ts DESC NULLS FIRST]`. */
-function aggregateName(c: ArrayTyping, open: number): string | undefined {
-  const { values, order } = orderedCall(c.q, open);
-  if (values.length !== 1) return undefined;
-  const distinct = isKeyword(c.q.toks[values[0][0]], "DISTINCT");
-  const value = displayName(c, values[0][0] + (distinct ? 1 : 0), values[0][1]);
-  const keys = order.map((o) => {
-    const k = displayName(c, ...o.expr);
-    return k && `${k} ${o.desc ? "DESC" : "ASC"} NULLS ${o.nullsFirst ? "FIRST" : "LAST"}`;
-  });
-  if (value === undefined || keys.some((k) => k === undefined)) return undefined;
-  const call = `array_agg(${distinct ? "DISTINCT " : ""}${value})`;
-  return keys.length ? `${call} ORDER BY [${keys.join(", ")}]` : call;
-}
-
-/** DataFusion's name of an unaliased output column that involves arrays; undefined otherwise. */
-export function arrayOutputName(c: ArrayTyping, s: number, e: number): string | undefined {
-  return involvesArrays(c.q, s, e) ? displayName(c, s, e) : undefined;
 }

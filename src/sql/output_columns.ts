@@ -15,11 +15,12 @@ import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { CMP_OPS, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
 import { aliasOf, findTopSelect } from "./select_list.ts";
-import { type QueryTokens, TIME_RESULT_FUNCS } from "./query_tokens.ts";
+import { type QueryTokens, SYNTHETIC, TIME_RESULT_FUNCS } from "./query_tokens.ts";
 import { timestampType, type TimeUnit, unitOfType } from "../common/time_unit.ts";
 import { branchType } from "./branch_types.ts";
 import { additiveOps } from "./operand_bounds.ts";
-import { arrayExprType, arrayOutputName } from "./array_types.ts";
+import { arrayExprType } from "./array_types.ts";
+import { arrayOutputName, writtenName } from "./display_name.ts";
 import { arrowType, AVERAGING, BOOLEAN_FUNCS, KEEP_TYPE_SCALARS, RESULT_TYPES } from "./call_types.ts";
 
 /** What output typing needs to know about a query. */
@@ -31,6 +32,8 @@ export interface OutputContext {
   colTypes: Map<string, DataType>;
   /** The type of the column token `i` names, read through its scope (`TimeScope.columnTypeAt`). */
   columnTypeAt(i: number): DataType | undefined;
+  /** The relation (alias or table) the column at SQL offset `pos` reads, as DataFusion qualifies it. */
+  qualifierAt?(pos: number): string | undefined;
   /** The same when a storage table in its scope tells it (before `viewTypes`, which go by name). */
   scopedType?(i: number): DataType | undefined;
   isTsColumn(i: number): TimeUnit | undefined;
@@ -45,8 +48,8 @@ export interface OutputContext {
 
 /**
  * The name of an unaliased output column when SQLite's own name would differ from GreptimeDB's:
- * rewritten expressions keep their original text, and `fn(col)` is qualified as DataFusion does
- * (`avg(monitor.cpu)`).
+ * DataFusion's name of an expression of literals, columns, calls and operators (`Int64(1)`,
+ * `avg(monitor.cpu)`, display_name.ts); other rewritten expressions keep their original text.
  */
 export function outputName(
   c: OutputContext,
@@ -55,18 +58,12 @@ export function outputName(
   original: string,
   rewritten: boolean,
 ): string | undefined {
-  const { toks, match } = c.q;
-  const relations = c.relations;
-  const t = toks[s];
   const ordered = arrayOutputName(c, s, e) ?? orderedAggregateName(c, s, e);
   if (ordered) return ordered;
-  if (
-    t?.kind === "ident" && isOp(toks[s + 1], "(") && match[s + 1] === e - 1 && relations.length === 1 &&
-    (toks[s + 2]?.kind === "ident" || toks[s + 2]?.kind === "qident") && e - s === 4 &&
-    !isKeyword(toks[s + 2], "DISTINCT", "ALL")
-  ) {
-    return `${t.text.toLowerCase()}(${relations[0]}.${toks[s + 2].value})`;
-  }
+  // a column alone keeps its bare name (`cpu`, also for `monitor.cpu`), as SQLite gives it
+  const real = c.q.toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);
+  const named = original === "" ? undefined : writtenName(c, original, Math.min(...real.map((t) => t.pos)));
+  if (named !== undefined) return named;
   return rewritten && original !== "" ? original : undefined;
 }
 

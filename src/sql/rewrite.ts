@@ -29,7 +29,7 @@ import { Emitter } from "./rewrite/emit.ts";
 import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
 import { columnTypes, type FromRelation, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
-import { scopedColumnTypes } from "./rewrite/column_scope.ts";
+import { columnResolver } from "./rewrite/column_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
 import { timeComparisons } from "./rewrite/time_compare.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
@@ -92,7 +92,8 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const planned = planCtes(q, refs, views, env, rewriteQuery);
   const inner = { ...env, ctes: planned.ctes };
   inlineDerivedTables(q, refs, views, inner, planned.unplanned, planned.spans, rewriteQuery);
-  const scoped = scopedColumnTypes(q, refs.sources, (s) => views.columnsOf.get(s.cte ?? s.at));
+  const resolve = columnResolver(q, refs.sources, (s) => views.columnsOf.get(s.cte ?? s.at));
+  const scoped = (i: number) => resolve(i)?.type;
   const colTypes = columnTypes(refs, views.relations);
   let subItems: Map<number, number> | undefined;
   // a scalar subquery's unit (a segment's when it names no time column) is its output type's
@@ -101,6 +102,11 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     relations: refs.relations,
     colTypes,
     scopedType: scoped,
+    // the relation an unqualified column reads, which DataFusion names it by inside an expression
+    qualifierAt: (pos) => {
+      const i = q.toks.findIndex((t) => t.pos === pos);
+      return i < 0 ? undefined : resolve(i)?.relation.name;
+    },
     columnTypeAt: (i) => time.columnTypeAt(i),
     isTsColumn: (i) => time.isTsColumn(i),
     unitAt: (i) => time.unitAt(i),

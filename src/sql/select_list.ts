@@ -16,7 +16,8 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
     prev &&
     (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
       prev.kind === "string") &&
-    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL")
+    // an operand of a keyword operator is no alias (`a AND b`, `x LIKE y`)
+    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL", "AND", "OR", "LIKE", "ILIKE", "BETWEEN")
   ) return { exprEnd: e - 1, hasAlias: true };
   return { exprEnd: e, hasAlias: false };
 }

@@ -6,34 +6,35 @@ import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
 import { sqlRequest } from "../http/fixtures/sql_client.ts";
 
-const CASES: Array<[string, string, unknown]> = [
-  ["TRY_CAST('abc' AS INT)", "Int32", null],
-  ["TRY_CAST('12' AS BIGINT)", "Int64", 12],
-  ["TRY_CAST(1.7 AS INT)", "Int32", 1],
-  ["TRY_CAST(300 AS TINYINT)", "Int8", null],
+/** The expression, its type and value, and its column name when not its text (a cast is named by its operand). */
+const CASES: Array<[string, string, unknown, string?]> = [
+  ["TRY_CAST('abc' AS INT)", "Int32", null, 'Utf8("abc")'],
+  ["TRY_CAST('12' AS BIGINT)", "Int64", 12, 'Utf8("12")'],
+  ["TRY_CAST(1.7 AS INT)", "Int32", 1, "Float64(1.7)"],
+  ["TRY_CAST(300 AS TINYINT)", "Int8", null, "Int64(300)"],
   ["TRY_CAST(99999999999999999999 AS BIGINT)", "Int64", null],
-  ["TRY_CAST(5 AS STRING)", "String", "5"],
+  ["TRY_CAST(5 AS STRING)", "String", "5", "Int64(5)"],
   ["TRY_CAST('2023-01-01' AS TIMESTAMP)", "TimestampMillisecond", 1672531200000],
   ["TRY_CAST('soon' AS TIMESTAMP)", "TimestampMillisecond", null],
-  ["TRY_CAST('1.234' AS DECIMAL(5,2))", "Decimal(5, 2)", "1.23"],
-  ["TRY_CAST('abc' AS DECIMAL(5,2))", "Decimal(5, 2)", null],
-  ["TRY_CAST('12345' AS DECIMAL(5,2))", "Decimal(5, 2)", null],
-  ["TRY_CAST('yes' AS BOOLEAN)", "Boolean", true],
-  ["TRY_CAST('maybe' AS BOOLEAN)", "Boolean", null],
+  ["TRY_CAST('1.234' AS DECIMAL(5,2))", "Decimal(5, 2)", "1.23", 'Utf8("1.234")'],
+  ["TRY_CAST('abc' AS DECIMAL(5,2))", "Decimal(5, 2)", null, 'Utf8("abc")'],
+  ["TRY_CAST('12345' AS DECIMAL(5,2))", "Decimal(5, 2)", null, 'Utf8("12345")'],
+  ["TRY_CAST('yes' AS BOOLEAN)", "Boolean", true, 'Utf8("yes")'],
+  ["TRY_CAST('maybe' AS BOOLEAN)", "Boolean", null, 'Utf8("maybe")'],
   ["TRY_CAST('2023-02-30' AS DATE)", "Date", null],
-  ["try_cast('5' as double) + 1", "Float64", 6],
-  ["CAST('ab' AS BINARY)", "Binary", [97, 98]],
+  ["try_cast('5' as double) + 1", "Float64", 6, 'Utf8("5") + Int64(1)'],
+  ["CAST('ab' AS BINARY)", "Binary", [97, 98], 'Utf8("ab")'],
 ];
 
 Deno.test("TRY_CAST answers NULL where CAST fails; unknown cast types are refused", async (t) => {
   const server = await startTestServer();
   try {
-    for (const [expr, type, value] of CASES) {
+    for (const [expr, type, value, name] of CASES) {
       await t.step(expr, async () => {
         const r = await sqlRequest(server.url, `SELECT ${expr}`);
         assert.equal(r.status, 200, r.text);
         const rec = JSON.parse(r.text).output[0].records;
-        assert.deepEqual(rec.schema.column_schemas, [{ name: expr, data_type: type }]);
+        assert.deepEqual(rec.schema.column_schemas, [{ name: name ?? expr, data_type: type }]);
         assert.deepEqual(rec.rows, [[value]]);
       });
     }

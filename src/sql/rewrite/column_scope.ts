@@ -28,6 +28,21 @@ export function scopedColumnTypes(
   sources: readonly SourceRelation[],
   planned: PlannedColumns,
 ): ScopedColumnType {
+  const resolve = columnResolver(q, sources, planned);
+  return (i) => resolve(i)?.type;
+}
+
+/** The relation a column reference reads and the column's type there (undefined where not known). */
+export type ColumnResolver = (
+  i: number,
+) => { relation: SourceRelation; type: DataType | undefined } | undefined;
+
+/** The resolver `scopedColumnTypes` reads types through, telling the relation too. */
+export function columnResolver(
+  q: QueryTokens,
+  sources: readonly SourceRelation[],
+  planned: PlannedColumns,
+): ColumnResolver {
   const { toks, parent, lower } = q;
   const arm = compoundArms(q);
   // the relations of each SELECT, keyed by the bracket around it and the compound member it is in
@@ -58,11 +73,11 @@ export function scopedColumnTypes(
       const relations = selects.get(`${parent[pos]}:${arm[pos]}`) ?? [];
       if (qualifier !== undefined) {
         const named = relations.find((r) => r.name?.toLowerCase() === qualifier);
-        if (named) return columnsOf(named)?.get(name);
+        if (named) return { relation: named, type: columnsOf(named)?.get(name) };
         continue;
       }
       const holder = relations.find((r) => columnsOf(r)?.has(name));
-      if (holder) return columnsOf(holder)?.get(name);
+      if (holder) return { relation: holder, type: columnsOf(holder)?.get(name) };
       // the column may come from a relation whose columns are not known here
       if (relations.some((r) => columnsOf(r) === undefined)) return undefined;
     }

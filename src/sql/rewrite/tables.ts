@@ -170,9 +170,10 @@ function parseRef(
 /** The alias of a table reference whose name ends before token `j`, and the token after it. */
 function aliasAt(q: QueryTokens, j: number): { alias?: string; after: number } {
   const t = q.toks[j];
-  if (isKeyword(t, "AS") && q.toks[j + 1]) return { alias: q.toks[j + 1].value, after: j + 2 };
+  // normalized as DataFusion does (an unquoted alias lowercased): it qualifies output column names
+  if (isKeyword(t, "AS") && q.toks[j + 1]) return { alias: q.lower(q.toks[j + 1]), after: j + 2 };
   if (t && (t.kind === "qident" || (t.kind === "ident" && !NOT_ALIAS.has(t.text.toUpperCase())))) {
-    return { alias: t.value, after: j + 1 };
+    return { alias: q.lower(t), after: j + 1 };
   }
   return { after: j };
 }

@@ -13,7 +13,8 @@ import { isKeyword, isOp, type Token, tokenize } from "../lexer.ts";
 import { Cursor } from "../cursor.ts";
 import { QueryTokens } from "../query_tokens.ts";
 import { expandArrayBrackets } from "../array_brackets.ts";
-import { arrayExprType, arrayOutputName } from "../array_types.ts";
+import { arrayExprType } from "../array_types.ts";
+import { arrayOutputName } from "../display_name.ts";
 import { RESULT_TYPES } from "../call_types.ts";
 import {
   brackets,
