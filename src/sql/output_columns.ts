@@ -90,7 +90,7 @@ function orderedAggregateName(c: OutputContext, s: number, e: number): string | 
     return k && `${k} ${o.desc ? "DESC" : "ASC"} NULLS ${o.nullsFirst ? "FIRST" : "LAST"}`;
   });
   if ([...args, ...keys].some((x) => x === undefined)) return undefined;
-  return `${name}(${args.join(", ")}) ORDER BY [${keys.join(", ")}]`;
+  return `${name}(${args.join(",")}) ORDER BY [${keys.join(", ")}]`;
 }
 
 /**

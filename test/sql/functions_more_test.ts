@@ -51,6 +51,12 @@ const ORDERED: TypedCase[] = [
     error: /first_value expects one argument/,
   },
   {
+    // DataFusion joins an aggregate's arguments without a space, its sort keys with one
+    sql: "SELECT nth_value(n, 2 ORDER BY ts DESC, host) FROM m",
+    columns: [["nth_value(m.n,Int64(2)) ORDER BY [m.ts DESC NULLS FIRST, m.host ASC NULLS LAST]", I]],
+    rows: [[3]],
+  },
+  {
     sql: "SELECT nth_value(n, 0 ORDER BY ts) FROM m",
     code: 3000,
     error: /nth_value expects n to be non-zero/,
