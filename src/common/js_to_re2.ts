@@ -5,26 +5,21 @@
  * user's pattern) gives one reader for every dialect. Anything it does not know for sure to mean the
  * same in RE2 (lookaround other than the assertions the translators spell out, back-references,
  * `v`-mode set operations, `m`-mode anchors, non-Unicode mode) makes it answer null, and the caller
- * keeps V8's engine.
+ * keeps V8's engine. Rust's Unicode word boundaries have no RE2 spelling, but on a subject of ASCII
+ * characters only they are RE2's ASCII `\b`: such a reading is marked `asciiOnly`.
  */
+import { ASSERTIONS, wordLeaf } from "./js_assertions.ts";
 
-/** The RE2 spelling of a JS source, and whether V8 could backtrack catastrophically on it. */
+/**
+ * The RE2 spelling of a JS source, whether V8 could backtrack catastrophically on it, and whether
+ * the two mean the same only on subjects of ASCII characters (Unicode word boundaries read as `\b`).
+ */
 export interface Re2Reading {
   re2: string;
   risky: boolean;
+  asciiOnly: boolean;
 }
 
-const W = "[0-9A-Za-z_]";
-/** The lookaround idioms the translators emit for RE2 assertions, by their exact text. */
-const ASSERTIONS: [string, string][] = [
-  ["(?<![\\s\\S])", "\\A"],
-  ["(?![\\s\\S])", "\\z"],
-  ["(?<![^\\n])", "(?m:^)"],
-  ["(?![^\\n])", "(?m:$)"],
-  [`(?:(?<=${W})(?!${W})|(?<!${W})(?=${W}))`, "\\b"],
-  [`(?:(?<!${W})(?=${W})|(?<=${W})(?!${W}))`, "\\b"],
-  [`(?:(?<=${W})(?=${W})|(?<!${W})(?!${W}))`, "\\B"],
-];
 /** JS's `\s`: WhiteSpace and LineTerminator (RE2's `\s` is ASCII). */
 const JS_SPACE: [number, number][] = [
   [0x09, 0x0d],
@@ -69,6 +64,16 @@ function literal(cp: number): string {
   return cp < 0x80 && /[^0-9A-Za-z ]/.test(ch) ? "\\" + ch : ch;
 }
 
+const no = () => false;
+
+/** A parsed atom: whether it is a group, and for a word assertion, which side must be a word character. */
+type Atom = Piece & { group: boolean; needs?: "after" | "before" };
+
+/** A zero-width assertion as a piece: it consumes nothing. */
+function assertion(text: string): Atom {
+  return { text, ambiguous: false, group: false, leaves: [], wordLead: no, wordTrail: no };
+}
+
 /** Thrown inside the reader for what RE2 cannot say the same way. */
 class Unsupported extends Error {}
 
@@ -76,7 +81,8 @@ class Unsupported extends Error {}
  * A parsed piece in RE2 text, and what makes a loop over it risky: whether it contains variable-count
  * repetition or alternation (ambiguity a loop can multiply), the JS text of the characters, classes
  * and escapes it consumes with, and the character every match of it starts (ends) with, if it is one
- * fixed one (then the first (last) leaf).
+ * fixed one (then the first (last) leaf); and whether every match of it starts (ends) with an ASCII
+ * word character when the subject is ASCII (asked only next to `\<`-like assertions).
  */
 interface Piece {
   text: string;
@@ -84,23 +90,28 @@ interface Piece {
   leaves: string[];
   lead?: string;
   trail?: string;
+  wordLead: () => boolean;
+  wordTrail: () => boolean;
 }
 
 class Reader {
   private i = 0;
   private risky = false;
+  private asciiOnly = false;
   private readonly dotAll: boolean[];
   private readonly multiline: boolean[];
+  private readonly ignoreCase: boolean[];
 
   constructor(private readonly p: string, private readonly v: boolean, flags: string) {
     this.dotAll = [flags.includes("s")];
     this.multiline = [flags.includes("m")];
+    this.ignoreCase = [flags.includes("i")];
   }
 
   run(): Re2Reading {
     const body = this.alternation();
     if (this.i < this.p.length) throw new Unsupported();
-    return { re2: body.text, risky: this.risky };
+    return { re2: body.text, risky: this.risky, asciiOnly: this.asciiOnly };
   }
 
   private alternation(): Piece {
@@ -115,6 +126,8 @@ class Reader {
       leaves: branches.flatMap((b) => b.leaves),
       lead: branches.length === 1 ? branches[0].lead : undefined,
       trail: branches.length === 1 ? branches[0].trail : undefined,
+      wordLead: () => branches.every((b) => b.wordLead()),
+      wordTrail: () => branches.every((b) => b.wordTrail()),
     };
   }
 
@@ -122,9 +135,27 @@ class Reader {
     let text = "", ambiguous = false, lead: string | undefined, trail: string | undefined;
     const leaves: string[] = [];
     let first = true;
+    // whether a match starts (ends) with a word character: the atoms up to the first (from the last)
+    // that must match once, assertions aside; and whether a `\<` waits for such an atom
+    let wordLead: (() => boolean) | undefined, wordTrail = no, wordAfter = false;
+    const leadParts: (() => boolean)[] = [];
     while (this.i < this.p.length && this.p[this.i] !== "|" && this.p[this.i] !== ")") {
       const atom = this.atom();
       const q = this.quantifier();
+      if (atom.needs !== undefined) {
+        if (q !== null || (atom.needs === "before" && !wordTrail())) throw new Unsupported();
+        wordAfter ||= atom.needs === "after";
+      } else if (atom.leaves.length > 0) {
+        const once = q === null || q.min >= 1;
+        if (wordAfter && !atom.wordLead()) throw new Unsupported();
+        wordAfter &&= !once;
+        if (wordLead === undefined) {
+          leadParts.push(atom.wordLead);
+          if (once) wordLead = () => leadParts.every((part) => part());
+        }
+        const before = wordTrail;
+        wordTrail = once ? atom.wordTrail : () => before() && atom.wordTrail();
+      }
       if (first && q === null) lead = atom.lead;
       first = false;
       trail = q === null ? atom.trail : undefined;
@@ -140,7 +171,8 @@ class Reader {
       text += (atom.group ? atom.text : `(?:${atom.text})`) + q.text;
       ambiguous ||= atom.ambiguous || q.min !== q.max;
     }
-    return { text, ambiguous, leaves, lead, trail };
+    if (wordAfter) throw new Unsupported();
+    return { text, ambiguous, leaves, lead, trail, wordLead: wordLead ?? no, wordTrail };
   }
 
   /**
@@ -182,30 +214,40 @@ class Reader {
     return { text, min, max };
   }
 
-  private atom(): Piece & { group: boolean } {
+  private atom(): Atom {
     const p = this.p;
     const c = p[this.i];
     if (c === "(") return this.group();
     const start = this.i;
-    const leaf = (text: string, lead?: string) => ({
-      text,
-      ambiguous: false,
-      group: false,
-      leaves: [p.slice(start, this.i)],
-      lead,
-      trail: lead,
-    });
+    const leaf = (text: string, lead?: string) => {
+      const js = p.slice(start, this.i);
+      const word = () => wordLeaf(js, this.v);
+      return {
+        text,
+        ambiguous: false,
+        group: false,
+        leaves: [js],
+        lead,
+        trail: lead,
+        wordLead: word,
+        wordTrail: word,
+      };
+    };
     if (c === "[") return leaf(this.charClass());
     if (c === "\\") {
       const text = this.escape(false);
-      if (text === "\\b" || text === "\\B") return { text, ambiguous: false, group: false, leaves: [] };
+      if (text === "\\b" || text === "\\B") {
+        // with `i`, JS's `\b` also takes U+017F and U+212A as word characters
+        this.asciiOnly ||= this.ignoreCase[this.ignoreCase.length - 1];
+        return assertion(text);
+      }
       return leaf(text, /^\\[!-/:-@[-`{-~]$/.test(p.slice(start, this.i)) ? p[start + 1] : undefined);
     }
     const multiline = this.multiline[this.multiline.length - 1];
     if ((c === "^" || c === "$") && multiline) throw new Unsupported();
     this.i++;
-    if (c === "^") return { text: "\\A", ambiguous: false, group: false, leaves: [] };
-    if (c === "$") return { text: "\\z", ambiguous: false, group: false, leaves: [] };
+    if (c === "^") return assertion("\\A");
+    if (c === "$") return assertion("\\z");
     if (c === ".") {
       return leaf(this.dotAll[this.dotAll.length - 1] ? "(?s:.)" : "[^\\n\\r\\x{2028}\\x{2029}]");
     }
@@ -214,18 +256,20 @@ class Reader {
     return leaf(literal(cp), String.fromCodePoint(cp));
   }
 
-  private group(): Piece & { group: boolean } {
+  private group(): Atom {
     const p = this.p;
-    for (const [js, re2] of ASSERTIONS) {
-      if (p.startsWith(js, this.i)) {
-        this.i += js.length;
-        return { text: re2, ambiguous: false, group: false, leaves: [] };
+    for (const a of ASSERTIONS) {
+      if (p.startsWith(a.js, this.i)) {
+        this.i += a.js.length;
+        this.asciiOnly ||= a.ascii || (a.asciiWord === true && this.ignoreCase[this.ignoreCase.length - 1]);
+        return { ...assertion(a.re2), needs: a.needs };
       }
     }
     const rest = p.slice(this.i, this.i + 40);
     let open: string;
     let dotAll = this.dotAll[this.dotAll.length - 1];
     let multiline = this.multiline[this.multiline.length - 1];
+    let ignoreCase = this.ignoreCase[this.ignoreCase.length - 1];
     const named = /^\(\?<([^>=!]+)>/.exec(rest);
     const modifiers = /^\(\?([ims]*)(?:-([ims]*))?:/.exec(rest);
     if (!rest.startsWith("(?")) open = "(", this.i++;
@@ -236,15 +280,19 @@ class Reader {
       if (off.includes("s")) dotAll = false;
       if (on.includes("m")) multiline = true;
       if (off.includes("m")) multiline = false;
+      if (on.includes("i")) ignoreCase = true;
+      if (off.includes("i")) ignoreCase = false;
       const i = on.includes("i") ? "i" : "", noI = off.includes("i") ? "-i" : "";
       open = `(?${i}${noI}:`;
       this.i += whole.length;
     } else throw new Unsupported();
     this.dotAll.push(dotAll);
     this.multiline.push(multiline);
+    this.ignoreCase.push(ignoreCase);
     const body = this.alternation();
     this.dotAll.pop();
     this.multiline.pop();
+    this.ignoreCase.pop();
     if (p[this.i] !== ")") throw new Unsupported();
     this.i++;
     return { ...body, text: `${open}${body.text})`, group: true };

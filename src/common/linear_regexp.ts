@@ -4,6 +4,8 @@
  * `regex` and Prometheus' Go RE2 match such patterns in linear time; so does RE2JS, a JavaScript port
  * of RE2. A LinearRegExp is a RegExp whose `exec` runs RE2JS: `test`, `String.prototype.match`,
  * `replace`, `split`, `matchAll` and `search` all go through `exec`, so every call site keeps working.
+ * A pattern with Rust's Unicode word boundaries means the same to RE2 only on ASCII subjects (most
+ * log text): a subject with any other character runs on V8.
  */
 import { RE2JS } from "re2js";
 import { jsToRe2 } from "./js_to_re2.ts";
@@ -19,7 +21,12 @@ interface Compiled {
   re2: RE2JS;
   /** The capture group names by group number (JS numbers groups as RE2 does). */
   names: (string | undefined)[];
+  /** RE2 reads it the same only on subjects of ASCII characters. */
+  asciiOnly: boolean;
 }
+
+/** Any UTF-16 code unit past ASCII (a surrogate too). */
+const NOT_ASCII = /[\u0080-\uffff]/;
 
 const compiled = new Map<string, Compiled | null>();
 const MAX_CACHED = 1000;
@@ -36,7 +43,7 @@ function compileLinear(source: string, flags: string): Compiled | null {
       const re2 = RE2JS.compile(reading.re2);
       const names: (string | undefined)[] = [];
       for (const [name, n] of Object.entries(re2.namedGroups())) names[n] = name;
-      hit = { re2, names };
+      hit = { re2, names, asciiOnly: reading.asciiOnly };
     } catch {
       // beyond what RE2 takes (size, a property it lacks): V8 keeps it
     }
@@ -49,6 +56,9 @@ function compileLinear(source: string, flags: string): Compiled | null {
 /** A RegExp matched by RE2 (linear time) instead of V8's backtracking engine; same results. */
 export class LinearRegExp extends RegExp {
   readonly #linear: Compiled;
+  /** The last subject checked for non-ASCII characters (`g` callers pass one subject many times). */
+  #checked: string | undefined;
+  #checkedAscii = false;
 
   /** Throws when RE2 cannot read the pattern the same way; `linearRegExp` checks that first. */
   constructor(pattern: string | RegExp, flags?: string) {
@@ -58,9 +68,17 @@ export class LinearRegExp extends RegExp {
     this.#linear = linear;
   }
 
+  /** Whether RE2 answers for `s`: always, or for an `asciiOnly` pattern when `s` is ASCII. */
+  #linearFor(s: string): boolean {
+    if (!this.#linear.asciiOnly) return true;
+    if (s !== this.#checked) this.#checked = s, this.#checkedAscii = !NOT_ASCII.test(s);
+    return this.#checkedAscii;
+  }
+
   /** RegExp's `exec`, honouring `lastIndex` for `g` and `y`, with named groups. */
   override exec(input: string): RegExpExecArray | null {
     const s = String(input);
+    if (!this.#linearFor(s)) return super.exec(s);
     const stateful = this.global || this.sticky;
     const from = stateful ? this.lastIndex : 0;
     if (from > s.length) {
@@ -104,6 +122,7 @@ export class LinearRegExp extends RegExp {
     const max = limit === undefined ? 2 ** 32 - 1 : limit >>> 0;
     const out: string[] = [];
     if (max === 0) return out;
+    if (!this.#linearFor(s)) return s.split(new RegExp(this), limit);
     const re = new LinearRegExp(this.source, this.flags.replace(/[gy]/g, "") + "g");
     if (s.length === 0) return re.exec(s) === null ? [s] : out;
     const unicode = this.unicode || this.unicodeSets;

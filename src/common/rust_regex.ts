@@ -33,8 +33,9 @@ interface Frame {
 }
 
 /** Rust's Unicode `\w`: Alphabetic, marks, decimal digits, connector punctuation, joiners (UTS#18). */
-const WORD_U = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
-const WORD_A = "0-9A-Za-z_";
+export const WORD_U = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
+/** Rust's ASCII `\w` (`(?-u)`), the class body as WORD_U's. */
+export const WORD_A = "0-9A-Za-z_";
 const SPACE_A = "\\t\\n\\v\\f\\r ";
 /** What `v` mode wants escaped: syntax characters, and inside a class also its reserved punctuators. */
 const SPECIAL = new Set("^$\\.*+?()[]{}|/");

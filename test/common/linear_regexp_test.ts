@@ -30,6 +30,12 @@ const PATTERNS: { source: string; flags: string }[] = [
   rust("(?U)(a+)+"),
   rust("([\\p{Greek}\\d]+\\.?)+ω"),
   rust("(?-u:\\b)(\\w+-?)+(?-u:\\b)"),
+  // Unicode word boundaries: RE2 on ASCII subjects, V8 on the others
+  rust("\\b(\\w+\\s?)+\\b"),
+  rust("(?<w>\\b(\\w+\\s?)+)$"),
+  rust("(?i)\\<(\\w|[a-f\\d])+\\d*\\>"),
+  rust("\\b{start}(a|ab|[c-e])+\\b{end}\\B"),
+  rust("\\b{start-half}(\\d+|[0-9a-f]+)+\\b{end-half}"),
   go("(a+)+b"),
   go("(?i)(foo|bar)+baz"),
   go("\\b(\\w+\\s*)+\\b"),
@@ -54,6 +60,9 @@ const INPUTS = [
   "tab\there, and ünïcödé",
   "a".repeat(20) + "c",
   "😀ab😀 aab😀",
+  "café ab_cd, ab-ce éa aé",
+  "a".repeat(20) + "!",
+  "ab abab cd 12.5,3",
 ];
 
 function sameExec(a: RegExpExecArray | null, b: RegExpExecArray | null, what: string): void {
@@ -114,9 +123,10 @@ Deno.test("compileRegExp: risky patterns become linear and answer at once; other
   ) {
     assert.ok(!(compileRegExp(source, flags) instanceof LinearRegExp), source);
   }
-  // what RE2 cannot say the same way (Unicode `\b`, back-references, `v`-mode set operations) stays V8's
+  // what RE2 cannot say the same way (back-references, `v`-mode set operations, `\<` not next to a
+  // word character) stays V8's
   for (
-    const { source, flags } of [rust("\\b(a+)+\\b"), rust("([\\w&&[^\\d]]+,?)+"), {
+    const { source, flags } of [rust("\\<(.a+)+"), rust("([\\w&&[^\\d]]+,?)+"), {
       source: "(a+)+\\1",
       flags: "u",
     }]
@@ -131,4 +141,41 @@ Deno.test("LinearRegExp: a group that sat out a loop's last turn keeps its last 
   const { source, flags } = rust("(?:(a)|b)+");
   assert.ok(compileRegExp(source, flags) instanceof LinearRegExp);
   assert.deepEqual([...compileRegExp(source, flags).exec("ab")!], ["ab", "a"]);
+});
+
+Deno.test("Unicode word boundaries: linear on ASCII subjects, V8's Unicode meaning on the others", () => {
+  // Rust's Unicode `\w`, as the translator spells it, takes exactly RE2's ASCII `\w` among ASCII characters
+  const word = rust("\\w").source, ascii = /^[0-9A-Za-z_]$/;
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    for (const flags of ["v", "vi"]) {
+      assert.equal(new RegExp(`^${word}$`, flags).test(ch), ascii.test(ch), ch);
+    }
+  }
+  const { source, flags } = rust("\\b(\\w+\\s?)+$");
+  assert.equal(jsToRe2(source, flags)?.asciiOnly, true);
+  const re = compileRegExp(source, flags);
+  assert.ok(re instanceof LinearRegExp);
+  const started = performance.now();
+  assert.equal(re.exec("a".repeat(50) + "!"), null);
+  assert.ok(performance.now() - started < 1000);
+  // `é` is a word character to Rust's `\b`, not to RE2's: a non-ASCII subject keeps Rust's answer
+  const bound = rust("\\ba");
+  assert.equal(new LinearRegExp(bound.source, bound.flags).exec("éa"), null);
+  assert.equal("éa a".replace(new LinearRegExp(bound.source, bound.flags + "g"), "X"), "éa X");
+  assert.deepEqual("éa a".split(new LinearRegExp(bound.source, bound.flags)), ["éa ", ""]);
+  // `(?-u)\b` is ASCII in any subject, except where case is ignored (JS's `i` adds U+017F and U+212A)
+  const asciiB = rust("(?-u)\\b(\\w+\\s?)+$"), asciiBi = rust("(?i-u)\\b(\\w+\\s?)+$");
+  assert.equal(jsToRe2(asciiB.source, asciiB.flags)?.asciiOnly, false);
+  assert.equal(jsToRe2(asciiBi.source, asciiBi.flags)?.asciiOnly, true);
+  const goBi = go("(?i)\\b(\\w+\\s?)+$");
+  assert.equal(jsToRe2(goBi.source, goBi.flags)?.asciiOnly, true);
+  const kelvin = "\u212a";
+  for (const { source, flags } of [asciiBi, goBi]) {
+    assert.equal(
+      new LinearRegExp(source, flags).test(kelvin),
+      new RegExp(source, flags).test(kelvin),
+      source,
+    );
+  }
 });

@@ -12,6 +12,8 @@ import { PipelineClient } from "../pipelines_http/helpers.ts";
 /** Fifty `a`s then `c`: 2^50 ways for `(a+)+` to split it before failing. */
 const EVIL = "a".repeat(50) + "c";
 const FOUND = "a".repeat(50) + "b";
+/** Fifty `a`s then `!`: as many ways for `(\w+\s?)+` to split the word before `$` fails. */
+const WORDY = "a".repeat(50) + "!";
 /** Long enough for a linear engine on a loaded machine, far too short for 2^50 steps. */
 const TIMEOUT_MS = 20_000;
 
@@ -48,21 +50,29 @@ Deno.test({
       const client = new PipelineClient(url);
       const tail = "transform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
 
-      // pipeline regex processor
+      // pipeline regex processor, also with Rust's Unicode `\b` (linear on ASCII values)
       await client.uploadOk(
         "redos_regex",
-        "version: 2\nprocessors:\n  - regex:\n      field: m\n      pattern: '(?<x>(a+)+)b'\n" + tail,
+        "version: 2\nprocessors:\n  - regex:\n      field: m\n      patterns:\n        - '(?<x>(a+)+)b'\n" +
+          "        - '(?<w>\\b(\\w+\\s?)+)$'\n" + tail,
       );
       let r = await post(
         url,
         "/v1/ingest?table=redos_p&pipeline_name=redos_regex",
-        JSON.stringify([{ ts: 1, m: EVIL }, { ts: 2, m: "zz" + FOUND }]),
+        JSON.stringify([{ ts: 1, m: EVIL }, { ts: 2, m: "zz" + FOUND }, { ts: 3, m: WORDY }, {
+          ts: 4,
+          m: "é" + WORDY.slice(0, -1),
+        }]),
         "application/json",
       );
       assert.equal(r.status, 200, await r.text());
-      assert.deepEqual(await sqlRows(url, "SELECT m_x FROM redos_p ORDER BY ts"), [[null], [
-        FOUND.slice(0, -1),
-      ]]);
+      assert.deepEqual(await sqlRows(url, "SELECT m_x, m_w FROM redos_p ORDER BY ts"), [
+        [null, EVIL],
+        [FOUND.slice(0, -1), "zz" + FOUND],
+        [null, null],
+        // `é` is a word character: no boundary before the `a`s
+        [null, "é" + WORDY.slice(0, -1)],
+      ]);
 
       // VRL match and parse_regex
       await client.uploadOk(
@@ -93,6 +103,14 @@ Deno.test({
           "SELECT s ~ '^(a+)+b$', regexp_like(s, '(a|a)+b'), regexp_replace(s, '(a+)+b', 'X') FROM redos_s ORDER BY ts",
         ),
         [[false, false, EVIL], [true, true, "X"]],
+      );
+      await sqlRows(url, `INSERT INTO redos_s VALUES (3, '${WORDY}'), (4, '${WORDY.slice(0, -1)} é')`);
+      assert.deepEqual(
+        await sqlRows(
+          url,
+          "SELECT regexp_like(s, '\\b(\\w+\\s?)+\\b$') FROM redos_s WHERE ts > 2 ORDER BY ts",
+        ),
+        [[false], [true]],
       );
 
       // PromQL `=~` and `!~` on a label
