@@ -122,7 +122,7 @@ class Reader {
     }
     return {
       text: branches.map((b) => b.text).join("|"),
-      ambiguous: branches.length > 1 || branches.some((b) => b.ambiguous),
+      ambiguous: branches.some((b) => b.ambiguous) || (branches.length > 1 && !this.chosenByLead(branches)),
       leaves: branches.flatMap((b) => b.leaves),
       lead: branches.length === 1 ? branches[0].lead : undefined,
       trail: branches.length === 1 ? branches[0].trail : undefined,
@@ -173,6 +173,23 @@ class Reader {
     }
     if (wordAfter) throw new Unsupported();
     return { text, ambiguous, leaves, lead, trail, wordLead: wordLead ?? no, wordTrail };
+  }
+
+  /**
+   * Whether the next character picks the branch: each starts with a fixed character no other starts
+   * with (case aside), so a loop over them reads one stretch one way only (`(1|2)+`, `(GET|PUT)+`);
+   * branches holding a capture group are left to the linear engine.
+   */
+  private chosenByLead(branches: Piece[]): boolean {
+    const leads = branches.map((b) => b.lead);
+    // a capture inside keeps Rust's and Go's value across turns only on the linear engine ((?:(a)|b)+)
+    if (leads.some((l) => l === undefined) || branches.some((b) => /\((?!\?)|\(\?P</.test(b.text))) {
+      return false;
+    }
+    // with `iu` a character matches at least the ones it matches under the pattern's flags
+    const same = (a: string, b: string) =>
+      new RegExp(`^\\u{${a.codePointAt(0)!.toString(16)}}$`, "iu").test(b);
+    return leads.every((a, i) => leads.every((b, j) => i === j || !same(a!, b!)));
   }
 
   /**
