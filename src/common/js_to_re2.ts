@@ -75,24 +75,9 @@ function assertion(text: string): Atom {
 }
 
 /** Thrown inside the reader for what RE2 cannot say the same way. */
-class Unsupported extends Error {}
+import { chosenByLead, type Piece, separated } from "./loop_risk.ts";
 
-/**
- * A parsed piece in RE2 text, and what makes a loop over it risky: whether it contains variable-count
- * repetition or alternation (ambiguity a loop can multiply), the JS text of the characters, classes
- * and escapes it consumes with, and the character every match of it starts (ends) with, if it is one
- * fixed one (then the first (last) leaf); and whether every match of it starts (ends) with an ASCII
- * word character when the subject is ASCII (asked only next to `\<`-like assertions).
- */
-interface Piece {
-  text: string;
-  ambiguous: boolean;
-  leaves: string[];
-  lead?: string;
-  trail?: string;
-  wordLead: () => boolean;
-  wordTrail: () => boolean;
-}
+class Unsupported extends Error {}
 
 class Reader {
   private i = 0;
@@ -122,7 +107,7 @@ class Reader {
     }
     return {
       text: branches.map((b) => b.text).join("|"),
-      ambiguous: branches.some((b) => b.ambiguous) || (branches.length > 1 && !this.chosenByLead(branches)),
+      ambiguous: branches.some((b) => b.ambiguous) || (branches.length > 1 && !chosenByLead(branches)),
       leaves: branches.flatMap((b) => b.leaves),
       lead: branches.length === 1 ? branches[0].lead : undefined,
       trail: branches.length === 1 ? branches[0].trail : undefined,
@@ -167,47 +152,12 @@ class Reader {
       }
       // a loop over something that can match one stretch in several ways is what backtracks
       // exponentially, unless each turn starts (or ends) with a character found nowhere else in it
-      if (q.max > 1 && atom.ambiguous && atom.group && !this.separated(atom)) this.risky = true;
+      if (q.max > 1 && atom.ambiguous && atom.group && !separated(atom, this.v)) this.risky = true;
       text += (atom.group ? atom.text : `(?:${atom.text})`) + q.text;
       ambiguous ||= atom.ambiguous || q.min !== q.max;
     }
     if (wordAfter) throw new Unsupported();
     return { text, ambiguous, leaves, lead, trail, wordLead: wordLead ?? no, wordTrail };
-  }
-
-  /**
-   * Whether the next character picks the branch: each starts with a fixed character no other starts
-   * with (case aside), so a loop over them reads one stretch one way only (`(1|2)+`, `(GET|PUT)+`);
-   * branches holding a capture group are left to the linear engine.
-   */
-  private chosenByLead(branches: Piece[]): boolean {
-    const leads = branches.map((b) => b.lead);
-    // a capture inside keeps Rust's and Go's value across turns only on the linear engine ((?:(a)|b)+)
-    if (leads.some((l) => l === undefined) || branches.some((b) => /\((?!\?)|\(\?P</.test(b.text))) {
-      return false;
-    }
-    // with `iu` a character matches at least the ones it matches under the pattern's flags
-    const same = (a: string, b: string) =>
-      new RegExp(`^\\u{${a.codePointAt(0)!.toString(16)}}$`, "iu").test(b);
-    return leads.every((a, i) => leads.every((b, j) => i === j || !same(a!, b!)));
-  }
-
-  /**
-   * Whether every turn of a loop over `piece` starts (or ends) with a character none of its other
-   * leaves matches: then where each turn starts and ends is fixed by the text.
-   */
-  private separated(piece: Piece): boolean {
-    // with `i` added a class matches at least what it matches under the pattern's flags
-    const flags = (this.v ? "v" : "u") + "i";
-    const nowhereElse = (ch: string, others: string[]) => {
-      try {
-        return others.every((leaf) => !new RegExp(`^(?:${leaf})$`, flags).test(ch));
-      } catch {
-        return false;
-      }
-    };
-    return (piece.lead !== undefined && nowhereElse(piece.lead, piece.leaves.slice(1))) ||
-      (piece.trail !== undefined && nowhereElse(piece.trail, piece.leaves.slice(0, -1)));
   }
 
   /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and a lazy `?`, or null. */
