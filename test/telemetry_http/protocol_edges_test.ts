@@ -1,0 +1,58 @@
+/**
+ * Edges of the telemetry protocols checked against the reference: Elasticsearch's decompression
+ * without pass-through (§2.8) and OTLP label names escaped one `_` per character (§7.3).
+ */
+import assert from "node:assert/strict";
+import { post, sqlRows, tableNames, withServer } from "../protocols_http/util.ts";
+
+Deno.test("ES bulk: a Content-Encoding the server cannot undo is 415 and nothing is written", async () => {
+  await withServer(async (s) => {
+    const body = '{"create":{"_index":"es_enc"}}\n{"a":1}\n';
+    for (const encoding of ["snappy", "compress"]) {
+      const r = await post(s.url + "/v1/elasticsearch/_bulk", new TextEncoder().encode(body), {
+        "content-type": "application/json",
+        "content-encoding": encoding,
+      });
+      assert.equal(r.status, 415, `${encoding}: ${r.text}`);
+      assert.match(r.text, new RegExp(`Unsupported Content-Encoding: ${encoding}`));
+      assert.equal(r.headers.get("x-elastic-product"), "Elasticsearch");
+    }
+    assert.deepEqual(await tableNames(s.url), []);
+    // identity is no encoding at all
+    const ok = await post(s.url + "/v1/elasticsearch/_bulk", new TextEncoder().encode(body), {
+      "content-type": "application/json",
+      "content-encoding": "identity",
+    });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(await sqlRows(s.url, "SELECT a FROM es_enc"), [[1]]);
+  });
+});
+
+Deno.test("OTLP metric labels: each character outside [a-zA-Z0-9] is one '_', astral ones too", async () => {
+  await withServer(async (s) => {
+    const attr = (key: string) => ({ key, value: { stringValue: key } });
+    const body = JSON.stringify({
+      resourceMetrics: [{
+        scopeMetrics: [{
+          metrics: [{
+            name: "mood",
+            gauge: {
+              dataPoints: [{
+                timeUnixNano: "1700000000000000000",
+                asDouble: 1,
+                attributes: [attr("a😀b"), attr("é.x"), attr("😀")],
+              }],
+            },
+          }],
+        }],
+      }],
+    });
+    const r = await post(s.url + "/v1/otlp/v1/metrics", body, { "content-type": "application/json" });
+    assert.equal(r.status, 200, r.text);
+    const cols = await sqlRows(
+      s.url,
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'mood' ORDER BY column_name",
+    );
+    assert.deepEqual(cols.map((c) => c[0]), ["__x", "a_b", "greptime_timestamp", "greptime_value", "key_"]);
+  });
+});
