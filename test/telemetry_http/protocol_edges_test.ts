@@ -56,3 +56,39 @@ Deno.test("OTLP metric labels: each character outside [a-zA-Z0-9] is one '_', as
     assert.deepEqual(cols.map((c) => c[0]), ["__x", "a_b", "greptime_timestamp", "greptime_value", "key_"]);
   });
 });
+
+Deno.test("OTLP traces: hint trace_table_partitions is read as a Rust u32 (invalid → 400)", async () => {
+  await withServer(async (s) => {
+    const span = JSON.stringify({
+      resourceSpans: [{
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "svc" } }] },
+        scopeSpans: [{
+          spans: [{
+            traceId: "0102030405060708090a0b0c0d0e0f10",
+            spanId: "0102030405060708",
+            name: "op",
+            startTimeUnixNano: "10",
+            endTimeUnixNano: "20",
+          }],
+        }],
+      }],
+    });
+    const send = (value: string) =>
+      post(s.url + "/v1/otlp/v1/traces", span, {
+        "content-type": "application/json",
+        "x-greptime-pipeline-name": "greptime_trace_v1",
+        "x-greptime-hints": `trace_table_partitions=${value}`,
+      });
+    for (const bad of ["abc", "-1", "1.5", "4294967296", "", "++1"]) {
+      const r = await send(bad);
+      assert.equal(r.status, 400, `${bad}: ${r.text}`);
+      assert.match(r.text, /Invalid value for hint trace_table_partitions/);
+    }
+    // str::parse::<u32> takes a leading '+' and any number of leading zeros
+    for (const good of ["0", "1", "16", "+5", "000000000016", "4294967295"]) {
+      const r = await send(good);
+      assert.equal(r.status, 200, `${good}: ${r.text}`);
+    }
+    assert.deepEqual(await sqlRows(s.url, "SELECT count(*) FROM opentelemetry_traces"), [[6]]);
+  });
+});
