@@ -92,3 +92,32 @@ Deno.test("OTLP traces: hint trace_table_partitions is read as a Rust u32 (inval
     assert.deepEqual(await sqlRows(s.url, "SELECT count(*) FROM opentelemetry_traces"), [[6]]);
   });
 });
+
+Deno.test("OTLP logs through a pipeline: x-greptime-pipeline-params max_nested_levels bounds flattening", async () => {
+  await withServer(async (s) => {
+    const log = JSON.stringify({
+      resourceLogs: [{
+        scopeLogs: [{
+          logRecords: [{
+            timeUnixNano: "1700000000000000000",
+            body: { stringValue: "hi" },
+            attributes: [{ key: "user", value: { stringValue: "bob" } }],
+          }],
+        }],
+      }],
+    });
+    const send = (table: string, params?: string) =>
+      post(s.url + "/v1/otlp/v1/logs", log, {
+        "content-type": "application/json",
+        "x-greptime-pipeline-name": "greptime_identity",
+        "x-greptime-log-table-name": table,
+        ...(params === undefined ? {} : { "x-greptime-pipeline-params": params }),
+      });
+    assert.equal((await send("deep")).status, 200);
+    assert.deepEqual(await sqlRows(s.url, 'SELECT "LogAttributes.user" FROM deep'), [["bob"]]);
+    // one level: the attribute objects stay whole, as JSON text (reference §6.14, §7.8)
+    const r = await send("shallow", "skip_error=false&max_nested_levels=1");
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(await sqlRows(s.url, 'SELECT "LogAttributes" FROM shallow'), [['{"user":"bob"}']]);
+  });
+});

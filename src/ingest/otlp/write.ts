@@ -147,7 +147,7 @@ export interface OtlpLogsWrite {
   table: string;
   extractKeys: string[];
   hints: Record<string, string>;
-  pipeline?: { name: string; version: string | null; skipError: boolean };
+  pipeline?: { name: string; version: string | null; skipError: boolean; maxNestedLevels?: number };
 }
 
 /**
@@ -189,6 +189,7 @@ export function ingestOtlpLogs(
     version: w.pipeline.version,
     entries: otlpLogsToEntries(req),
     skipError: w.pipeline.skipError,
+    maxNestedLevels: w.pipeline.maxNestedLevels,
   });
   const skipped = run.skipped;
   const written = run.batches.length > 0 ? writeLogBatches(storage, w.db, run.batches, w.hints) : 0;
