@@ -5,7 +5,7 @@
  * official clients check.
  */
 import type { Ctx } from "./context.ts";
-import { PetrelError } from "../src/common/errors.ts";
+import { PetrelError, unsupportedMediaType } from "../src/common/errors.ts";
 import { httpStatusOf } from "../src/http/render_error.ts";
 import { IDENTITY_PIPELINE } from "../engine/store.ts";
 import {
@@ -78,7 +78,11 @@ export function accepted(): Response {
 /** `POST /v1/elasticsearch/_bulk` and `/{index}/_bulk`: NDJSON action/document pairs into tables. */
 export async function bulk(ctx: Ctx): Promise<Response> {
   try {
-    const req = decodeBulk(await ctx.body());
+    // GreptimeDB decompresses /v1/elasticsearch/* without pass-through (reference §2.8): a codec
+    // the HTTP layer does not undo (snappy, compress) is refused rather than read as NDJSON
+    const { body, encoding } = await ctx.bodyWithEncoding([]);
+    if (encoding !== null) throw unsupportedMediaType(`Unsupported Content-Encoding: ${encoding}`);
+    const req = decodeBulk(body);
     const result = ingestBulk(ctx.app.storage, ctx.app.pipelines, req, {
       db: ctx.db,
       hints: ctx.hints,

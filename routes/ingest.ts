@@ -5,6 +5,7 @@
 import type { Ctx } from "./context.ts";
 import { invalidArguments, PetrelError } from "../src/common/errors.ts";
 import { isTruthyWord } from "../src/common/hints.ts";
+import { maxNestedLevelsParam } from "./log_headers.ts";
 import { HttpError } from "../src/http/render_error.ts";
 import { CONTENT_TYPE, formatResponse } from "../src/http/formats/response.ts";
 import { type LogIngest, runLogPipeline, writeLogBatches } from "../src/ingest/logs.ts";
@@ -44,7 +45,6 @@ async function decode(ctx: Ctx): Promise<LogIngest> {
   const params = new URLSearchParams(ctx.req.headers.get("x-greptime-pipeline-params") ?? "");
   const queryParamSkip = boolParam("skip_error", ctx.query("skip_error"));
   const headerSkip = params.get("skip_error");
-  const maxNested = params.get("max_nested_levels");
   return {
     db: ctx.db,
     table,
@@ -53,7 +53,7 @@ async function decode(ctx: Ctx): Promise<LogIngest> {
     body: await ctx.text(),
     contentType,
     skipError: headerSkip === null ? queryParamSkip : isTruthyWord(headerSkip),
-    maxNestedLevels: maxNested && /^\d+$/.test(maxNested) ? Number(maxNested) : undefined,
+    maxNestedLevels: maxNestedLevelsParam(params),
     customTimeIndex: ctx.query("custom_time_index") ?? undefined,
     ignoreErrors: boolParam("ignore_errors", ctx.query("ignore_errors")),
   };

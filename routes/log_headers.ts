@@ -7,11 +7,20 @@ export interface PipelineChoice {
   name: string;
   version: string | null;
   skipError: boolean;
+  /** `max_nested_levels` of `x-greptime-pipeline-params` (the identity pipeline's flattening depth). */
+  maxNestedLevels?: number;
+}
+
+/** `max_nested_levels` of a `x-greptime-pipeline-params` header; undefined unless a whole number. */
+export function maxNestedLevelsParam(params: URLSearchParams): number | undefined {
+  const v = params.get("max_nested_levels");
+  return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
 /**
  * `x-greptime-pipeline-name` (else the deprecated `x-greptime-log-pipeline-name`), its
- * `x-greptime-pipeline-version`, and `skip_error` from `x-greptime-pipeline-params`; undefined
+ * `x-greptime-pipeline-version`, and `skip_error` and `max_nested_levels` from
+ * `x-greptime-pipeline-params` (reference §6.11, §6.14); undefined
  * when no pipeline is named.
  */
 export function pipelineFromHeaders(ctx: Ctx): PipelineChoice | undefined {
@@ -22,7 +31,12 @@ export function pipelineFromHeaders(ctx: Ctx): PipelineChoice | undefined {
   if (name === undefined) return undefined;
   const params = new URLSearchParams(h.get("x-greptime-pipeline-params") ?? "");
   const version = h.get("x-greptime-pipeline-version")?.trim() || null;
-  return { name, version, skipError: isTruthyWord(params.get("skip_error")) };
+  return {
+    name,
+    version,
+    skipError: isTruthyWord(params.get("skip_error")),
+    maxNestedLevels: maxNestedLevelsParam(params),
+  };
 }
 
 /** `x-greptime-log-table-name`, else the protocol's default table. */

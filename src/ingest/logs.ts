@@ -64,6 +64,8 @@ export interface EntriesIngest {
   skipError: boolean;
   /** `custom_time_index` when the pipeline is the identity one (Splunk's ns `greptime_timestamp`). */
   customTimeIndex?: string;
+  /** `max_nested_levels` (identity pipeline). */
+  maxNestedLevels?: number;
   /**
    * Options the protocol stamps on the tables it creates (`greptime.semantic.*`, reference §7.0);
    * the pipeline's own variables win.
@@ -77,8 +79,8 @@ export function runEntriesPipeline(
   pipelines: PipelineStore,
   req: EntriesIngest,
 ): LogBatches {
-  const identity = req.pipeline === IDENTITY_PIPELINE && req.customTimeIndex
-    ? { customTimeIndex: req.customTimeIndex }
+  const identity = req.pipeline === IDENTITY_PIPELINE && (req.customTimeIndex || req.maxNestedLevels)
+    ? { customTimeIndex: req.customTimeIndex || undefined, maxNestedLevels: req.maxNestedLevels }
     : undefined;
   const pipeline = pipelines.compiled(req.pipeline, req.version, identity);
   const out = runEntries(storage, pipelines, pipeline, req.entries, req);

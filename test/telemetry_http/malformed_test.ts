@@ -13,7 +13,14 @@ const garbage = Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]);
 
 /** [name, path, body, headers, text the error names] */
 const CASES: [string, string, string | Uint8Array, Record<string, string>, RegExp][] = [
-  ["OTLP metrics: bad protobuf", "/v1/otlp/v1/metrics", garbage, PB, /Failed to decode OTLP request/],
+  [
+    "OTLP metrics: bad protobuf",
+    "/v1/otlp/v1/metrics",
+    garbage,
+    PB,
+    // GreptimeDB's DecodeOtlpRequest message, ending with its hint (reference §6.11)
+    /^\{"error":"Failed to decode OTLP request \(content-type: application\/x-protobuf\): .+\. The endpoint only accepts 'application\/x-protobuf' format\."\}$/,
+  ],
   ["OTLP traces: bad protobuf", "/v1/otlp/v1/traces", garbage, { ...PB, ...TRACE }, /invalid protobuf/],
   ["OTLP logs: bad protobuf", "/v1/otlp/v1/logs", garbage, PB, /invalid protobuf/],
   [
@@ -42,6 +49,13 @@ const CASES: [string, string, string | Uint8Array, Record<string, string>, RegEx
   ["Loki: bad snappy", "/v1/loki/api/v1/push", garbage, PB, /Failed to decompress snappy Loki request/],
   ["Loki: bad JSON", "/v1/logpush/api/v1/push", '{"streams":[', JSON_CT, /Invalid Loki JSON request/],
   ["Loki: no streams", "/v1/loki/api/v1/push", '{"x":1}', JSON_CT, /Invalid Loki JSON request/],
+  [
+    "Loki: no content type",
+    "/v1/loki/api/v1/push",
+    new TextEncoder().encode('{"streams":[]}'),
+    {},
+    /Header of type `content-type` was missing/,
+  ],
   [
     "Loki: other content type",
     "/v1/loki/api/v1/push",

@@ -181,6 +181,14 @@ Deno.test("OTLP traces greptime_trace_v0: aux tables written, so Jaeger lists th
     assert.deepEqual([services.data, services.total], [["svc"], 1]);
     const ops = await (await fetch(`${s.url}/v1/jaeger/api/operations?service=svc`, { headers: h })).json();
     assert.deepEqual(ops.data, [{ name: "op", spanKind: "" }]);
+    // v0 keeps every resource attribute in its JSON, service.name too (reference §7.4: only v1
+    // leaves it out); Jaeger still shows it as the service, not as a process tag
+    assert.deepEqual(await sqlRows(s.url, "SELECT resource_attributes FROM old_traces"), [[{
+      "service.name": "svc",
+    }]]);
+    const id = "01010101010101010101010101010101";
+    const t = await (await fetch(`${s.url}/v1/jaeger/api/traces/${id}`, { headers: h })).json();
+    assert.deepEqual(t.data[0].processes, { p1: { serviceName: "svc", tags: [] } });
   });
 });
 

@@ -15,7 +15,7 @@ export interface LokiWrite {
   db: string;
   table: string;
   hints: Record<string, string>;
-  pipeline?: { name: string; version: string | null; skipError: boolean };
+  pipeline?: { name: string; version: string | null; skipError: boolean; maxNestedLevels?: number };
 }
 
 /** The semantic options the direct model stamps, for the tables a pipeline creates too (reference §7.0). */
@@ -40,6 +40,7 @@ export function ingestLoki(
       version: w.pipeline.version,
       entries: lokiToEntries(req),
       skipError: w.pipeline.skipError,
+      maxNestedLevels: w.pipeline.maxNestedLevels,
       options: LOKI_TABLE_OPTIONS,
     }).batches;
   }

@@ -145,7 +145,8 @@ export function labelName(name: string, escape: boolean): string {
   if (!escape || name === "") return name;
   let out = labelCache.get(name);
   if (out === undefined) {
-    out = name.replace(/[^a-zA-Z0-9]/g, "_");
+    // per code point, as GreptimeDB's Rust regex: an astral character (emoji) is one `_`, not two
+    out = name.replace(/[^a-zA-Z0-9]/gu, "_");
     const c = out.charCodeAt(0);
     if (c >= 48 && c <= 57) out = "key_" + out;
     else if (out[0] === "_" && out[1] !== "_") out = "key" + out;

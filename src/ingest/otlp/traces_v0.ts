@@ -55,7 +55,8 @@ export function otlpTracesV0ToBatch(req: ExportTraceRequest, table: string): V0B
   const aux = new TraceAux();
   for (const rs of req.resourceSpans) {
     const service = serviceName(rs.resource.attributes);
-    const resJson = attributesJson(rs.resource.attributes.filter((kv) => kv.key !== "service.name"));
+    // all of them, service.name too: only v1 leaves it out of its resource columns (reference §7.4)
+    const resJson = attributesJson(rs.resource.attributes);
     for (const ss of rs.scopeSpans) {
       const scopeJson = attributesJson(ss.scope.attributes);
       for (const sp of ss.spans) {

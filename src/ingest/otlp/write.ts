@@ -121,9 +121,9 @@ export function ingestOtlpTraces(
   w: OtlpTracesWrite,
 ): OtlpWriteResult {
   const partitions = w.hints.trace_table_partitions;
-  if (
-    partitions !== undefined && (!/^\d{1,10}$/.test(partitions.trim()) || Number(partitions) > 0xffffffff)
-  ) {
+  // read as GreptimeDB's str::parse::<u32>: an optional '+', then digits (leading zeros allowed)
+  const digits = partitions?.trim().replace(/^\+/, "");
+  if (partitions !== undefined && (!/^\d+$/.test(digits!) || Number(digits) > 0xffffffff)) {
     throw invalidArguments(`Invalid value for hint trace_table_partitions: '${partitions}'`);
   }
   const existing = storage.getTable(w.db, w.table);
@@ -147,7 +147,7 @@ export interface OtlpLogsWrite {
   table: string;
   extractKeys: string[];
   hints: Record<string, string>;
-  pipeline?: { name: string; version: string | null; skipError: boolean };
+  pipeline?: { name: string; version: string | null; skipError: boolean; maxNestedLevels?: number };
 }
 
 /**
@@ -189,6 +189,7 @@ export function ingestOtlpLogs(
     version: w.pipeline.version,
     entries: otlpLogsToEntries(req),
     skipError: w.pipeline.skipError,
+    maxNestedLevels: w.pipeline.maxNestedLevels,
   });
   const skipped = run.skipped;
   const written = run.batches.length > 0 ? writeLogBatches(storage, w.db, run.batches, w.hints) : 0;

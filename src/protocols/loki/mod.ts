@@ -16,10 +16,14 @@ export { parseLokiLabels } from "./labels.ts";
 
 /** The body format a `Content-Type` names (its media type, parameters ignored); else a 400. */
 export function lokiFormat(contentType: string | null | undefined): "json" | "protobuf" {
+  // GreptimeDB's TypedHeader<ContentType> rejection (reference §4.4), as /v1/ingest words it
+  if (contentType === null || contentType === undefined) {
+    throw invalidArguments("Header of type `content-type` was missing");
+  }
   const mime = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (mime === "application/json") return "json";
   if (mime === "application/x-protobuf") return "protobuf";
-  throw invalidArguments(`Unsupported content type: ${contentType ?? "(none)"}`);
+  throw invalidArguments(`Unsupported content type: ${contentType}`);
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -56,11 +56,15 @@ function decodeWith<T>(
   }
 }
 
+/** GreptimeDB's hint after a protobuf decode failure (reference §6.11); a JSON body has no need of it. */
+const PROTOBUF_ONLY = " The endpoint only accepts 'application/x-protobuf' format.";
+
 function decodeError(ct: string | null | undefined, encoding: OtlpEncoding, e: Error): PetrelError {
   const what = encoding === "json" ? "OTLP JSON" : "protobuf";
-  return invalidArguments(
-    `Failed to decode OTLP request (content-type: ${ct ?? "none"}): invalid ${what} body: ${e.message}`,
-  );
+  const head = `Failed to decode OTLP request (content-type: ${
+    ct ?? "none"
+  }): invalid ${what} body: ${e.message}`;
+  return invalidArguments(encoding === "json" ? head : `${head.replace(/\.$/, "")}.${PROTOBUF_ONLY}`);
 }
 
 /**

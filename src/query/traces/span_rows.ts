@@ -104,7 +104,9 @@ function spanReader(table: TableMeta): { columns: string[]; toSpan: (row: Value[
     const resource: JaegerKeyValue[] = [];
     if (v0) {
       span.push(...objectTags(parseJson(str(get(row, "span_attributes")))));
-      resource.push(...objectTags(parseJson(str(get(row, "resource_attributes")))));
+      // v0's JSON keeps service.name, which Jaeger shows as the service rather than a process tag
+      const tags = objectTags(parseJson(str(get(row, "resource_attributes"))));
+      resource.push(...tags.filter((t) => t.key !== "service.name"));
     } else {
       names.forEach((n, i) => {
         for (const [prefix, group] of GROUPS) {
