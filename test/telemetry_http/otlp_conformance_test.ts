@@ -257,5 +257,26 @@ Deno.test("OTLP traces: a span whose attribute cannot take its column's type is 
         ["0000000000000004", "svc", "lib", 12, true, "b", "h1"],
       ],
     );
+    // a rejected span lists no service or operation for the Jaeger API
+    const r2 = await send({
+      resourceSpans: [{
+        resource: { attributes: [str("service.name", "only_rejected")] },
+        scopeSpans: [{ spans: [{ ...spanJson(5, [n({ stringValue: "y" })]), name: "rejected_op" }] }],
+      }, {
+        resource: { attributes: [str("service.name", "svc")] },
+        scopeSpans: [{ spans: [{ ...spanJson(6, [n({ intValue: 8 })]), name: "kept_op" }] }],
+      }],
+    });
+    assert.equal(JSON.parse(r2.text).partialSuccess.rejectedSpans, "1");
+    assert.deepEqual(
+      await sqlRows(
+        s.url,
+        "SELECT service_name, span_name FROM opentelemetry_traces_operations ORDER BY span_name",
+      ),
+      [["svc", "kept_op"], ["svc", "op"]],
+    );
+    assert.deepEqual(await sqlRows(s.url, "SELECT service_name FROM opentelemetry_traces_services"), [[
+      "svc",
+    ]]);
   });
 });

@@ -253,6 +253,12 @@ class V1Builder {
         reasons.add(`column ${this.dyn[j].name} is ${types[j]}, got a ${c.type} value`);
       }
       cols = cols.map((col) => col.filter((_, r) => firstBad[r] === 0));
+      // the services and operations of the kept spans only: a rejected span lists nothing
+      this.aux = new TraceAux();
+      const f = this.fixed;
+      for (let r = 0; r < n; r++) {
+        if (firstBad[r] === 0) this.aux.add(f[13][r] as string | null, f[7][r] as string, f[6][r] as string);
+      }
     }
     const kept = n - rejected;
     return {
