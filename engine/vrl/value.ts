@@ -186,22 +186,33 @@ export function deepClone(v: VrlValue): VrlValue {
   return v;
 }
 
-/** VRL value equality (`==`): integers and floats compare by numeric value. */
+/**
+ * VRL's `==` (`Value::eq_lossy`): an integer and a float compare by numeric value at the top level;
+ * inside arrays and objects values compare as `vrlStrictEquals` (`[1] == [1.0]` is false).
+ */
 export function vrlEquals(a: VrlValue, b: VrlValue): boolean {
-  if (a === b) return true;
   const ta = typeof a, tb = typeof b;
   if (ta === "bigint" && tb === "number") return Number(a) === b;
   if (ta === "number" && tb === "bigint") return a === Number(b);
-  if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
+  return vrlStrictEquals(a, b);
+}
+
+/**
+ * Rust's derived `PartialEq` of VRL values (`assert_eq`, `includes`, `unique`, `tally_value`): an
+ * integer never equals a float.
+ */
+export function vrlStrictEquals(a: VrlValue, b: VrlValue): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!vrlEquals(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!vrlStrictEquals(a[i], b[i])) return false;
     return true;
   }
   if (a instanceof Map) {
     if (!(b instanceof Map) || a.size !== b.size) return false;
     for (const [k, x] of a) {
-      if (!b.has(k) || !vrlEquals(x, b.get(k)!)) return false;
+      if (!b.has(k) || !vrlStrictEquals(x, b.get(k)!)) return false;
     }
     return true;
   }

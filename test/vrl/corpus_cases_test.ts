@@ -25,3 +25,17 @@ table("corpus: string literals", [
   ok(`"a\\\n   b"`, "ab"),
   rejects(`"a\\`, "E202|unterminated string literal"),
 ]);
+
+// `==` is `Value::eq_lossy`: an integer and a float meet by value at the top level only; inside arrays
+// and objects (and in assert_eq, includes, unique, tally_value) values compare as Rust's PartialEq.
+table("corpus: equality of integers and floats", [
+  ok(`1 == 1.0`, true),
+  ok(`[1] == [1.0]`, false),
+  ok(`{"a": 1} != {"a": 1.0}`, true),
+  ok(`[1, [2]] == [1, [2]]`, true),
+  ok(`includes([1.0], 1)`, false),
+  ok(`length(unique([1, 1.0, 1]))`, 2),
+  ok(`tally_value([1, 1.0, 1], 1)`, 2),
+  // Rust prints the float 1.0 as "1"
+  fails(`assert_eq!(1, 1.0)`, "assertion failed: 1 == 1"),
+]);

@@ -8,8 +8,8 @@ import {
   kindOf,
   sortedEntries,
   sortedKeys,
-  vrlEquals,
   type VrlObject,
+  vrlStrictEquals,
   type VrlValue,
 } from "../value.ts";
 import { type ArgInfo, type ClosureFn, fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
@@ -228,7 +228,7 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
     call: ([v]) => {
       const out: VrlValue[] = [];
       for (const x of v as VrlValue[]) {
-        if (!out.some((y) => vrlEquals(x, y) && kindOf(x) === kindOf(y))) out.push(x);
+        if (!out.some((y) => vrlStrictEquals(x, y))) out.push(x);
       }
       return out;
     },
@@ -236,7 +236,7 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   includes: {
     params: [req("value", K.ARRAY), req("item", K.ANY)],
     returns: K.BOOLEAN,
-    call: ([v, x]) => (v as VrlValue[]).some((y) => vrlEquals(x!, y) && kindOf(x!) === kindOf(y)),
+    call: ([v, x]) => (v as VrlValue[]).some((y) => vrlStrictEquals(x!, y)),
   },
   to_entries: {
     params: [req("value", K.OBJECT)],
@@ -337,7 +337,7 @@ export const COLLECTION_FNS: Record<string, FnDef> = {
   tally_value: {
     params: [req("array", K.ARRAY), req("value", K.ANY)],
     returns: K.INTEGER,
-    call: ([a, x]) => BigInt((a as VrlValue[]).filter((y) => vrlEquals(x!, y)).length),
+    call: ([a, x]) => BigInt((a as VrlValue[]).filter((y) => vrlStrictEquals(x!, y)).length),
   },
   for_each: {
     params: [req("value", OA)],

@@ -2,7 +2,7 @@
 
 import { isIP } from "node:net";
 import { K } from "../types.ts";
-import { displayValue, encodeJson, vrlEquals, type VrlTimestamp, type VrlValue } from "../value.ts";
+import { displayValue, encodeJson, vrlStrictEquals, type VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
 import { nowNs } from "./time.ts";
 import { type Level, Logger } from "../../../src/common/log.ts";
@@ -139,7 +139,7 @@ export const MISC_FNS: Record<string, FnDef> = {
     returns: K.BOOLEAN,
     fallible: true,
     call: ([l, r, m]) =>
-      vrlEquals(l!, r!) ? true : fail(
+      vrlStrictEquals(l!, r!) ? true : fail(
         m !== undefined ? (m as string) : `assertion failed: ${displayValue(l!)} == ${displayValue(r!)}`,
       ),
   },
