@@ -196,6 +196,8 @@ Deno.test("ALTER TABLE RENAME gives a table a new name, kept across a restart", 
       { sql: "SELECT * FROM m2", rows: [[1, "a", 1.5]] },
       { sql: "SELECT * FROM a2 ORDER BY ts", rows: [[5, 2], [6, 3]] },
       { sql: "SELECT trace_id FROM spans", rows: [["abc"]] },
+      // by its trace map and log, renamed with it
+      { sql: "SELECT span_id FROM spans WHERE trace_id = 'abc'", rows: [["s1"]] },
       // cpu_usage_5m: the flow's sink, made by CREATE FLOW
       { sql: "SHOW TABLES", rows: [["a2"], ["cpu"], ["cpu_usage_5m"], ["m2"], ["numbers"], ["spans"]] },
       { sql: "SELECT * FROM a", error: { status: 400, code: 4001 } },

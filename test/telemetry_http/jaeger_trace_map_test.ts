@@ -13,6 +13,7 @@ import { traceMapName } from "../../src/storage/trace_map.ts";
 
 const TABLE = "opentelemetry_traces";
 const MAP = `__petrel_tracemap_${TABLE}`;
+const LOG = `__petrel_tracelog_${TABLE}`;
 const MS = 1_000_000n, HOUR = 3_600_000n * MS;
 
 /** A span to send: its trace (one hex digit, repeated), span number and start. */
@@ -61,10 +62,11 @@ async function spanIds(base: string, t: string, query = ""): Promise<string[] | 
 
 const sid = (n: number) => n.toString(16).padStart(16, "0");
 
-/** The map's rows: trace id → [first, last] span time. */
+/** The ranges the map and its log hold: trace id → [first, last] span time. */
 function mapRows(s: TestServer, table = TABLE, schema = "main"): Map<string, [bigint, bigint]> {
   const stmt = s.server.app.storage.database("public").conn.prepare(
-    `SELECT trace_id, lo, hi FROM "${schema}"."__petrel_tracemap_${table}" ORDER BY trace_id`,
+    `SELECT trace_id, min(lo) AS lo, max(hi) AS hi FROM (SELECT * FROM "${schema}"."__petrel_tracemap_${table}" ` +
+      `UNION ALL SELECT * FROM "${schema}"."__petrel_tracelog_${table}") GROUP BY trace_id ORDER BY trace_id`,
   );
   stmt.setReadBigInts(true);
   const rows = stmt.all() as { trace_id: string; lo: bigint; hi: bigint }[];
@@ -189,11 +191,11 @@ Deno.test("trace map: DELETE leaves a harmless range or forgets emptied old trac
     await sqlExec(s.url, `DROP TABLE ${TABLE}`);
     const conn = s.server.app.storage.database("public").conn;
     const maps = () =>
-      conn.prepare("SELECT name FROM sqlite_master WHERE name LIKE '__petrel_tracemap_%'").all()
+      conn.prepare("SELECT name FROM sqlite_master WHERE name LIKE '__petrel_trace%' ORDER BY name").all()
         .map((r) => String((r as { name: string }).name));
     assert.deepEqual(maps(), []);
     await send(s.url, [{ trace: "c", n: 5, startNs: base }]);
-    assert.deepEqual(maps(), [MAP]);
+    assert.deepEqual(maps(), [LOG, MAP]);
     assert.deepEqual(await spanIds(s.url, "c"), [sid(5)]);
     assert.equal(await spanIds(s.url, "b"), null);
   });
@@ -229,6 +231,7 @@ Deno.test("trace map: a table from before the map gets it built on open, and los
   // what the version before the map left: no map, an index on trace_id
   const file = new DatabaseSync(`${first.dataHome}/data/public.sqlite`);
   file.exec(`DROP TABLE "${MAP}"`);
+  file.exec(`DROP TABLE "${LOG}"`);
   file.exec(`CREATE INDEX "__petrel_trace_${TABLE}" ON "${TABLE}" ("trace_id")`);
   file.close();
 

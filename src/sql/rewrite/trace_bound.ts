@@ -2,7 +2,7 @@
  * A time bound for SQL that picks traces by id: `SELECT … FROM <trace table> WHERE trace_id = '…'`
  * would scan the whole table (there is no index on `trace_id`, see `storage/trace_map.ts`), so the
  * WHERE gets `"<time index>" BETWEEN <first span> AND <last span>` looked up in the table's trace
- * map, and SQLite searches the time index over that range only.
+ * map and log, and SQLite searches the time index over that range only.
  *
  * The map's range of a trace holds every span of it (it may be wider, never narrower), and a trace
  * it does not know has no spans: the bound is then NULL and no row passes, as none would have. So
@@ -15,7 +15,7 @@
  */
 import type { TableMeta } from "../../storage/mod.ts";
 import { quoteIdent } from "../../storage/table.ts";
-import { hasTraceMap, traceMapName } from "../../storage/trace_map.ts";
+import { hasTraceMap, traceBoundSql } from "../../storage/trace_map.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import type { QueryTokens } from "../query_tokens.ts";
 
@@ -66,13 +66,12 @@ export function traceBounds(
     const found = traceIdLiterals(q, ref);
     if (found === undefined) continue;
     const t = ref.table;
-    const map = `${quoteIdent(t.schema)}.${quoteIdent(traceMapName(t))}`;
     // beside other relations the column is named by the reference, as the id's column was
     const ts = (found.joined ? `${quoteIdent(ref.names[0])}.` : "") + quoteIdent(t.timeIndex);
     // one range per id: the span of [least lo, greatest hi] of ids far apart can be most of the table
     const ranges = found.lits.map((i) => {
-      const look = (col: string) => `(SELECT ${col} FROM ${map} WHERE trace_id = ${emit(i, i + 1).trim()})`;
-      return `${ts} BETWEEN ${look("lo")} AND ${look("hi")}`;
+      const id = emit(i, i + 1).trim();
+      return `${ts} BETWEEN ${traceBoundSql(t, "lo", id)} AND ${traceBoundSql(t, "hi", id)}`;
     });
     const list = bounds.get(found.where) ?? [];
     list.push(ranges.length === 1 ? ranges[0] : `(${ranges.join(" OR ")})`);
