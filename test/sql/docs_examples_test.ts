@@ -1,0 +1,77 @@
+/**
+ * Statements as GreptimeDB's SQL reference writes them (docs.greptime.com, "SQL"), pasted over HTTP:
+ * INSERT with DEFAULT, SHOW [FULL] COLUMNS, CREATE TABLE … LIKE, ADD COLUMN … FIRST/AFTER.
+ */
+import assert from "node:assert/strict";
+import { withTestServer } from "../helpers/server.ts";
+import { type Output, sqlOk } from "../http/fixtures/sql_client.ts";
+
+const MONITOR = "CREATE TABLE monitor (host STRING, ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP() TIME INDEX, " +
+  "cpu FLOAT64 DEFAULT 0, memory FLOAT64, PRIMARY KEY(host))";
+
+/** The one records output of a statement, as `{ schema: [[name, type]…], rows }`. */
+async function records(url: string, sql: string) {
+  const [out] = await sqlOk(url, sql);
+  assert.ok("records" in out, `${sql} returned ${JSON.stringify(out)}`);
+  const r = (out as Extract<Output, { records: unknown }>).records;
+  return { schema: r.schema.column_schemas.map((c) => [c.name, c.data_type]), rows: r.rows };
+}
+
+Deno.test("INSERT … VALUES takes DEFAULT for a column's default (NULL without one)", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    const before = Date.now();
+    await sqlOk(
+      url,
+      "INSERT INTO monitor VALUES ('a', DEFAULT, DEFAULT, DEFAULT), ('b', 1000, 0.5, default)",
+    );
+    await sqlOk(url, "INSERT INTO monitor (host, cpu, ts) VALUES ('c', DEFAULT, 2000)");
+    const { rows } = await records(url, "SELECT host, ts, cpu, memory FROM monitor ORDER BY host");
+    assert.equal(rows.length, 3);
+    assert.ok(Number(rows[0][1]) >= before - 1000, `ts of 'a' is now: ${rows[0][1]}`);
+    assert.deepEqual(rows[0].slice(2), [0, null]);
+    assert.deepEqual(rows.slice(1), [["b", 1000, 0.5, null], ["c", 2000, 0, null]]);
+  });
+});
+
+Deno.test("SHOW [FULL] COLUMNS answers GreptimeDB's columns from information_schema, by column name", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    assert.deepEqual(await records(url, "SHOW COLUMNS FROM monitor"), {
+      schema: [
+        ["Field", "String"],
+        ["Type", "String"],
+        ["Null", "String"],
+        ["Key", "String"],
+        ["Default", "String"],
+        ["Extra", "String"],
+        ["Greptime_type", "String"],
+      ],
+      rows: [
+        ["cpu", "double", "Yes", "", "0", "", "Float64"],
+        ["host", "string", "Yes", "PRI", null, "", "String"],
+        ["memory", "double", "Yes", "", null, "", "Float64"],
+        ["ts", "timestamp(3)", "No", "TIME INDEX", "current_timestamp()", "", "TimestampMillisecond"],
+      ],
+    });
+    const full = await records(url, "SHOW FULL COLUMNS IN monitor FROM public LIKE 'h%'");
+    assert.deepEqual(full.schema.map((c) => c[0]), [
+      "Field",
+      "Type",
+      "Collation",
+      "Null",
+      "Key",
+      "Default",
+      "Comment",
+      "Privileges",
+      "Extra",
+      "Greptime_type",
+    ]);
+    assert.deepEqual(full.rows, [
+      ["host", "string", "utf8_bin", "Yes", "PRI", null, "", "select,insert", "", "String"],
+    ]);
+    assert.deepEqual((await records(url, "SHOW COLUMNS FROM monitor WHERE Field = 'cpu'")).rows, [
+      ["cpu", "double", "Yes", "", "0", "", "Float64"],
+    ]);
+  });
+});
