@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { withTestServer } from "../helpers/server.ts";
-import { type Output, sqlOk } from "../http/fixtures/sql_client.ts";
+import { type Output, sqlOk, sqlRequest } from "../http/fixtures/sql_client.ts";
 
 const MONITOR = "CREATE TABLE monitor (host STRING, ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP() TIME INDEX, " +
   "cpu FLOAT64 DEFAULT 0, memory FLOAT64, PRIMARY KEY(host))";
@@ -73,5 +73,29 @@ Deno.test("SHOW [FULL] COLUMNS answers GreptimeDB's columns from information_sch
     assert.deepEqual((await records(url, "SHOW COLUMNS FROM monitor WHERE Field = 'cpu'")).rows, [
       ["cpu", "double", "Yes", "", "0", "", "Float64"],
     ]);
+  });
+});
+
+Deno.test("CREATE TABLE [IF NOT EXISTS] t LIKE source copies its columns, keys and options", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, `${MONITOR} WITH (ttl = '7d'); CREATE DATABASE other`);
+    assert.deepEqual(await sqlOk(url, "CREATE TABLE IF NOT EXISTS other.monitor_copy LIKE public.monitor"), [
+      { affectedrows: 0 },
+    ]);
+    const shown = await records(url, "SHOW CREATE TABLE other.monitor_copy");
+    const original = await records(url, "SHOW CREATE TABLE monitor");
+    assert.equal(shown.rows[0][1], String(original.rows[0][1]).replace('"monitor"', '"monitor_copy"'));
+    // the copy is empty and takes writes of its own
+    assert.deepEqual((await records(url, "SELECT count(*) FROM other.monitor_copy")).rows, [[0]]);
+    await sqlOk(url, "INSERT INTO other.monitor_copy (host) VALUES ('a')");
+    assert.deepEqual((await records(url, "SELECT host, cpu FROM other.monitor_copy")).rows, [["a", 0]]);
+    // IF NOT EXISTS finds it; without, it already exists; a missing source is 4001
+    assert.deepEqual(await sqlOk(url, "CREATE TABLE IF NOT EXISTS other.monitor_copy LIKE monitor"), [
+      { affectedrows: 0 },
+    ]);
+    const again = await sqlRequest(url, "CREATE TABLE other.monitor_copy LIKE monitor");
+    assert.equal(JSON.parse(again.text).code, 4000);
+    const missing = await sqlRequest(url, "CREATE TABLE t2 LIKE nope");
+    assert.equal(JSON.parse(missing.text).code, 4001);
   });
 });
