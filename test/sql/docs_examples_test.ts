@@ -99,3 +99,43 @@ Deno.test("CREATE TABLE [IF NOT EXISTS] t LIKE source copies its columns, keys a
     assert.equal(JSON.parse(missing.text).code, 4001);
   });
 });
+
+Deno.test("ALTER TABLE … ADD COLUMN … FIRST | AFTER c places the column, for reads and for writes", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, `${MONITOR}; INSERT INTO monitor VALUES ('a', 1000, 0.5, 0.2)`);
+    await sqlOk(
+      url,
+      "ALTER TABLE monitor ADD COLUMN load_15 double DEFAULT 0.0 COMMENT 'comment' AFTER memory",
+    );
+    await sqlOk(url, "ALTER TABLE monitor ADD COLUMN app STRING FIRST, ADD COLUMN load_5 double AFTER cpu");
+    const desc = await records(url, "DESC TABLE monitor");
+    assert.deepEqual(desc.rows.map((r) => r[0]), ["app", "host", "ts", "cpu", "load_5", "memory", "load_15"]);
+    // a VALUES list without column names follows the new order
+    await sqlOk(url, "INSERT INTO monitor VALUES ('shop', 'b', 2000, 0.1, 5, 0.3, 15)");
+    assert.deepEqual(await records(url, "SELECT * FROM monitor ORDER BY ts"), {
+      schema: [
+        ["app", "String"],
+        ["host", "String"],
+        ["ts", "TimestampMillisecond"],
+        ["cpu", "Float64"],
+        ["load_5", "Float64"],
+        ["memory", "Float64"],
+        ["load_15", "Float64"],
+      ],
+      rows: [[null, "a", 1000, 0.5, null, 0.2, 0], ["shop", "b", 2000, 0.1, 5, 0.3, 15]],
+    });
+    // an append-only table, with a tag placed
+    await sqlOk(url, "CREATE TABLE logs (ts TIMESTAMP TIME INDEX, msg STRING) WITH (append_mode = 'true')");
+    await sqlOk(url, "INSERT INTO logs VALUES (1000, 'x'), (1000, 'x')");
+    await sqlOk(url, "ALTER TABLE logs ADD COLUMN host STRING PRIMARY KEY FIRST");
+    await sqlOk(url, "INSERT INTO logs VALUES ('h', 2000, 'y')");
+    assert.deepEqual((await records(url, "SELECT * FROM logs ORDER BY ts")).rows, [
+      [null, 1000, "x"],
+      [null, 1000, "x"],
+      ["h", 2000, "y"],
+    ]);
+    const bad = await sqlRequest(url, "ALTER TABLE monitor ADD COLUMN x double AFTER nope");
+    assert.equal(bad.status, 400);
+    assert.match(JSON.parse(bad.text).error, /nope/);
+  });
+});
