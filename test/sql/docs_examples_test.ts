@@ -139,3 +139,21 @@ Deno.test("ALTER TABLE … ADD COLUMN … FIRST | AFTER c places the column, for
     assert.match(JSON.parse(bad.text).error, /nope/);
   });
 });
+
+Deno.test("INTERVAL '1' HOUR is an interval as INTERVAL '1 hour' is (its unit is no alias)", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, `${MONITOR}; INSERT INTO monitor VALUES ('a', 7200000, 0.5, 0.2)`);
+    assert.deepEqual(await records(url, "SELECT INTERVAL '1' HOUR, INTERVAL '1 hour', '1h'::INTERVAL"), {
+      schema: [
+        ["INTERVAL '1' HOUR", "IntervalMonthDayNano"],
+        ["INTERVAL '1 hour'", "IntervalMonthDayNano"],
+        ["'1h'::INTERVAL", "IntervalMonthDayNano"],
+      ],
+      rows: [[3600000000000, 3600000000000, 3600000000000]],
+    });
+    assert.deepEqual(await records(url, "SELECT ts - INTERVAL '1' HOUR FROM monitor"), {
+      schema: [["ts - INTERVAL '1' HOUR", "TimestampMillisecond"]],
+      rows: [[3600000]],
+    });
+  });
+});
