@@ -157,3 +157,21 @@ Deno.test("INTERVAL '1' HOUR is an interval as INTERVAL '1 hour' is (its unit is
     });
   });
 });
+
+Deno.test("date_part and EXTRACT read a Date by the calendar (not its days as a timestamp)", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(
+      url,
+      "CREATE TABLE d (ts TIMESTAMP TIME INDEX, day DATE); INSERT INTO d VALUES (0, '2024-03-05')",
+    );
+    const sql =
+      "SELECT date_part('year', '2024-03-05'::DATE) AS y, extract(MONTH FROM DATE '2024-03-05') AS m, " +
+      "date_part('day', day) AS dd, extract(year FROM d.day) AS yy, date_part('epoch', day) AS e FROM d";
+    assert.deepEqual((await records(url, sql)).rows, [[2024, 3, 5, 2024, 1709596800]]);
+    // a session time zone does not move a date (it has none)
+    const [out] = await sqlOk(url, "SELECT date_part('day', day) FROM d", {
+      headers: { "x-greptime-timezone": "-08:00" },
+    });
+    assert.deepEqual((out as Extract<Output, { records: unknown }>).records.rows, [[5]]);
+  });
+});
