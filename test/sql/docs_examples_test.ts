@@ -175,3 +175,13 @@ Deno.test("date_part and EXTRACT read a Date by the calendar (not its days as a 
     assert.deepEqual((out as Extract<Output, { records: unknown }>).records.rows, [[5]]);
   });
 });
+
+Deno.test("approx_distinct answers UInt64, as DataFusion's", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, `${MONITOR}; INSERT INTO monitor VALUES ('a', 1000, 0.5, 0.2), ('b', 1000, 0.5, 0.2)`);
+    assert.deepEqual(await records(url, "SELECT approx_distinct(host) FROM monitor"), {
+      schema: [["approx_distinct(monitor.host)", "UInt64"]],
+      rows: [[2]],
+    });
+  });
+});
