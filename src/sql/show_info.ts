@@ -1,8 +1,8 @@
 /**
- * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS` and `SHOW [FULL] PROCESSLIST`: as in
- * GreptimeDB, each is a query of an information_schema table (`key_column_usage`, `tables`, `columns`,
- * `process_list`) under MySQL's column
- * names, so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
+ * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES` and
+ * `SHOW [FULL] PROCESSLIST`: as in GreptimeDB, each is a query of an information_schema table
+ * (`key_column_usage`, `tables`, `columns`, `schemata`, `process_list`) under MySQL's column names,
+ * so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
  */
 import { databaseNotFound } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
@@ -186,6 +186,11 @@ export function showFromInfoSchema(
 ): QueryOutput | undefined {
   if (cur.acceptKw("PROCESSLIST")) return showProcessList(cur, full, run);
   if (cur.acceptKw("COLUMNS") || cur.acceptKw("FIELDS")) return showColumns(storage, cur, session, full, run);
+  if (full && (cur.acceptKw("DATABASES") || cur.acceptKw("SCHEMAS"))) {
+    // GreptimeDB's SHOW FULL DATABASES: the names and options of information_schema.schemata
+    const inner = `SELECT schema_name AS "Database", options AS "Options" FROM information_schema.schemata`;
+    return run(filtered(cur, inner, "Database", `"Database"`));
+  }
   if (full) return undefined;
   if (cur.acceptKw("INDEX") || cur.acceptKw("INDEXES") || cur.acceptKw("KEYS")) {
     return showIndex(storage, cur, session, run);

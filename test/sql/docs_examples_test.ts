@@ -185,3 +185,18 @@ Deno.test("approx_distinct answers UInt64, as DataFusion's", async () => {
     });
   });
 });
+
+Deno.test("SHOW FULL DATABASES adds each database's options", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, "CREATE DATABASE test WITH (ttl = '7d')");
+    assert.deepEqual(await records(url, "SHOW FULL DATABASES"), {
+      schema: [["Database", "String"], ["Options", "String"]],
+      rows: [["greptime_private", ""], ["information_schema", ""], ["public", ""], ["test", "ttl='7d'"]],
+    });
+    assert.deepEqual((await records(url, "SHOW FULL SCHEMAS LIKE 't%'")).rows, [["test", "ttl='7d'"]]);
+    assert.deepEqual((await records(url, "SHOW FULL DATABASES WHERE Options != ''")).rows, [[
+      "test",
+      "ttl='7d'",
+    ]]);
+  });
+});
