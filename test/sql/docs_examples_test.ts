@@ -200,3 +200,16 @@ Deno.test("SHOW FULL DATABASES adds each database's options", async () => {
     ]]);
   });
 });
+
+Deno.test("IS [NOT] DISTINCT FROM columns are named as DataFusion names them", async () => {
+  await withTestServer(async (url) => {
+    const out = await records(url, "SELECT 1 IS DISTINCT FROM 2, NULL IS NOT DISTINCT FROM NULL");
+    assert.deepEqual(out, {
+      schema: [["Int64(1) IS DISTINCT FROM Int64(2)", "Boolean"], [
+        "NULL IS NOT DISTINCT FROM NULL",
+        "Boolean",
+      ]],
+      rows: [[true, true]],
+    });
+  });
+});
