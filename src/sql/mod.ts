@@ -29,7 +29,7 @@ import {
   stringRecords,
 } from "./show.ts";
 import { checkTimezone } from "./time.ts";
-import { showFromInfoSchema } from "./show_info.ts";
+import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
 import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
 
@@ -243,6 +243,12 @@ export function executeStatement(
         cur.acceptKw("TABLE");
         const { db, table } = tableName(cur.objectName(), session);
         cur.expectEnd();
+        if (db === INFORMATION_SCHEMA) {
+          return describeInformationSchema(
+            table,
+            (text) => runSelect(storage, splitStatements(text)[0].tokens, text, session),
+          );
+        }
         const handle = storage.database(db);
         const view = handle.getTable(table) ? undefined : getView(handle, table);
         if (view) return describeView(storage, view, session);

@@ -4,9 +4,9 @@
  * (`key_column_usage`, `tables`, `columns`, `schemata`, `process_list`) under MySQL's column names,
  * so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
  */
-import { databaseNotFound } from "../common/errors.ts";
+import { databaseNotFound, tableNotFound } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
-import type { Storage } from "../storage/mod.ts";
+import { INFORMATION_SCHEMA, type Storage } from "../storage/mod.ts";
 import { quoteIdent } from "../storage/table.ts";
 import { getView } from "../storage/views.ts";
 import type { Cursor } from "./cursor.ts";
@@ -163,14 +163,36 @@ function showColumns(
   }
   let { db, table } = tableName(cur.objectName(), session);
   if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
-  const handle = storage.database(db);
-  if (!getView(handle, table)) table = handle.requireTable(table).name;
+  if (db === INFORMATION_SCHEMA) table = table.toLowerCase();
+  else {
+    const handle = storage.database(db);
+    if (!getView(handle, table)) table = handle.requireTable(table).name;
+  }
   const columns = COLUMNS_COLUMNS.filter(([, , onlyFull]) => full || !onlyFull).map(([e, n]) =>
     [e, n] as const
   );
   const inner = `SELECT ${project(columns)} FROM information_schema.columns ` +
     `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
   return run(filtered(cur, inner, "Field", `"Field"`));
+}
+
+/**
+ * `DESC [TABLE] information_schema.t`: its columns as DESC shows a table's (all nullable fields),
+ * from information_schema.columns; 4001 when there is no such table.
+ */
+export function describeInformationSchema(table: string, run: RunSelect): QueryOutput {
+  const out = run(
+    `SELECT column_name AS "Column", greptime_data_type AS "Type", column_key AS "Key", ` +
+      `upper(is_nullable) AS "Null", coalesce(column_default, '') AS "Default", ` +
+      `semantic_type AS "Semantic Type" FROM information_schema.columns WHERE table_schema = ` +
+      `${literal(INFORMATION_SCHEMA)} AND table_name = ${
+        literal(table.toLowerCase())
+      } ORDER BY ordinal_position`,
+  );
+  if (out.kind === "records" && out.rows.length === 0) {
+    throw tableNotFound(`greptime.${INFORMATION_SCHEMA}.${table}`);
+  }
+  return out;
 }
 
 /**

@@ -213,3 +213,30 @@ Deno.test("IS [NOT] DISTINCT FROM columns are named as DataFusion names them", a
     });
   });
 });
+
+Deno.test("DESC and SHOW COLUMNS describe information_schema's tables", async () => {
+  await withTestServer(async (url) => {
+    const desc = await records(url, "DESC TABLE information_schema.schemata");
+    assert.deepEqual(desc.schema.map((c) => c[0]), [
+      "Column",
+      "Type",
+      "Key",
+      "Null",
+      "Default",
+      "Semantic Type",
+    ]);
+    assert.deepEqual(desc.rows[0], ["catalog_name", "String", "", "YES", "", "FIELD"]);
+    assert.deepEqual(desc.rows.map((r) => r[0]), [
+      "catalog_name",
+      "schema_name",
+      "default_character_set_name",
+      "default_collation_name",
+      "sql_path",
+      "options",
+    ]);
+    const cols = await records(url, "SHOW COLUMNS FROM schemata FROM information_schema LIKE 'schema%'");
+    assert.deepEqual(cols.rows, [["schema_name", "string", "Yes", "", null, "", "String"]]);
+    const missing = await sqlRequest(url, "DESC information_schema.nope");
+    assert.equal(JSON.parse(missing.text).code, 4001);
+  });
+});
