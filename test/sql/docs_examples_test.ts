@@ -134,6 +134,17 @@ Deno.test("ALTER TABLE … ADD COLUMN … FIRST | AFTER c places the column, for
       [null, 1000, "x"],
       ["h", 2000, "y"],
     ]);
+    // a default ends before the place
+    await sqlOk(url, "ALTER TABLE logs ADD COLUMN region STRING DEFAULT 'eu' AFTER host");
+    assert.deepEqual((await records(url, "SELECT host, region, msg FROM logs WHERE ts = 2000")).rows, [
+      ["h", "eu", "y"],
+    ]);
+    assert.deepEqual((await records(url, "DESC logs")).rows.map((r) => r[0]), [
+      "host",
+      "region",
+      "ts",
+      "msg",
+    ]);
     const bad = await sqlRequest(url, "ALTER TABLE monitor ADD COLUMN x double AFTER nope");
     assert.equal(bad.status, 400);
     assert.match(JSON.parse(bad.text).error, /nope/);
