@@ -251,3 +251,19 @@ Deno.test("DESC and SHOW COLUMNS describe information_schema's tables", async ()
     assert.equal(JSON.parse(missing.text).code, 4001);
   });
 });
+
+Deno.test("information_schema.procedure_info is there, empty (Petrel runs no procedures)", async () => {
+  await withTestServer(async (url) => {
+    assert.deepEqual(await records(url, "SELECT * FROM information_schema.procedure_info"), {
+      schema: [
+        ["procedure_id", "String"],
+        ["procedure_type", "String"],
+        ["start_time", "TimestampMillisecond"],
+        ["end_time", "TimestampMillisecond"],
+        ["status", "String"],
+        ["lock_keys", "String"],
+      ],
+      rows: [],
+    });
+  });
+});
