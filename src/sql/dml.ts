@@ -185,6 +185,11 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
   const cur = new Cursor(tokens, sql);
   cur.expectKw("INSERT");
   cur.expectKw("INTO");
+  // `INSERT INTO TABLE t …`, as sqlparser reads it (GreptimeDB's range query examples write it)
+  const named = cur.peek(1);
+  if (isKeyword(cur.peek(), "TABLE") && (named?.kind === "ident" || named?.kind === "qident")) {
+    if (!isKeyword(named, "VALUES", "SELECT", "WITH")) cur.next();
+  }
   const { db, table: name } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
   const table = requireWritable(handle, name);

@@ -267,3 +267,22 @@ Deno.test("information_schema.procedure_info is there, empty (Petrel runs no pro
     });
   });
 });
+
+Deno.test("INSERT INTO TABLE t VALUES … (the range query page's spelling) writes into t", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, "CREATE TABLE host (ts timestamp(3) time index, host STRING PRIMARY KEY, val BIGINT,)");
+    assert.deepEqual(
+      await sqlOk(url, "INSERT INTO TABLE host VALUES (0, 'host1', 0), (5000, 'host1', null)"),
+      [
+        { affectedrows: 2 },
+      ],
+    );
+    assert.deepEqual(
+      await sqlOk(url, "INSERT INTO TABLE host (ts, host, val) SELECT ts + 1, host, val FROM host"),
+      [
+        { affectedrows: 2 },
+      ],
+    );
+    assert.deepEqual((await records(url, "SELECT count(*) FROM host")).rows, [[4]]);
+  });
+});
