@@ -1,6 +1,8 @@
 /**
  * Statements as GreptimeDB's SQL reference writes them (docs.greptime.com, "SQL"), pasted over HTTP:
- * INSERT with DEFAULT, SHOW [FULL] COLUMNS, CREATE TABLE … LIKE, ADD COLUMN … FIRST/AFTER.
+ * INSERT with DEFAULT and INTO TABLE, SHOW [FULL] COLUMNS, SHOW FULL DATABASES, CREATE TABLE … LIKE,
+ * ADD COLUMN … FIRST/AFTER, INTERVAL '1' HOUR, date_part of a Date, approx_distinct's type, IS DISTINCT
+ * FROM's name, DESC of information_schema tables and information_schema.procedure_info.
  */
 import assert from "node:assert/strict";
 import { withTestServer } from "../helpers/server.ts";
