@@ -9,7 +9,7 @@ import type { ColumnMeta } from "../storage/table.ts";
 import { modifyColumnType } from "./retype.ts";
 import type { ColumnIndex, QueryOutput, TableOptions } from "../common/rows.ts";
 import { indexOptions } from "../storage/column_index.ts";
-import { addColumns, alterOptions, dropColumn, setColumnIndex } from "../storage/ddl.ts";
+import { addColumns, alterOptions, changeColumnTypes, dropColumn, setColumnIndex } from "../storage/ddl.ts";
 import type { Cursor } from "./cursor.ts";
 import { isKeyword } from "./lexer.ts";
 import {
@@ -62,18 +62,27 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     cur.acceptKw("COLUMN");
     const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
     const added: ColumnMeta[] = [];
+    const places = new Map<string, Place>();
     do {
       const def = parseColumnDef(cur);
       if (def.timeIndex) throw invalidArguments("Cannot add a time index column");
       def.col.semantic = def.primaryKey ? "TAG" : "FIELD";
-      if (cur.acceptKw("FIRST") || cur.acceptKw("AFTER")) {
-        throw unsupported("ADD COLUMN ... FIRST/AFTER is not supported");
-      }
+      if (cur.acceptKw("FIRST")) places.set(def.col.name, { first: true });
+      else if (cur.acceptKw("AFTER")) places.set(def.col.name, { after: cur.ident("a column name") });
       added.push(def.col);
     } while (cur.acceptOp(",") && (cur.acceptKw("ADD") ? (cur.acceptKw("COLUMN"), true) : true));
     cur.expectEnd();
     const fresh = ifNotExists ? added.filter((c) => !meta.columns.some((o) => o.name === c.name)) : added;
-    if (fresh.length > 0) handle.transaction(() => addColumns(handle, meta, fresh));
+    if (fresh.length === 0) return affected(0);
+    const order = placedColumns(meta.columns.map((c) => c.name), fresh, places);
+    handle.transaction(() => {
+      const next = addColumns(handle, meta, fresh);
+      if (places.size === 0) return;
+      // `SELECT *` reads SQLite's column order, so the table is rebuilt in the new order (a rebuild
+      // that changes no type; rows copied by name, an append table's rowids kept)
+      const byName = new Map(next.columns.map((c) => [c.name, c]));
+      changeColumnTypes(handle, { ...next, columns: order.map((n) => byName.get(n)!) }, new Map());
+    });
     return affected(0);
   }
   if (cur.acceptKw("DROP")) {
@@ -100,6 +109,30 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     return affected(0);
   }
   throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
+}
+
+/** Where `ADD COLUMN` puts a column: `FIRST` or `AFTER c` (without one, last). */
+type Place = { first: true } | { after: string };
+
+/** The column names in order once `added` are placed, each after the ones before it in the statement. */
+function placedColumns(existing: string[], added: ColumnMeta[], places: Map<string, Place>): string[] {
+  const order = [...existing];
+  for (const c of added) {
+    const place = places.get(c.name);
+    if (place === undefined) order.push(c.name);
+    else if ("first" in place) order.unshift(c.name);
+    else {
+      const at = order.findIndex((n) => n.toLowerCase() === place.after.toLowerCase());
+      if (at < 0) {
+        throw new PetrelError(
+          StatusCode.TableColumnNotFound,
+          `Column ${place.after} not found (ADD COLUMN … AFTER)`,
+        );
+      }
+      order.splice(at + 1, 0, c.name);
+    }
+  }
+  return order;
 }
 
 /** `SET 'k' = 'v', …` or `UNSET 'k', …` of ALTER TABLE / ALTER DATABASE. */

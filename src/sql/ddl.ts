@@ -12,6 +12,7 @@ import { Cursor } from "./cursor.ts";
 import { isOp } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { getView } from "../storage/views.ts";
+import { isLogicalTable, isPhysicalTable } from "../storage/metric_layout.ts";
 import { alterStatement } from "./alter.ts";
 import { affected, notATable, parseColumnDef, parseOptions, type Session, tableName } from "./ddl_syntax.ts";
 
@@ -39,6 +40,7 @@ function parseNameList(cur: Cursor): string[] {
 function createTableStatement(storage: Storage, cur: Cursor, session: Session): QueryOutput {
   const ifNotExists = cur.acceptKw("IF", "NOT", "EXISTS");
   const { db, table } = tableName(cur.objectName(), session);
+  if (cur.acceptKw("LIKE")) return createTableLike(storage, cur, session, db, table, ifNotExists);
   const columns: ColumnMeta[] = [];
   let timeIndex: string | undefined;
   let primaryKey: string[] = [];
@@ -76,6 +78,41 @@ function createTableStatement(storage: Storage, cur: Cursor, session: Session): 
   }
   if (!timeIndex) throw invalidArguments(`Missing time index constraint in table ${table}`);
   const spec: TableSpec = { name: table, columns, timeIndex, primaryKey, options, engine };
+  if (getView(storage.database(db), table)) {
+    if (ifNotExists) return affected(0);
+    throw new PetrelError(StatusCode.TableAlreadyExists, `Table already exists: \`greptime.${db}.${table}\``);
+  }
+  createTable(storage.database(db), spec, ifNotExists);
+  return affected(0);
+}
+
+/**
+ * `CREATE TABLE [IF NOT EXISTS] t LIKE source` (after LIKE): an empty table with the source's columns,
+ * keys, engine and options, as GreptimeDB's. Metric-engine tables are refused: a copy would be another
+ * physical table or another metric on the same physical table, not what the statement reads as.
+ */
+function createTableLike(
+  storage: Storage,
+  cur: Cursor,
+  session: Session,
+  db: string,
+  table: string,
+  ifNotExists: boolean,
+): QueryOutput {
+  const from = tableName(cur.objectName(), session);
+  cur.expectEnd();
+  const source = storage.database(from.db).requireTable(from.table);
+  if (isPhysicalTable(source) || isLogicalTable(source)) {
+    throw unsupported(`CREATE TABLE … LIKE a metric-engine table (${source.name}) is not supported`);
+  }
+  const spec: TableSpec = {
+    name: table,
+    columns: structuredClone(source.columns),
+    timeIndex: source.timeIndex,
+    primaryKey: [...source.primaryKey],
+    options: { ...source.options },
+    engine: source.engine,
+  };
   if (getView(storage.database(db), table)) {
     if (ifNotExists) return affected(0);
     throw new PetrelError(StatusCode.TableAlreadyExists, `Table already exists: \`greptime.${db}.${table}\``);

@@ -82,6 +82,9 @@ const COLUMN_OPTION_STOP = [
   "SKIPPING",
   "INVERTED",
   "INDEX",
+  // ALTER TABLE … ADD COLUMN's place
+  "FIRST",
+  "AFTER",
 ];
 
 /** A column definition; flags whether it declared itself time index or primary key. */

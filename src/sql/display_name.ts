@@ -136,6 +136,13 @@ export function displayName(c: ArrayTyping, s: number, e: number): string | unde
         if (IS_PREC < min) break;
         const not = isKeyword(toks[k + 1], "NOT") ? 1 : 0;
         const what = toks[k + 1 + not];
+        if (isKeyword(what, "DISTINCT") && isKeyword(toks[k + 2 + not], "FROM")) {
+          k += 3 + not;
+          const right = expr(IS_PREC + 1);
+          if (right === undefined) return undefined;
+          left = `${left} IS ${not ? "NOT " : ""}DISTINCT FROM ${right}`;
+          continue;
+        }
         if (!isKeyword(what, "NULL", "TRUE", "FALSE", "UNKNOWN")) return undefined;
         left = `${left} IS ${not ? "NOT " : ""}${what.text.toUpperCase()}`;
         k += 2 + not;

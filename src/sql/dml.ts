@@ -16,7 +16,7 @@ import { fromSqliteInteger, isTimestampType } from "../storage/datatypes.ts";
 import { isTextType } from "../storage/nul_text.ts";
 import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
 import { Cursor } from "./cursor.ts";
-import { isKeyword, isOp } from "./lexer.ts";
+import { isKeyword, isOp, tokenize } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { tableName } from "./ddl.ts";
 import type { Session } from "./ddl.ts";
@@ -185,6 +185,11 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
   const cur = new Cursor(tokens, sql);
   cur.expectKw("INSERT");
   cur.expectKw("INTO");
+  // `INSERT INTO TABLE t …`, as sqlparser reads it (GreptimeDB's range query examples write it)
+  const named = cur.peek(1);
+  if (isKeyword(cur.peek(), "TABLE") && (named?.kind === "ident" || named?.kind === "qident")) {
+    if (!isKeyword(named, "VALUES", "SELECT", "WITH")) cur.next();
+  }
   const { db, table: name } = tableName(cur.objectName(), session);
   const handle = storage.database(db);
   const table = requireWritable(handle, name);
@@ -245,7 +250,9 @@ export function executeInsert(storage: Storage, tokens: Token[], sql: string, se
       if (k === start) throw cur.error(`Expected: an expression, found: ${cur.describe()}`);
       const col = cols[row.length];
       if (!col) throw invalidArguments(`Column count doesn't match value count at row ${rows.length + 1}`);
-      const expr = k - start === 1 ? [tokens[start]] : tokens.slice(start, k);
+      let expr = k - start === 1 ? [tokens[start]] : tokens.slice(start, k);
+      // `DEFAULT` stands for the column's default expression (NULL when it has none), as in GreptimeDB
+      if (expr.length === 1 && isKeyword(expr[0], "DEFAULT")) expr = tokenize(col.default ?? "NULL");
       // a decimal keeps the literal's exact digits (a JS number would round past 15 of them)
       let v = isDecimalType(col.type) ? decimalLiteral(expr) ?? literalValue(expr) : literalValue(expr);
       if (v === undefined) v = evaluate(storage, db, handle, expr, sql, session, col);

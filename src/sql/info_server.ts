@@ -1,6 +1,6 @@
 /**
  * What a running server tells information_schema about itself: `build_info`, `cluster_info` (one
- * STANDALONE peer) and `runtime_metrics` (its Prometheus metrics). The composition root registers
+ * STANDALONE peer), `runtime_metrics` (its Prometheus metrics) and `procedure_info` (empty). The composition root registers
  * the facts per storage ({@link registerServer}); without a server (a bare storage) the tables
  * answer from the build facts alone.
  */
@@ -8,7 +8,7 @@ import type { DataType, Value } from "../common/rows.ts";
 import type { Storage } from "../storage/mod.ts";
 import { type BuildInfo, knownBuildInfo } from "../build_info.ts";
 import { formatDuration } from "../common/humantime.ts";
-import { type InfoTable, strings } from "./info_table.ts";
+import { emptyTable, type InfoTable, strings } from "./info_table.ts";
 
 /** One metric family as prom-client's `getMetricsAsJSON` gives it. */
 export interface MetricFamily {
@@ -124,8 +124,17 @@ const runtimeMetrics: InfoTable = {
 };
 
 /** The server's own tables, by name. */
+/** `procedure_info`: GreptimeDB's DDL procedures; Petrel applies DDL in one transaction, so none. */
+const procedureInfo: InfoTable = emptyTable([
+  ...strings("procedure_id", "procedure_type"),
+  ["start_time", "TimestampMillisecond"],
+  ["end_time", "TimestampMillisecond"],
+  ...strings("status", "lock_keys"),
+]);
+
 export const SERVER_INFO_TABLES: Record<string, InfoTable> = {
   build_info: buildInfo,
   cluster_info: clusterInfo,
+  procedure_info: procedureInfo,
   runtime_metrics: runtimeMetrics,
 };

@@ -29,7 +29,7 @@ import {
   stringRecords,
 } from "./show.ts";
 import { checkTimezone } from "./time.ts";
-import { showFromInfoSchema } from "./show_info.ts";
+import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
 import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
 
@@ -180,26 +180,6 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     const t = handle.requireTable(table);
     return stringRecords(["Table", "Create Table"], [[t.name, renderCreateTable(t)]]);
   }
-  if (cur.acceptKw("COLUMNS") || cur.acceptKw("FIELDS")) {
-    cur.acceptKw("FROM") || cur.acceptKw("IN");
-    const { db, table } = tableName(cur.objectName(), session);
-    const handle = storage.database(db);
-    const names = ["Field", "Type", "Null", "Key", "Default", "Semantic Type"];
-    // information_schema.columns lists no view columns in GreptimeDB, so neither does this
-    if (!handle.getTable(table) && getView(handle, table)) {
-      return stringRecords(names, filterShow(storage, cur, session, names, []));
-    }
-    const t = handle.requireTable(table);
-    const rows = t.columns.map((c): Value[] => [
-      c.name,
-      c.type,
-      c.nullable && c.name !== t.timeIndex ? "Yes" : "No",
-      c.name === t.timeIndex ? "TIME INDEX" : t.primaryKey.includes(c.name) ? "PRI" : "",
-      c.default ?? null,
-      c.semantic,
-    ]);
-    return stringRecords(names, filterShow(storage, cur, session, names, rows));
-  }
   if (cur.acceptKw("VARIABLES")) {
     const name = cur.ident("a variable name");
     cur.expectEnd();
@@ -263,6 +243,12 @@ export function executeStatement(
         cur.acceptKw("TABLE");
         const { db, table } = tableName(cur.objectName(), session);
         cur.expectEnd();
+        if (db === INFORMATION_SCHEMA) {
+          return describeInformationSchema(
+            table,
+            (text) => runSelect(storage, splitStatements(text)[0].tokens, text, session),
+          );
+        }
         const handle = storage.database(db);
         const view = handle.getTable(table) ? undefined : getView(handle, table);
         if (view) return describeView(storage, view, session);

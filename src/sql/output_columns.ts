@@ -278,7 +278,8 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   }
   const dec = argCol && decimalAggregateType(name, argCol);
   if (dec) return dec;
-  if (["count", "approx_distinct"].includes(name)) return "Int64";
+  if (name === "count") return "Int64";
+  if (name === "approx_distinct") return "UInt64";
   if (AVERAGING.has(name)) return "Float64";
   if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;
   // `sum(<expression>)`: the expression's type when it has one (`sum(CASE … THEN 1 ELSE 0 END)` is Int64)

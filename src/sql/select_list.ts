@@ -4,7 +4,7 @@
  */
 import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
-import { NOT_ALIAS, type QueryTokens } from "./query_tokens.ts";
+import { INTERVAL_UNITS, NOT_ALIAS, type QueryTokens } from "./query_tokens.ts";
 
 /** Where a select item's expression ends and whether an alias follows it. */
 export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number; hasAlias: boolean } {
@@ -16,8 +16,11 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
     prev &&
     (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
       prev.kind === "string") &&
-    // an operand of a keyword operator is no alias (`a AND b`, `x LIKE y`)
-    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL", "AND", "OR", "LIKE", "ILIKE", "BETWEEN")
+    // an operand of a keyword operator is no alias (`a AND b`, `x LIKE y`, `x IS DISTINCT FROM NULL`)
+    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL", "AND", "OR", "LIKE", "ILIKE", "BETWEEN", "FROM") &&
+    // nor the unit of `INTERVAL '1' HOUR`
+    !(prev.kind === "string" && isKeyword(toks[e - 3], "INTERVAL") &&
+      INTERVAL_UNITS.has(last.text.toUpperCase()))
   ) return { exprEnd: e - 1, hasAlias: true };
   return { exprEnd: e, hasAlias: false };
 }

@@ -1,12 +1,14 @@
 /**
- * `SHOW INDEX`, `SHOW TABLE STATUS` and `SHOW [FULL] PROCESSLIST`: as in GreptimeDB, each is a query
- * of an information_schema table (`key_column_usage`, `tables`, `process_list`) under MySQL's column
- * names, so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
+ * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES` and
+ * `SHOW [FULL] PROCESSLIST`: as in GreptimeDB, each is a query of an information_schema table
+ * (`key_column_usage`, `tables`, `columns`, `schemata`, `process_list`) under MySQL's column names,
+ * so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
  */
-import { databaseNotFound } from "../common/errors.ts";
+import { databaseNotFound, tableNotFound } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
-import type { Storage } from "../storage/mod.ts";
+import { INFORMATION_SCHEMA, type Storage } from "../storage/mod.ts";
 import { quoteIdent } from "../storage/table.ts";
+import { getView } from "../storage/views.ts";
 import type { Cursor } from "./cursor.ts";
 import { type Session, tableName } from "./ddl.ts";
 
@@ -130,6 +132,69 @@ function showProcessList(cur: Cursor, full: boolean, run: RunSelect): QueryOutpu
   return run(`SELECT ${project(columns)} FROM information_schema.process_list ORDER BY start_timestamp, id`);
 }
 
+/** GreptimeDB's `SHOW COLUMNS` output names over information_schema.columns; FULL adds the marked ones. */
+const COLUMNS_COLUMNS: Array<[string, string, boolean]> = [
+  ["column_name", "Field", false],
+  ["data_type", "Type", false],
+  ["collation_name", "Collation", true],
+  ["is_nullable", "Null", false],
+  ["column_key", "Key", false],
+  ["column_default", "Default", false],
+  ["column_comment", "Comment", true],
+  ["privileges", "Privileges", true],
+  ["extra", "Extra", false],
+  ["greptime_data_type", "Greptime_type", false],
+];
+
+/**
+ * `SHOW [FULL] COLUMNS|FIELDS FROM|IN t [FROM|IN db] [LIKE 'p' | WHERE expr]` (after the keyword),
+ * ordered by column name as GreptimeDB's. A view's columns are not in information_schema.columns
+ * (as in GreptimeDB), so it has none here either.
+ */
+function showColumns(
+  storage: Storage,
+  cur: Cursor,
+  session: Session,
+  full: boolean,
+  run: RunSelect,
+): QueryOutput {
+  if (!cur.acceptKw("FROM") && !cur.acceptKw("IN")) {
+    throw cur.error(`Expected: FROM or IN, found: ${cur.describe()}`);
+  }
+  let { db, table } = tableName(cur.objectName(), session);
+  if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
+  if (db === INFORMATION_SCHEMA) table = table.toLowerCase();
+  else {
+    const handle = storage.database(db);
+    if (!getView(handle, table)) table = handle.requireTable(table).name;
+  }
+  const columns = COLUMNS_COLUMNS.filter(([, , onlyFull]) => full || !onlyFull).map(([e, n]) =>
+    [e, n] as const
+  );
+  const inner = `SELECT ${project(columns)} FROM information_schema.columns ` +
+    `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
+  return run(filtered(cur, inner, "Field", `"Field"`));
+}
+
+/**
+ * `DESC [TABLE] information_schema.t`: its columns as DESC shows a table's (all nullable fields),
+ * from information_schema.columns; 4001 when there is no such table.
+ */
+export function describeInformationSchema(table: string, run: RunSelect): QueryOutput {
+  const out = run(
+    `SELECT column_name AS "Column", greptime_data_type AS "Type", column_key AS "Key", ` +
+      `upper(is_nullable) AS "Null", coalesce(column_default, '') AS "Default", ` +
+      `semantic_type AS "Semantic Type" FROM information_schema.columns WHERE table_schema = ` +
+      `${literal(INFORMATION_SCHEMA)} AND table_name = ${
+        literal(table.toLowerCase())
+      } ORDER BY ordinal_position`,
+  );
+  if (out.kind === "records" && out.rows.length === 0) {
+    throw tableNotFound(`greptime.${INFORMATION_SCHEMA}.${table}`);
+  }
+  return out;
+}
+
 /**
  * The SHOW statements answered from information_schema, with the cursor after `SHOW [FULL]`;
  * undefined when the statement is none of them.
@@ -142,6 +207,12 @@ export function showFromInfoSchema(
   run: RunSelect,
 ): QueryOutput | undefined {
   if (cur.acceptKw("PROCESSLIST")) return showProcessList(cur, full, run);
+  if (cur.acceptKw("COLUMNS") || cur.acceptKw("FIELDS")) return showColumns(storage, cur, session, full, run);
+  if (full && (cur.acceptKw("DATABASES") || cur.acceptKw("SCHEMAS"))) {
+    // GreptimeDB's SHOW FULL DATABASES: the names and options of information_schema.schemata
+    const inner = `SELECT schema_name AS "Database", options AS "Options" FROM information_schema.schemata`;
+    return run(filtered(cur, inner, "Database", `"Database"`));
+  }
   if (full) return undefined;
   if (cur.acceptKw("INDEX") || cur.acceptKw("INDEXES") || cur.acceptKw("KEYS")) {
     return showIndex(storage, cur, session, run);

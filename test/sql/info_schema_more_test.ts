@@ -44,6 +44,9 @@ const SCHEMAS: Record<string, string> = {
   cluster_info: "peer_id:Int64 peer_type peer_addr version git_commit start_time:TimestampMillisecond " +
     "uptime active_time",
   runtime_metrics: "metric_name value:Float64 labels peer_addr peer_type timestamp:TimestampMillisecond",
+  procedure_info:
+    "procedure_id procedure_type start_time:TimestampMillisecond end_time:TimestampMillisecond " +
+    "status lock_keys",
   character_sets: "character_set_name default_collate_name description maxlen:Int64",
   collations: "collation_name character_set_name id:Int64 is_default is_compiled sortlen:Int64",
   collation_character_set_applicability: "collation_name character_set_name",

@@ -106,19 +106,32 @@ const dateTrunc: CallRewrite = (c, { args, close, unit, arg }) => {
   return { text: `__petrel_date_trunc(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`, next: close + 1 };
 };
 
-const datePart: CallRewrite = (c, { close, unit, arg }) => ({
-  text: `__petrel_date_part(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`,
-  next: close + 1,
-});
+/**
+ * The `__petrel_date_part` call of a field and a time argument: a Date (days since the epoch) is
+ * read as its midnight in the segment's unit, in UTC (a date has no zone to move it).
+ */
+function datePartCall(c: RewriteCtx, field: string, range: [number, number], text: string, unit: TimeUnit) {
+  if (!isDateArg(c.q, c.time.columnTypeAt, range)) {
+    return `__petrel_date_part(${field}, ${text}, '${unit}', ${c.tz})`;
+  }
+  const perDay = 86_400_000_000_000n / NS_PER_UNIT[unit];
+  return `__petrel_date_part(${field}, (${text}) * ${perDay}, '${unit}', NULL)`;
+}
+
+const datePart: CallRewrite = (c, { args, close, unit, arg }) => {
+  if (!args[1]) {
+    return { text: `__petrel_date_part(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`, next: close + 1 };
+  }
+  return { text: datePartCall(c, arg(0), args[1], arg(1), unit), next: close + 1 };
+};
 
 /** `extract(field FROM ts)`. */
 const extract: CallRewrite = (c, { open, close, unit }) => {
   const field = c.toks[open + 1];
   if (!field || !isKeyword(c.toks[open + 2], "FROM")) return undefined;
+  const text = c.emit(open + 3, close).trim();
   return {
-    text: `__petrel_date_part(${quoteString(field.value.toLowerCase())}, ${
-      c.emit(open + 3, close).trim()
-    }, '${unit}', ${c.tz})`,
+    text: datePartCall(c, quoteString(field.value.toLowerCase()), [open + 3, close], text, unit),
     next: close + 1,
   };
 };
