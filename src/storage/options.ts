@@ -24,8 +24,16 @@ const VALID_OPTION_KEYS = new Set([
   "compaction.twcs.time_window",
   "compaction.twcs.trigger_file_num",
   "compaction.twcs.max_output_file_size",
+  "compaction.twcs.remote_compaction",
+  "compaction.twcs.fallback_to_local",
   "index.type",
+  "index.inverted_index.ignore_column_ids",
+  "index.inverted_index.segment_row_count",
   "memtable.type",
+  // mito's partition-tree memtable tuning: kept as options, nothing in SQLite reads them
+  "memtable.partition_tree.index_max_keys_per_shard",
+  "memtable.partition_tree.data_freeze_threshold",
+  "memtable.partition_tree.fork_dictionary_bytes",
   "physical_table",
   "max_disk_size",
 ]);

@@ -288,3 +288,23 @@ Deno.test("INSERT INTO TABLE t VALUES … (the range query page's spelling) writ
     assert.deepEqual((await records(url, "SELECT count(*) FROM host")).rows, [[4]]);
   });
 });
+
+Deno.test("CREATE TABLE takes mito's tuning options (partition-tree memtable, inverted index, remote compaction)", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(
+      url,
+      "CREATE TABLE tuned (host STRING, ts TIMESTAMP TIME INDEX, v DOUBLE, PRIMARY KEY(host)) WITH (" +
+        "'memtable.type' = 'partition_tree', 'memtable.partition_tree.index_max_keys_per_shard' = '8192', " +
+        "'memtable.partition_tree.data_freeze_threshold' = '32768', " +
+        "'memtable.partition_tree.fork_dictionary_bytes' = '1GiB', 'index.inverted_index.ignore_column_ids' = '', " +
+        "'index.inverted_index.segment_row_count' = '1024', 'compaction.twcs.remote_compaction' = 'false')",
+    );
+    const { rows } = await records(url, "SHOW CREATE TABLE tuned");
+    assert.match(
+      String(rows[0][1]),
+      /'memtable\.partition_tree\.index_max_keys_per_shard' = '8192'|memtable\.partition_tree\.index_max_keys_per_shard = '8192'/,
+    );
+    await sqlOk(url, "INSERT INTO tuned VALUES ('a', 1000, 1.5)");
+    assert.deepEqual((await records(url, "SELECT host, v FROM tuned")).rows, [["a", 1.5]]);
+  });
+});
