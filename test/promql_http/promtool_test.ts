@@ -1,7 +1,7 @@
 /**
  * Debian's `promtool query instant|range|labels|series` (Prometheus 2.42's client) against Petrel's
  * `/v1/prometheus` API: promtool speaks POST forms, RFC 3339 and unix times, and prints what it
- * decoded, so a shape it cannot read fails here.
+ * decoded, so a shape it cannot read fails here. `promtool check metrics` lints Petrel's `/metrics`.
  */
 import assert from "node:assert/strict";
 import { ensureDebianBinary } from "../helpers/debian.ts";
@@ -9,8 +9,20 @@ import { MID, secs, startLoadedServer, T } from "./fixture.ts";
 
 const PROMTOOL = await ensureDebianBinary("promtool", "prometheus");
 
-async function promtool(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out = await new Deno.Command(PROMTOOL!, { args, stdout: "piped", stderr: "piped" }).output();
+/** Runs promtool with `args`, feeding `stdin` when given. */
+async function promtool(args: string[], stdin?: string): Promise<{ code: number; out: string; err: string }> {
+  const child = new Deno.Command(PROMTOOL!, {
+    args,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, out: dec.decode(out.stdout), err: dec.decode(out.stderr) };
 }
@@ -100,6 +112,14 @@ Deno.test({
           r.err,
           /bad_data: invalid parameter "query": 1:5: parse error: unclosed left parenthesis/,
         );
+      });
+      await t.step("check metrics: Petrel's own /metrics passes Prometheus' exposition lint", async () => {
+        const page = await (await fetch(`${s.url}/metrics`)).text();
+        // The loaded server has written tables, so per-table series are on the page too.
+        assert.match(page, /^# TYPE \S+ (counter|gauge|histogram)$/m);
+        const r = await promtool(["check", "metrics"], page);
+        assert.equal(r.code, 0, r.out + r.err);
+        assert.equal(r.out + r.err, "");
       });
     } finally {
       await s.stop();

@@ -132,7 +132,8 @@ remote_write:
 });
 
 Deno.test({
-  name: "real Prometheus answers PromQL from Petrel-only data through remote read",
+  name:
+    "real Prometheus answers PromQL from Petrel-only data through remote read; a failing endpoint is a warning",
   ignore: PROMETHEUS === null,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -144,6 +145,9 @@ Deno.test({
   external_labels: { replica: promA }
 remote_read:
   - url: ${petrel.url}/v1/prometheus/read?db=public
+    read_recent: true
+  # A database Petrel does not have: its 4xx must reach the query as a warning, not an error.
+  - url: ${petrel.url}/v1/prometheus/read?db=no_such_db
     read_recent: true
 `,
       async (petrel, prom) => {
@@ -165,7 +169,12 @@ remote_read:
           const r = await fetch(`${prom.url}/api/v1/query?query=${encodeURIComponent(q)}&time=${now / 1000}`);
           const body = await r.json();
           assert.equal(r.status, 200, JSON.stringify(body));
-          assert.equal(body.warnings, undefined, JSON.stringify(body.warnings));
+          // Only the endpoint naming a missing database fails, and Prometheus says why.
+          assert.equal(body.warnings?.length, 1, JSON.stringify(body.warnings));
+          assert.match(
+            body.warnings[0],
+            /^remote_read: remote server http:\/\/127\.0\.0\.1:\d+\/v1\/prometheus\/read\?db=no_such_db returned HTTP status 400 Bad Request: .*Database not found: no_such_db/,
+          );
           return body.data.result as { metric: Record<string, string>; value: [number, string] }[];
         };
         const instant = await query("petrel_only");

@@ -1,7 +1,7 @@
 /**
  * The real OpenTelemetry JS SDK (JSON and protobuf exporters) against a real server: every data
  * point, span and log record the SDK exported is read back exactly by SQL, and the trace through
- * the Jaeger API.
+ * the Jaeger API. A request Petrel refuses (400) surfaces in the SDK as an error carrying Petrel's message.
  */
 import assert from "node:assert/strict";
 import type { DataPoint, Histogram, ResourceMetrics } from "@opentelemetry/sdk-metrics";
@@ -170,6 +170,22 @@ for (const mode of MODES) {
       await checkTraces(s.url, db, mode, sent);
       await checkLogs(s.url, db, mode, sent);
       await checkJaeger(s.url, db, `shop-${mode}`, sent.spans);
+    });
+  });
+}
+
+for (const mode of MODES) {
+  Deno.test(`OTel SDK (${mode} exporters): Petrel's 400 for a missing database is thrown by forceFlush with its message, not dropped silently`, async () => {
+    await withServer(async (s) => {
+      const err = await sendOtel(`${s.url}/v1/otlp`, mode, { "X-Greptime-DB-Name": "no_such_db" }).then(
+        () => null,
+        // MeterProvider.forceFlush rejects with its readers' errors as an array.
+        (e: unknown) => (Array.isArray(e) ? e[0] : e) as { code?: number; data?: string },
+      );
+      assert.ok(err, "the SDK reported no failure");
+      assert.match(String(err), /^OTLPExporterError: Bad Request/);
+      assert.equal(err.code, 400);
+      assert.match(String(err.data), /Database not found: no_such_db/);
     });
   });
 }
