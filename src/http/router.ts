@@ -30,7 +30,8 @@ interface Entry<A extends HttpHost> {
 
 /** The outcome of a lookup. */
 export type Match<A extends HttpHost = HttpHost> =
-  | { kind: "found"; route: Route<A>; params: Record<string, string> }
+  /** `path`: the route's path as matched, the alias when the request used it (metrics label by it). */
+  | { kind: "found"; route: Route<A>; params: Record<string, string>; path: string }
   | { kind: "method"; allow: string[] }
   | { kind: "none" };
 
@@ -68,13 +69,15 @@ export class Router<A extends HttpHost = HttpHost> {
     const literal = this.literal.get(pathname);
     if (literal) {
       for (const e of literal) {
-        if ((e.methods as string[]).includes(want)) return { kind: "found", route: e.route, params: {} };
+        if ((e.methods as string[]).includes(want)) {
+          return { kind: "found", route: e.route, params: {}, path: pathname };
+        }
         e.methods.forEach((m) => allow.add(m));
       }
       // A literal path owns its URL: `GET /v1/pipelines/_dryrun` is a 405, not a pipeline named `_dryrun`.
       return methodNotAllowed(allow);
     }
-    for (const { entry } of this.patterns) {
+    for (const { path, entry } of this.patterns) {
       const m = entry.pattern!.exec({ pathname });
       if (!m) continue;
       if ((entry.methods as string[]).includes(want)) {
@@ -82,7 +85,7 @@ export class Router<A extends HttpHost = HttpHost> {
         for (const [k, v] of Object.entries(m.pathname.groups)) {
           if (v !== undefined) params[k] = decodeURIComponent(v);
         }
-        return { kind: "found", route: entry.route, params };
+        return { kind: "found", route: entry.route, params, path };
       }
       entry.methods.forEach((x) => allow.add(x));
     }

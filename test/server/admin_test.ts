@@ -28,6 +28,10 @@ Deno.test("admin endpoints: health, status, metrics, config, 404/405", async (t)
       "metrics exposes request counters, latency histogram, ingest rows and process gauges",
       async () => {
         await fetch(s.url + "/health");
+        // counted under the path as requested: GreptimeDB's name, or the spec's
+        await (await fetch(s.url + "/v1/influxdb/ping")).body?.cancel();
+        await (await fetch(s.url + "/v1/lineproto/ping")).body?.cancel();
+        await (await fetch(s.url + "/v1/prometheus/api/v1/label/job/values")).body?.cancel();
         const res = await fetch(s.url + "/metrics");
         assert.equal(res.status, 200);
         const text = await res.text();
@@ -36,6 +40,18 @@ Deno.test("admin endpoints: health, status, metrics, config, 404/405", async (t)
           text,
           /greptime_servers_http_requests_total\{method="GET",path="\/health",code="200"\} \d+/,
         );
+        for (
+          const path of [
+            "/v1/influxdb/ping",
+            "/v1/lineproto/ping",
+            "/v1/prometheus/api/v1/label/:name/values",
+          ]
+        ) {
+          assert.ok(
+            text.includes(`greptime_servers_http_requests_total{method="GET",path="${path}",code=`),
+            path,
+          );
+        }
         assert.match(text, /# TYPE greptime_servers_http_requests_elapsed histogram/);
         assert.match(
           text,
