@@ -44,6 +44,12 @@ export const RESULT_TYPES: Record<string, ResultType> = {
   encode: "String",
   translate: "String",
   substr_index: "String",
+  substring_index: "String",
+  overlay: "String",
+  acosh: "Float64",
+  asinh: "Float64",
+  atanh: "Float64",
+  regr_count: "UInt64",
   arrow_typeof: "String",
   cot: "Float64",
   nanvl: "Float64",
@@ -135,6 +141,7 @@ export const BOOLEAN_FUNCS = new Set([
   "ipv4_in_range",
   "ipv6_in_range",
   "iszero",
+  "contains",
   "h3_cell_is_pentagon",
   "h3_cells_contains",
 ]);
@@ -159,6 +166,16 @@ export const AVERAGING = new Set([
   "covar_pop",
   "var",
   "approx_percentile_cont_with_weight",
+  "var_sample",
+  "var_population",
+  "regr_slope",
+  "regr_intercept",
+  "regr_r2",
+  "regr_avgx",
+  "regr_avgy",
+  "regr_sxx",
+  "regr_syy",
+  "regr_sxy",
 ]);
 
 /** GreptimeDB's types of the Arrow type names arrow_cast takes. */

@@ -133,8 +133,13 @@ export const AGGREGATES: Record<string, AggDef> = {
   stddev_pop: moments((m) => (varPop(m) === null ? null : Math.sqrt(varPop(m)!))),
   variance: moments(varSamp),
   var_samp: moments(varSamp),
+  // DataFusion's aliases of var and var_pop
+  var_sample: moments(varSamp),
   var_pop: moments(varPop),
+  var_population: moments(varPop),
   var: moments(varSamp),
+  // DataFusion's alias of avg
+  mean: moments((m) => (m.n === 0 ? null : m.sum / m.n)),
   covar: comoments((m) => covar(m, 1)),
   covar_samp: comoments((m) => covar(m, 1)),
   covar_pop: comoments((m) => covar(m, 0)),

@@ -16,6 +16,8 @@ export interface ScalarDef {
   int?: boolean;
   /** Registered for exactly two arguments only, so SQLite's own one-argument form stays (`round`). */
   binary?: boolean;
+  /** The fewest and most arguments the function takes; other counts fail the call. */
+  args?: readonly [number, number];
 }
 
 /** A numeric argument, or null. */
@@ -67,4 +69,13 @@ export interface AggDef {
   inverse?: (acc: unknown, ...args: Arg[]) => unknown;
   /** Integer arguments arrive as bigints (exact past 2^53). */
   bigint?: boolean;
+  /** The fewest and most arguments the function takes; other counts fail the call. */
+  args?: readonly [number, number];
+}
+
+/** Fails a call of `name` with an argument count outside `[min, max]`, as DataFusion refuses its plan. */
+export function checkArgCount(name: string, count: number, [min, max]: readonly [number, number]): void {
+  if (count >= min && count <= max) return;
+  const expected = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
+  throw new Error(`'${name}' expects ${expected} argument${expected === "1" ? "" : "s"}, got ${count}`);
 }

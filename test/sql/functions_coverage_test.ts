@@ -1,0 +1,105 @@
+/**
+ * DataFusion functions a pasted GreptimeDB query may use that Petrel lacked: the inverse hyperbolic
+ * functions, contains, overlay, substring_index, the mean/var_sample/var_population aliases and the
+ * regr_* linear regression aggregates; each with its value, its column name and data type, NULL in →
+ * NULL out, and a 400 for a wrong argument count (which DataFusion refuses at planning).
+ */
+import { startTestServer } from "../helpers/server.ts";
+import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
+
+const SETUP = [
+  "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, cpu DOUBLE, n BIGINT)",
+  "INSERT INTO m VALUES (1000, 'a', 1.5, 1), (2000, 'a', 2.5, 2), (3000, 'b', 0.5, 3), (4000, 'b', NULL, 4)",
+];
+
+const F = "Float64", S = "String", B = "Boolean";
+
+const SCALARS: TypedCase[] = [
+  {
+    sql: "SELECT acosh(2), asinh(1), atanh(0.5), acosh(NULL)",
+    columns: [["acosh(Int64(2))", F], ["asinh(Int64(1))", F], ["atanh(Float64(0.5))", F], ["acosh(NULL)", F]],
+    rows: [[Math.acosh(2), Math.asinh(1), Math.atanh(0.5), null]],
+  },
+  {
+    sql:
+      "SELECT contains(host, 'a') AS a, contains('abc', '') AS b, contains(NULL, 'a') AS c FROM m ORDER BY ts",
+    columns: [["a", B], ["b", B], ["c", B]],
+    rows: [[true, true, null], [true, true, null], [false, true, null], [false, true, null]],
+  },
+  {
+    sql: "SELECT contains('abc', 'B')",
+    columns: [['contains(Utf8("abc"),Utf8("B"))', B]],
+    rows: [[false]],
+  },
+  {
+    sql: "SELECT overlay('Txxxxas', 'hom', 2, 4) AS a, overlay('Txxxxas', 'hom', 2) AS b, " +
+      "overlay('abc', 'XY', 3, 0) AS c, overlay(NULL, 'a', 1) AS d, overlay('abc', 'a', NULL) AS e",
+    columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S]],
+    rows: [["Thomas", "Thomxas", "abXYc", null, null]],
+  },
+  {
+    // DataFusion names the alias's column after substr_index
+    sql: "SELECT substring_index('www.apache.org', '.', -2)",
+    columns: [['substr_index(Utf8("www.apache.org"),Utf8("."),Int64(-2))', S]],
+    rows: [["apache.org"]],
+  },
+  { sql: "SELECT contains('abc')", code: 3000, error: /'contains' expects 2 arguments, got 1/ },
+  { sql: "SELECT overlay('abc', 'x')", code: 3000, error: /'overlay' expects 3 to 4 arguments, got 2/ },
+  { sql: "SELECT acosh(1, 2)", code: 3000, error: /'acosh' expects 1 argument, got 2/ },
+  // an existing function that answered a value for one argument
+  { sql: "SELECT levenshtein('a')", code: 3000, error: /'levenshtein' expects 2 arguments, got 1/ },
+];
+
+const AGGREGATES: TypedCase[] = [
+  {
+    sql: "SELECT mean(n), mean(cpu), var_sample(cpu), var_population(cpu) FROM m",
+    columns: [["avg(m.n)", F], ["avg(m.cpu)", F], ["var(m.cpu)", F], ["var_pop(m.cpu)", F]],
+    rows: [[2.5, 1.5, 1, 2 / 3]],
+  },
+  {
+    sql: "SELECT host, mean(cpu) AS a FROM m GROUP BY host ORDER BY host",
+    columns: [["host", S], ["a", F]],
+    rows: [["a", 2], ["b", 0.5]],
+  },
+  {
+    // y = cpu, x = n, over the three rows where both are present
+    sql: "SELECT regr_slope(cpu, n), regr_intercept(cpu, n), regr_count(cpu, n), regr_r2(cpu, n) FROM m",
+    columns: [
+      ["regr_slope(m.cpu,m.n)", F],
+      ["regr_intercept(m.cpu,m.n)", F],
+      ["regr_count(m.cpu,m.n)", "UInt64"],
+      ["regr_r2(m.cpu,m.n)", F],
+    ],
+    rows: [[-0.5, 2.5, 3, 0.25]],
+  },
+  {
+    sql: "SELECT regr_avgx(cpu, n) AS ax, regr_avgy(cpu, n) AS ay, regr_sxx(cpu, n) AS sxx, " +
+      "regr_syy(cpu, n) AS syy, regr_sxy(cpu, n) AS sxy FROM m",
+    columns: [["ax", F], ["ay", F], ["sxx", F], ["syy", F], ["sxy", F]],
+    rows: [[2, 1.5, 2, 2, -1]],
+  },
+  {
+    // no rows: a count of 0 and NULL statistics; one row or a constant x: no slope, no r2
+    sql: "SELECT regr_count(cpu, n) AS c, regr_slope(cpu, n) AS s, regr_sxx(cpu, n) AS x, mean(n) AS m " +
+      "FROM m WHERE n > 100",
+    columns: [["c", "UInt64"], ["s", F], ["x", F], ["m", F]],
+    rows: [[0, null, null, null]],
+  },
+  {
+    sql: "SELECT host, regr_slope(cpu, n) AS s, regr_r2(cpu, n) AS r, regr_slope(n, 1) AS v, " +
+      "regr_avgx(cpu, n) AS ax FROM m GROUP BY host ORDER BY host",
+    columns: [["host", S], ["s", F], ["r", F], ["v", F], ["ax", F]],
+    rows: [["a", 1, 1, null, 1.5], ["b", null, null, null, 3]],
+  },
+  { sql: "SELECT regr_slope(cpu) FROM m", code: 3000, error: /'regr_slope' expects 2 arguments, got 1/ },
+  { sql: "SELECT regr_slope(host, n) FROM m", code: 3000, error: /regr_slope expects numeric arguments/ },
+];
+
+Deno.test("DataFusion functions Petrel lacked, over /v1/sql", async (t) => {
+  const server = await startTestServer();
+  try {
+    await runTypedCases(t, server.url, [...SCALARS, ...AGGREGATES], SETUP);
+  } finally {
+    await server.stop();
+  }
+});
