@@ -46,8 +46,24 @@ const SCALARS: TypedCase[] = [
   { sql: "SELECT contains('abc')", code: 3000, error: /'contains' expects 2 arguments, got 1/ },
   { sql: "SELECT overlay('abc', 'x')", code: 3000, error: /'overlay' expects 3 to 4 arguments, got 2/ },
   { sql: "SELECT acosh(1, 2)", code: 3000, error: /'acosh' expects 1 argument, got 2/ },
-  // an existing function that answered a value for one argument
+  // existing functions that answered a value for a wrong argument count (md5() hashed "undefined")
   { sql: "SELECT levenshtein('a')", code: 3000, error: /'levenshtein' expects 2 arguments, got 1/ },
+  { sql: "SELECT md5()", code: 3000, error: /'md5' expects 1 argument, got 0/ },
+  { sql: "SELECT clamp(1)", code: 3000, error: /'clamp' expects 3 arguments, got 1/ },
+  { sql: "SELECT regexp_count('a')", code: 3000, error: /'regexp_count' expects 2 to 4 arguments, got 1/ },
+  { sql: "SELECT greatest()", code: 3000, error: /'greatest' expects at least 1 argument, got 0/ },
+  {
+    // DataFusion's (and PostgreSQL's) right with a negative length drops the first characters;
+    // split_part counts a negative position from the end
+    sql: "SELECT right('abcde', -2) AS a, right('abcde', 2) AS b, right('abcde', 0) AS c, " +
+      "split_part('a,b,c', ',', -1) AS d, split_part('a,b,c', ',', -3) AS e, split_part('a,b,c', ',', -4) AS f, " +
+      "chr(128512) AS g",
+    columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S], ["f", S], ["g", S]],
+    rows: [["cde", "de", "", "c", "a", "", "\u{1F600}"]],
+  },
+  { sql: "SELECT split_part('a,b,c', ',', 0)", code: 3000, error: /field position must not be zero/ },
+  { sql: "SELECT chr(0)", code: 3000, error: /null character not permitted/ },
+  { sql: "SELECT chr(-1)", code: 3000, error: /requested character too large for encoding/ },
 ];
 
 const AGGREGATES: TypedCase[] = [

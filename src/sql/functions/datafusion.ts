@@ -104,9 +104,9 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
       }).join("");
     },
   },
-  acosh: { args: [1, 1], ...math1(Math.acosh) },
-  asinh: { args: [1, 1], ...math1(Math.asinh) },
-  atanh: { args: [1, 1], ...math1(Math.atanh) },
+  acosh: math1(Math.acosh),
+  asinh: math1(Math.asinh),
+  atanh: math1(Math.atanh),
   contains: {
     args: [2, 2],
     int: true,

@@ -24,6 +24,7 @@ export interface ScalarDef {
 export const num = (v: Arg): number | null => (v === null || v instanceof Uint8Array ? null : Number(v));
 /** A one-argument math function that maps NaN to NULL. */
 export const math1 = (f: (x: number) => number): ScalarDef => ({
+  args: [1, 1],
   fn: (x) => {
     const n = num(x);
     if (n === null) return null;
@@ -77,5 +78,6 @@ export interface AggDef {
 export function checkArgCount(name: string, count: number, [min, max]: readonly [number, number]): void {
   if (count >= min && count <= max) return;
   const expected = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-  throw new Error(`'${name}' expects ${expected} argument${expected === "1" ? "" : "s"}, got ${count}`);
+  const one = max === 1 || (min === 1 && max === Infinity);
+  throw new Error(`'${name}' expects ${expected} argument${one ? "" : "s"}, got ${count}`);
 }
