@@ -61,6 +61,12 @@ const SCALARS: TypedCase[] = [
     columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S], ["f", S], ["g", S]],
     rows: [["cde", "de", "", "c", "a", "", "\u{1F600}"]],
   },
+  {
+    sql:
+      "SELECT to_hex(NULL) AS a, chr(NULL) AS b, left(NULL, 1) AS c, lpad(NULL, 2) AS d, split_part(NULL, ',', 1) AS e",
+    columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S]],
+    rows: [[null, null, null, null, null]],
+  },
   { sql: "SELECT split_part('a,b,c', ',', 0)", code: 3000, error: /field position must not be zero/ },
   { sql: "SELECT chr(0)", code: 3000, error: /null character not permitted/ },
   { sql: "SELECT chr(-1)", code: 3000, error: /requested character too large for encoding/ },
@@ -71,6 +77,12 @@ const AGGREGATES: TypedCase[] = [
     sql: "SELECT mean(n), mean(cpu), var_sample(cpu), var_population(cpu) FROM m",
     columns: [["avg(m.n)", F], ["avg(m.cpu)", F], ["var(m.cpu)", F], ["var_pop(m.cpu)", F]],
     rows: [[2.5, 1.5, 1, 2 / 3]],
+  },
+  {
+    // DataFusion names an aggregate's column by its own name, not the alias written
+    sql: "SELECT var_samp(cpu), stddev_samp(cpu), covar(cpu, n) FROM m",
+    columns: [["var(m.cpu)", F], ["stddev(m.cpu)", F], ["covar_samp(m.cpu,m.n)", F]],
+    rows: [[1, 1, -0.5]],
   },
   {
     sql: "SELECT host, mean(cpu) AS a FROM m GROUP BY host ORDER BY host",
