@@ -119,6 +119,8 @@ const AGGREGATES: TypedCase[] = [
     columns: [["host", S], ["s", F], ["r", F], ["v", F], ["ax", F]],
     rows: [["a", 1, 1, null, 1.5], ["b", null, null, null, 3]],
   },
+  { sql: "SELECT corr(cpu) FROM m", code: 3000, error: /'corr' expects 2 arguments, got 1/ },
+  { sql: "SELECT stddev(cpu, n) FROM m", code: 3000, error: /'stddev' expects 1 argument, got 2/ },
   { sql: "SELECT regr_slope(cpu) FROM m", code: 3000, error: /'regr_slope' expects 2 arguments, got 1/ },
   { sql: "SELECT regr_slope(host, n) FROM m", code: 3000, error: /regr_slope expects numeric arguments/ },
 ];
