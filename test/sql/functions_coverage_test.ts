@@ -119,6 +119,21 @@ const AGGREGATES: TypedCase[] = [
     columns: [["host", S], ["s", F], ["r", F], ["v", F], ["ax", F]],
     rows: [["a", 1, 1, null, 1.5], ["b", null, null, null, 3]],
   },
+  {
+    // as window aggregates, over a growing and a sliding frame
+    sql: "SELECT regr_slope(cpu, n) OVER (ORDER BY ts) AS a, " +
+      "regr_slope(cpu, n) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS b, " +
+      "regr_count(cpu, n) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS c, " +
+      "regr_avgy(cpu, n) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS d FROM m ORDER BY ts",
+    columns: [["a", F], ["b", F], ["c", "UInt64"], ["d", F]],
+    rows: [[null, null, 1, 1.5], [1, 1, 2, 2], [-0.5, -2, 2, 1.5], [-0.5, null, 1, 0.5]],
+  },
+  {
+    sql: "SELECT covar_pop(cpu, n) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS a, " +
+      "corr(cpu, n) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS b FROM m ORDER BY ts",
+    columns: [["a", F], ["b", F]],
+    rows: [[0, null], [0.25, 1], [-0.5, -1], [0, null]],
+  },
   { sql: "SELECT corr(cpu) FROM m", code: 3000, error: /'corr' expects 2 arguments, got 1/ },
   { sql: "SELECT stddev(cpu, n) FROM m", code: 3000, error: /'stddev' expects 1 argument, got 2/ },
   { sql: "SELECT regr_slope(cpu) FROM m", code: 3000, error: /'regr_slope' expects 2 arguments, got 1/ },

@@ -85,6 +85,20 @@ const comoments = (result: (m: CoMoments) => number | null): AggDef => ({
     }
     return m;
   },
+  // a sliding window frame drops its oldest pair
+  inverse: (acc, a, b) => {
+    const m = acc as CoMoments;
+    const x = num(a), y = num(b ?? null);
+    if (x !== null && y !== null) {
+      m.n--;
+      m.sx -= x;
+      m.sy -= y;
+      m.sxx -= x * x;
+      m.syy -= y * y;
+      m.sxy -= x * y;
+    }
+    return m;
+  },
   result: (acc) => result(acc as CoMoments),
 });
 const covar = (

@@ -43,6 +43,20 @@ const regression = (name: string, stat: Stat): AggDef => ({
     r.coXY += dx * (y - r.meanY);
     return r;
   },
+  // a sliding window frame drops its oldest pair: Welford's update run backwards
+  inverse: (acc, yArg, xArg) => {
+    const r = acc as Regression;
+    const y = num(yArg), x = num(xArg ?? null);
+    if (x === null || y === null) return r;
+    if (--r.count === 0) return Object.assign(r, { meanX: 0, meanY: 0, m2X: 0, m2Y: 0, coXY: 0 });
+    const dx = x - r.meanX, dy = y - r.meanY;
+    r.meanX -= dx / r.count;
+    r.meanY -= dy / r.count;
+    r.m2X -= dx * (x - r.meanX);
+    r.m2Y -= dy * (y - r.meanY);
+    r.coXY -= dy * (x - r.meanX);
+    return r;
+  },
   result: (acc) => stat(acc as Regression),
 });
 
