@@ -51,6 +51,10 @@ const SCALARS: TypedCase[] = [
   { sql: "SELECT md5()", code: 3000, error: /'md5' expects 1 argument, got 0/ },
   { sql: "SELECT clamp(1)", code: 3000, error: /'clamp' expects 3 arguments, got 1/ },
   { sql: "SELECT regexp_count('a')", code: 3000, error: /'regexp_count' expects 2 to 4 arguments, got 1/ },
+  { sql: "SELECT from_unixtime(1, 2)", code: 3000, error: /'from_unixtime' expects 1 argument, got 2/ },
+  { sql: "SELECT make_date(2024, 1)", code: 3000, error: /'make_date' expects 3 arguments, got 2/ },
+  { sql: "SELECT json_is_object('{}', 1)", code: 3000, error: /'json_is_object' expects 1 argument, got 2/ },
+  { sql: "SELECT vec_dim('[1]', 2)", code: 3000, error: /'vec_dim' expects 1 argument, got 2/ },
   { sql: "SELECT greatest()", code: 3000, error: /'greatest' expects at least 1 argument, got 0/ },
   {
     // DataFusion's (and PostgreSQL's) right with a negative length drops the first characters;

@@ -43,6 +43,7 @@ function jsonKind(v: Arg): string | null {
 }
 
 const jsonIs = (kind: string): ScalarDef => ({
+  args: [1, 1],
   int: true,
   fn: (j) => {
     const k = jsonKind(j);
@@ -88,5 +89,5 @@ export const GREPTIME_SCALARS: Record<string, ScalarDef> = {
       return jsonPathMatch(doc, str(path)!) ? 1 : 0;
     },
   },
-  pg_backend_pid: { int: true, fn: () => Deno.pid },
+  pg_backend_pid: { args: [0, 0], int: true, fn: () => Deno.pid },
 };
