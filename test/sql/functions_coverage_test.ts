@@ -71,6 +71,24 @@ const SCALARS: TypedCase[] = [
     columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S]],
     rows: [[null, null, null, null, null]],
   },
+  {
+    sql:
+      "SELECT length('héllo') AS a, char_length(host) AS b, octet_length('é') AS c, strpos('abc', 'c') AS d, " +
+      "instr('abc', 'b') AS e, ascii('a') AS f, length(NULL) AS g FROM m WHERE n = 1",
+    columns: [
+      ["a", "Int32"],
+      ["b", "Int32"],
+      ["c", "Int32"],
+      ["d", "Int32"],
+      ["e", "Int32"],
+      ["f", "Int32"],
+      [
+        "g",
+        "Int32",
+      ],
+    ],
+    rows: [[5, 1, 2, 3, 2, 97, null]],
+  },
   { sql: "SELECT split_part('a,b,c', ',', 0)", code: 3000, error: /field position must not be zero/ },
   { sql: "SELECT chr(0)", code: 3000, error: /null character not permitted/ },
   { sql: "SELECT chr(-1)", code: 3000, error: /requested character too large for encoding/ },
