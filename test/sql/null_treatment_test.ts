@@ -87,7 +87,7 @@ const CASES: TypedCase[] = [
   // a subquery's ORDER BY inside a call keeps one NULLS ordering
   {
     sql: "SELECT char_length((SELECT host FROM m ORDER BY ts DESC LIMIT 1)) AS c",
-    columns: [["c", "Int64"]],
+    columns: [["c", "Int32"]],
     rows: [[1]],
   },
   {

@@ -116,7 +116,7 @@ const CASES: Case[] = [
     sql:
       "SELECT sqrt(16) AS r, pow(2, 10) AS p, ln(1) AS l, floor(2.7) AS f, ceil(2.1) AS c, strpos('hello', 'l') AS i, split_part('a.b.c', '.', 2) AS s, lpad('7', 3, '0') AS z",
     expect: [
-      recs([["r", F], ["p", F], ["l", F], ["f", F], ["c", F], ["i", I], ["s", S], ["z", S]], [[
+      recs([["r", F], ["p", F], ["l", F], ["f", F], ["c", F], ["i", "Int32"], ["s", S], ["z", S]], [[
         4,
         1024,
         0,

@@ -9,6 +9,7 @@ interface Moments {
 }
 
 const moments = (result: (m: Moments) => number | null): AggDef => ({
+  args: [1, 1],
   start: () => ({ n: 0, sum: 0, sq: 0 }),
   step: (acc, v) => {
     const m = acc as Moments;
@@ -69,6 +70,7 @@ interface CoMoments {
 
 /** Two-column statistics over the rows where both values are present (DataFusion skips the others). */
 const comoments = (result: (m: CoMoments) => number | null): AggDef => ({
+  args: [2, 2],
   start: () => ({ n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0 }),
   step: (acc, a, b) => {
     const m = acc as CoMoments;
@@ -80,6 +82,20 @@ const comoments = (result: (m: CoMoments) => number | null): AggDef => ({
       m.sxx += x * x;
       m.syy += y * y;
       m.sxy += x * y;
+    }
+    return m;
+  },
+  // a sliding window frame drops its oldest pair
+  inverse: (acc, a, b) => {
+    const m = acc as CoMoments;
+    const x = num(a), y = num(b ?? null);
+    if (x !== null && y !== null) {
+      m.n--;
+      m.sx -= x;
+      m.sy -= y;
+      m.sxx -= x * x;
+      m.syy -= y * y;
+      m.sxy -= x * y;
     }
     return m;
   },
@@ -98,6 +114,7 @@ function corr(m: CoMoments): number | null {
 
 /** A bitwise fold of the integer values; NULL when there are none. */
 const bitwise = (op: (a: bigint, b: bigint) => bigint): AggDef => ({
+  args: [1, 1],
   bigint: true,
   start: () => ({ v: null as bigint | null }),
   step: (acc, x) => {
@@ -133,8 +150,13 @@ export const AGGREGATES: Record<string, AggDef> = {
   stddev_pop: moments((m) => (varPop(m) === null ? null : Math.sqrt(varPop(m)!))),
   variance: moments(varSamp),
   var_samp: moments(varSamp),
+  // DataFusion's aliases of var and var_pop
+  var_sample: moments(varSamp),
   var_pop: moments(varPop),
+  var_population: moments(varPop),
   var: moments(varSamp),
+  // DataFusion's alias of avg
+  mean: moments((m) => (m.n === 0 ? null : m.sum / m.n)),
   covar: comoments((m) => covar(m, 1)),
   covar_samp: comoments((m) => covar(m, 1)),
   covar_pop: comoments((m) => covar(m, 0)),
@@ -164,6 +186,7 @@ export const AGGREGATES: Record<string, AggDef> = {
   approx_percentile_cont: collect((v, p) => percentile(v, p)),
   percentile_cont: collect((v, p) => percentile(v, p)),
   approx_distinct: {
+    args: [1, 1],
     start: () => new Set<unknown>(),
     step: (acc, v) => {
       if (v !== null) (acc as Set<unknown>).add(typeof v === "object" ? String(v) : v);
@@ -172,11 +195,13 @@ export const AGGREGATES: Record<string, AggDef> = {
     result: (acc) => BigInt((acc as Set<unknown>).size),
   },
   bool_and: {
+    args: [1, 1],
     start: () => null,
     step: (acc, v) => (v === null ? acc : (acc ?? 1) && num(v) ? 1 : 0),
     result: (acc) => acc as Ret,
   },
   bool_or: {
+    args: [1, 1],
     start: () => null,
     step: (acc, v) => (v === null ? acc : acc === 1 || num(v) ? 1 : 0),
     result: (acc) => acc as Ret,

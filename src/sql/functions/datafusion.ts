@@ -1,17 +1,19 @@
 /**
  * DataFusion's string, math and hash functions SQLite lacks: nanvl, iszero, levenshtein, translate,
- * substr_index, find_in_set, bit_length, cot, factorial, gcd, lcm, the SHA-2 family and digest,
- * encode/decode. Hashes and `decode` answer bytes (DataFusion's Binary).
+ * substr_index (and its alias substring_index), find_in_set, bit_length, cot, factorial, gcd, lcm, the
+ * SHA-2 family and digest, encode/decode, contains, overlay and the inverse hyperbolic functions.
+ * Hashes and `decode` answer bytes (DataFusion's Binary).
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { editDistance } from "../../common/edit_distance.ts";
 import type { Arg, ScalarDef } from "./values.ts";
-import { num, str } from "./values.ts";
+import { math1, num, str } from "./values.ts";
 
 const bytesOf = (v: Arg): Uint8Array => (v instanceof Uint8Array ? v : new TextEncoder().encode(str(v)!));
 
 const hash = (algo: string): ScalarDef => ({
+  args: [1, 1],
   fn: (v) => (v === null ? null : new Uint8Array(createHash(algo).update(bytesOf(v)).digest())),
 });
 
@@ -49,17 +51,50 @@ function encoding(e: Arg, fn: string): "base64" | "hex" {
   );
 }
 
+/**
+ * DataFusion's `overlay(str, substr, pos [, count])`: `count` characters of `str` from `pos` (1-based)
+ * replaced by `substr`; `count` defaults to the length of `substr`. As DataFusion, the head before
+ * `pos` is kept only when `pos` lies inside `str`, the tail only when it starts inside `str`.
+ */
+function overlay(text: string, put: string, pos: number, count: number): string {
+  const chars = [...text];
+  const head = pos > 1 && pos - 1 < chars.length ? chars.slice(0, pos - 1).join("") : "";
+  const tailFrom = pos + count - 1;
+  const tail = tailFrom < chars.length ? chars.slice(Math.max(0, tailFrom)).join("") : "";
+  return head + put + tail;
+}
+
+const wholeNumber = (fn: string, v: Arg): number => {
+  const n = num(v);
+  if (n === null || !Number.isInteger(n)) throw new Error(`${fn} expects integer positions, got ${str(v)}`);
+  return n;
+};
+
+const SUBSTR_INDEX: ScalarDef = {
+  args: [3, 3],
+  fn: (s, delim, count) => {
+    if (s === null || delim === null || count === null) return null;
+    const text = str(s)!, d = str(delim)!, n = Number(count);
+    if (d === "" || n === 0) return "";
+    const parts = text.split(d);
+    return n > 0 ? parts.slice(0, n).join(d) : parts.slice(Math.max(0, parts.length + n)).join(d);
+  },
+};
+
 /** DataFusion's scalar functions by name. */
 export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
   nanvl: {
+    args: [2, 2],
     fn: (a, b) => (a === null || b === null ? null : Number.isNaN(num(a)) ? num(b) : num(a)),
   },
-  iszero: { int: true, fn: (v) => (v === null ? null : num(v) === 0 ? 1 : 0) },
+  iszero: { args: [1, 1], int: true, fn: (v) => (v === null ? null : num(v) === 0 ? 1 : 0) },
   levenshtein: {
+    args: [2, 2],
     int: true,
     fn: (a, b) => (a === null || b === null ? null : editDistance(str(a)!, str(b)!)),
   },
   translate: {
+    args: [3, 3],
     fn: (s, from, to) => {
       if (s === null || from === null || to === null) return null;
       const f = [...str(from)!], t = [...str(to)!];
@@ -69,24 +104,38 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
       }).join("");
     },
   },
-  substr_index: {
-    fn: (s, delim, count) => {
-      if (s === null || delim === null || count === null) return null;
-      const text = str(s)!, d = str(delim)!, n = Number(count);
-      if (d === "" || n === 0) return "";
-      const parts = text.split(d);
-      return n > 0 ? parts.slice(0, n).join(d) : parts.slice(Math.max(0, parts.length + n)).join(d);
+  acosh: math1(Math.acosh),
+  asinh: math1(Math.asinh),
+  atanh: math1(Math.atanh),
+  contains: {
+    args: [2, 2],
+    int: true,
+    fn: (s, search) => (s === null || search === null ? null : str(s)!.includes(str(search)!) ? 1 : 0),
+  },
+  overlay: {
+    args: [3, 4],
+    fn: (s, put, pos, count) => {
+      if (s === null || put === null || pos === null || count === null) return null;
+      const p = wholeNumber("overlay", pos);
+      const n = count === undefined ? [...str(put)!].length : wholeNumber("overlay", count);
+      return overlay(str(s)!, str(put)!, p, n);
     },
   },
+  substr_index: SUBSTR_INDEX,
+  // DataFusion's alias of substr_index
+  substring_index: SUBSTR_INDEX,
   find_in_set: {
+    args: [2, 2],
     int: true,
     fn: (s, list) => (s === null || list === null ? null : str(list)!.split(",").indexOf(str(s)!) + 1),
   },
-  bit_length: { int: true, fn: (s) => (s === null ? null : bytesOf(s).length * 8) },
+  bit_length: { args: [1, 1], int: true, fn: (s) => (s === null ? null : bytesOf(s).length * 8) },
   cot: {
+    args: [1, 1],
     fn: (v) => (v === null ? null : 1 / Math.tan(num(v)!)),
   },
   factorial: {
+    args: [1, 1],
     bigint: true,
     fn: (v) => {
       if (v === null) return null;
@@ -98,10 +147,12 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
     },
   },
   gcd: {
+    args: [2, 2],
     bigint: true,
     fn: (a, b) => (a === null || b === null ? null : gcd(...(integers("gcd", a, b) as [bigint, bigint]))),
   },
   lcm: {
+    args: [2, 2],
     bigint: true,
     fn: (a, b) => {
       if (a === null || b === null) return null;
@@ -117,6 +168,7 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
   sha384: hash("sha384"),
   sha512: hash("sha512"),
   digest: {
+    args: [2, 2],
     fn: (v, algo) => {
       if (v === null || algo === null) return null;
       const name = DIGESTS[str(algo)!.toLowerCase()];
@@ -131,6 +183,7 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
     },
   },
   encode: {
+    args: [2, 2],
     fn: (v, e) => {
       if (v === null || e === null) return null;
       const b = Buffer.from(bytesOf(v));
@@ -139,6 +192,7 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
     },
   },
   decode: {
+    args: [2, 2],
     fn: (v, e) => {
       if (v === null || e === null) return null;
       const text = str(v)!;

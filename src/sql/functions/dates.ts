@@ -99,6 +99,7 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
     },
   },
   from_unixtime: {
+    args: [1, 1],
     bigint: true,
     fn: (v) => {
       if (v === null) return null;
@@ -109,6 +110,7 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
     },
   },
   to_date: {
+    args: [1, Infinity],
     bigint: true,
     fn: (v, ...formats) => {
       if (v === null) return null;
@@ -116,6 +118,7 @@ export const DATE_SCALARS: Record<string, ScalarDef> = {
     },
   },
   make_date: {
+    args: [3, 3],
     bigint: true,
     fn: (y, m, d) => {
       if (y === null || m === null || d === null) return null;

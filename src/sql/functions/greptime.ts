@@ -43,6 +43,7 @@ function jsonKind(v: Arg): string | null {
 }
 
 const jsonIs = (kind: string): ScalarDef => ({
+  args: [1, 1],
   int: true,
   fn: (j) => {
     const k = jsonKind(j);
@@ -52,10 +53,11 @@ const jsonIs = (kind: string): ScalarDef => ({
 
 /** GreptimeDB's scalar functions by name. */
 export const GREPTIME_SCALARS: Record<string, ScalarDef> = {
-  clamp: { bigint: true, fn: (v, lo, hi) => clamp("clamp", v, lo ?? null, hi ?? null) },
-  clamp_min: { bigint: true, fn: (v, lo) => clamp("clamp_min", v, lo ?? null, undefined) },
-  clamp_max: { bigint: true, fn: (v, hi) => clamp("clamp_max", v, undefined, hi ?? null) },
+  clamp: { args: [3, 3], bigint: true, fn: (v, lo, hi) => clamp("clamp", v, lo ?? null, hi ?? null) },
+  clamp_min: { args: [2, 2], bigint: true, fn: (v, lo) => clamp("clamp_min", v, lo ?? null, undefined) },
+  clamp_max: { args: [2, 2], bigint: true, fn: (v, hi) => clamp("clamp_max", v, undefined, hi ?? null) },
   mod: {
+    args: [2, 2],
     bigint: true,
     fn: (a, b) => {
       if (a === null || b === null) return null;
@@ -87,5 +89,5 @@ export const GREPTIME_SCALARS: Record<string, ScalarDef> = {
       return jsonPathMatch(doc, str(path)!) ? 1 : 0;
     },
   },
-  pg_backend_pid: { int: true, fn: () => Deno.pid },
+  pg_backend_pid: { args: [0, 0], int: true, fn: () => Deno.pid },
 };

@@ -23,7 +23,8 @@ import { REGEX_SCALARS } from "./regex.ts";
 import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
 import { GEO_SCALARS } from "./geo.ts";
 import { H3_SCALARS } from "./h3.ts";
-import type { AggDef, Arg, Ret, ScalarDef } from "./values.ts";
+import { REGRESSION_AGGREGATES } from "./regression.ts";
+import { type AggDef, type Arg, checkArgCount, type Ret, type ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
 
 /**
@@ -69,6 +70,7 @@ const AGGREGATES: Record<string, AggDef> = {
   ...VECTOR_AGGREGATES,
   ...NON_NULL_AGGREGATES,
   ...SKETCH_AGGREGATES,
+  ...REGRESSION_AGGREGATES,
 };
 
 /** Names of the functions this module provides, for the rewriter's checks. */
@@ -118,12 +120,18 @@ export function registerSqlFunctions(db: DatabaseSync): void {
   // DataFusion's LIKE is case-sensitive (ILIKE is rewritten to compare lowercased operands)
   db.exec("PRAGMA case_sensitive_like = ON");
   for (const [name, def] of Object.entries(SCALARS)) {
-    const fn = def.int
+    const counted = def.args
       ? (...args: Arg[]) => {
-        const r = def.fn(...args);
-        return typeof r === "number" && Number.isInteger(r) ? BigInt(r) : r;
+        checkArgCount(name, args.length, def.args!);
+        return def.fn(...args);
       }
       : def.fn;
+    const fn = def.int
+      ? (...args: Arg[]) => {
+        const r = counted(...args);
+        return typeof r === "number" && Number.isInteger(r) ? BigInt(r) : r;
+      }
+      : counted;
     const call = guarded(fn as (...args: unknown[]) => Ret, null);
     db.function(
       name,
@@ -143,6 +151,7 @@ export function registerSqlFunctions(db: DatabaseSync): void {
         start: def.start,
         step: (acc: unknown, ...args: Arg[]) => {
           try {
+            if (def.args) checkArgCount(name, args.length, def.args);
             return def.step(acc, ...args);
           } catch (e) {
             parkedError ??= e;

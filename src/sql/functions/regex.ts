@@ -64,6 +64,7 @@ export const REGEX_SCALARS: Record<string, ScalarDef> = {
   },
   __petrel_icase: { fn: (p) => (p === null ? null : ICASE + str(p)!) },
   regexp_like: {
+    args: [2, 3],
     fn: (s, p, f) => {
       if (s === null || p === null || f === null) return null;
       const flags = str(f ?? "")!;
@@ -72,6 +73,7 @@ export const REGEX_SCALARS: Record<string, ScalarDef> = {
     },
   },
   regexp_replace: {
+    args: [3, 4],
     fn: (s, p, r, f) => {
       if (s === null || p === null || r === null || f === null) return null;
       const flags = str(f ?? "")!;
@@ -81,6 +83,7 @@ export const REGEX_SCALARS: Record<string, ScalarDef> = {
     },
   },
   regexp_match: {
+    args: [2, 3],
     fn: (s, p, f) => {
       if (s === null || p === null || f === null) return null;
       const flags = str(f ?? "")!;
@@ -91,6 +94,7 @@ export const REGEX_SCALARS: Record<string, ScalarDef> = {
     },
   },
   regexp_count: {
+    args: [2, 4],
     int: true,
     fn: (s, p, start, f) => {
       if (s === null || p === null || start === null || f === null) return null;

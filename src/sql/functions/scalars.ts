@@ -47,6 +47,7 @@ export const SCALARS: Record<string, ScalarDef> = {
     },
   },
   abs: {
+    args: [1, 1],
     bigint: true,
     fn: (v) => {
       if (v === null) return null;
@@ -56,12 +57,14 @@ export const SCALARS: Record<string, ScalarDef> = {
     },
   },
   json_get_string: {
+    args: [2, 2],
     fn: (j, p) => {
       const v = jsonAt(j, p);
       return v === undefined || v === null ? null : typeof v === "string" ? v : JSON.stringify(v);
     },
   },
   json_get_int: {
+    args: [2, 2],
     fn: (j, p) => {
       const v = jsonAt(j, p);
       return typeof v === "number" && Number.isFinite(v)
@@ -72,22 +75,25 @@ export const SCALARS: Record<string, ScalarDef> = {
     },
   },
   json_get_float: {
+    args: [2, 2],
     fn: (j, p) => {
       const v = jsonAt(j, p);
       return typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : null;
     },
   },
   json_get_bool: {
+    args: [2, 2],
     int: true,
     fn: (j, p) => {
       const v = jsonAt(j, p);
       return typeof v === "boolean" ? (v ? 1 : 0) : null;
     },
   },
-  json_is_null: { int: true, fn: (j, p) => (jsonAt(j, p ?? "$") === null ? 1 : 0) },
-  json_path_exists: { int: true, fn: (j, p) => (jsonAt(j, p) === undefined ? 0 : 1) },
-  json_to_string: { fn: (j) => (j === null ? null : str(j)) },
+  json_is_null: { args: [1, 2], int: true, fn: (j, p) => (jsonAt(j, p ?? "$") === null ? 1 : 0) },
+  json_path_exists: { args: [2, 2], int: true, fn: (j, p) => (jsonAt(j, p) === undefined ? 0 : 1) },
+  json_to_string: { args: [1, 1], fn: (j) => (j === null ? null : str(j)) },
   parse_json: {
+    args: [1, 1],
     fn: (j) => {
       if (j === null) return null;
       JSON.parse(str(j)!);
@@ -101,6 +107,7 @@ export const SCALARS: Record<string, ScalarDef> = {
   log10: math1(Math.log10),
   log2: math1(Math.log2),
   log: {
+    args: [1, 2],
     fn: (a, b) => {
       const x = num(a);
       if (x === null) return null;
@@ -109,14 +116,20 @@ export const SCALARS: Record<string, ScalarDef> = {
       return y === null ? null : Math.log(y) / Math.log(x);
     },
   },
-  pow: { fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.pow(num(a)!, num(b)!)) },
-  power: { fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.pow(num(a)!, num(b)!)) },
+  pow: {
+    args: [2, 2],
+    fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.pow(num(a)!, num(b)!)),
+  },
+  power: {
+    args: [2, 2],
+    fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.pow(num(a)!, num(b)!)),
+  },
   floor: math1(Math.floor),
   ceil: math1(Math.ceil),
   ceiling: math1(Math.ceil),
   // DataFusion's: x scaled by 10^d, truncated (or rounded half away from zero) and scaled back; d may be
   // negative (trunc(104, -1) is 100), where SQLite's round reads a negative d as 0
-  trunc: { fn: (x, d) => scaled(x, d, Math.trunc) },
+  trunc: { args: [1, 2], fn: (x, d) => scaled(x, d, Math.trunc) },
   round: { binary: true, fn: (x, d) => scaled(x, d, (v) => Math.sign(v) * Math.round(Math.abs(v))) },
   sin: math1(Math.sin),
   cos: math1(Math.cos),
@@ -124,7 +137,10 @@ export const SCALARS: Record<string, ScalarDef> = {
   asin: math1(Math.asin),
   acos: math1(Math.acos),
   atan: math1(Math.atan),
-  atan2: { fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.atan2(num(a)!, num(b)!)) },
+  atan2: {
+    args: [2, 2],
+    fn: (a, b) => (num(a) === null || num(b) === null ? null : Math.atan2(num(a)!, num(b)!)),
+  },
   sinh: math1(Math.sinh),
   cosh: math1(Math.cosh),
   tanh: math1(Math.tanh),
@@ -132,22 +148,35 @@ export const SCALARS: Record<string, ScalarDef> = {
   radians: math1((x) => (x * Math.PI) / 180),
   signum: math1(Math.sign),
   sign: math1(Math.sign),
-  pi: { fn: () => Math.PI },
-  isnan: { int: true, fn: (a) => (typeof a === "number" && Number.isNaN(a) ? 1 : 0) },
+  pi: { args: [0, 0], fn: () => Math.PI },
+  isnan: { args: [1, 1], int: true, fn: (a) => (typeof a === "number" && Number.isNaN(a) ? 1 : 0) },
   greatest: {
+    args: [1, Infinity],
     bigint: true,
     fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! > m! ? x : m))),
   },
   least: {
+    args: [1, Infinity],
     bigint: true,
     fn: (...a) => (a.some((x) => x === null) ? null : a.reduce((m, x) => (x! < m! ? x : m))),
   },
-  strpos: { int: true, fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1) },
-  left: { fn: (s, n) => (s === null || n === null ? null : str(s)!.slice(0, Number(n))) },
+  strpos: {
+    args: [2, 2],
+    int: true,
+    fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1),
+  },
+  left: { args: [2, 2], fn: (s, n) => (s === null || n === null ? null : str(s)!.slice(0, Number(n))) },
   right: {
-    fn: (s, n) => (s === null || n === null ? null : Number(n) <= 0 ? "" : str(s)!.slice(-Number(n))),
+    args: [2, 2],
+    // a negative n keeps all but the first |n| characters (PostgreSQL's and DataFusion's)
+    fn: (s, n) => {
+      if (s === null || n === null) return null;
+      const k = Number(n);
+      return k === 0 ? "" : [...str(s)!].slice(-k).join("");
+    },
   },
   lpad: {
+    args: [2, 3],
     fn: (
       s,
       n,
@@ -157,6 +186,7 @@ export const SCALARS: Record<string, ScalarDef> = {
       : str(s)!.padStart(Number(n), str(p ?? " ") ?? " ").slice(0, Number(n))),
   },
   rpad: {
+    args: [2, 3],
     fn: (
       s,
       n,
@@ -166,21 +196,27 @@ export const SCALARS: Record<string, ScalarDef> = {
       : str(s)!.padEnd(Number(n), str(p ?? " ") ?? " ").slice(0, Number(n))),
   },
   starts_with: {
+    args: [2, 2],
     int: true,
     fn: (s, p) => (s === null || p === null ? null : str(s)!.startsWith(str(p)!) ? 1 : 0),
   },
   ends_with: {
+    args: [2, 2],
     int: true,
     fn: (s, p) => (s === null || p === null ? null : str(s)!.endsWith(str(p)!) ? 1 : 0),
   },
   split_part: {
-    fn: (
-      s,
-      d,
-      n,
-    ) => (s === null || d === null || n === null ? null : str(s)!.split(str(d)!)[Number(n) - 1] ?? ""),
+    args: [3, 3],
+    // DataFusion counts a negative position from the end and refuses position 0
+    fn: (s, d, n) => {
+      if (s === null || d === null || n === null) return null;
+      const parts = str(s)!.split(str(d)!), k = Number(n);
+      if (k === 0) throw new Error("field position must not be zero");
+      return parts[k > 0 ? k - 1 : parts.length + k] ?? "";
+    },
   },
   btrim: {
+    args: [1, 2],
     fn: (s, chars) => {
       if (s === null) return null;
       const c = chars === undefined || chars === null ? " " : str(chars)!;
@@ -191,23 +227,43 @@ export const SCALARS: Record<string, ScalarDef> = {
     },
   },
   initcap: {
+    args: [1, 1],
     fn: (
       s,
     ) => (s === null
       ? null
       : str(s)!.toLowerCase().replace(/(^|[^a-zA-Z0-9])([a-z])/g, (_, a, b) => a + b.toUpperCase())),
   },
-  reverse: { fn: (s) => (s === null ? null : [...str(s)!].reverse().join("")) },
-  repeat: { fn: (s, n) => (s === null || n === null ? null : str(s)!.repeat(Math.max(0, Number(n)))) },
-  char_length: { int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
-  character_length: { int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
-  octet_length: { int: true, fn: (s) => (s === null ? null : new TextEncoder().encode(str(s)!).length) },
-  chr: { fn: (n) => (n === null ? null : String.fromCodePoint(Number(n))) },
-  ascii: { int: true, fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
-  md5: { fn: (s) => (s === null ? null : createHash("md5").update(str(s)!).digest("hex")) },
-  to_hex: { fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
-  uuid: { fn: () => crypto.randomUUID(), deterministic: false },
-  version: { fn: () => "8.0.0-petrel" },
+  reverse: { args: [1, 1], fn: (s) => (s === null ? null : [...str(s)!].reverse().join("")) },
+  repeat: {
+    args: [2, 2],
+    fn: (s, n) => (s === null || n === null ? null : str(s)!.repeat(Math.max(0, Number(n)))),
+  },
+  char_length: { args: [1, 1], int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
+  character_length: { args: [1, 1], int: true, fn: (s) => (s === null ? null : [...str(s)!].length) },
+  octet_length: {
+    args: [1, 1],
+    int: true,
+    fn: (s) => (s === null ? null : new TextEncoder().encode(str(s)!).length),
+  },
+  chr: {
+    args: [1, 1],
+    fn: (n) => {
+      if (n === null) return null;
+      const code = Number(n);
+      // DataFusion's refusals: NUL, and numbers that are no Unicode scalar value
+      if (code === 0) throw new Error("null character not permitted.");
+      if (!Number.isInteger(code) || code < 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+        throw new Error("requested character too large for encoding.");
+      }
+      return String.fromCodePoint(code);
+    },
+  },
+  ascii: { args: [1, 1], int: true, fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
+  md5: { args: [1, 1], fn: (s) => (s === null ? null : createHash("md5").update(str(s)!).digest("hex")) },
+  to_hex: { args: [1, 1], fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
+  uuid: { args: [0, 0], fn: () => crypto.randomUUID(), deterministic: false },
+  version: { args: [0, 0], fn: () => "8.0.0-petrel" },
 };
 
 /** `f` of `x` at `d` decimal places (0 when absent), as DataFusion's `round`/`trunc` compute it; NaN → NULL. */

@@ -16,12 +16,15 @@ export interface ScalarDef {
   int?: boolean;
   /** Registered for exactly two arguments only, so SQLite's own one-argument form stays (`round`). */
   binary?: boolean;
+  /** The fewest and most arguments the function takes; other counts fail the call. */
+  args?: readonly [number, number];
 }
 
 /** A numeric argument, or null. */
 export const num = (v: Arg): number | null => (v === null || v instanceof Uint8Array ? null : Number(v));
 /** A one-argument math function that maps NaN to NULL. */
 export const math1 = (f: (x: number) => number): ScalarDef => ({
+  args: [1, 1],
   fn: (x) => {
     const n = num(x);
     if (n === null) return null;
@@ -67,4 +70,14 @@ export interface AggDef {
   inverse?: (acc: unknown, ...args: Arg[]) => unknown;
   /** Integer arguments arrive as bigints (exact past 2^53). */
   bigint?: boolean;
+  /** The fewest and most arguments the function takes; other counts fail the call. */
+  args?: readonly [number, number];
+}
+
+/** Fails a call of `name` with an argument count outside `[min, max]`, as DataFusion refuses its plan. */
+export function checkArgCount(name: string, count: number, [min, max]: readonly [number, number]): void {
+  if (count >= min && count <= max) return;
+  const expected = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
+  const one = max === 1 || (min === 1 && max === Infinity);
+  throw new Error(`'${name}' expects ${expected} argument${one ? "" : "s"}, got ${count}`);
 }

@@ -77,6 +77,7 @@ function cosDistance(x: Float32Array, y: Float32Array): number {
 /** A function of two vectors giving an f32. */
 function distance(fn: string, f: (x: Float32Array, y: Float32Array) => number): ScalarDef {
   return {
+    args: [2, 2],
     fn: (a, b) => {
       const p = pair(a, b, fn);
       return p && f(p[0], p[1]);
@@ -87,6 +88,7 @@ function distance(fn: string, f: (x: Float32Array, y: Float32Array) => number): 
 /** A function of two vectors giving the vector of `f` applied element by element. */
 function elementwise(fn: string, f: (a: number, b: number) => number): ScalarDef {
   return {
+    args: [2, 2],
     fn: (a, b) => {
       const p = pair(a, b, fn);
       return p && vectorBytes(p[0].map((v, i) => f(v, p[1][i])));
@@ -97,6 +99,7 @@ function elementwise(fn: string, f: (a: number, b: number) => number): ScalarDef
 /** A function of a scalar and a vector giving a vector (GreptimeDB puts the scalar first). */
 function scalarwise(fn: string, f: (s: number, v: number) => number): ScalarDef {
   return {
+    args: [2, 2],
     fn: (s, v) => {
       const k = scalar(s, fn), x = vec(v, fn);
       return k === null || x === null ? null : vectorBytes(x.map((e) => f(k, e)));
@@ -107,6 +110,7 @@ function scalarwise(fn: string, f: (s: number, v: number) => number): ScalarDef 
 /** A function of one vector. */
 function unary(fn: string, f: (x: Float32Array) => Ret): ScalarDef {
   return {
+    args: [1, 1],
     fn: (v) => {
       const x = vec(v, fn);
       return x && f(x);
@@ -124,7 +128,7 @@ export const VECTOR_SCALARS: Record<string, ScalarDef> = {
     return dot(diff, diff);
   }),
   vec_dot_product: distance("vec_dot_product", dot),
-  vec_dim: { int: true, fn: (v) => vec(v, "vec_dim")?.length ?? null },
+  vec_dim: { args: [1, 1], int: true, fn: (v) => vec(v, "vec_dim")?.length ?? null },
   vec_norm: unary("vec_norm", (x) => {
     const n = norm(x);
     // a zero vector has no direction: it stays as it is instead of becoming NaNs
@@ -139,6 +143,7 @@ export const VECTOR_SCALARS: Record<string, ScalarDef> = {
   vec_scalar_add: scalarwise("vec_scalar_add", (s, v) => s + v),
   vec_scalar_mul: scalarwise("vec_scalar_mul", (s, v) => s * v),
   vec_kth_elem: {
+    args: [2, 2],
     fn: (v, k) => {
       const x = vec(v, "vec_kth_elem"), i = index(k, "vec_kth_elem", "k");
       if (x === null || i === null) return null;
@@ -149,6 +154,7 @@ export const VECTOR_SCALARS: Record<string, ScalarDef> = {
     },
   },
   vec_subvector: {
+    args: [3, 3],
     fn: (v, from, to) => {
       const x = vec(v, "vec_subvector");
       const start = index(from, "vec_subvector", "start"), end = index(to, "vec_subvector", "end");
