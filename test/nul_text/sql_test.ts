@@ -62,7 +62,10 @@ Deno.test("nul text: line protocol fields and tags with NUL read back whole, key
   ]);
   // compared as bytes, the whole value matches (and a prefix does not)
   assert.deepEqual(
-    await sqlRows(base, "SELECT n FROM lp_nul WHERE host = CAST('h' || chr(0) || 'x' AS BLOB) ORDER BY n"),
+    await sqlRows(
+      base,
+      "SELECT n FROM lp_nul WHERE host = CAST('h' || CAST(X'00' AS STRING) || 'x' AS BLOB) ORDER BY n",
+    ),
     [[1], [2]],
   );
   assert.deepEqual(await sqlRows(base, "SELECT n FROM lp_nul WHERE host = 'h'"), []);
@@ -99,7 +102,7 @@ Deno.test("nul text: SQL INSERT of a NUL-holding expression keeps every byte (ta
   );
   await sqlExec(
     base,
-    "INSERT INTO ins_nul (host, msg, doc, ts) VALUES ('h' || chr(0) || 'x', 'a' || chr(0) || 'b', " +
+    "INSERT INTO ins_nul (host, msg, doc, ts) VALUES ('h' || CAST(X'00' AS STRING) || 'x', 'a' || CAST(X'00' AS STRING) || 'b', " +
       `'{"k":"v\\u0000w"}', 1), ('plain', 'x', NULL, 2)`,
   );
   // a copy through INSERT … SELECT of stored values keeps them too
