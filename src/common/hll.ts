@@ -39,25 +39,12 @@ export class Hll {
   /** Adds a 64-bit hash given as its high and low 32-bit halves. */
   addHash(hi: number, lo: number): void {
     if (this.sparse) {
-      // index: the top 25 bits; rank: position of the first 1 in the other 39 (40 when all are 0)
-      const index = hi >>> (32 - SP);
-      const restHi = hi & ((1 << (32 - SP)) - 1); // 7 bits
-      const rank = restHi !== 0
-        ? Math.clz32(restHi) - SP + 1
-        : lo !== 0
-        ? 32 - SP + Math.clz32(lo) + 1
-        : SPARSE_REST + 1;
+      const [index, rank] = indexAndRank(hi, lo, SP);
       if ((this.sparse.get(index) ?? 0) < rank) this.sparse.set(index, rank);
       if (this.sparse.size > SPARSE_LIMIT) this.toDense();
       return;
     }
-    const index = hi >>> (32 - P);
-    const restHi = hi & ((1 << (32 - P)) - 1); // 18 bits
-    const rank = restHi !== 0
-      ? Math.clz32(restHi) - P + 1
-      : lo !== 0
-      ? 32 - P + Math.clz32(lo) + 1
-      : 64 - P + 1;
+    const [index, rank] = indexAndRank(hi, lo, P);
     if (this.dense![index] < rank) this.dense![index] = rank;
   }
 
@@ -219,4 +206,18 @@ function murmur3(b: Uint8Array, seed: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
+}
+
+/**
+ * A 64-bit hash's register index (its top `bits` bits) and rank (the position of the first 1 in the
+ * other 64 - bits, or 64 - bits + 1 when they are all 0).
+ */
+function indexAndRank(hi: number, lo: number, bits: number): [number, number] {
+  const restHi = hi & ((1 << (32 - bits)) - 1);
+  const rank = restHi !== 0
+    ? Math.clz32(restHi) - bits + 1
+    : lo !== 0
+    ? 32 - bits + Math.clz32(lo) + 1
+    : 64 - bits + 1;
+  return [hi >>> (32 - bits), rank];
 }
