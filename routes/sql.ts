@@ -20,8 +20,7 @@ import {
   snapshotInterval,
 } from "../src/sql/analyze_stream.ts";
 import type { PromQLBackend } from "../src/sql/tql/mod.ts";
-import { resolveMetrics, StorageQueryable } from "../src/query/promql_queryable.ts";
-import { valueFields } from "../src/query/series.ts";
+import { promqlBackend as storageBackend } from "../src/query/tql_backend.ts";
 import { requestBudget } from "./prometheus_api.ts";
 
 /**
@@ -81,20 +80,7 @@ export async function sql(ctx: Ctx): Promise<Response> {
 
 /** Storage as TQL's PromQL engine reads it (as `/v1/promql` does). */
 function promqlBackend(ctx: Ctx): PromQLBackend {
-  const storage = ctx.app.storage, maxSamples = ctx.app.config.query.max_samples;
-  return {
-    queryable: (db) => new StorageQueryable(storage, db, { maxSamples }),
-    tables: (db, matchers) => {
-      const found = resolveMetrics(storage, db, matchers);
-      const tables = found.tables.map((t) => ({
-        name: t.name,
-        timeIndex: t.timeIndex,
-        fields: valueFields(t, found.matchers),
-      }));
-      return { db: found.db, tables };
-    },
-    maxSamples,
-  };
+  return storageBackend(ctx.app.storage, ctx.app.config.query.max_samples);
 }
 
 function dbParam(value: string | null): string | null {

@@ -19,6 +19,8 @@ import { type DataHomeLock, lockDataHome } from "./storage/data_lock.ts";
 import { PipelineStore } from "../engine/store.ts";
 import { Downsampler } from "./downsample/downsampler.ts";
 import { FlowService, storedFlowRules } from "./downsample/flows.ts";
+import { promqlBackend } from "./query/tql_backend.ts";
+import { evalTqlText } from "./sql/tql/flow_eval.ts";
 import { onDenoDeploy } from "./config/deploy.ts";
 import type { Forwarder } from "./forward/forwarder.ts";
 import { type MetricFamily, registerServer } from "./sql/info_server.ts";
@@ -107,7 +109,12 @@ export async function startPetrel(config: Config): Promise<RunningServer> {
   if (config.storage.ttl_sweep_interval > 0) storage.startTtlSweeper(config.storage.ttl_sweep_interval);
   storage.startCompactor();
   // Flows created by SQL run next to the TOML's rules, through the same scheduler.
-  const downsampler = new Downsampler(storage, [...config.downsample, ...storedFlowRules(storage)]);
+  const backend = promqlBackend(storage, config.query.max_samples);
+  const downsampler = new Downsampler(
+    storage,
+    [...config.downsample, ...storedFlowRules(storage)],
+    (db, statement) => evalTqlText(backend, storage, db, statement, config.default_timezone),
+  );
   // Most hosts forward nothing: the forwarder's code loads only when a destination is configured.
   const forwarder = config.forward.length > 0
     ? new (await import("./forward/forwarder.ts")).Forwarder(config.forward, storage)

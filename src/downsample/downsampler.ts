@@ -14,6 +14,7 @@ import { clearOtherRules, clearRuleMarks, type LateWatch } from "../storage/late
 import { firstTimeFrom } from "../storage/window_aggregate.ts";
 import { readStretch, recomputeLate } from "./late.ts";
 import { isWholeFlow, runWholeFlow } from "./whole.ts";
+import { isTqlFlow, runTqlFlow, type TqlFlowRunner } from "./flow_tql.ts";
 import { deleteWatermark, readWatermark, writeWatermark } from "./watermark.ts";
 
 const log = new Logger("petrel::downsample");
@@ -43,11 +44,18 @@ export class Downsampler {
   private readonly rules: DownsampleRule[];
   private started = false;
 
-  /** Registers every rule's source with the storage, so late writes into it are marked from now on. */
-  constructor(private readonly storage: Storage, rules: DownsampleRule[]) {
+  /**
+   * Registers every rule's source with the storage, so late writes into it are marked from now on;
+   * `tql` evaluates the TQL flows' statements (without it they fail at each run).
+   */
+  constructor(
+    private readonly storage: Storage,
+    rules: DownsampleRule[],
+    readonly tql?: TqlFlowRunner,
+  ) {
     this.rules = [...rules];
     const keysByDb = new Map<string, string[]>();
-    for (const rule of rules) {
+    for (const rule of rules.filter((r) => !isTqlFlow(r))) {
       this.watch(rule);
       keysByDb.set(rule.database, [...(keysByDb.get(rule.database) ?? []), ruleKey(rule)]);
     }
@@ -58,6 +66,7 @@ export class Downsampler {
   }
 
   private watch(rule: DownsampleRule): void {
+    if (isTqlFlow(rule)) return; // it runs on its clock, not on its sources' writes
     const key = ruleKey(rule);
     const storage = this.storage;
     const watch: LateWatch = {
@@ -179,6 +188,11 @@ export class Downsampler {
   }
 
   private async runRule(rule: DownsampleRule, nowMs: number, flushing = false): Promise<number> {
+    if (isTqlFlow(rule)) {
+      const rows = await runTqlFlow(this.storage, rule, ruleKey(rule), this.tql, nowMs, flushing);
+      this.count(this.windows, rule, rows);
+      return rows;
+    }
     if (isWholeFlow(rule)) {
       const key = ruleKey(rule);
       const rows = runWholeFlow(this.storage, rule, key, this.watches.get(key)!, nowMs, flushing);

@@ -136,13 +136,14 @@ function flowRule(spec: FlowSpec, t: TableMeta, aggregates: Aggregate[], sink: F
   return {
     source: t.name,
     database: spec.sourceDatabase,
-    // a flow without a window key runs whole, checked for changes at the flows' delay
-    interval: spec.interval === 0 ? FLOW_DELAY_MS : spec.interval,
+    // a flow without a window key runs whole, checked for changes at its EVAL INTERVAL (or the flows' delay)
+    interval: spec.interval === 0 ? spec.evalInterval ?? FLOW_DELAY_MS : spec.interval,
     aggregates,
     target: spec.sink,
     target_database: spec.sinkDatabase,
     ttl: "",
-    delay: FLOW_DELAY_MS,
+    // a windowed flow computes a window once it closed, whatever its EVAL INTERVAL
+    delay: spec.interval === 0 ? spec.evalInterval ?? FLOW_DELAY_MS : FLOW_DELAY_MS,
     max_lateness: spec.expireAfter ?? parseDuration(DEFAULT_MAX_LATENESS)!,
     sink,
   };

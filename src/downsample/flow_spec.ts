@@ -52,6 +52,18 @@ export interface FlowSink {
   where?: FlowPredicate;
   /** Set when the flow runs its own SELECT per stretch of windows (then `groupTags`, `columns` are empty). */
   query?: FlowQuery;
+  /** Set when the flow evaluates a TQL statement every `EVAL INTERVAL` (`flow_tql.ts`). */
+  tql?: FlowTql;
+}
+
+/** A TQL flow's statement and the sink columns made from its output. */
+export interface FlowTql {
+  /** The database the statement runs in. */
+  database: string;
+  /** `TQL EVAL (…) <promql>`, as written. */
+  statement: string;
+  /** TQL EVAL's output columns at `CREATE FLOW`: its time index, its value, then its labels (tags). */
+  columns: ColumnSchema[];
 }
 
 /**
@@ -110,6 +122,10 @@ export interface FlowSpec {
   where?: FlowPredicate;
   /** `EXPIRE AFTER` (ms), or null. */
   expireAfter: number | null;
+  /** `EVAL INTERVAL` (ms), absent when not written. */
+  evalInterval?: number;
+  /** Set when the query is `TQL EVAL …` (then `query` is its text; `source` is ""). */
+  tql?: boolean;
   comment: string;
   /** The `AS` query's text, as written. */
   query: string;

@@ -11,6 +11,7 @@ import type { DownsampleRule } from "../config/downsample.ts";
 import type { Storage } from "../storage/mod.ts";
 import { createBatchTable } from "../storage/writer.ts";
 import { compileFlow } from "./flow_compile.ts";
+import { compileTqlFlow } from "./flow_tql.ts";
 import type { FlowSpec } from "./flow_spec.ts";
 import { deleteFlow, listFlows, nextFlowId, saveFlow } from "./flow_store.ts";
 import { type Downsampler, ruleKey } from "./downsampler.ts";
@@ -38,7 +39,9 @@ export class FlowService {
       }
     }
     const id = nextFlowId(this.storage);
-    const compiled = compileFlow(this.storage, spec, id);
+    const compiled = spec.tql
+      ? await compileTqlFlow(this.storage, spec, id, this.downsampler.tql)
+      : compileFlow(this.storage, spec, id);
     const target = `${compiled.rule.target_database}.${compiled.rule.target}`.toLowerCase();
     const other = this.downsampler.ruleList.find((r) =>
       `${r.target_database}.${r.target}`.toLowerCase() === target && r.sink?.flow !== spec.name

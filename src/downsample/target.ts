@@ -103,6 +103,7 @@ export function flowQueryBatch(
 /** The columns of a flow's sink table, in the order its batches carry them. */
 export function flowSinkColumns(sink: FlowSink): ColumnSchema[] {
   if (sink.query !== undefined) return sink.query.columns;
+  if (sink.tql !== undefined) return sink.tql.columns;
   return [
     ...sink.groupTags.map((name): ColumnSchema => ({ name, type: "String", semantic: "TAG" })),
     ...sink.columns.map((c): ColumnSchema => ({

@@ -77,6 +77,9 @@ export function renderCreateFlow(spec: FlowSpec): string {
   const sink = spec.sinkDatabase === spec.database ? spec.sink : `${spec.sinkDatabase}.${spec.sink}`;
   const lines = [`CREATE FLOW IF NOT EXISTS ${spec.name}`, `SINK TO ${sink}`];
   if (spec.expireAfter !== null) lines.push(`EXPIRE AFTER ${quote(formatDuration(spec.expireAfter))}`);
+  if (spec.evalInterval !== undefined) {
+    lines.push(`EVAL INTERVAL ${quote(formatDuration(spec.evalInterval))}`);
+  }
   if (spec.comment !== "") lines.push(`COMMENT ${quote(spec.comment)}`);
   lines.push(`AS ${spec.query}`);
   return lines.join("\n");

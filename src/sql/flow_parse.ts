@@ -16,6 +16,7 @@ import { tableName } from "./ddl.ts";
 import { parseFlowWhere } from "./flow_where.ts";
 import { columnRef, intervalMs, refuse, stringLiteral, windowCall } from "./flow_window.ts";
 import { parseGeneralQuery } from "./flow_general.ts";
+import { parseTql } from "./tql/statement.ts";
 
 /** A parsed CREATE FLOW with its statement options. */
 export interface CreateFlow {
@@ -49,15 +50,26 @@ export function parseCreateFlow(tokens: Token[], sql: string, db: string): Creat
   cur.expectKw("SINK", "TO");
   const sink = tableName(cur.objectName(), { db });
   let expireAfter: number | null = null;
+  let evalInterval: number | undefined;
   let comment = "";
-  if (cur.acceptKw("EXPIRE", "AFTER")) expireAfter = intervalMs(cur, "EXPIRE AFTER");
+  // GreptimeDB writes EXPIRE AFTER before EVAL INTERVAL; either order is taken
+  for (let i = 0; i < 2; i++) {
+    if (expireAfter === null && cur.acceptKw("EXPIRE", "AFTER")) {
+      expireAfter = intervalMs(cur, "EXPIRE AFTER");
+    }
+    if (evalInterval === undefined && cur.acceptKw("EVAL", "INTERVAL")) {
+      evalInterval = intervalMs(cur, "EVAL INTERVAL");
+    }
+  }
   if (cur.acceptKw("COMMENT")) comment = stringLiteral(cur, "COMMENT");
   if (cur.acceptKw("WITH")) throw refuse("WITH options");
   cur.expectKw("AS");
   const start = cur.peek();
   const last = tokens[tokens.length - 1];
   const query = start ? sql.slice(start.pos, last.pos + last.text.length) : "";
-  const spec = parseEitherForm(cur, tokens.slice(cur.i), db);
+  const spec = isKeyword(start, "TQL")
+    ? tqlQuery(tokens.slice(cur.i), sql, db)
+    : parseEitherForm(cur, tokens.slice(cur.i), db);
   return {
     orReplace,
     ifNotExists,
@@ -68,9 +80,31 @@ export function parseCreateFlow(tokens: Token[], sql: string, db: string): Creat
       sinkDatabase: sink.db,
       sink: sink.table,
       expireAfter,
+      ...(evalInterval === undefined ? {} : { evalInterval }),
       comment,
       query,
     },
+  };
+}
+
+/**
+ * `AS TQL EVAL (start, end, step[, lookback]) <promql>`: checked as `TQL EVAL` checks it here; its
+ * PromQL and selectors are checked when the flow is compiled (`downsample/flow_tql.ts`), by a run.
+ */
+function tqlQuery(tokens: Token[], sql: string, db: string): Query & Pick<FlowSpec, "tql"> {
+  const stmt = parseTql(tokens, sql);
+  if (stmt.mode !== "eval") {
+    throw refuse(`TQL ${stmt.mode.toUpperCase()} (a flow evaluates TQL EVAL)`);
+  }
+  return {
+    sourceDatabase: db,
+    source: "",
+    interval: 0,
+    groupTags: [],
+    timeIndex: "",
+    timeColumn: "",
+    columns: [],
+    tql: true,
   };
 }
 
@@ -79,6 +113,13 @@ export function parseCreateFlow(tokens: Token[], sql: string, db: string): Creat
  * it has one; a shape those aggregates refuse is taken in the general form alone (no `columns`).
  */
 function parseEitherForm(cur: Cursor, queryTokens: Token[], db: string): Query & Pick<FlowSpec, "general"> {
+  const legacy = queryTokens.find((t, i) =>
+    t.kind === "ident" && /^(tumble|hop)$/i.test(t.text) && isOp(queryTokens[i + 1], "(")
+  );
+  if (legacy !== undefined) {
+    // GreptimeDB 0.8's window functions; its flows now take date_bin (and date_trunc)
+    throw refuse(`${legacy.text.toLowerCase()}(…) windows (use date_bin(INTERVAL '…', <time index>))`);
+  }
   let aggregates: Query | undefined;
   let refused: unknown;
   try {

@@ -39,7 +39,8 @@ export const FLOW_TYPES: Record<string, DataType> = {
 export function flowRows(storage: Storage): Value[][] {
   return listFlows(storage).map((f) => {
     const { spec, rule } = f;
-    const source = storage.getTable(spec.sourceDatabase, spec.source);
+    // a TQL flow reads the metrics its PromQL selects, resolved at each run
+    const source = spec.tql ? undefined : storage.getTable(spec.sourceDatabase, spec.source);
     return [
       spec.name,
       f.id,
@@ -55,7 +56,7 @@ export function flowRows(storage: Storage): Value[][] {
       f.createdMs,
       f.createdMs,
       null,
-      JSON.stringify([`greptime.${spec.sourceDatabase}.${spec.source}`]),
+      JSON.stringify(spec.tql ? [] : [`greptime.${spec.sourceDatabase}.${spec.source}`]),
     ];
   });
 }
