@@ -43,15 +43,12 @@ async function evaluate(run: TqlFlowRunner | undefined, db: string, statement: s
 
 /** TQL EVAL's columns as sink columns: the first its time index, the second its value, the rest tags. */
 function sinkColumns(out: QueryOutput & { kind: "records" }): ColumnSchema[] {
-  return out.columns.map((c, i): ColumnSchema => ({
-    name: c.name,
-    type: i === 0
-      ? "TimestampMillisecond"
-      : i === 1
-      ? (c.data_type === "String" ? "String" : "Float64")
-      : "String",
-    semantic: i === 0 ? "TIMESTAMP" : i === 1 ? "FIELD" : "TAG",
-  }));
+  const [time, value, ...labels] = out.columns;
+  return [
+    { name: time.name, type: "TimestampMillisecond", semantic: "TIMESTAMP" },
+    { name: value.name, type: value.data_type === "String" ? "String" : "Float64", semantic: "FIELD" },
+    ...labels.map((c): ColumnSchema => ({ name: c.name, type: "String", semantic: "TAG" })),
+  ];
 }
 
 /**

@@ -5,7 +5,7 @@
  * and avg/min/max/sum/count/last_value of fields, each aliased, of the rows an optional WHERE keeps
  * (`flow_where.ts`). A query this shape refuses is read in its general form (`flow_general.ts`,
  * the flow's own SELECT run per window), which refuses (1001, naming the part) what it cannot
- * compute.
+ * compute. `AS TQL EVAL …` is a TQL flow (`downsample/flow_tql.ts`), run every `EVAL INTERVAL`.
  */
 import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { Aggregate } from "../config/downsample.ts";

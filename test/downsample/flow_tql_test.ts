@@ -140,7 +140,8 @@ Deno.test("TQL flow: a bad statement is refused at CREATE FLOW, naming the probl
     const step = await sqlError(url, `CREATE FLOW f SINK TO s AS TQL EVAL (0, 10, 'soon') http_requests`);
     assert.equal(step.status, 400, step.error);
     const missing = await sqlError(url, `CREATE FLOW f SINK TO s AS TQL EVAL (0, 10, '5s') no_such_metric`);
-    assert.match(missing.error, /no_such_metric/);
+    assert.match(missing.error, /invalid TQL: Table not found: .*no_such_metric/);
+    assert.ok(missing.status >= 400 && missing.status < 500, `${missing.status}`);
     assert.deepEqual(await sql(url, "SHOW FLOWS"), [], "no flow was made");
     assert.deepEqual(await sql(url, "SHOW TABLES LIKE 's'"), [], "nor its sink");
   } finally {
@@ -211,5 +212,32 @@ Deno.test("EVAL INTERVAL on an SQL flow is taken and shown; tumble() windows are
     assert.match(tumble.error, /tumble\(…\) windows \(use date_bin/);
   } finally {
     await server.stop();
+  }
+});
+
+Deno.test("TQL flow: runs by itself every EVAL INTERVAL, survives a restart, and DROP FLOW stops it", async () => {
+  let server = await startTestServer();
+  const dataHome = server.dataHome;
+  try {
+    await remoteWrite(server.url, series(T0));
+    await sql(server.url, `CREATE FLOW calc_reqs SINK TO cnt_reqs EVAL INTERVAL '1s' AS ${COUNT}`);
+    const expected = (await columnsOf(server.url, COUNT)).rows.length;
+    const count = async () => Number((await sql(server.url, "SELECT count(*) FROM cnt_reqs"))[0][0]);
+    const deadline = Date.now() + 8000;
+    while (await count() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(await count(), expected, "the periodic run wrote TQL EVAL's rows without a flush");
+
+    await server.stop();
+    server = await startTestServer({ storage: { data_home: dataHome } });
+    await sql(server.url, "DELETE FROM cnt_reqs WHERE greptime_value > 0");
+    assert.equal(await count(), 0);
+    assert.equal(await flush(server.url, "calc_reqs"), expected, "the stored flow runs after a restart");
+    assert.equal(await count(), expected);
+    await sql(server.url, "DROP FLOW calc_reqs");
+    assert.deepEqual(await sql(server.url, "SHOW FLOWS"), []);
+    assert.equal(await count(), expected, "the sink stays");
+  } finally {
+    await server.stop();
+    await Deno.remove(dataHome, { recursive: true }).catch(() => {});
   }
 });
