@@ -165,6 +165,7 @@ export function renderRangeQuery(
   // the outer select reads each aggregate (and each BY expression it repeats) as a column
   rq.aggs.forEach((a, j) => r.replacements.set(a.start, { end: a.end, text: aggCol(j) }));
   for (const { agg, of } of rq.repeats) r.replacements.set(agg.start, { end: agg.end, text: aggCol(of) });
+  for (const [a, b] of rq.clauses) r.replacements.set(a, { end: b, text: "" });
   markByExpressions(rq, keys, toks, r.replacements);
   const hints: Array<ResultType | undefined> = [];
   const items = rq.items.map(([s, e], idx) => {
@@ -279,16 +280,37 @@ function itemName(r: RangeRender, s: number, e: number, spans: RangeAgg[], rq: R
     const fill = a.fill ?? rq.fill;
     return `${agg} RANGE ${a.range.text}${fill ? ` FILL ${fillText(fill)}` : ""}`;
   };
-  if (toks.slice(s, e).some((t) => t.pos === SYNTHETIC)) return originalText(sql, toks, s, e);
+  // each aggregate shows its RANGE; the clause after a bracketed expression is dropped
+  const pieces = [
+    ...spans.map((a) => ({ start: a.start, end: a.end, text: display(a) })),
+    ...rq.clauses.filter(([a, b]) => a >= s && b <= e).map(([a, b]) => ({ start: a, end: b, text: "" })),
+  ].sort((x, y) => x.start - y.start);
+  // made-up tokens only inside a RANGE clause (`'1h'::INTERVAL` read as a CAST) leave the text whole
+  const clauses = [...spans.map((a): [number, number] => [a.callEnd, a.end]), ...rq.clauses];
+  const madeUp = (k: number) => toks[k].pos === SYNTHETIC && !clauses.some(([a, b]) => k >= a && k < b);
+  if (toks.slice(s, e).some((_, k) => madeUp(s + k))) return originalText(sql, toks, s, e);
   let out = "";
   let pos = toks[s].pos;
-  for (const a of spans) {
-    out += sql.slice(pos, toks[a.start].pos) + display(a);
-    const last = toks[a.end - 1];
-    pos = last.pos + last.text.length;
+  for (const p of pieces) {
+    const before = p.text === "" ? textEnd(sql, toks, p.start - 1) : toks[p.start].pos;
+    out += sql.slice(pos, before) + p.text;
+    pos = textEnd(sql, toks, p.end - 1);
   }
   const last = toks[e - 1];
   return out + sql.slice(pos, last.pos + last.text.length);
+}
+
+/**
+ * Where token `k`'s text ends in the SQL; for a made-up token, after the last real token before it
+ * and a `::INTERVAL` cast it was made from.
+ */
+function textEnd(sql: string, toks: Token[], k: number): number {
+  if (toks[k].pos !== SYNTHETIC) return toks[k].pos + toks[k].text.length;
+  let j = k;
+  while (j > 0 && toks[j].pos === SYNTHETIC) j--;
+  const end = toks[j].pos + toks[j].text.length;
+  const cast = /^\s*::\s*interval\b/i.exec(sql.slice(end));
+  return end + (cast ? cast[0].length : 0);
 }
 
 /** The data type of an output column that SQLite cannot report. */
