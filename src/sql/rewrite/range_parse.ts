@@ -4,28 +4,16 @@
  * `ALIGN <interval> [TO <to>] [BY (<expr>, …)] [FILL <fill>]` after FROM/WHERE.
  * Only the shape is read here; `range_select.ts` renders the SQL.
  */
-import { invalidArguments, invalidSyntax } from "../../common/errors.ts";
-import { parseDuration } from "../../common/humantime.ts";
+import { invalidArguments } from "../../common/errors.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
 import { AGGREGATE_FUNCTION_NAMES } from "../functions/mod.ts";
 import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { errorAt, INTERVAL_UNITS, NOT_ALIAS, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import { aliasOf, findTopSelect } from "../select_list.ts";
-import { parseIntervalNs } from "../time.ts";
+import { type Fill, type Interval, readFill, readInterval, startsInterval, syntax } from "./range_values.ts";
 
-/** How a slot without a value is filled. */
-export type Fill =
-  | { kind: "null" }
-  | { kind: "prev" }
-  | { kind: "linear" }
-  | { kind: "const"; value: number };
-
-/** A RANGE or ALIGN interval: its length and its text as a column name shows it. */
-export interface Interval {
-  ns: bigint;
-  text: string;
-}
+export type { Fill, Interval };
 
 /** One `AGGR(args) RANGE <interval> [FILL <fill>]` of the select list. */
 export interface RangeAgg {
@@ -82,14 +70,6 @@ export const AGGREGATE_NAMES = new Set([
   ...Object.keys(AGGREGATES),
   ...AGGREGATE_FUNCTION_NAMES,
 ]);
-
-/** A syntax error positioned at token `i` (or the end of the statement). */
-function syntax(q: QueryTokens, i: number, message: string): Error {
-  const t = q.toks[i];
-  return t && t.pos !== SYNTHETIC
-    ? errorAt(q.cursor, t, message)
-    : invalidSyntax(`Invalid SQL syntax: sql parser error: ${message}`);
-}
 
 /** The range query of a SELECT, or undefined when it uses neither RANGE nor ALIGN. */
 export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
@@ -236,12 +216,6 @@ const NOT_CALLS = new Set([
   "SOME",
 ]);
 
-/** Whether tokens from `k` start a RANGE interval (`'10s'`, `INTERVAL …`, `(INTERVAL …)`). */
-function startsInterval(toks: Token[], k: number): boolean {
-  return toks[k]?.kind === "string" || isKeyword(toks[k], "INTERVAL") ||
-    (isOp(toks[k], "(") && isKeyword(toks[k + 1], "INTERVAL"));
-}
-
 /**
  * The outermost aggregate calls in tokens `[s, e)` as `[start, end)`; window calls (`… OVER`) are
  * not aggregates.
@@ -262,97 +236,6 @@ function isAggregateCall(q: QueryTokens, i: number): boolean {
   const { toks, match } = q;
   return toks[i]?.kind === "ident" && isOp(toks[i + 1], "(") &&
     AGGREGATE_NAMES.has(toks[i].text.toLowerCase()) && !isKeyword(toks[match[i + 1] + 1], "OVER");
-}
-
-/** Reads an interval at `k`: `'10s'`, `'10s'::INTERVAL`, `(INTERVAL '10 seconds')` or `INTERVAL '1' HOUR`. */
-function readInterval(q: QueryTokens, k: number, what: string): { interval: Interval; next: number } {
-  const { toks, match } = q;
-  const t = toks[k];
-  if (t?.kind === "string") {
-    const ms = parseDuration(t.value);
-    if (ms === null || !/^\s*\d/.test(t.value)) throw syntax(q, k, `not a valid duration string: ${t.value}`);
-    return { interval: positive(BigInt(Math.round(ms * 1e6)), what, t.value), next: k + 1 };
-  }
-  // `'1h'::INTERVAL`, which reaches here as `CAST('1h' AS INTERVAL)`
-  if (
-    isKeyword(t, "CAST") && isOp(toks[k + 1], "(") && toks[k + 2]?.kind === "string" &&
-    isKeyword(toks[k + 3], "AS") && isKeyword(toks[k + 4], "INTERVAL") && match[k + 1] === k + 5
-  ) {
-    const text = toks[k + 2].value;
-    const ms = parseDuration(text);
-    const ns = ms !== null && /^\s*\d/.test(text)
-      ? BigInt(Math.round(ms * 1e6))
-      : parseIntervalNs(text, undefined);
-    return { interval: positive(ns, what, ms !== null ? text : formatNs(ns)), next: k + 6 };
-  }
-  const paren = isOp(t, "(");
-  const i = paren ? k + 1 : k;
-  if (isKeyword(toks[i], "INTERVAL") && toks[i + 1]?.kind === "string") {
-    const unitTok = toks[i + 2];
-    const unit = unitTok?.kind === "ident" && INTERVAL_UNITS.has(unitTok.text.toUpperCase())
-      ? unitTok.text.toLowerCase()
-      : undefined;
-    const end = i + (unit ? 3 : 2);
-    if (paren && end !== match[k]) throw syntax(q, end, `Expected: ) after the ${what} interval`);
-    const ns = parseIntervalNs(toks[i + 1].value, unit);
-    return { interval: positive(ns, what, formatNs(ns)), next: paren ? match[k] + 1 : end };
-  }
-  throw syntax(
-    q,
-    k,
-    `Expected: an interval for ${what} such as '5s' or (INTERVAL '5 seconds'), found: ${t?.text ?? "EOF"}`,
-  );
-}
-
-function positive(ns: bigint, what: string, text: string): Interval {
-  if (ns <= 0n) throw invalidArguments(`Range Query: ${what} must be greater than 0, found: ${text}`);
-  return { ns, text };
-}
-
-/** Nanoseconds as humantime writes them without spaces (`1h30m`). */
-function formatNs(ns: bigint): string {
-  const parts: string[] = [];
-  let rest = ns;
-  for (
-    const [unit, size] of [
-      ["d", 86_400_000_000_000n],
-      ["h", 3_600_000_000_000n],
-      ["m", 60_000_000_000n],
-      [
-        "s",
-        1_000_000_000n,
-      ],
-      ["ms", 1_000_000n],
-      ["us", 1000n],
-      ["ns", 1n],
-    ] as const
-  ) {
-    const n = rest / size;
-    if (n > 0n) parts.push(`${n}${unit}`);
-    rest -= n * size;
-  }
-  return parts.length ? parts.join("") : "0s";
-}
-
-/** Reads a FILL value at `k`: NULL, PREV, LINEAR or a number. */
-function readFill(toks: Token[], k: number): Fill {
-  const t = toks[k];
-  const sign = isOp(t, "-", "+") ? t.text : "";
-  const v = sign ? toks[k + 1] : t;
-  if (v?.kind === "number") {
-    const value = Number(sign + v.text);
-    if (!Number.isFinite(value)) throw invalidArguments(`${sign}${v.text} is not a valid fill option`);
-    return { kind: "const", value };
-  }
-  if (!sign && v?.kind === "ident") {
-    const word = v.text.toUpperCase();
-    if (word === "NULL") return { kind: "null" };
-    if (word === "PREV") return { kind: "prev" };
-    if (word === "LINEAR") return { kind: "linear" };
-  }
-  throw invalidArguments(
-    `${v?.text ?? "EOF"} is not a valid fill option: use NULL, PREV, LINEAR or a number`,
-  );
 }
 
 /** Reads `ALIGN <interval> [TO <to>] [BY (…)] [FILL <fill>]`, in any order of the options. */
