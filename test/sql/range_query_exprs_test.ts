@@ -71,6 +71,22 @@ Deno.test("range query: RANGE over expressions and interval casts", async (t) =>
       assert.deepEqual(r.rows, [[0, "host1", 0, 0], [10000, "host1", 1, 2]]);
     });
 
+    await t.step("literals around range aggregates are named as DataFusion names them", async () => {
+      const r = await query(
+        s,
+        `SELECT ts, host, 2 * min(val) RANGE '20s', round(avg(val) RANGE '20s', 2), floor(max(val) RANGE '20s')
+         FROM host ALIGN '20s' ORDER BY host, ts LIMIT 1`,
+      );
+      assert.deepEqual(r.columns, [
+        ["ts", TMS],
+        ["host", "String"],
+        ["Int64(2) * min(host.val) RANGE 20s", "Int64"],
+        ["round(avg(host.val) RANGE 20s,Int64(2))", "Float64"],
+        ["floor(max(host.val) RANGE 20s)", "Float64"],
+      ]);
+      assert.deepEqual(r.rows, [[0, "host1", 0, 0.5, 1]]);
+    });
+
     await t.step("a call holding one of Petrel's own aggregates takes a RANGE", async () => {
       const r = await query(
         s,

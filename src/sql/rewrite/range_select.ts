@@ -15,13 +15,14 @@ import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../
 import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
-import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
+import { itemHint, type OutputContext } from "../output_columns.ts";
 import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
-import { originalText, SYNTHETIC } from "../query_tokens.ts";
+
 import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv } from "./context.ts";
 import type { Emitter } from "./emit.ts";
 import { type Fill, type Interval, itemExprEnd, type RangeAgg, type RangeQuery } from "./range_parse.ts";
+import { itemName } from "./range_names.ts";
 
 /** What rendering a range query needs from the rewrite of its statement. */
 export interface RangeRender {
@@ -260,57 +261,6 @@ function markByExpressions(
       }
     }
   }
-}
-
-/** The FILL text of a column name (`NULL`, `PREV`, `LINEAR`, `6`). */
-function fillText(f: Fill): string {
-  return f.kind === "const" ? String(f.value) : f.kind.toUpperCase();
-}
-
-/**
- * GreptimeDB's name of an item holding range aggregates: the item's text with each aggregate named
- * `<aggregate> RANGE <interval>[ FILL <fill>]` (`max(host.val) RANGE 5s FILL NULL`).
- */
-function itemName(r: RangeRender, s: number, e: number, spans: RangeAgg[], rq: RangeQuery): string {
-  const { toks } = r.outCtx.q;
-  const sql = r.env.sql;
-  const display = (a: RangeAgg) => {
-    const original = originalText(sql, toks, a.start, a.callEnd);
-    const agg = outputName(r.outCtx, a.start, a.callEnd, original, true) ?? original;
-    const fill = a.fill ?? rq.fill;
-    return `${agg} RANGE ${a.range.text}${fill ? ` FILL ${fillText(fill)}` : ""}`;
-  };
-  // each aggregate shows its RANGE; the clause after a bracketed expression is dropped
-  const pieces = [
-    ...spans.map((a) => ({ start: a.start, end: a.end, text: display(a) })),
-    ...rq.clauses.filter(([a, b]) => a >= s && b <= e).map(([a, b]) => ({ start: a, end: b, text: "" })),
-  ].sort((x, y) => x.start - y.start);
-  // made-up tokens only inside a RANGE clause (`'1h'::INTERVAL` read as a CAST) leave the text whole
-  const clauses = [...spans.map((a): [number, number] => [a.callEnd, a.end]), ...rq.clauses];
-  const madeUp = (k: number) => toks[k].pos === SYNTHETIC && !clauses.some(([a, b]) => k >= a && k < b);
-  if (toks.slice(s, e).some((_, k) => madeUp(s + k))) return originalText(sql, toks, s, e);
-  let out = "";
-  let pos = toks[s].pos;
-  for (const p of pieces) {
-    const before = p.text === "" ? textEnd(sql, toks, p.start - 1) : toks[p.start].pos;
-    out += sql.slice(pos, before) + p.text;
-    pos = textEnd(sql, toks, p.end - 1);
-  }
-  const last = toks[e - 1];
-  return out + sql.slice(pos, last.pos + last.text.length);
-}
-
-/**
- * Where token `k`'s text ends in the SQL; for a made-up token, after the last real token before it
- * and a `::INTERVAL` cast it was made from.
- */
-function textEnd(sql: string, toks: Token[], k: number): number {
-  if (toks[k].pos !== SYNTHETIC) return toks[k].pos + toks[k].text.length;
-  let j = k;
-  while (j > 0 && toks[j].pos === SYNTHETIC) j--;
-  const end = toks[j].pos + toks[j].text.length;
-  const cast = /^\s*::\s*interval\b/i.exec(sql.slice(end));
-  return end + (cast ? cast[0].length : 0);
 }
 
 /** The data type of an output column that SQLite cannot report. */
