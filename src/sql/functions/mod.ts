@@ -73,6 +73,9 @@ const AGGREGATES: Record<string, AggDef> = {
   ...REGRESSION_AGGREGATES,
 };
 
+/** Names of the aggregate functions this module provides (a range query's RANGE must hold one). */
+export const AGGREGATE_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(AGGREGATES));
+
 /** Names of the functions this module provides, for the rewriter's checks. */
 export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
 

@@ -4,27 +4,16 @@
  * `ALIGN <interval> [TO <to>] [BY (<expr>, …)] [FILL <fill>]` after FROM/WHERE.
  * Only the shape is read here; `range_select.ts` renders the SQL.
  */
-import { invalidArguments, invalidSyntax } from "../../common/errors.ts";
-import { parseDuration } from "../../common/humantime.ts";
+import { invalidArguments } from "../../common/errors.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
+import { AGGREGATE_FUNCTION_NAMES } from "../functions/mod.ts";
 import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { errorAt, INTERVAL_UNITS, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import { aliasOf, findTopSelect } from "../select_list.ts";
-import { parseIntervalNs } from "../time.ts";
+import { type Fill, type Interval, readFill, readInterval, startsInterval, syntax } from "./range_values.ts";
 
-/** How a slot without a value is filled. */
-export type Fill =
-  | { kind: "null" }
-  | { kind: "prev" }
-  | { kind: "linear" }
-  | { kind: "const"; value: number };
-
-/** A RANGE or ALIGN interval: its length and its text as a column name shows it. */
-export interface Interval {
-  ns: bigint;
-  text: string;
-}
+export type { Fill, Interval };
 
 /** One `AGGR(args) RANGE <interval> [FILL <fill>]` of the select list. */
 export interface RangeAgg {
@@ -57,6 +46,8 @@ export interface RangeQuery {
   tail: number;
   /** The aggregates to compute: the select list's, then those only ORDER BY writes. */
   aggs: RangeAgg[];
+  /** The `RANGE … [FILL …]` tokens after a bracketed expression, whose aggregates took them. */
+  clauses: Array<[number, number]>;
   /** ORDER BY aggregates spelled as one of `aggs` (same call, RANGE and FILL): they read its column. */
   repeats: Array<{ agg: RangeAgg; of: number }>;
   /** The definitions of a leading `WITH [RECURSIVE] …` (tokens), which the rendered WITH keeps. */
@@ -77,15 +68,8 @@ export const AGGREGATE_NAMES = new Set([
   "last_value",
   ...NUMERIC_AGGREGATES,
   ...Object.keys(AGGREGATES),
+  ...AGGREGATE_FUNCTION_NAMES,
 ]);
-
-/** A syntax error positioned at token `i` (or the end of the statement). */
-function syntax(q: QueryTokens, i: number, message: string): Error {
-  const t = q.toks[i];
-  return t && t.pos !== SYNTHETIC
-    ? errorAt(q.cursor, t, message)
-    : invalidSyntax(`Invalid SQL syntax: sql parser error: ${message}`);
-}
 
 /** The range query of a SELECT, or undefined when it uses neither RANGE nor ALIGN. */
 export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
@@ -113,7 +97,8 @@ export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
   if (!isKeyword(toks[itemsEnd], "FROM")) {
     throw syntax(q, itemsEnd, "Range Query: a range query needs a FROM clause");
   }
-  const aggs = top.items.flatMap(([s, e]) => rangeAggs(q, s, e));
+  const clauses: Array<[number, number]> = [];
+  const aggs = top.items.flatMap(([s, e]) => rangeAggs(q, s, e, clauses));
   if (aggs.length === 0) {
     throw syntax(q, align, "Range Query: Illegal Range select, no RANGE keyword found in any SelectItem");
   }
@@ -126,6 +111,7 @@ export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
     tail: toks.length,
     aggs,
     repeats: [],
+    clauses,
   };
   if (isKeyword(toks[0], "WITH")) {
     let select = 0;
@@ -151,16 +137,33 @@ export function parseRangeQuery(q: QueryTokens): RangeQuery | undefined {
   return rq;
 }
 
-/** The `… RANGE …` aggregates inside one select item. */
-function rangeAggs(q: QueryTokens, s: number, e: number): RangeAgg[] {
+/**
+ * The `… RANGE …` aggregates inside one select item. RANGE after a call applies to that call (it must
+ * hold an aggregate); after a bracketed expression, GreptimeDB gives each aggregate inside the RANGE
+ * and FILL (`(min(v) + max(v)) RANGE '10s'` is `min(v) RANGE '10s' + max(v) RANGE '10s'`), and the
+ * clause's tokens go into `clauses` so the rendered SQL drops them.
+ */
+function rangeAggs(q: QueryTokens, s: number, e: number, clauses: Array<[number, number]> = []): RangeAgg[] {
   const { toks } = q;
   const out: RangeAgg[] = [];
   for (let i = s; i < e; i++) {
-    if (!isRangeAggregateKeyword(toks, i)) continue;
-    const start = q.primaryStart(i);
-    if (start === i || !isOp(toks[start + 1], "(") || toks[start].kind !== "ident") {
-      throw syntax(q, i, `Range Query: RANGE must follow an aggregate call, found: ${toks[i - 1].text}`);
+    if (!isRangeAggregateKeyword(toks, i)) {
+      const inWindow = q.parent[i] >= 0 && isKeyword(toks[q.parent[i] - 1], "OVER");
+      if (
+        isKeyword(toks[i], "RANGE") && startsInterval(toks, i + 1) && toks[i - 1]?.kind !== "op" && !inWindow
+      ) {
+        throw syntax(
+          q,
+          i,
+          `Range Query: Can't use the RANGE keyword in Expr ${toks[i - 1].text} without function`,
+        );
+      }
+      continue;
     }
+    const open = q.match[i - 1];
+    const named = open > 0 && toks[open - 1].kind === "ident" &&
+      !NOT_CALLS.has(toks[open - 1].text.toUpperCase());
+    const start = named ? open - 1 : open;
     let k = i + 1;
     const range = readInterval(q, k, "range");
     k = range.next;
@@ -172,89 +175,67 @@ function rangeAggs(q: QueryTokens, s: number, e: number): RangeAgg[] {
     for (const a of out) {
       if (start < a.end) throw syntax(q, start, "Range Query: Nest Range Query is not allowed");
     }
-    out.push({ start, callEnd: i, end: k, range: range.interval, fill });
+    const calls: Array<[number, number]> = named && isAggregateCall(q, start)
+      ? [[start, i]]
+      : aggregateCalls(q, named ? start + 2 : start + 1, i - 1);
+    if (calls.length === 0) {
+      const found = q.cursor.sql.slice(toks[start].pos, toks[i - 1].pos + 1);
+      throw syntax(q, start, `Range Query: RANGE must follow an aggregate call, found: ${found}`);
+    }
+    if (named) out.push({ start, callEnd: i, end: k, range: range.interval, fill });
+    else {
+      for (const [cs, ce] of calls) {
+        out.push({ start: cs, callEnd: ce, end: ce, range: range.interval, fill });
+      }
+      clauses.push([i, k]);
+    }
     i = k - 1;
   }
   return out;
 }
 
-/** Reads an interval at `k`: `'10s'`, `(INTERVAL '10 seconds')` or `INTERVAL '1' HOUR`. */
-function readInterval(q: QueryTokens, k: number, what: string): { interval: Interval; next: number } {
+/** Keywords that may stand before a bracketed expression without making it a call. */
+const NOT_CALLS = new Set([
+  ...NOT_ALIAS,
+  "SELECT",
+  "DISTINCT",
+  "ALL",
+  "AND",
+  "OR",
+  "IN",
+  "IS",
+  "LIKE",
+  "ILIKE",
+  "BETWEEN",
+  "CASE",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "EXISTS",
+  "ANY",
+  "SOME",
+]);
+
+/**
+ * The outermost aggregate calls in tokens `[s, e)` as `[start, end)`; window calls (`… OVER`) are
+ * not aggregates.
+ */
+function aggregateCalls(q: QueryTokens, s: number, e: number): Array<[number, number]> {
+  const { match } = q;
+  const out: Array<[number, number]> = [];
+  for (let i = s; i < e; i++) {
+    if (isAggregateCall(q, i)) {
+      out.push([i, match[i + 1] + 1]);
+      i = match[i + 1];
+    }
+  }
+  return out;
+}
+
+function isAggregateCall(q: QueryTokens, i: number): boolean {
   const { toks, match } = q;
-  const t = toks[k];
-  if (t?.kind === "string") {
-    const ms = parseDuration(t.value);
-    if (ms === null || !/^\s*\d/.test(t.value)) throw syntax(q, k, `not a valid duration string: ${t.value}`);
-    return { interval: positive(BigInt(Math.round(ms * 1e6)), what, t.value), next: k + 1 };
-  }
-  const paren = isOp(t, "(");
-  const i = paren ? k + 1 : k;
-  if (isKeyword(toks[i], "INTERVAL") && toks[i + 1]?.kind === "string") {
-    const unitTok = toks[i + 2];
-    const unit = unitTok?.kind === "ident" && INTERVAL_UNITS.has(unitTok.text.toUpperCase())
-      ? unitTok.text.toLowerCase()
-      : undefined;
-    const end = i + (unit ? 3 : 2);
-    if (paren && end !== match[k]) throw syntax(q, end, `Expected: ) after the ${what} interval`);
-    const ns = parseIntervalNs(toks[i + 1].value, unit);
-    return { interval: positive(ns, what, formatNs(ns)), next: paren ? match[k] + 1 : end };
-  }
-  throw syntax(
-    q,
-    k,
-    `Expected: an interval for ${what} such as '5s' or (INTERVAL '5 seconds'), found: ${t?.text ?? "EOF"}`,
-  );
-}
-
-function positive(ns: bigint, what: string, text: string): Interval {
-  if (ns <= 0n) throw invalidArguments(`Range Query: ${what} must be greater than 0, found: ${text}`);
-  return { ns, text };
-}
-
-/** Nanoseconds as humantime writes them without spaces (`1h30m`). */
-function formatNs(ns: bigint): string {
-  const parts: string[] = [];
-  let rest = ns;
-  for (
-    const [unit, size] of [
-      ["d", 86_400_000_000_000n],
-      ["h", 3_600_000_000_000n],
-      ["m", 60_000_000_000n],
-      [
-        "s",
-        1_000_000_000n,
-      ],
-      ["ms", 1_000_000n],
-      ["us", 1000n],
-      ["ns", 1n],
-    ] as const
-  ) {
-    const n = rest / size;
-    if (n > 0n) parts.push(`${n}${unit}`);
-    rest -= n * size;
-  }
-  return parts.length ? parts.join("") : "0s";
-}
-
-/** Reads a FILL value at `k`: NULL, PREV, LINEAR or a number. */
-function readFill(toks: Token[], k: number): Fill {
-  const t = toks[k];
-  const sign = isOp(t, "-", "+") ? t.text : "";
-  const v = sign ? toks[k + 1] : t;
-  if (v?.kind === "number") {
-    const value = Number(sign + v.text);
-    if (!Number.isFinite(value)) throw invalidArguments(`${sign}${v.text} is not a valid fill option`);
-    return { kind: "const", value };
-  }
-  if (!sign && v?.kind === "ident") {
-    const word = v.text.toUpperCase();
-    if (word === "NULL") return { kind: "null" };
-    if (word === "PREV") return { kind: "prev" };
-    if (word === "LINEAR") return { kind: "linear" };
-  }
-  throw invalidArguments(
-    `${v?.text ?? "EOF"} is not a valid fill option: use NULL, PREV, LINEAR or a number`,
-  );
+  return toks[i]?.kind === "ident" && isOp(toks[i + 1], "(") &&
+    AGGREGATE_NAMES.has(toks[i].text.toLowerCase()) && !isKeyword(toks[match[i + 1] + 1], "OVER");
 }
 
 /** Reads `ALIGN <interval> [TO <to>] [BY (…)] [FILL <fill>]`, in any order of the options. */
@@ -305,7 +286,7 @@ function orderByAggregates(q: QueryTokens, rq: RangeQuery): void {
     a.callEnd - a.start === b.callEnd - b.start && a.range.ns === b.range.ns &&
     fillKey(a.fill ?? rq.fill) === fillKey(b.fill ?? rq.fill) &&
     toks.slice(a.start, a.callEnd).every((t, k) => sameToken(t, toks[b.start + k]));
-  for (const agg of rangeAggs(q, rq.tail, toks.length)) {
+  for (const agg of rangeAggs(q, rq.tail, toks.length, rq.clauses)) {
     const of = rq.aggs.findIndex((a) => same(a, agg));
     if (of >= 0) rq.repeats.push({ agg, of });
     else rq.aggs.push(agg);
@@ -355,6 +336,8 @@ export function itemExprEnd(rq: RangeQuery, toks: Token[], s: number, e: number)
   exprEnd: number;
   hasAlias: boolean;
 } {
-  if (rq.aggs.some((a) => a.end === e)) return { exprEnd: e, hasAlias: false };
+  if (rq.aggs.some((a) => a.end === e) || rq.clauses.some(([, end]) => end === e)) {
+    return { exprEnd: e, hasAlias: false };
+  }
   return aliasOf(toks, s, e);
 }

@@ -15,13 +15,14 @@ import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../
 import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
-import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
+import { itemHint, type OutputContext } from "../output_columns.ts";
 import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
-import { originalText, SYNTHETIC } from "../query_tokens.ts";
+
 import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv } from "./context.ts";
 import type { Emitter } from "./emit.ts";
 import { type Fill, type Interval, itemExprEnd, type RangeAgg, type RangeQuery } from "./range_parse.ts";
+import { itemName } from "./range_names.ts";
 
 /** What rendering a range query needs from the rewrite of its statement. */
 export interface RangeRender {
@@ -165,6 +166,7 @@ export function renderRangeQuery(
   // the outer select reads each aggregate (and each BY expression it repeats) as a column
   rq.aggs.forEach((a, j) => r.replacements.set(a.start, { end: a.end, text: aggCol(j) }));
   for (const { agg, of } of rq.repeats) r.replacements.set(agg.start, { end: agg.end, text: aggCol(of) });
+  for (const [a, b] of rq.clauses) r.replacements.set(a, { end: b, text: "" });
   markByExpressions(rq, keys, toks, r.replacements);
   const hints: Array<ResultType | undefined> = [];
   const items = rq.items.map(([s, e], idx) => {
@@ -259,36 +261,6 @@ function markByExpressions(
       }
     }
   }
-}
-
-/** The FILL text of a column name (`NULL`, `PREV`, `LINEAR`, `6`). */
-function fillText(f: Fill): string {
-  return f.kind === "const" ? String(f.value) : f.kind.toUpperCase();
-}
-
-/**
- * GreptimeDB's name of an item holding range aggregates: the item's text with each aggregate named
- * `<aggregate> RANGE <interval>[ FILL <fill>]` (`max(host.val) RANGE 5s FILL NULL`).
- */
-function itemName(r: RangeRender, s: number, e: number, spans: RangeAgg[], rq: RangeQuery): string {
-  const { toks } = r.outCtx.q;
-  const sql = r.env.sql;
-  const display = (a: RangeAgg) => {
-    const original = originalText(sql, toks, a.start, a.callEnd);
-    const agg = outputName(r.outCtx, a.start, a.callEnd, original, true) ?? original;
-    const fill = a.fill ?? rq.fill;
-    return `${agg} RANGE ${a.range.text}${fill ? ` FILL ${fillText(fill)}` : ""}`;
-  };
-  if (toks.slice(s, e).some((t) => t.pos === SYNTHETIC)) return originalText(sql, toks, s, e);
-  let out = "";
-  let pos = toks[s].pos;
-  for (const a of spans) {
-    out += sql.slice(pos, toks[a.start].pos) + display(a);
-    const last = toks[a.end - 1];
-    pos = last.pos + last.text.length;
-  }
-  const last = toks[e - 1];
-  return out + sql.slice(pos, last.pos + last.text.length);
 }
 
 /** The data type of an output column that SQLite cannot report. */
