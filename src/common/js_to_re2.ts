@@ -4,65 +4,29 @@
  * a backtracking engine could take exponential time on it. Reading the translated source (not the
  * user's pattern) gives one reader for every dialect. Anything it does not know for sure to mean the
  * same in RE2 (lookaround other than the assertions the translators spell out, back-references,
- * `v`-mode set operations, `m`-mode anchors, non-Unicode mode) makes it answer null, and the caller
- * keeps V8's engine. Rust's Unicode word boundaries have no RE2 spelling, but on a subject of ASCII
- * characters only they are RE2's ASCII `\b`: such a reading is marked `asciiOnly`.
+ * `v`-mode set operations, non-Unicode mode) makes it answer null, and the caller keeps V8's engine.
+ * Rust's Unicode word boundaries have no RE2 spelling, but on a subject of ASCII characters only
+ * they are RE2's ASCII `\b`: such a reading is marked `asciiOnly`. JS's `m`-mode `^` `$` (grok's
+ * `(?m)`) are RE2's `(?m:^)` `(?m:$)` on a subject whose only line terminator is `\n`: `lineFeedsOnly`.
  */
 import { ASSERTIONS, wordLeaf } from "./js_assertions.ts";
+import { hex, literal, NOT_SPACE, SPACE } from "./re2_spelling.ts";
 
 /**
- * The RE2 spelling of a JS source, whether V8 could backtrack catastrophically on it, and whether
+ * The RE2 spelling of a JS source, whether V8 could backtrack exponentially on it, its longest chain
+ * of loops (V8's time can grow as the subject's length to this power: loop_risk.ts), and whether
  * the two mean the same only on subjects of ASCII characters (Unicode word boundaries read as `\b`).
  */
 export interface Re2Reading {
   re2: string;
   risky: boolean;
+  chain: number;
   asciiOnly: boolean;
+  /** RE2 reads it the same only on subjects with no `\r`, U+2028, U+2029 (RE2's `(?m:^)` and `(?m:$)` see `\n` only). */
+  lineFeedsOnly: boolean;
 }
 
-/** JS's `\s`: WhiteSpace and LineTerminator (RE2's `\s` is ASCII). */
-const JS_SPACE: [number, number][] = [
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-];
 const MAX_REPEAT = 1000;
-
-function hex(cp: number): string {
-  return `\\x{${cp.toString(16)}}`;
-}
-
-function ranges(list: [number, number][]): string {
-  return list.map(([a, b]) => a === b ? hex(a) : `${hex(a)}-${hex(b)}`).join("");
-}
-
-function complement(list: [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
-  let next = 0;
-  for (const [a, b] of list) {
-    if (a > next) out.push([next, a - 1]);
-    next = b + 1;
-  }
-  if (next <= 0x10ffff) out.push([next, 0x10ffff]);
-  return out;
-}
-
-const SPACE = ranges(JS_SPACE);
-const NOT_SPACE = ranges(complement(JS_SPACE));
-
-/** A character as an RE2 literal: escaped when it is punctuation or a control character. */
-function literal(cp: number): string {
-  if (cp < 0x20 || cp === 0x7f) return hex(cp);
-  const ch = String.fromCodePoint(cp);
-  return cp < 0x80 && /[^0-9A-Za-z ]/.test(ch) ? "\\" + ch : ch;
-}
 
 const no = () => false;
 
@@ -71,11 +35,15 @@ type Atom = Piece & { group: boolean; needs?: "after" | "before" };
 
 /** A zero-width assertion as a piece: it consumes nothing. */
 function assertion(text: string): Atom {
-  return { text, ambiguous: false, group: false, leaves: [], wordLead: no, wordTrail: no };
+  const steps: Step[] = [{ kind: text === "\\A" || text === "(?m:^)" ? "anchor" : "check" }];
+  return { text, ambiguous: false, group: false, leaves: [], wordLead: no, wordTrail: no, steps };
 }
 
+/** Past this many turns a bounded loop backtracks like an unbounded one (`\d{1,1000}\d{1,1000}x`). */
+const LONG_LOOP = 100;
+
 /** Thrown inside the reader for what RE2 cannot say the same way. */
-import { chosenByLead, type Piece, separated } from "./loop_risk.ts";
+import { chainDegree, chosenByLead, type Piece, separated, type Step } from "./loop_risk.ts";
 
 class Unsupported extends Error {}
 
@@ -83,6 +51,8 @@ class Reader {
   private i = 0;
   private risky = false;
   private asciiOnly = false;
+  private lineFeedsOnly = false;
+  private chain = 0;
   private readonly dotAll: boolean[];
   private readonly multiline: boolean[];
   private readonly ignoreCase: boolean[];
@@ -94,21 +64,35 @@ class Reader {
   }
 
   run(): Re2Reading {
-    const body = this.alternation();
+    const body = this.alternation(true);
     if (this.i < this.p.length) throw new Unsupported();
-    return { re2: body.text, risky: this.risky, asciiOnly: this.asciiOnly };
+    const { risky, chain, asciiOnly, lineFeedsOnly } = this;
+    return { re2: body.text, risky, chain, asciiOnly, lineFeedsOnly };
   }
 
-  private alternation(): Piece {
+  /** Notes the longest chain of loops along `steps` V8 could split one stretch between. */
+  private chains(steps: Step[], trailing: boolean): void {
+    if (steps.some((s) => s.kind === "loop")) {
+      this.chain = Math.max(this.chain, chainDegree(steps, true, trailing, this.v));
+    }
+  }
+
+  /** Branches; at the top a last loop with nothing after it backtracks into nothing that can fail. */
+  private alternation(top = false): Piece {
     const branches: Piece[] = [this.sequence()];
     while (this.p[this.i] === "|") {
       this.i++;
       branches.push(this.sequence());
     }
+    // one branch is read as part of the sequence around it; others each on their own, as if
+    // anything before could take what they start with
+    if (top || branches.length > 1) branches.forEach((b) => this.chains(b.steps, !top));
+    const leaves = branches.flatMap((b) => b.leaves);
     return {
       text: branches.map((b) => b.text).join("|"),
       ambiguous: branches.some((b) => b.ambiguous) || (branches.length > 1 && !chosenByLead(branches)),
-      leaves: branches.flatMap((b) => b.leaves),
+      leaves,
+      steps: branches.length === 1 ? branches[0].steps : [{ kind: "fixed", leaves }],
       lead: branches.length === 1 ? branches[0].lead : undefined,
       trail: branches.length === 1 ? branches[0].trail : undefined,
       wordLead: () => branches.every((b) => b.wordLead()),
@@ -119,6 +103,7 @@ class Reader {
   private sequence(): Piece {
     let text = "", ambiguous = false, lead: string | undefined, trail: string | undefined;
     const leaves: string[] = [];
+    const steps: Step[] = [];
     let first = true;
     // whether a match starts (ends) with a word character: the atoms up to the first (from the last)
     // that must match once, assertions aside; and whether a `\<` waits for such an atom
@@ -148,8 +133,16 @@ class Reader {
       if (q === null) {
         text += atom.text;
         ambiguous ||= atom.ambiguous;
+        steps.push(...atom.steps);
         continue;
       }
+      if (atom.group) this.chains(atom.steps, true);
+      if (q.max > LONG_LOOP) {
+        const first = atom.lead === undefined
+          ? atom.leaves
+          : [`\\u{${atom.lead.codePointAt(0)!.toString(16)}}`];
+        steps.push({ kind: "loop", leaves: atom.leaves, first });
+      } else steps.push({ kind: "fixed", leaves: atom.leaves });
       // a loop over something that can match one stretch in several ways is what backtracks
       // exponentially, unless each turn starts (or ends) with a character found nowhere else in it
       if (q.max > 1 && atom.ambiguous && atom.group && !separated(atom, this.v)) this.risky = true;
@@ -157,7 +150,7 @@ class Reader {
       ambiguous ||= atom.ambiguous || q.min !== q.max;
     }
     if (wordAfter) throw new Unsupported();
-    return { text, ambiguous, leaves, lead, trail, wordLead: wordLead ?? no, wordTrail };
+    return { text, ambiguous, leaves, steps, lead, trail, wordLead: wordLead ?? no, wordTrail };
   }
 
   /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and a lazy `?`, or null. */
@@ -194,6 +187,7 @@ class Reader {
         ambiguous: false,
         group: false,
         leaves: [js],
+        steps: [{ kind: "fixed", leaves: [js] }] as Step[],
         lead,
         trail: lead,
         wordLead: word,
@@ -211,10 +205,10 @@ class Reader {
       return leaf(text, /^\\[!-/:-@[-`{-~]$/.test(p.slice(start, this.i)) ? p[start + 1] : undefined);
     }
     const multiline = this.multiline[this.multiline.length - 1];
-    if ((c === "^" || c === "$") && multiline) throw new Unsupported();
     this.i++;
-    if (c === "^") return assertion("\\A");
-    if (c === "$") return assertion("\\z");
+    if (c === "^" || c === "$") this.lineFeedsOnly ||= multiline;
+    if (c === "^") return assertion(multiline ? "(?m:^)" : "\\A");
+    if (c === "$") return assertion(multiline ? "(?m:$)" : "\\z");
     if (c === ".") {
       return leaf(this.dotAll[this.dotAll.length - 1] ? "(?s:.)" : "[^\\n\\r\\x{2028}\\x{2029}]");
     }

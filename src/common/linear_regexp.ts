@@ -5,10 +5,12 @@
  * of RE2. A LinearRegExp is a RegExp whose `exec` runs RE2JS: `test`, `String.prototype.match`,
  * `replace`, `split`, `matchAll` and `search` all go through `exec`, so every call site keeps working.
  * A pattern with Rust's Unicode word boundaries means the same to RE2 only on ASCII subjects (most
- * log text): a subject with any other character runs on V8.
+ * log text), one with JS's multiline anchors only on subjects whose line ends are `\n`: any other
+ * subject runs on V8.
  */
 import { RE2JS } from "re2js";
 import { jsToRe2 } from "./js_to_re2.ts";
+import { RISKY_CHAIN, shortForV8 } from "./loop_risk.ts";
 
 /** RE2JS's matcher. */
 interface Matcher {
@@ -21,12 +23,14 @@ interface Compiled {
   re2: RE2JS;
   /** The capture group names by group number (JS numbers groups as RE2 does). */
   names: (string | undefined)[];
-  /** RE2 reads it the same only on subjects of ASCII characters. */
-  asciiOnly: boolean;
+  /** A character in the subject that makes RE2 read the pattern otherwise, or null when none does. */
+  differsOn: RegExp | null;
 }
 
-/** Any UTF-16 code unit past ASCII (a surrogate too). */
+/** Any UTF-16 code unit past ASCII (a surrogate too); a line terminator other than `\n`; either. */
 const NOT_ASCII = /[\u0080-\uffff]/;
+const NOT_LF = /[\r\u2028\u2029]/;
+const NOT_ASCII_OR_LF = /[\r\u0080-\uffff]/;
 
 const compiled = new Map<string, Compiled | null>();
 const MAX_CACHED = 1000;
@@ -43,7 +47,13 @@ function compileLinear(source: string, flags: string): Compiled | null {
       const re2 = RE2JS.compile(reading.re2);
       const names: (string | undefined)[] = [];
       for (const [name, n] of Object.entries(re2.namedGroups())) names[n] = name;
-      hit = { re2, names, asciiOnly: reading.asciiOnly };
+      const { asciiOnly, lineFeedsOnly } = reading;
+      const differsOn = asciiOnly
+        ? (lineFeedsOnly ? NOT_ASCII_OR_LF : NOT_ASCII)
+        : lineFeedsOnly
+        ? NOT_LF
+        : null;
+      hit = { re2, names, differsOn };
     } catch {
       // beyond what RE2 takes (size, a property it lacks): V8 keeps it
     }
@@ -56,23 +66,35 @@ function compileLinear(source: string, flags: string): Compiled | null {
 /** A RegExp matched by RE2 (linear time) instead of V8's backtracking engine; same results. */
 export class LinearRegExp extends RegExp {
   readonly #linear: Compiled;
-  /** The last subject checked for non-ASCII characters (`g` callers pass one subject many times). */
+  /** The last subject checked for characters RE2 reads otherwise (`g` callers pass one subject many times). */
   #checked: string | undefined;
-  #checkedAscii = false;
+  #checkedSame = false;
+  /** Subjects shorter than this run on V8 (a pattern whose risk grows only polynomially). */
+  readonly #v8Below: number;
 
-  /** Throws when RE2 cannot read the pattern the same way; `linearRegExp` checks that first. */
-  constructor(pattern: string | RegExp, flags?: string) {
+  /** Throws when RE2 cannot read the pattern the same way; `linearWhenRisky` checks that first. */
+  constructor(pattern: string | RegExp, flags?: string, v8Below = 0) {
     super(pattern, flags);
+    this.#v8Below = v8Below;
     const linear = compileLinear(this.source, this.flags);
     if (linear === null) throw new SyntaxError("pattern has no linear-time equivalent");
     this.#linear = linear;
   }
 
-  /** Whether RE2 answers for `s`: always, or for an `asciiOnly` pattern when `s` is ASCII. */
+  /** Whether RE2 answers for `s`: when `s` has none of the characters RE2 would read the pattern otherwise on. */
   #linearFor(s: string): boolean {
-    if (!this.#linear.asciiOnly) return true;
-    if (s !== this.#checked) this.#checked = s, this.#checkedAscii = !NOT_ASCII.test(s);
-    return this.#checkedAscii;
+    if (s.length < this.#v8Below) return false;
+    const { differsOn } = this.#linear;
+    if (differsOn === null) return true;
+    if (s !== this.#checked) this.#checked = s, this.#checkedSame = !differsOn.test(s);
+    return this.#checkedSame;
+  }
+
+  /** RegExp's `test`; without `g` or `y`, RE2's own test, which skips finding where the match is. */
+  override test(input: string): boolean {
+    const s = String(input);
+    if (this.global || this.sticky || !this.#linearFor(s)) return super.test(s);
+    return this.#linear.re2.test(s);
   }
 
   /** RegExp's `exec`, honouring `lastIndex` for `g` and `y`, with named groups. */
@@ -151,12 +173,14 @@ export class LinearRegExp extends RegExp {
 
 /**
  * `re` itself, or a LinearRegExp with its source and flags when V8 could backtrack exponentially
- * on it and RE2 reads it the same way. Patterns RE2 cannot say (lookaround, back-references) stay
- * on V8. `d` (match indices) stays on V8: nothing here asks for indices.
+ * on it, or polynomially with a high power (loop_risk.ts: then subjects too short for that to
+ * matter stay V8's), and RE2 reads it the same way. Patterns RE2 cannot say (lookaround,
+ * back-references) stay on V8. `d` (match indices) stays on V8: nothing here asks for indices.
  */
 export function linearWhenRisky(re: RegExp): RegExp {
   if (re instanceof LinearRegExp || re.flags.includes("d")) return re;
   const reading = jsToRe2(re.source, re.flags);
-  if (reading === null || !reading.risky || compileLinear(re.source, re.flags) === null) return re;
-  return new LinearRegExp(re.source, re.flags);
+  if (reading === null || (!reading.risky && reading.chain < RISKY_CHAIN)) return re;
+  if (compileLinear(re.source, re.flags) === null) return re;
+  return new LinearRegExp(re.source, re.flags, reading.risky ? 0 : shortForV8(reading.chain));
 }
