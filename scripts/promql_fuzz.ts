@@ -469,7 +469,53 @@ class Generator {
     return `(${s})`;
   }
 
+  /**
+   * A join that matches (so answers are mostly non-empty): one-to-one, many-to-one with `group_left`
+   * or `group_right` copying labels (also ones both sides have), set operators on a label subset.
+   */
+  join(): string {
+    const w = () => this.r.pick(WINDOWS.slice(0, 8));
+    const rate = () =>
+      `rate(http_requests_total${this.r.pick(["", '{method="get"}', '{job="api"}'])}[${w()}])`;
+    const cases = [
+      () => `${rate()} / on(job, instance) group_left ${this.r.pick(["up", 'up{job="api"}', "up > 0"])}`,
+      () =>
+        `${rate()} ${
+          this.r.pick(["*", "+", ">", "> bool"])
+        } ignoring(method) group_left sum without(method) (${rate()})`,
+      () => `sum by (job, instance) (${rate()}) / on(job, instance) ${this.r.pick(["up", "(up == 1)"])}`,
+      () =>
+        `up * on(instance) group_left(version) ${
+          this.r.pick(["node_info", 'node_info{version="1.0"}', "topk by (instance) (1, node_info)"])
+        }`,
+      () =>
+        `temperature_celsius * on(instance) group_left(${
+          this.r.pick(["job", "version", "room", "job, nope"])
+        }) ${this.r.pick(['up{job="api"}', 'node_info{version="2.0"}'])}`,
+      () =>
+        `${this.r.pick(['up{job="web"}', "disk_free_bytes"])} + on(instance) group_right(${
+          this.r.pick(["", "device", "instance"])
+        }) temperature_celsius`,
+      () =>
+        `label_replace(up, "room", "${
+          this.r.pick(["a", "b", "$1"])
+        }", "instance", "i-(.)") * on(instance, room) group_right temperature_celsius`,
+      () =>
+        `${rate()} ${this.r.pick(["and", "or", "unless"])} ${this.r.pick(["on", "ignoring"])}(${
+          this.r.pick(["job", "instance", "method", "job, instance", "__name__", ""])
+        }) ${this.r.pick(["up == 0", 'http_requests_total{method="post"}', "vector(1)", "up offset 5m"])}`,
+      () =>
+        `${this.r.pick(["up", "temperature_celsius"])} ${this.r.pick(["or", "unless"])} on() vector(${
+          this.scalar(0)
+        })`,
+      () => `node_cpu_seconds_total / ignoring(mode) group_left sum without(mode) (node_cpu_seconds_total)`,
+      () => `request_duration_seconds_bucket / ignoring(le) group_left request_duration_seconds_count`,
+    ];
+    return `(${this.r.pick(cases)()})`;
+  }
+
   binary(depth: number): string {
+    if (this.r.chance(0.15)) return this.join();
     if (this.r.chance(0.2)) return this.chain(depth);
     const roll = this.r.int(10);
     const a = this.vector(depth - 1), b = this.vector(depth - 1);
@@ -592,7 +638,8 @@ function knownCause(q: string, when: When, p: ApiResponse, o: ApiResponse, diff:
     return "3: atan2 drops the metric name (2.42 keeps it)";
   }
   if (
-    /\b(topk|bottomk)\b/.test(q) && /@ (end|start)\(\)|@ \d/.test(q) && /overflows int64/.test(o.error ?? "")
+    /\b(topk|bottomk)\b/.test(q) && /@\s+(end|start)\(\)|@\s+\d/.test(q) &&
+    /overflows int64/.test(o.error ?? "")
   ) {
     return "2.42 bug: topk/bottomk over an @ selector reads its k at the first step only";
   }
