@@ -578,13 +578,31 @@ class Generator {
       case 7:
         return `${this.r.pick(TIME_FUNCS)}(${this.r.chance(0.5) ? arg() : ""})`;
       case 8: {
-        const inner = this.r.chance(0.5)
-          ? `rate(request_duration_seconds_bucket${this.r.pick(["", '{job="api"}'])}[${
-            this.r.pick(WINDOWS)
-          }])`
-          : `sum by (${
-            this.r.pick(["le", "le, job", "le, instance", "job"])
-          }) (rate(request_duration_seconds_bucket[${this.r.pick(WINDOWS)}]))`;
+        // Buckets as stored, as rates, missing some (no +Inf too), not monotonic, or with a bad le.
+        const buckets = `request_duration_seconds_bucket${
+          this.r.pick(["", '{job="api"}', '{le!="+Inf"}', '{le=~"0.1|1|\\\\+Inf"}', '{le!="0.25"}'])
+        }`;
+        const inner = this.r.pick([
+          () => `rate(${buckets}[${this.r.pick(WINDOWS)}])`,
+          () =>
+            `sum by (${this.r.pick(["le", "le, job", "le, instance", "job"])}) (rate(${buckets}[${
+              this.r.pick(WINDOWS)
+            }]))`,
+          () => buckets + this.modifiers(),
+          () => `${buckets} - ${buckets} offset ${this.r.pick(["5m", "10m"])}`,
+          () => `-rate(${buckets}[5m])`,
+          () => `rate(${buckets}[5m]) * ${this.r.pick(["0", "NaN", "-1", "Inf"])}`,
+          () =>
+            `label_replace(rate(${buckets}[5m]), "le", "${
+              this.r.pick(["x", "1e-1", "+inf", " 0.5", "0x1"])
+            }", "le", "0.5")`,
+          () => {
+            // A subquery needs off-grid times (see randomWhens), and none may be around it already.
+            if (this.subquery) return `rate(${buckets}[1m])`;
+            this.subquery = true;
+            return `max_over_time(rate(${buckets}[1m])[10m:1m])`;
+          },
+        ])();
         return `histogram_quantile(${this.phi()}, ${inner})`;
       }
       default:
