@@ -594,7 +594,19 @@ class Generator {
           () => `rate(${buckets}[5m]) * ${this.r.pick(["0", "NaN", "-1", "Inf"])}`,
           () =>
             `label_replace(rate(${buckets}[5m]), "le", "${
-              this.r.pick(["x", "1e-1", "+inf", " 0.5", "0x1"])
+              this.r.pick([
+                "x",
+                "1e-1",
+                "+inf",
+                " 0.5",
+                "0x1",
+                "0x1p-1",
+                "0_.5",
+                "0.5_0",
+                "1e400",
+                "+nan",
+                "Infinity",
+              ])
             }", "le", "0.5")`,
           () => {
             // A subquery needs off-grid times (see randomWhens), and none may be around it already.
