@@ -5,6 +5,7 @@
  */
 import type { PromQueryData, PromSample } from "../protocols/prometheus_api/types.ts";
 import type { Labels, QueryResult } from "./values.ts";
+import { formatFloatF } from "./printer.ts";
 
 /** A sample value as Prometheus' API prints it: `"+Inf"`, `"NaN"`, `"0.1"`, `"1e-07"`, `"1e+21"`. */
 export function formatPromValue(v: number): string {
@@ -26,10 +27,23 @@ export function formatPromTime(ms: number): string {
   return frac === 0 ? `${neg}${secs}` : `${neg}${secs}.${String(frac).padStart(3, "0")}`;
 }
 
+/**
+ * A JSON string as Go's encoders write it: `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes, and
+ * `\b`, `\f` as `\u0008`, `\u000c` (an escaped backslash before a `b` stays as it is).
+ */
+export function goJsonString(s: string): string {
+  return JSON.stringify(s)
+    .replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(/\\\\|\\([bf])/g, (m, c) => c === undefined ? m : c === "b" ? "\\u0008" : "\\u000c");
+}
+
 function metricJson(labels: Labels): string {
   const names = Object.keys(labels).sort();
-  return "{" + names.map((n) => `${JSON.stringify(n)}:${JSON.stringify(labels[n])}`).join(",") + "}";
+  return "{" + names.map((n) => `${goJsonString(n)}:${goJsonString(labels[n])}`).join(",") + "}";
 }
+
+/** A scalar's or string's time: Go's encoding/json of float seconds (1700000000.5, no padding). */
+const jsonSeconds = (ms: number) => String(ms / 1000);
 
 const point = (ms: number, v: number) => `[${formatPromTime(ms)},"${formatPromValue(v)}"]`;
 
@@ -38,10 +52,11 @@ export function promQLResultJson(r: QueryResult): string {
   let result: string;
   switch (r.resultType) {
     case "scalar":
-      result = point(r.timestampMs, r.value);
+      // Prometheus' Scalar.MarshalJSON: FormatFloat 'f' ("1000000000000000000000", "0.00000015").
+      result = `[${jsonSeconds(r.timestampMs)},"${formatFloatF(r.value)}"]`;
       break;
     case "string":
-      result = `[${formatPromTime(r.timestampMs)},${JSON.stringify(r.value)}]`;
+      result = `[${jsonSeconds(r.timestampMs)},${goJsonString(r.value)}]`;
       break;
     case "vector":
       result = "[" +
@@ -66,7 +81,7 @@ export function toPromQueryData(r: QueryResult): PromQueryData {
   const sample = (ms: number, v: number): PromSample => [ms / 1000, formatPromValue(v)];
   switch (r.resultType) {
     case "scalar":
-      return { resultType: "scalar", result: sample(r.timestampMs, r.value) };
+      return { resultType: "scalar", result: [r.timestampMs / 1000, formatFloatF(r.value)] };
     case "string":
       return { resultType: "string", result: [r.timestampMs / 1000, r.value] };
     case "vector":

@@ -12,7 +12,7 @@ import { FUNCTIONS } from "./functions/mod.ts";
 import type { VectorImpl } from "./functions/types.ts";
 import { evalRangeCall, windowSources } from "./range_call.ts";
 import { evalVectorSelector, type SeriesData, upperBound } from "./selector.ts";
-import { mergeSeries } from "./series_ops.ts";
+import { containsSameLabelset, mergeSeries } from "./series_ops.ts";
 import { dropMetricName } from "./labels.ts";
 import type { MatrixSeries, StepGrid, StepSeries, StepValue } from "./values.ts";
 import { presentCount } from "./values.ts";
@@ -130,12 +130,17 @@ export class Evaluator {
     if (op === "+") return v;
     if (v.kind === "scalar") return { kind: "scalar", values: v.values.map((x) => -x) };
     if (v.kind !== "vector") return v;
-    const series = v.series.map((s) => ({
+    const series = v.series.filter((s) => presentCount(s) > 0).map((s) => ({
       labels: dropMetricName(s.labels),
       values: s.values.map((x) => -x),
       present: s.present,
     }));
-    return { kind: "vector", series: mergeSeries(series) };
+    // Prometheus checks the whole matrix, not each step: two series that only differed by name fail
+    // a range query even when no step holds both (`-(gone or late)`).
+    if (containsSameLabelset(series)) {
+      throw executionError("vector cannot contain metrics with the same labelset");
+    }
+    return { kind: "vector", series };
   }
 
   private evalCall(e: Expr & { type: "Call" }, grid: StepGrid): StepValue {

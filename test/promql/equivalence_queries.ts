@@ -208,6 +208,15 @@ export function corpus(): string[] {
     "histogram_quantile(0.9, sum by (job, le) (rate(request_duration_seconds_bucket[10m])))",
     "histogram_quantile(0.5, request_duration_seconds_bucket)",
   );
+  // `le` read by Go's strconv.ParseFloat: hex needs a `p` exponent, underscores only between digits,
+  // out of range is an error, `nan` takes no sign; a bucket it refuses is left out. The 0.1 bucket
+  // bounds the answers' bucket from below, so each spelling of it (or its loss) shows.
+  const leSpellings = ["0x1.999999999999ap-4", "0X1.999999999999AP-4", "0x1", "1e400", "-1e400", "1e-400"];
+  leSpellings.push("+nan", "0_.1", "0.1_", "0.1__0", "0.1_0", "1e-0_1", "+infinity", "inf_");
+  for (const le of leSpellings) {
+    const buckets = `label_replace(rate(request_duration_seconds_bucket[5m]), "le", "${le}", "le", "0.1")`;
+    q.push(`histogram_quantile(0.4, ${buckets})`);
+  }
   for (const a of AGGS) {
     q.push(
       `${a}(temperature_celsius)`,
@@ -287,6 +296,9 @@ export function corpus(): string[] {
     "rate(http_requests_total[5m]) > bool 0.3",
     "-temperature_celsius",
     "-(rate(http_requests_total[5m]))",
+    // Both lose their names: one series {instance="i-0"} from gone_series, later another from late_series
+    // (a range query fails, as two series of one label set; an instant holds only one of them).
+    "-(gone_series or late_series)",
     "+temperature_celsius",
     "1 + 2 * 3 - 4 / 2 ^ 2",
     "2 ^ 3 ^ 2",

@@ -29,6 +29,25 @@ import {
   type When,
 } from "./prom_compare.ts";
 
+/** Scalars, strings and samples whose JSON text Prometheus spells its own way. */
+const TEXT_QUERIES = [
+  "1e21",
+  "1.5e-7",
+  "-1e-300",
+  "-0",
+  "0.1 + 0.2",
+  "time()",
+  "NaN",
+  "-Inf",
+  '"a string"',
+  "vector(1e21)",
+  "vector(1.5e-7)",
+  'scalar(up{instance="i-0",job="api"}) * 1e-9',
+  // Go's JSON escapes <, >, &, U+2028 and U+2029, and writes \b and \f as \u0008 and \u000c
+  '"<&>\\u2028\\b\\f\\\\b"',
+  'label_replace(vector(1), "a", "<&>\\u2029\\b\\f\\\\b\\\\", "", "")',
+];
+
 Deno.test("PromQL answers equal Prometheus 2.42's", async () => {
   const prom = await startPrometheus();
   if (prom === null) return;
@@ -92,6 +111,15 @@ Deno.test("PromQL answers equal Prometheus 2.42's", async () => {
       if (h.error !== p.error || h.errorType !== p.errorType) {
         mismatches.push(`[Petrel over HTTP] ${q}: ${h.errorType} ${h.error} vs ${p.errorType} ${p.error}`);
       }
+    }
+    // The exact text where the values above compare as numbers: Prometheus prints scalars and strings
+    // with Go's encoding/json and FormatFloat 'f' (1700001000.5, "0.00000015"), samples otherwise.
+    for (const q of TEXT_QUERIES) {
+      const qs = new URLSearchParams({ query: q, time: String(T0 / 1000 + 1800.5) });
+      const want = await (await fetch(`${prom.url}/api/v1/query?${qs}`)).text();
+      const got = await (await fetch(`${petrel.url}/v1/prometheus/api/v1/query?${qs}`)).text();
+      const data = (text: string) => text.slice(text.indexOf('"data":'), text.lastIndexOf("}"));
+      if (data(got) !== data(want)) mismatches.push(`[Petrel over HTTP] text of ${q}:\n${want}\nvs\n${got}`);
     }
     console.log(
       `equivalence: ${queries.length} queries + ${ERROR_QUERIES.length} error queries, ${comparisons} comparisons ` +

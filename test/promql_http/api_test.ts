@@ -53,10 +53,16 @@ const CASES: Case[] = [
     body: ok(ALL_HTTP),
   },
   {
-    name: "fractional time prints three decimals, as Prometheus does",
+    name: "fractional time: a sample's with three decimals, as Prometheus prints it",
+    path: "query",
+    params: { query: "vector(1)", time: secs(MID + 500) },
+    body: ok(`{"resultType":"vector","result":[{"metric":{},"value":[${MID / 1000}.500,"1"]}]}`),
+  },
+  {
+    name: "fractional time: a scalar's as Go's encoding/json prints the float, as Prometheus does",
     path: "query",
     params: { query: "scalar(up)", time: secs(MID + 500) },
-    body: ok(`{"resultType":"scalar","result":[${MID / 1000}.500,"1"]}`),
+    body: ok(`{"resultType":"scalar","result":[${MID / 1000}.5,"1"]}`),
   },
   {
     name: "regex __name__ spans tables",

@@ -109,14 +109,49 @@ export const histogramQuantile: VectorImpl = (args, ctx) => {
   return { kind: "vector", series: [...groups.values()].map((g) => g.out) };
 };
 
-/** Go's `strconv.ParseFloat` for label values (`+Inf`, `inf`, `1e3`, `0x1p-2`…), or null. */
+/**
+ * Go's `strconv.ParseFloat` for label values (`+Inf`, `infinity`, `nan`, `1e3`, `1_000.5`,
+ * `0x1.8p-2`…), or null where it fails: a hex mantissa without its `p` exponent, an underscore not
+ * between digits, a sign on `nan`, a value out of range (`1e400`).
+ */
 export function parseGoFloat(text: string): number | null {
-  const t = text.trim() === text ? text : "";
-  const lower = t.toLowerCase().replace(/^[+]/, "");
-  if (lower === "inf" || lower === "infinity") return Infinity;
-  if (lower === "-inf" || lower === "-infinity") return -Infinity;
-  if (lower === "nan") return NaN;
-  if (/^[+-]?(\d[\d_]*\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return Number(t.replaceAll("_", ""));
-  if (/^[+-]?0x[0-9a-f]+$/i.test(t)) return (t.startsWith("-") ? -1 : 1) * Number(t.replace(/^[+-]/, ""));
-  return null;
+  const inf = /^([+-]?)inf(inity)?$/i.exec(text);
+  if (inf !== null) return inf[1] === "-" ? -Infinity : Infinity;
+  if (/^nan$/i.test(text)) return NaN;
+  if (text.includes("_") && !underscoresOk(text)) return null;
+  const t = text.replaceAll("_", "");
+  let v: number;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) v = Number(t);
+  else {
+    const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(t);
+    if (hex === null) return null;
+    const [, sign, int, frac = ""] = hex;
+    if (int === "" && frac === "") return null;
+    // BigInt to Number rounds once; scaling by a power of two is then exact (in two halves, so
+    // 2^e alone may be out of range where the product is not).
+    const mantissa = Number(BigInt(`0x${int}${frac}`)), e = Number(hex[4]) - 4 * frac.length;
+    const half = Math.trunc(e / 2);
+    v = mantissa === 0 ? 0 : mantissa * 2 ** half * 2 ** (e - half);
+    if (sign === "-") v = -v;
+  }
+  return Number.isFinite(v) ? v : null;
+}
+
+/** Go's `underscoreOK`: each `_` between two digits, or between a base prefix and a digit. */
+function underscoresOk(text: string): boolean {
+  let s = text.replace(/^[+-]/, ""), saw = "^", hex = false;
+  if (/^0[box]/i.test(s)) {
+    saw = "0";
+    hex = /^0x/i.test(s);
+    s = s.slice(2);
+  }
+  for (const c of s) {
+    if (/[0-9]/.test(c) || (hex && /[a-f]/i.test(c))) saw = "0";
+    else if (c === "_") {
+      if (saw !== "0") return false;
+      saw = "_";
+    } else if (saw === "_") return false;
+    else saw = "!";
+  }
+  return saw !== "_";
 }
