@@ -17,6 +17,7 @@ import { rewriteNullTreatment } from "./null_treatment.ts";
 import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
 import { TYPED_CALLS } from "./typed_calls.ts";
 import { makeArray } from "./arrays.ts";
+import { specialCall } from "../special_calls.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -142,15 +143,16 @@ const toTimestamp = (from: TimeUnit): CallRewrite => (c, { close, unit, arg }) =
   next: close + 1,
 });
 
-/** `position(needle IN haystack)` → `instr(haystack, needle)`. */
-const position: CallRewrite = (c, { open, close }) => {
-  let inAt = -1;
-  for (let k = open + 1; k < close; k++) if (isKeyword(c.toks[k], "IN") && c.q.parent[k] === open) inAt = k;
-  if (inAt < 0) return undefined;
-  return {
-    text: `instr(${c.emit(inAt + 1, close).trim()}, ${c.emit(open + 1, inAt).trim()})`,
-    next: close + 1,
-  };
+/**
+ * `substring(s FROM a FOR n)`, `trim(LEADING c FROM s)`, `overlay(s PLACING x FROM a)`, `position(n IN
+ * s)`: the plain call DataFusion plans (`special_calls.ts`), SQLite's or ours of that name.
+ */
+const special: CallRewrite = (c, { open, close }) => {
+  const call = specialCall(c.q, open);
+  if (!call) return undefined;
+  const args = call.args.map((a) => "range" in a ? c.emit(a.range[0], a.range[1]).trim() : a.sql);
+  // SQLite's instr counts characters as DataFusion's strpos does
+  return { text: `${call.fn === "strpos" ? "instr" : call.fn}(${args.join(", ")})`, next: close + 1 };
 };
 
 const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
@@ -197,7 +199,11 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["to_timestamp_millis", toTimestamp("ms")],
   ["to_timestamp_micros", toTimestamp("us")],
   ["to_timestamp_nanos", toTimestamp("ns")],
-  ["position", position],
+  ["position", special],
+  ["substring", special],
+  ["substr", special],
+  ["trim", special],
+  ["overlay", special],
   ["first_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["last_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["nth_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
