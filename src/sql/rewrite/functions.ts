@@ -155,6 +155,31 @@ const special: CallRewrite = (c, { open, close }) => {
   return { text: `${call.fn === "strpos" ? "instr" : call.fn}(${args.join(", ")})`, next: close + 1 };
 };
 
+/**
+ * `to_local_time(ts)`: DataFusion drops the time zone of a zoned timestamp, keeping its wall-clock
+ * time; GreptimeDB's values carry none (now() is UTC), so the value and type are its argument's.
+ * Anything but a timestamp fails its plan, as DataFusion's signature does.
+ */
+const toLocalTime: CallRewrite = (c, { name, args, close, arg }) => {
+  if (args.length !== 1) throw invalidArguments(`${name} function requires 1 argument, got ${args.length}`);
+  const [s, e] = args[0];
+  const single = e - s === 1 ? c.toks[s] : undefined;
+  const type = single?.kind === "string"
+    ? "String"
+    : single?.kind === "number"
+    ? "Int64"
+    : single
+    ? c.time.columnTypeAt(s)
+    : undefined;
+  if (type !== undefined && !type.startsWith("Timestamp")) {
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      `Failed to plan SQL: The to_local_time function can only accept Timestamp as the arg, got ${type}`,
+    );
+  }
+  return { text: `(${arg(0)})`, next: close + 1 };
+};
+
 const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
 
 /**
@@ -173,6 +198,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["try_cast", (c, { open, close }) => rewriteCast(c, open, close, true)],
   ["date_bin", dateBin],
   ["date_trunc", dateTrunc],
+  ["datetrunc", dateTrunc],
   ["date_part", datePart],
   ["datepart", datePart],
   ["extract", extract],
@@ -199,6 +225,13 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["to_timestamp_millis", toTimestamp("ms")],
   ["to_timestamp_micros", toTimestamp("us")],
   ["to_timestamp_nanos", toTimestamp("ns")],
+  ["to_local_time", toLocalTime],
+  // DataFusion takes one argument (answered as is), SQLite's coalesce at least two
+  [
+    "coalesce",
+    (_c, { args, close, arg }) =>
+      args.length === 1 ? { text: `coalesce(${arg(0)}, NULL)`, next: close + 1 } : undefined,
+  ],
   ["position", special],
   ["substring", special],
   ["substr", special],
