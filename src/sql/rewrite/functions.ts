@@ -8,7 +8,12 @@ import { NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts"
 import { isVectorType } from "../../common/vector.ts";
 import { quoteString } from "../../storage/table.ts";
 import { isKeyword } from "../lexer.ts";
-import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
+import {
+  FIXED_TRUNC_NS,
+  fixedOffsetMinutes,
+  NUMERIC_AGGREGATES,
+  TO_TIMESTAMP_UNITS,
+} from "../dialect_rules.ts";
 import { parseIntervalNs } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { rewriteCast } from "./casts.ts";
@@ -137,11 +142,22 @@ const extract: CallRewrite = (c, { open, close, unit }) => {
   };
 };
 
-/** `to_timestamp*(x)`: read in the function's unit, converted to the segment's. */
-const toTimestamp = (from: TimeUnit): CallRewrite => (c, { close, unit, arg }) => ({
-  text: `__petrel_convert_unit(__petrel_to_ts(${arg(0)}, '${from}', ${c.tz}), '${from}', '${unit}')`,
-  next: close + 1,
-});
+/**
+ * `to_timestamp*(x)`: a number read in the unit the function reads (seconds for to_timestamp), the
+ * value in its result's unit (`TO_TIMESTAMP_UNITS`); an output column keeps that unit, inside an
+ * expression it moves to the segment's.
+ */
+const toTimestamp: CallRewrite = (c, { name, open, close, unit, arg }) => {
+  const { read, own } = TO_TIMESTAMP_UNITS[name];
+  const next = close + 1;
+  const out = c.isOutputItem(open - 1, next) || c.isSubqueryItem(open - 1, next) ? own : unit;
+  return {
+    text: `__petrel_convert_unit(__petrel_to_ts(${
+      arg(0)
+    }, '${read}', ${c.tz}, '${own}'), '${own}', '${out}')`,
+    next,
+  };
+};
 
 /**
  * `substring(s FROM a FOR n)`, `trim(LEADING c FROM s)`, `overlay(s PLACING x FROM a)`, `position(n IN
@@ -220,11 +236,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     text: `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}')`,
     next: close + 1,
   })],
-  ["to_timestamp", toTimestamp("s")],
-  ["to_timestamp_seconds", toTimestamp("s")],
-  ["to_timestamp_millis", toTimestamp("ms")],
-  ["to_timestamp_micros", toTimestamp("us")],
-  ["to_timestamp_nanos", toTimestamp("ns")],
+  ...Object.keys(TO_TIMESTAMP_UNITS).map((name) => [name, toTimestamp] as [string, CallRewrite]),
   ["to_local_time", toLocalTime],
   // DataFusion takes one argument (answered as is), SQLite's coalesce at least two
   [
