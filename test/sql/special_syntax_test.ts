@@ -33,6 +33,15 @@ const CASES: TypedCase[] = [
     rows: [["lo", null, "host"], ["lo", null, ""]],
   },
   {
+    // DataFusion's positions: a start before 1 eats into the count (SQLite's counts from the end)
+    sql:
+      "SELECT substring('hello' FROM -1 FOR 3) AS a, substr('hello', 0, 2) AS b, substr('hello', -5) AS c, " +
+      "substr('héllo😀x', 5, 2) AS d, substring('hello', 9) AS e",
+    columns: [["a", S], ["b", S], ["c", S], ["d", S], ["e", S]],
+    rows: [["h", "h", "hello", "o😀", ""]],
+  },
+  { sql: "SELECT substr('hello', 1, -1)", code: 3000, error: /negative substring length not allowed/ },
+  {
     sql: "SELECT trim(BOTH 'x' FROM host), trim(LEADING 'x' FROM host), trim(TRAILING 'x' FROM host), " +
       "trim('x' FROM host) FROM m WHERE n = 1",
     columns: [
