@@ -1,7 +1,8 @@
 /**
  * More of DataFusion's array functions over `/v1/sql`: array_union/intersect/except (each element once,
  * in order of first appearance), arrays_overlap, array_replace[_n|_all], array_pop_back/front,
- * array_resize, array_any_value and array_ndims, with their values, names and List types.
+ * array_resize, array_any_value, array_ndims, array_dims, array_positions and array_distance, with their
+ * values, names and List types.
  */
 import { startTestServer } from "../helpers/server.ts";
 import { runTypedCases, type TypedCase } from "../http/fixtures/sql_client.ts";
@@ -44,6 +45,13 @@ const CASES: TypedCase[] = [
     columns: [["a", "Int64"], ["b", "UInt64"], ["c", "UInt64"]],
     rows: [[2, 2, 1]],
   },
+  {
+    sql: "SELECT array_dims([[1, 2, 3], [4, 5, 6]]) AS a, array_positions([1, 2, 1], 1) AS b, " +
+      "array_positions([1], 5) AS c, array_distance([1.0, 2.0], [1.0, 4.0]) AS d",
+    columns: [["a", "List<UInt64>"], ["b", "List<UInt64>"], ["c", "List<UInt64>"], ["d", "Float64"]],
+    rows: [[[2, 3], [1, 3], [], 2]],
+  },
+  { sql: "SELECT array_distance([1, 2], [1])", code: 3000, error: /arrays of the same length/ },
   { sql: "SELECT array_union('x', [1])", code: 3000, error: /array_union expects an array argument/ },
 ];
 

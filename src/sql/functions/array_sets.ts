@@ -1,7 +1,8 @@
 /**
  * More of DataFusion's array functions: set operations (array_union, array_intersect, array_except:
  * each element once, in order of first appearance), arrays_overlap, replacing elements
- * (array_replace[_n|_all]), array_pop_back/front, array_resize, array_any_value and array_ndims.
+ * (array_replace[_n|_all]), array_pop_back/front, array_resize, array_any_value, array_ndims,
+ * array_dims, array_positions and array_distance.
  */
 import { invalidArguments } from "../../common/errors.ts";
 import { arrayArg, arrayText, type Elem, elemOf, elemRet, intArg, over, same } from "./arrays.ts";
@@ -48,6 +49,32 @@ const overlap: ScalarDef = {
   },
 };
 
+/** The length of each dimension, along the first element. */
+function dims(a: Elem[]): number[] {
+  const first = a[0];
+  return [a.length, ...(Array.isArray(first) ? dims(first) : [])];
+}
+
+/** Euclidean distance of two numeric arrays of one length. */
+const distance: ScalarDef = {
+  args: [2, 2],
+  fn: (v, w) => {
+    const a = arrayArg("array_distance", v), b = arrayArg("array_distance", w);
+    if (a === null || b === null) return null;
+    if (a.length !== b.length) throw invalidArguments("array_distance expects arrays of the same length");
+    let sum = 0;
+    for (let k = 0; k < a.length; k++) {
+      const x = a[k], y = b[k];
+      if (x === null || y === null) return null;
+      if (Array.isArray(x) || Array.isArray(y) || typeof x === "string" || typeof y === "string") {
+        throw invalidArguments("array_distance expects numeric arrays");
+      }
+      sum += (Number(x) - Number(y)) ** 2;
+    }
+    return Math.sqrt(sum);
+  },
+};
+
 /** The functions, by DataFusion name. */
 export const ARRAY_SET_SCALARS: Record<string, ScalarDef> = {
   array_union: setOp("array_union", (a, b) => unique([...a, ...b])),
@@ -71,4 +98,11 @@ export const ARRAY_SET_SCALARS: Record<string, ScalarDef> = {
   }),
   array_any_value: over("array_any_value", (a) => elemRet(a.find((e) => e !== null))),
   array_ndims: over("array_ndims", (a) => depth(a), true),
+  // an empty array has no dimensions
+  array_dims: over("array_dims", (a) => (a.length === 0 ? null : arrayText(dims(a)))),
+  array_positions: over("array_positions", (a, x) => {
+    const needle = elemOf(x);
+    return arrayText(a.flatMap((e, k) => (same(e, needle) ? [k + 1] : [])));
+  }),
+  array_distance: distance,
 };
