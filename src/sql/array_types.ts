@@ -39,6 +39,15 @@ const SAME_LIST = new Set([
   "array_remove",
   "array_remove_n",
   "array_remove_all",
+  "array_pop_back",
+  "array_pop_front",
+  "array_replace",
+  "array_replace_n",
+  "array_replace_all",
+  "array_union",
+  "array_intersect",
+  "array_except",
+  "array_resize",
 ]);
 const PREPEND = new Set(["array_prepend", "array_push_front", "list_prepend"]);
 const ELEMENT = new Set([
@@ -48,6 +57,7 @@ const ELEMENT = new Set([
   "list_extract",
   "array_max",
   "array_min",
+  "array_any_value",
   "unnest",
 ]);
 const FIXED: Record<string, string> = {
@@ -62,6 +72,11 @@ const FIXED: Record<string, string> = {
   list_has: "Boolean",
   array_has_all: "Boolean",
   array_has_any: "Boolean",
+  arrays_overlap: "Boolean",
+  array_ndims: "UInt64",
+  array_dims: "List<UInt64>",
+  array_positions: "List<UInt64>",
+  array_distance: "Float64",
   array_empty: "Boolean",
   empty: "Boolean",
   array_to_string: "String",

@@ -5,6 +5,19 @@
 import { isKeyword, isOp, type Token } from "./lexer.ts";
 import type { QueryTokens } from "./query_tokens.ts";
 import { timezoneOffsetMinutes } from "./time.ts";
+import type { TimeUnit } from "../common/time_unit.ts";
+
+/**
+ * The to_timestamp functions: the unit a number argument is read in, and the unit of DataFusion's
+ * result (to_timestamp reads seconds and answers Timestamp(Nanosecond)).
+ */
+export const TO_TIMESTAMP_UNITS: Record<string, { read: TimeUnit; own: TimeUnit }> = {
+  to_timestamp: { read: "s", own: "ns" },
+  to_timestamp_seconds: { read: "s", own: "s" },
+  to_timestamp_millis: { read: "ms", own: "ms" },
+  to_timestamp_micros: { read: "us", own: "us" },
+  to_timestamp_nanos: { read: "ns", own: "ns" },
+};
 
 /** date_trunc fields of fixed length, in nanoseconds. */
 export const FIXED_TRUNC_NS: Record<string, bigint> = {

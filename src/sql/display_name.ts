@@ -10,6 +10,7 @@ import { Cursor } from "./cursor.ts";
 import { castAs } from "./cast_type.ts";
 import { orderedCall } from "./rewrite/ordered_aggregates.ts";
 import { type ArrayTyping, involvesArrays } from "./array_types.ts";
+import { specialCall } from "./special_calls.ts";
 
 /** DataFusion's own names of function aliases, as its column names print them. */
 const CANONICAL: Record<string, string> = {
@@ -44,6 +45,7 @@ const CANONICAL: Record<string, string> = {
   datepart: "date_part",
   datetrunc: "date_trunc",
   substring: "substr",
+  trim: "btrim",
   pow: "power",
   current_timestamp: "now",
 };
@@ -294,6 +296,11 @@ function callName(c: ArrayTyping, s: number, e: number): string | undefined {
     return as < 0 || isTimeLiteral(toks, open + 1, as + 1) ? undefined : displayName(c, open + 1, as);
   }
   if (orderedCall(q, open).order.length > 0) return fn === "array_agg" ? aggregateName(c, open) : undefined;
+  const special = specialCall(q, open);
+  if (special) {
+    const named = special.args.map((a) => "range" in a ? displayName(c, a.range[0], a.range[1]) : a.name);
+    return named.some((a) => a === undefined) ? undefined : `${special.fn}(${named.join(",")})`;
+  }
   const parts = q.args(open);
   if (
     fn === "count" && parts.length === 1 && parts[0][1] - parts[0][0] === 1 && isOp(toks[parts[0][0]], "*")

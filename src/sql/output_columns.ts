@@ -11,7 +11,7 @@ import { isWindowCall, orderedCall } from "./rewrite/ordered_aggregates.ts";
 import { isDateArg } from "./rewrite/session_calls.ts";
 import { hasIntervalGroup, INTERVAL_TYPE, isIntervalExpr } from "./rewrite/interval_arith.ts";
 import { atTimeZoneOperand, isAtTimeZone } from "./rewrite/at_time_zone.ts";
-import { ORDERED_AGGREGATES } from "./dialect_rules.ts";
+import { ORDERED_AGGREGATES, TO_TIMESTAMP_UNITS } from "./dialect_rules.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { CMP_OPS, isOperandEnd, KEEP_TYPE_AGGS, NOW_NAMES } from "./query_tokens.ts";
 import { aliasOf, findTopSelect } from "./select_list.ts";
@@ -160,9 +160,12 @@ export function columnRefName(q: QueryTokens, [a, b]: [number, number]): string 
 function shiftedTimestamp(c: OutputContext, s: number, e: number): DataType | undefined {
   const ops = additiveOps(c.q, s, e);
   if (ops.length === 0) return undefined;
-  const head = columnRefName(c.q, [s, ops[0]]) !== undefined
+  const call = c.q.toks[s].kind === "ident" && isOp(c.q.toks[s + 1], "(") && c.q.match[s + 1] === ops[0] - 1;
+  const typed = columnRefName(c.q, [s, ops[0]]) !== undefined
     ? c.isTsColumn(ops[0] - 1)
     : unitOfType(itemHint(c, s, ops[0]) ?? "");
+  // a time call inside an expression (a cast, to_timestamp_seconds) answers in the segment's unit
+  const head = typed && call ? c.unitAt(s) : typed;
   if (!head) return undefined;
   const bounds = [...ops, e];
   const intervals = ops.every((k, j) => isIntervalExpr(c.q, k + 1, bounds[j + 1]));
@@ -231,10 +234,14 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (array) return array as ResultType;
   if (t.kind !== "ident") return undefined;
   const name = t.text.toLowerCase();
+  const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
+  // a whole to_timestamp call answers its own unit (rewrite/functions.ts), inside an expression the segment's
+  if (isWholeCall && Object.hasOwn(TO_TIMESTAMP_UNITS, name)) {
+    return timestampType(TO_TIMESTAMP_UNITS[name].own);
+  }
   if (NOW_NAMES.has(name) || TIME_RESULT_FUNCS.has(name) || name.startsWith("to_timestamp")) {
     return timestampType(unitAt(s));
   }
-  const isWholeCall = isOp(toks[s + 1], "(") && match[s + 1] === e - 1;
   if ((name === "cast" || name === "try_cast") && isOp(toks[s + 1], "(")) {
     const close = match[s + 1];
     const target = castTarget(toks, castAs(toks, match, s + 1, close) + 1, close);

@@ -76,7 +76,13 @@ export const NOW_NAMES = new Set([
   "transaction_timestamp",
 ]);
 /** Functions whose result is a timestamp in the unit of the expression. */
-export const TIME_RESULT_FUNCS = new Set([...NOW_NAMES, "date_bin", "date_trunc", "__petrel_to_ts"]);
+export const TIME_RESULT_FUNCS = new Set([
+  ...NOW_NAMES,
+  "date_bin",
+  "date_trunc",
+  "datetrunc",
+  "__petrel_to_ts",
+]);
 /** Aggregates whose result has their argument's type. */
 export const KEEP_TYPE_AGGS = new Set(["min", "max", "first_value", "last_value", "last", "first"]);
 /** Unit words of `INTERVAL '1' HOUR`. */

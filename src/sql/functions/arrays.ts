@@ -36,7 +36,7 @@ export function arrayArg(fn: string, v: Arg): Elem[] | null {
 }
 
 /** An element from an SQLite value (a nested array arrives as its JSON text and stays text). */
-function elemOf(v: Arg): Elem {
+export function elemOf(v: Arg): Elem {
   if (v instanceof Uint8Array) throw invalidArguments("Arrays of binary values are not supported");
   return v;
 }
@@ -54,7 +54,7 @@ function elemJson(e: Elem): string {
 export const arrayText = (a: Elem[]): string => elemJson(a);
 
 /** An element as SQLite gets it: nested arrays as JSON text, booleans as 1/0. */
-function elemRet(e: Elem | undefined): Ret {
+export function elemRet(e: Elem | undefined): Ret {
   if (e === undefined || e === null) return null;
   if (Array.isArray(e)) return arrayText(e);
   if (typeof e === "boolean") return e ? 1 : 0;
@@ -64,7 +64,7 @@ function elemRet(e: Elem | undefined): Ret {
 const isNumeric = (e: Elem): e is number | bigint => typeof e === "number" || typeof e === "bigint";
 
 /** DataFusion's equality of elements (1 = 1.0; NULL equals NULL inside arrays, as array_has finds it). */
-function same(a: Elem, b: Elem): boolean {
+export function same(a: Elem, b: Elem): boolean {
   if (isNumeric(a) && isNumeric(b)) return typeof a === typeof b ? a === b : Number(a) === Number(b);
   if (typeof a === "boolean" || typeof b === "boolean") return Number(a) === Number(b);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, k) => same(x, b[k]));
@@ -80,7 +80,7 @@ function compare(a: Elem, b: Elem): number {
 }
 
 /** An integer argument (positions, lengths); NULL is null. */
-function intArg(fn: string, v: Arg): number | null {
+export function intArg(fn: string, v: Arg): number | null {
   if (v === null) return null;
   const n = typeof v === "string" && /^\s*-?\d+\s*$/.test(v)
     ? Number(v)
@@ -92,7 +92,7 @@ function intArg(fn: string, v: Arg): number | null {
 }
 
 /** A scalar over one array argument (NULL array → NULL). */
-function over(fn: string, body: (a: Elem[], ...rest: Arg[]) => Ret, int = false): ScalarDef {
+export function over(fn: string, body: (a: Elem[], ...rest: Arg[]) => Ret, int = false): ScalarDef {
   return {
     fn: (v, ...rest) => {
       const a = arrayArg(fn, v);

@@ -70,6 +70,25 @@ const wholeNumber = (fn: string, v: Arg): number => {
   return n;
 };
 
+/**
+ * DataFusion's `substr(str, start [, count])`: characters `start … start+count-1` (1-based) that lie
+ * in the string, so a start before 1 eats into the count (SQLite's counts a negative start from the
+ * end); a negative count fails.
+ */
+const SUBSTR: ScalarDef = {
+  args: [2, 3],
+  fn: (s, start, count) => {
+    if (s === null || start === null || count === null) return null;
+    const from = wholeNumber("substr", start);
+    const chars = [...str(s)!];
+    if (count === undefined) return chars.slice(Math.max(from, 1) - 1).join("");
+    const n = wholeNumber("substr", count);
+    if (n < 0) throw new Error(`negative substring length not allowed: substr(<str>, ${from}, ${n})`);
+    const end = from + n;
+    return end <= 1 ? "" : chars.slice(Math.max(from, 1) - 1, end - 1).join("");
+  },
+};
+
 const SUBSTR_INDEX: ScalarDef = {
   args: [3, 3],
   fn: (s, delim, count) => {
@@ -121,6 +140,8 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
       return overlay(str(s)!, str(put)!, p, n);
     },
   },
+  substr: SUBSTR,
+  substring: SUBSTR,
   substr_index: SUBSTR_INDEX,
   // DataFusion's alias of substr_index
   substring_index: SUBSTR_INDEX,

@@ -19,6 +19,7 @@ import { TIME_SCALARS } from "./time.ts";
 import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import { SERIES_SCALARS } from "./series.ts";
 import { ARRAY_SCALARS } from "./arrays.ts";
+import { ARRAY_SET_SCALARS } from "./array_sets.ts";
 import { REGEX_SCALARS } from "./regex.ts";
 import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
 import { GEO_SCALARS } from "./geo.ts";
@@ -57,6 +58,7 @@ const SCALARS: Record<string, ScalarDef> = {
   ...VECTOR_SCALARS,
   ...SERIES_SCALARS,
   ...ARRAY_SCALARS,
+  ...ARRAY_SET_SCALARS,
   ...REGEX_SCALARS,
   ...SKETCH_SCALARS,
   ...GEO_SCALARS,

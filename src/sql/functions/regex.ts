@@ -1,6 +1,6 @@
 /**
  * The SQL regex functions with DataFusion's semantics: the `regexp` behind `~ ~* !~ !~*` (SQLite's
- * REGEXP operator), regexp_like, regexp_match, regexp_replace and regexp_count. Patterns are Rust
+ * REGEXP operator), regexp_like, regexp_match, regexp_replace, regexp_count and regexp_instr. Patterns are Rust
  * `regex` syntax (common/rust_regex.ts); a flags argument becomes a leading inline group (`'i'` →
  * `(?i)`) as DataFusion builds it, so an unknown flag fails as Rust fails it; `g` means every match
  * where a function takes it; replacements use Rust's `$1` `${1}` `$name` `$$`, and `\1` as `${1}`.
@@ -106,4 +106,37 @@ export const REGEX_SCALARS: Record<string, ScalarDef> = {
       return [...text.matchAll(cachedRegex(str(p)!, flags, true))].length;
     },
   },
+  regexp_instr: {
+    args: [2, 6],
+    int: true,
+    fn: (s, p, start, n, f, sub) => {
+      if ([s, p, start, n, f, sub].some((x) => x === null)) return null;
+      const from = start === undefined ? 1 : Number(start);
+      if (from < 1) throw new Error(`regexp_instr: start position must be greater than 0, got ${from}`);
+      const nth = n === undefined ? 1 : Number(n);
+      if (nth < 1) throw new Error(`regexp_instr: n must be greater than 0, got ${nth}`);
+      const group = sub === undefined ? 0 : Number(sub);
+      if (group < 0) throw new Error(`regexp_instr: subexpr must be non-negative, got ${group}`);
+      const flags = str(f ?? "")!;
+      if (flags.includes("g")) throw new Error("regexp_instr() does not support the 'global' flag");
+      const text = [...str(s)!].slice(from - 1).join("");
+      return nthMatchPosition(text, cachedRegex(str(p)!, flags, true), nth, group, from);
+    },
+  },
 };
+
+/**
+ * The 1-based character position in the whole string (`text` starts at character `from`) of the
+ * `nth` match of `re`, or of its capture `group`; 0 when there is none, as DataFusion's regexp_instr.
+ */
+function nthMatchPosition(text: string, re: RegExp, nth: number, group: number, from: number): number {
+  // the `d` flag gives each capture's offset
+  const withIndices = group > 0 ? new RegExp(re.source, re.flags + "d") : re;
+  let k = 0;
+  for (const m of text.matchAll(withIndices)) {
+    if (++k < nth) continue;
+    const at = group > 0 ? m.indices?.[group]?.[0] : m.index;
+    return at === undefined ? 0 : from + [...text.slice(0, at)].length;
+  }
+  return 0;
+}

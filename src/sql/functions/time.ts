@@ -195,9 +195,13 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
   },
   __petrel_to_ts: {
     bigint: true,
-    fn: (v, unit, tz) => {
-      const ns = toNs(v, unitArg(unit), str(tz) ?? undefined);
-      return ns === null ? null : nsToUnit(ns, unitArg(unit));
+    // a number in unit `read` or a timestamp string, as a value in unit `own` (`read` when absent)
+    fn: (v, read, tz, own) => {
+      // a fraction of a second counts, as DataFusion scales a Float64 before its cast
+      const ns = typeof v === "number" && !Number.isInteger(v)
+        ? BigInt(Math.trunc(v * Number(NS_PER_UNIT[unitArg(read)])))
+        : toNs(v, unitArg(read), str(tz) ?? undefined);
+      return ns === null ? null : nsToUnit(ns, unitArg(own ?? read));
     },
   },
   __petrel_at_time_zone: {

@@ -8,7 +8,12 @@ import { NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts"
 import { isVectorType } from "../../common/vector.ts";
 import { quoteString } from "../../storage/table.ts";
 import { isKeyword } from "../lexer.ts";
-import { FIXED_TRUNC_NS, fixedOffsetMinutes, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
+import {
+  FIXED_TRUNC_NS,
+  fixedOffsetMinutes,
+  NUMERIC_AGGREGATES,
+  TO_TIMESTAMP_UNITS,
+} from "../dialect_rules.ts";
 import { parseIntervalNs } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { rewriteCast } from "./casts.ts";
@@ -17,6 +22,7 @@ import { rewriteNullTreatment } from "./null_treatment.ts";
 import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
 import { TYPED_CALLS } from "./typed_calls.ts";
 import { makeArray } from "./arrays.ts";
+import { specialCall } from "../special_calls.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
 interface Call {
@@ -136,21 +142,58 @@ const extract: CallRewrite = (c, { open, close, unit }) => {
   };
 };
 
-/** `to_timestamp*(x)`: read in the function's unit, converted to the segment's. */
-const toTimestamp = (from: TimeUnit): CallRewrite => (c, { close, unit, arg }) => ({
-  text: `__petrel_convert_unit(__petrel_to_ts(${arg(0)}, '${from}', ${c.tz}), '${from}', '${unit}')`,
-  next: close + 1,
-});
-
-/** `position(needle IN haystack)` → `instr(haystack, needle)`. */
-const position: CallRewrite = (c, { open, close }) => {
-  let inAt = -1;
-  for (let k = open + 1; k < close; k++) if (isKeyword(c.toks[k], "IN") && c.q.parent[k] === open) inAt = k;
-  if (inAt < 0) return undefined;
+/**
+ * `to_timestamp*(x)`: a number read in the unit the function reads (seconds for to_timestamp), the
+ * value in its result's unit (`TO_TIMESTAMP_UNITS`); an output column keeps that unit, inside an
+ * expression it moves to the segment's.
+ */
+const toTimestamp: CallRewrite = (c, { name, open, close, unit, arg }) => {
+  const { read, own } = TO_TIMESTAMP_UNITS[name];
+  const next = close + 1;
+  const out = c.isOutputItem(open - 1, next) || c.isSubqueryItem(open - 1, next) ? own : unit;
   return {
-    text: `instr(${c.emit(inAt + 1, close).trim()}, ${c.emit(open + 1, inAt).trim()})`,
-    next: close + 1,
+    text: `__petrel_convert_unit(__petrel_to_ts(${
+      arg(0)
+    }, '${read}', ${c.tz}, '${own}'), '${own}', '${out}')`,
+    next,
   };
+};
+
+/**
+ * `substring(s FROM a FOR n)`, `trim(LEADING c FROM s)`, `overlay(s PLACING x FROM a)`, `position(n IN
+ * s)`: the plain call DataFusion plans (`special_calls.ts`), SQLite's or ours of that name.
+ */
+const special: CallRewrite = (c, { open, close }) => {
+  const call = specialCall(c.q, open);
+  if (!call) return undefined;
+  const args = call.args.map((a) => "range" in a ? c.emit(a.range[0], a.range[1]).trim() : a.sql);
+  // SQLite's instr counts characters as DataFusion's strpos does
+  return { text: `${call.fn === "strpos" ? "instr" : call.fn}(${args.join(", ")})`, next: close + 1 };
+};
+
+/**
+ * `to_local_time(ts)`: DataFusion drops the time zone of a zoned timestamp, keeping its wall-clock
+ * time; GreptimeDB's values carry none (now() is UTC), so the value and type are its argument's.
+ * Anything but a timestamp fails its plan, as DataFusion's signature does.
+ */
+const toLocalTime: CallRewrite = (c, { name, args, close, arg }) => {
+  if (args.length !== 1) throw invalidArguments(`${name} function requires 1 argument, got ${args.length}`);
+  const [s, e] = args[0];
+  const single = e - s === 1 ? c.toks[s] : undefined;
+  const type = single?.kind === "string"
+    ? "String"
+    : single?.kind === "number"
+    ? "Int64"
+    : single
+    ? c.time.columnTypeAt(s)
+    : undefined;
+  if (type !== undefined && !type.startsWith("Timestamp")) {
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      `Failed to plan SQL: The to_local_time function can only accept Timestamp as the arg, got ${type}`,
+    );
+  }
+  return { text: `(${arg(0)})`, next: close + 1 };
 };
 
 const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
@@ -171,6 +214,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["try_cast", (c, { open, close }) => rewriteCast(c, open, close, true)],
   ["date_bin", dateBin],
   ["date_trunc", dateTrunc],
+  ["datetrunc", dateTrunc],
   ["date_part", datePart],
   ["datepart", datePart],
   ["extract", extract],
@@ -192,12 +236,19 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     text: `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}')`,
     next: close + 1,
   })],
-  ["to_timestamp", toTimestamp("s")],
-  ["to_timestamp_seconds", toTimestamp("s")],
-  ["to_timestamp_millis", toTimestamp("ms")],
-  ["to_timestamp_micros", toTimestamp("us")],
-  ["to_timestamp_nanos", toTimestamp("ns")],
-  ["position", position],
+  ...Object.keys(TO_TIMESTAMP_UNITS).map((name) => [name, toTimestamp] as [string, CallRewrite]),
+  ["to_local_time", toLocalTime],
+  // DataFusion takes one argument (answered as is), SQLite's coalesce at least two
+  [
+    "coalesce",
+    (_c, { args, close, arg }) =>
+      args.length === 1 ? { text: `coalesce(${arg(0)}, NULL)`, next: close + 1 } : undefined,
+  ],
+  ["position", special],
+  ["substring", special],
+  ["substr", special],
+  ["trim", special],
+  ["overlay", special],
   ["first_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["last_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],
   ["nth_value", (c, { name, open }) => rewriteOrderedAggregate(c, name, open)],

@@ -43,7 +43,7 @@ function buildText(): string {
 }
 
 /** Calls whose result is a Date whatever their arguments. */
-const DATE_CALLS = new Set(["to_date", "make_date", "current_date"]);
+const DATE_CALLS = new Set(["to_date", "make_date", "current_date", "today"]);
 
 /**
  * Whether the argument range is a DATE value: a Date column (`d`, `t.d`), a cast to DATE, a call

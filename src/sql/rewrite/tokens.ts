@@ -104,5 +104,9 @@ function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
     // SQLite's own CURRENT_DATE is text; DataFusion's is a Date (days since the epoch)
     return { text: `__petrel_${name}()`, next: isCall ? i + 3 : i + 1 };
   }
+  // DataFusion's today() is its current_date()
+  if (name === "today" && isCall && c.q.match[i + 1] === i + 2) {
+    return { text: "__petrel_current_date()", next: i + 3 };
+  }
   return isCall ? rewriteCall(c, i) : undefined;
 }
