@@ -1,11 +1,23 @@
 /**
- * Translates Oniguruma (grok patterns) into a JavaScript RegExp source and flags (reference §4.14):
- * atomic groups, possessive quantifiers, `\h`, `\Z`, ASCII classes, `(?P<n>` → `(?<n>`, leading inline
- * flags → RegExp flags, later ones (`a(?i)b`) → scoped modifier groups, POSIX classes, `\A \z`, and
- * verbose mode. Rust `regex` syntax (VRL, the regex processors, SQL) is src/common/rust_regex.ts.
+ * Translates Oniguruma (grok patterns; the `grok` crate compiles them with Ruby syntax) into a
+ * JavaScript RegExp source and flags (reference §4.14): atomic groups, possessive quantifiers, `\h`
+ * `\H`, ASCII and POSIX classes, `(?P<n>` → `(?<n>`, `\A \z \Z`, and verbose mode. Ruby's options
+ * are not Rust's: `^` `$` always match at lines (`\n` only), `(?m)` lets `.` take `\n` (there is no
+ * `(?s)`), `.` takes everything else (`\r` too), and an isolated `(?i)` runs to the end of its
+ * group, alternatives included (`a(?i)b|c` is `a(?i:b|c)`). Anchors and `.` are spelled as the
+ * lookarounds and classes src/common/js_assertions.ts reads back as RE2's, so risky patterns still
+ * go linear. Rust `regex` syntax (VRL, the regex processors, SQL) is src/common/rust_regex.ts.
  */
 
+import { ASSERTIONS } from "../src/common/js_assertions.ts";
 import { POSIX } from "../src/common/re2.ts";
+
+/** The JS spelling of an RE2 assertion, as the RE2 reader knows it. */
+const spelled = (re2: string) => ASSERTIONS.find((a) => a.re2 === re2)!.js;
+/** Oniguruma's line anchors (its newline is `\n` only) and the string's ends. */
+const LINE_START = spelled("(?m:^)"), LINE_END = spelled("(?m:$)");
+const TEXT_START = spelled("\\A"), TEXT_END = spelled("\\z");
+const HEX = POSIX.xdigit;
 
 /** `[:^name:]` as code-point ranges: everything outside the ASCII class (JS classes cannot nest a negation). */
 function negatedPosix(cls: string): string {
@@ -24,29 +36,61 @@ function negatedPosix(cls: string): string {
   return out + `${hex(start)}-${hex(0x10ffff)}`;
 }
 
-/** The walk's state: position, output, class state and the inline-flag scopes of open groups. */
+/** What applies inside one open group: `(?m)` (dot-all), `(?x)`, and how many modifier groups to close. */
+interface Frame {
+  dotAll: boolean;
+  verbose: boolean;
+  closers: number;
+}
+
+/** The walk's state: position, output, class state and the options of the open groups. */
 class Walk {
   i = 0;
   out = "";
   inClass = false;
   classStart = false;
-  verbose = false;
-  // Rust's mid-pattern `(?i)` lasts to the end of the enclosing group; JS only has scoped `(?i:…)`.
-  // Each open group keeps the modifier groups opened inside it, closed (and reopened around `|`).
-  scopes: string[][] = [[]];
-  constructor(readonly src: string) {}
-  closeScoped(): string {
-    return ")".repeat(this.scopes[this.scopes.length - 1].length);
+  frames: Frame[];
+  constructor(readonly src: string, dotAll: boolean, verbose: boolean) {
+    this.frames = [{ dotAll, verbose, closers: 0 }];
   }
+  get top(): Frame {
+    return this.frames[this.frames.length - 1];
+  }
+  /** The current options, with the letters `on` set and those in `off` cleared. */
+  options(on: string, off: string): Omit<Frame, "closers"> {
+    const { dotAll, verbose } = this.top;
+    return {
+      dotAll: on.includes("m") || (dotAll && !off.includes("m")),
+      verbose: on.includes("x") || (verbose && !off.includes("x")),
+    };
+  }
+  /** Opens a group with the current options (changed by `on`/`off` when given). */
+  open(text: string, on = "", off = ""): void {
+    this.frames.push({ ...this.options(on, off), closers: 0 });
+    this.out += text;
+  }
+  /** Closes the modifier groups isolated options opened in the innermost group. */
+  closeScoped(): string {
+    return ")".repeat(this.top.closers);
+  }
+}
+
+/** Oniguruma's options, as a JS modifier group's letters (`i` only: `m` and `x` are read here). */
+function modifiers(on: string, off: string): string {
+  const bad = /[^imx]/.exec(on + off);
+  if (bad) throw new SyntaxError(`undefined group option: (?${bad[0]}) is not Oniguruma syntax`);
+  const i = on.includes("i") ? "i" : "", noI = off.includes("i") ? "-i" : "";
+  return i + noI;
 }
 
 /** Translates the Oniguruma pattern `src` (with RegExp flags `extraFlags`) into a JS source and flags. */
 export function translateOniguruma(src: string, extraFlags = ""): { source: string; flags: string } {
-  const w = new Walk(src);
-  const flags = leadingFlags(w, extraFlags);
+  const flags = new Set<string>(extraFlags.split("").filter((f) => f !== "m"));
+  const w = new Walk(src, flags.delete("s"), flags.delete("x"));
+  leadingFlags(w, flags);
   while (w.i < src.length) {
     const c = src[w.i];
-    if (w.verbose && !w.inClass && skipVerbose(w, c)) continue;
+    if (w.top.verbose && !w.inClass && skipVerbose(w, c)) continue;
     if (c === "\\") escape(w);
     else if (w.inClass) classChar(w, c);
     else if (c === "[") {
@@ -61,21 +105,16 @@ export function translateOniguruma(src: string, extraFlags = ""): { source: stri
   return { source: w.out, flags: [...flags].join("") };
 }
 
-// Leading `(?flags)` groups become RegExp flags.
-function leadingFlags(w: Walk, extraFlags: string): Set<string> {
-  const flags = new Set<string>(extraFlags.split("").filter(Boolean));
-  if (flags.delete("x")) w.verbose = true;
-  flags.delete("U");
+// Leading `(?flags)` groups apply to the whole pattern: `i` becomes the RegExp flag.
+function leadingFlags(w: Walk, flags: Set<string>): void {
   for (;;) {
-    const m = /^\(\?([imsxU]+)\)/.exec(w.src.slice(w.i));
+    const m = /^\(\?([a-zA-Z]+)\)/.exec(w.src.slice(w.i));
     if (!m) break;
-    for (const f of m[1]) {
-      if (f === "x") w.verbose = true;
-      else if (f !== "U") flags.add(f);
-    }
+    if (modifiers(m[1], "")) flags.add("i");
+    if (m[1].includes("m")) w.top.dotAll = true;
+    if (m[1].includes("x")) w.top.verbose = true;
     w.i += m[0].length;
   }
-  return flags;
 }
 
 // Verbose mode drops whitespace and `#` comments outside classes; true when something was skipped.
@@ -92,10 +131,12 @@ function skipVerbose(w: Walk, c: string): boolean {
 function escape(w: Walk): void {
   const n = w.src[w.i + 1];
   w.i += 2;
-  if (n === "A" && !w.inClass) w.out += "^";
-  else if (n === "z" && !w.inClass) w.out += "$(?![\\s\\S])";
-  else if (n === "Z" && !w.inClass) w.out += "$";
-  else if (n === "h" && !w.inClass) w.out += "[0-9a-fA-F]";
+  if (n === "h") w.out += w.inClass ? HEX : `[${HEX}]`;
+  else if (n === "H") w.out += w.inClass ? negatedPosix(HEX) : `[^${HEX}]`;
+  else if (w.inClass) w.out += "\\" + (n ?? "");
+  else if (n === "A") w.out += TEXT_START;
+  else if (n === "z") w.out += TEXT_END;
+  else if (n === "Z") w.out += `(?=\\n?${TEXT_END})`;
   else w.out += "\\" + (n ?? "");
   w.classStart = false;
 }
@@ -131,36 +172,34 @@ function classChar(w: Walk, c: string): void {
 function groupOpen(w: Walk): void {
   const src = w.src;
   if (src[w.i + 1] !== "?") {
-    w.scopes.push([]);
-    w.out += "(";
+    w.open("(");
     w.i++;
     return;
   }
-  const inline = /^\(\?([imsxU]*)(?:-([imsxU]*))?(\)|:)/.exec(src.slice(w.i));
+  const inline = /^\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?(\)|:)/.exec(src.slice(w.i));
   if (inline && (inline[1] || inline[2] !== undefined)) {
     const [whole, on, off = "", end] = inline;
-    const onK = on.replace(/[xU]/g, ""), offK = off.replace(/[xU]/g, "");
-    const mods = onK + (offK ? "-" + offK : "");
-    if (end === ":") {
-      w.scopes.push([]);
-      w.out += mods === "" ? "(?:" : `(?${mods}:`;
-    } else if (mods !== "") {
-      w.out += `(?${mods}:`;
-      w.scopes[w.scopes.length - 1].push(mods);
-    }
+    const mods = modifiers(on, off);
     w.i += whole.length;
+    if (end === ":") {
+      w.open(mods === "" ? "(?:" : `(?${mods}:`, on, off);
+      return;
+    }
+    // an isolated option takes the rest of the group as its own: `a(?i)b|c` is `a(?i:b|c)`
+    Object.assign(w.top, w.options(on, off));
+    w.top.closers++;
+    w.out += mods === "" ? "(?:" : `(?${mods}:`;
     return;
   }
-  w.scopes.push([]);
   if (src.startsWith("(?P<", w.i)) {
-    w.out += "(?<";
+    w.open("(?<");
     w.i += 4;
   } else if (src[w.i + 2] === ">") {
     // An atomic group matches like a plain one wherever backtracking into it would not help.
-    w.out += "(?:";
+    w.open("(?:");
     w.i += 3;
   } else {
-    w.out += "(";
+    w.open("(");
     w.i++;
   }
 }
@@ -169,13 +208,13 @@ function plainChar(w: Walk, c: string): void {
   w.i++;
   if (c === ")") {
     w.out += w.closeScoped() + ")";
-    if (w.scopes.length > 1) w.scopes.pop();
-  } else if (c === "|" && w.scopes[w.scopes.length - 1].length) {
-    const open = w.scopes[w.scopes.length - 1];
-    w.out += w.closeScoped() + "|" + open.map((m) => `(?${m}:`).join("");
+    if (w.frames.length > 1) w.frames.pop();
   } else if ("+*?}".includes(c) && w.src[w.i] === "+") {
     // Possessive quantifiers read as greedy ones.
     w.out += c;
     w.i++;
-  } else w.out += c;
+  } else if (c === "^") w.out += LINE_START;
+  else if (c === "$") w.out += LINE_END;
+  else if (c === ".") w.out += w.top.dotAll ? "[\\s\\S]" : "[^\\n]";
+  else w.out += c;
 }

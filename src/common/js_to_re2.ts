@@ -6,8 +6,8 @@
  * same in RE2 (lookaround other than the assertions the translators spell out, back-references,
  * `v`-mode set operations, non-Unicode mode) makes it answer null, and the caller keeps V8's engine.
  * Rust's Unicode word boundaries have no RE2 spelling, but on a subject of ASCII characters only
- * they are RE2's ASCII `\b`: such a reading is marked `asciiOnly`. JS's `m`-mode `^` `$` (grok's
- * `(?m)`) are RE2's `(?m:^)` `(?m:$)` on a subject whose only line terminator is `\n`: `lineFeedsOnly`.
+ * they are RE2's ASCII `\b`: such a reading is marked `asciiOnly`. JS's `m`-mode `^` `$` (no
+ * translator emits them) are RE2's `(?m:^)` `(?m:$)` on a subject whose only line terminator is `\n`: `lineFeedsOnly`.
  */
 import { ASSERTIONS, wordLeaf } from "./js_assertions.ts";
 import { hex, literal, NOT_SPACE, SPACE } from "./re2_spelling.ts";

@@ -2,7 +2,8 @@
  * Chains of unbounded loops one stretch of text can be split between (`.*a.*a.*b`, `\d+\d+x`): V8
  * takes time of the order of a power of the subject's length on them, so compileRegExp hands out a
  * LinearRegExp for long subjects; everyday patterns, and loops a character keeps apart, stay V8's.
- * JS's multiline anchors (grok's `(?m)`) read as RE2's where `\n` is the only line terminator.
+ * JS's multiline anchors (a JS `m` flag: no translator emits one, grok's `^` `$` are lookarounds)
+ * read as RE2's where `\n` is the only line terminator.
  */
 import assert from "node:assert/strict";
 import { compileRegExp } from "../../src/common/regexp.ts";
@@ -91,7 +92,7 @@ Deno.test("a chain of loops answers at once on a long subject, the same as V8 on
 });
 
 Deno.test("multiline anchors: linear where `\\n` is the only line terminator, V8's meaning elsewhere", () => {
-  const p = grok("(?m)^(?<a>.*?) (?<b>.*?) (?<c>.*)x$");
+  const p = { source: "^(?<a>.*?) (?<b>.*?) (?<c>.*)x$", flags: "mu" };
   assert.equal(jsToRe2(p.source, p.flags)?.lineFeedsOnly, true);
   const re = compileRegExp(p.source, p.flags);
   assert.ok(re instanceof LinearRegExp);
@@ -119,7 +120,7 @@ Deno.test("multiline anchors: linear where `\\n` is the only line terminator, V8
     );
   }
   // an empty line at the end: `^` after the last `\n`, in both
-  const lines = grok("(?m)^$");
+  const lines = { source: "^$", flags: "mu" };
   assert.deepEqual(
     [..."a\n\nb\n".matchAll(new LinearRegExp(lines.source, lines.flags + "g"))].map((m) => m.index),
     [..."a\n\nb\n".matchAll(new RegExp(lines.source, lines.flags + "g"))].map((m) => m.index),

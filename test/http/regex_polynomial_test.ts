@@ -78,7 +78,7 @@ Deno.test({
       assert.equal(r.status, 200, await r.text());
       assert.deepEqual(await sqlRows(url, "SELECT m_n FROM poly_p ORDER BY ts"), [[null], ["123"]]);
 
-      // VRL parse_grok with `(?m)`: JS's multiline anchors, read as RE2's on a subject of `\n` lines
+      // VRL parse_grok with `(?m)` (dot-all) and line anchors, read as RE2's `(?m:^)` `(?m:$)`
       await client.uploadOk(
         "poly_grok",
         "version: 2\nprocessors:\n  - vrl:\n      source: |\n" +
