@@ -8,6 +8,7 @@ import { DataHomeInUse } from "./src/storage/data_lock.ts";
 import { checkDataHome } from "./src/storage/check.ts";
 import { TlsConfigError } from "./src/http/tls.ts";
 import { onDenoDeploy } from "./src/config/deploy.ts";
+import { existsSync } from "node:fs";
 
 const USAGE = `Petrel: an observability database (metrics, logs, traces) with GreptimeDB's HTTP API.
 
@@ -71,6 +72,10 @@ async function check(args: string[]): Promise<number> {
   const config = await loadConfig(parseStartFlags(args));
   if (config.storage.data_home === ":memory:") {
     throw new ConfigError("petrel check needs a data home on disk");
+  }
+  // a mistyped path would otherwise "check" zero files and exit 0
+  if (!existsSync(config.storage.data_home)) {
+    throw new ConfigError(`petrel check: data home ${config.storage.data_home} does not exist`);
   }
   const results = checkDataHome(config.storage.data_home);
   for (const r of results) {

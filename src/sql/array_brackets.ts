@@ -49,7 +49,11 @@ function operandStart(out: Token[]): number {
       if (isOp(out[k], ")")) depth++;
       else if (isOp(out[k], "(") && --depth === 0) break;
     }
-    if (k > 0 && (out[k - 1].kind === "ident" || out[k - 1].kind === "qident")) k--;
+    // `f(x)[1]` indexes the call; in `SELECT ([1, 2])[1]` the word before the brackets is no name
+    const word = out[k - 1];
+    if (word?.kind === "qident" || (word?.kind === "ident" && !BEFORE_LITERAL.has(word.text.toUpperCase()))) {
+      k--;
+    }
     return k;
   }
   while (k >= 2 && isOp(out[k - 1], ".")) k -= 2;

@@ -123,6 +123,8 @@ function wholeCall(q: QueryTokens, s: number, e: number): string | undefined {
 /** The type of an argument range: a literal, a column, or what output typing tells. */
 export function argType(c: ArrayTyping, [s, e]: [number, number], hint: HintOf): string | undefined {
   const { toks } = c.q;
+  // `([1, 2])[1]`: a bracketed argument has the type of what it brackets
+  if (isOp(toks[s], "(") && c.q.match[s] === e - 1 && e - s > 2) return argType(c, [s + 1, e - 1], hint);
   let k = s;
   if (e - s === 2 && isOp(toks[s], "-", "+")) k++;
   const t = toks[k];

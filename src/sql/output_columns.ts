@@ -265,8 +265,12 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   }
   if (name === "date_part" || name === "datepart" || name === "extract") return datePartType(c.q, s + 1);
   if (KEEP_TYPE_SCALARS.has(name)) {
-    const first = args(s + 1)[0];
-    const t = first && selectItemType(c, first[0], first[1]);
+    const all = args(s + 1);
+    const t = all[0] && selectItemType(c, all[0][0], all[0][1]);
+    // clamp of an integer by a float bound answers the float it computes (functions/greptime.ts)
+    const floatBound = name.startsWith("clamp") && t && isIntegerType(t as DataType) &&
+      all.slice(1).some(([a, b]) => /^Float/.test(selectItemType(c, a, b) ?? ""));
+    if (floatBound) return "Float64";
     if (t) return t;
   }
   if (ORDERED_AGGREGATES.has(name)) {

@@ -311,6 +311,15 @@ export function reordered(toks: Token[], s: number, e: number): boolean {
   return false;
 }
 
+/**
+ * Whether tokens `s`..`e` differ from their text before the rewrite: reordered, or holding a token
+ * made up for it (`a[1]` is `array_element(a, 1)` by then), so SQLite would name the column by text
+ * the user never wrote.
+ */
+export function madeUp(toks: Token[], s: number, e: number): boolean {
+  return reordered(toks, s, e) || toks.slice(s, e).some((t) => t.pos === SYNTHETIC);
+}
+
 /** The source text of a token range (synthetic tokens skipped). */
 export function originalText(sql: string, toks: Token[], s: number, e: number): string {
   const real = toks.slice(s, e).filter((t) => t.pos !== SYNTHETIC);

@@ -18,7 +18,7 @@ import { columnRefName, itemHint, outputName } from "./output_columns.ts";
 import { unitOfType } from "../common/time_unit.ts";
 import { nestedCompoundCasts } from "./rewrite/nested_compounds.ts";
 import { branchUnits } from "./rewrite/branch_units.ts";
-import { originalText, QueryTokens, reordered } from "./query_tokens.ts";
+import { madeUp, originalText, QueryTokens } from "./query_tokens.ts";
 import { aliasOf, findTopSelect, subqueryItems } from "./select_list.ts";
 import { Cursor } from "./cursor.ts";
 import { expandArrayBrackets } from "./array_brackets.ts";
@@ -239,7 +239,7 @@ function renderQuery(
     const plain = toks.slice(s, exprEnd).map((t, k) => (k === 0 ? "" : gap(s + k)) + tokenText(t)).join("");
     const name = hasAlias || isOp(toks[e - 1], "*")
       ? undefined
-      : outputName(outCtx, s, exprEnd, original, rewritten !== plain || reordered(toks, s, exprEnd));
+      : outputName(outCtx, s, exprEnd, original, rewritten !== plain || madeUp(toks, s, exprEnd));
     return { range: [s, e], name, hint: compound.types[idx] ?? itemHint(outCtx, s, exprEnd) };
   });
   if (top.distinctOn !== undefined) {

@@ -4,7 +4,7 @@
  * database file: exit 0 when sound, 1 naming the damaged file.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { runMain, spawnServer } from "../helpers/server.ts";
 
 const lp = (batch: number, rows: number) =>
@@ -103,4 +103,13 @@ Deno.test("petrel check names a damaged database file and exits 1", async () => 
   assert.match(check.stdout, /^ok {2}data\/greptime_private\.sqlite$/m);
   assert.match(check.stdout, /, 2 damaged$/m);
   await Deno.remove(dataHome, { recursive: true });
+});
+
+Deno.test("petrel check of a data home that does not exist fails instead of checking nothing", async () => {
+  const missing = join(await Deno.makeTempDir({ prefix: "petrel_nohome_" }), "typo");
+  const check = await runMain(["check", "--data-home", missing]);
+  assert.equal(check.code, 1, check.stdout + check.stderr);
+  assert.match(check.stderr, /data home .*typo does not exist/);
+  assert.doesNotMatch(check.stdout, /database files checked/);
+  await Deno.remove(dirname(missing), { recursive: true });
 });

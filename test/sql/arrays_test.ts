@@ -51,6 +51,23 @@ const FUNCTIONS: TypedCase[] = [
     columns: [["make_array(Int64(1),Int64(2),Int64(3))[Int64(2)]", "Int64"]],
     rows: [[2]],
   },
+  // a bracketed array indexed: the brackets are the operand, not the word before them
+  {
+    sql: "SELECT ([1, 2, 3])[1] AS a, (make_array(1, 2))[2] AS b, ([1, 2])[5] AS c",
+    columns: [["a", "Int64"], ["b", "Int64"], ["c", "Int64"]],
+    rows: [[1, 2, null]],
+  },
+  {
+    sql: "SELECT n FROM m WHERE ([1, 2])[n] = 2",
+    columns: [["n", "Int64"]],
+    rows: [[2]],
+  },
+  // a derived table without an alias: named by the text as written, not by the rewrite into a call
+  {
+    sql: "SELECT a[1], a[2:3] FROM (SELECT [1, 2, 3] AS a)",
+    columns: [["a[1]", "Int64"], ["a[2:3]", "List<Int64>"]],
+    rows: [[1, [2, 3]]],
+  },
   {
     sql: "SELECT [1, 2, 3, 4, 5][2:4] AS a, array_slice([1, 2, 3, 4, 5], -2, 5) AS b, [1, 2, 3][5:9] AS c",
     columns: [["a", "List<Int64>"], ["b", "List<Int64>"], ["c", "List<Int64>"]],

@@ -72,6 +72,14 @@ const GREPTIME: TypedCase[] = [
     rows: [[5, 0, 2, 2, 1, true], [5, 0, 2, 2.5, 2, true], [5, 0, 3, 2, 2, true], [5, 0, 3, null, 2, true]],
   },
   { sql: "SELECT clamp(1, 5, 0)", code: 3000, error: /min value 5 is greater than the max value 0/ },
+  // integers clamped by float bounds answer a float (GreptimeDB wants one type; README, Compatibility)
+  {
+    sql:
+      "SELECT clamp(5, 0.5, 2) AS a, clamp(n, 0.5, 2.5) AS b, clamp_min(n, 1.5) AS c, clamp_max(1, 0.5) AS d " +
+      "FROM m ORDER BY ts",
+    columns: [["a", F], ["b", F], ["c", F], ["d", F]],
+    rows: [[2, 1, 1.5, 0.5], [2, 2, 2, 0.5], [2, 2.5, 3, 0.5], [2, 2.5, 4, 0.5]],
+  },
   {
     sql: "SELECT mod(7, 3) AS a, mod(-7, 3) AS b, mod(7.5, 2) AS c, mod(n, 2) AS d, mod(cpu, 2) AS e " +
       "FROM m ORDER BY ts",

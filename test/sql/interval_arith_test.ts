@@ -59,6 +59,20 @@ const CASES: TypedCase[] = [
     columns: [["c", "Int64"]],
     rows: [[1]],
   },
+  // DataFusion scales an interval by an integer only: a fractional factor is refused, not multiplied
+  // into the interval's integer form (which answered a Float64 count of milliseconds)
+  {
+    sql: "SELECT INTERVAL '1 hour' * 2.5",
+    code: 3000,
+    error: /Cannot coerce arithmetic expression Interval\(MonthDayNano\) \* Float64/,
+  },
+  { sql: "SELECT 2.5 * INTERVAL '1 hour'", code: 3000, error: /Float64 \* Interval\(MonthDayNano\)/ },
+  {
+    sql: "SELECT ts + INTERVAL '1 hour' * 1.5 FROM ms",
+    code: 3000,
+    error: /Interval\(MonthDayNano\) \* Float64/,
+  },
+  { sql: "SELECT (INTERVAL '1h' + INTERVAL '30m') * 0.5", code: 3000, error: /\* Float64/ },
 ];
 
 Deno.test("interval arithmetic answers intervals over /v1/sql", (t) =>

@@ -38,7 +38,9 @@ function h3Call<T>(fn: string, call: () => T): T {
   try {
     return call();
   } catch (e) {
-    throw new Error(`${fn}: ${e instanceof Error ? e.message : e}`);
+    const message = e instanceof Error ? e.message : String(e);
+    // argument checks inside the call name the function already
+    throw message.startsWith(`${fn}: `) ? e : new Error(`${fn}: ${message}`);
   }
 }
 

@@ -5,7 +5,8 @@
  * an output column that is an interval is a constant, computed here in nanoseconds, the count
  * GreptimeDB's JSON shows (so a microsecond part survives a millisecond segment).
  */
-import { isKeyword, isOp } from "../lexer.ts";
+import { PetrelError, StatusCode } from "../../common/errors.ts";
+import { isKeyword, isOp, type Token } from "../lexer.ts";
 import { INTERVAL_UNITS, isOperandEnd, type QueryTokens } from "../query_tokens.ts";
 import { parseIntervalNs } from "../time.ts";
 
@@ -105,4 +106,62 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
     return inner && inner.next === close ? { ...inner, next: close + 1 } : undefined;
   }
   return undefined;
+}
+
+/**
+ * Refuses `interval * <non-integer literal>` (either order) at operator token `i`, as DataFusion's
+ * planner does: left alone, SQLite would multiply the interval's integer form and answer a Float64
+ * count of the segment's unit.
+ */
+export function refuseIntervalScaling(q: QueryTokens, i: number): void {
+  const op = q.toks[i];
+  if (!isOp(op, "*") || !isOperandEnd(q.toks[i - 1])) return;
+  const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : numberType(q.toks[i - 1]);
+  const rightAt = isOp(q.toks[i + 1], "-", "+") ? i + 2 : i + 1;
+  const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : numberType(q.toks[rightAt]);
+  if (left === undefined || right === undefined || (left === INTERVAL_ARROW) === (right === INTERVAL_ARROW)) {
+    return;
+  }
+  if (left === "Int64" || right === "Int64") return;
+  throw new PetrelError(
+    StatusCode.PlanQuery,
+    `Failed to plan SQL: Error during planning: Cannot coerce arithmetic expression ${left} * ${right} ` +
+      "to valid types",
+  );
+}
+
+/** DataFusion's name of an interval's type, as its planning errors print it. */
+const INTERVAL_ARROW = "Interval(MonthDayNano)";
+
+/** The type DataFusion gives a number literal token, or undefined for any other token. */
+function numberType(t: Token | undefined): string | undefined {
+  if (t?.kind !== "number") return undefined;
+  return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+}
+
+/** Whether the operand that ends just before token `i` is an interval expression. */
+function intervalEndingAt(q: QueryTokens, i: number): boolean {
+  const { toks } = q;
+  const last = toks[i - 1];
+  if (last?.kind === "string") return isKeyword(toks[i - 2], "INTERVAL");
+  if (last?.kind === "ident" && INTERVAL_UNITS.has(last.text.toUpperCase())) {
+    return toks[i - 2]?.kind === "string" && isKeyword(toks[i - 3], "INTERVAL");
+  }
+  if (!isOp(last, ")")) return false;
+  const open = q.match[i - 1];
+  if (open < 0) return false;
+  const start = isKeyword(toks[open - 1], "CAST", "TRY_CAST") ? open - 1 : open;
+  return isIntervalExpr(q, start, i);
+}
+
+/** Whether the operand that starts at token `k` is an interval expression. */
+function intervalStartingAt(q: QueryTokens, k: number): boolean {
+  const { toks } = q;
+  const t = toks[k];
+  if (isKeyword(t, "INTERVAL")) return toks[k + 1]?.kind === "string";
+  if (isOp(t, "(")) return q.match[k] > k && isIntervalExpr(q, k, q.match[k] + 1);
+  if (isKeyword(t, "CAST", "TRY_CAST") && isOp(toks[k + 1], "(") && q.match[k + 1] > k) {
+    return isIntervalExpr(q, k, q.match[k + 1] + 1);
+  }
+  return false;
 }

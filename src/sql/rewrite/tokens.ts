@@ -13,6 +13,7 @@ import { decimalToken } from "./decimals.ts";
 import { decimalArithmetic } from "./decimal_arith.ts";
 import { dateIntervalArithmetic } from "./date_arith.ts";
 import { quantifiedAsIn } from "./quantified.ts";
+import { refuseIntervalScaling } from "./interval_arith.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 
 const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -54,6 +55,7 @@ function stringToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
 function operatorToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const { toks } = c;
   const t = toks[i];
+  refuseIntervalScaling(c.q, i);
   const quantified = quantifiedAsIn(c, i);
   if (quantified) return quantified;
   if ((t.text === "/" || t.text === "%") && isOperandEnd(toks[i - 1])) {
