@@ -1,22 +1,46 @@
 /**
  * The load section of `scripts/bench.ts`: concurrent clients (50 by default) mixing writes (line
- * protocol, remote write, `/v1/ingest` through a pipeline) and reads (SQL, remote read) against one
- * Petrel child process for a while (60 s by default; `PETREL_BENCH_LOAD_SECONDS` and
- * `PETREL_BENCH_LOAD_CLIENTS` change them). It holds the server to zero errors and every
- * acknowledged row stored (checked by SQL at the end), and measures p50/p99 latency per endpoint and
- * the server's peak RSS (VmHWM).
+ * protocol, remote write, `/v1/ingest` through a pipeline, OTLP metrics/logs/traces in protobuf and
+ * JSON, Loki push in snappy protobuf and JSON, Elasticsearch `_bulk`) and reads (SQL over metric and
+ * log tables, remote read, PromQL `query_range`, Jaeger trace search, `/v1/logs`) against one Petrel
+ * child process for a while (60 s by default; `PETREL_BENCH_LOAD_SECONDS` and
+ * `PETREL_BENCH_LOAD_CLIENTS` change them). It holds the server to zero errors (5xx, connection
+ * errors, any 4xx, partial successes) and every acknowledged row stored (counted back per table by
+ * SQL at the end), and measures p50/p99 latency per endpoint, the server's peak RSS (VmHWM), and
+ * its RSS every few seconds, to tell a plateau from steady growth (a leak).
+ * Run alone: `deno run -A scripts/bench_load.ts`.
  */
-import { encodeSnappy } from "../src/codec/snappy.ts";
-import { prometheusProtoRoot } from "../src/protocols/prompb/schema.ts";
-import { encodeRemoteWriteV1 } from "../src/protocols/remote_write/encoder.ts";
 import { spawnServer } from "../test/helpers/server.ts";
+import { type LoadEndpoint, type LoadRequest, METRIC_ENDPOINTS, PIPELINE } from "./bench_load_mix.ts";
+import { TELEMETRY_ENDPOINTS } from "./bench_load_telemetry.ts";
 
 /** Latency of one endpoint. */
 export interface EndpointLatency {
   endpoint: string;
   requests: number;
+  errors: number;
   p50Ms: number;
   p99Ms: number;
+  maxMs: number;
+  /** p50 over the run's first and last thirds: reads slowing as tables grow show here. */
+  firstThirdP50Ms: number;
+  lastThirdP50Ms: number;
+}
+
+/** Rows acknowledged and stored in one table. */
+export interface TableCount {
+  table: string;
+  acked: number;
+  stored: number;
+}
+
+/** The server's memory at one moment of the run. */
+export interface MemorySample {
+  /** Seconds since the start. */
+  at: number;
+  rssBytes: number;
+  /** The main thread's V8 heap in use (`nodejs_heap_size_used_bytes`): growth here is a JS leak. */
+  heapBytes: number;
 }
 
 /** What the load run measured. */
@@ -29,110 +53,83 @@ export interface LoadBench {
   errorSamples: string[];
   ackedRows: number;
   storedRows: number;
+  tables: TableCount[];
   endpoints: EndpointLatency[];
   peakRssBytes: number;
+  /** The server's memory every `RSS_EVERY_MS`. */
+  rss: MemorySample[];
+  /** CPU seconds the server used during the run (all threads). */
+  serverCpuSeconds: number;
+  /** Warning and error lines the server logged. */
+  serverLogLines: string[];
 }
 
-type Endpoint = "lineproto write" | "remote write" | "ingest" | "sql" | "remote read";
-
-/** How often each request kind is picked (cumulative weights out of 100). */
-const MIX: Array<[Endpoint, number]> = [
-  ["lineproto write", 35],
-  ["remote write", 60],
-  ["ingest", 75],
-  ["sql", 90],
-  ["remote read", 100],
-];
-
-const TABLES: Partial<Record<Endpoint, string>> = {
-  "lineproto write": "load_lp",
-  "remote write": "load_rw",
-  ingest: "load_ingest",
-};
-
+const ENDPOINTS: LoadEndpoint[] = [...METRIC_ENDPOINTS, ...TELEMETRY_ENDPOINTS];
+const RSS_EVERY_MS = 3000;
 const BASE_TS = Date.now() - 3_600_000;
-const PIPELINE =
-  "version: 2\nprocessors: []\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
-const ReadRequest = prometheusProtoRoot().lookupType("prometheus.ReadRequest");
-
-interface Req {
-  path: string;
-  body?: BodyInit;
-  headers?: Record<string, string>;
-  rows: number;
-}
-
-/** The k-th request of client c for an endpoint; rows are unique per (client, k, i). */
-function request(e: Endpoint, c: number, k: number): Req {
-  const ts = BASE_TS + c * 10_000_000 + k * 1000;
-  const client = `c${c}`;
-  switch (e) {
-    case "lineproto write": {
-      let body = "";
-      for (let i = 0; i < 100; i++) {
-        body += `load_lp,client=${client},shard=s${i % 4} v=${i}i,f=${k}.5 ${ts + i}\n`;
-      }
-      return { path: "/v1/influxdb/write?precision=ms", body, rows: 100 };
-    }
-    case "remote write": {
-      const samples = Array.from({ length: 100 }, (_, i) => ({ value: i, timestampMs: ts + i }));
-      return {
-        path: "/v1/prometheus/write",
-        body: encodeRemoteWriteV1([{ labels: { __name__: "load_rw", client, job: "load" }, samples }]),
-        headers: { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
-        rows: 100,
-      };
-    }
-    case "ingest": {
-      const lines = Array.from(
-        { length: 50 },
-        (_, i) => JSON.stringify({ client, k, i, msg: "load test line", ts: ts + i }),
-      );
-      return {
-        path: "/v1/ingest?table=load_ingest&pipeline_name=load_pipe",
-        body: lines.join("\n"),
-        headers: { "content-type": "application/x-ndjson" },
-        rows: 50,
-      };
-    }
-    case "sql": {
-      const q = `SELECT shard, count(*), avg(v) FROM load_lp WHERE client = '${client}' GROUP BY shard`;
-      return { path: `/v1/sql?sql=${encodeURIComponent(q)}`, rows: 0 };
-    }
-    case "remote read": {
-      const msg = ReadRequest.fromObject({
-        queries: [{
-          startTimestampMs: ts - 60_000,
-          endTimestampMs: ts,
-          matchers: [{ type: 0, name: "__name__", value: "load_rw" }, {
-            type: 0,
-            name: "client",
-            value: client,
-          }],
-        }],
-      });
-      return {
-        path: "/v1/prometheus/read",
-        body: encodeSnappy(ReadRequest.encode(msg).finish()),
-        headers: { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
-        rows: 0,
-      };
-    }
-  }
-}
+/** Client c's k-th request's base time: 10 000 s of room per client, 1 s per request. */
+const timeOf = (c: number, k: number) => BASE_TS + c * 10_000_000 + k * 1000;
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-function peakRss(pid: number): number {
+function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(Deno.readTextFileSync(`/proc/${pid}/status`));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds the process used so far, every thread (Linux clock ticks of 10 ms). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Sends one request: the rows it wrote, and the error it shows (non-2xx, a refused connection, a
+ * bad 2xx body), if any.
+ */
+async function send(base: string, e: LoadEndpoint, c: number, k: number): Promise<Sent> {
+  const r = e.request(c, k, timeOf(c, k));
+  const why = await answer(base, e, r);
+  return { why, rows: r.rows };
+}
+
+interface Sent {
+  why?: string;
+  rows: number;
+}
+
+async function answer(base: string, e: LoadEndpoint, r: LoadRequest): Promise<string | undefined> {
+  try {
+    const res = await fetch(base + r.path, {
+      method: r.body === undefined ? "GET" : "POST",
+      body: r.body,
+      headers: r.headers,
+    });
+    const text = await res.text();
+    if (res.status < 200 || res.status >= 300) return `${e.name}: HTTP ${res.status} ${text.slice(0, 200)}`;
+    const bad = e.check?.(text);
+    return bad === undefined ? undefined : `${e.name}: ${bad}`;
+  } catch (err) {
+    return `${e.name}: ${(err as Error).message}`;
+  }
+}
+
+async function count(base: string, table: string): Promise<number> {
+  const res = await fetch(`${base}/v1/sql?sql=${encodeURIComponent(`SELECT count(*) FROM ${table}`)}`);
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`count of ${table}: ${JSON.stringify(body)}`);
+  return Number(body.output[0].records.rows[0][0]);
 }
 
 /** Runs the load against a fresh server and checks every acknowledged row is stored. */
@@ -144,91 +141,166 @@ export async function benchLoad(
   const server = await spawnServer(["--http-addr", "127.0.0.1:0", "--data-home", dir], {
     PETREL__LOGGING__LEVEL: "warn",
   });
+  const pid = server.child.pid;
   try {
-    const up = await fetch(`${server.url}/v1/pipelines/load_pipe`, {
+    const up = await fetch(`${server.url}/v1/pipelines/${PIPELINE.name}`, {
       method: "POST",
-      body: PIPELINE,
+      body: PIPELINE.yaml,
       headers: { "content-type": "application/x-yaml" },
     });
     if (up.status !== 200) throw new Error(`pipeline upload: ${up.status} ${await up.text()}`);
-    const latencies = new Map<Endpoint, number[]>(MIX.map(([e]) => [e, []]));
+    /** [ms since the start, latency ms] per endpoint */
+    const latencies = new Map<string, Array<[number, number]>>(ENDPOINTS.map((e) => [e.name, []]));
+    const failures = new Map<string, number>();
     const acked = new Map<string, number>();
     const out = { requests: 0, errors: 0, errorSamples: [] as string[] };
-    const deadline = performance.now() + seconds * 1000;
+    const record = (e: LoadEndpoint, { why, rows }: Sent) => {
+      out.requests++;
+      if (why !== undefined) {
+        out.errors++;
+        failures.set(e.name, (failures.get(e.name) ?? 0) + 1);
+        if (out.errorSamples.length < 8) out.errorSamples.push(why);
+      } else if (e.table) {
+        acked.set(e.table, (acked.get(e.table) ?? 0) + rows);
+      }
+    };
+    // every write once (as an extra client) so the tables the reads name exist
+    for (const e of ENDPOINTS.filter((e) => e.table)) record(e, await send(server.url, e, clients, 0));
+    const total = ENDPOINTS.reduce((n, e) => n + e.weight, 0);
+    const cpu0 = cpuSeconds(pid);
+    const start = performance.now();
+    const deadline = start + seconds * 1000;
+    const rss: MemorySample[] = [];
+    const sample = async () => {
+      const at = (performance.now() - start) / 1000, rssBytes = statusKb(pid, "VmRSS");
+      const m = await fetch(`${server.url}/metrics`).then((r) => r.text(), () => "");
+      const heap = /^nodejs_heap_size_used_bytes (\S+)/m.exec(m);
+      rss.push({ at, rssBytes, heapBytes: heap ? Number(heap[1]) : 0 });
+    };
+    await sample();
+    const sampler = setInterval(sample, RSS_EVERY_MS);
     let seed = 1;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const pick = () => {
+      let roll = random() * total;
+      return ENDPOINTS.find((e) => (roll -= e.weight) < 0) ?? ENDPOINTS[0];
+    };
     const loop = async (c: number) => {
-      for (let k = 0; performance.now() < deadline; k++) {
-        const roll = random() * 100;
-        const e = MIX.find(([, w]) => roll < w)![0];
-        const r = request(e, c, k);
+      for (let k = 1; performance.now() < deadline; k++) {
+        const e = pick();
         const t0 = performance.now();
-        let ok = false;
-        let why = "";
-        try {
-          const res = await fetch(server.url + r.path, {
-            method: r.body === undefined ? "GET" : "POST",
-            body: r.body,
-            headers: r.headers,
-          });
-          const text = await res.text();
-          ok = res.status >= 200 && res.status < 300;
-          if (!ok) why = `${e}: HTTP ${res.status} ${text.slice(0, 200)}`;
-        } catch (err) {
-          why = `${e}: ${(err as Error).message}`;
-        }
-        latencies.get(e)!.push(performance.now() - t0);
-        out.requests++;
-        if (!ok) {
-          out.errors++;
-          if (out.errorSamples.length < 5) out.errorSamples.push(why);
-          continue;
-        }
-        const table = TABLES[e];
-        if (table) acked.set(table, (acked.get(table) ?? 0) + r.rows);
+        const sent = await send(server.url, e, c, k);
+        latencies.get(e.name)!.push([t0 - start, performance.now() - t0]);
+        record(e, sent);
       }
     };
     await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
-    const peakRssBytes = peakRss(server.child.pid);
-    let storedRows = 0;
-    for (const table of acked.keys()) {
-      const q = await fetch(
-        `${server.url}/v1/sql?sql=${encodeURIComponent(`SELECT count(*) FROM ${table}`)}`,
-      );
-      storedRows += Number((await q.json()).output[0].records.rows[0][0]);
-    }
-    const endpoints = [...latencies].map(([endpoint, ms]) => {
-      const sorted = ms.sort((a, b) => a - b);
+    clearInterval(sampler);
+    await sample();
+    const peakRssBytes = statusKb(pid, "VmHWM");
+    const serverCpuSeconds = cpuSeconds(pid) - cpu0;
+    const tables: TableCount[] = [];
+    for (const [table, n] of acked) tables.push({ table, acked: n, stored: await count(server.url, table) });
+    const endpoints = ENDPOINTS.map((e) => {
+      const timed = latencies.get(e.name)!;
+      const third = (seconds * 1000) / 3;
+      const p50Of = (part: Array<[number, number]>) =>
+        percentile(part.map(([, ms]) => ms).sort((a, b) => a - b), 0.5);
+      const sorted = timed.map(([, ms]) => ms).sort((a, b) => a - b);
       return {
-        endpoint,
-        requests: ms.length,
+        firstThirdP50Ms: p50Of(timed.filter(([at]) => at < third)),
+        lastThirdP50Ms: p50Of(timed.filter(([at]) => at >= 2 * third)),
+        endpoint: e.name,
+        requests: sorted.length,
+        errors: failures.get(e.name) ?? 0,
         p50Ms: percentile(sorted, 0.5),
         p99Ms: percentile(sorted, 0.99),
+        maxMs: sorted.at(-1) ?? 0,
       };
     });
-    const ackedRows = [...acked.values()].reduce((a, b) => a + b, 0);
-    return { clients, seconds, ...out, ackedRows, storedRows, endpoints, peakRssBytes };
+    const ackedRows = tables.reduce((a, t) => a + t.acked, 0);
+    const storedRows = tables.reduce((a, t) => a + t.stored, 0);
+    const serverLogLines = server.stderr().split("\n").filter((l) => /"(warn|error)"|WARN|ERROR/i.test(l));
+    return {
+      clients,
+      seconds,
+      ...out,
+      ackedRows,
+      storedRows,
+      tables,
+      endpoints,
+      peakRssBytes,
+      rss,
+      serverCpuSeconds,
+      serverLogLines,
+    };
   } finally {
     await server.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }
 
+/**
+ * Whether memory kept growing: the growth from the floor (minimum) of the run's third quarter to
+ * the floor of its last one. The first half is start-up (tables, caches, the JIT and SQLite's page
+ * caches filling in) and may climb in steps; the floor, not the median, because the JS heap is a
+ * saw (garbage piles up between collections) and its floor is what stays alive. A leak keeps
+ * raising the floor to the end; a plateau does not.
+ */
+export function rssTrend(
+  rss: MemorySample[],
+  of: (m: MemorySample) => number = (m) => m.rssBytes,
+): { growthPct: number; verdict: string } {
+  const q = Math.floor(rss.length / 4);
+  if (q < 2) return { growthPct: 0, verdict: "too few samples" };
+  const third = Math.min(...rss.slice(2 * q, 3 * q).map(of));
+  const last = Math.min(...rss.slice(rss.length - q).map(of));
+  const growthPct = (last / third - 1) * 100;
+  return { growthPct, verdict: growthPct > 5 ? "keeps growing" : "plateaus" };
+}
+
 /** The load section's printed lines: [name, value, target]. */
 export async function loadLines(): Promise<Array<[string, string, string]>> {
   const r = await benchLoad();
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+  const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+  const trend = rssTrend(r.rss), heap = rssTrend(r.rss, (m) => m.heapBytes);
   const lines: Array<[string, string, string]> = [
     [`load: ${r.clients} clients for ${r.seconds} s, requests`, fmt(r.requests), ""],
     ["load: errors", fmt(r.errors), "0"],
     ["load: acknowledged rows", fmt(r.ackedRows), ""],
     ["load: stored rows (must equal acknowledged)", fmt(r.storedRows), fmt(r.ackedRows)],
-    ["load: server peak RSS (MiB)", (r.peakRssBytes / 2 ** 20).toFixed(0), ""],
+    ["load: server peak RSS (MiB)", mib(r.peakRssBytes), ""],
+    ["load: server CPU s per wall s (all threads)", (r.serverCpuSeconds / r.seconds).toFixed(2), ""],
+    [`load: RSS floor 3rd → last quarter (${trend.verdict})`, `${trend.growthPct.toFixed(1)} %`, "< 5 %"],
+    [`load: JS heap floor 3rd → last quarter (${heap.verdict})`, `${heap.growthPct.toFixed(1)} %`, "< 5 %"],
+    ["load: server warn/error log lines", fmt(r.serverLogLines.length), "0"],
   ];
-  for (const e of r.endpoints) {
-    const name = `load: ${e.endpoint} p50 / p99 ms (${fmt(e.requests)} requests)`;
-    lines.push([name, `${e.p50Ms.toFixed(1)} / ${e.p99Ms.toFixed(1)}`, ""]);
+  for (const t of r.tables.filter((t) => t.stored !== t.acked)) {
+    lines.push([`load: ${t.table} stored / acknowledged`, `${fmt(t.stored)} / ${fmt(t.acked)}`, "equal"]);
   }
-  for (const s of r.errorSamples) lines.push(["load: error sample", s.slice(0, 100), ""]);
+  for (const e of r.endpoints) {
+    const name = `load: ${e.endpoint} p50 / p99 / max ms; p50 1st → last third (${
+      fmt(e.requests)
+    } requests, ${e.errors} errors)`;
+    const ms = (n: number) => n.toFixed(0);
+    const value = `${ms(e.p50Ms)} / ${ms(e.p99Ms)} / ${ms(e.maxMs)}; ${ms(e.firstThirdP50Ms)} → ${
+      ms(e.lastThirdP50Ms)
+    }`;
+    lines.push([name, value, ""]);
+  }
+  const curve = r.rss.filter((_, i) => i % Math.max(1, Math.floor(r.rss.length / 20)) === 0);
+  const points = (of: (m: MemorySample) => number) =>
+    curve.map((m) => `${m.at.toFixed(0)}:${mib(of(m))}`).join(" ");
+  lines.push(["load: RSS curve (s: MiB)", points((m) => m.rssBytes), ""]);
+  lines.push(["load: main-thread JS heap curve (s: MiB)", points((m) => m.heapBytes), ""]);
+  for (const s of r.errorSamples) lines.push(["load: error sample", s.slice(0, 160), ""]);
+  for (const l of r.serverLogLines.slice(0, 5)) lines.push(["load: server log", l.slice(0, 160), ""]);
   return lines;
+}
+
+if (import.meta.main) {
+  for (const [name, value, target] of await loadLines()) {
+    console.log(`${name}: ${value}${target ? ` (target ${target})` : ""}`);
+  }
 }
