@@ -48,6 +48,11 @@ export interface WorkerPoolOptions {
   /** Requests one thread holds at once. */
   perThread: number;
   idleMs: number;
+  /**
+   * How long the last thread stays without work (default `idleMs`): a dashboard refreshing every
+   * minute should not pay a thread start (0.1–0.3 s, more under load) on every refresh.
+   */
+  warmMs?: number;
   /** Called for each thread started (e.g. to reset state mirrored from the thread). */
   onStart?: () => void;
   /** Called for each thread stopped, whatever the reason (idle, failure, `stop`). */
@@ -296,7 +301,8 @@ export class WorkerPool<Request extends object, Reply = unknown> {
     if (this.idleTimer !== undefined) return;
     const timer = setInterval(() => {
       for (const t of [...this.threads]) {
-        if (t.pending.size === 0 && performance.now() - this.lastActive >= this.opts.idleMs) this.retire(t);
+        const limit = this.threads.length === 1 ? this.opts.warmMs ?? this.opts.idleMs : this.opts.idleMs;
+        if (t.pending.size === 0 && performance.now() - this.lastActive >= limit) this.retire(t);
       }
       if (this.threads.length === 0) {
         clearInterval(timer);

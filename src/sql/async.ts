@@ -57,6 +57,7 @@ const workers = new WorkerPool<Omit<QueryRequest, "id">, Reply>({
   maxThreads: 2,
   perThread: 1,
   idleMs: 5_000,
+  warmMs: 300_000,
 });
 
 /** Terminates every query worker (e.g. on shutdown, so nothing keeps the process alive). */
