@@ -2,7 +2,17 @@
  * Reads a V8 `.cpuprofile` (from `deno run --cpu-prof`, e.g. the benches' `PETREL_BENCH_CPU_PROF`)
  * and prints where the time went: self time by function and by file, and total (inclusive) time by
  * function, the top N of each. Idle time (`(idle)`) is left out of the percentages.
- * Run: `deno run -A scripts/cpu_profile.ts file.cpuprofile [N]`.
+ *
+ * The times are wall-clock time between samples, not CPU time: a thread the OS took off its core
+ * (a loaded machine) or one waiting (for GC helper threads, on I/O) charges the wait to the function
+ * it was in. On the shared 2-core bench host at load ~9, the Loki bench's `decodeLokiPush` showed
+ * ~1.5–1.9× the CPU seconds the server's thread spent in it (`process.threadCpuUsage()` around the
+ * call: within noise of the bench's own decode pass), and the scavenges `--trace-gc` timed in
+ * process were ~3 % of the ingest's CPU where profiles gave `(garbage collector)` 5–14 % (parallel
+ * scavenges wait for helper threads that are off their cores). Read the percentages as where a
+ * thread was, and compare CPU seconds (the benches' `petrelCpu`) to judge a change.
+ * Run: `deno run -A scripts/cpu_profile.ts file.cpuprofile… [N]` (a run writes one file per thread:
+ * the main one and each worker's).
  */
 
 interface ProfileNode {
@@ -76,6 +86,11 @@ export function report(profile: Profile, count = 30): void {
 }
 
 if (import.meta.main) {
-  const [path, n] = Deno.args;
-  report(JSON.parse(await Deno.readTextFile(path)) as Profile, n ? Number(n) : 30);
+  const last = Deno.args.at(-1);
+  const count = last !== undefined && /^\d+$/.test(last) ? Number(last) : undefined;
+  const paths = count === undefined ? Deno.args : Deno.args.slice(0, -1);
+  for (const path of paths) {
+    if (paths.length > 1) console.log(`\n== ${path}`);
+    report(JSON.parse(await Deno.readTextFile(path)) as Profile, count ?? 30);
+  }
 }
