@@ -11,6 +11,7 @@ import {
   VrlFailure,
   VrlRuntimeError,
 } from "./diagnostic.ts";
+import { missingArgument, wrongNumberOfArgs } from "./diagnostic_errors.ts";
 import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, type ParamDef, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
@@ -26,7 +27,7 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
   if (e.name === "unnest") return compileUnnest(cx, e, st);
   if (e.name === "type_def") {
     const [value] = bindArgs(TYPE_DEF_PARAMS, e);
-    if (!value) throw missingArgument(e, "value");
+    if (!value) throw missingArgument(e, "value", 0);
     return compileTypeDef(cx, e, st, value);
   }
   const def = cx.fns[e.name];
@@ -85,18 +86,11 @@ function undefinedFunction(e: CallExpr, known: string[]): VrlCompileError {
 /** `type_def`'s one parameter: it is compiled apart (its argument is typed, never run). */
 const TYPE_DEF_PARAMS: ParamDef[] = [{ name: "value", kind: ANY.kind, required: true }];
 
-function missingArgument(e: CallExpr, name: string): VrlCompileError {
-  return new VrlCompileError(
-    "E107",
-    "required argument missing",
-    e.start,
-    e.end,
-    `argument "${name}" is required`,
-  );
-}
-
 /** Puts each argument expression into its parameter's slot (positional, then named). */
 function bindArgs(params: ParamDef[], e: CallExpr): (Expr | undefined)[] {
+  // VRL counts the arguments before it looks at their keywords.
+  const tooMany = () => wrongNumberOfArgs({ start: e.args[0].start, end: e.args.at(-1)!.end }, params.length);
+  if (e.args.length > params.length) throw tooMany();
   const slots: (Expr | undefined)[] = new Array(params.length).fill(undefined);
   let pos = 0;
   for (const a of e.args) {
@@ -115,15 +109,7 @@ function bindArgs(params: ParamDef[], e: CallExpr): (Expr | undefined)[] {
     } else {
       while (pos < slots.length && slots[pos]) pos++;
       idx = pos;
-      if (idx >= params.length) {
-        throw new VrlCompileError(
-          "E106",
-          "function argument arity mismatch",
-          a.start,
-          a.end,
-          `"${e.name}" takes at most ${params.length} arguments`,
-        );
-      }
+      if (idx >= params.length) throw tooMany();
     }
     if (slots[idx]) throw new VrlCompileError("E108", "duplicate function argument", a.start, a.end);
     slots[idx] = a.expr;
@@ -150,7 +136,7 @@ function compileArgs(
   def.params.forEach((p, i) => {
     const a = slots[i];
     if (!a) {
-      if (p.required) throw missingArgument(e, p.name);
+      if (p.required) throw missingArgument(e, p.name, i);
       out.nodes.push(undefined);
       out.infos.push(undefined);
       out.checks.push(0);

@@ -3,6 +3,7 @@
 import type { Expr, PathNode, Span, Target } from "./ast.ts";
 import { cloneIfShared, type CompilerApi, type Ctx, type Node, type State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure } from "./diagnostic.ts";
+import { fallibleAssignment, infallibleAssignment } from "./diagnostic_errors.ts";
 import { BINARY, binaryType } from "./ops.ts";
 import { setIn } from "./path.ts";
 import { K, kindName, t, typeAt, type TypeDef, typeWith } from "./types.ts";
@@ -84,13 +85,7 @@ export function compileAssign(
 ): Node {
   const value = cx.expr(valueExpr, st);
   if (value.fallible) {
-    throw new VrlCompileError(
-      "E103",
-      "unhandled fallible assignment",
-      valueExpr.start,
-      valueExpr.end,
-      "this expression is fallible; handle the error with `!`, `??` or `value, err = …`",
-    );
+    throw fallibleAssignment(tg, valueExpr);
   }
   const vr = cloneIfShared(value);
   if (op === "|=") {
@@ -98,13 +93,8 @@ export function compileAssign(
     const cur = cx.pathRead(tg, st);
     const bt = binaryType("|", cur.type, value.type);
     if (bt.fallible) {
-      throw new VrlCompileError(
-        "E103",
-        "unhandled fallible assignment",
-        e.start,
-        e.end,
-        "merge needs two objects",
-      );
+      // The merge itself can fail (a side may not be an object): VRL reports it as the value's.
+      throw fallibleAssignment(tg, valueExpr);
     }
     const curRun = cur.run;
     const set = targetSetter(cx, tg, t(K.OBJECT), st);
@@ -144,13 +134,7 @@ export function compileAssign2(
 ): Node {
   const value = cx.expr(valueExpr, st);
   if (!value.fallible) {
-    throw new VrlCompileError(
-      "E104",
-      "unnecessary error assignment",
-      valueExpr.start,
-      valueExpr.end,
-      "this expression can't fail",
-    );
+    throw infallibleAssignment(okT, errT, valueExpr);
   }
   const vr = cloneIfShared(value);
   const dflt = defaultFor(value.type);

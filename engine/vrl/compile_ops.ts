@@ -3,6 +3,12 @@
 import type { Expr, Span } from "./ast.ts";
 import type { CompilerApi, Node, State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure, VrlRuntimeError } from "./diagnostic.ts";
+import {
+  fallibleAbortMessage,
+  mergeNonObjects,
+  nonBooleanNegation,
+  nonStringAbortMessage,
+} from "./diagnostic_errors.ts";
 import { BINARY, binaryType } from "./ops.ts";
 import { isSubset, K, kindName, t, union } from "./types.ts";
 import { deepClone, kindOf } from "./value.ts";
@@ -15,13 +21,7 @@ export function compileUnary(cx: CompilerApi, e: Unary, st: State): Node {
   if (e.k === "not") {
     const x = cx.expr(e.expr, st);
     if ((x.type.kind & K.BOOLEAN) === 0) {
-      throw new VrlCompileError(
-        "E660",
-        "non-boolean negation",
-        e.start,
-        e.end,
-        `this expression resolves to ${kindName(x.type.kind)}, not boolean`,
-      );
+      throw nonBooleanNegation({ start: e.start, end: e.start + 1 }, e.expr, kindName(x.type.kind));
     }
     const r = x.run;
     return {
@@ -66,24 +66,9 @@ function unnecessaryCoalesce(lE: Span, rE: Span, opStart: number): VrlCompileErr
 /** `abort` with an optional message. */
 export function compileAbort(cx: CompilerApi, e: Abort, st: State): Node {
   const m = e.message ? cx.expr(e.message, st) : undefined;
-  if (m && !isSubset(m.type, K.BYTES)) {
-    throw new VrlCompileError(
-      "E300",
-      "non-string abort message",
-      e.message!.start,
-      e.message!.end,
-      "abort message must be a string",
-    );
-  }
-  if (m?.fallible) {
-    throw new VrlCompileError(
-      "E631",
-      "fallible abort message expression",
-      e.message!.start,
-      e.message!.end,
-      "this expression can fail; handle the error before using it as the message",
-    );
-  }
+  // VRL checks that the message can't fail before its type.
+  if (m?.fallible) throw fallibleAbortMessage(e.message!);
+  if (m && !isSubset(m.type, K.BYTES)) throw nonStringAbortMessage(e.message!, kindName(m.type.kind));
   const mr = m?.run;
   return {
     run: (c) => {
@@ -126,13 +111,7 @@ export function compileBinary(
   }
   const r = cx.expr(rE, st);
   if (op === "|" && ((l.type.kind & K.OBJECT) === 0 || (r.type.kind & K.OBJECT) === 0)) {
-    throw new VrlCompileError(
-      "E652",
-      "only objects can be merged",
-      e.start,
-      e.end,
-      `merging ${kindName(l.type.kind)} with ${kindName(r.type.kind)}`,
-    );
+    throw mergeNonObjects([lE, rE].filter((_, i) => ([l, r][i].type.kind & K.OBJECT) === 0));
   }
   const bt = binaryType(op, l.type, r.type, r.constant?.value);
   const fallible = l.fallible || r.fallible || bt.fallible;

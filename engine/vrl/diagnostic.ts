@@ -6,10 +6,15 @@ export interface DiagnosticLabel {
   end: number;
   message: string;
   primary: boolean;
+  /** A message quoting the program's text, built when the diagnostic is rendered (instead of `message`). */
+  quote?: (src: string) => string;
 }
 
 /** VRL's `Note::SeeErrorDocs`. */
 export const SEE_ERROR_DOCS = "see documentation about error handling at https://errors.vrl.dev/#handling";
+
+/** VRL's `Note::CoerceValue`. */
+export const COERCE_VALUE = "hint: coerce the value to the required type using a coercion function";
 
 /**
  * A compile error at a byte span of the source; rendered with line and column by `renderDiagnostic`.
@@ -157,7 +162,7 @@ export function renderDiagnostic(src: string, e: VrlCompileError): string {
     // A span running past its first line is clipped to it (codespan draws those with a left border).
     const end = Math.max(col, Math.min(col - 1 + (l.end - l.start), text.length));
     const list = byLine.get(line) ?? [];
-    list.push({ start: col - 1, end, message: l.message, primary: l.primary });
+    list.push({ start: col - 1, end, message: l.quote?.(src) ?? l.message, primary: l.primary });
     byLine.set(line, list);
   }
   const primary = e.labels.find((l) => l.primary) ?? e.labels[0];
@@ -239,7 +244,7 @@ export function nonBooleanPredicate(a: { start: number; end: number }, kind: str
       { start: a.start, end: a.end, message: `instead it resolves to ${kind}`, primary: false },
     ],
     notes: [
-      "hint: coerce the value to the required type using a coercion function",
+      COERCE_VALUE,
       "see documentation about if expressions at https://expressions.vrl.dev/#if",
     ],
   });

@@ -3,6 +3,7 @@
 import type { Arg, Closure, Expr, PathNode, PathRoot, Segment, Span } from "./ast.ts";
 import { desugarCoalesce } from "./parser_coalesce.ts";
 import { VrlCompileError } from "./diagnostic.ts";
+import { chainedComparison } from "./diagnostic_errors.ts";
 import { lex, type Token } from "./lexer.ts";
 import { BINARY_LEVELS, isTarget, KEYWORDS, RESERVED, TokenStream, toTarget } from "./parser_tokens.ts";
 import { parseTimestampLiteral } from "./stdlib/timefmt.ts";
@@ -88,20 +89,14 @@ class Parser extends TokenStream {
     if (level >= BINARY_LEVELS.length) return this.unary();
     let l = this.expr(level + 1);
     const ops = BINARY_LEVELS[level];
+    // Only a comparison built by this loop chains: a parenthesized one on the left is a group.
+    let comparing = false;
     while (this.peek().kind === "punct" && ops.includes(this.peek().text)) {
-      if (l.k === "binary" && ops.includes(l.op) && COMPARISONS.has(l.op)) {
-        const t = this.peek();
-        throw new VrlCompileError(
-          "E650",
-          "chained comparison operators",
-          l.start,
-          t.end,
-          "wrap one side in parentheses",
-        );
-      }
       const opToken = this.next();
       this.skipNewlines();
       const r = this.expr(level + 1);
+      if (comparing) throw chainedComparison({ start: l.start, end: r.end });
+      comparing = COMPARISONS.has(opToken.text);
       l = { k: "binary", op: opToken.text, l, r, start: l.start, end: r.end, opStart: opToken.start };
     }
     return l;

@@ -220,6 +220,168 @@ const CASES: [program: string, diagnostic: string[]][] = [
     "  │",
     ...TAIL(701),
   ]],
+  // `assignment::Error::FallibleAssignment`: the target and `=` are context labels quoting the fix.
+  [".a = parse_json(.b)", [
+    "error[E103]: unhandled fallible assignment",
+    "  ┌─ :1:6",
+    "  │",
+    "1 │ .a = parse_json(.b)",
+    "  │ ---- ^^^^^^^^^^^^^^",
+    "  │ │    │",
+    "  │ │    this expression is fallible",
+    "  │ │    update the expression to be infallible",
+    "  │ or change this to an infallible assignment:",
+    "  │ .a, err = parse_json(.b)",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(103),
+  ]],
+  // The same for a merge-assignment, whose right-hand side is what can fail.
+  ['x = {}\nx |= parse_json("{}")', [
+    "error[E103]: unhandled fallible assignment",
+    "  ┌─ :2:6",
+    "  │",
+    '2 │ x |= parse_json("{}")',
+    "  │ ---- ^^^^^^^^^^^^^^^^",
+    "  │ │    │",
+    "  │ │    this expression is fallible",
+    "  │ │    update the expression to be infallible",
+    "  │ or change this to an infallible assignment:",
+    '  │ x, err = parse_json("{}")',
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(103),
+  ]],
+  // `assignment::Error::InfallibleAssignment`: the error target is the primary label.
+  ["ok, err = 1 + 1", [
+    "error[E104]: unnecessary error assignment",
+    "  ┌─ :1:5",
+    "  │",
+    "1 │ ok, err = 1 + 1",
+    "  │ --  ^^^   ----- because this expression can't fail",
+    "  │ │   │",
+    "  │ │   this error assignment is unnecessary",
+    "  │ use: ok = 1 + 1",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(104),
+  ]],
+  // `function_call::Error::WrongNumberOfArgs`: counted before any argument is bound, over all of them.
+  ['upcase("a", "b")', [
+    "error[E106]: wrong number of function arguments",
+    "  ┌─ :1:8",
+    "  │",
+    '1 │ upcase("a", "b")',
+    "  │        ^^^^^^^^",
+    "  │        │",
+    "  │        too many function arguments",
+    "  │        this function takes a maximum of 1 argument",
+    "  │",
+    ...TAIL(106),
+  ]],
+  ['contains("a", "b", true, value: "c")', [
+    "error[E106]: wrong number of function arguments",
+    "  ┌─ :1:10",
+    "  │",
+    '1 │ contains("a", "b", true, value: "c")',
+    "  │          ^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    "  │          │",
+    "  │          too many function arguments",
+    "  │          this function takes a maximum of 3 arguments",
+    "  │",
+    ...TAIL(106),
+  ]],
+  // `function_call::Error::MissingArgument`: the parameter's keyword and 0-based position.
+  ['contains(substring: "a")', [
+    "error[E107]: missing function argument",
+    "  ┌─ :1:1",
+    "  │",
+    '1 │ contains(substring: "a")',
+    '  │ ^^^^^^^^^^^^^^^^^^^^^^^^ required argument missing: "value" (position 0)',
+    "  │",
+    ...TAIL(107),
+  ]],
+  ['contains("a")', [
+    "error[E107]: missing function argument",
+    "  ┌─ :1:1",
+    "  │",
+    '1 │ contains("a")',
+    '  │ ^^^^^^^^^^^^^ required argument missing: "substring" (position 1)',
+    "  │",
+    ...TAIL(107),
+  ]],
+  // `op::Error::ChainedComparison`: the whole operation, with an empty label.
+  ["1 == 2 == true", [
+    "error[E650]: comparison operators can't be chained together",
+    "  ┌─ :1:1",
+    "  │",
+    "1 │ 1 == 2 == true",
+    "  │ ^^^^^^^^^^^^^^",
+    "  │",
+    ...TAIL(650),
+  ]],
+  // `op::Error::MergeNonObjects`: each side that is no object gets its own primary label.
+  ["{} | 1", [
+    "error[E652]: only objects can be merged",
+    "  ┌─ :1:6",
+    "  │",
+    "1 │ {} | 1",
+    "  │      ^ this expression must resolve to an object",
+    "  │",
+    ...TAIL(652),
+  ]],
+  ['1 | "a"', [
+    "error[E652]: only objects can be merged",
+    "  ┌─ :1:1",
+    "  │",
+    '1 │ 1 | "a"',
+    "  │ ^   ^^^ this expression must resolve to an object",
+    "  │ │",
+    "  │ this expression must resolve to an object",
+    "  │",
+    ...TAIL(652),
+  ]],
+  // `abort::Error` FallibleExpr: checked before the message's type.
+  ['abort parse_json("x")', [
+    "error[E631]: unhandled fallible expression",
+    "  ┌─ :1:7",
+    "  │",
+    '1 │ abort parse_json("x")',
+    "  │       ^^^^^^^^^^^^^^^",
+    "  │       │",
+    "  │       abort only accepts an infallible expression argument",
+    "  │       handle errors before using the expression as an abort message",
+    "  │",
+    ERROR_DOCS,
+    ...TAIL(631),
+  ]],
+  // `abort::Error` NonString, with VRL's coercion hint.
+  ["abort 1", [
+    "error[E300]: non-string abort message",
+    "  ┌─ :1:7",
+    "  │",
+    "1 │ abort 1",
+    "  │       ^",
+    "  │       │",
+    "  │       abort only accepts an expression argument resolving to a string",
+    "  │       this expression resolves to integer",
+    "  │",
+    "  = hint: coerce the value to the required type using a coercion function",
+    ...TAIL(300),
+  ]],
+  // `not::Error` NonBoolean: the `!` is the primary label, the operand's kind the context.
+  ["!1", [
+    "error[E660]: non-boolean negation",
+    "  ┌─ :1:1",
+    "  │",
+    "1 │ !1",
+    "  │ ^- this expression resolves to integer",
+    "  │ │",
+    "  │ negation only works on boolean values",
+    "  │",
+    "  = hint: coerce the value to the required type using a coercion function",
+    ...TAIL(660),
+  ]],
 ];
 
 for (const [program, want] of CASES) {
@@ -231,3 +393,8 @@ for (const [program, want] of CASES) {
     });
   });
 }
+
+// A parenthesized comparison is a group, not a chain: VRL compiles `(a == b) == c`.
+Deno.test("a parenthesized comparison compared again is no chained comparison", () => {
+  assert.equal(compileVrl("(1 == 2) == false").run(new Map()), true);
+});
