@@ -235,7 +235,9 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     next: close + 1,
   })],
   ["arrow_cast", (c, { args, close, unit, arg }) => ({
-    text: `__petrel_arrow_cast(${arg(0)}, ${arg(1)}, '${unit}', ${args[0] && isPlainNumber(c, args[0]) ? 1 : 0})`,
+    text: `__petrel_arrow_cast(${arg(0)}, ${arg(1)}, '${unit}', ${
+      args[0] && isPlainNumber(c, args[0]) ? 1 : 0
+    })`,
     next: close + 1,
   })],
   ["to_char", (c, { args, close, unit, arg }) => ({
