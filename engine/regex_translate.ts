@@ -11,6 +11,7 @@
 
 import { ASSERTIONS } from "../src/common/js_assertions.ts";
 import { POSIX } from "../src/common/re2.ts";
+import { WORD_U } from "../src/common/rust_regex.ts";
 
 /** The JS spelling of an RE2 assertion, as the RE2 reader knows it. */
 const spelled = (re2: string) => ASSERTIONS.find((a) => a.re2 === re2)!.js;
@@ -18,6 +19,27 @@ const spelled = (re2: string) => ASSERTIONS.find((a) => a.re2 === re2)!.js;
 const LINE_START = spelled("(?m:^)"), LINE_END = spelled("(?m:$)");
 const TEXT_START = spelled("\\A"), TEXT_END = spelled("\\z");
 const HEX = POSIX.xdigit;
+
+/**
+ * Oniguruma's Unicode classes (UTF-8 subjects): `\w` as Rust's Unicode word class (letters, marks,
+ * decimal digits, connectors), `\d` the decimal digits, `\s` White_Space (NEL included, no BOM, unlike
+ * JS's `\s`), and `\b` `\B` over that `\w`, spelled as the RE2 reader knows them. Classes need the
+ * `u` flag; `\W` inside a class stays JS's ASCII one (a negated set cannot nest there).
+ */
+const WORD_CLASS = `[${WORD_U}]`;
+const WORD_START = `(?<!${WORD_CLASS})(?=${WORD_CLASS})`, WORD_END = `(?<=${WORD_CLASS})(?!${WORD_CLASS})`;
+const UNICODE_ESCAPES: Record<string, { out: string; inClass?: string }> = {
+  w: { out: WORD_CLASS, inClass: WORD_U },
+  W: { out: `[^${WORD_U}]` },
+  d: { out: "\\p{Nd}", inClass: "\\p{Nd}" },
+  D: { out: "\\P{Nd}", inClass: "\\P{Nd}" },
+  s: { out: "\\p{White_Space}", inClass: "\\p{White_Space}" },
+  S: { out: "\\P{White_Space}", inClass: "\\P{White_Space}" },
+  b: { out: `(?:${WORD_START}|${WORD_END})` },
+  B: { out: `(?:(?<=${WORD_CLASS})(?=${WORD_CLASS})|(?<!${WORD_CLASS})(?!${WORD_CLASS}))` },
+};
+/** What a `u`-flag pattern may escape as itself (and `-` in a class; other punctuation goes bare). */
+const SYNTAX = new Set("^$\\.*+?()[]{}|/");
 
 /** `[:^name:]` as code-point ranges: everything outside the ASCII class (JS classes cannot nest a negation). */
 function negatedPosix(cls: string): string {
@@ -50,7 +72,7 @@ class Walk {
   inClass = false;
   classStart = false;
   frames: Frame[];
-  constructor(readonly src: string, dotAll: boolean, verbose: boolean) {
+  constructor(readonly src: string, dotAll: boolean, verbose: boolean, readonly unicode: boolean) {
     this.frames = [{ dotAll, verbose, closers: 0 }];
   }
   get top(): Frame {
@@ -83,10 +105,18 @@ function modifiers(on: string, off: string): string {
   return i + noI;
 }
 
-/** Translates the Oniguruma pattern `src` (with RegExp flags `extraFlags`) into a JS source and flags. */
-export function translateOniguruma(src: string, extraFlags = ""): { source: string; flags: string } {
+/**
+ * Translates the Oniguruma pattern `src` (with RegExp flags `extraFlags`) into a JS source and flags.
+ * `unicode` (the default) spells `\w \d \s \b` as Oniguruma's Unicode classes, for the `u` flag;
+ * without it they stay JS's ASCII ones, for a pattern the `u` flag refuses.
+ */
+export function translateOniguruma(
+  src: string,
+  extraFlags = "",
+  unicode = true,
+): { source: string; flags: string } {
   const flags = new Set<string>(extraFlags.split("").filter((f) => f !== "m"));
-  const w = new Walk(src, flags.delete("s"), flags.delete("x"));
+  const w = new Walk(src, flags.delete("s"), flags.delete("x"), unicode);
   leadingFlags(w, flags);
   while (w.i < src.length) {
     const c = src[w.i];
@@ -131,9 +161,17 @@ function skipVerbose(w: Walk, c: string): boolean {
 function escape(w: Walk): void {
   const n = w.src[w.i + 1];
   w.i += 2;
+  const wide = w.unicode && n !== undefined ? UNICODE_ESCAPES[n] : undefined;
   if (n === "h") w.out += w.inClass ? HEX : `[${HEX}]`;
   else if (n === "H") w.out += w.inClass ? negatedPosix(HEX) : `[^${HEX}]`;
-  else if (w.inClass) w.out += "\\" + (n ?? "");
+  else if (wide && (!w.inClass || wide.inClass)) w.out += w.inClass ? wide.inClass : wide.out;
+  else if (
+    w.unicode && n !== undefined && /^[^\p{L}\p{N}\s]$/u.test(n) && !SYNTAX.has(n) &&
+    !(w.inClass && n === "-")
+  ) {
+    // `\"`, `\:`: Oniguruma's escaped punctuation is the character, which `u` wants bare
+    w.out += n;
+  } else if (w.inClass) w.out += "\\" + (n ?? "");
   else if (n === "A") w.out += TEXT_START;
   else if (n === "z") w.out += TEXT_END;
   else if (n === "Z") w.out += `(?=\\n?${TEXT_END})`;

@@ -21,7 +21,9 @@ export function toJsRegExp(pattern: string, extraFlags = ""): RegExp {
   try {
     return compileRegExp(source, flags + "u");
   } catch {
-    return compileRegExp(source, flags);
+    // what the `u` flag refuses (`[\w-.]`, `\x{41}`) keeps JS's ASCII `\w \d \s \b`
+    const ascii = translateOniguruma(pattern, extraFlags, false);
+    return compileRegExp(ascii.source, ascii.flags);
   }
 }
 

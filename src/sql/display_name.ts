@@ -48,6 +48,7 @@ const CANONICAL: Record<string, string> = {
   trim: "btrim",
   pow: "power",
   current_timestamp: "now",
+  today: "current_date",
 };
 
 /** Binary operators by precedence (sqlparser's), with DataFusion's display of the operator. */
@@ -93,6 +94,18 @@ const NOT_COLUMNS = new Set([
   "end",
   "select",
 ]);
+
+/**
+ * The SQL-standard words sqlparser reads as calls without arguments, by the name of the function
+ * DataFusion plans (`current_timestamp` is an alias of `now`).
+ */
+const NILADIC_NAMES = new Map([
+  ["current_date", "current_date()"],
+  ["current_time", "current_time()"],
+  ["current_timestamp", "now()"],
+]);
+
+const isNiladic = (t: Token) => t.kind === "ident" && NILADIC_NAMES.has(t.text.toLowerCase());
 
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -244,6 +257,8 @@ export function displayName(c: ArrayTyping, s: number, e: number): string | unde
       k += 2;
       return isOp(toks[k], ".") ? undefined : `${identName(t)}.${identName(toks[k - 1])}`;
     }
+    const niladic = t.kind === "ident" ? NILADIC_NAMES.get(t.text.toLowerCase()) : undefined;
+    if (niladic !== undefined) return niladic;
     if (t.kind === "ident" && (NOT_COLUMNS.has(t.text.toLowerCase()) || toks[k]?.kind === "string")) {
       return undefined;
     }
@@ -355,7 +370,7 @@ export function writtenName(c: Omit<ArrayTyping, "q">, text: string, offset: num
   }
   const n = q.toks.length;
   const lone = (n === 1 || (n === 3 && isOp(q.toks[1], "."))) && isName(q.toks[n - 1]) &&
-    !isKeyword(q.toks[0], "NULL", "TRUE", "FALSE");
+    !isKeyword(q.toks[0], "NULL", "TRUE", "FALSE") && !(n === 1 && isNiladic(q.toks[0]));
   const qualifierAt = c.qualifierAt && ((pos: number) => c.qualifierAt!(pos + offset));
   return n === 0 || lone ? undefined : displayName({ ...c, q, qualifierAt }, 0, n);
 }

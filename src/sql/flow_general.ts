@@ -14,7 +14,7 @@ import type { FlowQueryText } from "../downsample/flow_spec.ts";
 import { Cursor } from "./cursor.ts";
 import { tableName } from "./ddl.ts";
 import { isKeyword, isOp, type Token } from "./lexer.ts";
-import { refuse, windowCall } from "./flow_window.ts";
+import { refuse, windowCall, windowFunction } from "./flow_window.ts";
 
 /** A parsed general query: its cut text and what the flow's spec records of it. */
 export interface GeneralQuery {
@@ -162,8 +162,8 @@ function selectItem(item: Item): Item {
 /** The window key an item is (`date_bin(…)` / `date_trunc(…)` alone), as its length and column. */
 function windowOf(item: Item, sql: string): Array<{ interval: number; ts: string; name: string }> {
   const [fn, open] = item.tokens;
-  const name = fn?.text.toLowerCase();
-  if (fn?.kind !== "ident" || !isOp(open, "(") || name !== "date_bin" && name !== "date_trunc") return [];
+  const name = fn?.kind === "ident" ? windowFunction(fn.text) : undefined;
+  if (name === undefined || !isOp(open, "(")) return [];
   const cur = new Cursor(item.tokens.slice(1), sql);
   const w = windowCall(cur, name);
   if (!cur.atEnd) throw refuse(`an expression over the window key ${name}(…)`);

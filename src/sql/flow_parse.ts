@@ -14,7 +14,7 @@ import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp, type Token } from "./lexer.ts";
 import { tableName } from "./ddl.ts";
 import { parseFlowWhere } from "./flow_where.ts";
-import { columnRef, intervalMs, refuse, stringLiteral, windowCall } from "./flow_window.ts";
+import { columnRef, intervalMs, refuse, stringLiteral, windowCall, windowFunction } from "./flow_window.ts";
 import { parseGeneralQuery } from "./flow_general.ts";
 import { parseTql } from "./tql/statement.ts";
 
@@ -231,8 +231,8 @@ function groupKey(cur: Cursor, items: Item[]): string {
     return item.kind === "tag" ? item.name : item.alias;
   }
   if (t?.kind === "ident" && isOp(cur.peek(1), "(")) {
-    const fn = t.text.toLowerCase();
-    if (fn !== "date_bin" && fn !== "date_trunc") throw refuse(`GROUP BY ${fn}(…)`);
+    const fn = windowFunction(t.text);
+    if (fn === undefined) throw refuse(`GROUP BY ${t.text.toLowerCase()}(…)`);
     cur.next();
     const w = windowCall(cur, fn);
     const item = items.find((i) => i.kind === "window");
@@ -254,8 +254,9 @@ function selectItem(cur: Cursor): Item {
   if (t?.kind === "ident" && isOp(cur.peek(1), "(")) {
     const fn = t.text.toLowerCase();
     cur.next();
-    if (fn === "date_bin" || fn === "date_trunc") {
-      const w = windowCall(cur, fn);
+    const window = windowFunction(fn);
+    if (window !== undefined) {
+      const w = windowCall(cur, window);
       return { kind: "window", ...w, alias: alias(cur, `the window key ${fn}(…)`) };
     }
     const aggregate = AGGREGATES[fn];

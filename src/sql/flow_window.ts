@@ -19,6 +19,12 @@ const TRUNC_UNITS: Record<string, number> = {
   day: 86_400_000,
 };
 
+/** The window function a call name is (`datetrunc` is DataFusion's alias of `date_trunc`), if any. */
+export function windowFunction(name: string): "date_bin" | "date_trunc" | undefined {
+  const fn = name.toLowerCase();
+  return fn === "date_bin" ? fn : fn === "date_trunc" || fn === "datetrunc" ? "date_trunc" : undefined;
+}
+
 /** The arguments of a window call after its name: its length (ms) and the column it bins. */
 export function windowCall(cur: Cursor, fn: string): { interval: number; ts: string } {
   cur.expectOp("(");

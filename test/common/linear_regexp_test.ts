@@ -43,6 +43,9 @@ const PATTERNS: { source: string; flags: string }[] = [
   go("(.*)(,.*)+"),
   grok("(?<x>(a+)+)b"),
   grok("(?<word>(\\w|-)+)\\s+(?<rest>.*)"),
+  // Oniguruma's Unicode \w \d \s \b
+  grok("\\b(\\w+\\s?)+\\b"),
+  grok("(?<n>\\d+\\.?)+\\S"),
 ];
 
 const INPUTS = [

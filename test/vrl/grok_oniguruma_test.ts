@@ -36,6 +36,17 @@ table("parse_grok: Oniguruma anchors, options and escapes", [
   // an isolated option takes the rest of its group, alternatives included: a(?i:b|c)
   fails(`parse_grok!("C", "(?<v>a(?i)b|c)")`, "unable to parse"),
   ok(`parse_grok!("aC", "(?<v>a(?i)b|c)")`, { v: "aC" }),
+  // with UTF-8 subjects `\w` `\d` `\s` `\b` are Unicode: letters, marks, decimal digits; NEL is a space
+  ok(`parse_grok!("héllo wörld", "%{WORD:a} %{WORD:b}")`, { a: "héllo", b: "wörld" }),
+  ok(`parse_grok!("x=١٢3;", "=(?<n>\\\\d+)")`, { n: "١٢3" }),
+  ok(`parse_grok!("a\u0085b", "%{WORD:a}\\\\s%{WORD:b}")`, { a: "a", b: "b" }),
+  fails(`parse_grok!("a\ufeffb", "%{WORD:a}\\\\s%{WORD:b}")`, "unable to parse"),
+  ok(`parse_grok!("-éa-", "(?<w>\\\\b\\\\w+\\\\b)")`, { w: "éa" }),
+  ok(`parse_grok!("naïve", "(?<w>na\\\\B.)")`, { w: "naï" }),
+  ok(`parse_grok!("é_1 x", "(?<w>[\\\\w]+)")`, { w: "é_1" }),
+  // escaped punctuation is the character; what the u flag refuses keeps ASCII classes
+  ok(`parse_grok!("say \\"hi\\"", "\\\\\\"(?<q>\\\\w+)\\\\\\"")`, { q: "hi" }),
+  ok(`parse_grok!("ab-c.d é", "(?<w>[\\\\w-.]+)")`, { w: "ab-c.d" }),
   // `(?s)` is Perl's, not Ruby's
   rejects(`parse_grok!("a", "(?s)%{GREEDYDATA:x}")`, "E610|undefined group option"),
   rejects(`parse_grok!("a", "a(?s:b)")`, "E610|undefined group option"),
@@ -55,6 +66,8 @@ const translations: [string, string, string][] = [
   ["(?m:.)(?-m:.)", "(?:[\\s\\S])(?:[^\\n])", ""],
   ["(?i:a)b", "(?i:a)b", ""],
   ["[$^]", "[$^]", ""],
+  ["\\d\\S[\\s\\D]", "\\p{Nd}\\P{White_Space}[\\p{White_Space}\\P{Nd}]", ""],
+  ['\\"\\:\\-[\\-\\:]', '":-[\\-:]', ""],
 ];
 
 for (const [onig, js, flags] of translations) {

@@ -70,7 +70,7 @@ table("parse_regex_all", [
 
 // Grok patterns (Oniguruma): more in grok_oniguruma_test.ts.
 const translations: [string, string, string][] = [
-  ["(?P<name>\\w+)", "(?<name>\\w+)", ""],
+  ["(?P<name>\\w+)", "(?<name>[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]+)", ""],
   ["(?i)abc", "abc", "i"],
   ["(?i)^a$", "(?<![^\\n])a(?![^\\n])", "i"],
   ["\\Aabc\\z", "(?<![\\s\\S])abc(?![\\s\\S])", ""],

@@ -197,3 +197,38 @@ Deno.test("petrel vrl: main.ts routes the vrl command to the CLI", async () => {
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /E103/);
 });
+
+const GROK_WORDS = `
+processors:
+  - date:
+      field: time
+      formats:
+        - "%Y-%m-%d %H:%M:%S"
+  - vrl:
+      source: |
+        . = merge(., parse_grok!(.message, "%{WORD:user} %{NUMBER:n}\\\\s\\\\b%{GREEDYDATA:rest}"))
+        .
+transform:
+  - field: user
+    type: string
+  - field: rest
+    type: string
+  - field: time
+    type: time
+    index: timestamp
+`;
+
+Deno.test("vrl parse_grok through /v1/ingest: \\w \\s \\b read UTF-8 text as Oniguruma does (Unicode)", async () => {
+  const s = await startTestServer();
+  try {
+    const up = await upload(s, "grok_words", GROK_WORDS);
+    assert.equal(up.status, 200, await up.text());
+    const res = await ingest(s, "words", "grok_words", [
+      { message: "héllo 12\u0085élan vital", time: "2024-01-01 00:00:00" },
+    ]);
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.deepEqual(await sql(s, "SELECT user, rest FROM words"), [["héllo", "élan vital"]]);
+  } finally {
+    await s.stop();
+  }
+});

@@ -163,7 +163,12 @@ export const SCALARS: Record<string, ScalarDef> = {
   strpos: {
     args: [2, 2],
     int: true,
-    fn: (s, sub) => (s === null || sub === null ? null : str(s)!.indexOf(str(sub)!) + 1),
+    // a position in characters (DataFusion's, and SQLite's instr that `position(… IN …)` becomes)
+    fn: (s, sub) => {
+      if (s === null || sub === null) return null;
+      const text = str(s)!, at = text.indexOf(str(sub)!);
+      return at < 0 ? 0 : [...text.slice(0, at)].length + 1;
+    },
   },
   left: { args: [2, 2], fn: (s, n) => (s === null || n === null ? null : str(s)!.slice(0, Number(n))) },
   right: {

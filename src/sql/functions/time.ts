@@ -96,6 +96,10 @@ function datePart(field: string, ns: bigint): number | null {
         Number((((ns % 1_000_000_000n) + 1_000_000_000n) % 1_000_000_000n) / 1000n);
     case "epoch":
       return Number(ns) / 1e9;
+    // DataFusion's Int32 date_part refuses nanoseconds rather than overflow (seconds_as_i32)
+    case "nanosecond":
+    case "nanoseconds":
+      throw new Error("This feature is not implemented: Date part Nanosecond not supported");
     default:
       return null;
   }
@@ -123,12 +127,15 @@ const ARROW_UNITS: Record<string, TimeUnit> = {
   nanosecond: "ns",
 };
 
-function arrowCast(v: Arg, target: string, srcUnit: TimeUnit): Ret {
+/** arrow_cast of `v` (a time in `srcUnit`, or a plain number when `count`) to the Arrow type `target`. */
+function arrowCast(v: Arg, target: string, srcUnit: TimeUnit, count: boolean): Ret {
   if (v === null) return null;
   const t = target.trim();
   const ts = /^Timestamp\((\w+)/i.exec(t);
   if (ts) {
     const unit = ARROW_UNITS[ts[1].toLowerCase()] ?? "ms";
+    // a number is a count of the target's unit (arrow's Int64 → Timestamp cast keeps the value)
+    if (count && typeof v !== "string") return big(v);
     if (typeof v !== "string") {
       // arrow's cast kernel divides, truncating toward zero (also before 1970)
       const b = big(v);
@@ -229,7 +236,7 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
   __petrel_interval: { fn: (text, unit) => nsToUnit(parseIntervalNs(String(text)), unitArg(unit)) },
   __petrel_arrow_cast: {
     bigint: true,
-    fn: (v, type, unit) => arrowCast(v, String(type), unitArg(unit)),
+    fn: (v, type, unit, count) => arrowCast(v, String(type), unitArg(unit), num(count) === 1),
   },
   __petrel_date_format: {
     bigint: true,

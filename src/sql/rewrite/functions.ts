@@ -7,7 +7,7 @@ import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.t
 import { NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 import { isVectorType } from "../../common/vector.ts";
 import { quoteString } from "../../storage/table.ts";
-import { isKeyword } from "../lexer.ts";
+import { isKeyword, isOp } from "../lexer.ts";
 import {
   FIXED_TRUNC_NS,
   fixedOffsetMinutes,
@@ -196,6 +196,18 @@ const toLocalTime: CallRewrite = (c, { name, args, close, arg }) => {
   return { text: `(${arg(0)})`, next: close + 1 };
 };
 
+/**
+ * Whether `[s, e)` is a number and no time (a signed literal, or a numeric column): arrow casts one to
+ * a timestamp as a count of the target's unit, where a time value changes unit.
+ */
+function isPlainNumber(c: RewriteCtx, [s, e]: [number, number]): boolean {
+  const { toks } = c;
+  const from = e - s === 2 && (isOp(toks[s], "-") || isOp(toks[s], "+")) ? s + 1 : s;
+  if (e - from !== 1) return false;
+  if (toks[from].kind === "number") return true;
+  return /^(U?Int|Float)/.test(c.time.columnTypeAt(from) ?? "");
+}
+
 const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
 
 /**
@@ -222,8 +234,10 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     text: `__petrel_to_unixtime(${arg(0)}, '${unit}', ${c.tz})`,
     next: close + 1,
   })],
-  ["arrow_cast", (_c, { close, unit, arg }) => ({
-    text: `__petrel_arrow_cast(${arg(0)}, ${arg(1)}, '${unit}')`,
+  ["arrow_cast", (c, { args, close, unit, arg }) => ({
+    text: `__petrel_arrow_cast(${arg(0)}, ${arg(1)}, '${unit}', ${
+      args[0] && isPlainNumber(c, args[0]) ? 1 : 0
+    })`,
     next: close + 1,
   })],
   ["to_char", (c, { args, close, unit, arg }) => ({
