@@ -143,6 +143,32 @@ function compile(pattern: string): Pattern {
   return p;
 }
 
+/** Substrings of `p` every matching text contains: its positive terms, through ANDs but not ORs. */
+function requiredTerms(p: Pattern): string[] {
+  switch (p.kind) {
+    case "term":
+      return p.op === "not" ? [] : [p.text];
+    case "and":
+      return p.children.flatMap(requiredTerms);
+    case "or":
+      return [];
+  }
+}
+
+/**
+ * The non-empty substrings every text that `matches(text, pattern)` holds must contain (case-sensitive,
+ * as `evaluate` tests them), or undefined for a pattern that does not parse (its error stays the call's).
+ */
+export function requiredSubstrings(pattern: string): string[] | undefined {
+  let p: Pattern;
+  try {
+    p = compile(pattern);
+  } catch {
+    return undefined;
+  }
+  return [...new Set(requiredTerms(p))].filter((t) => t !== "");
+}
+
 const ALNUM = /^[\p{Alphabetic}\p{N}]$/u;
 
 /** The character (code point) ending just before `at`, or "" at the start. */

@@ -22,6 +22,7 @@ import { rewriteNullTreatment } from "./null_treatment.ts";
 import { isDateArg, SESSION_CALLS } from "./session_calls.ts";
 import { TYPED_CALLS } from "./typed_calls.ts";
 import { makeArray } from "./arrays.ts";
+import { prefilterFulltext } from "./fulltext_prefilter.ts";
 import { specialCall } from "../special_calls.ts";
 
 /** One call being rewritten: its name, brackets and arguments. */
@@ -225,6 +226,8 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
   ["cast", (c, { open, close }) => rewriteCast(c, open, close)],
   ["try_cast", (c, { open, close }) => rewriteCast(c, open, close, true)],
   ["date_bin", dateBin],
+  ["matches", prefilterFulltext],
+  ["matches_term", prefilterFulltext],
   ["date_trunc", dateTrunc],
   ["datetrunc", dateTrunc],
   ["date_part", datePart],
