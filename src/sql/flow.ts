@@ -44,7 +44,9 @@ export async function executeFlowStatement(
   };
   if (isKeyword(tokens[0], "CREATE")) {
     const { spec, orReplace, ifNotExists } = parseCreateFlow(tokens, sql, session.db);
-    return { kind: "affected", rows: await need().create(spec, { orReplace, ifNotExists }) };
+    await need().create(spec, { orReplace, ifNotExists });
+    // GreptimeDB answers `Affected Rows: 0`, as for CREATE TABLE
+    return { kind: "affected", rows: 0 };
   }
   if (cur.acceptKw("DROP", "FLOW")) {
     const ifExists = cur.acceptKw("IF", "EXISTS");
