@@ -2,6 +2,11 @@
  * GreptimeDB/PostgreSQL functions SQLite lacks, as one table of SQLite user functions registered on
  * every connection SQL runs on. Time functions take their column's unit as an extra argument that
  * the rewriter adds.
+ *
+ * A few groups are lazy (LAZY_GROUPS): their libraries cost a query worker most of its start (h3-js,
+ * re2js, node:crypto: ~100 ms of a ~240 ms first query, measured), so this module knows only their
+ * names, and a worker loads a group (`loadFunctionsFor`) when a query names one of its functions.
+ * The main thread imports `mod.ts`, which loads every group up front.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
@@ -20,10 +25,8 @@ import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import { SERIES_SCALARS } from "./series.ts";
 import { ARRAY_SCALARS } from "./arrays.ts";
 import { ARRAY_SET_SCALARS } from "./array_sets.ts";
-import { REGEX_SCALARS } from "./regex.ts";
 import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
 import { GEO_SCALARS } from "./geo.ts";
-import { H3_SCALARS } from "./h3.ts";
 import { REGRESSION_AGGREGATES } from "./regression.ts";
 import { type AggDef, type Arg, checkArgCount, type Ret, type ScalarDef } from "./values.ts";
 import { storedText } from "../../storage/nul_text.ts";
@@ -59,10 +62,8 @@ const SCALARS: Record<string, ScalarDef> = {
   ...SERIES_SCALARS,
   ...ARRAY_SCALARS,
   ...ARRAY_SET_SCALARS,
-  ...REGEX_SCALARS,
   ...SKETCH_SCALARS,
   ...GEO_SCALARS,
-  ...H3_SCALARS,
   __petrel_alive: ALIVE,
 };
 const AGGREGATES: Record<string, AggDef> = {
@@ -75,13 +76,102 @@ const AGGREGATES: Record<string, AggDef> = {
   ...REGRESSION_AGGREGATES,
 };
 
+/** A group of scalar functions loaded on first use: their names, and the module that holds them. */
+interface LazyGroup {
+  names: readonly string[];
+  load(): Promise<Record<string, ScalarDef>>;
+}
+
+/** The lazy groups by name (a test checks `names` against each module's table). */
+export const LAZY_GROUPS: Readonly<Record<string, LazyGroup>> = {
+  h3: {
+    names: [
+      "h3_latlng_to_cell",
+      "h3_latlng_to_cell_string",
+      "h3_cell_to_string",
+      "h3_string_to_cell",
+      "h3_cell_center_latlng",
+      "h3_cell_resolution",
+      "h3_cell_base",
+      "h3_cell_is_pentagon",
+      "h3_cell_parent",
+      "h3_cell_to_children",
+      "h3_cell_to_children_size",
+      "h3_cell_to_child_pos",
+      "h3_child_pos_to_cell",
+      "h3_grid_disk",
+      "h3_grid_disk_distances",
+      "h3_grid_distance",
+      "h3_grid_path_cells",
+      "h3_distance_sphere_km",
+      "h3_distance_degree",
+      "h3_cells_contains",
+    ],
+    load: async () => (await import("./h3.ts")).H3_SCALARS,
+  },
+  regex: {
+    names: [
+      "regexp",
+      "__petrel_icase",
+      "regexp_like",
+      "regexp_replace",
+      "regexp_match",
+      "regexp_count",
+      "regexp_instr",
+    ],
+    load: async () => (await import("./regex.ts")).REGEX_SCALARS,
+  },
+  hashes: {
+    names: [
+      "md5",
+      "sha224",
+      "sha256",
+      "sha384",
+      "sha512",
+      "digest",
+    ],
+    load: async () => (await import("./hashes.ts")).HASH_SCALARS,
+  },
+};
+
+/** The lazy groups loaded on this thread, by group name. */
+const loaded = new Map<string, Record<string, ScalarDef>>();
+
+/** Makes a lazy group's functions available to connections on this thread (mod.ts does so for all). */
+export function provideFunctionGroup(group: string, scalars: Record<string, ScalarDef>): void {
+  loaded.set(group, scalars);
+}
+
+/** Lazy group by (lowercased) function name. */
+const GROUP_OF = new Map(
+  Object.entries(LAZY_GROUPS).flatMap(([group, g]) => g.names.map((n) => [n, group] as const)),
+);
+
+/**
+ * Loads the lazy groups whose functions `sql` names (any word that is one of their names counts, an
+ * operator such as REGEXP too: a word in a string literal only loads a group for nothing).
+ */
+export async function loadFunctionsFor(sql: string): Promise<void> {
+  const wanted = new Set<string>();
+  for (const [word] of sql.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+    const group = GROUP_OF.get(word.toLowerCase());
+    if (group !== undefined && !loaded.has(group)) wanted.add(group);
+  }
+  for (const group of wanted) provideFunctionGroup(group, await LAZY_GROUPS[group].load());
+}
+
 /** Names of the aggregate functions this module provides (a range query's RANGE must hold one). */
 export const AGGREGATE_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(AGGREGATES));
 
-/** Names of the functions this module provides, for the rewriter's checks. */
-export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
+/** Names of the functions this module provides (lazy ones too), for the rewriter's checks. */
+export const FUNCTION_NAMES = new Set([
+  ...Object.keys(SCALARS),
+  ...Object.keys(AGGREGATES),
+  ...GROUP_OF.keys(),
+]);
 
-const registered = new WeakSet<DatabaseSync>();
+/** The groups registered on each connection ("" = the eager functions). */
+const registered = new WeakMap<DatabaseSync, Set<string>>();
 
 /*
  * An exception thrown inside a user function hangs node:sqlite under Deno 2.9.6 (measured), so
@@ -118,13 +208,28 @@ function guarded<A extends unknown[]>(fn: (...args: A) => Ret, fallback: Ret): (
   };
 }
 
-/** Registers the function table on a connection, once. */
+/**
+ * Registers the function table on a connection: the eager functions once, and each lazy group loaded
+ * on this thread once it is (call again after `loadFunctionsFor`).
+ */
 export function registerSqlFunctions(db: DatabaseSync): void {
-  if (registered.has(db)) return;
-  registered.add(db);
-  // DataFusion's LIKE is case-sensitive (ILIKE is rewritten to compare lowercased operands)
-  db.exec("PRAGMA case_sensitive_like = ON");
-  for (const [name, def] of Object.entries(SCALARS)) {
+  let done = registered.get(db);
+  if (done === undefined) {
+    registered.set(db, done = new Set([""]));
+    // DataFusion's LIKE is case-sensitive (ILIKE is rewritten to compare lowercased operands)
+    db.exec("PRAGMA case_sensitive_like = ON");
+    registerScalars(db, SCALARS);
+    registerAggregates(db);
+  }
+  for (const [group, scalars] of loaded) {
+    if (done.has(group)) continue;
+    done.add(group);
+    registerScalars(db, scalars);
+  }
+}
+
+function registerScalars(db: DatabaseSync, scalars: Record<string, ScalarDef>): void {
+  for (const [name, def] of Object.entries(scalars)) {
     const counted = def.args
       ? (...args: Arg[]) => {
         checkArgCount(name, args.length, def.args!);
@@ -149,6 +254,9 @@ export function registerSqlFunctions(db: DatabaseSync): void {
       def.binary ? (a: unknown, b: unknown) => call(a, b) : call,
     );
   }
+}
+
+function registerAggregates(db: DatabaseSync): void {
   for (const [name, def] of Object.entries(AGGREGATES)) {
     db.aggregate(
       name,
