@@ -152,6 +152,8 @@ const GROUP_OF = new Map(
  * operator such as REGEXP too: a word in a string literal only loads a group for nothing).
  */
 export async function loadFunctionsFor(sql: string): Promise<void> {
+  // nothing left to load: spare a long statement the scan
+  if (loaded.size === Object.keys(LAZY_GROUPS).length) return;
   const wanted = new Set<string>();
   for (const [word] of sql.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
     const group = GROUP_OF.get(word.toLowerCase());
