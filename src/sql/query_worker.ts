@@ -7,7 +7,8 @@
 import { DatabaseSync } from "node:sqlite";
 import { errorToData, PetrelError } from "../common/errors.ts";
 import type { DataType, ResultType } from "../common/rows.ts";
-import { registerSqlFunctions, setCancelFlag } from "./functions/mod.ts";
+// registry.ts, not mod.ts: the function groups few queries use load when a query names them
+import { loadFunctionsFor, registerSqlFunctions, setCancelFlag } from "./functions/registry.ts";
 import { mapSqliteError, type QueryStats, runQuery } from "./results.ts";
 
 /** A query for the worker. */
@@ -37,19 +38,22 @@ function connection(req: QueryRequest): DatabaseSync {
   const conn = new DatabaseSync(req.main, { readOnly: true });
   conn.exec("PRAGMA busy_timeout=5000");
   conn.prepare("ATTACH DATABASE ? AS nowal").run(req.nowal);
-  registerSqlFunctions(conn);
   connections.set(req.main, { instance: req.instance, conn });
   return conn;
 }
 
-self.onmessage = (e: MessageEvent<QueryRequest>) => {
+self.onmessage = async (e: MessageEvent<QueryRequest>) => {
   const req = e.data;
   try {
+    // one request at a time per thread (the pool's perThread is 1), so awaiting here interleaves none
+    await loadFunctionsFor(req.sql);
+    const conn = connection(req);
+    registerSqlFunctions(conn);
     const stats: QueryStats | undefined = req.analyze
       ? { prepareNs: 0, executeNs: 0, convertNs: 0, rows: 0 }
       : undefined;
     setCancelFlag(req.cancel === undefined ? undefined : new Int32Array(req.cancel));
-    const out = runQuery(connection(req), req.sql, req.hints, new Map(req.nameTypes), stats);
+    const out = runQuery(conn, req.sql, req.hints, new Map(req.nameTypes), stats);
     self.postMessage({ id: req.id, output: out, stats });
   } catch (err) {
     const p = err instanceof PetrelError ? err : mapSqliteError(err, req.db);

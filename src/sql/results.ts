@@ -8,7 +8,7 @@ import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, ResultType, Value } from "../common/rows.ts";
 import { decodeTextColumns, isTextType } from "../storage/nul_text.ts";
-import { takeFunctionError } from "./functions/mod.ts";
+import { takeFunctionError } from "./functions/registry.ts";
 import { decimalSpec, formatScaled, isDecimalType, scaledFromSql } from "../common/decimal.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";

@@ -1,10 +1,11 @@
 /**
  * The release file (`deno task release`): built, copied alone into an empty directory and started
  * there with `sh petrel.js start` (Deno from `npx -y deno@…`, as a user would run it), it serves a
- * line-protocol write big enough for the parse worker, an SQL read (query worker), the dashboard,
- * lazily loaded routes (PromQL; a VRL pipeline dry run), and stops
- * cleanly — every worker starting from its extracted copy, none falling back. The program is extracted
- * into `$XDG_CACHE_HOME/petrel/<hash>` (a temp directory here), never the working directory.
+ * line-protocol write big enough for the parse worker, an SQL read (query worker, also with the
+ * function groups it loads on first use), the dashboard, lazily loaded routes (PromQL; a VRL
+ * pipeline dry run), and stops cleanly — every worker starting from its extracted copy, none
+ * falling back. The program is extracted into `$XDG_CACHE_HOME/petrel/<hash>` (a temp directory
+ * here), never the working directory.
  */
 import assert from "node:assert/strict";
 import { buildRelease } from "../../scripts/release/build.ts";
@@ -108,6 +109,15 @@ Deno.test("release file runs from an empty directory: write, read, dashboard, la
       const json = await read.json();
       assert.equal(read.status, 200, JSON.stringify(json));
       assert.deepEqual(json.output[0].records.rows, [[4000, (3999 * 4000) / 2]]);
+      // the query worker loads these function groups on first use: their chunks must be in the release
+      const lazy = await fetch(`${server.url}/v1/sql?sql=${
+        encodeURIComponent(
+          "SELECT md5('abc'), regexp_like('abc', '^a'), h3_cell_resolution(h3_latlng_to_cell(1.0, 2.0, 7)) FROM cpu LIMIT 1",
+        )
+      }`);
+      const lazyJson = await lazy.json();
+      assert.equal(lazy.status, 200, JSON.stringify(lazyJson));
+      assert.deepEqual(lazyJson.output[0].records.rows, [["900150983cd24fb0d6963f7d28e17f72", true, 7]]);
       const dash = await fetch(`${server.url}/dashboard/`);
       assert.equal(dash.status, 200);
       const html = await dash.text();

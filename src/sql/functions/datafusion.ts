@@ -1,32 +1,18 @@
 /**
  * DataFusion's string, math and hash functions SQLite lacks: nanvl, iszero, levenshtein, translate,
- * substr_index (and its alias substring_index), find_in_set, bit_length, cot, factorial, gcd, lcm, the
- * SHA-2 family and digest, encode/decode, contains, overlay and the inverse hyperbolic functions.
+ * substr_index (and its alias substring_index), find_in_set, bit_length, cot, factorial, gcd, lcm,
+ * encode/decode, contains, overlay and the inverse hyperbolic functions.
  * Hashes and `decode` answer bytes (DataFusion's Binary).
  */
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { editDistance } from "../../common/edit_distance.ts";
 import type { Arg, ScalarDef } from "./values.ts";
 import { math1, num, str } from "./values.ts";
 
-const bytesOf = (v: Arg): Uint8Array => (v instanceof Uint8Array ? v : new TextEncoder().encode(str(v)!));
-
-const hash = (algo: string): ScalarDef => ({
-  args: [1, 1],
-  fn: (v) => (v === null ? null : new Uint8Array(createHash(algo).update(bytesOf(v)).digest())),
-});
-
-/** digest()'s algorithm names and node:crypto's. */
-const DIGESTS: Record<string, string> = {
-  md5: "md5",
-  sha224: "sha224",
-  sha256: "sha256",
-  sha384: "sha384",
-  sha512: "sha512",
-  blake2b: "blake2b512",
-  blake2s: "blake2s256",
-};
+/** A value's bytes: blobs as they are, anything else as its UTF-8 text. */
+export function bytesOf(v: Arg): Uint8Array {
+  return v instanceof Uint8Array ? v : new TextEncoder().encode(str(v)!);
+}
 
 function gcd(a: bigint, b: bigint): bigint {
   a = a < 0n ? -a : a;
@@ -182,25 +168,6 @@ export const DATAFUSION_SCALARS: Record<string, ScalarDef> = {
       const r = (x < 0n ? -x : x) / gcd(x, y) * (y < 0n ? -y : y);
       if (r > 2n ** 63n - 1n) throw new Error(`Signed integer overflow in LCM(${x}, ${y})`);
       return r;
-    },
-  },
-  sha224: hash("sha224"),
-  sha256: hash("sha256"),
-  sha384: hash("sha384"),
-  sha512: hash("sha512"),
-  digest: {
-    args: [2, 2],
-    fn: (v, algo) => {
-      if (v === null || algo === null) return null;
-      const name = DIGESTS[str(algo)!.toLowerCase()];
-      if (!name) {
-        throw new Error(
-          `There is no built-in digest algorithm named '${str(algo)}', currently supported algorithms are: ${
-            Object.keys(DIGESTS).join(", ")
-          }`,
-        );
-      }
-      return new Uint8Array(createHash(name).update(bytesOf(v)).digest());
     },
   },
   encode: {

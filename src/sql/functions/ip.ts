@@ -1,6 +1,5 @@
 /** GreptimeDB's IP address functions: IPv4 numbers, IPv6 bytes, CIDR prefixes and range checks. */
-import { isIP } from "node:net";
-import { ipBytes, ipText } from "../../common/ip_address.ts";
+import { ipBytes, ipText, isIP } from "../../common/ip_address.ts";
 import type { Arg, ScalarDef } from "./values.ts";
 import { big, str } from "./values.ts";
 

@@ -1,173 +1,21 @@
 /**
- * GreptimeDB/PostgreSQL functions SQLite lacks, as one table of SQLite user functions registered on
- * every connection SQL runs on. Time functions take their column's unit as an extra argument that
- * the rewriter adds.
+ * The SQL function table with every group loaded, for the main thread: its statements run
+ * synchronously, so it cannot load a lazy group when a query first names one (a query worker
+ * imports `registry.ts` instead and does).
  */
-import type { DatabaseSync } from "node:sqlite";
-import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
-import { CAST_SCALARS, TRY_CAST_SCALARS } from "./casts.ts";
-import { DECIMAL_AGGREGATES, DECIMAL_SCALARS } from "./decimals.ts";
-import { SCALARS as OTHER_SCALARS } from "./scalars.ts";
-import { FULLTEXT_SCALARS } from "./fulltext.ts";
-import { ORDERED_AGGREGATES } from "./ordered.ts";
-import { NON_NULL_AGGREGATES } from "./non_null_values.ts";
-import { GREPTIME_SCALARS } from "./greptime.ts";
-import { IP_SCALARS } from "./ip.ts";
-import { DATE_SCALARS } from "./dates.ts";
-import { DATAFUSION_SCALARS } from "./datafusion.ts";
-import { TIME_SCALARS } from "./time.ts";
-import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
-import { SERIES_SCALARS } from "./series.ts";
-import { ARRAY_SCALARS } from "./arrays.ts";
-import { ARRAY_SET_SCALARS } from "./array_sets.ts";
-import { REGEX_SCALARS } from "./regex.ts";
-import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
-import { GEO_SCALARS } from "./geo.ts";
+import { provideFunctionGroup } from "./registry.ts";
 import { H3_SCALARS } from "./h3.ts";
-import { REGRESSION_AGGREGATES } from "./regression.ts";
-import { type AggDef, type Arg, checkArgCount, type Ret, type ScalarDef } from "./values.ts";
-import { storedText } from "../../storage/nul_text.ts";
+import { REGEX_SCALARS } from "./regex.ts";
+import { HASH_SCALARS } from "./hashes.ts";
 
-/**
- * The running query's cancel flag (a query worker's; 1 = cancelled): `__petrel_alive()`, which the
- * rewriter puts into recursive CTEs, reads it, since SQLite cannot be interrupted from outside.
- */
-let cancelFlag: Int32Array | undefined;
+provideFunctionGroup("h3", H3_SCALARS);
+provideFunctionGroup("regex", REGEX_SCALARS);
+provideFunctionGroup("hashes", HASH_SCALARS);
 
-/** Sets (or clears) the flag `__petrel_alive()` reads for the query about to run on this thread. */
-export function setCancelFlag(flag: Int32Array | undefined): void {
-  cancelFlag = flag;
-}
-
-const ALIVE: ScalarDef = {
-  deterministic: false,
-  fn: () => (cancelFlag !== undefined && Atomics.load(cancelFlag, 0) !== 0 ? 0 : 1),
-};
-
-const SCALARS: Record<string, ScalarDef> = {
-  ...TIME_SCALARS,
-  ...OTHER_SCALARS,
-  ...CAST_SCALARS,
-  ...TRY_CAST_SCALARS,
-  ...FULLTEXT_SCALARS,
-  ...DECIMAL_SCALARS,
-  ...GREPTIME_SCALARS,
-  ...IP_SCALARS,
-  ...DATE_SCALARS,
-  ...DATAFUSION_SCALARS,
-  ...VECTOR_SCALARS,
-  ...SERIES_SCALARS,
-  ...ARRAY_SCALARS,
-  ...ARRAY_SET_SCALARS,
-  ...REGEX_SCALARS,
-  ...SKETCH_SCALARS,
-  ...GEO_SCALARS,
-  ...H3_SCALARS,
-  __petrel_alive: ALIVE,
-};
-const AGGREGATES: Record<string, AggDef> = {
-  ...OTHER_AGGREGATES,
-  ...DECIMAL_AGGREGATES,
-  ...ORDERED_AGGREGATES,
-  ...VECTOR_AGGREGATES,
-  ...NON_NULL_AGGREGATES,
-  ...SKETCH_AGGREGATES,
-  ...REGRESSION_AGGREGATES,
-};
-
-/** Names of the aggregate functions this module provides (a range query's RANGE must hold one). */
-export const AGGREGATE_FUNCTION_NAMES: ReadonlySet<string> = new Set(Object.keys(AGGREGATES));
-
-/** Names of the functions this module provides, for the rewriter's checks. */
-export const FUNCTION_NAMES = new Set([...Object.keys(SCALARS), ...Object.keys(AGGREGATES)]);
-
-const registered = new WeakSet<DatabaseSync>();
-
-/*
- * An exception thrown inside a user function hangs node:sqlite under Deno 2.9.6 (measured), so
- * every function catches, returns NULL, and parks the error here for the caller to rethrow.
- */
-let parkedError: unknown = undefined;
-
-/** Returns (and clears) the first error a user function raised since the last call. */
-export function takeFunctionError(): unknown {
-  const e = parkedError;
-  parkedError = undefined;
-  return e;
-}
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** A function's result as SQLite must get it: a string holding a NUL as its bytes (storage/nul_text.ts). */
-function whole(r: Ret): Ret {
-  return typeof r === "string" ? storedText(r) : r;
-}
-
-function guarded<A extends unknown[]>(fn: (...args: A) => Ret, fallback: Ret): (...args: A) => Ret {
-  return (...args: A): Ret => {
-    try {
-      const r = fn(...args);
-      // node:sqlite hangs on a bigint result past 64 bits (measured, Deno 2.9.6): fail as SQLite's abs does
-      if (typeof r === "bigint" && (r < INT64_MIN || r > INT64_MAX)) throw new Error("integer overflow");
-      return whole(r);
-    } catch (e) {
-      parkedError ??= e;
-      return fallback;
-    }
-  };
-}
-
-/** Registers the function table on a connection, once. */
-export function registerSqlFunctions(db: DatabaseSync): void {
-  if (registered.has(db)) return;
-  registered.add(db);
-  // DataFusion's LIKE is case-sensitive (ILIKE is rewritten to compare lowercased operands)
-  db.exec("PRAGMA case_sensitive_like = ON");
-  for (const [name, def] of Object.entries(SCALARS)) {
-    const counted = def.args
-      ? (...args: Arg[]) => {
-        checkArgCount(name, args.length, def.args!);
-        return def.fn(...args);
-      }
-      : def.fn;
-    const fn = def.int
-      ? (...args: Arg[]) => {
-        const r = counted(...args);
-        return typeof r === "number" && Number.isInteger(r) ? BigInt(r) : r;
-      }
-      : counted;
-    const call = guarded(fn as (...args: unknown[]) => Ret, null);
-    db.function(
-      name,
-      {
-        deterministic: def.deterministic ?? true,
-        varargs: !def.binary,
-        useBigIntArguments: def.bigint ?? false,
-      },
-      // node:sqlite takes a fixed arity from the function's length
-      def.binary ? (a: unknown, b: unknown) => call(a, b) : call,
-    );
-  }
-  for (const [name, def] of Object.entries(AGGREGATES)) {
-    db.aggregate(
-      name,
-      {
-        start: def.start,
-        step: (acc: unknown, ...args: Arg[]) => {
-          try {
-            if (def.args) checkArgCount(name, args.length, def.args);
-            return def.step(acc, ...args);
-          } catch (e) {
-            parkedError ??= e;
-            return acc;
-          }
-        },
-        result: guarded((acc: unknown) => (def.result as (acc: unknown) => Ret)(acc), null),
-        ...(def.inverse ? { inverse: def.inverse as (acc: unknown, ...args: unknown[]) => unknown } : {}),
-        varargs: true,
-        useBigIntArguments: def.bigint ?? false,
-      } as Parameters<DatabaseSync["aggregate"]>[1],
-    );
-  }
-}
+export {
+  AGGREGATE_FUNCTION_NAMES,
+  FUNCTION_NAMES,
+  registerSqlFunctions,
+  setCancelFlag,
+  takeFunctionError,
+} from "./registry.ts";

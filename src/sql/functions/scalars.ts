@@ -1,5 +1,4 @@
 /** Math and string functions SQLite lacks (no MATH_FUNCTIONS in this build), and the division guard. */
-import { createHash } from "node:crypto";
 import type { Arg, ScalarDef } from "./values.ts";
 import { big, math1, num, str } from "./values.ts";
 
@@ -265,7 +264,6 @@ export const SCALARS: Record<string, ScalarDef> = {
     },
   },
   ascii: { args: [1, 1], int: true, fn: (s) => (s === null ? null : (str(s)!.codePointAt(0) ?? 0)) },
-  md5: { args: [1, 1], fn: (s) => (s === null ? null : createHash("md5").update(str(s)!).digest("hex")) },
   to_hex: { args: [1, 1], fn: (n) => (n === null ? null : BigInt.asUintN(64, big(n)!).toString(16)) },
   uuid: { args: [0, 0], fn: () => crypto.randomUUID(), deterministic: false },
   version: { args: [0, 0], fn: () => "8.0.0-petrel" },
