@@ -6,8 +6,7 @@
  * request timeout instead of stopping the test runner.
  */
 import assert from "node:assert/strict";
-import { spawnServer } from "../helpers/server.ts";
-import { PipelineClient } from "../pipelines_http/helpers.ts";
+import { withRegexServer } from "./regex_server.ts";
 
 /** `b` then 30 000 `a`s: about 30 000^5 / 5! ways to split it between the loops of `.*a.*a.*a.*a.*b`. */
 const AS = "b" + "a".repeat(30_000);
@@ -18,51 +17,22 @@ const SPACES = " ".repeat(30_000);
 /** Long enough for a linear engine on a loaded machine, far too short for V8's backtracking. */
 const TIMEOUT_MS = 30_000;
 
-async function post(url: string, path: string, body: string, type: string): Promise<Response> {
-  return await fetch(url + path, {
-    method: "POST",
-    body,
-    headers: { "content-type": type },
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-}
-
-async function sqlRows(url: string, sql: string): Promise<unknown[][]> {
-  const r = await post(
-    url,
-    "/v1/sql",
-    new URLSearchParams({ sql }).toString(),
-    "application/x-www-form-urlencoded",
-  );
-  const body = await r.json();
-  assert.equal(r.status, 200, JSON.stringify(body).slice(0, 500));
-  return body.output[0].records?.rows ?? [];
-}
-
 Deno.test({
   name: "regexes that would backtrack polynomially answer at once over HTTP (SQL, pipeline regex, VRL grok)",
   sanitizeResources: false,
-  fn: async () => {
-    const dataHome = await Deno.makeTempDir({ prefix: "petrel_poly_" });
-    const server = await spawnServer(["--data-home", dataHome, "--http-addr", "127.0.0.1:0"]);
-    let answered = false;
-    try {
-      const { url } = server;
-
+  fn: () =>
+    withRegexServer("petrel_poly_", TIMEOUT_MS, async ({ client, tail, post, sqlRows }) => {
       // SQL `~` and regexp_like
-      await sqlRows(url, "CREATE TABLE poly_s (ts TIMESTAMP TIME INDEX, s STRING)");
-      await sqlRows(url, `INSERT INTO poly_s VALUES (1, '${AS}'), (2, '${DIGITS}'), (3, 'zaaaab 12345x')`);
+      await sqlRows("CREATE TABLE poly_s (ts TIMESTAMP TIME INDEX, s STRING)");
+      await sqlRows(`INSERT INTO poly_s VALUES (1, '${AS}'), (2, '${DIGITS}'), (3, 'zaaaab 12345x')`);
       assert.deepEqual(
         await sqlRows(
-          url,
           "SELECT regexp_like(s, '.*a.*a.*a.*a.*b'), s ~ 'a+a+a+a+b', s ~ '\\d+\\d+\\d+x', " +
             "regexp_like(s, '(\\d+)(\\d+)x') FROM poly_s ORDER BY ts",
         ),
         [[false, false, false, false], [false, false, false, false], [true, true, true, true]],
       );
 
-      const client = new PipelineClient(url);
-      const tail = "transform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
       // pipeline regex processor
       await client.uploadOk(
         "poly_regex",
@@ -70,13 +40,12 @@ Deno.test({
           "        - '(?<n>\\d+)(\\d+)(\\d+)x'\n" + tail,
       );
       let r = await post(
-        url,
         "/v1/ingest?table=poly_p&pipeline_name=poly_regex",
         JSON.stringify([{ ts: 1, m: DIGITS }, { ts: 2, m: "a 12345x" }]),
         "application/json",
       );
       assert.equal(r.status, 200, await r.text());
-      assert.deepEqual(await sqlRows(url, "SELECT m_n FROM poly_p ORDER BY ts"), [[null], ["123"]]);
+      assert.deepEqual(await sqlRows("SELECT m_n FROM poly_p ORDER BY ts"), [[null], ["123"]]);
 
       // VRL parse_grok with `(?m)` (dot-all) and line anchors, read as RE2's `(?m:^)` `(?m:$)`
       await client.uploadOk(
@@ -86,18 +55,11 @@ Deno.test({
           "        .\n" + tail,
       );
       r = await post(
-        url,
         "/v1/ingest?table=poly_g&pipeline_name=poly_grok",
         JSON.stringify([{ ts: 1, m: SPACES }, { ts: 2, m: "GET /a took 5x" }]),
         "application/json",
       );
       assert.equal(r.status, 200, await r.text());
-      assert.deepEqual(await sqlRows(url, "SELECT c FROM poly_g ORDER BY ts"), [[null], ["took 5"]]);
-      answered = true;
-    } finally {
-      // a server stuck in a regex never gets to its SIGTERM handler
-      await server.stop(answered ? "SIGTERM" : "SIGKILL");
-      await Deno.remove(dataHome, { recursive: true });
-    }
-  },
+      assert.deepEqual(await sqlRows("SELECT c FROM poly_g ORDER BY ts"), [[null], ["took 5"]]);
+    }),
 });

@@ -6,8 +6,7 @@
  * stopping the test runner.
  */
 import assert from "node:assert/strict";
-import { spawnServer } from "../helpers/server.ts";
-import { PipelineClient } from "../pipelines_http/helpers.ts";
+import { withRegexServer } from "./regex_server.ts";
 
 /** Fifty `a`s then `c`: 2^50 ways for `(a+)+` to split it before failing. */
 const EVIL = "a".repeat(50) + "c";
@@ -17,39 +16,11 @@ const WORDY = "a".repeat(50) + "!";
 /** Long enough for a linear engine on a loaded machine, far too short for 2^50 steps. */
 const TIMEOUT_MS = 20_000;
 
-async function post(url: string, path: string, body: string, type: string): Promise<Response> {
-  return await fetch(url + path, {
-    method: "POST",
-    body,
-    headers: { "content-type": type },
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-}
-
-async function sqlRows(url: string, sql: string): Promise<unknown[][]> {
-  const r = await post(
-    url,
-    "/v1/sql",
-    new URLSearchParams({ sql }).toString(),
-    "application/x-www-form-urlencoded",
-  );
-  const body = await r.json();
-  assert.equal(r.status, 200, JSON.stringify(body));
-  return body.output[0].records?.rows ?? [];
-}
-
 Deno.test({
   name: "regexes that would backtrack exponentially answer at once over HTTP (pipeline, VRL, SQL, PromQL)",
   sanitizeResources: false,
-  fn: async () => {
-    const dataHome = await Deno.makeTempDir({ prefix: "petrel_redos_" });
-    const server = await spawnServer(["--data-home", dataHome, "--http-addr", "127.0.0.1:0"]);
-    let answered = false;
-    try {
-      const { url } = server;
-      const client = new PipelineClient(url);
-      const tail = "transform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
-
+  fn: () =>
+    withRegexServer("petrel_redos_", TIMEOUT_MS, async ({ url, client, tail, post, sqlRows }) => {
       // pipeline regex processor, also with Rust's Unicode `\b` (linear on ASCII values)
       await client.uploadOk(
         "redos_regex",
@@ -57,7 +28,6 @@ Deno.test({
           "        - '(?<w>\\b(\\w+\\s?)+)$'\n" + tail,
       );
       let r = await post(
-        url,
         "/v1/ingest?table=redos_p&pipeline_name=redos_regex",
         JSON.stringify([{ ts: 1, m: EVIL }, { ts: 2, m: "zz" + FOUND }, { ts: 3, m: WORDY }, {
           ts: 4,
@@ -66,7 +36,7 @@ Deno.test({
         "application/json",
       );
       assert.equal(r.status, 200, await r.text());
-      assert.deepEqual(await sqlRows(url, "SELECT m_x, m_w FROM redos_p ORDER BY ts"), [
+      assert.deepEqual(await sqlRows("SELECT m_x, m_w FROM redos_p ORDER BY ts"), [
         [null, EVIL],
         [FOUND.slice(0, -1), "zz" + FOUND],
         [null, null],
@@ -83,31 +53,28 @@ Deno.test({
           "        .\n" + tail,
       );
       r = await post(
-        url,
         "/v1/ingest?table=redos_v&pipeline_name=redos_vrl",
         JSON.stringify([{ ts: 1, m: EVIL }, { ts: 2, m: FOUND }]),
         "application/json",
       );
       assert.equal(r.status, 200, await r.text());
-      assert.deepEqual(await sqlRows(url, "SELECT hit, cap FROM redos_v ORDER BY ts"), [
+      assert.deepEqual(await sqlRows("SELECT hit, cap FROM redos_v ORDER BY ts"), [
         [false, null],
         [true, FOUND.slice(0, -1)],
       ]);
 
       // SQL: `~` and regexp_like, regexp_replace
-      await sqlRows(url, "CREATE TABLE redos_s (ts TIMESTAMP TIME INDEX, s STRING)");
-      await sqlRows(url, `INSERT INTO redos_s VALUES (1, '${EVIL}'), (2, '${FOUND}')`);
+      await sqlRows("CREATE TABLE redos_s (ts TIMESTAMP TIME INDEX, s STRING)");
+      await sqlRows(`INSERT INTO redos_s VALUES (1, '${EVIL}'), (2, '${FOUND}')`);
       assert.deepEqual(
         await sqlRows(
-          url,
           "SELECT s ~ '^(a+)+b$', regexp_like(s, '(a|a)+b'), regexp_replace(s, '(a+)+b', 'X') FROM redos_s ORDER BY ts",
         ),
         [[false, false, EVIL], [true, true, "X"]],
       );
-      await sqlRows(url, `INSERT INTO redos_s VALUES (3, '${WORDY}'), (4, '${WORDY.slice(0, -1)} é')`);
+      await sqlRows(`INSERT INTO redos_s VALUES (3, '${WORDY}'), (4, '${WORDY.slice(0, -1)} é')`);
       assert.deepEqual(
         await sqlRows(
-          url,
           "SELECT regexp_like(s, '\\b(\\w+\\s?)+\\b$') FROM redos_s WHERE ts > 2 ORDER BY ts",
         ),
         [[false], [true]],
@@ -115,10 +82,9 @@ Deno.test({
 
       // PromQL `=~` and `!~` on a label
       await sqlRows(
-        url,
         "CREATE TABLE redos_m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, greptime_value DOUBLE)",
       );
-      await sqlRows(url, `INSERT INTO redos_m VALUES (1000, '${EVIL}', 1), (1000, '${FOUND}', 2)`);
+      await sqlRows(`INSERT INTO redos_m VALUES (1000, '${EVIL}', 1), (1000, '${FOUND}', 2)`);
       for (const [query, want] of [[`redos_m{host=~"(a+)+b"}`, "2"], [`redos_m{host!~"(a|aa)+b"}`, "1"]]) {
         const q = new URLSearchParams({ query, time: "1" });
         const res = await fetch(`${url}/v1/prometheus/api/v1/query?${q}`, {
@@ -128,11 +94,5 @@ Deno.test({
         assert.equal(res.status, 200, JSON.stringify(body));
         assert.deepEqual(body.data.result.map((s: { value: unknown[] }) => s.value[1]), [want], query);
       }
-      answered = true;
-    } finally {
-      // a server stuck in a regex never gets to its SIGTERM handler
-      await server.stop(answered ? "SIGTERM" : "SIGKILL");
-      await Deno.remove(dataHome, { recursive: true });
-    }
-  },
+    }),
 });
