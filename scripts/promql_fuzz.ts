@@ -22,6 +22,7 @@ import {
   SUBQUERY_RANGES,
   T0,
 } from "../test/promql/equivalence_data.ts";
+import { MATH } from "../test/promql/equivalence_queries.ts";
 import {
   apiQuerySide,
   type ApiResponse,
@@ -109,32 +110,6 @@ const RANGE_FUNCS: Array<[string, "counter" | "any"]> = [
   ["last_over_time", "any"],
   ["present_over_time", "any"],
   ["absent_over_time", "any"],
-];
-const MATH = [
-  "abs",
-  "ceil",
-  "floor",
-  "round",
-  "sqrt",
-  "exp",
-  "ln",
-  "log2",
-  "log10",
-  "sgn",
-  "deg",
-  "rad",
-  "sin",
-  "cos",
-  "tan",
-  "asin",
-  "acos",
-  "atan",
-  "sinh",
-  "cosh",
-  "tanh",
-  "asinh",
-  "acosh",
-  "atanh",
 ];
 const TIME_FUNCS = [
   "day_of_month",

@@ -72,7 +72,8 @@ const RANGE_FUNCS = [
   "present_over_time",
 ];
 
-const MATH = [
+/** PromQL's element-wise math functions (the fuzz script picks from them too). */
+export const MATH = [
   "abs",
   "ceil",
   "floor",
