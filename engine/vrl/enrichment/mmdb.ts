@@ -6,7 +6,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { isIP } from "node:net";
+import { isIP } from "../../../src/common/ip_address.ts";
 import { Reader } from "mmdb-lib";
 import type { GeoipTableConfig, MmdbTableConfig } from "../../../src/config/enrichment_tables.ts";
 import { VrlFailure } from "../diagnostic.ts";

@@ -1,6 +1,6 @@
 /** Further functions from VRL's standard library: syslog codes, more log formats, YAML, redaction, geo, IP forms. */
 
-import { isIP } from "node:net";
+import { isIP } from "../../../src/common/ip_address.ts";
 import punycode from "node:punycode";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { parse as parseYaml } from "yaml";

@@ -1,6 +1,6 @@
 /** UUIDs, logging, assertions, host/env look-ups and IP helpers. */
 
-import { isIP } from "node:net";
+import { isIP } from "../../../src/common/ip_address.ts";
 import { K } from "../types.ts";
 import { displayValue, encodeJson, vrlStrictEquals, type VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
