@@ -428,7 +428,23 @@ Deno.test("format: multi-statement formats accept several statements", async () 
   for (const format of ["greptimedb_v1", "influxdb_v1", "unknown"]) {
     const res = await renderSqlOutputs([numbers, inserted], { format, executionTimeMs: 1 });
     assert.equal(res.status, 200);
-    await res.body?.cancel();
+    const body = await res.json();
+    // One result per statement, in order: the SELECT's rows, then the INSERT's.
+    if (format === "influxdb_v1") {
+      assert.deepEqual(body.results, [
+        { statement_id: 0, series: [{ name: "", columns: ["number"], values: [[0], [1], [2]] }] },
+        { statement_id: 1, series: [] },
+      ]);
+    } else {
+      assert.deepEqual(body.output.map((o: Record<string, unknown>) => Object.keys(o)), [["records"], [
+        "affectedrows",
+      ]]);
+      assert.deepEqual(
+        [body.output[0].records.rows, body.output[1].affectedrows],
+        [[[0], [1], [2]], 2],
+        format,
+      );
+    }
   }
 });
 

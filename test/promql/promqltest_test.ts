@@ -5,6 +5,11 @@ import { runScript } from "./promqltest.ts";
 const dir = new URL("./testdata/", import.meta.url);
 const files = [...Deno.readDirSync(dir)].filter((e) => e.name.endsWith(".test")).map((e) => e.name).sort();
 
+Deno.test("promqltest: testdata/ holds the scripts", () => {
+  // An empty or moved directory would otherwise leave no test at all, and nothing would fail.
+  assert(files.length > 0, `no .test scripts in ${dir.pathname}`);
+});
+
 for (const name of files) {
   Deno.test(`promqltest ${name}`, async () => {
     const { failures, evals } = await runScript(Deno.readTextFileSync(new URL(name, dir)));

@@ -1,7 +1,8 @@
 /**
  * Interop with a real Prometheus (Debian's 2.42, when installed): it must accept our remote-write
  * bodies, and the XOR chunks it streams back must decode with our decoder and be byte-identical to
- * what our encoder makes of the same samples. Skipped when /usr/bin/prometheus is absent.
+ * what our encoder makes of the same samples. Skipped (with the reason printed) only when Debian's
+ * prometheus package is neither installed nor installable here.
  */
 import assert from "node:assert/strict";
 import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
@@ -12,25 +13,20 @@ import { type Sample, type Series } from "../../src/common/series.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 import { matchLabels } from "../../src/common/label_matcher.ts";
 import { decodeChunkedReadResponse } from "../../src/protocols/remote_read/chunked.ts";
+import { ensureDebianBinary, freePort } from "../helpers/debian.ts";
 import { encodeReadResponse, READ_RESPONSE_CONTENT_TYPE } from "../../src/protocols/remote_read/response.ts";
 import { readQueryTarget } from "../../src/query/remote_read.ts";
 
-const PROMETHEUS = "/usr/bin/prometheus";
-const available = (() => {
-  try {
-    return Deno.statSync(PROMETHEUS).isFile;
-  } catch {
-    return false;
-  }
-})();
+const PROMETHEUS = await ensureDebianBinary("prometheus", "prometheus");
+const available = PROMETHEUS !== null;
 
 async function startPrometheus(
   config = "global:\n  scrape_interval: 1h\n",
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = await Deno.makeTempDir({ prefix: "petrel-prom-" });
   await Deno.writeTextFile(`${dir}/prometheus.yml`, config);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = new Deno.Command(PROMETHEUS, {
+  const port = freePort();
+  const child = new Deno.Command(PROMETHEUS!, {
     args: [
       `--config.file=${dir}/prometheus.yml`,
       `--storage.tsdb.path=${dir}/data`,

@@ -78,7 +78,7 @@ Deno.test("disk full: 507, nothing stored, reads work, no damage, writes resume 
   const fs = await smallFileSystem("16m");
   if (typeof fs === "string") {
     console.log(`skipped: ${fs}`);
-    t.step({ name: "needs a tmpfs mount", ignore: true, fn: () => {} });
+    await t.step({ name: "needs a tmpfs mount", ignore: true, fn: () => {} });
     return;
   }
   const dataHome = join(fs.dir, "petrel");
@@ -172,7 +172,7 @@ Deno.test("a data home gone read-only: 503, nothing stored, reads work, no damag
     console.log(
       `skipped: ${typeof fs === "string" ? fs : `no ${trigger} to make the file system read-only`}`,
     );
-    t.step({ name: "needs a loop-mounted ext4", ignore: true, fn: () => {} });
+    await t.step({ name: "needs a loop-mounted ext4", ignore: true, fn: () => {} });
     return;
   }
   const dataHome = join(fs.dir, "petrel");

@@ -136,7 +136,7 @@ Deno.test("--data-home :memory: creates no files", async () => {
   }
   const entries = [...Deno.readDirSync(dir)];
   assert.deepEqual(entries, []);
-  assert.throws(() => Deno.statSync(":memory:"));
+  assert.throws(() => Deno.statSync(":memory:"), Deno.errors.NotFound);
 });
 
 Deno.test("credentials in an inline provider are redacted", () => {

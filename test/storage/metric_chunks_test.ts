@@ -232,8 +232,7 @@ Deno.test("metric chunks: a rolled-back write leaves nothing in the head", () =>
           metric: "m2",
           series: [{ labels: { greptime_value: "x" }, samples: [{ timestampMs: now, value: 1 }] }],
         },
-      ])
-    );
+      ]), /Label greptime_value of metric m2 collides/);
     assert.deepEqual(read(s, now - 1000, now + 1000), { a: [[now, 1, false]] });
   });
 });

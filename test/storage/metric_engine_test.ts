@@ -277,8 +277,7 @@ Deno.test("metric engine: a failed write leaves no series behind (the cached ind
       s.writeMetrics("public", [
         { metric: "f", series: [series({ h: "new" }, [T, 2])] },
         { metric: "f", series: [series({ "bad\u0000label": "x" }, [T, 3])] },
-      ])
-    );
+      ]), /Invalid label name/);
     s.writeMetrics("public", [{ metric: "f", series: [series({ h: "c" }, [T, 4])] }]);
     assert.deepEqual(rows(s, "SELECT h, greptime_value FROM f ORDER BY h"), [["a", 1], ["c", 4]]);
   });

@@ -100,8 +100,7 @@ Deno.test("a failing batch rolls back every batch of the call", () => {
       { table: "cpu", columns: CPU, rows: [["b", 2, 2]] },
       { table: "other", columns: CPU, rows: [["b", 2, 2]] },
       { table: "cpu", columns: bad, rows: [["c", 3, "x"]] },
-    ])
-  );
+    ]), /Column datatype mismatch\. For column: v/);
   assert.deepEqual(dump(s, "public", "cpu"), [["a", 1, 1]]);
   assert.equal(s.getTable("public", "other"), undefined);
   // and the catalog cache still works afterwards
