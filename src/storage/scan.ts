@@ -35,6 +35,8 @@ interface PreparedScan {
   params: (string | bigint | Uint8Array)[];
   /** Turns a stored row into what readers see (null tags, NUL-holding strings), in place. */
   mend(rows: Value[][]): void;
+  /** The SQL text, the statement's key in the cache. */
+  sql: string;
 }
 
 /**
@@ -72,12 +74,57 @@ export function scanStatement(
   return { sql, params };
 }
 
-function prepareScan(handle: DatabaseHandle, table: TableMeta, scan: TableScan): PreparedScan | null {
+/** Scan statements kept per connection (beyond it the oldest goes): the SQL varies by shape only. */
+const CACHED_SCANS = 128;
+/** The scan keys in `handle.statements`, oldest first (a Set keeps insertion order). */
+const scanKeys = new WeakMap<Map<string, StatementSync>, Set<string>>();
+
+/**
+ * The scan's statement from `handle.statements` (cleared on every schema change), prepared once.
+ * A statement dropped unfinalized keeps ~10 KB of SQLite memory that V8 does not see until its next
+ * full GC: preparing one per scan (10 000 a minute under `deno task bench load`) let ~150 MB of them
+ * pile up on the main thread.
+ */
+function cachedStatement(handle: DatabaseHandle, sql: string): StatementSync {
+  const key = scanKey(sql);
+  let stmt = handle.statements.get(key);
+  if (stmt) return stmt;
+  stmt = prepareArrays(handle, sql);
+  let keys = scanKeys.get(handle.statements);
+  if (!keys) scanKeys.set(handle.statements, keys = new Set());
+  keys.delete(key);
+  keys.add(key);
+  if (keys.size > CACHED_SCANS) {
+    const oldest = keys.values().next().value!;
+    keys.delete(oldest);
+    handle.statements.delete(oldest);
+  }
+  handle.statements.set(key, stmt);
+  return stmt;
+}
+
+const scanKey = (sql: string) => `s\u0001${sql}`;
+
+function prepareArrays(handle: DatabaseHandle, sql: string): StatementSync {
+  const stmt = handle.conn.prepare(sql);
+  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  return stmt;
+}
+
+/**
+ * `shared`: the statement may be the cached one, for a scan read whole at once; an iteration, which
+ * may be dropped part way or interleaved with another, prepares its own.
+ */
+function prepareScan(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  scan: TableScan,
+  shared: boolean,
+): PreparedScan | null {
   const statement = scanStatement(table, scan);
   if (statement === null) return null;
   const { sql, params } = statement;
-  const stmt = handle.conn.prepare(sql);
-  (stmt as unknown as { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+  const stmt = shared ? cachedStatement(handle, sql) : prepareArrays(handle, sql);
   stmt.setReadBigInts(scan.bigInts === true);
   const metas = scan.columns.map((c) => table.columns.find((m) => m.name === c));
   const tagAt = metas.flatMap((m, i) => m?.nullTags ? [i] : []);
@@ -85,6 +132,7 @@ function prepareScan(handle: DatabaseHandle, table: TableMeta, scan: TableScan):
   return {
     stmt,
     params,
+    sql,
     mend: (rows) => {
       if (tagAt.length > 0) {
         for (const row of rows) for (const i of tagAt) if (isNullTag(row[i])) row[i] = null;
@@ -97,9 +145,17 @@ function prepareScan(handle: DatabaseHandle, table: TableMeta, scan: TableScan):
 
 /** The rows of a scan, each holding `scan.columns` in order. */
 export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableScan): Value[][] {
-  const p = prepareScan(handle, table, scan);
+  const p = prepareScan(handle, table, scan, true);
   if (p === null) return [];
-  const rows = p.stmt.all(...p.params) as unknown as Value[][];
+  let rows: Value[][];
+  try {
+    rows = p.stmt.all(...p.params) as unknown as Value[][];
+  } catch (e) {
+    // node:sqlite has no reset: a statement that failed mid-read may hold its read transaction
+    // (and the WAL behind it) until reset, so it leaves the cache and is finalized when collected
+    handle.statements.delete(scanKey(p.sql));
+    throw e;
+  }
   p.mend(rows);
   return rows;
 }
@@ -110,7 +166,7 @@ export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableS
  * writes again (no await in between).
  */
 export function* iterateTable(handle: DatabaseHandle, table: TableMeta, scan: TableScan): Generator<Value[]> {
-  const p = prepareScan(handle, table, scan);
+  const p = prepareScan(handle, table, scan, false);
   if (p === null) return;
   for (const row of p.stmt.iterate(...p.params) as unknown as Iterable<Value[]>) {
     const one = [row];
