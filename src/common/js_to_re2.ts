@@ -11,6 +11,15 @@
  */
 import { ASSERTIONS, wordLeaf } from "./js_assertions.ts";
 import { hex, literal, NOT_SPACE, SPACE } from "./re2_spelling.ts";
+import {
+  branchCounts,
+  type Count,
+  type Counts,
+  MAX_NESTED_COUNT,
+  MAX_WRITTEN_OUT,
+  plainCounts,
+  sequenceCounts,
+} from "./re2_repeat.ts";
 
 /**
  * The RE2 spelling of a JS source, whether V8 could backtrack exponentially on it, its longest chain
@@ -24,6 +33,11 @@ export interface Re2Reading {
   asciiOnly: boolean;
   /** RE2 reads it the same only on subjects with no `\r`, U+2028, U+2029 (RE2's `(?m:^)` and `(?m:$)` see `\n` only). */
   lineFeedsOnly: boolean;
+  /**
+   * Its nested counts multiply past RE2's limit and cannot be written out under it (they repeat
+   * capture groups, or the program would be too large): `re2` is then the spelling RE2 refuses.
+   */
+  tooLarge: boolean;
 }
 
 const MAX_REPEAT = 1000;
@@ -31,12 +45,24 @@ const MAX_REPEAT = 1000;
 const no = () => false;
 
 /** A parsed atom: whether it is a group, and for a word assertion, which side must be a word character. */
-type Atom = Piece & { group: boolean; needs?: "after" | "before" };
+type Atom = Read & { group: boolean; needs?: "after" | "before" };
+
+/** A piece with what RE2's limit on nested counts sees in it (re2_repeat.ts). */
+type Read = Piece & Counts;
 
 /** A zero-width assertion as a piece: it consumes nothing. */
 function assertion(text: string): Atom {
   const steps: Step[] = [{ kind: text === "\\A" || text === "(?m:^)" ? "anchor" : "check" }];
-  return { text, ambiguous: false, group: false, leaves: [], wordLead: no, wordTrail: no, steps };
+  return {
+    text,
+    ambiguous: false,
+    group: false,
+    leaves: [],
+    wordLead: no,
+    wordTrail: no,
+    steps,
+    ...plainCounts(text, 0),
+  };
 }
 
 /** Past this many turns a bounded loop backtracks like an unbounded one (`\d{1,1000}\d{1,1000}x`). */
@@ -67,7 +93,11 @@ class Reader {
     const body = this.alternation(true);
     if (this.i < this.p.length) throw new Unsupported();
     const { risky, chain, asciiOnly, lineFeedsOnly } = this;
-    return { re2: body.text, risky, chain, asciiOnly, lineFeedsOnly };
+    if (body.weight <= MAX_NESTED_COUNT) {
+      return { re2: body.text, risky, chain, asciiOnly, lineFeedsOnly, tooLarge: false };
+    }
+    const fits = body.leanWeight <= MAX_NESTED_COUNT && body.size <= MAX_WRITTEN_OUT;
+    return { re2: fits ? body.lean : body.text, risky, chain, asciiOnly, lineFeedsOnly, tooLarge: !fits };
   }
 
   /** Notes the longest chain of loops along `steps` V8 could split one stretch between. */
@@ -78,8 +108,8 @@ class Reader {
   }
 
   /** Branches; at the top a last loop with nothing after it backtracks into nothing that can fail. */
-  private alternation(top = false): Piece {
-    const branches: Piece[] = [this.sequence()];
+  private alternation(top = false): Read {
+    const branches: Read[] = [this.sequence()];
     while (this.p[this.i] === "|") {
       this.i++;
       branches.push(this.sequence());
@@ -97,11 +127,13 @@ class Reader {
       trail: branches.length === 1 ? branches[0].trail : undefined,
       wordLead: () => branches.every((b) => b.wordLead()),
       wordTrail: () => branches.every((b) => b.wordTrail()),
+      ...branchCounts(branches),
     };
   }
 
-  private sequence(): Piece {
+  private sequence(): Read {
     let text = "", ambiguous = false, lead: string | undefined, trail: string | undefined;
+    const items: { atom: Atom; q: Count | null }[] = [];
     const leaves: string[] = [];
     const steps: Step[] = [];
     let first = true;
@@ -130,6 +162,7 @@ class Reader {
       first = false;
       trail = q === null ? atom.trail : undefined;
       leaves.push(...atom.leaves);
+      items.push({ atom, q });
       if (q === null) {
         text += atom.text;
         ambiguous ||= atom.ambiguous;
@@ -150,11 +183,12 @@ class Reader {
       ambiguous ||= atom.ambiguous || q.min !== q.max;
     }
     if (wordAfter) throw new Unsupported();
-    return { text, ambiguous, leaves, steps, lead, trail, wordLead: wordLead ?? no, wordTrail };
+    const counts = sequenceCounts(items);
+    return { text, ambiguous, leaves, steps, lead, trail, wordLead: wordLead ?? no, wordTrail, ...counts };
   }
 
   /** `*` `+` `?` `{n}` `{n,}` `{n,m}` and a lazy `?`, or null. */
-  private quantifier(): { text: string; min: number; max: number } | null {
+  private quantifier(): Count | null {
     const p = this.p;
     const c = p[this.i];
     let text: string, min: number, max: number;
@@ -192,6 +226,7 @@ class Reader {
         trail: lead,
         wordLead: word,
         wordTrail: word,
+        ...plainCounts(text, 1),
       };
     };
     if (c === "[") return leaf(this.charClass());
@@ -256,7 +291,8 @@ class Reader {
     this.ignoreCase.pop();
     if (p[this.i] !== ")") throw new Unsupported();
     this.i++;
-    return { ...body, text: `${open}${body.text})`, group: true };
+    const captures = body.captures || open.startsWith("(?P<") || open === "(";
+    return { ...body, text: `${open}${body.text})`, lean: `${open}${body.lean})`, captures, group: true };
   }
 
   /** An escape, outside a class or inside one, as RE2 text. */

@@ -11,6 +11,10 @@
 import { RE2JS } from "re2js";
 import { jsToRe2 } from "./js_to_re2.ts";
 import { RISKY_CHAIN, shortForV8 } from "./loop_risk.ts";
+import { MAX_NESTED_COUNT } from "./re2_repeat.ts";
+
+/** Why a risky pattern whose nested counts RE2 cannot take is refused. */
+export const TOO_LARGE = `regex too large: nested repetition counts exceed ${MAX_NESTED_COUNT}`;
 
 /** RE2JS's matcher. */
 interface Matcher {
@@ -42,7 +46,7 @@ function compileLinear(source: string, flags: string): Compiled | null {
   if (hit !== undefined) return hit;
   hit = null;
   const reading = jsToRe2(source, flags);
-  if (reading !== null) {
+  if (reading !== null && !reading.tooLarge) {
     try {
       const re2 = RE2JS.compile(reading.re2);
       const names: (string | undefined)[] = [];
@@ -181,6 +185,8 @@ export function linearWhenRisky(re: RegExp): RegExp {
   if (re instanceof LinearRegExp || re.flags.includes("d")) return re;
   const reading = jsToRe2(re.source, re.flags);
   if (reading === null || (!reading.risky && reading.chain < RISKY_CHAIN)) return re;
+  // V8 would backtrack on it and RE2 cannot take it: refused, as Rust refuses a program this large
+  if (reading.tooLarge) throw new SyntaxError(TOO_LARGE);
   if (compileLinear(re.source, re.flags) === null) return re;
   return new LinearRegExp(re.source, re.flags, reading.risky ? 0 : shortForV8(reading.chain));
 }
