@@ -5,12 +5,10 @@
  * back the same whichever plan runs.
  */
 import assert from "node:assert/strict";
-import { Storage } from "../../src/storage/mod.ts";
-import { executeSql } from "../../src/sql/mod.ts";
+import { T, withApplog } from "./applog_fixture.ts";
 import { scanStatement, type TableScan } from "../../src/storage/scan.ts";
 
 const ALL: [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
-const T = 1_700_000_000_000n;
 
 /** [case, scan, a pattern its plan must match, one it must not] */
 const CASES: [string, Omit<TableScan, "columns">, RegExp, RegExp | null][] = [
@@ -27,17 +25,7 @@ const CASES: [string, Omit<TableScan, "columns">, RegExp, RegExp | null][] = [
 ];
 
 Deno.test("table scans: the time index where it bounds or orders the read, the table where it does not", () => {
-  const dir = Deno.makeTempDirSync();
-  const s = Storage.open({ dataHome: dir });
-  try {
-    executeSql(
-      s,
-      "CREATE TABLE applog (app STRING, line STRING, ts TIMESTAMP TIME INDEX, PRIMARY KEY(app)) " +
-        "WITH (append_mode = 'true')",
-      { db: "public" },
-    );
-    const values = Array.from({ length: 20 }, (_, i) => `('a${i % 3}', 'l${i}', ${T + BigInt(i)})`);
-    executeSql(s, `INSERT INTO applog VALUES ${values.join(", ")}`, { db: "public" });
+  withApplog((s) => {
     const table = s.getTable("public", "applog")!;
     const conn = s.database("public").conn;
     for (const [name, scan, must, mustNot] of CASES) {
@@ -69,8 +57,5 @@ Deno.test("table scans: the time index where it bounds or orders the read, the t
       ["l3"],
       ["l4"],
     ]);
-  } finally {
-    s.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
+  });
 });

@@ -5,25 +5,15 @@
  * scan's own range, bigint setting and values.
  */
 import assert from "node:assert/strict";
-import { Storage } from "../../src/storage/mod.ts";
+import { T, withApplog } from "./applog_fixture.ts";
+import type { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
 
-const T = 1_700_000_000_000n;
 const scanKeys = (s: Storage) =>
   [...s.database("public").statements.keys()].filter((k) => k.startsWith("s\u0001"));
 
 Deno.test("table scans: one prepared statement per shape, bounded, dropped on schema change", () => {
-  const dir = Deno.makeTempDirSync();
-  const s = Storage.open({ dataHome: dir });
-  try {
-    executeSql(
-      s,
-      "CREATE TABLE applog (app STRING, line STRING, ts TIMESTAMP TIME INDEX, PRIMARY KEY(app)) " +
-        "WITH (append_mode = 'true')",
-      { db: "public" },
-    );
-    const values = Array.from({ length: 20 }, (_, i) => `('a${i % 3}', 'l${i}', ${T + BigInt(i)})`);
-    executeSql(s, `INSERT INTO applog VALUES ${values.join(", ")}`, { db: "public" });
+  withApplog((s) => {
     for (let i = 0; i < 50; i++) {
       const rows = s.scanTable("public", "applog", {
         columns: ["line"],
@@ -69,8 +59,5 @@ Deno.test("table scans: one prepared statement per shape, bounded, dropped on sc
     executeSql(s, "ALTER TABLE applog ADD COLUMN extra STRING", { db: "public" });
     assert.equal(scanKeys(s).length, 0);
     assert.deepEqual(s.scanTable("public", "applog", { columns: ["extra"], timeRange: [T, T] }), [[null]]);
-  } finally {
-    s.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
+  });
 });
