@@ -55,8 +55,8 @@ export class Downsampler {
   ) {
     this.rules = [...rules];
     const keysByDb = new Map<string, string[]>();
+    for (const rule of rules) this.watch(rule);
     for (const rule of rules.filter((r) => !isTqlFlow(r))) {
-      this.watch(rule);
       keysByDb.set(rule.database, [...(keysByDb.get(rule.database) ?? []), ruleKey(rule)]);
     }
     // Marks of rules no longer configured (or changed) would never be taken.
@@ -66,9 +66,13 @@ export class Downsampler {
   }
 
   private watch(rule: DownsampleRule): void {
-    if (isTqlFlow(rule)) return; // it runs on its clock, not on its sources' writes
     const key = ruleKey(rule);
     const storage = this.storage;
+    if (isTqlFlow(rule)) {
+      // it runs on its clock, not on its sources' writes; its sink is still not to be renamed
+      storage.lateWatches.addSink(key, { database: rule.target_database, table: rule.target });
+      return;
+    }
     const watch: LateWatch = {
       rule: key,
       interval: rule.interval,
@@ -106,6 +110,7 @@ export class Downsampler {
       const [rule] = this.rules.splice(i, 1);
       this.watches.delete(key);
       this.storage.lateWatches.remove(rule.database, rule.source, key);
+      this.storage.lateWatches.removeSink(key);
       if (this.storage.hasDatabase(rule.database)) clearRuleMarks(this.storage.database(rule.database), key);
       if (this.storage.hasDatabase(rule.target_database)) {
         deleteWatermark(this.storage.database(rule.target_database), key);

@@ -37,6 +37,8 @@ export interface LateWatch {
 /** Rules watching their sources, by database and table name (lower case). */
 export class LateWatches {
   private readonly byDb = new Map<string, Map<string, LateWatch[]>>();
+  /** Tables written by rules that watch no source (TQL flows), by rule key: kept for {@link rulesOn}. */
+  private readonly sinks = new Map<string, { database: string; table: string }>();
 
   /** Watches a source table for a rule. */
   add(db: string, table: string, watch: LateWatch): void {
@@ -56,6 +58,16 @@ export class LateWatches {
     if (tables?.size === 0) this.byDb.delete(db);
   }
 
+  /** Records the table a rule without a watched source writes (a TQL flow's sink), so it is not renamed. */
+  addSink(rule: string, target: { database: string; table: string }): void {
+    this.sinks.set(rule, target);
+  }
+
+  /** Forgets a rule's sink recorded by {@link addSink} (a dropped flow). */
+  removeSink(rule: string): void {
+    this.sinks.delete(rule);
+  }
+
   /** How each rule that reads or writes the table does (`reads` / `writes`), by rule key. */
   rulesOn(db: string, table: string): Array<{ rule: string; how: "reads" | "writes" }> {
     const key = table.toLowerCase();
@@ -69,6 +81,9 @@ export class LateWatches {
           }
         }
       }
+    }
+    for (const [rule, target] of this.sinks) {
+      if (target.database === db && target.table.toLowerCase() === key) out.push({ rule, how: "writes" });
     }
     return out;
   }

@@ -215,7 +215,7 @@ Deno.test("EVAL INTERVAL on an SQL flow is taken and shown; tumble() windows are
   }
 });
 
-Deno.test("TQL flow: runs by itself every EVAL INTERVAL, survives a restart, and DROP FLOW stops it", async () => {
+Deno.test("TQL flow: runs by itself every EVAL INTERVAL, survives a restart, keeps its sink's name; DROP FLOW stops it", async () => {
   let server = await startTestServer();
   const dataHome = server.dataHome;
   try {
@@ -227,8 +227,16 @@ Deno.test("TQL flow: runs by itself every EVAL INTERVAL, survives a restart, and
     while (await count() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     assert.equal(await count(), expected, "the periodic run wrote TQL EVAL's rows without a flush");
 
+    const rename = async () => await sqlError(server.url, "ALTER TABLE cnt_reqs RENAME cnt_reqs2");
+    assert.deepEqual(
+      await rename(),
+      { status: 400, error: "Cannot rename cnt_reqs: flow calc_reqs#1024 writes it" },
+      "the sink is not renamed from under its flow",
+    );
+
     await server.stop();
     server = await startTestServer({ storage: { data_home: dataHome } });
+    assert.match((await rename()).error, /flow calc_reqs#\d+ writes it/, "nor after a restart");
     await sql(server.url, "DELETE FROM cnt_reqs WHERE greptime_value > 0");
     assert.equal(await count(), 0);
     assert.equal(await flush(server.url, "calc_reqs"), expected, "the stored flow runs after a restart");
@@ -236,6 +244,8 @@ Deno.test("TQL flow: runs by itself every EVAL INTERVAL, survives a restart, and
     await sql(server.url, "DROP FLOW calc_reqs");
     assert.deepEqual(await sql(server.url, "SHOW FLOWS"), []);
     assert.equal(await count(), expected, "the sink stays");
+    await sql(server.url, "ALTER TABLE cnt_reqs RENAME cnt_reqs2");
+    assert.equal(Number((await sql(server.url, "SELECT count(*) FROM cnt_reqs2"))[0][0]), expected);
   } finally {
     await server.stop();
     await Deno.remove(dataHome, { recursive: true }).catch(() => {});
