@@ -2,7 +2,7 @@
  * Translates Oniguruma (grok patterns; the `grok` crate compiles them with Ruby syntax) into a
  * JavaScript RegExp source and flags (reference §4.14): atomic groups, possessive quantifiers, `\h`
  * `\H`, ASCII and POSIX classes, `(?P<n>` → `(?<n>`, `\A \z \Z`, and verbose mode. Ruby's options
- * are not Rust's: `^` `$` always match at lines (`\n` only), `(?m)` lets `.` take `\n` (there is no
+ * are not Rust's: `^` `$` always match at lines (`\n` only; `^` not after a final `\n`), `(?m)` lets `.` take `\n` (there is no
  * `(?s)`), `.` takes everything else (`\r` too), and an isolated `(?i)` runs to the end of its
  * group, alternatives included (`a(?i)b|c` is `a(?i:b|c)`). Anchors and `.` are spelled as the
  * lookarounds and classes src/common/js_assertions.ts reads back as RE2's, so risky patterns still
@@ -15,8 +15,12 @@ import { WORD_U } from "../src/common/rust_regex.ts";
 
 /** The JS spelling of an RE2 assertion, as the RE2 reader knows it. */
 const spelled = (re2: string) => ASSERTIONS.find((a) => a.re2 === re2)!.js;
-/** Oniguruma's line anchors (its newline is `\n` only) and the string's ends. */
-const LINE_START = spelled("(?m:^)"), LINE_END = spelled("(?m:$)");
+/**
+ * Oniguruma's line anchors (its newline is `\n` only) and the string's ends. Its `^` is not after a
+ * `\n` that ends the text (regexec.c's BEGIN_LINE: `!ON_STR_END`), as Ruby's `"a\n".scan(/^/)` finds
+ * one line start; its `$` is before any `\n` and at the end, a final `\n` or not.
+ */
+const LINE_START = ASSERTIONS.find((a) => a.noFinalLf)!.js, LINE_END = spelled("(?m:$)");
 const TEXT_START = spelled("\\A"), TEXT_END = spelled("\\z");
 const HEX = POSIX.xdigit;
 

@@ -18,6 +18,8 @@ export interface Assertion {
   ascii: boolean;
   needs?: "after" | "before";
   asciiWord?: boolean;
+  /** The same only on subjects that do not end with `\n` (Oniguruma's `^`, which is not after a final `\n`). */
+  noFinalLf?: boolean;
 }
 
 /** Word boundaries over a word class: `\b` `\B`, and `\<` `\>` `\b{start-half}` `\b{end-half}`. */
@@ -42,6 +44,8 @@ export const ASSERTIONS: Assertion[] = [
   { js: "(?![\\s\\S])", re2: "\\z", ascii: false },
   { js: "(?<![^\\n])", re2: "(?m:^)", ascii: false },
   { js: "(?![^\\n])", re2: "(?m:$)", ascii: false },
+  // Oniguruma's `^`: the text's start, or after a `\n` that does not end the text
+  { js: "(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))", re2: "(?m:^)", ascii: false, noFinalLf: true },
   ...boundaries(WORD_A, false),
   ...boundaries(WORD_U, true),
 ];

@@ -33,6 +33,8 @@ export interface Re2Reading {
   asciiOnly: boolean;
   /** RE2 reads it the same only on subjects with no `\r`, U+2028, U+2029 (RE2's `(?m:^)` and `(?m:$)` see `\n` only). */
   lineFeedsOnly: boolean;
+  /** RE2 reads it the same only on subjects that do not end with `\n` (Oniguruma's `^` is `(?m:^)` but there). */
+  noFinalLf: boolean;
   /**
    * Its nested counts multiply past RE2's limit and cannot be written out under it (they repeat
    * capture groups, or the program would be too large): `re2` is then the spelling RE2 refuses.
@@ -78,6 +80,7 @@ class Reader {
   private risky = false;
   private asciiOnly = false;
   private lineFeedsOnly = false;
+  private noFinalLf = false;
   private chain = 0;
   private readonly dotAll: boolean[];
   private readonly multiline: boolean[];
@@ -92,12 +95,11 @@ class Reader {
   run(): Re2Reading {
     const body = this.alternation(true);
     if (this.i < this.p.length) throw new Unsupported();
-    const { risky, chain, asciiOnly, lineFeedsOnly } = this;
-    if (body.weight <= MAX_NESTED_COUNT) {
-      return { re2: body.text, risky, chain, asciiOnly, lineFeedsOnly, tooLarge: false };
-    }
+    const { risky, chain, asciiOnly, lineFeedsOnly, noFinalLf } = this;
+    const reading = { risky, chain, asciiOnly, lineFeedsOnly, noFinalLf };
+    if (body.weight <= MAX_NESTED_COUNT) return { re2: body.text, ...reading, tooLarge: false };
     const fits = body.leanWeight <= MAX_NESTED_COUNT && body.size <= MAX_WRITTEN_OUT;
-    return { re2: fits ? body.lean : body.text, risky, chain, asciiOnly, lineFeedsOnly, tooLarge: !fits };
+    return { re2: fits ? body.lean : body.text, ...reading, tooLarge: !fits };
   }
 
   /** Notes the longest chain of loops along `steps` V8 could split one stretch between. */
@@ -258,6 +260,7 @@ class Reader {
       if (p.startsWith(a.js, this.i)) {
         this.i += a.js.length;
         this.asciiOnly ||= a.ascii || (a.asciiWord === true && this.ignoreCase[this.ignoreCase.length - 1]);
+        this.noFinalLf ||= a.noFinalLf === true;
         return { ...assertion(a.re2), needs: a.needs };
       }
     }

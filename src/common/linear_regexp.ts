@@ -5,8 +5,8 @@
  * of RE2. A LinearRegExp is a RegExp whose `exec` runs RE2JS: `test`, `String.prototype.match`,
  * `replace`, `split`, `matchAll` and `search` all go through `exec`, so every call site keeps working.
  * A pattern with Rust's Unicode word boundaries means the same to RE2 only on ASCII subjects (most
- * log text), one with JS's multiline anchors only on subjects whose line ends are `\n`: any other
- * subject runs on V8.
+ * log text), one with JS's multiline anchors only on subjects whose line ends are `\n`, one with
+ * Oniguruma's `^` only on subjects not ending with `\n`: any other subject runs on V8.
  */
 import { RE2JS } from "re2js";
 import { jsToRe2 } from "./js_to_re2.ts";
@@ -31,10 +31,8 @@ interface Compiled {
   differsOn: RegExp | null;
 }
 
-/** Any UTF-16 code unit past ASCII (a surrogate too); a line terminator other than `\n`; either. */
-const NOT_ASCII = /[\u0080-\uffff]/;
-const NOT_LF = /[\r\u2028\u2029]/;
-const NOT_ASCII_OR_LF = /[\r\u0080-\uffff]/;
+/** Any UTF-16 code unit past ASCII (a surrogate too); a line terminator other than `\n`; a final `\n`. */
+const NOT_ASCII = "[\\u0080-\\uffff]", NOT_LF = "[\\r\\u2028\\u2029]", FINAL_LF = "\\n$";
 
 const compiled = new Map<string, Compiled | null>();
 const MAX_CACHED = 1000;
@@ -51,13 +49,11 @@ function compileLinear(source: string, flags: string): Compiled | null {
       const re2 = RE2JS.compile(reading.re2);
       const names: (string | undefined)[] = [];
       for (const [name, n] of Object.entries(re2.namedGroups())) names[n] = name;
-      const { asciiOnly, lineFeedsOnly } = reading;
-      const differsOn = asciiOnly
-        ? (lineFeedsOnly ? NOT_ASCII_OR_LF : NOT_ASCII)
-        : lineFeedsOnly
-        ? NOT_LF
-        : null;
-      hit = { re2, names, differsOn };
+      const { asciiOnly, lineFeedsOnly, noFinalLf } = reading;
+      const differs = [asciiOnly && NOT_ASCII, lineFeedsOnly && NOT_LF, noFinalLf && FINAL_LF].filter((d) =>
+        d
+      );
+      hit = { re2, names, differsOn: differs.length > 0 ? new RegExp(differs.join("|")) : null };
     } catch {
       // beyond what RE2 takes (size, a property it lacks): V8 keeps it
     }

@@ -21,6 +21,15 @@ table("parse_grok: Oniguruma anchors, options and escapes", [
   ok(`parse_grok!("GET /a\\nPOST /b", "^POST %{NOTSPACE:p}$")`, { p: "/b" }),
   ok(`parse_grok!("a\\nb", "^%{WORD:x}$")`, { x: "a" }),
   ok(`parse_grok!("one\\ntwo", "(?m)^%{WORD:a}$.%{WORD:b}$")`, { a: "one", b: "two" }),
+  // `^` is not after a `\n` that ends the text (Oniguruma's BEGIN_LINE); `$` is before it and after it
+  ok(`parse_grok!("abc\\n", "^%{WORD:w}$")`, { w: "abc" }),
+  ok(`parse_grok!("abc\\n", "%{WORD:w}$")`, { w: "abc" }),
+  fails(`parse_grok!("abc\\n", "^$")`, "unable to parse"),
+  fails(`parse_grok!("abc\\n", "%{WORD:w}\\n^")`, "unable to parse"),
+  ok(`parse_grok!("abc\\n", "%{WORD:w}\\n$")`, { w: "abc" }),
+  ok(`parse_grok!("abc\\nd", "%{WORD:w}\\n^")`, { w: "abc" }),
+  ok(`parse_grok!("abc\\n\\n", "\\n^(?<e>)$")`, { e: "" }),
+  ok(`parse_grok!("", "^$")`, {}),
   // `\A` `\z` are the string's ends; `\Z` also before a last `\n`
   fails(`parse_grok!("a\\nb", "\\\\A%{WORD:x}$\\\\z")`, "unable to parse"),
   ok(`parse_grok!("a\\nb", "\\\\A%{WORD:x}$")`, { x: "a" }),
@@ -55,7 +64,7 @@ table("parse_grok: Oniguruma anchors, options and escapes", [
 const translations: [string, string, string][] = [
   ["(?m)a.b", "a[\\s\\S]b", ""],
   ["a.b", "a[^\\n]b", ""],
-  ["(?im)^a$", "(?<![^\\n])a(?![^\\n])", "i"],
+  ["(?im)^a$", "(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))a(?![^\\n])", "i"],
   ["\\Aa\\z", "(?<![\\s\\S])a(?![\\s\\S])", ""],
   ["a\\Z", "a(?=\\n?(?![\\s\\S]))", ""],
   ["[\\h]\\h", "[0-9A-Fa-f][0-9A-Fa-f]", ""],
@@ -84,12 +93,21 @@ Deno.test("translateOniguruma: options Oniguruma does not have are errors", () =
 
 Deno.test("grok's anchors and dots read as RE2's: risky patterns still match in linear time", () => {
   const pad = " ".repeat(200);
-  for (const p of ["^(?<a>.*?) (?<b>.*?) (?<c>.*)x$", "(?m)^(?<a>.*?) (?<b>.*?) (?<c>.*)x$", "\\A(a+)+\\z"]) {
+  for (
+    const p of [
+      "^(?<a>.*?) (?<b>.*?) (?<c>.*)x$",
+      "(?m)^(?<a>.*?) (?<b>.*?) (?<c>.*)x$",
+      "\\A(a+)+\\z",
+      // `^` after a final `\n` (RE2's `(?m:^)` matches there, Oniguruma's does not)
+      "\\n^(?<a>a*)*$",
+    ]
+  ) {
     const re = toJsRegExp(p);
     assert.ok(re instanceof LinearRegExp, p);
     assert.equal(re.exec(" ".repeat(30_000)), null, p);
     // the same answers as V8 on the same source, `\r` and U+2028 included
-    for (const s of [`a b cx\nd e fx${pad}`, `a b c\rx y zx${pad}`, `a b c\u2028x\ny zx${pad}`, `${pad}\n`]) {
+    const subjects = [`a b cx\nd e fx${pad}`, `a b c\rx y zx${pad}`, `a b c\u2028x\ny zx${pad}`, `${pad}\n`];
+    for (const s of [...subjects, `${pad}\naa`]) {
       const v8: RegExp = new RegExp(re.source, re.flags);
       assert.deepEqual(re.exec(s)?.slice(), v8.exec(s)?.slice(), `${p} on ${JSON.stringify(s.slice(0, 12))}`);
     }

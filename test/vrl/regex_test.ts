@@ -72,7 +72,7 @@ table("parse_regex_all", [
 const translations: [string, string, string][] = [
   ["(?P<name>\\w+)", "(?<name>[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]+)", ""],
   ["(?i)abc", "abc", "i"],
-  ["(?i)^a$", "(?<![^\\n])a(?![^\\n])", "i"],
+  ["(?i)^a$", "(?:(?<![\\s\\S])|(?<=\\n)(?=[\\s\\S]))a(?![^\\n])", "i"],
   ["\\Aabc\\z", "(?<![\\s\\S])abc(?![\\s\\S])", ""],
   ["[[:alpha:]][[:digit:]]", "[A-Za-z][0-9]", ""],
   ["(?>a+)b", "(?:a+)b", ""],
