@@ -11,7 +11,7 @@ import {
   VrlFailure,
   VrlRuntimeError,
 } from "./diagnostic.ts";
-import { missingArgument, wrongNumberOfArgs } from "./diagnostic_errors.ts";
+import { missingArgument, unknownKeyword, wrongNumberOfArgs } from "./diagnostic_errors.ts";
 import { compileTypeDef } from "./type_def.ts";
 import { type ArgInfo, type ClosureFn, type FnDef, kindBit, type ParamDef, typeError } from "./stdlib/def.ts";
 import { ANY, isSubset, K, kindName, t, type TypeDef, union } from "./types.ts";
@@ -98,13 +98,9 @@ function bindArgs(params: ParamDef[], e: CallExpr): (Expr | undefined)[] {
     if (a.name !== undefined) {
       idx = params.findIndex((p) => p.name === a.name);
       if (idx < 0) {
-        throw new VrlCompileError(
-          "E108",
-          "unknown function argument",
-          a.start,
-          a.end,
-          `unknown argument "${a.name}"`,
-        );
+        const keyword = { start: a.start, end: a.start + a.name.length };
+        const name = { start: e.nameSpan.start, end: e.nameSpan.end - (e.bang ? 1 : 0) };
+        throw unknownKeyword(keyword, name, params.map((p) => p.name));
       }
     } else {
       while (pos < slots.length && slots[pos]) pos++;

@@ -51,6 +51,17 @@ export function wrongNumberOfArgs(args: Span, max: number): VrlCompileError {
   });
 }
 
+/** VRL's E108 (`function_call::Error::UnknownKeyword`): the keyword, and the function's name listing its keywords. */
+export function unknownKeyword(keyword: Span, name: Span, keywords: string[]): VrlCompileError {
+  const accepted = keywords.map((k) => `"${k}"`).join(", ");
+  return new VrlCompileError("E108", "unknown function argument keyword", keyword.start, keyword.end, "", {
+    labels: [
+      label(keyword, "unknown keyword", true),
+      label(name, `this function accepts the following keywords: ${accepted}`),
+    ],
+  });
+}
+
 /** VRL's E107 (`function_call::Error::MissingArgument`): a required parameter, by keyword and 0-based position. */
 export function missingArgument(call: Span, keyword: string, position: number): VrlCompileError {
   const message = `required argument missing: "${keyword}" (position ${position})`;

@@ -24,14 +24,18 @@ export abstract class TokenStream {
   skipNewlines(): void {
     while (this.peek().kind === "newline") this.i++;
   }
+  /**
+   * A syntax error at `t`, as VRL's parser reports lalrpop's: `syntax error`, E204 with `unexpected end of
+   * program` at the end, else E203 labelled `msg` (Petrel's words: VRL lists the tokens it expected).
+   */
   fail(t: Token, msg?: string): never {
-    const what = t.kind === "eof" ? "end of program" : t.kind === "newline" ? "newline" : `"${t.text}"`;
-    throw new VrlCompileError(
-      "E203",
-      msg ?? `syntax error: unexpected ${what}`,
-      t.start,
-      Math.max(t.end, t.start + 1),
-    );
+    const end = Math.max(t.end, t.start + 1);
+    if (t.kind === "eof") {
+      throw new VrlCompileError("E204", "syntax error", t.start, end, "unexpected end of program");
+    }
+    const what = t.kind === "newline" ? "newline" : `"${t.text}"`;
+    const label = msg?.replace(/^syntax error: /, "") ?? `unexpected ${what}`;
+    throw new VrlCompileError("E203", "syntax error", t.start, end, label);
   }
   /** Reads a path coalescing group `(a | b | "c")` at `segs`' next field, pushing its first field there. */
   protected coalesceGroup(refused: boolean, segs: Segment[]): { at: number; fields: string[] } {

@@ -65,8 +65,9 @@ const diagnostics: [string, string, string[]][] = [
     'but the parameter "value" expects the exact type string',
   ]],
   ["x = 1\n\nfoo(x)", "E105", ["error[E105]: call to undefined function", ":3:1", "^^^"]],
-  [".a = {", "E203", ["syntax error", ":1:7"]],
-  ["  .a = 1 +", "E203", [":1:11"]],
+  [".a = {", "E204", ["error[E204]: syntax error", ":1:7", "^ unexpected end of program"]],
+  ["  .a = 1 +", "E204", [":1:11"]],
+  [".a = 1 + )", "E203", ["error[E203]: syntax error", ":1:10", '^ unexpected ")"']],
   ['. = "\\q"', "E209", ["invalid escape character: \\q", ":1:6"]],
 ];
 

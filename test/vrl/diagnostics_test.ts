@@ -291,6 +291,39 @@ const CASES: [program: string, diagnostic: string[]][] = [
     "  │",
     ...TAIL(106),
   ]],
+  // `function_call::Error::UnknownKeyword`: the keyword, and the function's name listing its keywords.
+  ['upcase(valu: "a")', [
+    "error[E108]: unknown function argument keyword",
+    "  ┌─ :1:8",
+    "  │",
+    '1 │ upcase(valu: "a")',
+    "  │ ------ ^^^^ unknown keyword",
+    "  │ │",
+    '  │ this function accepts the following keywords: "value"',
+    "  │",
+    ...TAIL(108),
+  ]],
+  ['parse_json!("{}", strict: true)', [
+    "error[E108]: unknown function argument keyword",
+    "  ┌─ :1:19",
+    "  │",
+    '1 │ parse_json!("{}", strict: true)',
+    "  │ ----------        ^^^^^^ unknown keyword",
+    "  │ │",
+    '  │ this function accepts the following keywords: "value", "max_depth", "lossy"',
+    "  │",
+    ...TAIL(108),
+  ]],
+  // lalrpop's UnrecognizedEof (E204) and UnrecognizedToken (E203): `syntax error`, the token labelled.
+  ["(1 +", [
+    "error[E204]: syntax error",
+    "  ┌─ :1:5",
+    "  │",
+    "1 │ (1 +",
+    "  │     ^ unexpected end of program",
+    "  │",
+    ...TAIL(204),
+  ]],
   // `function_call::Error::MissingArgument`: the parameter's keyword and 0-based position.
   ['contains(substring: "a")', [
     "error[E107]: missing function argument",

@@ -12,7 +12,7 @@ table("return", [
   ok(`return (1 + 2)`, 3),
   ok(`v = parse_json("{") ?? return "bad"\nv`, "bad"),
   rejects(`return parse_json("1")`, "E100"),
-  rejects(`return`, "E203"),
+  rejects(`return`, "E204"),
   rejects(`map_values([1]) -> |v| { return v }`, "E203"),
 ]);
 
