@@ -1,13 +1,15 @@
 /**
  * The statement cache drops only the statements of a table whose schema changed: a write to table A
  * keeps its prepared INSERT (and a scan of A its SELECT) while table B is created, grows a column,
- * changes an option or is dropped; a rolled-back write drops only what it changed.
+ * changes an option or is dropped; a rolled-back write drops only what it changed. The statements of
+ * the least recently used tables go beyond a bound.
  */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
 import type { ColumnSchema } from "../../src/common/rows.ts";
 import { CPU } from "./helpers.ts";
+import { CACHED_TABLES } from "../../src/storage/statement_cache.ts";
 
 const T = 1_700_000_000_000;
 const WITH_EXTRA: ColumnSchema[] = [...CPU, { name: "extra", type: "String", semantic: "FIELD" }];
@@ -92,5 +94,25 @@ Deno.test("statement cache: a rolled-back write drops only the statements of wha
       s.scanTable("public", "b", { columns: ["v"], timeRange: [BigInt(T), BigInt(T + 9)] }).length,
       2,
     );
+  });
+});
+
+Deno.test("statement cache: tables beyond the bound lose their statements, least recently used first", () => {
+  withStorage((s) => {
+    const writeTo = (table: string) => s.write("public", [{ table, columns: CPU, rows: [["h", T, 1]] }]);
+    writeA(s, 0);
+    const first = prepares(s).insert;
+    for (let i = 0; i < CACHED_TABLES + 10; i++) {
+      writeTo(`once_${i}`);
+      writeA(s, 0); // a, used all along, keeps its statement
+    }
+    const stats = s.database("public").statements.stats();
+    assert.equal(stats.tables, CACHED_TABLES);
+    assert.ok(stats.evicted >= 10);
+    assert.equal(stats.prepares.insert - first, CACHED_TABLES + 10, "a's INSERT was prepared again");
+    writeTo("once_0"); // evicted long ago: prepared again
+    assert.equal(prepares(s).insert - first, CACHED_TABLES + 11);
+    writeTo(`once_${CACHED_TABLES + 9}`); // still cached
+    assert.equal(prepares(s).insert - first, CACHED_TABLES + 11);
   });
 });
