@@ -65,3 +65,19 @@ Deno.test("writes after a schema change: add column, drop + re-create, rename, t
     assert.deepEqual(await sqlRows(s.url, "SELECT host, v FROM x", "d"), [["b", 2]]);
   });
 });
+
+Deno.test("/metrics counts the statements prepared, by kind: a schema change elsewhere prepares none", async () => {
+  await withServer(async (s) => {
+    const inserts = async () => {
+      const m = await (await fetch(`${s.url}/metrics`)).text();
+      return Number(/^petrel_statement_prepares_total\{kind="insert"\} (\S+)/m.exec(m)?.[1] ?? NaN);
+    };
+    await write(s, `a,host=h v=1 ${T}`);
+    await write(s, `b,host=h v=1 ${T}`);
+    const before = await inserts();
+    assert.ok(before >= 2, `insert prepares: ${before}`);
+    await sqlExec(s.url, "ALTER TABLE b ADD COLUMN more STRING");
+    await write(s, `a,host=h v=2 ${T + 1}`);
+    assert.equal(await inserts(), before);
+  });
+});
