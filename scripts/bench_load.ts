@@ -62,6 +62,8 @@ export interface LoadBench {
   serverCpuSeconds: number;
   /** Warning and error lines the server logged. */
   serverLogLines: string[];
+  /** Statements the server's caches prepared, by kind (`petrel_statement_prepares_total`), at the end. */
+  prepares: Record<string, number>;
 }
 
 const ENDPOINTS: LoadEndpoint[] = [...METRIC_ENDPOINTS, ...TELEMETRY_ENDPOINTS];
@@ -197,6 +199,7 @@ export async function benchLoad(
     await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
     clearInterval(sampler);
     await sample();
+    const prepares = await statementPrepares(server.url);
     const peakRssBytes = statusKb(pid, "VmHWM");
     const serverCpuSeconds = cpuSeconds(pid) - cpu0;
     const tables: TableCount[] = [];
@@ -233,11 +236,22 @@ export async function benchLoad(
       rss,
       serverCpuSeconds,
       serverLogLines,
+      prepares,
     };
   } finally {
     await server.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/** `petrel_statement_prepares_total` by kind, from the server's `/metrics`. */
+async function statementPrepares(base: string): Promise<Record<string, number>> {
+  const m = await fetch(`${base}/metrics`).then((r) => r.text(), () => "");
+  const out: Record<string, number> = {};
+  for (const [, kind, n] of m.matchAll(/^petrel_statement_prepares_total\{kind="(\w+)"\} (\S+)/gm)) {
+    out[kind] = Number(n);
+  }
+  return out;
 }
 
 /**
@@ -275,6 +289,13 @@ export async function loadLines(): Promise<Array<[string, string, string]>> {
     [`load: RSS floor 3rd → last quarter (${trend.verdict})`, `${trend.growthPct.toFixed(1)} %`, "< 5 %"],
     [`load: JS heap floor 3rd → last quarter (${heap.verdict})`, `${heap.growthPct.toFixed(1)} %`, "< 5 %"],
     ["load: server warn/error log lines", fmt(r.serverLogLines.length), "0"],
+    [
+      "load: statements prepared (insert / scan / metric / all)",
+      `${fmt(r.prepares.insert ?? 0)} / ${fmt(r.prepares.scan ?? 0)} / ${fmt(r.prepares.metric ?? 0)} / ${
+        fmt(Object.values(r.prepares).reduce((a, n) => a + n, 0))
+      }`,
+      "",
+    ],
   ];
   for (const t of r.tables.filter((t) => t.stored !== t.acked)) {
     lines.push([`load: ${t.table} stored / acknowledged`, `${fmt(t.stored)} / ${fmt(t.acked)}`, "equal"]);

@@ -5,7 +5,7 @@
 import { type Config, ConfigError, parseAddr } from "./config/config.ts";
 import { StaticUserProvider } from "./http/auth.ts";
 import { ServerMetrics } from "./http/metrics.ts";
-import { watchTableDisk } from "./http/storage_metrics.ts";
+import { watchStatementPrepares, watchTableDisk } from "./http/storage_metrics.ts";
 import { Router } from "./http/router.ts";
 import { createHandler } from "./http/server.ts";
 import { Listener } from "./http/listener.ts";
@@ -258,6 +258,7 @@ function serverMetrics(
   metrics.watchDownsampling(downsampler.windows, downsampler.recomputed);
   metrics.watchStorage(() => storage.compactedWindows());
   watchTableDisk(metrics.registry, storage);
+  watchStatementPrepares(metrics.registry, storage);
   if (forwarder !== null) metrics.watchForwarding(() => forwarder.stats());
   return metrics;
 }

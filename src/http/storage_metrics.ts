@@ -31,6 +31,21 @@ export interface DiskSource {
   retentionDropped(): Dropped[];
 }
 
+/** Registers `petrel_statement_prepares_total`: SQLite statements the storage's caches prepared, by kind. */
+export function watchStatementPrepares(
+  registry: client.Registry,
+  storage: { statementPrepares(): Record<string, number> },
+): void {
+  scrapedMetric(
+    registry,
+    "counter",
+    "petrel_statement_prepares_total",
+    "SQLite statements the storage's statement caches prepared (insert, scan, metric, trace, late) in the open databases",
+    ["kind"],
+    () => Object.entries(storage.statementPrepares()).map(([kind, n]) => [{ kind }, n]),
+  );
+}
+
 /** Registers `petrel_table_disk_bytes` and the retention counters on a registry. */
 export function watchTableDisk(registry: client.Registry, storage: DiskSource): void {
   let cached: { at: number; rows: Array<[string, string, number]> } | null = null;

@@ -3,7 +3,6 @@
  * `<db>.nowal.sqlite` attached as schema `nowal`, and the catalog table that describes its tables.
  */
 import { DatabaseSync } from "node:sqlite";
-import type { StatementSync } from "node:sqlite";
 import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import type { TableMeta } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
@@ -27,6 +26,7 @@ import {
   renameTraceMapSql,
 } from "./trace_map.ts";
 import { viewMap } from "./views.ts";
+import { StatementCache } from "./statement_cache.ts";
 
 const log = new Logger("petrel::storage");
 
@@ -52,8 +52,8 @@ export class DatabaseHandle {
   readonly options: TableOptions = {};
   private nowalAttached = false;
   private nextId = 1;
-  /** Prepared statements keyed by the writer and readers; cleared on every schema change. */
-  readonly statements = new Map<string, StatementSync>();
+  /** Prepared statements of the writer and readers, by table; a schema change drops its table's. */
+  readonly statements = new StatementCache();
   /** Bumped on every schema change so callers can drop their own caches. */
   schemaVersion = 0;
   /** Distinguishes this opening of the database from a dropped and recreated one of the same name. */
@@ -98,6 +98,7 @@ export class DatabaseHandle {
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */
   loadCatalog(): void {
     this.catalogLoads++;
+    const before = new Map([...this.tables.values()].map((t) => [t.name, storedMeta(t)]));
     this.tables.clear();
     const rows = this.conn.prepare(`SELECT meta FROM ${quoteIdent(CATALOG)}`).all() as Array<
       { meta: string }
@@ -109,11 +110,19 @@ export class DatabaseHandle {
       this.tables.set(t.name, t);
       this.nextId = Math.max(this.nextId, t.id + 1);
     }
-    this.invalidate();
+    // a rollback undid the changes of its transaction: the tables whose metadata now differs
+    const changed = new Set([...before.keys(), ...this.tables.keys()]);
+    for (const [name, meta] of before) {
+      const t = this.tables.get(name);
+      if (t !== undefined && storedMeta(t) === meta) changed.delete(name);
+    }
+    this.invalidate(changed);
   }
 
-  private invalidate(): void {
-    this.statements.clear();
+  /** Drops the cached statements of the named tables (of all tables when none are named). */
+  private invalidate(tables?: Iterable<string>): void {
+    if (tables === undefined) this.statements.clear();
+    else this.statements.dropTables(tables);
     this.schemaVersion++;
   }
 
@@ -169,13 +178,12 @@ export class DatabaseHandle {
   /** Persists a table's metadata and refreshes the cache. */
   saveMeta(t: TableMeta): void {
     t.databaseTtl = this.options.ttl;
-    const { db: _db, databaseTtl: _ttl, ...rest } = t;
     this.conn.prepare(`INSERT OR REPLACE INTO ${quoteIdent(CATALOG)} (name, meta) VALUES (?, ?)`).run(
       t.name,
-      JSON.stringify(rest),
+      storedMeta(t),
     );
     this.tables.set(t.name, t);
-    this.invalidate();
+    this.invalidate([t.name]);
   }
 
   /** Drops a table and its catalog entry. */
@@ -185,7 +193,7 @@ export class DatabaseHandle {
     for (const sql of dropTraceMapSql(t)) this.conn.exec(sql);
     this.conn.prepare(`DELETE FROM ${quoteIdent(CATALOG)} WHERE name = ?`).run(t.name);
     this.tables.delete(t.name);
-    this.invalidate();
+    this.invalidate([t.name]);
   }
 
   /**
@@ -201,6 +209,7 @@ export class DatabaseHandle {
     for (const sql of renameTraceMapSql(t, name)) this.conn.exec(sql);
     this.conn.prepare(`DELETE FROM ${quoteIdent(CATALOG)} WHERE name = ?`).run(t.name);
     this.tables.delete(t.name);
+    this.invalidate([t.name]);
     this.saveMeta(next);
     return next;
   }
@@ -250,6 +259,7 @@ export class DatabaseHandle {
     for (const k of Object.keys(this.options)) delete this.options[k];
     Object.assign(this.options, options);
     for (const t of this.tables.values()) t.databaseTtl = options.ttl;
+    // rare, and every table without a ttl of its own follows it
     this.invalidate();
   }
 
@@ -276,4 +286,10 @@ export class DatabaseHandle {
     }
     this.conn.close();
   }
+}
+
+/** A table's catalog entry: its metadata without what the database gives it. */
+function storedMeta(t: TableMeta): string {
+  const { db: _db, databaseTtl: _ttl, ...rest } = t;
+  return JSON.stringify(rest);
 }

@@ -244,12 +244,13 @@ export function oldest(ts: readonly number[]): number {
 
 function insertMark(handle: DatabaseHandle, schema: string) {
   const key = `late\u0001${schema}`;
-  let stmt = handle.statements.get(key);
-  if (stmt === undefined) {
-    stmt = handle.conn.prepare(`INSERT OR IGNORE INTO ${marks(schema)} (rule, at) VALUES (?, ?)`);
-    handle.statements.set(key, stmt);
-  }
-  return stmt;
+  // names no catalog table: dropped on every schema change (a rollback may undo the marks table)
+  return handle.statements.obtain(
+    null,
+    key,
+    "late",
+    () => handle.conn.prepare(`INSERT OR IGNORE INTO ${marks(schema)} (rule, at) VALUES (?, ?)`),
+  );
 }
 
 function present(handle: DatabaseHandle, schema: string): boolean {

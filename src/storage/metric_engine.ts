@@ -230,14 +230,12 @@ function insertSeries(
 ): number {
   const names = Object.keys(labels).sort();
   const stmtKey = `metric:series:${physical.id}:${names.join("\u0000")}`;
-  let stmt = handle.statements.get(stmtKey);
-  if (stmt === undefined) {
+  const stmt = handle.statements.obtain(physical.name, stmtKey, "metric", () => {
     const cols = ["id", "table_id", "key", ...names.map(labelColumn)];
-    stmt = handle.conn.prepare(
+    return handle.conn.prepare(
       `INSERT INTO ${seriesTable(physical)} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`,
     );
-    handle.statements.set(stmtKey, stmt);
-  }
+  });
   const id = index.nextId;
   stmt.run(id, tableId, key, ...names.map((n) => storedText(labels[n])));
   const sorted: Record<string, string> = {};

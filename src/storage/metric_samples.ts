@@ -70,17 +70,14 @@ function insertStatement(
   sequenced: boolean,
 ): StatementSync {
   const key = `metric:samples:${physical.id}:${rows}:${sequenced}`;
-  let stmt = handle.statements.get(key);
-  if (stmt === undefined) {
+  return handle.statements.obtain(physical.name, key, "metric", () => {
     const tuple = sequenced ? "(?, ?, ?, ?)" : "(?, ?, ?)";
-    stmt = handle.conn.prepare(
+    return handle.conn.prepare(
       `INSERT OR REPLACE INTO ${samplesTable(physical)} (ts, series_id, value${
         sequenced ? ", seq" : ""
       }) VALUES ${new Array(rows).fill(tuple).join(", ")}`,
     );
-    handle.statements.set(key, stmt);
-  }
-  return stmt;
+  });
 }
 
 /** Inserts samples sorted by the samples key (time, series): appends at the b-tree's end. */

@@ -170,6 +170,15 @@ export class Storage {
     return this.dbs.values();
   }
 
+  /** Statements prepared so far by the open databases' caches, by kind (`statement_cache.ts`). */
+  statementPrepares(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const h of this.dbs.values()) {
+      for (const [kind, n] of Object.entries(h.statements.stats().prepares)) out[kind] = (out[kind] ?? 0) + n;
+    }
+    return out;
+  }
+
   /** The handle of a database or a 4004 error. */
   database(db: string): DatabaseHandle {
     const h = this.dbs.get(db);

@@ -76,31 +76,29 @@ export function scanStatement(
 
 /** Scan statements kept per connection (beyond it the oldest goes): the SQL varies by shape only. */
 const CACHED_SCANS = 128;
-/** The scan keys in `handle.statements`, oldest first (a Set keeps insertion order). */
-const scanKeys = new WeakMap<Map<string, StatementSync>, Set<string>>();
+/** The scan keys in `handle.statements` with their tables, oldest first (a Map keeps insertion order). */
+const scanKeys = new WeakMap<DatabaseHandle, Map<string, string>>();
 
 /**
- * The scan's statement from `handle.statements` (cleared on every schema change), prepared once.
+ * The scan's statement from `handle.statements` (dropped on a schema change of its table), prepared once.
  * A statement dropped unfinalized keeps ~10 KB of SQLite memory that V8 does not see until its next
  * full GC: preparing one per scan (10 000 a minute under `deno task bench load`) let ~150 MB of them
  * pile up on the main thread.
  */
-function cachedStatement(handle: DatabaseHandle, sql: string): StatementSync {
+function cachedStatement(handle: DatabaseHandle, table: string, sql: string): StatementSync {
   const key = scanKey(sql);
-  let stmt = handle.statements.get(key);
-  if (stmt) return stmt;
-  stmt = prepareArrays(handle, sql);
-  let keys = scanKeys.get(handle.statements);
-  if (!keys) scanKeys.set(handle.statements, keys = new Set());
+  const cached = handle.statements.get(table, key);
+  if (cached) return cached;
+  let keys = scanKeys.get(handle);
+  if (!keys) scanKeys.set(handle, keys = new Map());
   keys.delete(key);
-  keys.add(key);
+  keys.set(key, table);
   if (keys.size > CACHED_SCANS) {
-    const oldest = keys.values().next().value!;
+    const [oldest, of] = keys.entries().next().value!;
     keys.delete(oldest);
-    handle.statements.delete(oldest);
+    handle.statements.delete(of, oldest);
   }
-  handle.statements.set(key, stmt);
-  return stmt;
+  return handle.statements.obtain(table, key, "scan", () => prepareArrays(handle, sql));
 }
 
 const scanKey = (sql: string) => `s\u0001${sql}`;
@@ -124,7 +122,7 @@ function prepareScan(
   const statement = scanStatement(table, scan);
   if (statement === null) return null;
   const { sql, params } = statement;
-  const stmt = shared ? cachedStatement(handle, sql) : prepareArrays(handle, sql);
+  const stmt = shared ? cachedStatement(handle, table.name, sql) : prepareArrays(handle, sql);
   stmt.setReadBigInts(scan.bigInts === true);
   const metas = scan.columns.map((c) => table.columns.find((m) => m.name === c));
   const tagAt = metas.flatMap((m, i) => m?.nullTags ? [i] : []);
@@ -153,7 +151,7 @@ export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableS
   } catch (e) {
     // node:sqlite has no reset: a statement that failed mid-read may hold its read transaction
     // (and the WAL behind it) until reset, so it leaves the cache and is finalized when collected
-    handle.statements.delete(scanKey(p.sql));
+    handle.statements.delete(table.name, scanKey(p.sql));
     throw e;
   }
   p.mend(rows);

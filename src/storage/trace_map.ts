@@ -172,14 +172,13 @@ export function traceTimeRange(
 ): [bigint, bigint] | null | undefined {
   if (!hasTraceMap(t)) return undefined;
   const key = `tracemap-get\u0001${t.name}`;
-  let stmt = handle.statements.get(key);
-  if (stmt === undefined) {
-    stmt = handle.conn.prepare(
+  const stmt = handle.statements.obtain(t.name, key, "trace", () => {
+    const stmt = handle.conn.prepare(
       `SELECT ${traceBoundSql(t, "lo", "?1")} AS lo, ${traceBoundSql(t, "hi", "?1")} AS hi`,
     );
     stmt.setReadBigInts(true);
-    handle.statements.set(key, stmt);
-  }
+    return stmt;
+  });
   const row = stmt.get(storedText(traceId)) as { lo: bigint | null; hi: bigint | null };
   return row.lo === null || row.hi === null ? null : [row.lo, row.hi];
 }
@@ -243,14 +242,10 @@ function statementSize(rest: number): number {
 
 function appendStatement(handle: DatabaseHandle, t: TableMeta, rows: number): StatementSync {
   const key = `tracelog\u0001${t.name}\u0001${rows}`;
-  let stmt = handle.statements.get(key);
-  if (stmt === undefined) {
-    stmt = handle.conn.prepare(
+  return handle.statements.obtain(t.name, key, "trace", () =>
+    handle.conn.prepare(
       `INSERT INTO ${logTable(t)} (trace_id, lo, hi) VALUES ${new Array(rows).fill("(?, ?, ?)").join(", ")}`,
-    );
-    handle.statements.set(key, stmt);
-  }
-  return stmt;
+    ));
 }
 
 /**
@@ -259,18 +254,15 @@ function appendStatement(handle: DatabaseHandle, t: TableMeta, rows: number): St
  */
 export function foldTraceLog(handle: DatabaseHandle, t: TableMeta): void {
   const key = `tracefold\u0001${t.name}`;
-  let stmt = handle.statements.get(key);
-  if (stmt === undefined) {
+  const stmt = handle.statements.obtain(t.name, key, "trace", () =>
     // `WHERE true`: an upsert's SELECT needs a WHERE for SQLite to parse ON CONFLICT as the upsert's
-    stmt = handle.conn.prepare(
+    handle.conn.prepare(
       `INSERT INTO ${mapTable(t)} (trace_id, lo, hi) SELECT trace_id, min(lo), max(hi) FROM ${
         logTable(t)
       } WHERE true GROUP BY trace_id ORDER BY trace_id ` +
         `ON CONFLICT (trace_id) DO UPDATE SET lo = min(lo, excluded.lo), hi = max(hi, excluded.hi) ` +
         `WHERE excluded.lo < lo OR excluded.hi > hi`,
-    );
-    handle.statements.set(key, stmt);
-  }
+    ));
   stmt.run();
   handle.conn.exec(`DELETE FROM ${logTable(t)}`);
 }

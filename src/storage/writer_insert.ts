@@ -55,7 +55,8 @@ export function insertSql(
   return `INSERT ${into} ON CONFLICT (${key.map(quoteIdent).join(", ")}) DO ${action}`;
 }
 
-const constantKeys = new WeakMap<DatabaseHandle, Set<string>>();
+/** The constant-column statement keys of a connection, least recently used first, with their tables. */
+const constantKeys = new WeakMap<DatabaseHandle, Map<string, string>>();
 
 function statementFor(
   handle: DatabaseHandle,
@@ -67,25 +68,25 @@ function statementFor(
 ): StatementSync {
   const shape = constant === undefined ? "" : constant.map((c) => (c ? "1" : "0")).join("");
   const key = `w\u0001${table.name}\u0001${names.join("\u0001")}\u0001${rowCount}\u0001${verb}\u0001${shape}`;
-  let stmt = handle.statements.get(key);
-  if (constant !== undefined) touchConstant(handle, key);
-  if (!stmt) {
-    stmt = handle.conn.prepare(insertSql(table, names, rowCount, verb, constant));
-    handle.statements.set(key, stmt);
-  }
-  return stmt;
+  if (constant !== undefined) touchConstant(handle, table.name, key);
+  return handle.statements.obtain(
+    table.name,
+    key,
+    "insert",
+    () => handle.conn.prepare(insertSql(table, names, rowCount, verb, constant)),
+  );
 }
 
 /** Marks a constant-column statement as just used; drops the least recently used beyond the bound. */
-function touchConstant(handle: DatabaseHandle, key: string): void {
+function touchConstant(handle: DatabaseHandle, table: string, key: string): void {
   let keys = constantKeys.get(handle);
-  if (keys === undefined) constantKeys.set(handle, keys = new Set());
+  if (keys === undefined) constantKeys.set(handle, keys = new Map());
   keys.delete(key);
-  keys.add(key);
+  keys.set(key, table);
   if (keys.size <= CONSTANT_STATEMENTS) return;
-  const oldest = keys.values().next().value!;
+  const [oldest, of] = keys.entries().next().value!;
   keys.delete(oldest);
-  handle.statements.delete(oldest);
+  handle.statements.delete(of, oldest);
 }
 
 /** Same stored value: `===`, except that 0 and -0 differ (a REAL keeps its sign). */

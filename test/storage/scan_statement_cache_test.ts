@@ -1,7 +1,7 @@
 /**
  * Table scans read whole at once reuse one prepared statement per SQL shape (a statement dropped
  * unfinalized holds ~10 KB of SQLite memory until V8's next full GC, and readers scanned thousands of
- * times a minute), bounded per database, dropped on a schema change, and giving the rows of each
+ * times a minute), bounded per database, dropped on a schema change of their table, and giving the rows of each
  * scan's own range, bigint setting and values.
  */
 import assert from "node:assert/strict";
@@ -12,7 +12,7 @@ import { executeSql } from "../../src/sql/mod.ts";
 const scanKeys = (s: Storage) =>
   [...s.database("public").statements.keys()].filter((k) => k.startsWith("s\u0001"));
 
-Deno.test("table scans: one prepared statement per shape, bounded, dropped on schema change", () => {
+Deno.test("table scans: one prepared statement per shape, bounded, dropped on their table's schema change", () => {
   withApplog((s) => {
     for (let i = 0; i < 50; i++) {
       const rows = s.scanTable("public", "applog", {
@@ -56,8 +56,12 @@ Deno.test("table scans: one prepared statement per shape, bounded, dropped on sc
       assert.deepEqual(s.scanTable("public", "wide", { columns: ["ts"], timeRange: [T, T], equal }), []);
     }
     assert.equal(scanKeys(s).length, 128);
+    // a schema change drops the scans of its table only
+    s.scanTable("public", "applog", { columns: ["line"], timeRange: [T, T] });
+    assert.equal(scanKeys(s).filter((k) => k.includes('"applog"')).length, 1);
     executeSql(s, "ALTER TABLE applog ADD COLUMN extra STRING", { db: "public" });
-    assert.equal(scanKeys(s).length, 0);
+    assert.equal(scanKeys(s).filter((k) => k.includes('"applog"')).length, 0);
+    assert.equal(scanKeys(s).length, 127);
     assert.deepEqual(s.scanTable("public", "applog", { columns: ["extra"], timeRange: [T, T] }), [[null]]);
   });
 });
