@@ -159,6 +159,14 @@ export const ROUTES: AppRoute[] = [
     feature: "influxdb",
   },
   {
+    method: [...GP],
+    path: "/v1/lineproto/query",
+    handler: lineproto.query,
+    auth: "custom",
+    errors: "plain",
+    feature: "influxdb",
+  },
+  {
     method: "GET",
     path: "/v1/lineproto/ping",
     handler: lineproto.ping,
@@ -255,6 +263,14 @@ export const ROUTES: AppRoute[] = [
     feature: "loki",
   },
   {
+    method: "GET",
+    path: "/v1/logpush/ready",
+    handler: admin.lokiReady,
+    auth: "public",
+    errors: "plain",
+    feature: "loki",
+  },
+  {
     method: "POST",
     path: "/v1/tsjson/api/put",
     handler: tsjson.put,
@@ -267,6 +283,13 @@ export const ROUTES: AppRoute[] = [
   { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "read", errors: "plain" },
   { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "read", errors: "plain" },
   { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "read", errors: "plain" },
+  {
+    method: "GET",
+    path: "/v1/elasticsearch/_cluster/health",
+    handler: es.clusterHealth,
+    auth: "read",
+    errors: "plain",
+  },
   { method: "POST", path: "/v1/elasticsearch/_bulk", handler: es.bulk, auth: "write", errors: "plain" },
   {
     method: "POST",
