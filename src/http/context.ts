@@ -2,6 +2,7 @@
 import type { Config } from "../config/config.ts";
 import { type Access, checkPermission, type StaticUserProvider, type UserInfo } from "./auth.ts";
 import { decodeBody, type DecodedBody } from "../codec/decompress.ts";
+import { decodeSnappyBody } from "../codec/snappy_framed.ts";
 import { readBodyLimited } from "./body.ts";
 import { BodyLease, type BodyMemory } from "./body_memory.ts";
 import type { ServerMetrics } from "./metrics.ts";
@@ -91,9 +92,16 @@ export class RequestContext<A extends HttpHost = HttpHost> {
   /**
    * The body, size-limited and with gzip/deflate/br/zstd `Content-Encoding` decoded; read once.
    * `shared`: read an unencoded body straight into shared memory, so it can go to a worker uncopied.
+   * `snappy`: also undo `snappy` (raw block or framed) and `x-snappy-framed`, which GreptimeDB passes
+   * through undecoded: the OpenTelemetry Collector and Vector send them when told to compress so.
    */
-  async body(opts: { shared?: boolean } = {}): Promise<Uint8Array> {
-    return (await this.decodedBody([], opts.shared === true)).body;
+  async body(opts: { shared?: boolean; snappy?: boolean } = {}): Promise<Uint8Array> {
+    if (opts.snappy !== true) return (await this.decodedBody([], opts.shared === true)).body;
+    const { body, encoding } = await this.decodedBody([], false);
+    if (encoding !== "snappy" && encoding !== "x-snappy-framed") return body;
+    const out = decodeSnappyBody(body, this.app.config.http.body_limit);
+    this.bodyLease.reserve(out.byteLength);
+    return out;
   }
 
   /**

@@ -16,6 +16,7 @@
 import assert from "node:assert/strict";
 import protobuf from "protobufjs";
 import { encodeSnappy } from "../../src/codec/snappy.ts";
+import { encodeSnappyFramed } from "../helpers/snappy_framed.ts";
 import { encode, types } from "../protocols/otlp/proto_oracle.ts";
 import { BASIC, expectStatus, gzip, rows, send, withAuthServer } from "./shippers_util.ts";
 
@@ -109,6 +110,43 @@ Deno.test("otelcol otlphttp: gzip protobuf logs, metrics and traces answered wit
     );
     expectStatus(noPipeline, 400, "no pipeline header");
     assert.match(noPipeline.text, /Pipeline is required/);
+  });
+});
+
+Deno.test("otelcol otlphttp: compression snappy, raw block or framed, is undone (GreptimeDB: 400)", async () => {
+  await withAuthServer(async (s) => {
+    const logs = (body: string) =>
+      encode(types.logs, {
+        resourceLogs: [{
+          resource: RESOURCE,
+          scopeLogs: [{ logRecords: [{ timeUnixNano: NS, body: { stringValue: body } }] }],
+        }],
+      });
+    const cases: [string, string, Uint8Array][] = [
+      ["block", "snappy", encodeSnappy(logs("block"))],
+      ["framed", "snappy", encodeSnappyFramed(logs("framed"))],
+      ["x-snappy-framed", "x-snappy-framed", encodeSnappyFramed(logs("x-snappy-framed"))],
+    ];
+    for (const [label, encoding, body] of cases) {
+      const r = await send(s, "POST", "/v1/otlp/v1/logs", {
+        "content-type": "application/x-protobuf",
+        "content-encoding": encoding,
+        authorization: BASIC,
+      }, body);
+      expectStatus(r, 200, label);
+    }
+    assert.deepStrictEqual(await rows(s, "SELECT body FROM opentelemetry_logs ORDER BY body"), [
+      ["block"],
+      ["framed"],
+      ["x-snappy-framed"],
+    ]);
+    const corrupt = await send(s, "POST", "/v1/otlp/v1/logs", {
+      "content-type": "application/x-protobuf",
+      "content-encoding": "snappy",
+      authorization: BASIC,
+    }, encodeSnappyFramed(logs("x")).subarray(0, 20));
+    expectStatus(corrupt, 400, "truncated framed body");
+    assert.match(corrupt.text, /snappy/);
   });
 });
 
