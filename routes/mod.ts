@@ -99,8 +99,22 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
-  { method: "POST", path: "/v1/ingest", handler: ingest, auth: "write", errors: "plain" },
-  { method: "POST", path: "/v1/events/logs", handler: ingest, auth: "write", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/ingest",
+    handler: ingest,
+    auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+  },
+  {
+    method: "POST",
+    path: "/v1/events/logs",
+    handler: ingest,
+    auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+  },
   { method: "POST", path: "/v1/pipelines/_dryrun", handler: pipelines.dryrun, auth: "read", errors: "plain" },
   {
     method: "POST",
@@ -148,6 +162,7 @@ export const ROUTES: AppRoute[] = [
     handler: lineproto.write,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "influxdb",
   },
   {
@@ -156,6 +171,7 @@ export const ROUTES: AppRoute[] = [
     handler: lineproto.write,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "influxdb",
   },
   {
@@ -236,6 +252,7 @@ export const ROUTES: AppRoute[] = [
     handler: otlp.metrics,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "otlp",
   },
   {
@@ -244,6 +261,7 @@ export const ROUTES: AppRoute[] = [
     handler: otlp.traces,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "otlp",
   },
   {
@@ -252,6 +270,7 @@ export const ROUTES: AppRoute[] = [
     handler: otlp.logs,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "otlp",
   },
   {
@@ -260,6 +279,7 @@ export const ROUTES: AppRoute[] = [
     handler: loki.push,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "loki",
   },
   {
@@ -290,13 +310,21 @@ export const ROUTES: AppRoute[] = [
     auth: "read",
     errors: "plain",
   },
-  { method: "POST", path: "/v1/elasticsearch/_bulk", handler: es.bulk, auth: "write", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/elasticsearch/_bulk",
+    handler: es.bulk,
+    auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+  },
   {
     method: "POST",
     path: "/v1/elasticsearch/:index/_bulk",
     handler: es.bulk,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
   },
   ...["_ilm/policy", "_index_template", "_ingest", "_nodes", "logstash", "_logstash"].flatMap((p) =>
     [`/v1/elasticsearch/${p}`, `/v1/elasticsearch/${p}/*`].map((path): AppRoute => ({

@@ -52,7 +52,9 @@ export interface Route<A extends HttpHost = HttpHost> {
   feature?: Feature;
   /**
    * A request timeout answers 504 here instead of 408 (GreptimeDB's `/v1/prometheus/write`, reference
-   * §2.4): Prometheus and vmagent retry 5xx but drop a batch answered with any other 4xx.
+   * §2.4): Prometheus and vmagent retry 5xx but drop a batch answered with any other 4xx. Petrel sets
+   * it on every shipper's write path too: the OpenTelemetry Collector (429/502/503/504 only), Alloy and
+   * Promtail (429, 5xx) and Telegraf (drops any 4xx) would lose a batch answered 408.
    */
   timeoutIsGatewayTimeout?: boolean;
   /** Responses are compressed per `accept-encoding` (GreptimeDB's Prometheus query API, §2.8). */
