@@ -11,6 +11,14 @@ export function health(): Response {
   return Response.json({});
 }
 
+/**
+ * `GET /v1/loki/ready` → `ready`, as Loki answers: Vector's `loki` sink probes it as its health check
+ * (GreptimeDB has no such route, so Vector reports the sink unhealthy there).
+ */
+export function lokiReady(): Response {
+  return new Response("ready\n", { headers: TEXT });
+}
+
 /** `GET /` → a small page linking the admin endpoints. */
 export function index(ctx: Ctx): Response {
   const html = `<!doctype html><html><head><title>Petrel</title></head><body><h1>Petrel</h1>` +

@@ -70,6 +70,30 @@ export function license(): Response {
   });
 }
 
+/**
+ * `GET /v1/elasticsearch/_cluster/health`: a green one-node cluster. Vector's `elasticsearch` sink
+ * probes it as its health check (GreptimeDB answers 404, so Vector reports the sink unhealthy).
+ */
+export function clusterHealth(): Response {
+  return json({
+    cluster_name: "petrel",
+    status: "green",
+    timed_out: false,
+    number_of_nodes: 1,
+    number_of_data_nodes: 1,
+    active_primary_shards: 0,
+    active_shards: 0,
+    relocating_shards: 0,
+    initializing_shards: 0,
+    unassigned_shards: 0,
+    delayed_unassigned_shards: 0,
+    number_of_pending_tasks: 0,
+    number_of_in_flight_fetch: 0,
+    task_max_waiting_in_queue_millis: 0,
+    active_shards_percent_as_number: 100.0,
+  });
+}
+
 /** Index templates, ILM policies, ingest pipelines, node info: accepted and ignored. */
 export function accepted(): Response {
   return json({});

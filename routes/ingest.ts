@@ -50,7 +50,7 @@ async function decode(ctx: Ctx): Promise<LogIngest> {
     table,
     pipeline,
     version: ctx.query("version"),
-    body: await ctx.text(),
+    body: new TextDecoder().decode(await ctx.body({ snappy: true })), // Vector's `compression = "snappy"`
     contentType,
     skipError: headerSkip === null ? queryParamSkip : isTruthyWord(headerSkip),
     maxNestedLevels: maxNestedLevelsParam(params),

@@ -1,6 +1,8 @@
 /** Line-protocol (InfluxDB) endpoints: v1 and v2 writes, ping and health (reference §6.8). */
 import type { Ctx } from "./context.ts";
 import { ingestLineProtocol } from "../src/ingest/lineproto.ts";
+import { accessOf, influxQlResults, parseInfluxQl } from "../src/protocols/lineproto/influxql.ts";
+import { runInfluxQl } from "../src/query/influxql.ts";
 
 /** `POST /v1/lineproto/write` and `/v1/lineproto/api/v2/write`: line protocol body → 204. */
 export async function write(ctx: Ctx): Promise<Response> {
@@ -13,6 +15,21 @@ export async function write(ctx: Ctx): Promise<Response> {
   });
   ctx.app.metrics.addIngestedRows("influxdb", rows);
   return new Response(null, { status: 204 });
+}
+
+/**
+ * `GET|POST /v1/lineproto/query`: the InfluxQL `CREATE DATABASE` / `SHOW DATABASES` that Telegraf and
+ * InfluxDB 1.x tools send before writing; `q` from the URL or a form body.
+ */
+export async function query(ctx: Ctx): Promise<Response> {
+  let q = ctx.query("q");
+  const type = ctx.req.headers.get("content-type") ?? "";
+  if (q === null && ctx.req.method === "POST" && /^application\/x-www-form-urlencoded/i.test(type)) {
+    q = new URLSearchParams(await ctx.text()).get("q");
+  }
+  const statements = parseInfluxQl(q);
+  for (const st of statements) ctx.authorize(accessOf(st));
+  return Response.json(influxQlResults(runInfluxQl(ctx.app.storage, statements)));
 }
 
 /** `GET /v1/lineproto/ping` → 204, as InfluxDB clients expect. */

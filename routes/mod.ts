@@ -99,8 +99,22 @@ export const ROUTES: AppRoute[] = [
   { method: [...GP], path: "/v1/logs", handler: logs, auth: "read", errors: "greptime" },
 
   // Log ingestion and pipelines.
-  { method: "POST", path: "/v1/ingest", handler: ingest, auth: "write", errors: "plain" },
-  { method: "POST", path: "/v1/events/logs", handler: ingest, auth: "write", errors: "plain" },
+  {
+    method: "POST",
+    path: "/v1/ingest",
+    handler: ingest,
+    auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+  },
+  {
+    method: "POST",
+    path: "/v1/events/logs",
+    handler: ingest,
+    auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+  },
   { method: "POST", path: "/v1/pipelines/_dryrun", handler: pipelines.dryrun, auth: "read", errors: "plain" },
   {
     method: "POST",
@@ -148,6 +162,7 @@ export const ROUTES: AppRoute[] = [
     handler: lineproto.write,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "influxdb",
   },
   {
@@ -155,6 +170,15 @@ export const ROUTES: AppRoute[] = [
     path: "/v1/lineproto/api/v2/write",
     handler: lineproto.write,
     auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+    feature: "influxdb",
+  },
+  {
+    method: [...GP],
+    path: "/v1/lineproto/query",
+    handler: lineproto.query,
+    auth: "custom",
     errors: "plain",
     feature: "influxdb",
   },
@@ -228,6 +252,7 @@ export const ROUTES: AppRoute[] = [
     handler: otlp.metrics,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "otlp",
   },
   {
@@ -236,6 +261,7 @@ export const ROUTES: AppRoute[] = [
     handler: otlp.traces,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "otlp",
   },
   {
@@ -244,6 +270,7 @@ export const ROUTES: AppRoute[] = [
     handler: otlp.logs,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
     feature: "otlp",
   },
   {
@@ -251,6 +278,15 @@ export const ROUTES: AppRoute[] = [
     path: "/v1/logpush/api/v1/push",
     handler: loki.push,
     auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+    feature: "loki",
+  },
+  {
+    method: "GET",
+    path: "/v1/logpush/ready",
+    handler: admin.lokiReady,
+    auth: "public",
     errors: "plain",
     feature: "loki",
   },
@@ -267,13 +303,28 @@ export const ROUTES: AppRoute[] = [
   { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "read", errors: "plain" },
   { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "read", errors: "plain" },
   { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "read", errors: "plain" },
-  { method: "POST", path: "/v1/elasticsearch/_bulk", handler: es.bulk, auth: "write", errors: "plain" },
+  {
+    method: "GET",
+    path: "/v1/elasticsearch/_cluster/health",
+    handler: es.clusterHealth,
+    auth: "read",
+    errors: "plain",
+  },
+  {
+    method: "POST",
+    path: "/v1/elasticsearch/_bulk",
+    handler: es.bulk,
+    auth: "write",
+    errors: "plain",
+    timeoutIsGatewayTimeout: true,
+  },
   {
     method: "POST",
     path: "/v1/elasticsearch/:index/_bulk",
     handler: es.bulk,
     auth: "write",
     errors: "plain",
+    timeoutIsGatewayTimeout: true,
   },
   ...["_ilm/policy", "_index_template", "_ingest", "_nodes", "logstash", "_logstash"].flatMap((p) =>
     [`/v1/elasticsearch/${p}`, `/v1/elasticsearch/${p}/*`].map((path): AppRoute => ({

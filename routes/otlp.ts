@@ -35,7 +35,7 @@ function respond(signal: OtlpSignal, encoding: OtlpEncoding, r: OtlpWriteResult)
 export async function metrics(ctx: Ctx): Promise<Response> {
   const contentType = ctx.req.headers.get("content-type");
   const options = otlpMetricOptions((h) => ctx.req.headers.get(h));
-  const body = await ctx.body();
+  const body = await ctx.body({ snappy: true });
   let written = 0;
   try {
     const result = ingestOtlpMetricsBody(ctx.app.storage, body, contentType, {
@@ -58,7 +58,7 @@ export async function metrics(ctx: Ctx): Promise<Response> {
 export async function traces(ctx: Ctx): Promise<Response> {
   const contentType = ctx.req.headers.get("content-type");
   const model = traceModel((h) => ctx.req.headers.get(h));
-  const req = decodeOtlpTraces(await ctx.body(), contentType);
+  const req = decodeOtlpTraces(await ctx.body({ snappy: true }), contentType);
   const table = ctx.req.headers.get("x-greptime-trace-table-name")?.trim() || DEFAULT_TRACE_TABLE;
   const result = ingestOtlpTraces(ctx.app.storage, req, { db: ctx.db, table, model, hints: ctx.hints });
   const encoding = otlpEncoding(contentType);
@@ -73,13 +73,19 @@ export async function traces(ctx: Ctx): Promise<Response> {
 /** `POST /v1/otlp/v1/logs`: records → `opentelemetry_logs` (§7.5), or through the named pipeline. */
 export async function logs(ctx: Ctx): Promise<Response> {
   const contentType = ctx.req.headers.get("content-type");
-  const result = ingestOtlpLogsBody(ctx.app.storage, ctx.app.pipelines, await ctx.body(), contentType, {
-    db: ctx.db,
-    table: logTable(ctx, DEFAULT_LOG_TABLE),
-    extractKeys: logExtractKeys(ctx.req.headers.get("x-greptime-log-extract-keys")),
-    hints: ctx.hints,
-    pipeline: pipelineFromHeaders(ctx),
-  });
+  const result = ingestOtlpLogsBody(
+    ctx.app.storage,
+    ctx.app.pipelines,
+    await ctx.body({ snappy: true }),
+    contentType,
+    {
+      db: ctx.db,
+      table: logTable(ctx, DEFAULT_LOG_TABLE),
+      extractKeys: logExtractKeys(ctx.req.headers.get("x-greptime-log-extract-keys")),
+      hints: ctx.hints,
+      pipeline: pipelineFromHeaders(ctx),
+    },
+  );
   ctx.app.metrics.addIngestedRows("otlp", result.written);
   return respond("logs", otlpEncoding(contentType), result);
 }

@@ -2,6 +2,7 @@
 import type { Config } from "../config/config.ts";
 import { type Access, checkPermission, type StaticUserProvider, type UserInfo } from "./auth.ts";
 import { decodeBody, type DecodedBody } from "../codec/decompress.ts";
+import { decodeSnappyBody } from "../codec/snappy_framed.ts";
 import { readBodyLimited } from "./body.ts";
 import { BodyLease, type BodyMemory } from "./body_memory.ts";
 import type { ServerMetrics } from "./metrics.ts";
@@ -51,7 +52,9 @@ export interface Route<A extends HttpHost = HttpHost> {
   feature?: Feature;
   /**
    * A request timeout answers 504 here instead of 408 (GreptimeDB's `/v1/prometheus/write`, reference
-   * §2.4): Prometheus and vmagent retry 5xx but drop a batch answered with any other 4xx.
+   * §2.4): Prometheus and vmagent retry 5xx but drop a batch answered with any other 4xx. Petrel sets
+   * it on every shipper's write path too: the OpenTelemetry Collector (429/502/503/504 only), Alloy and
+   * Promtail (429, 5xx) and Telegraf (drops any 4xx) would lose a batch answered 408.
    */
   timeoutIsGatewayTimeout?: boolean;
   /** Responses are compressed per `accept-encoding` (GreptimeDB's Prometheus query API, §2.8). */
@@ -91,9 +94,16 @@ export class RequestContext<A extends HttpHost = HttpHost> {
   /**
    * The body, size-limited and with gzip/deflate/br/zstd `Content-Encoding` decoded; read once.
    * `shared`: read an unencoded body straight into shared memory, so it can go to a worker uncopied.
+   * `snappy`: also undo `snappy` (raw block or framed) and `x-snappy-framed`, which GreptimeDB passes
+   * through undecoded: the OpenTelemetry Collector and Vector send them when told to compress so.
    */
-  async body(opts: { shared?: boolean } = {}): Promise<Uint8Array> {
-    return (await this.decodedBody([], opts.shared === true)).body;
+  async body(opts: { shared?: boolean; snappy?: boolean } = {}): Promise<Uint8Array> {
+    if (opts.snappy !== true) return (await this.decodedBody([], opts.shared === true)).body;
+    const { body, encoding } = await this.decodedBody([], false);
+    if (encoding !== "snappy" && encoding !== "x-snappy-framed") return body;
+    const out = decodeSnappyBody(body, this.app.config.http.body_limit);
+    this.bodyLease.reserve(out.byteLength);
+    return out;
   }
 
   /**

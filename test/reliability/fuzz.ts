@@ -195,8 +195,9 @@ async function sendRound(
 }
 
 /**
- * A slow-loris body: one byte every `everyMs`, never ending; the request must be answered (408) once
- * its timeout passes, while other requests are served. Returns the status and how long it took.
+ * A slow-loris body: one byte every `everyMs`, never ending; the request must be answered (408, or 504
+ * on a write path) once its timeout passes, while other requests are served. Returns the status and how
+ * long it took.
  */
 export async function slowLoris(url: string, timeout: string, everyMs = 200): Promise<[number, number]> {
   let timer: ReturnType<typeof setInterval> | undefined;

@@ -23,7 +23,7 @@ Deno.test("fuzz: spoiled bodies on every endpoint family: no 5xx, crash or hang;
   }
 });
 
-Deno.test("fuzz: a slow-loris body is answered 408 at its timeout while other requests are served", async () => {
+Deno.test("fuzz: a slow-loris body is answered at its timeout while other requests are served", async () => {
   const target = await startFuzzTarget(BODY_LIMIT);
   try {
     const loris = slowLoris(`${target.url}/v1/influxdb/write`, "1s");
@@ -31,7 +31,7 @@ Deno.test("fuzz: a slow-loris body is answered 408 at its timeout while other re
     await health.body?.cancel();
     assert.equal(health.status, 200);
     const [status] = await loris;
-    assert.equal(status, 408);
+    assert.equal(status, 504, "a write path's timeout is 504, which shippers retry");
   } finally {
     await target.stop();
   }

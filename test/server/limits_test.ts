@@ -166,25 +166,45 @@ Deno.test("request timeout: 408 on a slow request, from config or x-greptime-tim
   }
 });
 
-Deno.test("request timeout: remote write answers 504 (Prometheus retries 5xx, drops other 4xx)", async () => {
+Deno.test("request timeout: remote write and shippers' writes answer 504 (their senders retry 5xx, drop 408)", async () => {
   const s = await startTestServer({ http: { timeout: 0 } });
   try {
     const chunk = new TextEncoder().encode("x");
-    for (const path of ["/v1/prometheus/write", "/v1/metricsapi/write"]) {
+    const writes = [
+      "/v1/prometheus/write",
+      "/v1/metricsapi/write",
+      // Shippers' write paths: their senders drop a batch answered 408 (see Route.timeoutIsGatewayTimeout).
+      "/v1/influxdb/write",
+      "/v1/influxdb/api/v2/write",
+      "/v1/otlp/v1/logs",
+      "/v1/otlp/v1/metrics",
+      "/v1/otlp/v1/traces",
+      "/v1/loki/api/v1/push",
+      "/v1/ingest?table=t&pipeline_name=greptime_identity",
+      "/v1/events/logs?table=t&pipeline_name=greptime_identity",
+      "/v1/elasticsearch/_bulk",
+      "/v1/elasticsearch/t/_bulk",
+    ];
+    for (const path of writes) {
+      const type = path.includes("/otlp/") ? "application/x-protobuf" : "application/json";
       const res = await fetch(s.url + path, {
         method: "POST",
         body: slowBody([chunk, chunk, chunk, chunk, chunk, chunk, chunk, chunk], 100),
-        headers: { "x-greptime-timeout": "150ms" },
+        headers: {
+          "x-greptime-timeout": "150ms",
+          "content-type": type,
+          ...(path.endsWith("/traces") ? { "x-greptime-pipeline-name": "greptime_trace_v1" } : {}),
+        },
         // @ts-ignore: streaming request body
         duplex: "half",
       });
       assert.equal(res.status, 504, path);
       assert.match((await res.json()).error, /timed out after 150ms/);
     }
-    const other = await fetch(s.url + "/v1/influxdb/write", {
+    const other = await fetch(s.url + "/v1/sql", {
       method: "POST",
       body: slowBody([chunk, chunk, chunk, chunk, chunk, chunk, chunk, chunk], 100),
-      headers: { "x-greptime-timeout": "150ms" },
+      headers: { "x-greptime-timeout": "150ms", "content-type": "application/x-www-form-urlencoded" },
       // @ts-ignore: streaming request body
       duplex: "half",
     });
