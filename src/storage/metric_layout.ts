@@ -147,10 +147,12 @@ export function logicalRowsSql(physical: TableMeta, logical: TableMeta): string 
  * The rows of a logical table as its view shows them (in the same plan and order: a scan of the
  * samples), of the series whose labels pass `labelsWhere` only: a condition on the series table's
  * label columns ({@link labelColumn}). The series ids are listed first, so each sample is tested
- * against that list instead of looking its series up (measured ~2× faster on 500k samples).
+ * against that list instead of looking its series up (measured ~2× faster on 500k samples), and a
+ * regex runs once per series. CROSS JOIN keeps the samples the outer loop: with the series outer
+ * (SQLite's pick for a regex) each matching series costs a scan of every sample.
  */
 export function logicalSeriesRowsSql(physical: TableMeta, logical: TableMeta, labelsWhere: string): string {
-  return `SELECT ${selectList(logical)} FROM ${samplesTable(physical)} AS s JOIN ${
+  return `SELECT ${selectList(logical)} FROM ${samplesTable(physical)} AS s CROSS JOIN ${
     seriesTable(physical)
   } AS r ON r.id = s.series_id WHERE r.table_id = ${logical.id} AND s.series_id IN (SELECT id FROM ${
     seriesTable(physical)

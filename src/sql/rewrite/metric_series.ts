@@ -2,10 +2,12 @@
  * Series filters for SQL on metric-engine logical tables. A logical table is a view joining the
  * time-first samples table to the series table (`storage/metric_layout.ts`), and SQLite reads it by
  * scanning every sample and looking its series up, whatever the WHERE says of the labels. When the
- * WHERE has a tag conjunct that `where_conjuncts.ts` can rely on (`host = 'h7'`, `host IN (…)`), the
- * reference reads the samples of the matching series ids instead, listed first from the series
- * table: the same rows in the same order (the plan is still a scan of the samples, in key order),
- * each tested against the id list rather than joined to its series.
+ * WHERE has a tag conjunct that `where_conjuncts.ts` can rely on (`host = 'h7'`, `host IN (…)`,
+ * `host != …`, `host ~ …`, `host !~ …` with a literal), the reference reads the samples of the
+ * matching series ids instead, listed first from the series table: the same rows in the same order
+ * (the plan is still a scan of the samples, in key order), each tested against the id list rather
+ * than joined to its series, and a regex runs once per series rather than once per sample. The
+ * WHERE still tests every row as written, so the filter only has to keep every row it would keep.
  */
 import type { Storage, TableMeta } from "../../storage/mod.ts";
 import { isLogicalTable, ttlCutoff } from "../../storage/mod.ts";
@@ -23,6 +25,9 @@ export interface MetricRef extends RelationRef {
 
 /** The most literals of an IN list turned into a series filter. */
 const MAX_VALUES = 256;
+
+/** Operators a label test takes besides equality and IN, as SQLite writes them. */
+const LABEL_OPS = new Map([["!=", "<>"], ["<>", "<>"], ["~", "REGEXP"], ["!~", "NOT REGEXP"]]);
 
 /** Whether a resolved table is one whose references may take a series filter. */
 export function isMetricRef(t: TableMeta): boolean {
@@ -56,13 +61,14 @@ export function metricSeriesFilters(
   for (const ref of refs) {
     const t = ref.table;
     const tags = tagsByName(t);
-    const found = literalConjuncts(q, ref, new Set(tags.keys()), MAX_VALUES);
+    const found = literalConjuncts(q, ref, new Set(tags.keys()), MAX_VALUES, new Set(LABEL_OPS.keys()));
     const physical = storage.getTable(t.db, t.options.on_physical_table);
     if (found.length === 0 || physical === undefined) continue;
     const labelsWhere = found.map((c) => {
       const values = c.lits.map((i) => emit(i, i + 1).trim());
       const col = labelColumn(tags.get(c.column)!);
-      return values.length === 1 ? `${col} = ${values[0]}` : `${col} IN (${values.join(", ")})`;
+      if (c.op === "IN") return `${col} IN (${values.join(", ")})`;
+      return `${col} ${LABEL_OPS.get(c.op) ?? "="} ${values[0]}`;
     }).join(" AND ");
     const cutoff = ttlCutoff(t);
     // expired samples hidden as any reference to the table hides them (catalog_view's tableRefSql)

@@ -1,6 +1,6 @@
 /**
  * Literal conjuncts of a WHERE that pick rows of one relation: `col = '…'`, `'…' = col` or
- * `col IN ('…', …)` at the top of the WHERE of the SELECT whose FROM holds the relation, when that
+ * `col IN ('…', …)` (and, for a caller that asks, `col <op> '…'` with other operators) at the top of the WHERE of the SELECT whose FROM holds the relation, when that
  * WHERE has no OR or CASE at its top. Every row the WHERE keeps then satisfies the conjunct on the
  * relation's side (under a join too: a NULL side of an outer join fails it), so a rewrite may narrow
  * the relation's read by it without changing an answer. Trace bounds (`trace_bound.ts`) and metric
@@ -23,6 +23,8 @@ export interface LiteralConjunct {
   where: number;
   /** The column compared (lowercased). */
   column: string;
+  /** The operator as written (`=`, `==`, `IN`, or one of the caller's). */
+  op: string;
   /** The string literals' tokens. */
   lits: number[];
   /** Whether the FROM has other relations (a column is then qualified by the relation's name). */
@@ -60,13 +62,15 @@ function whereOf(q: QueryTokens, ref: RelationRef): number | undefined {
 
 /**
  * The literal conjuncts of the reference's WHERE on any of `columns` (lowercased), in written
- * order, with at most `maxLits` literals each; empty when the WHERE cannot be relied on.
+ * order, with at most `maxLits` literals each; empty when the WHERE cannot be relied on. `ops` are
+ * operators taken besides equality and IN, as `col <op> '…'` only.
  */
 export function literalConjuncts(
   q: QueryTokens,
   ref: RelationRef,
   columns: ReadonlySet<string>,
   maxLits: number,
+  ops: ReadonlySet<string> = new Set(),
 ): LiteralConjunct[] {
   const { toks, match } = q;
   const where = whereOf(q, ref);
@@ -90,7 +94,7 @@ export function literalConjuncts(
   ranges.push([s, k]);
   const out: LiteralConjunct[] = [];
   for (const [a, b] of ranges) {
-    const found = conjunctLiterals(q, ref, columns, a, b, !joined, maxLits);
+    const found = conjunctLiterals(q, ref, columns, a, b, !joined, maxLits, ops);
     if (found !== undefined) out.push({ where, joined, ...found });
   }
   return out;
@@ -105,24 +109,28 @@ function conjunctLiterals(
   b: number,
   bare: boolean,
   maxLits: number,
-): { column: string; lits: number[] } | undefined {
+  ops: ReadonlySet<string>,
+): { column: string; op: string; lits: number[] } | undefined {
   const { toks } = q;
   const isStr = (i: number) => toks[i]?.kind === "string";
   if (isStr(a) && isOp(toks[a + 1], "=", "==")) {
     const col = columnAt(q, ref, columns, a + 2, bare);
-    if (col?.end === b) return { column: col.name, lits: [a] };
+    if (col?.end === b) return { column: col.name, op: "=", lits: [a] };
   }
   const col = columnAt(q, ref, columns, a, bare);
   if (col === undefined) return undefined;
   const c = col.end;
-  if (isOp(toks[c], "=", "==") && isStr(c + 1) && c + 2 === b) return { column: col.name, lits: [c + 1] };
+  const op = toks[c]?.kind === "op" ? toks[c].text : undefined;
+  if (op !== undefined && (op === "=" || op === "==" || ops.has(op)) && isStr(c + 1) && c + 2 === b) {
+    return { column: col.name, op, lits: [c + 1] };
+  }
   if (!isKeyword(toks[c], "IN") || !isOp(toks[c + 1], "(") || q.match[c + 1] !== b - 1) return undefined;
   const lits: number[] = [];
   for (let i = c + 2; i < b - 1; i += 2) {
     if (!isStr(i) || !(i + 1 === b - 1 || isOp(toks[i + 1], ","))) return undefined;
     lits.push(i);
   }
-  return lits.length > 0 && lits.length <= maxLits ? { column: col.name, lits } : undefined;
+  return lits.length > 0 && lits.length <= maxLits ? { column: col.name, op: "IN", lits } : undefined;
 }
 
 /** One of `columns` referring to the relation at token `i` (qualified by its name, or bare if allowed), and its end. */
