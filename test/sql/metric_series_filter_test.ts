@@ -7,12 +7,21 @@
  * keeps the WHERE's meaning but not a conjunct the rewrite can rely on.
  */
 import assert from "node:assert/strict";
-import { startTestServer } from "../helpers/server.ts";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { sqlOk, sqlRequest } from "../http/fixtures/sql_client.ts";
 import { remoteWrite } from "../promql/prom_compare.ts";
 import { type Series, STALE_NAN } from "../../src/common/series.ts";
 
 const T = Date.now() - 3_600_000;
+
+/** SQLite's plan of a query, as EXPLAIN answers it. */
+async function physicalPlan(s: TestServer, sql: string): Promise<string> {
+  const out = await sqlOk(s.url, `EXPLAIN ${sql}`);
+  const rows = (out[0] as { records: { rows: string[][] } }).records.rows;
+  return rows.find((r) => r[0] === "physical_plan")![1];
+}
 
 function metric(name: string, hosts: number, samples: number): Series[] {
   const out: Series[] = [];
@@ -42,6 +51,7 @@ const CASES = [
   "SELECT host, count(*) FROM cpu WHERE host ~ '^h[12]$'{w} GROUP BY host ORDER BY host",
   "SELECT host, dc, count(*) FROM cpu WHERE host !~ '1' AND dc != 'd1'{w} GROUP BY host, dc ORDER BY host",
   "SELECT * FROM cpu WHERE host <> 'h2' AND dc = 'd2'{w}",
+  "SELECT * FROM cpu WHERE host LIKE 'h1%'{w}",
   "SELECT a.host, a.greptime_value, b.greptime_value FROM cpu a JOIN mem b ON a.host = b.host " +
   "AND a.greptime_timestamp = b.greptime_timestamp WHERE a.host = 'h1'{w}",
 ];
@@ -58,11 +68,7 @@ Deno.test("tag-filtered SQL on a metric table reads the picked series only, with
     const rows = await sqlOk(s.url, "SELECT * FROM cpu WHERE host = 'h3'");
     assert.equal((rows[0] as { records: { rows: unknown[] } }).records.rows.length, 20);
     // the plan: series ids listed first, samples tested against them (not joined row by row only)
-    const plan = async (sql: string) => {
-      const out = await sqlOk(s.url, `EXPLAIN ${sql}`);
-      const rows = (out[0] as { records: { rows: string[][] } }).records.rows;
-      return rows.find((r) => r[0] === "physical_plan")![1];
-    };
+    const plan = (sql: string) => physicalPlan(s, sql);
     assert.match(await plan("SELECT * FROM cpu WHERE host = 'h3'"), /LIST SUBQUERY/);
     assert.match(await plan("SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2')"), /LIST SUBQUERY/);
     // a regex picking several series: the samples stay the outer loop (SQLite put the series outer,
@@ -71,6 +77,8 @@ Deno.test("tag-filtered SQL on a metric table reads the picked series only, with
     assert.match(regex, /LIST SUBQUERY/);
     assert.match(regex, /^SCAN s\n/);
     assert.doesNotMatch(await plan("SELECT * FROM cpu WHERE host = 'h3' OR false"), /LIST SUBQUERY/);
+    // without a filter the view keeps the samples outer too (LIKE: 8 s on 500 series × 1000 samples)
+    assert.match(await plan("SELECT count(*) FROM cpu WHERE host LIKE 'h1%'"), /^SCAN s\n/);
     // a bad pattern fails as it does without the filter
     const bad = await sqlRequest(s.url, "SELECT * FROM cpu WHERE host ~ '('");
     const badWhole = await sqlRequest(s.url, "SELECT * FROM cpu WHERE host ~ '(' OR false");
@@ -79,5 +87,35 @@ Deno.test("tag-filtered SQL on a metric table reads the picked series only, with
     assert.equal(JSON.parse(bad.text).error, JSON.parse(badWhole.text).error);
   } finally {
     await s.stop();
+  }
+});
+
+Deno.test("metric views an older Petrel joined series-outer are made again when the database opens", async () => {
+  const dataHome = await Deno.makeTempDir({ prefix: "petrel_test_" });
+  let s = await startTestServer({ storage: { data_home: dataHome } });
+  try {
+    await remoteWrite(s.url, metric("cpu", 4, 5), "/v1/prometheus/write");
+    const before = await sqlOk(
+      s.url,
+      "SELECT * FROM cpu WHERE host LIKE 'h1%' ORDER BY host, greptime_timestamp",
+    );
+    await s.stop();
+    // the view as an older Petrel made it: a plain JOIN, which SQLite runs series-outer here
+    const db = new DatabaseSync(join(dataHome, "data", "public.sqlite"));
+    const { sql } = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'cpu'")
+      .get() as {
+        sql: string;
+      };
+    db.exec(`DROP VIEW cpu; ${sql.replace(" CROSS JOIN ", " JOIN ")}`);
+    db.close();
+    s = await startTestServer({ storage: { data_home: dataHome } });
+    assert.match(await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host LIKE 'h1%'"), /^SCAN s\n/);
+    assert.deepEqual(
+      await sqlOk(s.url, "SELECT * FROM cpu WHERE host LIKE 'h1%' ORDER BY host, greptime_timestamp"),
+      before,
+    );
+  } finally {
+    await s.stop();
+    await Deno.remove(dataHome, { recursive: true });
   }
 });
