@@ -92,7 +92,7 @@ Deno.test("tag-filtered SQL on a metric table reads the picked series only, with
 
 Deno.test("metric views an older Petrel joined series-outer are made again when the database opens", async () => {
   const dataHome = await Deno.makeTempDir({ prefix: "petrel_test_" });
-  let s = await startTestServer({ storage: { data_home: dataHome } });
+  let s: TestServer | null = await startTestServer({ storage: { data_home: dataHome } });
   try {
     await remoteWrite(s.url, metric("cpu", 4, 5), "/v1/prometheus/write");
     const before = await sqlOk(
@@ -115,7 +115,7 @@ Deno.test("metric views an older Petrel joined series-outer are made again when 
       before,
     );
   } finally {
-    await s.stop();
+    await s?.stop();
     await Deno.remove(dataHome, { recursive: true });
   }
 });
