@@ -31,6 +31,7 @@ import { columnTypes, type FromRelation, resolveTableRefs, type TableRefs } from
 import { timeScope } from "./rewrite/time_scope.ts";
 import { columnResolver } from "./rewrite/column_scope.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
+import { metricSeriesFilters } from "./rewrite/metric_series.ts";
 import { timeComparisons } from "./rewrite/time_compare.ts";
 import { parseRangeQuery } from "./rewrite/range_parse.ts";
 import { renderRangeQuery } from "./rewrite/range_select.ts";
@@ -130,6 +131,9 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
   const emitter = new Emitter(q, env, time, refs.replacements);
   // the emitter reads the replacements as it renders: the bounds render their literals through it
   for (const [at, r] of traceBounds(q, refs.traceRefs, emitter.emit)) refs.replacements.set(at, r);
+  for (const [at, r] of metricSeriesFilters(q, refs.metricRefs, env.storage, emitter.emit)) {
+    refs.replacements.set(at, r);
+  }
   const series = seriesTables(emitter.ctx, refs.series);
   for (const [at, r] of series.replacements) refs.replacements.set(at, r);
   const outCtx: OutputContext = {

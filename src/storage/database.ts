@@ -16,7 +16,7 @@ import {
 } from "./table.ts";
 import { flushGroupCommit } from "./group_commit.ts";
 import { mendNulText } from "./nul_mend.ts";
-import { mendPlainMetricTables } from "./metric_create.ts";
+import { mendMetricViews, mendPlainMetricTables } from "./metric_create.ts";
 import { Logger } from "../common/log.ts";
 import {
   clearTraceMap,
@@ -93,6 +93,7 @@ export class DatabaseHandle {
     this.attachNowal();
     ensureTraceMaps(this);
     mendPlainMetricTables(this);
+    mendMetricViews(this);
   }
 
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */

@@ -10,11 +10,13 @@ import type { DatabaseHandle } from "./database.ts";
 import {
   addLabelSql,
   createPhysicalSql,
+  isLogicalTable,
   isPhysicalTable,
   labelColumns,
   logicalViewSql,
   metricValueColumn,
   physicalViewSql,
+  VIEW_JOIN,
 } from "./metric_layout.ts";
 import { type ColumnMeta, quoteIdent, type TableMeta } from "./table.ts";
 
@@ -236,4 +238,27 @@ export function mendPlainMetricTables(handle: DatabaseHandle): void {
   for (const t of metric) {
     if (plain.has(`${t.schema}\u0000${t.name}`)) handle.saveMeta({ ...t, engine: "mito" });
   }
+}
+
+/**
+ * Views of metric tables an older Petrel made with a plain JOIN are made again with the layout's
+ * (`metric_layout.ts`' viewSource says why), once, when the database opens.
+ */
+export function mendMetricViews(handle: DatabaseHandle): void {
+  const metric = handle.listTables().filter((t) => isPhysicalTable(t) || isLogicalTable(t));
+  if (metric.length === 0) return;
+  const stale: string[] = [];
+  for (const t of metric) {
+    const row = handle.conn.prepare(
+      `SELECT sql FROM ${quoteIdent(t.schema)}.sqlite_master WHERE type = 'view' AND name = ?`,
+    ).get(t.name) as { sql: string } | undefined;
+    if (row !== undefined && !row.sql.includes(` ${VIEW_JOIN} `)) {
+      if (isPhysicalTable(t)) stale.push(...physicalViewSql(t));
+      else {
+        const physical = handle.getTable(t.options.on_physical_table);
+        if (isPhysicalTable(physical)) stale.push(...logicalViewSql(physical!, t));
+      }
+    }
+  }
+  if (stale.length > 0) handle.transaction(() => stale.forEach((sql) => handle.conn.exec(sql)));
 }

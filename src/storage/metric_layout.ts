@@ -115,9 +115,17 @@ function selectList(t: TableMeta): string {
   }).join(", ");
 }
 
-/** The join a view reads; unqualified, since a view may only name objects of its own schema. */
+/** The join views of this layout name (an older one's views joined otherwise and are made again). */
+export const VIEW_JOIN = "CROSS JOIN";
+
+/**
+ * The join a view reads; unqualified, since a view may only name objects of its own schema. CROSS
+ * JOIN keeps the samples the outer loop: there is no index on their series, so with the series outer
+ * (SQLite's pick for `host LIKE 'h1%'` or a regex) every matching series cost a scan of every sample
+ * (8 s for 111 of 500 series × 1000 samples, against 0.2 s).
+ */
 function viewSource(physical: TableMeta): string {
-  return `${quoteIdent(`__petrel_samples_${physical.id}`)} AS s JOIN ${
+  return `${quoteIdent(`__petrel_samples_${physical.id}`)} AS s ${VIEW_JOIN} ${
     quoteIdent(`__petrel_series_${physical.id}`)
   } AS r ON r.id = s.series_id`;
 }
@@ -141,6 +149,21 @@ export function logicalRowsSql(physical: TableMeta, logical: TableMeta): string 
   return `SELECT ${selectList(logical)}, s.ts AS __petrel_ts, s.series_id AS __petrel_series_id FROM ${
     samplesTable(physical)
   } AS s JOIN ${seriesTable(physical)} AS r ON r.id = s.series_id WHERE r.table_id = ${logical.id}`;
+}
+
+/**
+ * The rows of a logical table as its view shows them (in the same plan and order: a scan of the
+ * samples), of the series whose labels pass `labelsWhere` only: a condition on the series table's
+ * label columns ({@link labelColumn}). The series ids are listed first, so each sample is tested
+ * against that list instead of looking its series up (measured ~2× faster on 500k samples), and a
+ * regex runs once per series; the samples stay the outer loop, as in the views.
+ */
+export function logicalSeriesRowsSql(physical: TableMeta, logical: TableMeta, labelsWhere: string): string {
+  return `SELECT ${selectList(logical)} FROM ${samplesTable(physical)} AS s ${VIEW_JOIN} ${
+    seriesTable(physical)
+  } AS r ON r.id = s.series_id WHERE r.table_id = ${logical.id} AND s.series_id IN (SELECT id FROM ${
+    seriesTable(physical)
+  } WHERE table_id = ${logical.id} AND ${labelsWhere})`;
 }
 
 /** DDL (re)creating the view of a physical table: every sample of every logical table. */

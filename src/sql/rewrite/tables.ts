@@ -8,6 +8,7 @@ import type { RewriteEnv } from "./context.ts";
 import { isTraceTable, type TraceRef } from "./trace_bound.ts";
 import type { ViewRef } from "./views.ts";
 import { isSeriesFunction, type SeriesRef } from "./series.ts";
+import { isMetricRef, type MetricRef } from "./metric_series.ts";
 
 /** The tables a query names and how their references are rewritten. */
 export interface TableRefs {
@@ -26,6 +27,8 @@ export interface TableRefs {
   scopes: Map<number, FromRelation[]>;
   /** References to trace tables (which may take a time bound from their trace map). */
   traceRefs: TraceRef[];
+  /** References to metric-engine logical tables (which may read only the series a tag picks). */
+  metricRefs: MetricRef[];
   /** References to views (their replacements come from `views.ts`). */
   views: ViewRef[];
   /** The CTE names referenced (lowercased). */
@@ -75,6 +78,7 @@ export function resolveTableRefs(
     relations: [],
     scopes: new Map(),
     traceRefs: [],
+    metricRefs: [],
     views: [],
     cteRefs: [],
     derived: [],
@@ -158,6 +162,10 @@ function parseRef(
     if (resolved.kind === "table" && isTraceTable(resolved.table)) {
       const names = [(alias ?? parts[parts.length - 1]).toLowerCase()];
       refs.traceRefs.push({ table: resolved.table, start, after, names });
+    }
+    if (resolved.kind === "table" && isMetricRef(resolved.table)) {
+      const names = [(alias ?? parts[parts.length - 1]).toLowerCase()];
+      refs.metricRefs.push({ table: resolved.table, start, after, names, end: j, alias });
     }
     if (resolved.kind === "info") refs.usesInfoSchema = true, refs.infoTables.push(resolved.name);
     if (resolved.kind === "numbers") refs.usesNumbers = true;
