@@ -4,13 +4,14 @@
  * `ALIGN <interval> [TO <to>] [BY (<expr>, …)] [FILL <fill>]` after FROM/WHERE.
  * Only the shape is read here; `range_select.ts` renders the SQL.
  */
-import { invalidArguments } from "../../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
 import { AGGREGATE_FUNCTION_NAMES } from "../functions/mod.ts";
 import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
+import { NOT_ALIAS, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
 import { aliasOf, findTopSelect } from "../select_list.ts";
+import { intervalNs } from "./interval_arith.ts";
 import { type Fill, type Interval, readFill, readInterval, startsInterval, syntax } from "./range_values.ts";
 
 export type { Fill, Interval };
@@ -26,8 +27,12 @@ export interface RangeAgg {
   fill?: Fill;
 }
 
-/** Where the ALIGN timestamps start. */
-export type AlignTo = { kind: "calendar" } | { kind: "now" } | { kind: "timestamp"; text: string };
+/** Where the ALIGN timestamps start: an interval expression is an offset from the epoch. */
+export type AlignTo =
+  | { kind: "calendar" }
+  | { kind: "now" }
+  | { kind: "timestamp"; text: string }
+  | { kind: "offset"; ns: bigint };
 
 /** A range query's clauses as token positions and parsed values. */
 export interface RangeQuery {
@@ -250,15 +255,7 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
     if (seen.has(word)) throw syntax(q, k, `Range Query: ALIGN has two ${word} options`);
     seen.add(word);
     if (word === "TO") {
-      const t = toks[k + 1];
-      if (isKeyword(t, "NOW")) rq.to = { kind: "now" };
-      else if (isKeyword(t, "CALENDAR")) rq.to = { kind: "calendar" };
-      else if (t?.kind === "string") rq.to = { kind: "timestamp", text: t.value };
-      else {
-        const found = t?.text ?? "EOF";
-        throw syntax(q, k + 1, `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: ${found}`);
-      }
-      k += 2;
+      k = parseAlignTo(q, rq, k + 1);
     } else if (word === "BY") {
       if (!isOp(toks[k + 1], "(")) {
         throw syntax(q, k + 1, `Expected: ( after ALIGN … BY, found: ${toks[k + 1]?.text ?? "EOF"}`);
@@ -274,6 +271,46 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
     throw syntax(q, k, `Expected: TO, BY, FILL, ORDER BY or LIMIT after ALIGN, found: ${toks[k].text}`);
   }
   rq.tail = k;
+}
+
+/**
+ * Reads `TO <to>` from token `k`, as GreptimeDB does: a word (`NOW`, `CALENDAR`) or a string is read
+ * as text (`''` is CALENDAR, a timestamp string is read in the session time zone); another expression
+ * must evaluate to an interval, its offset from the epoch. Returns the token after it.
+ */
+function parseAlignTo(q: QueryTokens, rq: RangeQuery, k: number): number {
+  const { toks, match } = q;
+  const t = toks[k];
+  if ((t?.kind === "ident" || t?.kind === "string") && !isOp(toks[k + 1], "(") && !isKeyword(t, "INTERVAL")) {
+    const text = t.kind === "string" ? t.value : t.text;
+    const upper = text.toUpperCase();
+    rq.to = upper === "NOW"
+      ? { kind: "now" }
+      : upper === "CALENDAR" || upper === ""
+      ? { kind: "calendar" }
+      : { kind: "timestamp", text };
+    return k + 1;
+  }
+  let end = k;
+  while (end < toks.length && !isKeyword(toks[end], "BY", "FILL", "ORDER", "LIMIT", "OFFSET")) {
+    end = isOp(toks[end], "(") ? match[end] + 1 : end + 1;
+  }
+  if (end === k) throw syntax(q, k, `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: EOF`);
+  const ns = intervalNs(q, k, end);
+  if (ns !== undefined) {
+    rq.to = { kind: "offset", ns };
+    return end;
+  }
+  const last = toks[end - 1];
+  const text = t.pos === SYNTHETIC || last.pos === SYNTHETIC
+    ? toks.slice(k, end).map((x) => x.text).join(" ")
+    : q.cursor.sql.slice(t.pos, last.pos + last.text.length);
+  // DataFusion names an integer literal Int64(n); GreptimeDB evaluates TO to a timestamp or interval
+  const name = end === k + 1 && t.kind === "number" && /^\d+$/.test(t.text) ? `Int64(${t.text})` : text;
+  throw new PetrelError(
+    StatusCode.PlanQuery,
+    `Error during planning: ${name} is not a expr can be evaluate and use in range query`,
+  );
 }
 
 /**

@@ -9,7 +9,7 @@
  * 3. FILL PREV/LINEAR/constant are window expressions over each key's slots;
  * 4. the select list, ORDER BY and LIMIT run over that result, the aggregates read as columns.
  */
-import { invalidArguments } from "../../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import type { DataType, ResultType } from "../../common/rows.ts";
 import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
 import { isIntegerType } from "../../storage/datatypes.ts";
@@ -21,7 +21,14 @@ import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
 import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv } from "./context.ts";
 import type { Emitter } from "./emit.ts";
-import { type Fill, type Interval, itemExprEnd, type RangeAgg, type RangeQuery } from "./range_parse.ts";
+import {
+  type AlignTo,
+  type Fill,
+  type Interval,
+  itemExprEnd,
+  type RangeAgg,
+  type RangeQuery,
+} from "./range_parse.ts";
 import { itemName } from "./range_names.ts";
 
 /** What rendering a range query needs from the rewrite of its statement. */
@@ -199,16 +206,28 @@ function inUnit(iv: Interval, unit: TimeUnit, what: string): bigint {
   return v;
 }
 
-/** The ALIGN TO origin in the time index's unit, reduced into `[0, align)`. */
+/**
+ * The ALIGN TO origin in the time index's unit, reduced into `[0, align)`. CALENDAR (the default) is
+ * the epoch in the session time zone (its midnight of 1970-01-01), as GreptimeDB aligns it.
+ */
 function alignOrigin(rq: RangeQuery, unit: TimeUnit, timezone: string | undefined, align: bigint): bigint {
-  let to = 0n;
-  if (rq.to.kind === "now") to = msToUnit(Date.now(), unit);
-  else if (rq.to.kind === "timestamp") {
-    const v = parseTimestampIn(rq.to.text, unit, timezone);
-    if (v === undefined) throw invalidArguments(`Range Query: ALIGN TO '${rq.to.text}' is not a timestamp`);
-    to = v;
-  }
+  const to = originOf(rq.to, unit, timezone);
   return ((to % align) + align) % align;
+}
+
+function originOf(to: AlignTo, unit: TimeUnit, timezone: string | undefined): bigint {
+  if (to.kind === "now") return msToUnit(Date.now(), unit);
+  if (to.kind === "offset") return nsToUnit(to.ns, unit);
+  const text = to.kind === "timestamp" ? to.text : "1970-01-01 00:00:00";
+  const v = parseTimestampIn(text, unit, timezone);
+  if (v === undefined) {
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      `Error during planning: Illegal \`align to\` argument \`${text}\` in range select query, can't be parse as ` +
+        `NOW/CALENDAR/Timestamp, error: Failed to parse a string into Timestamp, raw string: ${text}`,
+    );
+  }
+  return v;
 }
 
 /** The BY keys: the given expressions, or the table's primary key. */
