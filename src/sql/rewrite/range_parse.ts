@@ -25,6 +25,8 @@ export interface RangeAgg {
   range: Interval;
   /** The aggregate's own FILL. */
   fill?: Fill;
+  /** A scalar call around aggregates (`round(max(v), 2) RANGE …`), which GreptimeDB's planner refuses. */
+  wrapped?: boolean;
 }
 
 /** Where the ALIGN timestamps start: an interval expression is an offset from the epoch. */
@@ -187,8 +189,9 @@ function rangeAggs(q: QueryTokens, s: number, e: number, clauses: Array<[number,
       const found = q.cursor.sql.slice(toks[start].pos, toks[i - 1].pos + 1);
       throw syntax(q, start, `Range Query: RANGE must follow an aggregate call, found: ${found}`);
     }
-    if (named) out.push({ start, callEnd: i, end: k, range: range.interval, fill });
-    else {
+    if (named) {
+      out.push({ start, callEnd: i, end: k, range: range.interval, fill, wrapped: calls[0][0] !== start });
+    } else {
       for (const [cs, ce] of calls) {
         out.push({ start: cs, callEnd: ce, end: ce, range: range.interval, fill });
       }

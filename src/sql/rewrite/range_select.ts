@@ -15,7 +15,8 @@ import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../
 import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
-import { itemHint, type OutputContext } from "../output_columns.ts";
+import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
+import { originalText } from "../query_tokens.ts";
 import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
 
 import { parseTimestampIn } from "../time.ts";
@@ -73,6 +74,7 @@ export function renderRangeQuery(
   const { emitter, table, outCtx } = r;
   const { toks } = outCtx.q;
   const emit = (a: number, b: number) => emitter.emit(a, b).trim();
+  refuseWrappedAggregates(rq, r);
   const tsColumn = table.columns.find((c) => c.name === table.timeIndex)!;
   const unit = unitOf(tsColumn.type);
   const align = inUnit(rq.every, unit, "align");
@@ -193,6 +195,22 @@ export function renderRangeQuery(
     items.join(", ")
   } FROM ${source} AS ${rel}${emitter.emit(rq.tail, toks.length)}`;
   return { sql, hints };
+}
+
+/**
+ * GreptimeDB gives a RANGE only to an aggregate call: a scalar call around one (`round(max(v), 2)
+ * RANGE '10s'`) is not an aggregate of the plan its range rewriter reads, and is refused naming it
+ * as DataFusion does (the RANGE goes inside: `round(max(v) RANGE '10s', 2)`).
+ */
+function refuseWrappedAggregates(rq: RangeQuery, r: RangeRender): void {
+  const a = rq.aggs.find((a) => a.wrapped);
+  if (!a) return;
+  const original = originalText(r.env.sql, r.outCtx.q.toks, a.start, a.callEnd);
+  const name = outputName(r.outCtx, a.start, a.callEnd, original, true) ?? original;
+  throw new PetrelError(
+    StatusCode.PlanQuery,
+    `Error during planning: Illegal argument \`${name}\` in range select query`,
+  );
 }
 
 /** An interval as a whole number of the time index's unit (at least one). */
