@@ -55,6 +55,11 @@ Deno.test("range query: ALIGN TO forms and the session time zone", async (t) => 
           assert.deepEqual(r.rows, local, `${tz} ${to}`);
         }
       }
+      // SET time_zone in the request, as GreptimeDB's to.sql does
+      const set = await post(s, `SET time_zone = 'Asia/Shanghai'; ${Q("")}`);
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const outputs = set.body.output as Array<{ records?: { rows: unknown[][] } }>;
+      assert.deepEqual(outputs[1].records?.rows, local);
       // an explicit origin keeps its own offset; one without is read in the session time zone
       const plus1 = [[-HOUR, "host1", 1], [DAY - HOUR, "host1", 0]];
       const shanghai = { "x-greptime-timezone": "Asia/Shanghai" };
