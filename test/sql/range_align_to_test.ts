@@ -1,7 +1,8 @@
 /**
  * GreptimeDB's `ALIGN … TO …` over `/v1/sql` on a real server: the forms its parser takes (a word or a
- * string read as NOW / CALENDAR / a timestamp, an interval expression as an offset) and its errors for
- * the rest, and CALENDAR (the default) as the epoch in the session time zone.
+ * string read as NOW / CALENDAR / a timestamp, an interval expression as an offset, now() or a timestamp
+ * cast shifted by one) and its errors for the rest, and CALENDAR (the default) as the epoch in the
+ * session time zone.
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
@@ -44,6 +45,24 @@ Deno.test("range query: ALIGN TO forms and the session time zone", async (t) => 
         (await query(s, Q("TO (INTERVAL '1 day' - INTERVAL '1 hour') BY (host)"))).rows,
         shifted,
       );
+    });
+
+    await t.step("now() or a timestamp cast, shifted by an interval", async () => {
+      const shifted = [[-HOUR, "host1", 1], [23 * HOUR, "host1", 0]];
+      for (
+        const to of [
+          "TO TIMESTAMP '1970-01-01 23:00:00'",
+          "TO '1970-01-02T00:00:00Z'::TIMESTAMP - INTERVAL '1 hour'",
+          "TO CAST('1970-01-01 00:00:00' AS TIMESTAMP) + (INTERVAL '22 hours' + INTERVAL '60 minutes')",
+        ]
+      ) {
+        assert.deepEqual((await query(s, Q(to))).rows, shifted, to);
+      }
+      const offset = (r: unknown[]) => (r[0] as number) % DAY;
+      const now = await query(s, Q("TO NOW"));
+      const hourAgo = await query(s, Q("TO now() - INTERVAL '25 hours'"));
+      const diff = (offset(now.rows[0]) - offset(hourAgo.rows[0]) + DAY) % DAY;
+      assert.ok(Math.abs(diff - HOUR) < 60_000, JSON.stringify([now, hourAgo]));
     });
 
     await t.step("CALENDAR aligns to the epoch in the session time zone", async () => {

@@ -29,11 +29,14 @@ export interface RangeAgg {
   wrapped?: boolean;
 }
 
-/** Where the ALIGN timestamps start: an interval expression is an offset from the epoch. */
+/**
+ * Where the ALIGN timestamps start: an interval expression is an offset from the epoch, and `now()` or a
+ * timestamp cast may be shifted by one (`now() - INTERVAL '1 day'`).
+ */
 export type AlignTo =
   | { kind: "calendar" }
-  | { kind: "now" }
-  | { kind: "timestamp"; text: string }
+  | { kind: "now"; shiftNs?: bigint }
+  | { kind: "timestamp"; text: string; shiftNs?: bigint }
   | { kind: "offset"; ns: bigint };
 
 /** A range query's clauses as token positions and parsed values. */
@@ -304,6 +307,11 @@ function parseAlignTo(q: QueryTokens, rq: RangeQuery, k: number): number {
     rq.to = { kind: "offset", ns };
     return end;
   }
+  const instant = instantExpr(q, k, end);
+  if (instant) {
+    rq.to = instant;
+    return end;
+  }
   const last = toks[end - 1];
   const text = t.pos === SYNTHETIC || last.pos === SYNTHETIC
     ? toks.slice(k, end).map((x) => x.text).join(" ")
@@ -314,6 +322,35 @@ function parseAlignTo(q: QueryTokens, rq: RangeQuery, k: number): number {
     StatusCode.PlanQuery,
     `Error during planning: ${name} is not a expr can be evaluate and use in range query`,
   );
+}
+
+/**
+ * `now()`, `TIMESTAMP '…'` or `CAST('…' AS TIMESTAMP…)` (`'…'::TIMESTAMP`) in tokens `[k, end)`,
+ * optionally shifted by an interval expression (`+ INTERVAL '1 hour'`); the constants GreptimeDB
+ * evaluates for ALIGN TO.
+ */
+function instantExpr(q: QueryTokens, k: number, end: number): AlignTo | undefined {
+  const { toks, match } = q;
+  let base: AlignTo;
+  let next: number;
+  if (isKeyword(toks[k], "NOW") && isOp(toks[k + 1], "(") && match[k + 1] === k + 2) {
+    base = { kind: "now" };
+    next = k + 3;
+  } else if (isKeyword(toks[k], "TIMESTAMP") && toks[k + 1]?.kind === "string") {
+    base = { kind: "timestamp", text: toks[k + 1].value };
+    next = k + 2;
+  } else if (
+    isKeyword(toks[k], "CAST") && isOp(toks[k + 1], "(") && toks[k + 2]?.kind === "string" &&
+    isKeyword(toks[k + 3], "AS") && isKeyword(toks[k + 4], "TIMESTAMP")
+  ) {
+    base = { kind: "timestamp", text: toks[k + 2].value };
+    next = match[k + 1] + 1;
+  } else return undefined;
+  if (next === end) return base;
+  if (!isOp(toks[next], "+", "-")) return undefined;
+  const ns = intervalNs(q, next + 1, end);
+  if (ns === undefined) return undefined;
+  return { ...base, shiftNs: isOp(toks[next], "-") ? -ns : ns } as AlignTo;
 }
 
 /**

@@ -234,6 +234,11 @@ function alignOrigin(rq: RangeQuery, unit: TimeUnit, timezone: string | undefine
 }
 
 function originOf(to: AlignTo, unit: TimeUnit, timezone: string | undefined): bigint {
+  const shift = to.kind === "now" || to.kind === "timestamp" ? nsToUnit(to.shiftNs ?? 0n, unit) : 0n;
+  return instantOf(to, unit, timezone) + shift;
+}
+
+function instantOf(to: AlignTo, unit: TimeUnit, timezone: string | undefined): bigint {
   if (to.kind === "now") return msToUnit(Date.now(), unit);
   if (to.kind === "offset") return nsToUnit(to.ns, unit);
   const text = to.kind === "timestamp" ? to.text : "1970-01-01 00:00:00";
