@@ -4,17 +4,17 @@
  * `ALIGN <interval> [TO <to>] [BY (<expr>, …)] [FILL <fill>]` after FROM/WHERE.
  * Only the shape is read here; `range_select.ts` renders the SQL.
  */
-import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
+import { invalidArguments } from "../../common/errors.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
 import { AGGREGATE_FUNCTION_NAMES } from "../functions/mod.ts";
 import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
-import { NOT_ALIAS, type QueryTokens, SYNTHETIC } from "../query_tokens.ts";
+import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import { aliasOf, findTopSelect } from "../select_list.ts";
-import { intervalNs } from "./interval_arith.ts";
+import { type AlignTo, parseAlignTo } from "./range_align_to.ts";
 import { type Fill, type Interval, readFill, readInterval, startsInterval, syntax } from "./range_values.ts";
 
-export type { Fill, Interval };
+export type { AlignTo, Fill, Interval };
 
 /** One `AGGR(args) RANGE <interval> [FILL <fill>]` of the select list. */
 export interface RangeAgg {
@@ -28,16 +28,6 @@ export interface RangeAgg {
   /** A scalar call around aggregates (`round(max(v), 2) RANGE …`), which GreptimeDB's planner refuses. */
   wrapped?: boolean;
 }
-
-/**
- * Where the ALIGN timestamps start: an interval expression is an offset from the epoch, and `now()` or a
- * timestamp cast may be shifted by one (`now() - INTERVAL '1 day'`).
- */
-export type AlignTo =
-  | { kind: "calendar" }
-  | { kind: "now"; shiftNs?: bigint }
-  | { kind: "timestamp"; text: string; shiftNs?: bigint }
-  | { kind: "offset"; ns: bigint };
 
 /** A range query's clauses as token positions and parsed values. */
 export interface RangeQuery {
@@ -261,7 +251,9 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
     if (seen.has(word)) throw syntax(q, k, `Range Query: ALIGN has two ${word} options`);
     seen.add(word);
     if (word === "TO") {
-      k = parseAlignTo(q, rq, k + 1);
+      const to = parseAlignTo(q, k + 1);
+      rq.to = to.to;
+      k = to.next;
     } else if (word === "BY") {
       if (!isOp(toks[k + 1], "(")) {
         throw syntax(q, k + 1, `Expected: ( after ALIGN … BY, found: ${toks[k + 1]?.text ?? "EOF"}`);
@@ -277,80 +269,6 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
     throw syntax(q, k, `Expected: TO, BY, FILL, ORDER BY or LIMIT after ALIGN, found: ${toks[k].text}`);
   }
   rq.tail = k;
-}
-
-/**
- * Reads `TO <to>` from token `k`, as GreptimeDB does: a word (`NOW`, `CALENDAR`) or a string is read
- * as text (`''` is CALENDAR, a timestamp string is read in the session time zone); another expression
- * must evaluate to an interval, its offset from the epoch. Returns the token after it.
- */
-function parseAlignTo(q: QueryTokens, rq: RangeQuery, k: number): number {
-  const { toks, match } = q;
-  const t = toks[k];
-  if ((t?.kind === "ident" || t?.kind === "string") && !isOp(toks[k + 1], "(") && !isKeyword(t, "INTERVAL")) {
-    const text = t.kind === "string" ? t.value : t.text;
-    const upper = text.toUpperCase();
-    rq.to = upper === "NOW"
-      ? { kind: "now" }
-      : upper === "CALENDAR" || upper === ""
-      ? { kind: "calendar" }
-      : { kind: "timestamp", text };
-    return k + 1;
-  }
-  let end = k;
-  while (end < toks.length && !isKeyword(toks[end], "BY", "FILL", "ORDER", "LIMIT", "OFFSET")) {
-    end = isOp(toks[end], "(") ? match[end] + 1 : end + 1;
-  }
-  if (end === k) throw syntax(q, k, `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: EOF`);
-  const ns = intervalNs(q, k, end);
-  if (ns !== undefined) {
-    rq.to = { kind: "offset", ns };
-    return end;
-  }
-  const instant = instantExpr(q, k, end);
-  if (instant) {
-    rq.to = instant;
-    return end;
-  }
-  const last = toks[end - 1];
-  const text = t.pos === SYNTHETIC || last.pos === SYNTHETIC
-    ? toks.slice(k, end).map((x) => x.text).join(" ")
-    : q.cursor.sql.slice(t.pos, last.pos + last.text.length);
-  // DataFusion names an integer literal Int64(n); GreptimeDB evaluates TO to a timestamp or interval
-  const name = end === k + 1 && t.kind === "number" && /^\d+$/.test(t.text) ? `Int64(${t.text})` : text;
-  throw new PetrelError(
-    StatusCode.PlanQuery,
-    `Error during planning: ${name} is not a expr can be evaluate and use in range query`,
-  );
-}
-
-/**
- * `now()`, `TIMESTAMP '…'` or `CAST('…' AS TIMESTAMP…)` (`'…'::TIMESTAMP`) in tokens `[k, end)`,
- * optionally shifted by an interval expression (`+ INTERVAL '1 hour'`); the constants GreptimeDB
- * evaluates for ALIGN TO.
- */
-function instantExpr(q: QueryTokens, k: number, end: number): AlignTo | undefined {
-  const { toks, match } = q;
-  let base: AlignTo;
-  let next: number;
-  if (isKeyword(toks[k], "NOW") && isOp(toks[k + 1], "(") && match[k + 1] === k + 2) {
-    base = { kind: "now" };
-    next = k + 3;
-  } else if (isKeyword(toks[k], "TIMESTAMP") && toks[k + 1]?.kind === "string") {
-    base = { kind: "timestamp", text: toks[k + 1].value };
-    next = k + 2;
-  } else if (
-    isKeyword(toks[k], "CAST") && isOp(toks[k + 1], "(") && toks[k + 2]?.kind === "string" &&
-    isKeyword(toks[k + 3], "AS") && isKeyword(toks[k + 4], "TIMESTAMP")
-  ) {
-    base = { kind: "timestamp", text: toks[k + 2].value };
-    next = match[k + 1] + 1;
-  } else return undefined;
-  if (next === end) return base;
-  if (!isOp(toks[next], "+", "-")) return undefined;
-  const ns = intervalNs(q, next + 1, end);
-  if (ns === undefined) return undefined;
-  return { ...base, shiftNs: isOp(toks[next], "-") ? -ns : ns } as AlignTo;
 }
 
 /**

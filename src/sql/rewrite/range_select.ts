@@ -11,7 +11,7 @@
  */
 import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import type { DataType, ResultType } from "../../common/rows.ts";
-import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
+import { nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
 import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
@@ -19,18 +19,11 @@ import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
 import { originalText } from "../query_tokens.ts";
 import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
 
-import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv } from "./context.ts";
 import type { Emitter } from "./emit.ts";
-import {
-  type AlignTo,
-  type Fill,
-  type Interval,
-  itemExprEnd,
-  type RangeAgg,
-  type RangeQuery,
-} from "./range_parse.ts";
+import { type Fill, type Interval, itemExprEnd, type RangeAgg, type RangeQuery } from "./range_parse.ts";
 import { itemName } from "./range_names.ts";
+import { alignOrigin } from "./range_align_to.ts";
 
 /** What rendering a range query needs from the rewrite of its statement. */
 export interface RangeRender {
@@ -78,7 +71,7 @@ export function renderRangeQuery(
   const tsColumn = table.columns.find((c) => c.name === table.timeIndex)!;
   const unit = unitOf(tsColumn.type);
   const align = inUnit(rq.every, unit, "align");
-  const to = alignOrigin(rq, unit, r.env.timezone, align);
+  const to = alignOrigin(rq.to, unit, r.env.timezone, align);
   const rel = qi(r.relation);
   const tsRef = `${rel}.${qi(table.timeIndex)}`;
   const tsName = qi(table.timeIndex);
@@ -219,35 +212,6 @@ function inUnit(iv: Interval, unit: TimeUnit, what: string): bigint {
   if (v <= 0n) {
     throw invalidArguments(
       `Range Query: the ${what} ${iv.text} is shorter than the time index's unit (${unit})`,
-    );
-  }
-  return v;
-}
-
-/**
- * The ALIGN TO origin in the time index's unit, reduced into `[0, align)`. CALENDAR (the default) is
- * the epoch in the session time zone (its midnight of 1970-01-01), as GreptimeDB aligns it.
- */
-function alignOrigin(rq: RangeQuery, unit: TimeUnit, timezone: string | undefined, align: bigint): bigint {
-  const to = originOf(rq.to, unit, timezone);
-  return ((to % align) + align) % align;
-}
-
-function originOf(to: AlignTo, unit: TimeUnit, timezone: string | undefined): bigint {
-  const shift = to.kind === "now" || to.kind === "timestamp" ? nsToUnit(to.shiftNs ?? 0n, unit) : 0n;
-  return instantOf(to, unit, timezone) + shift;
-}
-
-function instantOf(to: AlignTo, unit: TimeUnit, timezone: string | undefined): bigint {
-  if (to.kind === "now") return msToUnit(Date.now(), unit);
-  if (to.kind === "offset") return nsToUnit(to.ns, unit);
-  const text = to.kind === "timestamp" ? to.text : "1970-01-01 00:00:00";
-  const v = parseTimestampIn(text, unit, timezone);
-  if (v === undefined) {
-    throw new PetrelError(
-      StatusCode.PlanQuery,
-      `Error during planning: Illegal \`align to\` argument \`${text}\` in range select query, can't be parse as ` +
-        `NOW/CALENDAR/Timestamp, error: Failed to parse a string into Timestamp, raw string: ${text}`,
     );
   }
   return v;
