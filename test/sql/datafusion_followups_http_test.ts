@@ -1,6 +1,6 @@
 /**
- * Small SQL readings that follow DataFusion over `/v1/sql`: arrow_cast of a number to a timestamp
- * keeps it as a count of the target unit, strpos counts characters, date_part refuses nanoseconds,
+ * Small SQL readings that follow DataFusion over `/v1/sql`: arrow_cast of a number (computed too) to a
+ * timestamp keeps it as a count of the target unit, strpos counts characters, date_part refuses nanoseconds,
  * the niladic time words take the name of the call DataFusion plans, and a flow's `datetrunc`
  * window is its `date_trunc` one.
  */
@@ -30,6 +30,19 @@ const CASES: TypedCase[] = [
       "SELECT arrow_cast(n, 'Timestamp(Second, None)') AS a, arrow_cast(ts, 'Timestamp(Second, None)') AS b FROM t",
     columns: [["a", "TimestampSecond"], ["b", "TimestampSecond"]],
     rows: [[7, 1]],
+  },
+  // a computed number is a count as well (it was read as milliseconds); computed time changes unit
+  {
+    sql:
+      "SELECT arrow_cast(n * 2, 'Timestamp(Second, None)') AS a, arrow_cast(1 + 2, 'Timestamp(Second, None)') " +
+      "AS b, arrow_cast(length(s) - t.n, 'Timestamp(Second, None)') AS c, " +
+      "arrow_cast(CAST(n AS BIGINT) * 1000, 'Timestamp(Second, None)') AS d, " +
+      "arrow_cast(ts + INTERVAL '1 second', 'Timestamp(Second, None)') AS e FROM t",
+    columns: [["a", "TimestampSecond"], ["b", "TimestampSecond"], ["c", "TimestampSecond"], [
+      "d",
+      "TimestampSecond",
+    ], ["e", "TimestampSecond"]],
+    rows: [[14, 3, 0, 7000, 2]],
   },
   {
     sql:

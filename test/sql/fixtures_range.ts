@@ -9,17 +9,22 @@ export type Result = { columns: Array<[string, string]>; rows: unknown[][] };
 export async function post(
   s: TestServer,
   sql: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${s.url}/v1/sql`, {
     method: "POST",
-    headers: FORM,
+    headers: { ...FORM, ...headers },
     body: new URLSearchParams({ sql }),
   });
   return { status: res.status, body: await res.json() };
 }
 
-export async function query(s: TestServer, sql: string): Promise<Result> {
-  const { status, body } = await post(s, sql);
+export async function query(
+  s: TestServer,
+  sql: string,
+  headers: Record<string, string> = {},
+): Promise<Result> {
+  const { status, body } = await post(s, sql, headers);
   assert.equal(status, 200, `${sql}: ${JSON.stringify(body)}`);
   const records = (body.output as Array<{ records: Record<string, unknown> }>)[0].records as {
     schema: { column_schemas: Array<{ name: string; data_type: string }> };

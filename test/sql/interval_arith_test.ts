@@ -73,6 +73,18 @@ const CASES: TypedCase[] = [
     error: /Interval\(MonthDayNano\) \* Float64/,
   },
   { sql: "SELECT (INTERVAL '1h' + INTERVAL '30m') * 0.5", code: 3000, error: /\* Float64/ },
+  // arrow has no interval division: DataFusion refuses it (SQLite answered an Int64 count of ms)
+  {
+    sql: "SELECT INTERVAL '1 hour' / 2",
+    code: 3000,
+    error: /Cannot coerce arithmetic expression Interval\(MonthDayNano\) \/ Int64 to valid types/,
+  },
+  { sql: "SELECT 7200 / INTERVAL '1 hour'", code: 3000, error: /Int64 \/ Interval\(MonthDayNano\)/ },
+  {
+    sql: "SELECT ts + (INTERVAL '1h' + INTERVAL '30m') / 1.5 FROM ms",
+    code: 3000,
+    error: /Interval\(MonthDayNano\) \/ Float64/,
+  },
 ];
 
 Deno.test("interval arithmetic answers intervals over /v1/sql", (t) =>

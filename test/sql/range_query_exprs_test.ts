@@ -87,13 +87,32 @@ Deno.test("range query: RANGE over expressions and interval casts", async (t) =>
       assert.deepEqual(r.rows, [[0, "host1", 0, 0.5, 1]]);
     });
 
-    await t.step("a call holding one of Petrel's own aggregates takes a RANGE", async () => {
+    await t.step("Petrel's own aggregates take a RANGE, and calls over them read it", async () => {
       const r = await query(
         s,
-        "SELECT ts, host, hll_count(hll(val)) RANGE '10s' FROM host ALIGN '10s' ORDER BY host, ts LIMIT 2",
+        "SELECT ts, host, hll_count(hll(val) RANGE '10s') FROM host ALIGN '10s' ORDER BY host, ts LIMIT 2",
       );
-      assert.deepEqual(r.columns[2], ["hll_count(hll(host.val)) RANGE 10s", "UInt64"]);
+      assert.equal(r.columns[2][0], "hll_count(hll(host.val) RANGE 10s)");
       assert.deepEqual(r.rows, [[0, "host1", 1], [10000, "host1", 1]]);
+    });
+
+    // GreptimeDB's range rewriter reads a RANGE's argument as an aggregate of its plan: a scalar call
+    // around one is not (the RANGE goes inside, as above)
+    await t.step("RANGE after a call holding an aggregate is a 400 naming it", async () => {
+      for (
+        const [sql, name] of [
+          [
+            "SELECT ts, host, round(max(val), 2) RANGE '10s' FROM host ALIGN '5s'",
+            "round(max(host.val),Int64(2))",
+          ],
+          ["SELECT ts, hll_count(hll(val)) RANGE '10s' FROM host ALIGN '5s'", "hll_count(hll(host.val))"],
+        ]
+      ) {
+        const { status, body } = await post(s, sql);
+        assert.equal(status, 400, sql);
+        assert.equal(body.code, 3000, `${sql}: ${JSON.stringify(body)}`);
+        assert.equal(body.error, `Error during planning: Illegal argument \`${name}\` in range select query`);
+      }
     });
 
     const ERRORS: Array<[string, RegExp]> = [

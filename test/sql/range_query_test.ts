@@ -273,7 +273,11 @@ Deno.test("range query", async (t) => {
       ["SELECT min(val) RANGE '5s' FROM host ALIGN '5s' FILL 'x'", 1004, /'x' is not a valid fill/],
       ["SELECT ts, val, min(val) RANGE '5s' FROM host ALIGN '5s'", 3000, /No field named val/],
       ["SELECT ts, dc, min(val) RANGE '5s' FROM gap ALIGN '5s' BY (host)", 3000, /No field named dc/],
-      ["SELECT min(val) RANGE '5s' FROM host ALIGN '5s' TO 'yesterday'", 1004, /not a timestamp/],
+      [
+        "SELECT min(val) RANGE '5s' FROM host ALIGN '5s' TO 'yesterday'",
+        3000,
+        /Illegal `align to` argument `yesterday`/,
+      ],
       // a fill over 3 years at 1 ms slots is refused before it generates a row
       [
         "SELECT ts, min(val) RANGE '1s' FROM far ALIGN '1ms' BY () FILL NULL",

@@ -198,16 +198,56 @@ const toLocalTime: CallRewrite = (c, { name, args, close, arg }) => {
 };
 
 /**
- * Whether `[s, e)` is a number and no time (a signed literal, or a numeric column): arrow casts one to
- * a timestamp as a count of the target's unit, where a time value changes unit.
+ * Whether `[s, e)` is a number and no time: numeric literals and columns, arithmetic over them, numeric
+ * calls (`abs`, `length`, …) and casts to numbers. Arrow casts one to a timestamp as a count of the
+ * target's unit, where a time value changes unit.
  */
 function isPlainNumber(c: RewriteCtx, [s, e]: [number, number]): boolean {
-  const { toks } = c;
-  const from = e - s === 2 && (isOp(toks[s], "-") || isOp(toks[s], "+")) ? s + 1 : s;
-  if (e - from !== 1) return false;
-  if (toks[from].kind === "number") return true;
-  return /^(U?Int|Float)/.test(c.time.columnTypeAt(from) ?? "");
+  const { toks, q } = c;
+  let number = false;
+  for (let i = s; i < e; i++) {
+    const t = toks[i];
+    if (t.kind === "number") number = true;
+    else if (isOp(t, "+", "-", "*", "/", "%", "(", ")")) continue;
+    else if (t.kind === "ident" && isOp(toks[i + 1], "(")) {
+      const close = q.match[i + 1];
+      const name = t.text.toLowerCase();
+      if (name === "cast" || name === "try_cast") {
+        const as = toks.slice(i + 2, close).findLastIndex((x) => isKeyword(x, "AS"));
+        const type = toks.slice(i + 3 + as, close).map((x) => x.text).join(" ");
+        if (as < 0 || !NUMERIC_CAST.test(type)) return false;
+      } else if (!NUMERIC_CALLS.has(name)) return false;
+      number = true;
+      i = close;
+    } else if (t.kind === "ident" || t.kind === "qident") {
+      // `rel.col` is typed at its column
+      const col = isOp(toks[i + 1], ".") ? i + 2 : i;
+      if (!/^(U?Int|Float)/.test(c.time.columnTypeAt(col) ?? "")) return false;
+      number = true;
+      i = col;
+    } else return false;
+  }
+  return number;
 }
+
+/** Calls that answer a number whatever their arguments (so `arrow_cast` reads them as a count). */
+const NUMERIC_CALLS = new Set([
+  "abs",
+  "round",
+  "floor",
+  "ceil",
+  "trunc",
+  "power",
+  "pow",
+  "length",
+  "char_length",
+  "character_length",
+  "octet_length",
+  "strpos",
+  "to_unixtime",
+]);
+const NUMERIC_CAST =
+  /^(BIGINT|INT|INTEGER|SMALLINT|TINYINT|INT[0-9]+|UINT[0-9]+|U?Int(8|16|32|64)|BIGINT UNSIGNED|INT UNSIGNED)$/i;
 
 const charLength: CallRewrite = (_c, { close, arg }) => ({ text: `length(${arg(0)})`, next: close + 1 });
 

@@ -109,23 +109,23 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
 }
 
 /**
- * Refuses `interval * <non-integer literal>` (either order) at operator token `i`, as DataFusion's
- * planner does: left alone, SQLite would multiply the interval's integer form and answer a Float64
- * count of the segment's unit.
+ * Refuses `interval * <non-integer literal>` (either order) and `interval / <number literal>` (either
+ * order) at operator token `i`, as DataFusion's planner does: arrow has no interval division, and left
+ * alone SQLite would scale the interval's integer form and answer a count of the segment's unit.
  */
 export function refuseIntervalScaling(q: QueryTokens, i: number): void {
   const op = q.toks[i];
-  if (!isOp(op, "*") || !isOperandEnd(q.toks[i - 1])) return;
+  if (!isOp(op, "*", "/") || !isOperandEnd(q.toks[i - 1])) return;
   const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : numberType(q.toks[i - 1]);
   const rightAt = isOp(q.toks[i + 1], "-", "+") ? i + 2 : i + 1;
   const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : numberType(q.toks[rightAt]);
   if (left === undefined || right === undefined || (left === INTERVAL_ARROW) === (right === INTERVAL_ARROW)) {
     return;
   }
-  if (left === "Int64" || right === "Int64") return;
+  if (op.text === "*" && (left === "Int64" || right === "Int64")) return;
   throw new PetrelError(
     StatusCode.PlanQuery,
-    `Failed to plan SQL: Error during planning: Cannot coerce arithmetic expression ${left} * ${right} ` +
+    `Failed to plan SQL: Error during planning: Cannot coerce arithmetic expression ${left} ${op.text} ${right} ` +
       "to valid types",
   );
 }

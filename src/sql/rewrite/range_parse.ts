@@ -11,9 +11,10 @@ import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts
 import { isKeyword, isOp, type Token } from "../lexer.ts";
 import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";
 import { aliasOf, findTopSelect } from "../select_list.ts";
+import { type AlignTo, parseAlignTo } from "./range_align_to.ts";
 import { type Fill, type Interval, readFill, readInterval, startsInterval, syntax } from "./range_values.ts";
 
-export type { Fill, Interval };
+export type { AlignTo, Fill, Interval };
 
 /** One `AGGR(args) RANGE <interval> [FILL <fill>]` of the select list. */
 export interface RangeAgg {
@@ -24,10 +25,9 @@ export interface RangeAgg {
   range: Interval;
   /** The aggregate's own FILL. */
   fill?: Fill;
+  /** A scalar call around aggregates (`round(max(v), 2) RANGE …`), which GreptimeDB's planner refuses. */
+  wrapped?: boolean;
 }
-
-/** Where the ALIGN timestamps start. */
-export type AlignTo = { kind: "calendar" } | { kind: "now" } | { kind: "timestamp"; text: string };
 
 /** A range query's clauses as token positions and parsed values. */
 export interface RangeQuery {
@@ -182,8 +182,9 @@ function rangeAggs(q: QueryTokens, s: number, e: number, clauses: Array<[number,
       const found = q.cursor.sql.slice(toks[start].pos, toks[i - 1].pos + 1);
       throw syntax(q, start, `Range Query: RANGE must follow an aggregate call, found: ${found}`);
     }
-    if (named) out.push({ start, callEnd: i, end: k, range: range.interval, fill });
-    else {
+    if (named) {
+      out.push({ start, callEnd: i, end: k, range: range.interval, fill, wrapped: calls[0][0] !== start });
+    } else {
       for (const [cs, ce] of calls) {
         out.push({ start: cs, callEnd: ce, end: ce, range: range.interval, fill });
       }
@@ -250,15 +251,9 @@ function parseAlignClause(q: QueryTokens, rq: RangeQuery): void {
     if (seen.has(word)) throw syntax(q, k, `Range Query: ALIGN has two ${word} options`);
     seen.add(word);
     if (word === "TO") {
-      const t = toks[k + 1];
-      if (isKeyword(t, "NOW")) rq.to = { kind: "now" };
-      else if (isKeyword(t, "CALENDAR")) rq.to = { kind: "calendar" };
-      else if (t?.kind === "string") rq.to = { kind: "timestamp", text: t.value };
-      else {
-        const found = t?.text ?? "EOF";
-        throw syntax(q, k + 1, `Expected: NOW, CALENDAR or a timestamp after ALIGN … TO, found: ${found}`);
-      }
-      k += 2;
+      const to = parseAlignTo(q, k + 1);
+      rq.to = to.to;
+      k = to.next;
     } else if (word === "BY") {
       if (!isOp(toks[k + 1], "(")) {
         throw syntax(q, k + 1, `Expected: ( after ALIGN … BY, found: ${toks[k + 1]?.text ?? "EOF"}`);

@@ -9,20 +9,21 @@
  * 3. FILL PREV/LINEAR/constant are window expressions over each key's slots;
  * 4. the select list, ORDER BY and LIMIT run over that result, the aggregates read as columns.
  */
-import { invalidArguments } from "../../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import type { DataType, ResultType } from "../../common/rows.ts";
-import { msToUnit, nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
+import { nsToUnit, timestampType, type TimeUnit, unitOf } from "../../common/time_unit.ts";
 import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
-import { itemHint, type OutputContext } from "../output_columns.ts";
+import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
+import { originalText } from "../query_tokens.ts";
 import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
 
-import { parseTimestampIn } from "../time.ts";
 import type { RewriteEnv } from "./context.ts";
 import type { Emitter } from "./emit.ts";
 import { type Fill, type Interval, itemExprEnd, type RangeAgg, type RangeQuery } from "./range_parse.ts";
 import { itemName } from "./range_names.ts";
+import { alignOrigin } from "./range_align_to.ts";
 
 /** What rendering a range query needs from the rewrite of its statement. */
 export interface RangeRender {
@@ -66,10 +67,11 @@ export function renderRangeQuery(
   const { emitter, table, outCtx } = r;
   const { toks } = outCtx.q;
   const emit = (a: number, b: number) => emitter.emit(a, b).trim();
+  refuseWrappedAggregates(rq, r);
   const tsColumn = table.columns.find((c) => c.name === table.timeIndex)!;
   const unit = unitOf(tsColumn.type);
   const align = inUnit(rq.every, unit, "align");
-  const to = alignOrigin(rq, unit, r.env.timezone, align);
+  const to = alignOrigin(rq.to, unit, r.env.timezone, align);
   const rel = qi(r.relation);
   const tsRef = `${rel}.${qi(table.timeIndex)}`;
   const tsName = qi(table.timeIndex);
@@ -188,6 +190,22 @@ export function renderRangeQuery(
   return { sql, hints };
 }
 
+/**
+ * GreptimeDB gives a RANGE only to an aggregate call: a scalar call around one (`round(max(v), 2)
+ * RANGE '10s'`) is not an aggregate of the plan its range rewriter reads, and is refused naming it
+ * as DataFusion does (the RANGE goes inside: `round(max(v) RANGE '10s', 2)`).
+ */
+function refuseWrappedAggregates(rq: RangeQuery, r: RangeRender): void {
+  const a = rq.aggs.find((a) => a.wrapped);
+  if (!a) return;
+  const original = originalText(r.env.sql, r.outCtx.q.toks, a.start, a.callEnd);
+  const name = outputName(r.outCtx, a.start, a.callEnd, original, true) ?? original;
+  throw new PetrelError(
+    StatusCode.PlanQuery,
+    `Error during planning: Illegal argument \`${name}\` in range select query`,
+  );
+}
+
 /** An interval as a whole number of the time index's unit (at least one). */
 function inUnit(iv: Interval, unit: TimeUnit, what: string): bigint {
   const v = nsToUnit(iv.ns, unit);
@@ -197,18 +215,6 @@ function inUnit(iv: Interval, unit: TimeUnit, what: string): bigint {
     );
   }
   return v;
-}
-
-/** The ALIGN TO origin in the time index's unit, reduced into `[0, align)`. */
-function alignOrigin(rq: RangeQuery, unit: TimeUnit, timezone: string | undefined, align: bigint): bigint {
-  let to = 0n;
-  if (rq.to.kind === "now") to = msToUnit(Date.now(), unit);
-  else if (rq.to.kind === "timestamp") {
-    const v = parseTimestampIn(rq.to.text, unit, timezone);
-    if (v === undefined) throw invalidArguments(`Range Query: ALIGN TO '${rq.to.text}' is not a timestamp`);
-    to = v;
-  }
-  return ((to % align) + align) % align;
 }
 
 /** The BY keys: the given expressions, or the table's primary key. */
