@@ -16,7 +16,7 @@ export interface Token {
   pos: number;
 }
 
-const OPERATORS = ["::", "<=", ">=", "<>", "!=", "||", "!~*", "!~", "~*", "->>", "->", "==", "<<", ">>"];
+const OPERATORS = ["::", "@@", "<=", ">=", "<>", "!=", "||", "!~*", "!~", "~*", "->>", "->", "==", "<<", ">>"];
 
 const NUMBER = /0x[0-9a-fA-F]+|\d*\.?\d+(?:[eE][+-]?\d+)?|\d+\.(?:[eE][+-]?\d+)?/y;
 const IDENT_START = /[A-Za-z_\u0080-\uffff]/;
