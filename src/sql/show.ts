@@ -51,7 +51,8 @@ export function renderCreateTable(t: TableMeta): string {
 /** GreptimeDB's `DESC TABLE` result. */
 export function describeTable(t: TableMeta): QueryOutput {
   const rows: Value[][] = t.columns.map((c) => {
-    const key = c.name === t.timeIndex ? "TIME INDEX" : t.primaryKey.includes(c.name) ? "PRI" : "";
+    // GreptimeDB's DESC marks the time index PRI too (information_schema.columns says TIME INDEX)
+    const key = c.name === t.timeIndex || t.primaryKey.includes(c.name) ? "PRI" : "";
     const nullable = c.name === t.timeIndex || !c.nullable ? "NO" : "YES";
     return [c.name, c.type, key, nullable, c.default ?? "", c.semantic];
   });

@@ -53,7 +53,7 @@ Deno.test("flow general: GreptimeDB's documentation example computes its sink, r
       ["max_size", "Float64", "", "FIELD"],
       ["avg_size", "Float64", "", "FIELD"],
       ["high_size_count", "Int64", "", "FIELD"],
-      ["time_window", "TimestampMillisecond", "TIME INDEX", "TIMESTAMP"],
+      ["time_window", "TimestampMillisecond", "PRI", "TIMESTAMP"],
       ["update_at", "TimestampMillisecond", "", "FIELD"],
     ]);
     await sql(

@@ -176,7 +176,7 @@ const SHOW_AND_DESC: SqlCase[] = [
       ["dc", "String", "PRI", "YES", "", "TAG"],
       ["cpu", "Float64", "", "YES", "", "FIELD"],
       ["mem", "Int64", "", "YES", "0", "FIELD"],
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
     ],
   },
   {
@@ -263,7 +263,7 @@ const SHOW_AND_DESC: SqlCase[] = [
       ["host", "String", "PRI", "NO", "", "TAG"],
       ["v", "Float64", "", "YES", "0.5", "FIELD"],
       ["n", "Int64", "", "NO", "1", "FIELD"],
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "current_timestamp()", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "current_timestamp()", "TIMESTAMP"],
     ],
   },
   {
@@ -379,7 +379,7 @@ const DATABASES: SqlCase[] = [
   {
     sql: "DESCRIBE metrics.q",
     rows: [
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
       ["v", "Float64", "", "YES", "", "FIELD"],
     ],
   },
