@@ -388,6 +388,22 @@ const DATABASES: SqlCase[] = [
   { sql: "DROP TABLE metrics.q", affected: [0] },
   { sql: "SHOW TABLES", db: "metrics", rows: [["m"]] },
   { sql: "DROP DATABASE metrics", affected: [0] },
+  // GreptimeDB shows a database ttl in humantime, as it does a table's
+  { sql: "CREATE DATABASE weekly WITH (ttl='7d')", affected: [1] },
+  {
+    sql: "SHOW CREATE DATABASE weekly",
+    rows: [["weekly", "CREATE DATABASE IF NOT EXISTS \"weekly\"\nWITH(\n  ttl = '7days'\n)"]],
+  },
+  {
+    sql: "SELECT options FROM information_schema.schemata WHERE schema_name = 'weekly'",
+    rows: [["ttl='7days'"]],
+  },
+  { sql: "ALTER DATABASE weekly SET 'ttl'='36h'", affected: [0] },
+  {
+    sql: "SELECT options FROM information_schema.schemata WHERE schema_name = 'weekly'",
+    rows: [["ttl='1day 12h'"]],
+  },
+  { sql: "DROP DATABASE weekly", affected: [0] },
   {
     name: "dropped database is unknown",
     sql: "SELECT 1",
