@@ -10,7 +10,7 @@ import { sqliteDeclType } from "../storage/datatypes.ts";
 import { nullTagColumns, qualifiedName, quoteIdent, ttlCutoff } from "../storage/table.ts";
 import { isLogicalTable } from "../storage/metric_layout.ts";
 import type { DataType, Value } from "../common/rows.ts";
-import { renderCreateOptions } from "./show.ts";
+import { renderCreateOptions, shownOptions } from "./show.ts";
 import { FLOW_COLUMNS, FLOW_TYPES, flowRows } from "./info_flows.ts";
 import { getView, type ViewMeta } from "../storage/views.ts";
 import { VIEW_COLUMNS, VIEW_TYPES, viewRows, viewTableRows } from "./info_views.ts";
@@ -273,7 +273,7 @@ export function refreshInformationSchema(
         "utf8",
         "utf8_bin",
         null,
-        Object.entries(storage.databaseOptions(db)).map(([k, v]) => `${k}='${v}'`).join(" "),
+        shownOptions(storage.databaseOptions(db)).map(([k, v]) => `${k}='${v}'`).join(" "),
       ]),
   };
   for (const [name, t] of Object.entries(MODULE_TABLES)) build[name] = () => t.rows(storage, need);

@@ -76,7 +76,7 @@ export function parseGeneralQuery(tokens: Token[], sql: string, db: string): Gen
   const keys = group === undefined
     ? distinct ? items.map((_, i) => i) : []
     : splitCommas(group.slice(2)).map((k) => keyItem(k.tokens, items, sql));
-  if (distinct && group !== undefined) throw refuse("SELECT DISTINCT with GROUP BY");
+  // with GROUP BY, DISTINCT changes nothing: every key is a SELECT item, so grouped rows already differ
   const window = windows[0];
   if (window !== undefined && group === undefined) {
     throw refuse("a flow without GROUP BY its date_bin(…) or date_trunc(…) window key");

@@ -16,7 +16,23 @@ export interface Token {
   pos: number;
 }
 
-const OPERATORS = ["::", "<=", ">=", "<>", "!=", "||", "!~*", "!~", "~*", "->>", "->", "==", "<<", ">>"];
+const OPERATORS = [
+  "::",
+  "@@",
+  "<=",
+  ">=",
+  "<>",
+  "!=",
+  "||",
+  "!~*",
+  "!~",
+  "~*",
+  "->>",
+  "->",
+  "==",
+  "<<",
+  ">>",
+];
 
 const NUMBER = /0x[0-9a-fA-F]+|\d*\.?\d+(?:[eE][+-]?\d+)?|\d+\.(?:[eE][+-]?\d+)?/y;
 const IDENT_START = /[A-Za-z_\u0080-\uffff]/;
@@ -151,6 +167,8 @@ class Lexer {
       if (m) return this.emit("param", i + m[0].length);
     }
     const op = OPERATORS.find((o) => sql.startsWith(o, i));
+    // `@@name` is a session variable (refused as a placeholder), not the `@@` operator
+    if (op === "@@" && IDENT_START.test(sql[i + 2] ?? "")) return this.emit("op", i + 1);
     if (op) return this.emit("op", i + op.length);
     if ("(),;.=<>+-*/%|&~!^[]:{}@#".includes(ch)) return this.emit("op", i + 1);
     throw syntaxError(sql, i, `Unexpected character '${ch}'`);

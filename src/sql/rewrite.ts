@@ -47,6 +47,7 @@ import { INTERVAL_TYPE, intervalNs } from "./rewrite/interval_arith.ts";
 import { expandGroupingSets } from "./rewrite/grouping_sets.ts";
 import { qualifyAsSubquery } from "./rewrite/qualify.ts";
 import { rebuildUnnest } from "./rewrite/unnest.ts";
+import { rebuildAtAt } from "./rewrite/at_at.ts";
 import { nestedDistinctOn, renderDistinctOn, type RenderedItem } from "./rewrite/distinct_on.ts";
 
 export type { RewriteEnv } from "./rewrite/context.ts";
@@ -79,9 +80,9 @@ const SIZE_COLUMNS = new Set([
 
 /** Rewrites the tokens of one query (or of a DELETE's WHERE clause). */
 export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
-  // rebuilt as new SQL text, which is rewritten again (until no grouping set, QUALIFY or unnest is left)
+  // rebuilt as new SQL text, which is rewritten again (until no grouping set, QUALIFY, unnest or @@ is left)
   const rebuilt = expandGroupingSets(tokensIn, env.sql) ?? qualifyAsSubquery(tokensIn, env, rewriteQuery) ??
-    rebuildUnnest(tokensIn, env.sql);
+    rebuildUnnest(tokensIn, env.sql) ?? rebuildAtAt(tokensIn, env.sql);
   if (rebuilt !== undefined) return rewriteQuery(tokenize(rebuilt), { ...env, sql: rebuilt });
   const cursor = new Cursor(tokensIn, env.sql);
   const q = new QueryTokens(expandWithinGroup(expandArrayBrackets(tokensIn, cursor), cursor), cursor);

@@ -13,15 +13,9 @@ function optionKey(key: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(key) && key !== "comment" ? key : `'${key.replaceAll("'", "''")}'`;
 }
 
-function displayOptions(t: TableMeta): Array<[string, string]> {
-  return Object.entries(t.options)
-    .map(([k, v]): [string, string] => [k, k === "ttl" ? formatTtl(v) : v])
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 /** The `WITH(...)` options as one line, as information_schema.tables' create_options shows them. */
 export function renderCreateOptions(t: TableMeta): string {
-  return displayOptions(t).map(([k, v]) => `${k}=${v}`).join(" ");
+  return shownOptions(t.options).map(([k, v]) => `${k}=${v}`).join(" ");
 }
 
 /** GreptimeDB's `SHOW CREATE TABLE` text. */
@@ -38,7 +32,7 @@ export function renderCreateTable(t: TableMeta): string {
   let sql = `CREATE TABLE IF NOT EXISTS ${quoteName(t.name)} (\n${
     lines.join(",\n")
   }\n)\n\nENGINE=${t.engine}`;
-  const opts = displayOptions(t);
+  const opts = shownOptions(t.options);
   if (opts.length === 0) sql += "\n";
   else {
     sql += `\nWITH(\n${
@@ -51,7 +45,8 @@ export function renderCreateTable(t: TableMeta): string {
 /** GreptimeDB's `DESC TABLE` result. */
 export function describeTable(t: TableMeta): QueryOutput {
   const rows: Value[][] = t.columns.map((c) => {
-    const key = c.name === t.timeIndex ? "TIME INDEX" : t.primaryKey.includes(c.name) ? "PRI" : "";
+    // GreptimeDB's DESC marks the time index PRI too (information_schema.columns says TIME INDEX)
+    const key = c.name === t.timeIndex || t.primaryKey.includes(c.name) ? "PRI" : "";
     const nullable = c.name === t.timeIndex || !c.nullable ? "NO" : "YES";
     return [c.name, c.type, key, nullable, c.default ?? "", c.semantic];
   });
@@ -66,9 +61,16 @@ export function stringRecords(names: string[], rows: Value[][]): QueryOutput {
   return { kind: "records", columns: names.map((name) => ({ name, data_type: "String" })), rows };
 }
 
+/** Table or database options as GreptimeDB shows them: sorted, the ttl in humantime (`7d` → `7days`). */
+export function shownOptions(options: Record<string, string>): Array<[string, string]> {
+  return Object.entries(options)
+    .map(([k, v]): [string, string] => [k, k === "ttl" ? formatTtl(v) : v])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** GreptimeDB's `SHOW CREATE DATABASE` text. */
 export function renderCreateDatabase(db: string, options: Record<string, string>): string {
-  const opts = Object.entries(options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const opts = shownOptions(options);
   const base = `CREATE DATABASE IF NOT EXISTS ${quoteName(db)}`;
   if (opts.length === 0) return base;
   return `${base}\nWITH(\n${

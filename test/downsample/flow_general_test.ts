@@ -53,7 +53,7 @@ Deno.test("flow general: GreptimeDB's documentation example computes its sink, r
       ["max_size", "Float64", "", "FIELD"],
       ["avg_size", "Float64", "", "FIELD"],
       ["high_size_count", "Int64", "", "FIELD"],
-      ["time_window", "TimestampMillisecond", "TIME INDEX", "TIMESTAMP"],
+      ["time_window", "TimestampMillisecond", "PRI", "TIMESTAMP"],
       ["update_at", "TimestampMillisecond", "", "FIELD"],
     ]);
     await sql(
@@ -239,6 +239,38 @@ Deno.test("flow general: a sink made before the flow (as GreptimeDB's docs do) i
         }' ORDER BY status`,
       ),
       [[200, 1, 1], [404, 1, 0]],
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("flow general: the docs' SELECT DISTINCT … GROUP BY country, time_window computes one row per country and window", async () => {
+  const server = await startTestServer();
+  try {
+    const { url } = server;
+    await sql(url, "CREATE TABLE visits (client STRING, country STRING, access_time TIMESTAMP TIME INDEX)");
+    // GreptimeDB's continuous-aggregation example, trailing comma included
+    await sql(
+      url,
+      `CREATE FLOW ngx_country SINK TO ngx_country AS SELECT DISTINCT country,
+        date_bin(INTERVAL '1 hour', access_time) as time_window, FROM visits GROUP BY country, time_window`,
+    );
+    const rows = [["a", "CN", 0], ["b", "CN", 5 * MIN], ["c", "US", 10 * MIN], ["d", "CN", HOUR]];
+    await sql(
+      url,
+      `INSERT INTO visits VALUES ${
+        rows.map(([c, k, at]) => `('${c}', '${k}', '${iso(BASE + Number(at))}')`)
+      }`,
+    );
+    await sql(url, "ADMIN FLUSH_FLOW('ngx_country')");
+    assert.deepEqual(
+      await sql(url, "SELECT country, time_window FROM ngx_country ORDER BY time_window, country"),
+      [
+        ["CN", BASE],
+        ["US", BASE],
+        ["CN", BASE + HOUR],
+      ],
     );
   } finally {
     await server.stop();

@@ -89,7 +89,7 @@ Deno.test("flow without window: the sink Petrel makes has update_at and the cons
       ["loc", "String", "PRI", "TAG"],
       ["max_temp", "Float64", "", "FIELD"],
       ["update_at", "TimestampMillisecond", "", "FIELD"],
-      ["__ts_placeholder", "TimestampMillisecond", "TIME INDEX", "TIMESTAMP"],
+      ["__ts_placeholder", "TimestampMillisecond", "PRI", "TIMESTAMP"],
     ]);
     await sql(server.url, insert([reading(1, "room1", 101, 0), reading(1, "room1", 103, 1)]));
     assert.equal(await flush(server.url, "temp_monitoring"), 1);

@@ -54,7 +54,7 @@ function nameCases(name: string, quoted: string, i: number): SqlCase[] {
       rows: [
         [col, "String", "PRI", "YES", "", "TAG"],
         ["v", "Float64", "", "YES", "", "FIELD"],
-        ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+        ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
       ],
     },
     {

@@ -176,7 +176,7 @@ const SHOW_AND_DESC: SqlCase[] = [
       ["dc", "String", "PRI", "YES", "", "TAG"],
       ["cpu", "Float64", "", "YES", "", "FIELD"],
       ["mem", "Int64", "", "YES", "0", "FIELD"],
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
     ],
   },
   {
@@ -263,7 +263,7 @@ const SHOW_AND_DESC: SqlCase[] = [
       ["host", "String", "PRI", "NO", "", "TAG"],
       ["v", "Float64", "", "YES", "0.5", "FIELD"],
       ["n", "Int64", "", "NO", "1", "FIELD"],
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "current_timestamp()", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "current_timestamp()", "TIMESTAMP"],
     ],
   },
   {
@@ -379,7 +379,7 @@ const DATABASES: SqlCase[] = [
   {
     sql: "DESCRIBE metrics.q",
     rows: [
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
       ["v", "Float64", "", "YES", "", "FIELD"],
     ],
   },
@@ -388,6 +388,22 @@ const DATABASES: SqlCase[] = [
   { sql: "DROP TABLE metrics.q", affected: [0] },
   { sql: "SHOW TABLES", db: "metrics", rows: [["m"]] },
   { sql: "DROP DATABASE metrics", affected: [0] },
+  // GreptimeDB shows a database ttl in humantime, as it does a table's
+  { sql: "CREATE DATABASE weekly WITH (ttl='7d')", affected: [1] },
+  {
+    sql: "SHOW CREATE DATABASE weekly",
+    rows: [["weekly", "CREATE DATABASE IF NOT EXISTS \"weekly\"\nWITH(\n  ttl = '7days'\n)"]],
+  },
+  {
+    sql: "SELECT options FROM information_schema.schemata WHERE schema_name = 'weekly'",
+    rows: [["ttl='7days'"]],
+  },
+  { sql: "ALTER DATABASE weekly SET 'ttl'='36h'", affected: [0] },
+  {
+    sql: "SELECT options FROM information_schema.schemata WHERE schema_name = 'weekly'",
+    rows: [["ttl='1day 12h'"]],
+  },
+  { sql: "DROP DATABASE weekly", affected: [0] },
   {
     name: "dropped database is unknown",
     sql: "SELECT 1",

@@ -174,7 +174,7 @@ const EVOLUTION: SqlCase[] = [
     rows: [
       ["host", "String", "PRI", "YES", "", "TAG"],
       ["v", "Float64", "", "YES", "", "FIELD"],
-      ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
       ["note", "String", "", "YES", "", "FIELD"],
       ["c", "Int64", "", "YES", "5", "FIELD"],
       ["dc", "String", "PRI", "YES", "", "TAG"],

@@ -344,7 +344,7 @@ const TYPE_CASES: SqlCase[] = [
   {
     sql: "DESC ty",
     rows: TYPES.map(([c, , t]) =>
-      c === "ts" ? [c, t, "TIME INDEX", "NO", "", "TIMESTAMP"] : [c, t, "", "YES", "", "FIELD"]
+      c === "ts" ? [c, t, "PRI", "NO", "", "TIMESTAMP"] : [c, t, "", "YES", "", "FIELD"]
     ),
   },
   {

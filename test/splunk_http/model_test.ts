@@ -19,7 +19,7 @@ Deno.test("splunk_logs: schema, fields as tags after host/source/sourcetype, app
     assert.equal(r.status, 200, r.text);
     const desc = await sqlRows(s.url, "DESC TABLE splunk_logs");
     assert.deepEqual(desc.map((row) => [row[0], row[1], row[2], row[5]]), [
-      ["greptime_timestamp", "TimestampNanosecond", "TIME INDEX", "TIMESTAMP"],
+      ["greptime_timestamp", "TimestampNanosecond", "PRI", "TIMESTAMP"],
       ["host", "String", "PRI", "TAG"],
       ["source", "String", "PRI", "TAG"],
       ["sourcetype", "String", "PRI", "TAG"],

@@ -102,7 +102,7 @@ Deno.test("ALTER TABLE MODIFY COLUMN changes a field's type, converting its valu
       {
         sql: "DESC m",
         rows: [
-          ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+          ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
           ["host", "String", "PRI", "YES", "", "TAG"],
           ["v", "Int32", "", "YES", "", "FIELD"],
           ["n", "Int64", "", "YES", "", "FIELD"],

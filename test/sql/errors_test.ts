@@ -68,6 +68,7 @@ const ERRORS: Array<[string, number, RegExp, string?]> = [
   ["SELECT ?", 2000, /Placeholders are not supported/],
   ["SELECT :a", 2000, /Placeholders are not supported, found: :a/],
   ["SELECT @x", 2000, /Placeholders are not supported, found: @x/],
+  ["SELECT @@version", 2000, /Placeholders are not supported, found: @version/], // not the @@ operator
   ["SELECT * FROM t LIMIT -1", 1004, /LIMIT must not be negative/],
   ["SELECT 1/0", 3000, /Divide by zero error/],
   ["SELECT 'a' + 1", 1004, /Cannot cast string 'a'/],

@@ -1,7 +1,7 @@
 /**
  * GreptimeDB's full-text functions over `/v1/sql`: `matches` (terms, phrases, `+`/`-`, AND/OR,
  * parentheses; case-sensitive substrings) and `matches_term` (whole terms bounded by non-alphanumeric
- * characters), on log lines pushed through Loki as a user would search them.
+ * characters, also written `text @@ 'term'`), on log lines pushed through Loki as a user would search them.
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
@@ -71,6 +71,16 @@ Deno.test("matches and matches_term search log lines as GreptimeDB does", async 
       assert.deepEqual(await rows("matches_term(line, 'wörd')"), [6]);
       assert.deepEqual(await rows("matches_term(line, 'rd')"), []); // ö is a letter: no boundary
       assert.deepEqual(await rows("matches_term(line, 'disk full')"), [5]);
+    });
+    await t.step("@@ is matches_term's shorthand, bound looser than || and comparisons", async () => {
+      assert.deepEqual(await rows("line @@ 'cat'"), [4]);
+      assert.deepEqual(await rows("line @@ 'categ'"), []);
+      assert.deepEqual(await rows("lower(line) @@ 'apple' OR line @@ 'api/items'"), [1, 2, 3]);
+      assert.deepEqual(await rows("NOT line @@ 'GET' AND line @@ 'ok'"), [3]);
+      assert.deepEqual(await rows("line || ' tail' @@ 'ok tail'"), [2]);
+      const r = await sqlRequest(server.url, "SELECT 'a b' @@ 'b' AS hit, 'ab' @@ 'b' miss");
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(JSON.parse(r.text).output[0].records.rows, [[true, false]]);
     });
     await t.step("results are Boolean; NULL text gives NULL", async () => {
       const r = await sqlRequest(

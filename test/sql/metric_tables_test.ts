@@ -74,7 +74,7 @@ Deno.test("the docs' physical and logical tables: INSERT, SELECT, TQL, PromQL, D
     await checkCase(s.url, {
       sql: "DESC TABLE lg",
       rows: [
-        ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+        ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
         ["val", "Float64", "", "YES", "", "FIELD"],
         ["host", "String", "PRI", "YES", "", "TAG"],
       ],
@@ -82,7 +82,7 @@ Deno.test("the docs' physical and logical tables: INSERT, SELECT, TQL, PromQL, D
     await checkCase(s.url, {
       sql: "DESC TABLE phy",
       rows: [
-        ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"],
+        ["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"],
         ["val", "Float64", "", "YES", "", "FIELD"],
         ["host", "String", "PRI", "YES", "", "TAG"],
       ],

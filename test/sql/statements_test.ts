@@ -319,7 +319,7 @@ const CASES: Case[] = [
     expect: [
       recs([["Column", S], ["Type", S], ["Key", S], ["Null", S], ["Default", S], ["Semantic Type", S]], [
         ["host", "String", "PRI", "YES", "", "TAG"],
-        ["ts", "TimestampMillisecond", "TIME INDEX", "NO", "current_timestamp()", "TIMESTAMP"],
+        ["ts", "TimestampMillisecond", "PRI", "NO", "current_timestamp()", "TIMESTAMP"],
         ["cpu", "Float64", "", "YES", "0", "FIELD"],
         ["memory", "Float64", "", "YES", "", "FIELD"],
       ]),

@@ -94,7 +94,7 @@ const CASES: TypedCase[] = [
       "String",
     ], ["Semantic Type", "String"]],
     rows: [
-      ["ts", TMS, "TIME INDEX", "NO", "", "TIMESTAMP"],
+      ["ts", TMS, "PRI", "NO", "", "TIMESTAMP"],
       ["host", "String", "PRI", "YES", "", "TAG"],
       ["price", DEC, "", "YES", "", "FIELD"],
       ["big", "Decimal(38, 10)", "", "YES", "", "FIELD"],

@@ -160,7 +160,7 @@ const CASES: SqlCase[] = [
   },
   {
     sql: "DESC TABLE pts",
-    rows: [["ts", "TimestampMillisecond", "TIME INDEX", "NO", "", "TIMESTAMP"], [
+    rows: [["ts", "TimestampMillisecond", "PRI", "NO", "", "TIMESTAMP"], [
       "id",
       "String",
       "PRI",

@@ -40,7 +40,7 @@ Deno.test("metric engine: logical tables as SHOW TABLES, DESC, SHOW CREATE TABLE
     assert.deepEqual(rows(s, "SHOW TABLES"), [["cpu"], ["greptime_physical_table"], ["numbers"]]);
     assert.deepEqual(rows(s, "DESC TABLE cpu").map((r) => [r[0], r[1], r[2], r[5]]), [
       ["dc", "String", "PRI", "TAG"],
-      ["greptime_timestamp", "TimestampMillisecond", "TIME INDEX", "TIMESTAMP"],
+      ["greptime_timestamp", "TimestampMillisecond", "PRI", "TIMESTAMP"],
       ["greptime_value", "Float64", "", "FIELD"],
       ["host", "String", "PRI", "TAG"],
     ]);
