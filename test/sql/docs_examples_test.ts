@@ -204,12 +204,12 @@ Deno.test("SHOW FULL DATABASES adds each database's options", async () => {
     await sqlOk(url, "CREATE DATABASE test WITH (ttl = '7d')");
     assert.deepEqual(await records(url, "SHOW FULL DATABASES"), {
       schema: [["Database", "String"], ["Options", "String"]],
-      rows: [["greptime_private", ""], ["information_schema", ""], ["public", ""], ["test", "ttl='7d'"]],
+      rows: [["greptime_private", ""], ["information_schema", ""], ["public", ""], ["test", "ttl='7days'"]],
     });
-    assert.deepEqual((await records(url, "SHOW FULL SCHEMAS LIKE 't%'")).rows, [["test", "ttl='7d'"]]);
+    assert.deepEqual((await records(url, "SHOW FULL SCHEMAS LIKE 't%'")).rows, [["test", "ttl='7days'"]]);
     assert.deepEqual((await records(url, "SHOW FULL DATABASES WHERE Options != ''")).rows, [[
       "test",
-      "ttl='7d'",
+      "ttl='7days'",
     ]]);
   });
 });
