@@ -34,9 +34,18 @@ function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] 
       "",
     ],
     [`${label}: decode CPU / Petrel CPU`, r.cpuRatio === null ? "n/a" : r.cpuRatio.toFixed(2), ""],
+    // what Petrel's main thread spends before decoding starts, and decode-alone leaves out
+    [
+      `${label}: HTTP alone CPU s, bare Deno.serve (main/workers/other)`,
+      r.httpCpu === null
+        ? "n/a"
+        : [r.httpCpu.main, r.httpCpu.workers, r.httpCpu.other].map((x) => x.toFixed(2)).join("/"),
+      "",
+    ],
     // decode and SQLite's copy alone, one after the other: no Petrel can beat this ratio
     ...(r.floor === null ? [] : [
       [`${label}: SQLite alone rows/s (same rows re-copied)`, fmt(r.floor.rate), ""] as Line,
+      [`${label}: SQLite alone CPU s`, r.floor.cpu.toFixed(2), ""] as Line,
       [
         `${label}: ceiling of Petrel / decode (decode + SQLite alone)`,
         (r.floor.rate / (r.floor.rate + r.decode)).toFixed(2),

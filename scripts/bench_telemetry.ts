@@ -6,7 +6,10 @@
  * server uses, no storage) in this process: the median of three passes, after a warm-up. What
  * Petrel stored is counted back with SQL and must equal what was sent. On a shared machine the
  * wall-clock rates swing with the load, so CPU seconds are reported beside them: the decode's (this
- * process, during the median pass) and Petrel's (every thread of the child, while posting).
+ * process, during the median pass) and Petrel's (every thread of the child, while posting), beside
+ * the two floors under Petrel's: SQLite alone copying the rows Petrel stored (`bench_sqlite_floor.ts`;
+ * for metrics, the samples table) and a bare `Deno.serve` receiving the same bodies
+ * (`bench_http_floor.ts`), which decode-alone leaves out.
  * Run: `deno run -A scripts/bench_telemetry.ts [otlp_metrics|otlp_logs|loki|es_bulk]`; with
  * `PETREL_BENCH_CPU_PROF=dir` the Petrel child writes a V8 CPU profile (`.cpuprofile`) into `dir` on
  * exit (read it with `scripts/cpu_profile.ts`).
@@ -17,6 +20,9 @@ import process from "node:process";
 import { postAllRaw } from "./bench_http_client.ts";
 import { type SqliteFloor, sqliteFloor } from "./bench_sqlite_floor.ts";
 import { type CpuSplit, cpuSplit, threadCpu } from "./bench_ingest.ts";
+import { httpFloor } from "./bench_http_floor.ts";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
 import { encodeSnappy } from "../src/codec/snappy.ts";
 import { decodeOtlpLogs, decodeOtlpMetrics, decodeOtlpTraces } from "../src/protocols/otlp/mod.ts";
 import { decodeLokiPush } from "../src/protocols/loki/mod.ts";
@@ -36,8 +42,10 @@ export interface TelemetryBench {
   petrelCpu: CpuSplit | null;
   /** decodeCpu / Petrel's total CPU: the ratio with the machine's other load taken out. */
   cpuRatio: number | null;
-  /** The same rows copied again by SQLite alone (`bench_sqlite_floor.ts`); null for metrics. */
+  /** The same rows copied again by SQLite alone (`bench_sqlite_floor.ts`). */
   floor: SqliteFloor | null;
+  /** CPU a bare `Deno.serve` spends receiving the same bodies (`bench_http_floor.ts`); null off Linux. */
+  httpCpu: CpuSplit | null;
 }
 
 const REQUESTS = 100;
@@ -165,8 +173,10 @@ export interface Protocol {
   decode: (b: Uint8Array) => unknown;
   /** SQL counting what Petrel stored. */
   stored: string;
-  /** The one table the records land in (`public`), for the SQLite floor; none for metrics. */
+  /** The one table the records land in (`public`), for the SQLite floor. */
   table?: string;
+  /** The table the SQLite floor copies when it is not `table` (metrics: the physical samples table). */
+  floorTable?: (dataHome: string) => string;
 }
 
 const PB = { "content-type": "application/x-protobuf" };
@@ -178,6 +188,7 @@ export const PROTOCOLS: Record<string, Protocol> = {
     decode: (b) => decodeOtlpMetrics(b, PB["content-type"]),
     stored: Array.from({ length: METRICS }, (_, m) => `SELECT count(*) AS n FROM bench_metric_${m}`)
       .join(" UNION ALL "),
+    floorTable: samplesTableOf,
   },
   otlp_logs: {
     path: "/v1/otlp/v1/logs",
@@ -212,6 +223,23 @@ export const PROTOCOLS: Record<string, Protocol> = {
     table: "bench_es",
   },
 };
+
+/**
+ * The samples table of the one physical metric table the bench's metrics land on: its rows (time,
+ * series id, value) are what the metric engine inserts per data point.
+ */
+function samplesTableOf(dataHome: string): string {
+  const conn = new DatabaseSync(join(dataHome, "data", "public.sqlite"), { readOnly: true });
+  try {
+    const rows = conn.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB '__petrel_samples_*'",
+    ).all() as Array<{ name: string }>;
+    if (rows.length !== 1) throw new Error(`expected one samples table, found ${rows.length}`);
+    return rows[0].name;
+  } finally {
+    conn.close();
+  }
+}
 
 /** CPU seconds of this process so far (all threads). */
 function processCpu(): number {
@@ -253,6 +281,7 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
     { PETREL_LOG_LEVEL: "error" },
     profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   );
+  let stopped = false;
   try {
     await postAllRaw({ url: server.url + p.path, headers: p.headers }, warmup, 1);
     const before = threadCpu(server.child.pid);
@@ -263,7 +292,11 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
     if (stored !== sent) throw new Error(`${name}: Petrel stored ${stored} of ${sent}`);
     const petrel = items / seconds;
     const petrelTotal = petrelCpu && petrelCpu.main + petrelCpu.workers + petrelCpu.other;
-    const floor = p.table ? sqliteFloor(dataHome, "public", p.table, PER_REQUEST) : null;
+    const floorTable = p.floorTable?.(dataHome) ?? p.table;
+    const floor = floorTable ? sqliteFloor(dataHome, "public", floorTable, PER_REQUEST) : null;
+    await server.stop();
+    stopped = true;
+    const httpCpu = await httpFloor(p.path, p.headers, warmup, bodies);
     return {
       items,
       petrel,
@@ -273,9 +306,10 @@ export async function benchTelemetry(name: keyof typeof PROTOCOLS): Promise<Tele
       petrelCpu,
       cpuRatio: petrelTotal ? decode.cpu / petrelTotal : null,
       floor,
+      httpCpu,
     };
   } finally {
-    await server.stop();
+    if (!stopped) await server.stop();
     await Deno.remove(dataHome, { recursive: true });
   }
 }
