@@ -78,8 +78,8 @@ export const ROUTES: AppRoute[] = [
 
   // Queries.
   { method: [...GP], path: "/v1/sql", handler: sql.sql, auth: "custom", errors: "greptime" },
-  { method: [...GP], path: "/v1/sql/parse", handler: sql.parse, auth: "read", errors: "plain" },
-  { method: [...GP], path: "/v1/sql/format", handler: sql.format, auth: "read", errors: "greptime" },
+  { method: [...GP], path: "/v1/sql/parse", handler: sql.parse, auth: "user", errors: "plain" },
+  { method: [...GP], path: "/v1/sql/format", handler: sql.format, auth: "user", errors: "greptime" },
   {
     method: "POST",
     path: "/v1/sql/analyze/stream",
@@ -231,7 +231,8 @@ export const ROUTES: AppRoute[] = [
     method: [...GP],
     path: `/v1/metricsapi/api/v1/${p}`,
     handler,
-    auth: "read",
+    // Parsing, formatting and the build info read no data: any user (GreptimeDB checks no permission).
+    auth: ["format_query", "parse_query", "status/buildinfo"].includes(p) ? "user" : "read",
     errors: "prometheus",
     compressResponse: true,
   })),
@@ -299,15 +300,16 @@ export const ROUTES: AppRoute[] = [
     feature: "opentsdb",
   },
 
-  // Elasticsearch bulk ingestion and the calls shippers make at start-up.
-  { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "read", errors: "plain" },
-  { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "read", errors: "plain" },
-  { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "read", errors: "plain" },
+  // Elasticsearch bulk ingestion and the calls shippers make at start-up (any user: a shipper's
+  // write-only user must get past them, as in GreptimeDB).
+  { method: "GET", path: "/v1/elasticsearch", handler: es.version, auth: "user", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/", handler: es.version, auth: "user", errors: "plain" },
+  { method: "GET", path: "/v1/elasticsearch/_license", handler: es.license, auth: "user", errors: "plain" },
   {
     method: "GET",
     path: "/v1/elasticsearch/_cluster/health",
     handler: es.clusterHealth,
-    auth: "read",
+    auth: "user",
     errors: "plain",
   },
   {
@@ -331,7 +333,7 @@ export const ROUTES: AppRoute[] = [
       method: ["GET", "POST", "PUT", "DELETE"],
       path,
       handler: es.accepted,
-      auth: "read",
+      auth: "user",
       errors: "plain",
     }))
   ),
@@ -364,7 +366,7 @@ export const ROUTES: AppRoute[] = [
     path: `/v1/jaeger/api/${p}`,
     handler,
     auth: "read",
-    errors: "plain",
+    errors: "jaeger",
     feature: "jaeger",
   })),
   { method: "GET", path: "/v1/dashboards/", handler: dashboards.list, auth: "read", errors: "plain" },

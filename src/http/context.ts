@@ -27,10 +27,12 @@ export type Handler<A extends HttpHost = HttpHost> = (ctx: RequestContext<A>) =>
 
 /**
  * Who may call a route: `public` needs no credentials; `read`/`write` need an authenticated user with
- * that permission; `custom` authenticates and lets the handler call `ctx.authorize` (e.g. SQL decides
- * per statement).
+ * that permission; `user` any authenticated user, whatever their permission (GreptimeDB runs no
+ * permission check where no data is touched: SQL/PromQL parse and format, build info, the calls
+ * Elasticsearch shippers make at start-up, which a write-only user must pass); `custom`
+ * authenticates and lets the handler call `ctx.authorize` (e.g. SQL decides per statement).
  */
-export type AuthRule = "public" | "read" | "write" | "custom";
+export type AuthRule = "public" | "read" | "write" | "user" | "custom";
 
 /** Switches in the config that can turn a route family off (protocols, experimental endpoints). */
 export type Feature =

@@ -5,7 +5,7 @@
 import { type ErrorReason, PetrelError, StatusCode } from "../common/errors.ts";
 
 /** Which body shape an endpoint's errors take (reference §4.1). */
-export type ErrorShape = "greptime" | "plain" | "prometheus" | "splunk";
+export type ErrorShape = "greptime" | "plain" | "prometheus" | "splunk" | "jaeger";
 
 const HTTP_BY_CODE: Record<number, number> = {
   0: 200,
@@ -139,6 +139,9 @@ export function renderError(
     const hec = splunkError(err);
     if (hec) return splunkResponse(hec.status, { text: hec.text, code: hec.code }, headers);
     body = { text: message, code: splunkCodeOfStatus(httpStatusOf(err)) };
+  } else if (shape === "jaeger") {
+    // Jaeger's envelope, the error inside it with its HTTP status (GreptimeDB's `jaeger.rs::error_response`).
+    body = { data: null, total: 0, limit: 0, offset: 0, errors: [{ code: httpStatusOf(err), msg: message }] };
   } else {
     body = { error: message };
   }

@@ -14,7 +14,7 @@ const PROTOCOL_ALIASES: Record<string, string> = {
 };
 
 /** The other name of a `/v1/<protocol>/…` path, if it has one. */
-function aliasPath(path: string): string | null {
+export function aliasPath(path: string): string | null {
   const m = /^\/v1\/([^/]+)(\/.*)?$/.exec(path);
   if (!m) return null;
   const other = PROTOCOL_ALIASES[m[1]] ??

@@ -74,11 +74,17 @@ async function dispatch<A extends HttpHost>(
     if (app.userProvider && needsAuth(route, url.pathname)) {
       user = authenticateRequest(app.userProvider, req, url, authScheme(url.pathname));
     }
+  } catch (e) {
+    // Authentication failures take GreptimeDB's ErrorResponse shape (its auth middleware renders
+    // them), whatever the endpoint, except Splunk HEC's own (§3.3).
+    return renderUnexpected(e, route.errors === "splunk" ? "splunk" : "greptime", startedAt);
+  }
+  try {
     if (route.auth === "read" || route.auth === "write") checkPermission(user, route.auth);
   } catch (e) {
-    // Auth and permission failures take GreptimeDB's ErrorResponse shape, whatever the endpoint,
-    // except Splunk HEC's own (§3.3).
-    return renderUnexpected(e, route.errors === "splunk" ? "splunk" : "greptime", startedAt);
+    // GreptimeDB checks permissions inside the handlers: a denial takes the endpoint's error shape,
+    // as the per-statement denials of `/v1/sql` and InfluxQL do.
+    return renderUnexpected(e, route.errors, startedAt);
   }
   const controller = new AbortController();
   const ctx = new RequestContext(
