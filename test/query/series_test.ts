@@ -4,17 +4,9 @@ import type { ColumnSchema, Value } from "../../src/common/rows.ts";
 import type { LabelMatcher } from "../../src/common/label_matcher.ts";
 import { selectSeries } from "../../src/query/series.ts";
 import { Storage } from "../../src/storage/mod.ts";
+import { withMemoryStorage } from "../storage/helpers.ts";
 
 const T = 1_700_000_000_000;
-
-function withStorage(fn: (s: Storage) => void): void {
-  const s = Storage.open({ dataHome: ":memory:" });
-  try {
-    fn(s);
-  } finally {
-    s.close();
-  }
-}
 
 /** A line-protocol-shaped table: host and dc tags, nanosecond time, two numeric fields and a string. */
 const CPU: ColumnSchema[] = [
@@ -41,7 +33,7 @@ function summary(
 }
 
 Deno.test("ordinary table: tags are labels, the first numeric field is the value, rows off range are out", () =>
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeCpu(s, [
       ["a", "x", ns(T), 0.5, 10, "n"],
       ["a", "x", ns(T + 1000), 0.7, 11, "n"],
@@ -56,7 +48,7 @@ Deno.test("ordinary table: tags are labels, the first numeric field is the value
   }));
 
 Deno.test("ordinary table: __field__ picks the value column; several fields are told apart by __field__", () =>
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeCpu(s, [["a", "x", ns(T), 0.5, 10, "n"]]);
     const q = { db: "public", metric: "cpu", startMs: T, endMs: T };
     assert.deepEqual(summary(selectSeries(s, { ...q, matchers: [eq("__field__", "idle")] })), [
@@ -78,7 +70,7 @@ Deno.test("ordinary table: __field__ picks the value column; several fields are 
   }));
 
 Deno.test("ordinary table: matchers on tags, absent labels match the empty string, unknown tags match nothing", () =>
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeCpu(s, [["a", "x", ns(T), 0.5, 1, null], ["b", null, ns(T), 0.1, 2, null]]);
     const q = { db: "public", metric: "cpu", startMs: T, endMs: T };
     const hosts = (matchers: LabelMatcher[]) => selectSeries(s, { ...q, matchers }).map((x) => x.labels.host);
@@ -90,14 +82,14 @@ Deno.test("ordinary table: matchers on tags, absent labels match the empty strin
   }));
 
 Deno.test("ordinary table: a nanosecond time before 1970 floors to the millisecond before", () =>
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeCpu(s, [["a", "x", -1n, 0.5, 1, null]]);
     const got = selectSeries(s, { db: "public", metric: "cpu", matchers: [], startMs: -1, endMs: -1 });
     assert.deepEqual(summary(got), [[{ __name__: "cpu", dc: "x", host: "a" }, [[-1, 0.5]]]]);
   }));
 
 Deno.test("metric-engine table: the same read through the series index; a missing metric has no series", () =>
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{
       metric: "up",
       series: [{ labels: { job: "a" }, samples: [{ timestampMs: T, value: 1 }] }, {
@@ -114,7 +106,7 @@ Deno.test("metric-engine table: the same read through the series index; a missin
   }));
 
 Deno.test("a line-protocol batch with a nanosecond time before 1970 lands in a metric table floored", () =>
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{
       metric: "m",
       series: [{ labels: { h: "a" }, samples: [{ timestampMs: T, value: 1 }] }],

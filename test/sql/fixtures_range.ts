@@ -36,6 +36,19 @@ export async function query(
   };
 }
 
+/** A SQL error case: the statement, GreptimeDB's status code, and what the message must say. */
+export type SqlErrorCase = [sql: string, code: number, message: RegExp];
+
+/** Asserts each statement fails with a 400 carrying its code and message. */
+export async function assertSqlErrors(s: TestServer, cases: SqlErrorCase[]): Promise<void> {
+  for (const [sql, code, message] of cases) {
+    const { status, body } = await post(s, sql);
+    assert.equal(status, 400, sql);
+    assert.equal(body.code, code, `${sql}: ${JSON.stringify(body)}`);
+    assert.match(String(body.error), message, sql);
+  }
+}
+
 /** GreptimeDB's sqlness `host` table: a value every 5s per host, nulls between. */
 export const HOST_TABLE = [
   "CREATE TABLE host (ts TIMESTAMP(3) TIME INDEX, host STRING PRIMARY KEY, val BIGINT)",

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { post, query } from "./fixtures_range.ts";
+import { assertSqlErrors, post, query, type SqlErrorCase } from "./fixtures_range.ts";
 
 /** GreptimeDB's sqlness `to.sql` table: rows at 22:30 and 23:30 UTC. */
 const TO_TABLE = [
@@ -86,7 +86,7 @@ Deno.test("range query: ALIGN TO forms and the session time zone", async (t) => 
       assert.deepEqual((await query(s, Q("TO '2023-01-01 00:00:00'"), shanghai)).rows, local);
     });
 
-    const ERRORS: Array<[string, number, RegExp]> = [
+    const ERRORS: SqlErrorCase[] = [
       [
         Q("TO UNKNOWN"),
         3000,
@@ -97,12 +97,7 @@ Deno.test("range query: ALIGN TO forms and the session time zone", async (t) => 
       [Q("TO 1 + 2"), 3000, /1 \+ 2 is not a expr can be evaluate and use in range query/],
     ];
     await t.step("other TO arguments are 400s naming them", async () => {
-      for (const [sql, code, message] of ERRORS) {
-        const { status, body } = await post(s, sql);
-        assert.equal(status, 400, sql);
-        assert.equal(body.code, code, `${sql}: ${JSON.stringify(body)}`);
-        assert.match(String(body.error), message, sql);
-      }
+      await assertSqlErrors(s, ERRORS);
     });
   } finally {
     await s.stop();

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { HOST_TABLE, post, query } from "./fixtures_range.ts";
+import { assertSqlErrors, HOST_TABLE, post, query, type SqlErrorCase } from "./fixtures_range.ts";
 
 const SETUP = [
   ...HOST_TABLE,
@@ -143,7 +143,7 @@ Deno.test("range query: ORDER BY range aggregates, and CTE / subquery sources", 
     });
 
     await t.step("errors name what is wrong", async () => {
-      const cases: Array<[string, number, RegExp]> = [
+      const cases: SqlErrorCase[] = [
         [
           "SELECT ts, host, min(val) RANGE '10s' FROM host ALIGN '5s' ORDER BY max(val)",
           1004,
@@ -165,12 +165,7 @@ Deno.test("range query: ORDER BY range aggregates, and CTE / subquery sources", 
           /reads exactly one table, view, CTE or subquery/,
         ],
       ];
-      for (const [sql, code, message] of cases) {
-        const { status, body } = await post(s, sql);
-        assert.equal(status, 400, sql);
-        assert.equal(body.code, code, `${sql}: ${JSON.stringify(body)}`);
-        assert.match(String(body.error), message, sql);
-      }
+      await assertSqlErrors(s, cases);
     });
   } finally {
     await s.stop();

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { HOST_TABLE, post, query } from "./fixtures_range.ts";
+import { assertSqlErrors, HOST_TABLE, post, query, type SqlErrorCase } from "./fixtures_range.ts";
 
 const SETUP = [
   ...HOST_TABLE,
@@ -252,7 +252,7 @@ Deno.test("range query", async (t) => {
       assert.deepEqual(w.rows, [[0, 0], [5000, 0], [10000, 1], [15000, 1], [20000, 2]]);
     });
 
-    const ERRORS: Array<[string, number, RegExp]> = [
+    const ERRORS: SqlErrorCase[] = [
       ["SELECT ts, min(val) RANGE 5 FROM host ALIGN '5s'", 2000, /an interval for range .* Column: 27$/],
       ["SELECT ts, min(val) RANGE '5s', max(val) FROM host ALIGN '5s'", 1004, /max\(val\) needs a RANGE/],
       ["SELECT ts, min(val) FROM host ALIGN '5s'", 2000, /no RANGE keyword found/],
@@ -286,12 +286,7 @@ Deno.test("range query", async (t) => {
       ],
     ];
     await t.step("errors are 400 with GreptimeDB's codes", async () => {
-      for (const [sql, code, message] of ERRORS) {
-        const { status, body } = await post(s, sql);
-        assert.equal(status, 400, sql);
-        assert.equal(body.code, code, `${sql}: ${JSON.stringify(body)}`);
-        assert.match(String(body.error), message, sql);
-      }
+      await assertSqlErrors(s, ERRORS);
     });
   } finally {
     await s.stop();

@@ -1,6 +1,6 @@
 /** Shared fixtures for storage tests. */
 import type { ColumnSchema, Value } from "../../src/common/rows.ts";
-import type { Storage } from "../../src/storage/mod.ts";
+import { Storage } from "../../src/storage/mod.ts";
 
 /** host TAG, ts ms TIMESTAMP, v Float64 FIELD. */
 export const CPU: ColumnSchema[] = [
@@ -31,4 +31,14 @@ export function dump(storage: Storage, db: string, table: string, order = "1, 2"
 /** Rows in a canonical order, for comparisons that ignore storage order. */
 export function canonical(rows: Value[][]): string[] {
   return rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? `${v}n` : v))).sort();
+}
+
+/** Runs `fn` on a fresh in-memory storage, closed afterwards. */
+export function withMemoryStorage(fn: (s: Storage) => void): void {
+  const s = Storage.open({ dataHome: ":memory:" });
+  try {
+    fn(s);
+  } finally {
+    s.close();
+  }
 }

@@ -3,6 +3,7 @@ import { PetrelError } from "../../src/common/errors.ts";
 /** The metric engine: logical tables on physical tables, as SQL and remote read see them. */
 import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
+import { withMemoryStorage } from "./helpers.ts";
 import type { MetricSeriesInput } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
 import type { LabelMatcher } from "../../src/common/label_matcher.ts";
@@ -21,17 +22,8 @@ function rows(s: Storage, sql: string, db = "public"): Value[][] {
   return last.kind === "records" ? last.rows : [];
 }
 
-function withStorage(fn: (s: Storage) => void): void {
-  const s = Storage.open({ dataHome: ":memory:" });
-  try {
-    fn(s);
-  } finally {
-    s.close();
-  }
-}
-
 Deno.test("metric engine: logical tables as SHOW TABLES, DESC, SHOW CREATE TABLE and information_schema show them", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{
       metric: "cpu",
       series: [series({ host: "a", dc: "x" }, [T, 1]), series({ host: "b", dc: "y" }, [T, 2])],
@@ -70,7 +62,7 @@ Deno.test("metric engine: logical tables as SHOW TABLES, DESC, SHOW CREATE TABLE
 });
 
 Deno.test("metric engine: SELECT with filters, aggregates and the result types GreptimeDB reports", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{
       metric: "cpu",
       series: [series({ host: "a" }, [T, 1], [T + 1000, 3]), series({ host: "b" }, [T, 10])],
@@ -93,7 +85,7 @@ Deno.test("metric engine: SELECT with filters, aggregates and the result types G
 });
 
 Deno.test("metric engine: a label appearing later becomes a new column; older series read it as NULL", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{ metric: "up", series: [series({ job: "a" }, [T, 1])] }]);
     s.writeMetrics("public", [{ metric: "up", series: [series({ job: "a", zone: "z" }, [T, 0])] }]);
     assert.deepEqual(s.getTable("public", "up")!.primaryKey, ["job", "zone"]);
@@ -105,7 +97,7 @@ Deno.test("metric engine: a label appearing later becomes a new column; older se
 });
 
 Deno.test("metric engine: several metrics share a physical table; a named physical table holds others", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [
       { metric: "m1", series: [series({ a: "1" }, [T, 1])] },
       { metric: "m2", series: [series({ b: "2" }, [T, 2])] },
@@ -135,7 +127,7 @@ Deno.test("metric engine: several metrics share a physical table; a named physic
 });
 
 Deno.test("metric engine: the same series and time replaces (dedup); SQL INSERT goes through the engine", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{ metric: "d", series: [series({ h: "a" }, [T, 1], [T, 2])] }]);
     s.writeMetrics("public", [{ metric: "d", series: [series({ h: "a" }, [T, 3], [T + 1, 4])] }]);
     executeSql(
@@ -172,7 +164,7 @@ Deno.test("metric engine: the same series and time replaces (dedup); SQL INSERT 
 });
 
 Deno.test("metric engine: stale markers and plain NaN stay apart on read; SQL sees both as NULL", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{
       metric: "st",
       series: [{
@@ -218,7 +210,7 @@ const matcherCases: Array<{ name: string; matchers: LabelMatcher[]; values: numb
 ];
 for (const c of matcherCases) {
   Deno.test(`metric engine selectSeries: matcher ${c.name}`, () => {
-    withStorage((s) => {
+    withMemoryStorage((s) => {
       s.writeMetrics("public", [{ metric: "mm", series: MATCHER_DATA }]);
       const got = s.selectSeries("public", "mm", c.matchers, T - 1, T + 1)!;
       assert.deepEqual(got.map((x) => x.samples[0].value).sort(), c.values);
@@ -227,7 +219,7 @@ for (const c of matcherCases) {
 }
 
 Deno.test("metric engine selectSeries: time range bounds are inclusive; series sorted by label set", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{
       metric: "r",
       series: [series({ b: "2" }, [T, 1], [T + 10, 2], [T + 20, 3]), series({ a: "1" }, [T + 10, 5])],
@@ -271,7 +263,7 @@ Deno.test("metric engine: tables, series and samples survive a restart; new seri
 });
 
 Deno.test("metric engine: a failed write leaves no series behind (the cached index is rebuilt)", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{ metric: "f", series: [series({ h: "a" }, [T, 1])] }]);
     assert.throws(() =>
       s.writeMetrics("public", [
@@ -284,7 +276,7 @@ Deno.test("metric engine: a failed write leaves no series behind (the cached ind
 });
 
 Deno.test("metric engine: the physical table's ttl hides and sweeps old samples of its logical tables", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     const now = Date.now();
     s.writeMetrics(
       "public",
@@ -305,7 +297,7 @@ Deno.test("metric engine: the physical table's ttl hides and sweeps old samples 
 });
 
 Deno.test("metric engine: a batch for a metric table through Storage.write (line protocol shape)", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [{ metric: "lp", series: [series({ h: "a" }, [T, 1])] }]);
     s.write("public", [{
       table: "lp",
@@ -347,7 +339,7 @@ Deno.test("metric engine: a batch for a metric table through Storage.write (line
 });
 
 Deno.test("metric engine: a ttl set on the physical table later applies to logical tables without their own", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     const now = Date.now();
     s.writeMetrics("public", [{
       metric: "lt",
@@ -370,7 +362,7 @@ const badLabels: Array<{ name: string; labels: Record<string, string>; error: Re
 ];
 for (const c of badLabels) {
   Deno.test(`metric engine: ${c.name} → 400, nothing written`, () => {
-    withStorage((s) => {
+    withMemoryStorage((s) => {
       s.writeMetrics("public", [{ metric: "bl", series: [series({ host: "a" }, [T, 1])] }]);
       assert.throws(
         () => s.writeMetrics("public", [{ metric: "bl", series: [series(c.labels, [T, 2])] }]),
@@ -384,7 +376,7 @@ for (const c of badLabels) {
 }
 
 Deno.test("metric engine listSeries: label sets of matching series from the index, sorted", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     s.writeMetrics("public", [
       { metric: "ls", series: MATCHER_DATA },
       { metric: "other", series: [series({ job: "api" }, [T, 9])] },

@@ -8,20 +8,11 @@ import assert from "node:assert/strict";
 import { Storage } from "../../src/storage/mod.ts";
 import { executeSql } from "../../src/sql/mod.ts";
 import type { ColumnSchema } from "../../src/common/rows.ts";
-import { CPU } from "./helpers.ts";
+import { CPU, withMemoryStorage } from "./helpers.ts";
 import { CACHED_TABLES } from "../../src/storage/statement_cache.ts";
 
 const T = 1_700_000_000_000;
 const WITH_EXTRA: ColumnSchema[] = [...CPU, { name: "extra", type: "String", semantic: "FIELD" }];
-
-function withStorage(fn: (s: Storage) => void): void {
-  const s = Storage.open({ dataHome: ":memory:" });
-  try {
-    fn(s);
-  } finally {
-    s.close();
-  }
-}
 
 const prepares = (s: Storage) => s.database("public").statements.stats().prepares;
 const writeA = (s: Storage, i: number) =>
@@ -30,7 +21,7 @@ const scanA = (s: Storage) =>
   s.scanTable("public", "a", { columns: ["v"], timeRange: [BigInt(T), BigInt(T + 99)] });
 
 Deno.test("statement cache: schema changes to table B keep table A's statements", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeA(s, 0);
     scanA(s);
     const changes: Array<() => unknown> = [
@@ -60,7 +51,7 @@ Deno.test("statement cache: schema changes to table B keep table A's statements"
 });
 
 Deno.test("statement cache: a schema change to A itself drops A's statements", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeA(s, 0);
     const before = prepares(s).insert;
     executeSql(s, "ALTER TABLE a ADD COLUMN more STRING", { db: "public" });
@@ -70,7 +61,7 @@ Deno.test("statement cache: a schema change to A itself drops A's statements", (
 });
 
 Deno.test("statement cache: a rolled-back write drops only the statements of what it changed", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     writeA(s, 0);
     s.write("public", [{ table: "b", columns: CPU, rows: [["h", T, 1]] }]);
     // b grows a column, then the write fails (a type conflict on a): the transaction rolls back
@@ -98,7 +89,7 @@ Deno.test("statement cache: a rolled-back write drops only the statements of wha
 });
 
 Deno.test("statement cache: tables beyond the bound lose their statements, least recently used first", () => {
-  withStorage((s) => {
+  withMemoryStorage((s) => {
     const writeTo = (table: string) => s.write("public", [{ table, columns: CPU, rows: [["h", T, 1]] }]);
     writeA(s, 0);
     const first = prepares(s).insert;
