@@ -4,7 +4,8 @@
  * answers what it answered then (modulo the README's documented changes), takes new writes into every
  * table, keeps its flows running and passes `petrel check`. The fixture (test/fixtures/upgrade_05605e5,
  * gzipped SQLite files) was written by that build's HTTP API with timestamps in 2100, so no TTL ever
- * expires them.
+ * expires them. The oldest layout (build a98ff70 of 2026-11-21: 4 KiB pages, the first metric engine;
+ * SQL, line protocol, remote write and pipelines only) is checked the same way, more briefly.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { post, sqlExec, sqlRows, tableNames } from "../protocols_http/util.ts";
 import { checkDataHome } from "../../src/storage/check.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
-const FIXTURE = new URL("../fixtures/upgrade_05605e5/data/", import.meta.url);
+const FIXTURES = new URL("../fixtures/", import.meta.url);
 /** 2100-01-01T00:00:00Z: every row of the fixture is at this time. */
 const T = 4_102_444_800_000;
 const NEW = T + 60_000;
@@ -21,12 +22,13 @@ const NEW = T + 60_000;
 const PAST = 1_767_225_600_000;
 const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
 
-/** A temp data home holding the fixture's files, unzipped. */
-async function unpackFixture(): Promise<string> {
+/** A temp data home holding the files of fixture `build`, unzipped. */
+async function unpackFixture(build: string): Promise<string> {
+  const fixture = new URL(`upgrade_${build}/data/`, FIXTURES);
   const home = await Deno.makeTempDir({ prefix: "petrel_upgrade_" });
   await Deno.mkdir(join(home, "data"));
-  for await (const entry of Deno.readDir(FIXTURE)) {
-    const zipped = await Deno.open(new URL(entry.name, FIXTURE));
+  for await (const entry of Deno.readDir(fixture)) {
+    const zipped = await Deno.open(new URL(entry.name, fixture));
     const out = await Deno.open(join(home, "data", entry.name.replace(/\.gz$/, "")), {
       write: true,
       create: true,
@@ -265,7 +267,7 @@ async function readsAfterWrites(base: string): Promise<void> {
 }
 
 Deno.test("upgrade: a data home of build 05605e5 reads, writes, runs its flows and checks clean", async () => {
-  const home = await unpackFixture();
+  const home = await unpackFixture("05605e5");
   let s: TestServer | undefined;
   try {
     assertChecked(home);
@@ -293,6 +295,85 @@ Deno.test("upgrade: a data home of build 05605e5 reads, writes, runs its flows a
     assertChecked(home);
     s = await startTestServer({ storage: { data_home: home } });
     await readsAfterWrites(s.url);
+  } finally {
+    await s?.stop();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("upgrade: a data home of build a98ff70 (4 KiB pages, the first metric engine) reads and writes", async () => {
+  const home = await unpackFixture("a98ff70");
+  let s: TestServer | undefined;
+  try {
+    assertChecked(home);
+    s = await startTestServer({ storage: { data_home: home } });
+    const base = s.url;
+    assert.deepEqual(await tableNames(base), [
+      "cpu",
+      "cpu_agg",
+      "greptime_physical_table",
+      "mem",
+      "pipe_logs",
+      "rw_metric",
+      "rw_other",
+      "t_append",
+      "t_plain",
+      "t_skipwal",
+    ]);
+    assert.equal(
+      await rowsText(base, "SELECT * FROM t_opts ORDER BY host", "upg"),
+      `[["a",1,null,${T}],["b",11,5,${T}]]`,
+    );
+    assert.match(
+      String((await sqlRows(base, "SHOW CREATE TABLE t_append"))[0][1]),
+      /append_mode = 'true',\n {2}ttl = '7days'/,
+    );
+    assert.equal(await rowsText(base, "SELECT * FROM t_skipwal"), `[["a",1,${T}]]`);
+    assert.equal(await rowsText(base, "SELECT * FROM rw_metric"), `[[${T},1,"i1","j1"]]`);
+    await sqlExec(base, `INSERT INTO t_opts(host, v, ts) VALUES ('b', NULL, ${T})`, "upg");
+    await sqlExec(base, `INSERT INTO t_append VALUES ('a', 'mnew', ${NEW})`);
+    await sqlExec(base, `INSERT INTO t_skipwal VALUES ('a', 2, ${NEW})`);
+    const lp = await post(
+      `${base}/v1/influxdb/write?db=public&precision=ms`,
+      `cpu,host=a usage=2.5,idle=4i ${NEW}`,
+    );
+    assert.equal(lp.status, 204, lp.text);
+    const rw = await post(
+      `${base}/v1/prometheus/write?db=public`,
+      encodeRemoteWriteV1([
+        {
+          labels: { __name__: "rw_metric", job: "j1", zone: "z9" },
+          samples: [{ value: 7, timestampMs: NEW }],
+        },
+      ]),
+      { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
+    );
+    assert.equal(rw.status, 204, rw.text);
+    const ingest = await post(
+      `${base}/v1/ingest?db=public&table=pipe_logs&pipeline_name=upg_pipe`,
+      JSON.stringify([{ host: "h1", message: "p new", time: new Date(NEW).toISOString() }]),
+      { "content-type": "application/json" },
+    );
+    assert.equal(ingest.status, 200, ingest.text);
+    assert.equal(
+      await rowsText(base, "SELECT host, v, w FROM t_opts ORDER BY host", "upg"),
+      `[["a",1,null],["b",11,5]]`,
+    );
+    for (
+      const [table, n] of [["t_append", 3], ["t_skipwal", 2], ["cpu", 2], ["rw_metric", 2], [
+        "pipe_logs",
+        2,
+      ]] as const
+    ) {
+      assert.deepEqual(await sqlRows(base, `SELECT count(*) FROM ${table}`), [[n]], table);
+    }
+    const prom = await fetch(
+      `${base}/v1/prometheus/api/v1/query?query=sum(rw_metric)&time=${NEW / 1000 + 60}`,
+    );
+    assert.deepEqual((await prom.json()).data.result, [{ metric: {}, value: [NEW / 1000 + 60, "8"] }]);
+    await s.stop();
+    s = undefined;
+    assertChecked(home);
   } finally {
     await s?.stop();
     await Deno.remove(home, { recursive: true });
