@@ -289,6 +289,32 @@ Deno.test("INSERT INTO TABLE t VALUES … (the range query page's spelling) writ
   });
 });
 
+Deno.test('INSERT … VALUES ("host1", …) reads double-quoted values as strings (the INSERT page writes them)', async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(
+      url,
+      "CREATE TABLE system_metrics (host STRING, idc STRING, cpu_util DOUBLE, memory_util DOUBLE, " +
+        "disk_util DOUBLE, ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP(), PRIMARY KEY(host, idc), TIME INDEX(ts))",
+    );
+    assert.deepEqual(
+      await sqlOk(
+        url,
+        'INSERT INTO system_metrics VALUES ("host1", "idc_a", 11.8, 10.3, 10.3, 1667446797450), ' +
+          '("host2", "idc_a", 80.1, 70.3, 90.0, 1667446797450), ("host1", "idc_b", 50.0, 66.7, 40.6, 1667446797450)',
+      ),
+      [{ affectedrows: 3 }],
+    );
+    assert.deepEqual((await records(url, "SELECT host, idc FROM system_metrics ORDER BY host, idc")).rows, [
+      ["host1", "idc_a"],
+      ["host1", "idc_b"],
+      ["host2", "idc_a"],
+    ]);
+    // elsewhere "x" stays a column name, as in GreptimeDB
+    const bad = await sqlRequest(url, 'SELECT * FROM system_metrics WHERE host = "host1"');
+    assert.equal(bad.status, 400);
+  });
+});
+
 Deno.test("CREATE TABLE takes mito's tuning options (partition-tree memtable, inverted index, remote compaction)", async () => {
   await withTestServer(async (url) => {
     await sqlOk(
