@@ -334,3 +334,20 @@ Deno.test("CREATE TABLE takes mito's tuning options (partition-tree memtable, in
     assert.deepEqual((await records(url, "SELECT host, v FROM tuned")).rows, [["a", 1.5]]);
   });
 });
+
+Deno.test("date_format formats a timestamp in the session time zone (x-greptime-timezone), a Date as it is", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    await sqlOk(url, "INSERT INTO monitor (host, ts, cpu) VALUES ('a', 1667446797450, 0.1)");
+    const sql = "SELECT date_format(ts, '%Y-%m-%d %H:%M:%S:%3f') AS f, " +
+      "date_format('2024-01-31'::date, '%Y-%m-%d') AS d FROM monitor";
+    const rowsIn = async (tz?: string) => {
+      const reply = await sqlRequest(url, sql, tz ? { headers: { "x-greptime-timezone": tz } } : {});
+      assert.equal(reply.status, 200, reply.text);
+      return JSON.parse(reply.text).output[0].records.rows;
+    };
+    assert.deepEqual(await rowsIn(), [["2022-11-03 03:39:57:450", "2024-01-31"]]);
+    assert.deepEqual(await rowsIn("+08:00"), [["2022-11-03 11:39:57:450", "2024-01-31"]]);
+    assert.deepEqual(await rowsIn("America/New_York"), [["2022-11-02 23:39:57:450", "2024-01-31"]]);
+  });
+});

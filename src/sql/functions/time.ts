@@ -105,19 +105,24 @@ function datePart(field: string, ns: bigint): number | null {
   }
 }
 
-/** GreptimeDB's `date_format`: the chrono specifiers it documents; any other stays as text. Always UTC. */
+/** GreptimeDB's `date_format`: the chrono specifiers it documents; any other stays as text. */
 const SQL_FORMAT: FormatDialect = {
   only: new Set([..."YmdHMSfzZjaAbBe%", "3f", "6f", "9f"]),
   unknown: "literal",
 };
 
-function strftime(fmt: string, ns: bigint): string {
+/** `ns` formatted by `fmt` as a wall-clock time in time zone `tz` (UTC when absent). */
+function strftime(fmt: string, ns: bigint, tz: string | undefined): string {
   const sec = ns / 1_000_000_000n;
   const nanos = Number(ns - sec * 1_000_000_000n);
   const floorSec = Number(sec) - (nanos < 0 ? 1 : 0);
   const sub = nanos < 0 ? nanos + 1_000_000_000 : nanos;
   const epochMs = floorSec * 1000 + Math.floor(sub / 1_000_000);
-  return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin: 0, zoneName: "UTC" });
+  const offsetMin = timezoneOffsetMinutes(tz, epochMs);
+  const zoneName = offsetMin === 0 && (tz === undefined || /^(utc|z|gmt)$/i.test(tz.trim()))
+    ? "UTC"
+    : tz!.trim();
+  return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin, zoneName });
 }
 
 const ARROW_UNITS: Record<string, TimeUnit> = {
@@ -240,9 +245,9 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
   },
   __petrel_date_format: {
     bigint: true,
-    fn: (ts, fmt, unit) => {
-      const ns = toNs(ts, unitArg(unit));
-      return ns === null || fmt === null ? null : strftime(String(fmt), ns);
+    fn: (ts, fmt, unit, tz) => {
+      const ns = toNs(ts, unitArg(unit), str(tz) ?? undefined);
+      return ns === null || fmt === null ? null : strftime(String(fmt), ns, str(tz) ?? undefined);
     },
   },
 };
