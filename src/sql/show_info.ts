@@ -1,7 +1,8 @@
 /**
- * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES` and
- * `SHOW [FULL] PROCESSLIST`: as in GreptimeDB, each is a query of an information_schema table
- * (`key_column_usage`, `tables`, `columns`, `schemata`, `process_list`) under MySQL's column names,
+ * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES`,
+ * `SHOW [FULL] PROCESSLIST`, `SHOW CHARACTER SET`, `SHOW COLLATION` and `SHOW STATUS`: as in GreptimeDB,
+ * each is a query of an information_schema table (`key_column_usage`, `tables`, `columns`, `schemata`,
+ * `process_list`, `character_sets`, `collations`, `session_status`) under MySQL's column names,
  * so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
  */
 import { databaseNotFound, tableNotFound } from "../common/errors.ts";
@@ -218,5 +219,49 @@ export function showFromInfoSchema(
     return showIndex(storage, cur, session, run);
   }
   if (cur.acceptKw("TABLE", "STATUS")) return showTableStatus(storage, cur, session, run);
+  if (cur.acceptKw("CHARACTER", "SET") || cur.acceptKw("CHARSET")) {
+    return run(
+      filtered(
+        cur,
+        `SELECT ${project(CHARSET_COLUMNS)} FROM information_schema.character_sets`,
+        "Charset",
+        `"Charset"`,
+      ),
+    );
+  }
+  if (cur.acceptKw("COLLATION")) {
+    return run(
+      filtered(
+        cur,
+        `SELECT ${project(COLLATION_COLUMNS)} FROM information_schema.collations`,
+        "Collation",
+        `"Collation"`,
+      ),
+    );
+  }
+  // MySQL clients ask for status variables; GreptimeDB answers none
+  if (cur.acceptKw("STATUS") || cur.acceptKw("SESSION", "STATUS") || cur.acceptKw("GLOBAL", "STATUS")) {
+    const inner =
+      `SELECT variable_name AS "Variable_name", variable_value AS "Value" FROM information_schema.session_status`;
+    return run(filtered(cur, inner, "Variable_name", `"Variable_name"`));
+  }
   return undefined;
 }
+
+/** MySQL's `SHOW CHARACTER SET` columns over information_schema.character_sets. */
+const CHARSET_COLUMNS: Array<[string, string]> = [
+  ["character_set_name", "Charset"],
+  ["description", "Description"],
+  ["default_collate_name", "Default collation"],
+  ["maxlen", "Maxlen"],
+];
+
+/** MySQL's `SHOW COLLATION` columns over information_schema.collations. */
+const COLLATION_COLUMNS: Array<[string, string]> = [
+  ["collation_name", "Collation"],
+  ["character_set_name", "Charset"],
+  ["id", "Id"],
+  ["is_default", "Default"],
+  ["is_compiled", "Compiled"],
+  ["sortlen", "Sortlen"],
+];

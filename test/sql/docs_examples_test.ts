@@ -351,3 +351,31 @@ Deno.test("date_format formats a timestamp in the session time zone (x-greptime-
     assert.deepEqual(await rowsIn("America/New_York"), [["2022-11-02 23:39:57:450", "2024-01-31"]]);
   });
 });
+
+Deno.test("SHOW CHARACTER SET, SHOW COLLATION and SHOW STATUS answer MySQL's columns (the SHOW page's statements)", async () => {
+  await withTestServer(async (url) => {
+    const charset = {
+      schema: [["Charset", "String"], ["Description", "String"], ["Default collation", "String"], [
+        "Maxlen",
+        "Int64",
+      ]],
+      rows: [["utf8", "UTF-8 Unicode", "utf8_bin", 4]],
+    };
+    assert.deepEqual(await records(url, "SHOW CHARACTER SET"), charset);
+    assert.deepEqual(await records(url, "SHOW CHARSET LIKE 'utf%'"), charset);
+    assert.deepEqual((await records(url, "SHOW CHARSET WHERE Charset = 'latin1'")).rows, []);
+    assert.deepEqual(await records(url, "SHOW COLLATION"), {
+      schema: [["Collation", "String"], ["Charset", "String"], ["Id", "Int64"], ["Default", "String"], [
+        "Compiled",
+        "String",
+      ], ["Sortlen", "Int64"]],
+      rows: [["utf8_bin", "utf8", 1, "Yes", "Yes", 1]],
+    });
+    for (const sql of ["SHOW STATUS", "SHOW GLOBAL STATUS", "SHOW SESSION STATUS LIKE 'Up%'"]) {
+      assert.deepEqual(await records(url, sql), {
+        schema: [["Variable_name", "String"], ["Value", "String"]],
+        rows: [],
+      });
+    }
+  });
+});
