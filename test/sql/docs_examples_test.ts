@@ -379,3 +379,36 @@ Deno.test("SHOW CHARACTER SET, SHOW COLLATION and SHOW STATUS answer MySQL's col
     }
   });
 });
+
+Deno.test("a timestamp cast to a string is its ISO text, as arrow casts it", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    await sqlOk(
+      url,
+      "INSERT INTO monitor (host, ts) VALUES ('a', 1667446797450), ('b', 1667446797000), ('c', -1)",
+    );
+    assert.deepEqual(
+      await records(
+        url,
+        "SELECT ts::STRING AS s, CAST(ts AS VARCHAR) AS v, TRY_CAST(monitor.ts AS STRING) AS t FROM monitor ORDER BY host",
+      ),
+      {
+        schema: [["s", "String"], ["v", "String"], ["t", "String"]],
+        rows: [
+          ["2022-11-03T03:39:57.450", "2022-11-03T03:39:57.450", "2022-11-03T03:39:57.450"],
+          ["2022-11-03T03:39:57", "2022-11-03T03:39:57", "2022-11-03T03:39:57"],
+          ["1969-12-31T23:59:59.999", "1969-12-31T23:59:59.999", "1969-12-31T23:59:59.999"],
+        ],
+      },
+    );
+    // a nanosecond time index keeps its nine digits; the count stays readable through BIGINT
+    await sqlOk(url, "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX)");
+    await sqlOk(url, "INSERT INTO ns VALUES (1667446797000000001)");
+    assert.deepEqual(
+      (await records(url, "SELECT ts::STRING, CAST(CAST(ts AS BIGINT) AS STRING) FROM ns")).rows,
+      [
+        ["2022-11-03T03:39:57.000000001", "1667446797000000001"],
+      ],
+    );
+  });
+});

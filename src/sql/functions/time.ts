@@ -125,6 +125,23 @@ function strftime(fmt: string, ns: bigint, tz: string | undefined): string {
   return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin, zoneName });
 }
 
+/**
+ * A timestamp cast to a string, as arrow casts one: `2022-11-03T03:39:57.450`, the fraction with 3, 6 or 9
+ * digits as its precision needs (none for a whole second).
+ */
+function timestampText(ns: bigint): string {
+  const sec = ns / 1_000_000_000n;
+  let nanos = Number(ns - sec * 1_000_000_000n);
+  let s = Number(sec);
+  if (nanos < 0) [s, nanos] = [s - 1, nanos + 1_000_000_000];
+  const base = new Date(s * 1000).toISOString().slice(0, 19);
+  if (nanos === 0) return base;
+  const digits = String(nanos).padStart(9, "0");
+  return `${base}.${
+    nanos % 1_000_000 === 0 ? digits.slice(0, 3) : nanos % 1000 === 0 ? digits.slice(0, 6) : digits
+  }`;
+}
+
 const ARROW_UNITS: Record<string, TimeUnit> = {
   second: "s",
   millisecond: "ms",
@@ -242,6 +259,13 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
   __petrel_arrow_cast: {
     bigint: true,
     fn: (v, type, unit, count) => arrowCast(v, String(type), unitArg(unit), num(count) === 1),
+  },
+  __petrel_ts_text: {
+    bigint: true,
+    fn: (ts, unit) => {
+      const b = big(ts);
+      return b === null ? null : timestampText(unitToNs(b, unitArg(unit)));
+    },
   },
   __petrel_date_format: {
     bigint: true,
