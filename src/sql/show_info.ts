@@ -1,8 +1,9 @@
 /**
  * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES`,
- * `SHOW [FULL] PROCESSLIST`, `SHOW CHARACTER SET`, `SHOW COLLATION` and `SHOW STATUS`: as in GreptimeDB,
- * each is a query of an information_schema table (`key_column_usage`, `tables`, `columns`, `schemata`,
- * `process_list`, `character_sets`, `collations`, `session_status`) under MySQL's column names,
+ * `SHOW [FULL] PROCESSLIST`, `SHOW REGION`, `SHOW CHARACTER SET`, `SHOW COLLATION` and `SHOW STATUS`: as in
+ * GreptimeDB, each is a query of an information_schema table (`key_column_usage`, `tables`, `columns`,
+ * `schemata`, `process_list`, `region_peers`, `character_sets`, `collations`, `session_status`) under
+ * MySQL's column names,
  * so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
  */
 import { databaseNotFound, tableNotFound } from "../common/errors.ts";
@@ -84,6 +85,26 @@ function showIndex(storage: Storage, cur: Cursor, session: Session, run: RunSele
     `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
   return run(filtered(cur, inner, "Column_name", `"Key_name", "Seq_in_index", "Column_name"`));
 }
+
+/** `SHOW REGION FROM t [FROM|IN db] [LIKE 'p' | WHERE expr]`: the table's regions from region_peers. */
+function showRegion(storage: Storage, cur: Cursor, session: Session, run: RunSelect): QueryOutput {
+  if (!cur.acceptKw("FROM") && !cur.acceptKw("IN")) {
+    throw cur.error(`Expected: FROM or IN, found: ${cur.describe()}`);
+  }
+  let { db, table } = tableName(cur.objectName(), session);
+  if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
+  storage.database(db).requireTable(table);
+  const inner = `SELECT ${project(REGION_COLUMNS)} FROM information_schema.region_peers ` +
+    `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
+  return run(filtered(cur, inner, "Region", `"Region", "Peer"`));
+}
+
+const REGION_COLUMNS: Array<[string, string]> = [
+  ["table_name", "Table"],
+  ["region_id", "Region"],
+  ["peer_id", "Peer"],
+  ["is_leader", "Leader"],
+];
 
 const STATUS_COLUMNS: Array<[string, string]> = [
   ["table_name", "Name"],
@@ -219,6 +240,7 @@ export function showFromInfoSchema(
     return showIndex(storage, cur, session, run);
   }
   if (cur.acceptKw("TABLE", "STATUS")) return showTableStatus(storage, cur, session, run);
+  if (cur.acceptKw("REGION") || cur.acceptKw("REGIONS")) return showRegion(storage, cur, session, run);
   if (cur.acceptKw("CHARACTER", "SET") || cur.acceptKw("CHARSET")) {
     return run(
       filtered(

@@ -412,3 +412,25 @@ Deno.test("a timestamp cast to a string is its ISO text, as arrow casts it", asy
     );
   });
 });
+
+Deno.test("SHOW REGION FROM t lists the table's regions (Table, Region, Peer, Leader)", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    await sqlOk(url, "CREATE DATABASE other");
+    await sqlOk(url, "CREATE TABLE other.monitor (ts TIMESTAMP TIME INDEX)");
+    const peers = await records(
+      url,
+      "SELECT region_id FROM information_schema.region_peers WHERE table_schema = 'public' AND table_name = 'monitor'",
+    );
+    const expected = {
+      schema: [["Table", "String"], ["Region", "UInt64"], ["Peer", "UInt64"], ["Leader", "String"]],
+      rows: [["monitor", peers.rows[0][0], 0, "Yes"]],
+    };
+    assert.deepEqual(await records(url, "SHOW REGION FROM monitor"), expected);
+    assert.deepEqual(await records(url, "SHOW REGION FROM monitor IN public WHERE Leader = 'Yes'"), expected);
+    // `IN db` reads that database's table: a table it lacks is not found
+    assert.equal((await records(url, "SHOW REGION FROM monitor IN other")).rows.length, 1);
+    assert.match((await sqlRequest(url, "SHOW REGION FROM system_metrics IN other")).text, /"code":4001/);
+    assert.match((await sqlRequest(url, "SHOW REGION FROM nope")).text, /"code":4001/);
+  });
+});
