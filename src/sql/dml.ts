@@ -124,6 +124,8 @@ function literalValue(toks: Token[]): Value | undefined {
   if (toks.length === 1) {
     const t = toks[0];
     if (t.kind === "string") return t.value;
+    // GreptimeDB reads a quoted identifier in VALUES as a string: its docs write `VALUES ("host1", …)`
+    if (t.kind === "qident") return t.value;
     if (t.kind === "number") {
       if (/^\d+$/.test(t.text)) {
         const b = BigInt(t.text);

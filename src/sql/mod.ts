@@ -28,7 +28,7 @@ import {
   renderCreateTable,
   stringRecords,
 } from "./show.ts";
-import { checkTimezone } from "./time.ts";
+import { canonicalTimezone } from "./time.ts";
 import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
 import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
@@ -74,8 +74,8 @@ export function executeSql(storage: Storage, sql: string, ctx: SqlContext): Quer
 export function startSession(storage: Storage, sql: string, ctx: SqlContext): Session {
   if (typeof sql !== "string" || sql.trim() === "") throw invalidArguments("sql parameter is required.");
   if (!storage.hasDatabase(ctx.db)) throw databaseNotFound(ctx.db);
-  if (ctx.timezone) checkTimezone(ctx.timezone);
-  return { db: ctx.db, timezone: ctx.timezone || ctx.systemTimezone, systemTimezone: ctx.systemTimezone };
+  const timezone = ctx.timezone ? canonicalTimezone(ctx.timezone) : ctx.systemTimezone;
+  return { db: ctx.db, timezone, systemTimezone: ctx.systemTimezone };
 }
 
 function likeToRegExp(pattern: string): RegExp {
@@ -273,8 +273,7 @@ export function executeStatement(
         if (!cur.acceptKw("TO")) cur.acceptOp("=");
         const value = cur.next().value;
         if (name === "time_zone" || name === "timezone") {
-          checkTimezone(value);
-          session.timezone = value;
+          session.timezone = canonicalTimezone(value);
         }
         return { kind: "affected", rows: 0 };
       }

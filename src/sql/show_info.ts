@@ -1,7 +1,9 @@
 /**
- * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES` and
- * `SHOW [FULL] PROCESSLIST`: as in GreptimeDB, each is a query of an information_schema table
- * (`key_column_usage`, `tables`, `columns`, `schemata`, `process_list`) under MySQL's column names,
+ * `SHOW INDEX`, `SHOW TABLE STATUS`, `SHOW [FULL] COLUMNS`, `SHOW FULL DATABASES`,
+ * `SHOW [FULL] PROCESSLIST`, `SHOW REGION`, `SHOW CHARACTER SET`, `SHOW COLLATION` and `SHOW STATUS`: as in
+ * GreptimeDB, each is a query of an information_schema table (`key_column_usage`, `tables`, `columns`,
+ * `schemata`, `process_list`, `region_peers`, `character_sets`, `collations`, `session_status`) under
+ * MySQL's column names,
  * so `LIKE` and `WHERE` filter it as they would the table, and the types are the table's.
  */
 import { databaseNotFound, tableNotFound } from "../common/errors.ts";
@@ -83,6 +85,26 @@ function showIndex(storage: Storage, cur: Cursor, session: Session, run: RunSele
     `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
   return run(filtered(cur, inner, "Column_name", `"Key_name", "Seq_in_index", "Column_name"`));
 }
+
+/** `SHOW REGION FROM t [FROM|IN db] [LIKE 'p' | WHERE expr]`: the table's regions from region_peers. */
+function showRegion(storage: Storage, cur: Cursor, session: Session, run: RunSelect): QueryOutput {
+  if (!cur.acceptKw("FROM") && !cur.acceptKw("IN")) {
+    throw cur.error(`Expected: FROM or IN, found: ${cur.describe()}`);
+  }
+  let { db, table } = tableName(cur.objectName(), session);
+  if (cur.acceptKw("FROM") || cur.acceptKw("IN")) db = cur.ident("a database name");
+  storage.database(db).requireTable(table);
+  const inner = `SELECT ${project(REGION_COLUMNS)} FROM information_schema.region_peers ` +
+    `WHERE table_schema = ${literal(db)} AND table_name = ${literal(table)}`;
+  return run(filtered(cur, inner, "Region", `"Region", "Peer"`));
+}
+
+const REGION_COLUMNS: Array<[string, string]> = [
+  ["table_name", "Table"],
+  ["region_id", "Region"],
+  ["peer_id", "Peer"],
+  ["is_leader", "Leader"],
+];
 
 const STATUS_COLUMNS: Array<[string, string]> = [
   ["table_name", "Name"],
@@ -218,5 +240,50 @@ export function showFromInfoSchema(
     return showIndex(storage, cur, session, run);
   }
   if (cur.acceptKw("TABLE", "STATUS")) return showTableStatus(storage, cur, session, run);
+  if (cur.acceptKw("REGION") || cur.acceptKw("REGIONS")) return showRegion(storage, cur, session, run);
+  if (cur.acceptKw("CHARACTER", "SET") || cur.acceptKw("CHARSET")) {
+    return run(
+      filtered(
+        cur,
+        `SELECT ${project(CHARSET_COLUMNS)} FROM information_schema.character_sets`,
+        "Charset",
+        `"Charset"`,
+      ),
+    );
+  }
+  if (cur.acceptKw("COLLATION")) {
+    return run(
+      filtered(
+        cur,
+        `SELECT ${project(COLLATION_COLUMNS)} FROM information_schema.collations`,
+        "Collation",
+        `"Collation"`,
+      ),
+    );
+  }
+  // MySQL clients ask for status variables; GreptimeDB answers none
+  if (cur.acceptKw("STATUS") || cur.acceptKw("SESSION", "STATUS") || cur.acceptKw("GLOBAL", "STATUS")) {
+    const inner =
+      `SELECT variable_name AS "Variable_name", variable_value AS "Value" FROM information_schema.session_status`;
+    return run(filtered(cur, inner, "Variable_name", `"Variable_name"`));
+  }
   return undefined;
 }
+
+/** MySQL's `SHOW CHARACTER SET` columns over information_schema.character_sets. */
+const CHARSET_COLUMNS: Array<[string, string]> = [
+  ["character_set_name", "Charset"],
+  ["description", "Description"],
+  ["default_collate_name", "Default collation"],
+  ["maxlen", "Maxlen"],
+];
+
+/** MySQL's `SHOW COLLATION` columns over information_schema.collations. */
+const COLLATION_COLUMNS: Array<[string, string]> = [
+  ["collation_name", "Collation"],
+  ["character_set_name", "Charset"],
+  ["id", "Id"],
+  ["is_default", "Default"],
+  ["is_compiled", "Compiled"],
+  ["sortlen", "Sortlen"],
+];

@@ -24,6 +24,16 @@ export function checkTimezone(tz: string): void {
   timezoneOffsetMinutes(tz, Date.now());
 }
 
+/**
+ * A valid timezone as GreptimeDB shows it (`timezone()`, `SHOW VARIABLES time_zone`): an offset as
+ * `±HH:MM` (`+8:00` → `+08:00`, chrono's FixedOffset), a name as written. Throws 1004 for unknown ones.
+ */
+export function canonicalTimezone(tz: string): string {
+  checkTimezone(tz);
+  const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(tz.trim());
+  return m ? `${m[1]}${m[2].padStart(2, "0")}:${m[3] ?? "00"}` : tz;
+}
+
 /** Parses a timestamp string into nanoseconds since the epoch; undefined if it is not one. */
 export function parseTimestampNs(text: string, timezone?: string): bigint | undefined {
   const m = TS_RE.exec(text.trim());

@@ -289,6 +289,32 @@ Deno.test("INSERT INTO TABLE t VALUES … (the range query page's spelling) writ
   });
 });
 
+Deno.test('INSERT … VALUES ("host1", …) reads double-quoted values as strings (the INSERT page writes them)', async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(
+      url,
+      "CREATE TABLE system_metrics (host STRING, idc STRING, cpu_util DOUBLE, memory_util DOUBLE, " +
+        "disk_util DOUBLE, ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP(), PRIMARY KEY(host, idc), TIME INDEX(ts))",
+    );
+    assert.deepEqual(
+      await sqlOk(
+        url,
+        'INSERT INTO system_metrics VALUES ("host1", "idc_a", 11.8, 10.3, 10.3, 1667446797450), ' +
+          '("host2", "idc_a", 80.1, 70.3, 90.0, 1667446797450), ("host1", "idc_b", 50.0, 66.7, 40.6, 1667446797450)',
+      ),
+      [{ affectedrows: 3 }],
+    );
+    assert.deepEqual((await records(url, "SELECT host, idc FROM system_metrics ORDER BY host, idc")).rows, [
+      ["host1", "idc_a"],
+      ["host1", "idc_b"],
+      ["host2", "idc_a"],
+    ]);
+    // elsewhere "x" stays a column name, as in GreptimeDB
+    const bad = await sqlRequest(url, 'SELECT * FROM system_metrics WHERE host = "host1"');
+    assert.equal(bad.status, 400);
+  });
+});
+
 Deno.test("CREATE TABLE takes mito's tuning options (partition-tree memtable, inverted index, remote compaction)", async () => {
   await withTestServer(async (url) => {
     await sqlOk(
@@ -306,5 +332,105 @@ Deno.test("CREATE TABLE takes mito's tuning options (partition-tree memtable, in
     );
     await sqlOk(url, "INSERT INTO tuned VALUES ('a', 1000, 1.5)");
     assert.deepEqual((await records(url, "SELECT host, v FROM tuned")).rows, [["a", 1.5]]);
+  });
+});
+
+Deno.test("date_format formats a timestamp in the session time zone (x-greptime-timezone), a Date as it is", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    await sqlOk(url, "INSERT INTO monitor (host, ts, cpu) VALUES ('a', 1667446797450, 0.1)");
+    const sql = "SELECT date_format(ts, '%Y-%m-%d %H:%M:%S:%3f') AS f, " +
+      "date_format('2024-01-31'::date, '%Y-%m-%d') AS d FROM monitor";
+    const rowsIn = async (tz?: string) => {
+      const reply = await sqlRequest(url, sql, tz ? { headers: { "x-greptime-timezone": tz } } : {});
+      assert.equal(reply.status, 200, reply.text);
+      return JSON.parse(reply.text).output[0].records.rows;
+    };
+    assert.deepEqual(await rowsIn(), [["2022-11-03 03:39:57:450", "2024-01-31"]]);
+    assert.deepEqual(await rowsIn("+08:00"), [["2022-11-03 11:39:57:450", "2024-01-31"]]);
+    assert.deepEqual(await rowsIn("America/New_York"), [["2022-11-02 23:39:57:450", "2024-01-31"]]);
+  });
+});
+
+Deno.test("SHOW CHARACTER SET, SHOW COLLATION and SHOW STATUS answer MySQL's columns (the SHOW page's statements)", async () => {
+  await withTestServer(async (url) => {
+    const charset = {
+      schema: [["Charset", "String"], ["Description", "String"], ["Default collation", "String"], [
+        "Maxlen",
+        "Int64",
+      ]],
+      rows: [["utf8", "UTF-8 Unicode", "utf8_bin", 4]],
+    };
+    assert.deepEqual(await records(url, "SHOW CHARACTER SET"), charset);
+    assert.deepEqual(await records(url, "SHOW CHARSET LIKE 'utf%'"), charset);
+    assert.deepEqual((await records(url, "SHOW CHARSET WHERE Charset = 'latin1'")).rows, []);
+    assert.deepEqual(await records(url, "SHOW COLLATION"), {
+      schema: [["Collation", "String"], ["Charset", "String"], ["Id", "Int64"], ["Default", "String"], [
+        "Compiled",
+        "String",
+      ], ["Sortlen", "Int64"]],
+      rows: [["utf8_bin", "utf8", 1, "Yes", "Yes", 1]],
+    });
+    for (const sql of ["SHOW STATUS", "SHOW GLOBAL STATUS", "SHOW SESSION STATUS LIKE 'Up%'"]) {
+      assert.deepEqual(await records(url, sql), {
+        schema: [["Variable_name", "String"], ["Value", "String"]],
+        rows: [],
+      });
+    }
+  });
+});
+
+Deno.test("a timestamp cast to a string is its ISO text, as arrow casts it", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    await sqlOk(
+      url,
+      "INSERT INTO monitor (host, ts) VALUES ('a', 1667446797450), ('b', 1667446797000), ('c', -1)",
+    );
+    assert.deepEqual(
+      await records(
+        url,
+        "SELECT ts::STRING AS s, CAST(ts AS VARCHAR) AS v, TRY_CAST(monitor.ts AS STRING) AS t FROM monitor ORDER BY host",
+      ),
+      {
+        schema: [["s", "String"], ["v", "String"], ["t", "String"]],
+        rows: [
+          ["2022-11-03T03:39:57.450", "2022-11-03T03:39:57.450", "2022-11-03T03:39:57.450"],
+          ["2022-11-03T03:39:57", "2022-11-03T03:39:57", "2022-11-03T03:39:57"],
+          ["1969-12-31T23:59:59.999", "1969-12-31T23:59:59.999", "1969-12-31T23:59:59.999"],
+        ],
+      },
+    );
+    // a nanosecond time index keeps its nine digits; the count stays readable through BIGINT
+    await sqlOk(url, "CREATE TABLE ns (ts TIMESTAMP(9) TIME INDEX)");
+    await sqlOk(url, "INSERT INTO ns VALUES (1667446797000000001)");
+    assert.deepEqual(
+      (await records(url, "SELECT ts::STRING, CAST(CAST(ts AS BIGINT) AS STRING) FROM ns")).rows,
+      [
+        ["2022-11-03T03:39:57.000000001", "1667446797000000001"],
+      ],
+    );
+  });
+});
+
+Deno.test("SHOW REGION FROM t lists the table's regions (Table, Region, Peer, Leader)", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, MONITOR);
+    await sqlOk(url, "CREATE DATABASE other");
+    await sqlOk(url, "CREATE TABLE other.monitor (ts TIMESTAMP TIME INDEX)");
+    const peers = await records(
+      url,
+      "SELECT region_id FROM information_schema.region_peers WHERE table_schema = 'public' AND table_name = 'monitor'",
+    );
+    const expected = {
+      schema: [["Table", "String"], ["Region", "UInt64"], ["Peer", "UInt64"], ["Leader", "String"]],
+      rows: [["monitor", peers.rows[0][0], 0, "Yes"]],
+    };
+    assert.deepEqual(await records(url, "SHOW REGION FROM monitor"), expected);
+    assert.deepEqual(await records(url, "SHOW REGION FROM monitor IN public WHERE Leader = 'Yes'"), expected);
+    // `IN db` reads that database's table: a table it lacks is not found
+    assert.equal((await records(url, "SHOW REGION FROM monitor IN other")).rows.length, 1);
+    assert.match((await sqlRequest(url, "SHOW REGION FROM system_metrics IN other")).text, /"code":4001/);
+    assert.match((await sqlRequest(url, "SHOW REGION FROM nope")).text, /"code":4001/);
   });
 });

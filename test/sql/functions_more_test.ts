@@ -94,6 +94,18 @@ const GREPTIME: TypedCase[] = [
     columns: [["tz", S]],
     rows: [["+08:00"]],
   },
+  // an offset shows as chrono's FixedOffset shows it, as GreptimeDB's timezone() answers
+  {
+    sql: "SET time_zone = '+8:00'; SELECT timezone() AS tz",
+    columns: [["tz", S]],
+    rows: [["+08:00"]],
+  },
+  {
+    sql: "SELECT timezone() AS tz",
+    headers: { "x-greptime-timezone": "-0530" },
+    columns: [["tz", S]],
+    rows: [["-05:30"]],
+  },
   {
     sql: "SET time_zone = 'Asia/Tokyo'; SELECT timezone() AS tz",
     columns: [["tz", S]],

@@ -105,19 +105,41 @@ function datePart(field: string, ns: bigint): number | null {
   }
 }
 
-/** GreptimeDB's `date_format`: the chrono specifiers it documents; any other stays as text. Always UTC. */
+/** GreptimeDB's `date_format`: the chrono specifiers it documents; any other stays as text. */
 const SQL_FORMAT: FormatDialect = {
   only: new Set([..."YmdHMSfzZjaAbBe%", "3f", "6f", "9f"]),
   unknown: "literal",
 };
 
-function strftime(fmt: string, ns: bigint): string {
+/** `ns` formatted by `fmt` as a wall-clock time in time zone `tz` (UTC when absent). */
+function strftime(fmt: string, ns: bigint, tz: string | undefined): string {
   const sec = ns / 1_000_000_000n;
   const nanos = Number(ns - sec * 1_000_000_000n);
   const floorSec = Number(sec) - (nanos < 0 ? 1 : 0);
   const sub = nanos < 0 ? nanos + 1_000_000_000 : nanos;
   const epochMs = floorSec * 1000 + Math.floor(sub / 1_000_000);
-  return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin: 0, zoneName: "UTC" });
+  const offsetMin = timezoneOffsetMinutes(tz, epochMs);
+  const zoneName = offsetMin === 0 && (tz === undefined || /^(utc|z|gmt)$/i.test(tz.trim()))
+    ? "UTC"
+    : tz!.trim();
+  return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin, zoneName });
+}
+
+/**
+ * A timestamp cast to a string, as arrow casts one: `2022-11-03T03:39:57.450`, the fraction with 3, 6 or 9
+ * digits as its precision needs (none for a whole second).
+ */
+function timestampText(ns: bigint): string {
+  const sec = ns / 1_000_000_000n;
+  let nanos = Number(ns - sec * 1_000_000_000n);
+  let s = Number(sec);
+  if (nanos < 0) [s, nanos] = [s - 1, nanos + 1_000_000_000];
+  const base = new Date(s * 1000).toISOString().slice(0, 19);
+  if (nanos === 0) return base;
+  const digits = String(nanos).padStart(9, "0");
+  return `${base}.${
+    nanos % 1_000_000 === 0 ? digits.slice(0, 3) : nanos % 1000 === 0 ? digits.slice(0, 6) : digits
+  }`;
 }
 
 const ARROW_UNITS: Record<string, TimeUnit> = {
@@ -238,11 +260,18 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
     bigint: true,
     fn: (v, type, unit, count) => arrowCast(v, String(type), unitArg(unit), num(count) === 1),
   },
+  __petrel_ts_text: {
+    bigint: true,
+    fn: (ts, unit) => {
+      const b = big(ts);
+      return b === null ? null : timestampText(unitToNs(b, unitArg(unit)));
+    },
+  },
   __petrel_date_format: {
     bigint: true,
-    fn: (ts, fmt, unit) => {
-      const ns = toNs(ts, unitArg(unit));
-      return ns === null || fmt === null ? null : strftime(String(fmt), ns);
+    fn: (ts, fmt, unit, tz) => {
+      const ns = toNs(ts, unitArg(unit), str(tz) ?? undefined);
+      return ns === null || fmt === null ? null : strftime(String(fmt), ns, str(tz) ?? undefined);
     },
   },
 };

@@ -188,6 +188,9 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
     case "text": {
       const src = c.decimalExprAt(s, as);
       if (src) return { text: `${udf("__petrel_decimal_text")}(${src.sql}, ${src.spec.scale})`, next };
+      // a timestamp becomes its ISO text, as arrow casts it (not its count of units)
+      const from = operandUnit(c, s, as);
+      if (from) return { text: `__petrel_ts_text(${operand()}, '${from}')`, next };
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }
     case "boolean":

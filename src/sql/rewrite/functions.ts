@@ -289,8 +289,12 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
     }')`,
     next: close + 1,
   })],
-  ["date_format", (_c, { close, unit, arg }) => ({
-    text: `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}')`,
+  // a timestamp is formatted in the session time zone, as GreptimeDB's date_format; a Date (a count of
+  // days) as the day it is
+  ["date_format", (c, { args, close, unit, arg }) => ({
+    text: args[0] && isDateArg(c.q, c.time.columnTypeAt, args[0])
+      ? `__petrel_date_format((${arg(0)}) * 86400, ${arg(1)}, 's', 'UTC')`
+      : `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`,
     next: close + 1,
   })],
   ...Object.keys(TO_TIMESTAMP_UNITS).map((name) => [name, toTimestamp] as [string, CallRewrite]),
