@@ -49,6 +49,21 @@ async function rowsText(base: string, sql: string, db = "public"): Promise<strin
   return JSON.stringify(await sqlRows(base, sql, db));
 }
 
+/** Writes line protocol (ms precision) into `public`; the write must be acknowledged. */
+async function writeLineProtocol(base: string, lines: string): Promise<void> {
+  const res = await post(`${base}/v1/influxdb/write?db=public&precision=ms`, lines);
+  assert.equal(res.status, 204, res.text);
+}
+
+/** Remote-writes series into `public`; the write must be acknowledged. */
+async function remoteWrite(base: string, series: Parameters<typeof encodeRemoteWriteV1>[0]): Promise<void> {
+  const res = await post(`${base}/v1/prometheus/write?db=public`, encodeRemoteWriteV1(series), {
+    "content-type": "application/x-protobuf",
+    "content-encoding": "snappy",
+  });
+  assert.equal(res.status, 204, res.text);
+}
+
 async function readsAsBefore(base: string): Promise<void> {
   assert.deepEqual(await tableNames(base), [
     "cpu",
@@ -142,24 +157,18 @@ async function writeEverything(base: string): Promise<void> {
       `INSERT INTO lg(ts, val, host) VALUES (${NEW}, 2, 'h2')`,
     ]
   ) await sqlExec(base, sql);
-  const lp = await post(
-    `${base}/v1/influxdb/write?db=public&precision=ms`,
+  await writeLineProtocol(
+    base,
     `cpu,host=a usage=2.5,idle=4i ${NEW}\ncpu,host=b,dc=x usage=1,extra="s" ${NEW}`,
   );
-  assert.equal(lp.status, 204, lp.text);
-  const rw = await post(
-    `${base}/v1/prometheus/write?db=public`,
-    encodeRemoteWriteV1([
-      {
-        labels: { __name__: "rw_metric", job: "j1", instance: "i1" },
-        samples: [{ value: 2, timestampMs: NEW }],
-      },
-      { labels: { __name__: "rw_metric", job: "j1", zone: "z9" }, samples: [{ value: 7, timestampMs: NEW }] },
-      { labels: { __name__: "rw_brandnew", job: "j3" }, samples: [{ value: 8, timestampMs: NEW }] },
-    ]),
-    { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
-  );
-  assert.equal(rw.status, 204, rw.text);
+  await remoteWrite(base, [
+    {
+      labels: { __name__: "rw_metric", job: "j1", instance: "i1" },
+      samples: [{ value: 2, timestampMs: NEW }],
+    },
+    { labels: { __name__: "rw_metric", job: "j1", zone: "z9" }, samples: [{ value: 7, timestampMs: NEW }] },
+    { labels: { __name__: "rw_brandnew", job: "j3" }, samples: [{ value: 8, timestampMs: NEW }] },
+  ]);
   const json = { "content-type": "application/json" };
   const resource = { attributes: [{ key: "service.name", value: { stringValue: "shop" } }] };
   for (
@@ -333,22 +342,13 @@ Deno.test("upgrade: a data home of build a98ff70 (4 KiB pages, the first metric 
     await sqlExec(base, `INSERT INTO t_opts(host, v, ts) VALUES ('b', NULL, ${T})`, "upg");
     await sqlExec(base, `INSERT INTO t_append VALUES ('a', 'mnew', ${NEW})`);
     await sqlExec(base, `INSERT INTO t_skipwal VALUES ('a', 2, ${NEW})`);
-    const lp = await post(
-      `${base}/v1/influxdb/write?db=public&precision=ms`,
-      `cpu,host=a usage=2.5,idle=4i ${NEW}`,
-    );
-    assert.equal(lp.status, 204, lp.text);
-    const rw = await post(
-      `${base}/v1/prometheus/write?db=public`,
-      encodeRemoteWriteV1([
-        {
-          labels: { __name__: "rw_metric", job: "j1", zone: "z9" },
-          samples: [{ value: 7, timestampMs: NEW }],
-        },
-      ]),
-      { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
-    );
-    assert.equal(rw.status, 204, rw.text);
+    await writeLineProtocol(base, `cpu,host=a usage=2.5,idle=4i ${NEW}`);
+    await remoteWrite(base, [
+      {
+        labels: { __name__: "rw_metric", job: "j1", zone: "z9" },
+        samples: [{ value: 7, timestampMs: NEW }],
+      },
+    ]);
     const ingest = await post(
       `${base}/v1/ingest?db=public&table=pipe_logs&pipeline_name=upg_pipe`,
       JSON.stringify([{ host: "h1", message: "p new", time: new Date(NEW).toISOString() }]),
