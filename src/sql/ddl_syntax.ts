@@ -21,6 +21,8 @@ export interface Session {
   timezone?: string;
   /** The server's default timezone (`default_timezone`), which `timezone` falls back to. */
   systemTimezone?: string;
+  /** Postgres' DateStyle after `SET DATESTYLE` (`ISO, MDY` when unset), as `SHOW VARIABLES` shows it. */
+  datestyle?: string;
 }
 
 /** Resolves `[catalog.][db.]table` against the session. */

@@ -29,6 +29,7 @@ import {
   stringRecords,
 } from "./show.ts";
 import { canonicalTimezone } from "./time.ts";
+import { setVariable, showVariable } from "./set_variable.ts";
 import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
 import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
@@ -188,17 +189,6 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
   throw unsupported(`Unsupported statement: SHOW ${cur.describe().toUpperCase()}`);
 }
 
-/** GreptimeDB's `SHOW VARIABLES <name>`: one String column named by the upper-cased variable. */
-function showVariable(name: string, session: Session): QueryOutput {
-  const variable = name.toUpperCase();
-  const system = session.systemTimezone || "UTC";
-  let value: string;
-  if (variable === "SYSTEM_TIME_ZONE" || variable === "SYSTEM_TIMEZONE") value = system;
-  else if (variable === "TIME_ZONE" || variable === "TIMEZONE") value = session.timezone || system;
-  else throw unsupported(`Unsupported show variable: ${variable}`);
-  return stringRecords([variable], [[value]]);
-}
-
 function runSelect(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {
   const q = rewriteQuery(tokens, { storage, db: session.db, sql, timezone: session.timezone });
   const handle = storage.database(q.database);
@@ -266,17 +256,9 @@ export function executeStatement(
         session.db = db;
         return { kind: "affected", rows: 0 };
       }
-      case "SET": {
+      case "SET":
         cur.next();
-        cur.acceptKw("SESSION") || cur.acceptKw("LOCAL");
-        const name = cur.next().text.toLowerCase();
-        if (!cur.acceptKw("TO")) cur.acceptOp("=");
-        const value = cur.next().value;
-        if (name === "time_zone" || name === "timezone") {
-          session.timezone = canonicalTimezone(value);
-        }
-        return { kind: "affected", rows: 0 };
-      }
+        return setVariable(cur, session);
       case "EXPLAIN":
         return explainHere(storage, tokens, sql, session);
       case "UPDATE":
