@@ -131,6 +131,14 @@ const GREPTIME: TypedCase[] = [
     rows: [[true, true, true, true, true, true, null, false, false]],
   },
   { sql: "SELECT json_is_int('{')", code: 3000, error: /Invalid JSON text/ },
+  // GreptimeDB's json_get_object: the object at a path, typed Json; NULL for anything else or nothing there
+  {
+    sql: `SELECT json_get_object('{"a":{"b":[1,2.5]},"n":1}', 'a') AS a, ` +
+      `json_get_object('{"a":{"b":[1,2.5]}}', 'a.b') AS b, json_get_object('{"n":1}', 'n') AS c, ` +
+      `json_get_object('{"n":1}', 'zz') AS d, json_get_object(NULL, 'a') AS e`,
+    columns: [["a", "Json"], ["b", "Json"], ["c", "Json"], ["d", "Json"], ["e", "Json"]],
+    rows: [[{ b: [1, 2.5] }, null, null, null, null]],
+  },
   {
     sql: `SELECT json_path_match('{"a":1,"b":[1,2,3]}', '$.a == 1') AS a, ` +
       `json_path_match('{"a":1,"b":[1,2,3]}', '$.b[*] > 2 && $.a < 0') AS b, ` +

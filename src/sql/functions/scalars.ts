@@ -88,6 +88,14 @@ export const SCALARS: Record<string, ScalarDef> = {
       return typeof v === "boolean" ? (v ? 1 : 0) : null;
     },
   },
+  // GreptimeDB's json_get_object: the object at the path as JSON, NULL when the value there is not an object
+  json_get_object: {
+    args: [2, 2],
+    fn: (j, p) => {
+      const v = jsonAt(j, p);
+      return v !== null && typeof v === "object" && !Array.isArray(v) ? JSON.stringify(v) : null;
+    },
+  },
   json_is_null: { args: [1, 2], int: true, fn: (j, p) => (jsonAt(j, p ?? "$") === null ? 1 : 0) },
   json_path_exists: { args: [2, 2], int: true, fn: (j, p) => (jsonAt(j, p) === undefined ? 0 : 1) },
   json_to_string: { args: [1, 1], fn: (j) => (j === null ? null : str(j)) },
