@@ -12,6 +12,7 @@ export const RESULT_TYPES: Record<string, ResultType> = {
   json_get_float: "Float64",
   json_get_bool: "Boolean",
   json_get_object: "Json",
+  parse_json: "Json",
   json_to_string: "String",
   ipv4_string_to_num: "UInt32",
   ipv4_num_to_string: "String",

@@ -131,6 +131,14 @@ const GREPTIME: TypedCase[] = [
     rows: [[true, true, true, true, true, true, null, false, false]],
   },
   { sql: "SELECT json_is_int('{')", code: 3000, error: /Invalid JSON text/ },
+  // parse_json's result is a JSON value (GreptimeDB types it Json), shown as a JSON column is
+  {
+    sql: `SELECT parse_json('{"x":[1,2]}') AS p, json_to_string(parse_json('{"x":1}')) AS s, ` +
+      `json_get_int(parse_json('{"x":3}'), 'x') AS i, parse_json(NULL) AS n`,
+    columns: [["p", "Json"], ["s", S], ["i", I], ["n", "Json"]],
+    rows: [[{ x: [1, 2] }, '{"x":1}', 3, null]],
+  },
+  { sql: "SELECT parse_json('{')", code: 3000, error: /JSON/ },
   // GreptimeDB's json_get_object: the object at a path, typed Json; NULL for anything else or nothing there
   {
     sql: `SELECT json_get_object('{"a":{"b":[1,2.5]},"n":1}', 'a') AS a, ` +
