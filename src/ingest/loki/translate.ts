@@ -7,6 +7,7 @@
 import { ColumnarBatch, type ColumnSchema, type Value } from "../../common/rows.ts";
 import type { LokiPushRequest } from "../../protocols/loki/model.ts";
 import { logTableOptions } from "../log_options.ts";
+import { Timestamp } from "../../../engine/value.ts";
 
 /** The table a push goes to without `x-greptime-log-table-name`. */
 export const DEFAULT_LOKI_TABLE = "loki_logs";
@@ -78,12 +79,19 @@ export function lokiToBatch(req: LokiPushRequest, table: string): ColumnarBatch 
   return batch;
 }
 
-/** The entries a pipeline receives, one per line (the timestamp as an ns integer). */
+/**
+ * The entries a pipeline receives, one per line. `greptime_timestamp` is a timestamp, as GreptimeDB
+ * hands it over: `epoch` with `resolution: ms` converts it, VRL's timestamp functions take it, and
+ * a version 2 pipeline stores it as TIMESTAMP(9).
+ */
 export function lokiToEntries(req: LokiPushRequest): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const stream of req.streams) {
     for (const e of stream.entries) {
-      const entry: Record<string, unknown> = { greptime_timestamp: e.timestampNs, loki_line: e.line };
+      const entry: Record<string, unknown> = {
+        greptime_timestamp: Timestamp.fromNs(e.timestampNs),
+        loki_line: e.line,
+      };
       for (const [k, v] of e.structuredMetadata) entry[`loki_metadata_${k}`] = v;
       for (const [k, v] of stream.labels) entry[`loki_label_${k}`] = v;
       out.push(entry);
