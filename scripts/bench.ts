@@ -52,6 +52,29 @@ function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] 
         "",
       ] as Line,
     ]),
+    ...withoutPetrelCode(label, r),
+  ];
+}
+
+/**
+ * The best ratio any server could reach that receives with `Deno.serve`, decodes as fast as decode-alone
+ * and stores one SQLite row per item as fast as SQLite alone, with no code of its own: on one thread,
+ * and with the three spread perfectly over two cores (the load generator's own CPU left out). Below 0.5,
+ * the target cannot be met by making Petrel's code faster, only by storing something other than rows.
+ */
+function withoutPetrelCode(label: string, r: TelemetryBench): Line[] {
+  if (r.floor === null || r.httpCpu === null) return [];
+  const http = r.httpCpu.main + r.httpCpu.workers + r.httpCpu.other;
+  const floors = http + r.decodeCpu + r.floor.cpu;
+  // one SQLite writer and one Deno.serve thread; decoding could move to workers
+  const twoCores = Math.max(floors / 2, r.floor.cpu, http);
+  return [
+    [
+      `${label}: ceiling with HTTP, one thread (HTTP + decode + SQLite alone)`,
+      (r.decodeCpu / floors).toFixed(2),
+      "",
+    ],
+    [`${label}: ceiling with HTTP, two cores, perfect split`, (r.decodeCpu / twoCores).toFixed(2), ""],
   ];
 }
 
