@@ -82,6 +82,10 @@ const DEFAULT_DATABASES = ["public", "greptime_private"];
 /** The virtual database of metadata tables. */
 export const INFORMATION_SCHEMA = "information_schema";
 
+function addPrepares(into: Record<string, number>, h: DatabaseHandle): void {
+  for (const [kind, n] of Object.entries(h.statements.stats().prepares)) into[kind] = (into[kind] ?? 0) + n;
+}
+
 /** The storage engine: one instance per process. */
 export class Storage {
   readonly dataHome: string;
@@ -89,6 +93,8 @@ export class Storage {
   private readonly dataDir: string | null;
   private readonly dbs = new Map<string, DatabaseHandle>();
   private readonly closeHooks = new Set<() => void>();
+  /** Prepares counted by dropped databases' caches, so the exported counter never goes back. */
+  private readonly droppedPrepares: Record<string, number> = {};
   private readonly upkeep: Upkeep;
   /** Set by the forwarder (`src/forward/`): stamps metric writes with a seq, and may refuse writes. */
   forwarding: Forwarding | null = null;
@@ -155,6 +161,7 @@ export class Storage {
     if (db === INFORMATION_SCHEMA) throw invalidArguments(`Cannot drop database ${db}`);
     const h = this.database(db);
     this.upkeep.forget(h);
+    addPrepares(this.droppedPrepares, h);
     h.close();
     this.dbs.delete(db);
     removeDatabaseFiles(h.files);
@@ -172,10 +179,8 @@ export class Storage {
 
   /** Statements prepared so far by the open databases' caches, by kind (`statement_cache.ts`). */
   statementPrepares(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const h of this.dbs.values()) {
-      for (const [kind, n] of Object.entries(h.statements.stats().prepares)) out[kind] = (out[kind] ?? 0) + n;
-    }
+    const out: Record<string, number> = { ...this.droppedPrepares };
+    for (const h of this.dbs.values()) addPrepares(out, h);
     return out;
   }
 

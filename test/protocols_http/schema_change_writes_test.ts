@@ -81,3 +81,18 @@ Deno.test("/metrics counts the statements prepared, by kind: a schema change els
     assert.equal(await inserts(), before);
   });
 });
+
+Deno.test("/metrics statement prepares never go back: a dropped database's count stays in the total", async () => {
+  await withServer(async (s) => {
+    const inserts = async () => {
+      const m = await (await fetch(`${s.url}/metrics`)).text();
+      return Number(/^petrel_statement_prepares_total\{kind="insert"\} (\S+)/m.exec(m)?.[1] ?? NaN);
+    };
+    await sqlExec(s.url, "CREATE DATABASE gone");
+    await write(s, `a,host=h v=1 ${T}`, "gone");
+    const before = await inserts();
+    assert.ok(before >= 1, `insert prepares: ${before}`);
+    await sqlExec(s.url, "DROP DATABASE gone");
+    assert.equal(await inserts(), before);
+  });
+});
