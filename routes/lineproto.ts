@@ -1,8 +1,19 @@
 /** Line-protocol (InfluxDB) endpoints: v1 and v2 writes, ping and health (reference §6.8). */
 import type { Ctx } from "./context.ts";
+import { PetrelError, StatusCode } from "../src/common/errors.ts";
 import { ingestLineProtocol } from "../src/ingest/lineproto.ts";
 import { accessOf, influxQlResults, parseInfluxQl } from "../src/protocols/lineproto/influxql.ts";
 import { runInfluxQl } from "../src/query/influxql.ts";
+
+/**
+ * A write to a database that does not exist, worded as InfluxDB 1.x words it: Telegraf's
+ * `outputs.influxdb` re-creates the database (and keeps the batch) only when the error contains
+ * "database not found" in lower case; on any other 4xx it drops the metrics for good.
+ */
+function influxDatabaseNotFound(e: unknown, db: string): unknown {
+  if (!(e instanceof PetrelError) || e.code !== StatusCode.DatabaseNotFound) return e;
+  return new PetrelError(StatusCode.DatabaseNotFound, `database not found: ${JSON.stringify(db)}`);
+}
 
 /** `POST /v1/lineproto/write` and `/v1/lineproto/api/v2/write`: line protocol body → 204. */
 export async function write(ctx: Ctx): Promise<Response> {
@@ -12,6 +23,8 @@ export async function write(ctx: Ctx): Promise<Response> {
     precision: ctx.query("precision") ?? undefined,
     hints: ctx.hints,
     defaultMergeMode: ctx.app.config.influxdb.default_merge_mode,
+  }).catch((e) => {
+    throw influxDatabaseNotFound(e, ctx.db);
   });
   ctx.app.metrics.addIngestedRows("influxdb", rows);
   return new Response(null, { status: 204 });

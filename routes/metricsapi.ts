@@ -22,12 +22,17 @@ function writtenHeaders(samples: number): Record<string, string> {
   };
 }
 
-/** `POST /v1/metricsapi/write`: a remote-write 1.0 or 2.0 request → 204. */
+/**
+ * `POST /v1/metricsapi/write`: a remote-write 1.0 or 2.0 request → 204. The VictoriaMetrics
+ * handshake is answered to any authenticated user: GreptimeDB's handler answers it before its
+ * write-permission check, so a read-only vmagent learns the protocol and is refused only on writes.
+ */
 export async function write(ctx: Ctx): Promise<Response> {
   if (ctx.url.searchParams.has("get_vm_proto_version")) {
     // VictoriaMetrics' handshake: "1" means "speak Prometheus remote write 1.0 to me".
     return new Response("1", { headers: { "content-type": "text/plain; charset=utf-8" } });
   }
+  ctx.authorize("write");
   const contentType = ctx.req.headers.get("content-type");
   let version: 1 | 2 = 1;
   try {

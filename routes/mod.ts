@@ -204,7 +204,8 @@ export const ROUTES: AppRoute[] = [
     method: "POST",
     path: "/v1/metricsapi/write",
     handler: metricsapi.write,
-    auth: "write",
+    // the handler checks write permission after the VictoriaMetrics handshake, as GreptimeDB's does
+    auth: "custom",
     errors: "plain",
     feature: "prom_store",
     timeoutIsGatewayTimeout: true,

@@ -3,7 +3,8 @@
  * outputs/influxdb_v2/http.go), with `urls = ["http://host:4000/v1/influxdb"]`:
  * - v1 at start-up: `POST <url>/query`, form `q=CREATE DATABASE "telegraf"`; 200 with no error in
  *   `results` marks the database created, anything else is only a warning. A write answered
- *   "database not found" makes it create the database and retry.
+ *   "database not found" (lower case; Petrel words it as InfluxDB does) makes it create the database and
+ *   retry.
  * - v1 writes: `POST <url>/write?db=telegraf` (no precision: nanoseconds), `Content-Type: text/plain;
  *   charset=utf-8`, `Content-Encoding: gzip` (the default), Basic auth; 204 expected, 5xx retried,
  *   400 "partial write"/"unable to parse" dropped.
@@ -82,12 +83,38 @@ Deno.test("telegraf outputs.influxdb: /query lists databases, refuses the rest b
   });
 });
 
-Deno.test("telegraf outputs.influxdb: a write to a database never created is a 400 naming it", async () => {
+Deno.test("telegraf outputs.influxdb: a write to a missing database is 'database not found', so it re-creates and retries", async () => {
   await withAuthServer(async (s) => {
-    // With skip_database_creation = true Telegraf writes straight away; GreptimeDB answers this 400.
+    // Telegraf (outputs/influxdb/http.go) tests strings.Contains(error, "database not found"), case and
+    // all: only then does it CREATE DATABASE and keep the batch for a retry; any other 4xx drops it.
     const w = await send(s, "POST", "/v1/influxdb/write?db=nodb", { ...LP, authorization: BASIC }, gzip(CPU));
     expectStatus(w, 400, "write to a missing database");
-    assert.match(JSON.parse(w.text).error, /Database not found: nodb/);
+    const error: string = JSON.parse(w.text).error;
+    assert.ok(error.includes("database not found"), error);
+    assert.equal(error, 'database not found: "nodb"');
+    const v2 = await send(
+      s,
+      "POST",
+      "/v1/influxdb/api/v2/write?bucket=nodb",
+      { ...LP, authorization: BASIC },
+      gzip(CPU),
+    );
+    assert.equal(JSON.parse(v2.text).error, 'database not found: "nodb"');
+    const q = new URLSearchParams({ q: 'CREATE DATABASE "nodb"' }).toString();
+    expectStatus(
+      await send(s, "POST", "/v1/influxdb/query", { ...FORM, authorization: BASIC }, q),
+      200,
+      "re-create",
+    );
+    const retry = await send(
+      s,
+      "POST",
+      "/v1/influxdb/write?db=nodb",
+      { ...LP, authorization: BASIC },
+      gzip(CPU),
+    );
+    expectStatus(retry, 204, "retried batch");
+    assert.deepStrictEqual(await rows(s, "SELECT count(*) FROM cpu", "nodb"), [[2]]);
   });
 });
 

@@ -10,6 +10,7 @@ import { aliasPath } from "../../src/http/router.ts";
 import type { Method } from "../../src/http/context.ts";
 import type { ErrorShape } from "../../src/http/render_error.ts";
 import { basicAuth, startTestServer, type TestServer } from "../helpers/server.ts";
+import { encodeSnappy } from "../../src/codec/snappy.ts";
 
 const PASSWORDS = { admin: "Adm1n-s3cret", reader: "R3ad-s3cret", writer: "Wr1te-s3cret" };
 const USERS = "static_user_provider:cmd:" +
@@ -341,6 +342,34 @@ Deno.test("credential precedence, databases and secrets in 401s (reference §3.2
         "past auth: no such database",
       );
     });
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("the VictoriaMetrics handshake answers any authenticated user; writes still need write", async () => {
+  // GreptimeDB's remote-write handler returns the handshake before its permission check (§6.9),
+  // so a read-only vmagent learns the protocol and is refused only when it writes.
+  const s = await startTestServer({ user_provider: USERS });
+  const send = async (query: string, headers: Record<string, string>) => {
+    // an empty remote-write 1.0 request: nothing to store, 204 for a writer
+    const body = encodeSnappy(new Uint8Array(0));
+    const res = await fetch(`${s.url}/v1/prometheus/write${query}`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/x-protobuf" },
+      body,
+    });
+    return { status: res.status, text: await res.text() };
+  };
+  try {
+    for (const user of ["admin", "reader", "writer"] as const) {
+      assert.deepEqual(await send("?get_vm_proto_version=1", as(user)), { status: 200, text: "1" }, user);
+    }
+    const anonymous = await send("?get_vm_proto_version=1", {});
+    assert.deepEqual([anonymous.status, JSON.parse(anonymous.text).code], [401, 7003]);
+    const write = await send("?db=public", as("reader"));
+    assert.deepEqual([write.status, JSON.parse(write.text)], [403, { error: DENIED }]);
+    assert.equal((await send("?db=public", as("writer"))).status, 204);
   } finally {
     await s.stop();
   }

@@ -76,3 +76,65 @@ transform:
     );
   });
 });
+
+/** Pushes the two lines and answers the raw reply (for the refusals). */
+async function pushReply(c: PipelineClient, pipeline: string, table: string) {
+  return await c.request(
+    "POST",
+    "/v1/loki/api/v1/push",
+    JSON.stringify({
+      streams: [{ stream: { service: "s1" }, values: [[String(NS), "first line"]] }],
+    }),
+    {
+      "content-type": "application/json",
+      "x-greptime-pipeline-name": pipeline,
+      "x-greptime-log-table-name": table,
+    },
+  );
+}
+
+Deno.test("Loki through a pipeline with no time index of its own: GreptimeDB's time rules (pipelines.md §3.2, §7.4, §8)", async () => {
+  await withTestServer(async (url) => {
+    const c = new PipelineClient(url);
+    // v1 without a time-index transform: the generated greptime_timestamp reads the entry's own key,
+    // so the Loki time is kept (not the arrival time).
+    await c.uploadOk("loki_no_ts", "transform:\n  - field: loki_line\n    type: string\n");
+    await push(c, "loki_no_ts", "loki_no_ts_logs", NS);
+    assert.deepEqual(
+      await c.sql("SELECT loki_line, CAST(greptime_timestamp AS BIGINT) FROM loki_no_ts_logs"),
+      [
+        ["first line", 1716668197123456789],
+        ["second line", 1716668197123456790],
+      ],
+    );
+
+    // The identity pipeline drops an input greptime_timestamp and stamps the arrival time; so does a v1
+    // pipeline whose processors remove the key (its generated column falls back to now).
+    await c.uploadOk(
+      "loki_drop_ts",
+      "processors:\n  - vrl:\n      source: |\n        del(.greptime_timestamp)\n        .\n" +
+        "transform:\n  - field: loki_line\n    type: string\n",
+    );
+    const before = BigInt(Date.now()) * 1_000_000n;
+    await push(c, "greptime_identity", "loki_identity_logs", NS);
+    await push(c, "loki_drop_ts", "loki_drop_ts_logs", NS);
+    const after = BigInt(Date.now()) * 1_000_000n;
+    for (const table of ["loki_identity_logs", "loki_drop_ts_logs"]) {
+      const times = (await c.sql(`SELECT CAST(greptime_timestamp AS BIGINT) FROM ${table}`)).map((r) =>
+        BigInt(r[0] as number)
+      );
+      assert.equal(times.length, 2, table);
+      for (const t of times) assert.ok(t >= before && t <= after + 1_000_000n, `${table}: ${t}`);
+    }
+
+    // A declared time index the entry lacks is an error, and nothing is written.
+    await c.uploadOk(
+      "loki_v2_ts",
+      "version: 2\ntransform:\n  - field: ts\n    type: epoch, ms\n    index: timestamp\n",
+    );
+    const refused = await pushReply(c, "loki_v2_ts", "loki_v2_ts_logs");
+    assert.equal(refused.status, 400, refused.text);
+    assert.deepEqual(JSON.parse(refused.text), { error: "Time index must be non null." });
+    assert.ok(!(await c.tables()).includes("loki_v2_ts_logs"));
+  });
+});
