@@ -8,7 +8,7 @@ import type { Ctx } from "./context.ts";
 import { databaseNotFound, invalidArguments } from "../src/common/errors.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
 import { ParseError, parseExpr } from "../src/promql/mod.ts";
-import { durationParam, lookbackParam, requireTime } from "../src/protocols/prometheus_api/params.ts";
+import { lookbackParam, requireTime, stepParam } from "../src/protocols/prometheus_api/params.ts";
 import { promqlBackend } from "../src/query/tql_backend.ts";
 import { evalPromQL } from "../src/sql/tql/mod.ts";
 import { apiParams, requestBudget } from "./prometheus_api.ts";
@@ -40,7 +40,7 @@ export async function promql(ctx: Ctx): Promise<Response> {
   const params = await promqlParams(ctx);
   for (const name of ["query", "start", "end", "step"]) required(params, name);
   const startMs = requireTime(params, "start"), endMs = requireTime(params, "end");
-  const stepMs = durationParam(params, "step", true);
+  const stepMs = stepParam(params);
   const lookbackMs = lookbackParam(params);
   const query = params.get("query")!;
   try {

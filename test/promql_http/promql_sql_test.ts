@@ -116,6 +116,15 @@ Deno.test("/v1/promql answers in /v1/sql's formats", async (t) => {
       let body = await res.json();
       assert.equal(body.code, 1004);
       assert.equal(body.error, "Failed to deserialize query string: missing field `step`");
+      // a zero step is refused as TQL and the Prometheus API refuse it (it was read as 1 ms)
+      for (const step of ["0", "0s", "-5"]) {
+        res = await promql({ query: "1", start: "0", end: "1", step });
+        assert.equal(res.status, 400, step);
+        assert.deepEqual((({ code, error }) => ({ code, error }))(await res.json()), {
+          code: 1004,
+          error: "zero or negative query resolution step widths are not accepted. Try a positive integer",
+        });
+      }
       res = await promql({ query: "sum(", start: "0", end: "1", step: "1" });
       assert.equal(res.status, 400);
       body = await res.json();
