@@ -35,7 +35,10 @@ export function parseAst(sql: string): StatementNode[] {
     if (isKeyword(first, "DESC", "DESCRIBE")) return describeTable(sql, tokens);
     throw new PetrelError(
       StatusCode.Unsupported,
-      `The AST of ${first.text.toUpperCase()} statements is not available in Petrel: ` +
+      // `(SELECT …)` is a query, as sqlparser reads it
+      `The AST of ${
+        first.kind === "ident" ? first.text.toUpperCase() : "SELECT"
+      } statements is not available in Petrel: ` +
         "/v1/sql/parse renders DESCRIBE TABLE only (see README, Compatibility)",
       { reason: "not_implemented" },
     );

@@ -82,6 +82,9 @@ Deno.test("/v1/sql/parse", async (t) => {
       const res = await parse("SELECT 1");
       assert.equal(res.status, 501);
       assert.match((await res.json()).error, /AST of SELECT statements is not available/);
+      const bracketed = await parse("(SELECT 1)");
+      assert.equal(bracketed.status, 501);
+      assert.match((await bracketed.json()).error, /AST of SELECT statements is not available/);
     });
   } finally {
     await s.stop();
