@@ -42,6 +42,7 @@ import {
   MAX_TIME_MS,
   MIN_TIME_MS,
   requireTime,
+  stepParam,
   timeParam,
 } from "../src/protocols/prometheus_api/params.ts";
 import { findSeries, labelNames, type LabelsQuery, labelValues } from "../src/query/labels.ts";
@@ -162,12 +163,7 @@ export const queryRange = api(async (ctx, params) => {
   const db = apiDatabase(ctx, params);
   const startMs = requireTime(params, "start"), endMs = requireTime(params, "end");
   if (endMs < startMs) throw invalidArguments("end timestamp must not be before start time");
-  const stepMs = durationParam(params, "step", true);
-  if (!(stepMs > 0)) {
-    throw invalidArguments(
-      "zero or negative query resolution step widths are not accepted. Try a positive integer",
-    );
-  }
+  const stepMs = stepParam(params);
   if ((endMs - startMs) / stepMs > 11_000) {
     throw invalidArguments(
       "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)",

@@ -1,14 +1,16 @@
 /**
  * `GET|POST /v1/promql?query=&start=&end=&step=` (reference §6.3): a PromQL range query answered
- * as a result set in any of `/v1/sql`'s formats (`format=csv`, `json`, …). Each point is a row:
- * `greptime_timestamp`, `greptime_value`, then one column per label (`src/promql/records.ts`).
+ * as a result set in any of `/v1/sql`'s formats (`format=csv`, `json`, …). GreptimeDB plans it as
+ * it plans `TQL EVAL`, so it is evaluated by TQL's code: each point is a row of the table's time
+ * index, its field, then one column per label, and a metric that is no table is 4001.
  */
 import type { Ctx } from "./context.ts";
 import { databaseNotFound, invalidArguments } from "../src/common/errors.ts";
 import { renderSqlOutputs } from "../src/http/formats/mod.ts";
-import { ParseError, parseExpr, PromQLEngine, resultRecords } from "../src/promql/mod.ts";
-import { durationParam, lookbackParam, requireTime } from "../src/protocols/prometheus_api/params.ts";
-import { StorageQueryable } from "../src/query/promql_queryable.ts";
+import { ParseError, parseExpr } from "../src/promql/mod.ts";
+import { lookbackParam, requireTime, stepParam } from "../src/protocols/prometheus_api/params.ts";
+import { promqlBackend } from "../src/query/tql_backend.ts";
+import { evalPromQL } from "../src/sql/tql/mod.ts";
 import { apiParams, requestBudget } from "./prometheus_api.ts";
 
 function required(params: URLSearchParams, name: string): void {
@@ -38,26 +40,31 @@ export async function promql(ctx: Ctx): Promise<Response> {
   const params = await promqlParams(ctx);
   for (const name of ["query", "start", "end", "step"]) required(params, name);
   const startMs = requireTime(params, "start"), endMs = requireTime(params, "end");
-  const stepMs = durationParam(params, "step", true);
+  const stepMs = stepParam(params);
   const lookbackMs = lookbackParam(params);
-  let expr;
+  const query = params.get("query")!;
   try {
-    expr = parseExpr(params.get("query")!);
+    // a syntax error is GreptimeDB's InvalidArguments here (TQL's would be InvalidSyntax)
+    parseExpr(query);
   } catch (e) {
     throw e instanceof ParseError ? invalidArguments(e.message) : e;
   }
   const db = ctx.db;
   if (!ctx.app.storage.hasDatabase(db)) throw databaseNotFound(db);
-  const maxSamples = ctx.app.config.query.max_samples;
-  const engine = new PromQLEngine(new StorageQueryable(ctx.app.storage, db, { maxSamples }), { maxSamples });
   const budget = requestBudget(ctx);
-  const result = await engine.rangeQuery(expr, startMs, endMs, Math.max(1, Math.floor(stepMs)), {
-    signal: ctx.signal,
-    ...(lookbackMs !== null ? { lookbackDeltaMs: lookbackMs } : {}),
-    ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
-  });
+  const frame = { startMs, endMs, stepMs: Math.max(1, Math.floor(stepMs)), lookbackMs };
+  const output = await evalPromQL(
+    promqlBackend(ctx.app.storage, ctx.app.config.query.max_samples),
+    db,
+    query,
+    frame,
+    {
+      signal: ctx.signal,
+      ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
+    },
+  );
   const limit = params.get("limit");
-  return renderSqlOutputs([resultRecords(result)], {
+  return renderSqlOutputs([output], {
     format: params.get("format") ?? "greptimedb_v1",
     epoch: params.get("epoch") ?? undefined,
     limit: limit !== null && /^\d+$/.test(limit) ? Number(limit) : undefined,

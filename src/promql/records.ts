@@ -12,10 +12,8 @@ export interface RecordColumns {
   value: string;
 }
 
-const DEFAULT_COLUMNS: RecordColumns = { time: "greptime_timestamp", value: "greptime_value" };
-
 /** A query result as one record set (timestamps in milliseconds). */
-export function resultRecords(r: QueryResult, names: RecordColumns = DEFAULT_COLUMNS): QueryOutput {
+export function resultRecords(r: QueryResult, names: RecordColumns): QueryOutput {
   const time = { name: names.time, data_type: "TimestampMillisecond" };
   if (r.resultType === "scalar" || r.resultType === "string") {
     return {

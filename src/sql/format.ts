@@ -48,12 +48,16 @@ const CALLED_KEYWORDS = new Set([
 /** Formats every statement of `sql`; a statement that does not begin like one fails as GreptimeDB's parser does. */
 export function formatSql(sql: string): string {
   return splitStatements(sql).map((s) => {
-    const first = s.tokens[0];
-    if (first.kind !== "ident" && !(first.kind === "op" && first.text === "(")) notAStatement(sql, first);
-    if (first.kind === "ident" && !STATEMENTS.has(first.text.toUpperCase())) notAStatement(sql, first);
+    checkStatementStart(sql, s.tokens[0]);
     if (isTql(s.tokens)) return formatTql(parseTql(s.tokens, sql)) + ";";
     return formatStatement(s.tokens) + ";";
   }).join("\n");
+}
+
+/** Fails as GreptimeDB's parser does when a statement of `sql` begins with `first`, which no statement does. */
+export function checkStatementStart(sql: string, first: Token): void {
+  if (first.kind !== "ident" && !(first.kind === "op" && first.text === "(")) notAStatement(sql, first);
+  if (first.kind === "ident" && !STATEMENTS.has(first.text.toUpperCase())) notAStatement(sql, first);
 }
 
 function notAStatement(sql: string, t: Token): never {

@@ -6,6 +6,7 @@
  */
 import { invalidSyntax, PetrelError, StatusCode } from "../common/errors.ts";
 import { isKeyword, lineColumn, splitStatements, type Token } from "./lexer.ts";
+import { checkStatementStart } from "./format.ts";
 
 /** sqlparser's `Location` (1-based; 0/0 for identifiers the parser made itself). */
 interface Location {
@@ -29,11 +30,15 @@ const NO_LOCATION: Location = { line: 0, column: 0 };
 export function parseAst(sql: string): StatementNode[] {
   return splitStatements(sql).map(({ tokens }) => {
     const first = tokens[0];
-    if (first.kind !== "ident") fail(sql, first, "an SQL statement");
+    // a statement no parser would take is GreptimeDB's syntax error, not a missing AST
+    checkStatementStart(sql, first);
     if (isKeyword(first, "DESC", "DESCRIBE")) return describeTable(sql, tokens);
     throw new PetrelError(
       StatusCode.Unsupported,
-      `The AST of ${first.text.toUpperCase()} statements is not available in Petrel: ` +
+      // `(SELECT …)` is a query, as sqlparser reads it
+      `The AST of ${
+        first.kind === "ident" ? first.text.toUpperCase() : "SELECT"
+      } statements is not available in Petrel: ` +
         "/v1/sql/parse renders DESCRIBE TABLE only (see README, Compatibility)",
       { reason: "not_implemented" },
     );

@@ -13,7 +13,12 @@ export function timezoneOffsetMinutes(tz: string | undefined, atMs: number): num
   const t = tz.trim();
   if (t === "" || /^(utc|z|gmt)$/i.test(t)) return 0;
   const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(t);
-  if (m) return (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+  if (m) {
+    const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
+    // chrono's FixedOffset, which GreptimeDB builds, holds less than a day
+    if (minutes >= 24 * 60) throw invalidArguments(`Invalid timezone: ${tz}`);
+    return (m[1] === "-" ? -1 : 1) * minutes;
+  }
   const zone = lenientTimeZone(t);
   if (!zone) throw invalidArguments(`Invalid timezone: ${tz}`);
   return Math.round(zone.offsetAt(atMs) / 60000);
@@ -29,9 +34,11 @@ export function checkTimezone(tz: string): void {
  * `±HH:MM` (`+8:00` → `+08:00`, chrono's FixedOffset), a name as written. Throws 1004 for unknown ones.
  */
 export function canonicalTimezone(tz: string): string {
-  checkTimezone(tz);
-  const m = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(tz.trim());
-  return m ? `${m[1]}${m[2].padStart(2, "0")}:${m[3] ?? "00"}` : tz;
+  const offset = timezoneOffsetMinutes(tz, Date.now());
+  if (!/^[+-]\d{1,2}:?(\d{2})?$/.test(tz.trim())) return tz;
+  // `+05:75` is the offset of 6 h 15 min, which chrono prints `+06:15`
+  const abs = Math.abs(offset), two = (n: number) => String(n).padStart(2, "0");
+  return `${offset < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
 }
 
 /** Parses a timestamp string into nanoseconds since the epoch; undefined if it is not one. */

@@ -119,6 +119,12 @@ const SPECIFIED: SqlCase[] = [
     headers: { "x-greptime-timezone": "Mars/Olympus" },
     error: { code: 1004 },
   },
+  {
+    name: "a timezone header offset of a day or more",
+    sql: "SELECT '2024-01-01 00:00:00'::timestamp",
+    headers: { "x-greptime-timezone": "+25:00" },
+    error: { code: 1004, message: "Invalid timezone: +25:00" },
+  },
 ];
 
 /** Inputs that must be answered with a 2xx or a 4xx GreptimeDB error, never a 5xx. */

@@ -67,10 +67,24 @@ Deno.test("/v1/sql/parse", async (t) => {
       assert.match((await notStatement.json()).error, /Expected: an SQL statement, found: 42/);
     });
 
+    await t.step("a misspelt statement is the parser's 400, not a missing AST", async () => {
+      const res = await parse("selec * from t");
+      assert.equal(res.status, 400);
+      assert.deepEqual(await res.json(), {
+        error: "sql parser error: Expected: an SQL statement, found: selec at Line: 1, Column: 1",
+      });
+      const second = await parse("desc t; selec 1");
+      assert.equal(second.status, 400);
+      assert.match((await second.json()).error, /found: selec at Line: 1, Column: 9/);
+    });
+
     await t.step("statements whose AST Petrel cannot render → 501 naming them", async () => {
       const res = await parse("SELECT 1");
       assert.equal(res.status, 501);
       assert.match((await res.json()).error, /AST of SELECT statements is not available/);
+      const bracketed = await parse("(SELECT 1)");
+      assert.equal(bracketed.status, 501);
+      assert.match((await bracketed.json()).error, /AST of SELECT statements is not available/);
     });
   } finally {
     await s.stop();

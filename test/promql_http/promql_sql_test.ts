@@ -41,7 +41,8 @@ Deno.test("/v1/promql answers in /v1/sql's formats", async (t) => {
         },
         { method: "POST" },
       );
-      assert.deepEqual((await res.json()).data, [{ greptime_timestamp: MID, greptime_value: 60, host: "b" }]);
+      // the line-protocol table's own columns: its time index and the field read
+      assert.deepEqual((await res.json()).data, [{ greptime_timestamp: MID, idle: 60, host: "b" }]);
       const other = await promql({
         query: "count(http_requests_total)",
         start: secs(MID),
@@ -73,12 +74,57 @@ Deno.test("/v1/promql answers in /v1/sql's formats", async (t) => {
         assert.equal(await both.text(), `${MID},1.0\r\n`);
       },
     );
+    await t.step("planned as TQL EVAL: the table's own columns, `time`/`value` without one", async () => {
+      const sql = (q: string) =>
+        fetch(`${s.url}/v1/sql?${new URLSearchParams({ sql: q })}`, { method: "POST" });
+      assert.equal(
+        (await sql("CREATE TABLE sensor (ts TIMESTAMP TIME INDEX, room STRING PRIMARY KEY, temp DOUBLE)"))
+          .status,
+        200,
+      );
+      assert.equal((await sql(`INSERT INTO sensor VALUES (${MID}, 'hall', 21.5)`)).status, 200);
+      const range = { start: secs(MID), end: secs(MID + 60_000), step: "60", format: "json" };
+      const res = await promql({ query: "sensor", ...range });
+      assert.deepEqual((await res.json()).data, [
+        { ts: MID, temp: 21.5, room: "hall" },
+        { ts: MID + 60_000, temp: 21.5, room: "hall" },
+      ]);
+      const avg = await promql({ query: "avg(sensor)", ...range, format: "greptimedb_v1" });
+      assert.deepEqual((await avg.json()).output[0].records.schema.column_schemas, [
+        { name: "ts", data_type: "TimestampMillisecond" },
+        { name: "temp", data_type: "Float64" },
+      ]);
+      const literal = await promql({ query: "vector(1)", ...range, format: "csvWithNames" });
+      assert.equal(await literal.text(), `time,value\r\n${MID},1.0\r\n${MID + 60_000},1.0\r\n`);
+      // the same answer as TQL EVAL over /v1/sql
+      const tql = await sql(`TQL EVAL (${secs(MID)}, ${secs(MID + 60_000)}, '60') sensor`);
+      const viaSql = (await tql.json()).output[0].records;
+      const direct = (await (await promql({ query: "sensor", ...range, format: "greptimedb_v1" })).json())
+        .output[0].records;
+      assert.deepEqual(direct, viaSql);
+    });
+    await t.step("a metric that is no table: 4001 Table not found, as TQL EVAL", async () => {
+      const res = await promql({ query: "sum(nosuch_metric)", start: "0", end: "10", step: "5s" });
+      assert.equal(res.status, 400);
+      const body = await res.json();
+      assert.equal(body.code, 4001);
+      assert.equal(body.error, "Table not found: greptime.public.nosuch_metric");
+    });
     await t.step("missing step, bad query, unknown database: GreptimeDB errors", async () => {
       let res = await promql({ query: "up", start: "0", end: "1" });
       assert.equal(res.status, 400);
       let body = await res.json();
       assert.equal(body.code, 1004);
       assert.equal(body.error, "Failed to deserialize query string: missing field `step`");
+      // a zero step is refused as TQL and the Prometheus API refuse it (it was read as 1 ms)
+      for (const step of ["0", "0s", "-5"]) {
+        res = await promql({ query: "1", start: "0", end: "1", step });
+        assert.equal(res.status, 400, step);
+        assert.deepEqual((({ code, error }) => ({ code, error }))(await res.json()), {
+          code: 1004,
+          error: "zero or negative query resolution step widths are not accepted. Try a positive integer",
+        });
+      }
       res = await promql({ query: "sum(", start: "0", end: "1", step: "1" });
       assert.equal(res.status, 400);
       body = await res.json();

@@ -44,6 +44,19 @@ const CASES: TypedCase[] = [
     rows: [["Postgres, DMY"]],
   },
   { sql: "SET TIME ZONE '+8:00'; SHOW VARIABLES time_zone", columns: [["TIME_ZONE", S]], rows: [["+08:00"]] },
+  // chrono's FixedOffset: 75 minutes carry into the hour, a day or more is no offset
+  {
+    sql: "SET time_zone = '+05:75'; SHOW VARIABLES time_zone",
+    columns: [["TIME_ZONE", S]],
+    rows: [["+06:15"]],
+  },
+  {
+    sql: "SET time_zone = '-0:30'; SHOW VARIABLES time_zone",
+    columns: [["TIME_ZONE", S]],
+    rows: [["-00:30"]],
+  },
+  { sql: "SET time_zone = '+25:00'", code: 1004, error: /Invalid timezone: \+25:00/ },
+  { sql: "SET time_zone = '-24:00'", code: 1004, error: /Invalid timezone: -24:00/ },
   {
     sql: "SET SESSION timezone TO 'Asia/Tokyo'; SHOW VARIABLES timezone",
     columns: [["TIMEZONE", S]],

@@ -86,6 +86,17 @@ export function durationParam(params: URLSearchParams, name: string, required = 
   return ms;
 }
 
+/** The `step` of a range query in ms: required, and positive (Prometheus' refusal otherwise). */
+export function stepParam(params: URLSearchParams): number {
+  const stepMs = durationParam(params, "step", true);
+  if (!(stepMs > 0)) {
+    throw invalidArguments(
+      "zero or negative query resolution step widths are not accepted. Try a positive integer",
+    );
+  }
+  return stepMs;
+}
+
 /** `lookback_delta` (Prometheus) or `lookback` (GreptimeDB), in ms, or null. */
 export function lookbackParam(params: URLSearchParams): number | null {
   const text = params.get("lookback_delta") || params.get("lookback") || "";

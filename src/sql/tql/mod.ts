@@ -7,11 +7,11 @@ import type { QueryOutput, Value } from "../../common/rows.ts";
 import type { Token } from "../lexer.ts";
 import { prepareTql, type PromQLBackend, runTql, type TqlRunOptions } from "./eval.ts";
 import { tqlAnalyzeOutput, tqlAnalyzeRows, tqlExplainOutput } from "./explain.ts";
-import { type SqlEvaluator, tqlFrame } from "./params.ts";
-import { parseTql } from "./statement.ts";
+import { type SqlEvaluator, type TqlFrame, tqlFrame } from "./params.ts";
+import { parseTql, type TqlStatement } from "./statement.ts";
 
 export type { PromQLBackend } from "./eval.ts";
-export type { SqlEvaluator } from "./params.ts";
+export type { SqlEvaluator, TqlFrame } from "./params.ts";
 export { isTql } from "./statement.ts";
 
 /** A statement as the SQL front hands it over: its tokens, and the request they are of. */
@@ -35,6 +35,35 @@ export async function executeTql(
   if (stmt.mode === "explain") return tqlExplainOutput(prepared);
   const run = await runTql(backend, db, prepared, started, opts);
   return stmt.mode === "analyze" ? tqlAnalyzeOutput(prepared, run) : run.output;
+}
+
+/**
+ * Evaluates PromQL over a frame exactly as `TQL EVAL` does: GreptimeDB's `/v1/promql` runs the same
+ * plan, so it answers the same columns (the table's time index and field) and the same errors (a
+ * metric that is not a table is 4001).
+ */
+export async function evalPromQL(
+  backend: PromQLBackend,
+  db: string,
+  query: string,
+  frame: TqlFrame,
+  opts: TqlRunOptions = {},
+): Promise<QueryOutput> {
+  const started = performance.now();
+  const param = (ms: number) => ({ kind: "number" as const, text: String(ms / 1000) });
+  const stmt: TqlStatement = {
+    mode: "eval",
+    verbose: false,
+    format: "text",
+    start: param(frame.startMs),
+    end: param(frame.endMs),
+    step: param(frame.stepMs),
+    lookback: frame.lookbackMs === null ? null : param(frame.lookbackMs),
+    query,
+    alias: null,
+  };
+  const prepared = prepareTql(backend, db, stmt, frame, started);
+  return (await runTql(backend, db, prepared, started, opts)).output;
 }
 
 /** A TQL ANALYZE checked and resolved, to run later (the analyze stream). */
