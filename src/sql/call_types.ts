@@ -28,6 +28,7 @@ export const RESULT_TYPES: Record<string, ResultType> = {
   today: "Date",
   to_char: "String",
   timezone: "String",
+  to_timezone: "String",
   build: "String",
   current_schemas: "String",
   levenshtein: "Int32",

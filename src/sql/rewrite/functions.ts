@@ -297,6 +297,13 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
       : `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`,
     next: close + 1,
   })],
+  // GreptimeDB's to_timezone(ts, tz): a String of the wall-clock time in tz
+  ["to_timezone", (_c, { args, close, unit, arg }) => {
+    if (args.length !== 2) {
+      throw new PetrelError(StatusCode.PlanQuery, `'to_timezone' expects 2 arguments, got ${args.length}`);
+    }
+    return { text: `__petrel_to_timezone(${arg(0)}, ${arg(1)}, '${unit}')`, next: close + 1 };
+  }],
   ...Object.keys(TO_TIMESTAMP_UNITS).map((name) => [name, toTimestamp] as [string, CallRewrite]),
   ["to_local_time", toLocalTime],
   // DataFusion takes one argument (answered as is), SQLite's coalesce at least two

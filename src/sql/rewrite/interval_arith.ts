@@ -1,6 +1,6 @@
 /**
- * Interval arithmetic as DataFusion types it: `INTERVAL '1h' + INTERVAL '30m'`, `INTERVAL '1h' - …`
- * and `INTERVAL '1h' * 2` are intervals (IntervalMonthDayNano), not numbers. Inside an expression the
+ * Interval arithmetic as DataFusion types it: `INTERVAL '1h' + INTERVAL '30m'` and `INTERVAL '1h' - …`
+ * are intervals (IntervalMonthDayNano), not numbers; scaling one by a number is refused. Inside an expression the
  * literals are integers in the segment's time unit (tokens.ts), so they add to timestamps as they are;
  * an output column that is an interval is a constant, computed here in nanoseconds, the count
  * GreptimeDB's JSON shows (so a microsecond part survives a millisecond segment).
@@ -109,9 +109,9 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
 }
 
 /**
- * Refuses `interval * <non-integer literal>` (either order) and `interval / <number literal>` (either
- * order) at operator token `i`, as DataFusion's planner does: arrow has no interval division, and left
- * alone SQLite would scale the interval's integer form and answer a count of the segment's unit.
+ * Refuses `interval * <number literal>` and `interval / <number literal>` (either order) at operator
+ * token `i`, as DataFusion's planner does: arrow's multiply and divide kernels take no interval (its
+ * type coercion finds no common type), and left alone SQLite would scale the interval's integer form.
  */
 export function refuseIntervalScaling(q: QueryTokens, i: number): void {
   const op = q.toks[i];
@@ -122,7 +122,6 @@ export function refuseIntervalScaling(q: QueryTokens, i: number): void {
   if (left === undefined || right === undefined || (left === INTERVAL_ARROW) === (right === INTERVAL_ARROW)) {
     return;
   }
-  if (op.text === "*" && (left === "Int64" || right === "Int64")) return;
   throw new PetrelError(
     StatusCode.PlanQuery,
     `Failed to plan SQL: Error during planning: Cannot coerce arithmetic expression ${left} ${op.text} ${right} ` +
