@@ -179,6 +179,9 @@ export const BOOLEAN_FUNCS = new Set([
   "h3_cells_contains",
 ]);
 
+/** Aggregates answering their (first) argument's type, as DataFusion's (functions/aggregates.ts). */
+export const INPUT_TYPED_AGGREGATES = new Set(["median", "approx_median", "approx_percentile_cont"]);
+
 /** Aggregates answering a Float64 whatever their argument. */
 export const AVERAGING = new Set([
   "avg",
@@ -189,9 +192,6 @@ export const AVERAGING = new Set([
   "variance",
   "var_samp",
   "var_pop",
-  "median",
-  "approx_median",
-  "approx_percentile_cont",
   "percentile_cont",
   "corr",
   "covar",
