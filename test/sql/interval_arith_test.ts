@@ -67,7 +67,11 @@ const CASES: TypedCase[] = [
     error: /Cannot coerce arithmetic expression Interval\(MonthDayNano\) \* Int64 to valid types/,
   },
   { sql: "SELECT 3 * INTERVAL '1 second'", code: 3000, error: /Int64 \* Interval\(MonthDayNano\)/ },
-  { sql: "SELECT (INTERVAL '1h' + INTERVAL '30m') * 2", code: 3000, error: /Interval\(MonthDayNano\) \* Int64/ },
+  {
+    sql: "SELECT (INTERVAL '1h' + INTERVAL '30m') * 2",
+    code: 3000,
+    error: /Interval\(MonthDayNano\) \* Int64/,
+  },
   { sql: "SELECT ts - INTERVAL '1s' * 2 FROM ms", code: 3000, error: /Interval\(MonthDayNano\) \* Int64/ },
   {
     sql: "SELECT INTERVAL '1 hour' * 2.5",
