@@ -1,10 +1,12 @@
 /**
- * GreptimeDB's `COMMENT ON TABLE t IS '…'` and `COMMENT ON COLUMN t.c IS '…'` (`IS NULL` removes
- * the comment). A table's comment is its `comment` option, as `CREATE TABLE … WITH (comment = '…')`
- * sets it; a column's is the one `CREATE TABLE` takes after `COMMENT`. Both are catalog metadata.
+ * GreptimeDB's `COMMENT ON TABLE t IS '…'`, `COMMENT ON COLUMN t.c IS '…'` and `COMMENT ON FLOW f
+ * IS '…'` (`IS NULL` removes the comment). A table's comment is its `comment` option, as `CREATE TABLE
+ * … WITH (comment = '…')` sets it; a column's is the one `CREATE TABLE` takes after `COMMENT`; a
+ * flow's the one `CREATE FLOW … COMMENT '…'` takes. All are metadata only.
  */
 import { PetrelError, StatusCode, unsupported } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
+import { listFlows, saveFlow } from "../downsample/flow_store.ts";
 import { alterOptions } from "../storage/ddl.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { Cursor } from "./cursor.ts";
@@ -40,6 +42,16 @@ export function commentStatement(storage: Storage, cur: Cursor, session: Session
     handle.transaction(() =>
       handle.saveMeta({ ...meta, columns: meta.columns.map((c) => c === col ? next : c) })
     );
+    return affected(0);
+  }
+  if (cur.acceptKw("FLOW")) {
+    const parts = cur.objectName();
+    const name = parts[parts.length - 1];
+    const comment = parseComment(cur);
+    const flow = listFlows(storage).find((f) => f.spec.name === name);
+    if (!flow) throw new PetrelError(StatusCode.FlowNotFound, `Flow not found: greptime.${name}`);
+    // the comment is only shown (SHOW CREATE FLOW, information_schema.flows): the rule stays as it runs
+    saveFlow(storage, { ...flow, spec: { ...flow.spec, comment: comment ?? "" } });
     return affected(0);
   }
   throw unsupported(`Unsupported statement: COMMENT ON ${cur.describe().toUpperCase()}`);

@@ -1,5 +1,5 @@
 /**
- * `ALTER TABLE t MODIFY COLUMN c SET DEFAULT x | DROP DEFAULT` and `COMMENT ON TABLE|COLUMN … IS …`:
+ * `ALTER TABLE t MODIFY COLUMN c SET DEFAULT x | DROP DEFAULT` and `COMMENT ON TABLE|COLUMN|FLOW … IS …`:
  * what INSERT, SHOW CREATE TABLE, DESC and information_schema show afterwards, kept across a restart,
  * and the refusals.
  */
@@ -84,7 +84,7 @@ Deno.test("column defaults change with ALTER TABLE MODIFY COLUMN … SET/DROP DE
   }
 });
 
-Deno.test("COMMENT ON TABLE and COMMENT ON COLUMN set and remove comments", async () => {
+Deno.test("COMMENT ON TABLE, COLUMN and FLOW set and remove comments", async () => {
   const dir = await Deno.makeTempDir({ prefix: "petrel_comment_on_" });
   let server = await startTestServer({ storage: { data_home: dir } });
   try {
@@ -93,6 +93,12 @@ Deno.test("COMMENT ON TABLE and COMMENT ON COLUMN set and remove comments", asyn
     await ok(server.url, "COMMENT ON COLUMN public.cpu.usage IS 'busy share, 0..1'");
     await ok(server.url, "COMMENT ON COLUMN cpu.host IS 'temporary'");
     await ok(server.url, "COMMENT ON COLUMN cpu.host IS NULL");
+    await ok(
+      server.url,
+      "CREATE FLOW peaks SINK TO cpu_peaks COMMENT 'old' AS SELECT host, max(usage) AS m, " +
+        "date_bin(INTERVAL '1 minute', ts) AS w FROM cpu GROUP BY host, w",
+    );
+    await ok(server.url, "COMMENT ON FLOW peaks IS 'per-minute peaks'");
     await server.stop();
 
     server = await startTestServer({ storage: { data_home: dir } });
@@ -112,6 +118,16 @@ Deno.test("COMMENT ON TABLE and COMMENT ON COLUMN set and remove comments", asyn
       ),
       [["host", ""], ["ts", ""], ["usage", "busy share, 0..1"]],
     );
+    assert.match(
+      (await rows(server.url, "SHOW CREATE FLOW peaks"))[0][1] as string,
+      /\nCOMMENT 'per-minute peaks'\n/,
+    );
+    assert.deepEqual(await rows(server.url, "SELECT comment FROM information_schema.flows"), [[
+      "per-minute peaks",
+    ]]);
+    await ok(server.url, "COMMENT ON FLOW peaks IS NULL");
+    assert.doesNotMatch((await rows(server.url, "SHOW CREATE FLOW peaks"))[0][1] as string, /COMMENT/);
+    await refused(server.url, "COMMENT ON FLOW nope IS 'x'", 8001, /Flow not found: greptime.nope/);
     await ok(server.url, "COMMENT ON TABLE cpu IS NULL");
     assert.doesNotMatch(await showCreate(server.url), /'comment'/);
     await refused(server.url, "COMMENT ON TABLE nope IS 'x'", 4001, /Table not found: greptime.public.nope/);
