@@ -73,6 +73,8 @@ const CASES: TypedCase[] = [
     error: /Interval\(MonthDayNano\) \* Int64/,
   },
   { sql: "SELECT ts - INTERVAL '1s' * 2 FROM ms", code: 3000, error: /Interval\(MonthDayNano\) \* Int64/ },
+  // a numeric column is no different (its own type in the message)
+  { sql: "SELECT INTERVAL '1s' * v FROM ms", code: 3000, error: /Interval\(MonthDayNano\) \* Float64/ },
   {
     sql: "SELECT INTERVAL '1 hour' * 2.5",
     code: 3000,

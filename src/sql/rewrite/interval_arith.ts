@@ -113,12 +113,16 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
  * token `i`, as DataFusion's planner does: arrow's multiply and divide kernels take no interval (its
  * type coercion finds no common type), and left alone SQLite would scale the interval's integer form.
  */
-export function refuseIntervalScaling(q: QueryTokens, i: number): void {
+export function refuseIntervalScaling(
+  q: QueryTokens,
+  i: number,
+  columnTypeAt: (k: number) => string | undefined = () => undefined,
+): void {
   const op = q.toks[i];
   if (!isOp(op, "*", "/") || !isOperandEnd(q.toks[i - 1])) return;
-  const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : numberType(q.toks[i - 1]);
+  const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : operandType(q, i - 1, columnTypeAt);
   const rightAt = isOp(q.toks[i + 1], "-", "+") ? i + 2 : i + 1;
-  const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : numberType(q.toks[rightAt]);
+  const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : operandType(q, rightAt, columnTypeAt);
   if (left === undefined || right === undefined || (left === INTERVAL_ARROW) === (right === INTERVAL_ARROW)) {
     return;
   }
@@ -132,10 +136,20 @@ export function refuseIntervalScaling(q: QueryTokens, i: number): void {
 /** DataFusion's name of an interval's type, as its planning errors print it. */
 const INTERVAL_ARROW = "Interval(MonthDayNano)";
 
-/** The type DataFusion gives a number literal token, or undefined for any other token. */
-function numberType(t: Token | undefined): string | undefined {
-  if (t?.kind !== "number") return undefined;
-  return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+/**
+ * The type DataFusion gives the operand at token `k` when it is a number literal (Int64 or Float64)
+ * or a numeric column (its own type, as arrow names it); undefined for anything else.
+ */
+function operandType(
+  q: QueryTokens,
+  k: number,
+  columnTypeAt: (k: number) => string | undefined,
+): string | undefined {
+  const t: Token | undefined = q.toks[k];
+  if (t?.kind === "number") return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+  if ((t?.kind !== "ident" && t?.kind !== "qident") || isOp(q.toks[k + 1], "(", ".")) return undefined;
+  const type = columnTypeAt(k);
+  return type !== undefined && /^(U?Int(8|16|32|64)|Float(32|64))$/.test(type) ? type : undefined;
 }
 
 /** Whether the operand that ends just before token `i` is an interval expression. */
