@@ -180,7 +180,12 @@ export const BOOLEAN_FUNCS = new Set([
 ]);
 
 /** Aggregates answering their (first) argument's type, as DataFusion's (functions/aggregates.ts). */
-export const INPUT_TYPED_AGGREGATES = new Set(["median", "approx_median", "approx_percentile_cont"]);
+export const INPUT_TYPED_AGGREGATES = new Set([
+  "median",
+  "approx_median",
+  "approx_percentile_cont",
+  "approx_percentile_cont_with_weight",
+]);
 
 /** Aggregates answering a Float64 whatever their argument. */
 export const AVERAGING = new Set([
@@ -198,7 +203,6 @@ export const AVERAGING = new Set([
   "covar_samp",
   "covar_pop",
   "var",
-  "approx_percentile_cont_with_weight",
   "var_sample",
   "var_population",
   "regr_slope",

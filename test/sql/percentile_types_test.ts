@@ -1,8 +1,8 @@
 /**
- * `median`, `approx_median` and `approx_percentile_cont` answer in their input's type, as DataFusion's:
- * an Int64 column gives an Int64 (the value truncated toward zero), a Float64 column a Float64. median
- * is exact (two middle values added and halved in the input's type); the approximate ones are
- * DataFusion's t-digest estimate, which on few values reads between centroids at rank `p · n`.
+ * `median`, `approx_median` and `approx_percentile_cont[_with_weight]` answer in their input's type, as
+ * DataFusion's: an Int64 column gives an Int64 (the value truncated toward zero), a Float64 column a
+ * Float64. median is exact (two middle values added and halved in the input's type); the approximate
+ * ones are DataFusion's t-digest estimate, which on few values reads between centroids at rank `p · n`.
  */
 import { runOnServer, type TypedCase } from "../http/fixtures/sql_client.ts";
 
@@ -39,6 +39,13 @@ const CASES: TypedCase[] = [
       "FROM big GROUP BY g",
     columns: [["g", "String"], ["lo", "Float64"], ["hi", "Float64"], ["mid", "Int64"]],
     rows: [["k", 1.0, 1000.0, 500]],
+  },
+  // the weighted one keeps its input's type too (its value is the exact weighted rank, README)
+  {
+    sql: "SELECT approx_percentile_cont_with_weight(i, 1, 0.5) AS wi, " +
+      "approx_percentile_cont_with_weight(d, 1, 0.5) AS wd FROM m",
+    columns: [["wi", "Int64"], ["wd", "Float64"]],
+    rows: [[5, 5.0]],
   },
   {
     sql: "SELECT median(i) FROM m WHERE ts > 100",

@@ -132,8 +132,8 @@ const bitwise = (op: (a: bigint, b: bigint) => bigint): AggDef => ({
  * A weighted percentile: the value at which the running weight (values sorted) first reaches `p` of
  * the total. DataFusion estimates it with a t-digest; this is the exact rank.
  */
-function weightedPercentile(rows: Array<[number, number]>, p: number): number | null {
-  const kept = rows.filter(([, w]) => w > 0).sort((a, b) => a[0] - b[0]);
+function weightedPercentile(rows: Array<[number | bigint, number]>, p: number): number | bigint | null {
+  const kept = rows.filter(([, w]) => w > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const total = kept.reduce((t, [, w]) => t + w, 0);
   if (kept.length === 0) return null;
   let run = 0;
@@ -228,10 +228,13 @@ export const AGGREGATES: Record<string, AggDef> = {
   bit_or: bitwise((a, b) => a | b),
   bit_xor: bitwise((a, b) => a ^ b),
   approx_percentile_cont_with_weight: {
-    start: () => ({ rows: [] as Array<[number, number]>, p: 0.5 }),
+    // integers arrive as bigints, so an integer column's answer stays an integer (its input's type)
+    bigint: true,
+    start: () => ({ rows: [] as Array<[number | bigint, number]>, p: 0.5 }),
     step: (acc, v, w, p) => {
-      const a = acc as { rows: Array<[number, number]>; p: number };
-      const x = num(v), wt = num(w ?? null);
+      const a = acc as { rows: Array<[number | bigint, number]>; p: number };
+      const x = v === null || v instanceof Uint8Array ? null : typeof v === "bigint" ? v : num(v);
+      const wt = num(w ?? null);
       if (p === undefined || p === null || !(Number(p) >= 0 && Number(p) <= 1)) {
         throw new Error(`approx_percentile_cont_with_weight expects a percentile between 0 and 1, got ${p}`);
       }
@@ -240,7 +243,7 @@ export const AGGREGATES: Record<string, AggDef> = {
       return a;
     },
     result: (acc) => {
-      const a = acc as { rows: Array<[number, number]>; p: number };
+      const a = acc as { rows: Array<[number | bigint, number]>; p: number };
       return weightedPercentile(a.rows, a.p);
     },
   },
