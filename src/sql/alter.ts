@@ -5,7 +5,7 @@
 import { invalidArguments, PetrelError, StatusCode, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
-import type { ColumnMeta } from "../storage/table.ts";
+import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import { modifyColumnType } from "./retype.ts";
 import type { ColumnIndex, QueryOutput, TableOptions } from "../common/rows.ts";
 import { indexOptions } from "../storage/column_index.ts";
@@ -108,7 +108,7 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
   if (cur.acceptKw("MODIFY", "COLUMN")) {
     const name = cur.ident("a column name");
     if (cur.acceptKw("SET", "DEFAULT") || cur.acceptKw("DROP", "DEFAULT")) {
-      setColumnDefaults(handle, meta, parseDefaultChanges(cur, name));
+      setColumnDefaults(handle, meta, parseDefaultChanges(cur, meta, name));
       return affected(0);
     }
     if (isKeyword(cur.peek(), "SET", "UNSET")) {
@@ -127,12 +127,18 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
  * `SET DEFAULT x` / `DROP DEFAULT` (the cursor is past the first one's keywords) and any more
  * `, MODIFY COLUMN c SET DEFAULT x | DROP DEFAULT`, as GreptimeDB's parser takes them: column → new default.
  */
-function parseDefaultChanges(cur: Cursor, first: string): Map<string, string | undefined> {
+function parseDefaultChanges(
+  cur: Cursor,
+  meta: TableMeta,
+  first: string,
+): Map<string, string | undefined> {
   const changes = new Map<string, string | undefined>();
   let name = first;
   for (;;) {
     const set = isKeyword(cur.tokens[cur.i - 2], "SET");
-    changes.set(name, set ? parseDefault(cur) : undefined);
+    // an unknown column is refused by setColumnDefaults, naming it
+    const type = meta.columns.find((c) => c.name.toLowerCase() === name.toLowerCase())?.type ?? "String";
+    changes.set(name, set ? parseDefault(cur, type, name) : undefined);
     if (!cur.acceptOp(",")) break;
     cur.expectKw("MODIFY");
     cur.acceptKw("COLUMN");

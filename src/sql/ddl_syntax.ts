@@ -93,7 +93,9 @@ const COLUMN_OPTION_STOP = [
  * A column default after `DEFAULT` (up to the next column option, `,` or `)`) as the SQL text SHOW
  * CREATE TABLE shows: a literal or the current time (`current_timestamp()`); anything else is refused.
  */
-export function parseDefault(cur: Cursor): string {
+export function parseDefault(cur: Cursor, type: DataType, column: string): string {
+  // NULL is also a column option word; as the default it is the whole value
+  if (cur.acceptKw("NULL")) return "NULL";
   const start = cur.i;
   let depth = 0;
   while (!cur.atEnd) {
@@ -111,7 +113,14 @@ export function parseDefault(cur: Cursor): string {
     throw invalidArguments(`Unsupported default value: ${text}`);
   }
   // GreptimeDB shows the function default in one spelling
-  return /^(current_timestamp(\(\))?|now\(\))$/i.test(text) ? "current_timestamp()" : text;
+  if (/^(current_timestamp(\(\))?|now\(\))$/i.test(text)) return "current_timestamp()";
+  // a numeric or boolean column takes a value of its kind (SQLite would store any text as it is)
+  const value = /^'.*'$/s.test(text) ? text.slice(1, -1).replaceAll("''", "'").trim() : text;
+  const fits = /^null$/i.test(text) ||
+    (/^(U?Int|Float|Decimal)/.test(type) ? value !== "" && Number.isFinite(Number(value)) : true) &&
+      (type === "Boolean" ? /^(true|false)$/i.test(value) : true);
+  if (!fits) throw invalidArguments(`Invalid default value ${text} for column ${column} of type ${type}`);
+  return text;
 }
 
 /** A column definition; flags whether it declared itself time index or primary key. */
@@ -123,7 +132,7 @@ export function parseColumnDef(cur: Cursor): { col: ColumnMeta; timeIndex: boole
   for (;;) {
     if (cur.acceptKw("NOT", "NULL")) col.nullable = false;
     else if (cur.acceptKw("NULL")) col.nullable = true;
-    else if (cur.acceptKw("DEFAULT")) col.default = parseDefault(cur);
+    else if (cur.acceptKw("DEFAULT")) col.default = parseDefault(cur, type, name);
     else if (cur.acceptKw("COMMENT")) {
       const t = cur.next();
       col.comment = t.value;

@@ -79,6 +79,21 @@ Deno.test("column defaults change with ALTER TABLE MODIFY COLUMN … SET/DROP DE
       1004,
       /Unsupported default/,
     );
+    // a numeric column takes a number (SQLite would keep the text in it), also in CREATE TABLE
+    await refused(
+      server.url,
+      "ALTER TABLE cpu MODIFY COLUMN usage SET DEFAULT 'high'",
+      1004,
+      /Invalid default value 'high' for column usage of type Float64/,
+    );
+    await refused(
+      server.url,
+      "CREATE TABLE bad (v DOUBLE DEFAULT 'abc', ts TIMESTAMP TIME INDEX)",
+      1004,
+      /Invalid default value 'abc' for column v/,
+    );
+    await ok(server.url, "ALTER TABLE cpu MODIFY COLUMN usage SET DEFAULT NULL");
+    assert.match(await showCreate(server.url), /"usage" DOUBLE NULL DEFAULT NULL,/);
   } finally {
     await server.stop();
   }
