@@ -47,6 +47,13 @@ const CASES: TypedCase[] = [
     columns: [["wi", "Int64"], ["wd", "Float64"]],
     rows: [[5, 5.0]],
   },
+  // as window functions, over a sliding frame
+  {
+    sql: "SELECT ts, median(i) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS m, " +
+      "approx_median(d) OVER (ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS a FROM m WHERE ts <= 4",
+    columns: [["ts", "TimestampMillisecond"], ["m", "Int64"], ["a", "Float64"]],
+    rows: [[1, 1, 1.0], [2, 1, 1.5], [3, 2, 2.0], [4, 3, 3.0]],
+  },
   {
     sql: "SELECT median(i) FROM m WHERE ts > 100",
     columns: [["median(m.i)", "Int64"]],

@@ -152,6 +152,12 @@ interface Typed {
   float: boolean;
 }
 
+/** Whether a value counts in a percentile: not NULL, binary or text that is no number. */
+function isCounted(v: unknown): boolean {
+  if (v === null || v instanceof Uint8Array) return false;
+  return typeof v !== "string" || !Number.isNaN(Number(v));
+}
+
 /**
  * An aggregate answering in its input's type, as DataFusion's median and approximate percentiles do:
  * over integers, the value truncated toward zero (Rust's `as`), over floats the float.
@@ -172,15 +178,18 @@ const inputTyped = (
       a.p = q;
     }
     if (size !== undefined && size !== null) a.size = Math.max(1, Number(size));
-    if (v === null || v instanceof Uint8Array) return a;
+    if (!isCounted(v)) return a;
     if (typeof v === "bigint") a.values.push(v);
     else {
-      const x = Number(v);
-      if (Number.isNaN(x) && typeof v === "string") return a;
-      a.values.push(x);
+      a.values.push(Number(v));
       a.float = true;
     }
     return a;
+  },
+  // a window frame drops its rows in the order it added them (values not counted were never added)
+  inverse: (acc, v) => {
+    if (isCounted(v)) (acc as Typed).values.shift();
+    return acc;
   },
   result: (acc) => {
     const a = acc as Typed;
