@@ -39,6 +39,12 @@ const CASES: TypedCase[] = [
     rows: [[null, null]],
   },
   { sql: "SELECT to_timezone(ts) FROM t", code: 3000, error: /'to_timezone' expects 2 arguments, got 1/ },
+  // a number is no timestamp (GreptimeDB's signature takes timestamps only)
+  {
+    sql: "SELECT to_timezone(1000, 'UTC')",
+    code: 3000,
+    error: /'to_timezone' expects a timestamp and a time zone, got Int64/,
+  },
 ];
 
 Deno.test("to_timezone answers the wall-clock time in a zone as a String", (t) =>
