@@ -22,8 +22,8 @@ interface Parsed {
 }
 
 /**
- * The nanoseconds of tokens `[s, e)` when they are an interval: interval literals added, subtracted,
- * scaled by integers; undefined for anything else.
+ * The nanoseconds of tokens `[s, e)` when they are an interval: interval literals added and
+ * subtracted; undefined for anything else.
  */
 export function intervalNs(q: QueryTokens, s: number, e: number): bigint | undefined {
   const p = sum(q, s, e);
@@ -59,19 +59,19 @@ function sum(q: QueryTokens, k: number, e: number): Parsed | undefined {
   return { kind: first.kind, value, next };
 }
 
-/** `factor (* factor)*`, with at most one interval among the factors. */
+/**
+ * `factor (* factor)*`: an interval only alone, since DataFusion scales no interval (a product with
+ * one is refused where it is emitted, `refuseIntervalScaling`).
+ */
 function product(q: QueryTokens, k: number, e: number): Parsed | undefined {
   let f = factor(q, k, e);
   if (!f) return undefined;
-  let intervals = f.kind === "interval" ? 1 : 0;
   while (f.next < e && isOp(q.toks[f.next], "*")) {
     const g = factor(q, f.next + 1, e);
-    if (!g) return undefined;
-    if (g.kind === "interval") intervals++;
+    if (!g || f.kind === "interval" || g.kind === "interval") return undefined;
     f = { kind: "number", value: f.value * g.value, next: g.next };
   }
-  if (intervals > 1) return undefined;
-  return { kind: intervals === 1 ? "interval" : "number", value: f.value, next: f.next };
+  return f;
 }
 
 /** A signed interval literal, number, or parenthesized sum. */
