@@ -125,7 +125,8 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
 
 /**
  * `SET DEFAULT x` / `DROP DEFAULT` (the cursor is past the first one's keywords) and any more
- * `, MODIFY COLUMN c SET DEFAULT x | DROP DEFAULT`, as GreptimeDB's parser takes them: column → new default.
+ * `, MODIFY COLUMN c SET DEFAULT x | DROP DEFAULT`, as GreptimeDB's parser takes them: column → new
+ * default (undefined: dropped).
  */
 function parseDefaultChanges(
   cur: Cursor,

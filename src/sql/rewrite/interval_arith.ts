@@ -2,9 +2,9 @@
  * Interval arithmetic as DataFusion types it: `INTERVAL '1h' + INTERVAL '30m'` and `INTERVAL '1h' - …`
  * are intervals (IntervalMonthDayNano), not numbers; scaling one by a number is refused. Inside an
  * expression the literals are integers in the segment's time unit (tokens.ts), so they add to
- * timestamps as they are;
- * an output column that is an interval is a constant, computed here in nanoseconds, the count
- * GreptimeDB's JSON shows (so a microsecond part survives a millisecond segment).
+ * timestamps as they are; an output column that is an interval is a constant, computed here in
+ * nanoseconds, the count GreptimeDB's JSON shows (so a microsecond part survives a millisecond
+ * segment).
  */
 import { PetrelError, StatusCode } from "../../common/errors.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
