@@ -5,11 +5,18 @@
 import { invalidArguments, PetrelError, StatusCode, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
 import { isMetricTable } from "../storage/metric_layout.ts";
-import type { ColumnMeta } from "../storage/table.ts";
+import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import { modifyColumnType } from "./retype.ts";
 import type { ColumnIndex, QueryOutput, TableOptions } from "../common/rows.ts";
 import { indexOptions } from "../storage/column_index.ts";
-import { addColumns, alterOptions, changeColumnTypes, dropColumn, setColumnIndex } from "../storage/ddl.ts";
+import {
+  addColumns,
+  alterOptions,
+  changeColumnTypes,
+  dropColumn,
+  setColumnDefaults,
+  setColumnIndex,
+} from "../storage/ddl.ts";
 import type { Cursor } from "./cursor.ts";
 import { isKeyword } from "./lexer.ts";
 import {
@@ -17,6 +24,7 @@ import {
   notATable,
   parseColumnDef,
   parseDataType,
+  parseDefault,
   parseOptions,
   type Session,
   tableName,
@@ -99,6 +107,10 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
   }
   if (cur.acceptKw("MODIFY", "COLUMN")) {
     const name = cur.ident("a column name");
+    if (cur.acceptKw("SET", "DEFAULT") || cur.acceptKw("DROP", "DEFAULT")) {
+      setColumnDefaults(handle, meta, parseDefaultChanges(cur, meta, name));
+      return affected(0);
+    }
     if (isKeyword(cur.peek(), "SET", "UNSET")) {
       setColumnIndex(handle, meta, name, parseIndexChange(cur));
       return affected(0);
@@ -109,6 +121,33 @@ function alterTableStatement(storage: Storage, cur: Cursor, session: Session): Q
     return affected(0);
   }
   throw unsupported(`Unsupported ALTER TABLE operation: ${cur.describe()}`);
+}
+
+/**
+ * `SET DEFAULT x` / `DROP DEFAULT` (the cursor is past the first one's keywords) and any more
+ * `, MODIFY COLUMN c SET DEFAULT x | DROP DEFAULT`, as GreptimeDB's parser takes them: column → new
+ * default (undefined: dropped).
+ */
+function parseDefaultChanges(
+  cur: Cursor,
+  meta: TableMeta,
+  first: string,
+): Map<string, string | undefined> {
+  const changes = new Map<string, string | undefined>();
+  let name = first;
+  for (;;) {
+    const set = isKeyword(cur.tokens[cur.i - 2], "SET");
+    // an unknown column is refused by setColumnDefaults, naming it
+    const type = meta.columns.find((c) => c.name.toLowerCase() === name.toLowerCase())?.type ?? "String";
+    changes.set(name, set ? parseDefault(cur, type, name) : undefined);
+    if (!cur.acceptOp(",")) break;
+    cur.expectKw("MODIFY");
+    cur.acceptKw("COLUMN");
+    name = cur.ident("a column name");
+    if (!cur.acceptKw("SET", "DEFAULT")) cur.expectKw("DROP", "DEFAULT");
+  }
+  cur.expectEnd();
+  return changes;
 }
 
 /** Where `ADD COLUMN` puts a column: `FIRST` or `AFTER c` (without one, last). */

@@ -28,6 +28,7 @@ export const RESULT_TYPES: Record<string, ResultType> = {
   today: "Date",
   to_char: "String",
   timezone: "String",
+  to_timezone: "String",
   build: "String",
   current_schemas: "String",
   levenshtein: "Int32",
@@ -178,6 +179,14 @@ export const BOOLEAN_FUNCS = new Set([
   "h3_cells_contains",
 ]);
 
+/** Aggregates answering their (first) argument's type, as DataFusion's (functions/aggregates.ts). */
+export const INPUT_TYPED_AGGREGATES = new Set([
+  "median",
+  "approx_median",
+  "approx_percentile_cont",
+  "approx_percentile_cont_with_weight",
+]);
+
 /** Aggregates answering a Float64 whatever their argument. */
 export const AVERAGING = new Set([
   "avg",
@@ -188,16 +197,12 @@ export const AVERAGING = new Set([
   "variance",
   "var_samp",
   "var_pop",
-  "median",
-  "approx_median",
-  "approx_percentile_cont",
   "percentile_cont",
   "corr",
   "covar",
   "covar_samp",
   "covar_pop",
   "var",
-  "approx_percentile_cont_with_weight",
   "var_sample",
   "var_population",
   "regr_slope",

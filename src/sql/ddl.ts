@@ -1,6 +1,6 @@
 /**
  * DDL statements: CREATE/DROP DATABASE, CREATE/DROP/TRUNCATE TABLE, parsed from tokens and applied
- * through the storage catalog; ALTER is `alter.ts`.
+ * through the storage catalog; ALTER is `alter.ts`, COMMENT ON `comment.ts`.
  */
 import { invalidArguments, PetrelError, StatusCode, unsupported } from "../common/errors.ts";
 import type { Storage } from "../storage/mod.ts";
@@ -14,6 +14,7 @@ import type { Token } from "./lexer.ts";
 import { getView } from "../storage/views.ts";
 import { isLogicalTable, isPhysicalTable } from "../storage/metric_layout.ts";
 import { alterStatement } from "./alter.ts";
+import { commentStatement } from "./comment.ts";
 import { affected, notATable, parseColumnDef, parseOptions, type Session, tableName } from "./ddl_syntax.ts";
 
 export { parseOptions, tableName } from "./ddl_syntax.ts";
@@ -121,7 +122,7 @@ function createTableLike(
   return affected(0);
 }
 
-/** Runs CREATE/DROP/ALTER/TRUNCATE statements; undefined if the statement is not DDL. */
+/** Runs CREATE/DROP/ALTER/TRUNCATE/COMMENT statements; undefined if the statement is not DDL. */
 export function executeDdl(
   storage: Storage,
   tokens: Token[],
@@ -175,6 +176,7 @@ export function executeDdl(
     throw unsupported(`Unsupported statement: DROP ${cur.describe().toUpperCase()}`);
   }
   if (cur.acceptKw("ALTER")) return alterStatement(storage, cur, session);
+  if (cur.acceptKw("COMMENT")) return commentStatement(storage, cur, session);
   if (cur.acceptKw("TRUNCATE")) {
     cur.acceptKw("TABLE");
     const { db, table } = tableName(cur.objectName(), session);

@@ -89,6 +89,40 @@ const COLUMN_OPTION_STOP = [
   "AFTER",
 ];
 
+/**
+ * A column default after `DEFAULT` (up to the next column option, `,` or `)`) as the SQL text SHOW
+ * CREATE TABLE shows: a literal or the current time (`current_timestamp()`); anything else is refused.
+ */
+export function parseDefault(cur: Cursor, type: DataType, column: string): string {
+  // NULL is also a column option word; as the default it is the whole value
+  if (cur.acceptKw("NULL")) return "NULL";
+  const start = cur.i;
+  let depth = 0;
+  while (!cur.atEnd) {
+    const t = cur.peek()!;
+    if (depth === 0 && (isOp(t, ",") || isOp(t, ")") || isKeyword(t, ...COLUMN_OPTION_STOP))) break;
+    if (isOp(t, "(")) depth++;
+    if (isOp(t, ")")) depth--;
+    cur.i++;
+  }
+  if (cur.i === start) throw cur.error("Expected: a default value");
+  const text = cur.tokens.slice(start, cur.i).map((
+    t,
+  ) => (t.kind === "string" ? `'${t.value.replaceAll("'", "''")}'` : t.text)).join("");
+  if (!/^('([^']|'')*'|-?[\d.eE+-]+|null|true|false|current_timestamp(\(\))?|now\(\))$/i.test(text)) {
+    throw invalidArguments(`Unsupported default value: ${text}`);
+  }
+  // GreptimeDB shows the function default in one spelling
+  if (/^(current_timestamp(\(\))?|now\(\))$/i.test(text)) return "current_timestamp()";
+  // a numeric or boolean column takes a value of its kind (SQLite would store any text as it is)
+  const value = /^'.*'$/s.test(text) ? text.slice(1, -1).replaceAll("''", "'").trim() : text;
+  const fits = /^null$/i.test(text) ||
+    (/^(U?Int|Float|Decimal)/.test(type) ? value !== "" && Number.isFinite(Number(value)) : true) &&
+      (type === "Boolean" ? /^(true|false)$/i.test(value) : true);
+  if (!fits) throw invalidArguments(`Invalid default value ${text} for column ${column} of type ${type}`);
+  return text;
+}
+
 /** A column definition; flags whether it declared itself time index or primary key. */
 export function parseColumnDef(cur: Cursor): { col: ColumnMeta; timeIndex: boolean; primaryKey: boolean } {
   const name = cur.ident("a column name");
@@ -98,28 +132,8 @@ export function parseColumnDef(cur: Cursor): { col: ColumnMeta; timeIndex: boole
   for (;;) {
     if (cur.acceptKw("NOT", "NULL")) col.nullable = false;
     else if (cur.acceptKw("NULL")) col.nullable = true;
-    else if (cur.acceptKw("DEFAULT")) {
-      const start = cur.i;
-      let depth = 0;
-      while (!cur.atEnd) {
-        const t = cur.peek()!;
-        if (depth === 0 && (isOp(t, ",") || isOp(t, ")") || isKeyword(t, ...COLUMN_OPTION_STOP))) break;
-        if (isOp(t, "(")) depth++;
-        if (isOp(t, ")")) depth--;
-        cur.i++;
-      }
-      if (cur.i === start) throw cur.error("Expected: a default value");
-      col.default = cur.tokens.slice(start, cur.i).map((
-        t,
-      ) => (t.kind === "string" ? `'${t.value.replaceAll("'", "''")}'` : t.text)).join("");
-      if (
-        !/^('([^']|'')*'|-?[\d.eE+-]+|null|true|false|current_timestamp(\(\))?|now\(\))$/i.test(col.default)
-      ) {
-        throw invalidArguments(`Unsupported default value: ${col.default}`);
-      }
-      // GreptimeDB shows the function default in one spelling
-      if (/^(current_timestamp(\(\))?|now\(\))$/i.test(col.default)) col.default = "current_timestamp()";
-    } else if (cur.acceptKw("COMMENT")) {
+    else if (cur.acceptKw("DEFAULT")) col.default = parseDefault(cur, type, name);
+    else if (cur.acceptKw("COMMENT")) {
       const t = cur.next();
       col.comment = t.value;
     } else if (cur.acceptKw("TIME", "INDEX")) timeIndex = true;

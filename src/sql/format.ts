@@ -12,7 +12,7 @@ import { formatTql, isTql, parseTql } from "./tql/statement.ts";
 
 const STATEMENTS = new Set(
   ("SELECT WITH VALUES INSERT REPLACE CREATE DROP ALTER SHOW DESC DESCRIBE DELETE TRUNCATE EXPLAIN USE SET " +
-    "TQL COPY ADMIN UPDATE KILL").split(" "),
+    "TQL COPY ADMIN UPDATE KILL COMMENT").split(" "),
 );
 
 /** Words sqlparser prints in upper case (keywords and the data types of GreptimeDB's dialect). */

@@ -21,7 +21,14 @@ import { branchType } from "./branch_types.ts";
 import { additiveOps } from "./operand_bounds.ts";
 import { arrayExprType } from "./array_types.ts";
 import { arrayOutputName, writtenName } from "./display_name.ts";
-import { arrowType, AVERAGING, BOOLEAN_FUNCS, KEEP_TYPE_SCALARS, RESULT_TYPES } from "./call_types.ts";
+import {
+  arrowType,
+  AVERAGING,
+  BOOLEAN_FUNCS,
+  INPUT_TYPED_AGGREGATES,
+  KEEP_TYPE_SCALARS,
+  RESULT_TYPES,
+} from "./call_types.ts";
 
 /** What output typing needs to know about a query. */
 export interface OutputContext {
@@ -292,6 +299,12 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
   if (name === "count") return "Int64";
   if (name === "approx_distinct") return "UInt64";
   if (AVERAGING.has(name)) return "Float64";
+  if (INPUT_TYPED_AGGREGATES.has(name) && callArgs[0]) {
+    const input = selectItemType(c, callArgs[0][0], callArgs[0][1]);
+    // an integer or float answers its own type; a decimal is read as a Float64 here
+    if (input && /^(U?Int|Float)/.test(input)) return input;
+    return input === undefined ? undefined : "Float64";
+  }
   if (KEEP_TYPE_AGGS.has(name) && argCol) return argCol;
   // `sum(<expression>)`: the expression's type when it has one (`sum(CASE … THEN 1 ELSE 0 END)` is Int64)
   const summed = name === "sum" && callArgs.length === 1

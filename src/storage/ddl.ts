@@ -166,6 +166,39 @@ export function changeColumnTypes(
 }
 
 /**
+ * Sets column defaults (`ALTER TABLE … MODIFY COLUMN c SET DEFAULT x`; undefined for `DROP DEFAULT`).
+ * SQLite fills omitted columns from its own DEFAULT clause and cannot change one, so the table is
+ * rebuilt as `changeColumnTypes` rebuilds it (no type changes). Runs in its own transaction.
+ */
+export function setColumnDefaults(
+  handle: DatabaseHandle,
+  table: TableMeta,
+  defaults: ReadonlyMap<string, string | undefined>,
+): TableMeta {
+  const changed = new Map<string, string | undefined>();
+  for (const [name, value] of defaults) {
+    const col = table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (!col) {
+      throw new PetrelError(
+        StatusCode.TableColumnNotFound,
+        `Column ${name} not exists in table ${table.name}`,
+      );
+    }
+    if (value === undefined && (!col.nullable || col.name === table.timeIndex)) {
+      throw invalidArguments(`Column ${col.name} is not nullable and \`default\` cannot be dropped`);
+    }
+    changed.set(col.name, value);
+  }
+  const columns = table.columns.map((c) => {
+    if (!changed.has(c.name)) return c;
+    const next: ColumnMeta = { ...c, default: changed.get(c.name) };
+    if (next.default === undefined) delete next.default;
+    return next;
+  });
+  return handle.transaction(() => changeColumnTypes(handle, { ...table, columns }, new Map()));
+}
+
+/**
  * Renames a table (`ALTER TABLE t RENAME new`): 4000 when the name is taken by a table or a view.
  * Forwarding's journal entries follow it, so rows written before are still forwarded (as the new name).
  */

@@ -51,6 +51,12 @@ const CASES: SqlCase[] = [
     rows: [[0, 40], [MIN, 80], [2 * MIN, 120]],
   },
   {
+    name: "hll_count around a range aggregate is UInt64, as the plain form",
+    sql: "SELECT ts, hll_count(hll(user_id) RANGE '1m') AS n FROM visits ALIGN '1m' ORDER BY ts",
+    schema: [["ts", "TimestampMillisecond"], ["n", "UInt64"]],
+    rows: [[0, 40], [MIN, 80], [2 * MIN, 120]],
+  },
+  {
     name: "states are Binary",
     sql: "SELECT hll(user_id) AS h, uddsketch_state(8, 0.1, latency) AS u FROM visits WHERE ts = 0",
     schema: [["h", "Binary"], ["u", "Binary"]],

@@ -1,6 +1,7 @@
 /** Aggregates SQLite lacks: statistics, percentiles, distinct estimates, boolean folds. */
 import type { AggDef, Ret } from "./values.ts";
 import { num } from "./values.ts";
+import { digestOf, estimateQuantile, TDIGEST_DEFAULT_MAX_SIZE } from "../../common/tdigest.ts";
 
 interface Moments {
   n: number;
@@ -131,8 +132,8 @@ const bitwise = (op: (a: bigint, b: bigint) => bigint): AggDef => ({
  * A weighted percentile: the value at which the running weight (values sorted) first reaches `p` of
  * the total. DataFusion estimates it with a t-digest; this is the exact rank.
  */
-function weightedPercentile(rows: Array<[number, number]>, p: number): number | null {
-  const kept = rows.filter(([, w]) => w > 0).sort((a, b) => a[0] - b[0]);
+function weightedPercentile(rows: Array<[number | bigint, number]>, p: number): number | bigint | null {
+  const kept = rows.filter(([, w]) => w > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const total = kept.reduce((t, [, w]) => t + w, 0);
   if (kept.length === 0) return null;
   let run = 0;
@@ -141,6 +142,77 @@ function weightedPercentile(rows: Array<[number, number]>, p: number): number | 
     if (run >= p * total) return v;
   }
   return kept[kept.length - 1][0];
+}
+
+/** Values of an aggregate that answers in its input's type: integers stay bigints (SQLite INTEGERs). */
+interface Typed {
+  values: Array<number | bigint>;
+  p: number;
+  size: number;
+  float: boolean;
+}
+
+/** Whether a value counts in a percentile: not NULL, binary or text that is no number. */
+function isCounted(v: unknown): boolean {
+  if (v === null || v instanceof Uint8Array) return false;
+  return typeof v !== "string" || !Number.isNaN(Number(v));
+}
+
+/**
+ * An aggregate answering in its input's type, as DataFusion's median and approximate percentiles do:
+ * over integers, the value truncated toward zero (Rust's `as`), over floats the float.
+ */
+const inputTyped = (
+  result: (values: Array<number | bigint>, p: number, size: number) => number | bigint | null,
+): AggDef => ({
+  bigint: true,
+  args: [1, 3],
+  start: (): Typed => ({ values: [], p: 0.5, size: TDIGEST_DEFAULT_MAX_SIZE, float: false }),
+  step: (acc, v, p, size) => {
+    const a = acc as Typed;
+    if (p !== undefined && p !== null) {
+      const q = Number(p);
+      if (!(q >= 0 && q <= 1)) {
+        throw new Error(`Percentile value must be between 0.0 and 1.0 inclusive, ${p} is invalid`);
+      }
+      a.p = q;
+    }
+    if (size !== undefined && size !== null) a.size = Math.max(1, Number(size));
+    if (!isCounted(v)) return a;
+    if (typeof v === "bigint") a.values.push(v);
+    else {
+      a.values.push(Number(v));
+      a.float = true;
+    }
+    return a;
+  },
+  // a window frame drops its rows in the order it added them (values not counted were never added)
+  inverse: (acc, v) => {
+    if (isCounted(v)) (acc as Typed).values.shift();
+    return acc;
+  },
+  result: (acc) => {
+    const a = acc as Typed;
+    if (a.values.length === 0) return null;
+    const r = result(a.float ? a.values.map(Number) : a.values, a.p, a.size);
+    if (r === null || a.float || typeof r === "bigint") return r;
+    return Number.isFinite(r) ? BigInt(Math.trunc(r)) : null;
+  },
+});
+
+/** DataFusion's median: the middle value, or the two middle ones added and halved in the input's type. */
+function exactMedian(values: Array<number | bigint>): number | bigint | null {
+  const s = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const n = s.length, hi = s[n >> 1];
+  if (n % 2 === 1) return hi;
+  const lo = s[(n >> 1) - 1];
+  return typeof lo === "bigint" && typeof hi === "bigint" ? (lo + hi) / 2n : (Number(lo) + Number(hi)) / 2;
+}
+
+/** The t-digest estimate DataFusion's approx_percentile_cont answers (common/tdigest.ts). */
+function tdigestEstimate(values: Array<number | bigint>, p: number, size: number): number | null {
+  const estimate = estimateQuantile(digestOf(values.map(Number), size), p);
+  return Number.isNaN(estimate) ? null : estimate;
 }
 
 /** Aggregate functions by name. */
@@ -165,10 +237,13 @@ export const AGGREGATES: Record<string, AggDef> = {
   bit_or: bitwise((a, b) => a | b),
   bit_xor: bitwise((a, b) => a ^ b),
   approx_percentile_cont_with_weight: {
-    start: () => ({ rows: [] as Array<[number, number]>, p: 0.5 }),
+    // integers arrive as bigints, so an integer column's answer stays an integer (its input's type)
+    bigint: true,
+    start: () => ({ rows: [] as Array<[number | bigint, number]>, p: 0.5 }),
     step: (acc, v, w, p) => {
-      const a = acc as { rows: Array<[number, number]>; p: number };
-      const x = num(v), wt = num(w ?? null);
+      const a = acc as { rows: Array<[number | bigint, number]>; p: number };
+      const x = v === null || v instanceof Uint8Array ? null : typeof v === "bigint" ? v : num(v);
+      const wt = num(w ?? null);
       if (p === undefined || p === null || !(Number(p) >= 0 && Number(p) <= 1)) {
         throw new Error(`approx_percentile_cont_with_weight expects a percentile between 0 and 1, got ${p}`);
       }
@@ -177,13 +252,13 @@ export const AGGREGATES: Record<string, AggDef> = {
       return a;
     },
     result: (acc) => {
-      const a = acc as { rows: Array<[number, number]>; p: number };
+      const a = acc as { rows: Array<[number | bigint, number]>; p: number };
       return weightedPercentile(a.rows, a.p);
     },
   },
-  median: collect((v) => percentile(v, 0.5)),
-  approx_median: collect((v) => percentile(v, 0.5)),
-  approx_percentile_cont: collect((v, p) => percentile(v, p)),
+  median: inputTyped(exactMedian),
+  approx_median: inputTyped((v) => tdigestEstimate(v, 0.5, TDIGEST_DEFAULT_MAX_SIZE)),
+  approx_percentile_cont: inputTyped((v, p, size) => tdigestEstimate(v, p, size)),
   percentile_cont: collect((v, p) => percentile(v, p)),
   approx_distinct: {
     args: [1, 1],

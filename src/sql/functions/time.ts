@@ -2,7 +2,7 @@
 import { parseIntervalNs, timezoneOffsetMinutes } from "../time.ts";
 import type { Arg, Ret, ScalarDef } from "./values.ts";
 import { big, num, str, toNs, unitArg } from "./values.ts";
-import { cachedFormat, type FormatDialect, formatTime } from "../../common/strftime.ts";
+import { cachedFormat, CHRONO_FORMAT, type FormatDialect, formatTime } from "../../common/strftime.ts";
 import { convertUnit, NS_PER_UNIT, nsToUnit, type TimeUnit, unitToNs } from "../../common/time_unit.ts";
 
 const TRUNC_FIELDS = [
@@ -112,7 +112,7 @@ const SQL_FORMAT: FormatDialect = {
 };
 
 /** `ns` formatted by `fmt` as a wall-clock time in time zone `tz` (UTC when absent). */
-function strftime(fmt: string, ns: bigint, tz: string | undefined): string {
+function strftime(fmt: string, ns: bigint, tz: string | undefined, dialect = SQL_FORMAT): string {
   const sec = ns / 1_000_000_000n;
   const nanos = Number(ns - sec * 1_000_000_000n);
   const floorSec = Number(sec) - (nanos < 0 ? 1 : 0);
@@ -122,7 +122,7 @@ function strftime(fmt: string, ns: bigint, tz: string | undefined): string {
   const zoneName = offsetMin === 0 && (tz === undefined || /^(utc|z|gmt)$/i.test(tz.trim()))
     ? "UTC"
     : tz!.trim();
-  return formatTime(cachedFormat(fmt, SQL_FORMAT), { epochMs, nanos: sub, offsetMin, zoneName });
+  return formatTime(cachedFormat(fmt, dialect), { epochMs, nanos: sub, offsetMin, zoneName });
 }
 
 /**
@@ -265,6 +265,22 @@ export const TIME_SCALARS: Record<string, ScalarDef> = {
     fn: (ts, unit) => {
       const b = big(ts);
       return b === null ? null : timestampText(unitToNs(b, unitArg(unit)));
+    },
+  },
+  // GreptimeDB's to_timezone: the instant as wall-clock text in `tz` (chrono's `%Y-%m-%d %H:%M:%S%.f`);
+  // a zone it cannot read gives NULL, as its Timezone::from_tz_string(..).ok()
+  __petrel_to_timezone: {
+    bigint: true,
+    args: [3, 3],
+    fn: (ts, tz, unit) => {
+      const ns = toNs(ts, unitArg(unit));
+      const zone = str(tz);
+      if (ns === null || zone === null) return null;
+      try {
+        return strftime("%Y-%m-%d %H:%M:%S%.f", ns, zone, CHRONO_FORMAT);
+      } catch {
+        return null;
+      }
     },
   },
   __petrel_date_format: {

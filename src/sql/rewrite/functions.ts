@@ -95,6 +95,29 @@ const dateBin: CallRewrite = (c, { args, close, unit, arg }) => {
   return { text: `__petrel_date_bin(${interval}, ${arg(1)}${origin})`, next: close + 1 };
 };
 
+/** GreptimeDB's `to_timezone(ts, tz)`: a String of the wall-clock time in tz (functions/time.ts). */
+const toTimezone: CallRewrite = (c, { args, close, unit, arg }) => {
+  if (args.length !== 2) {
+    throw new PetrelError(StatusCode.PlanQuery, `'to_timezone' expects 2 arguments, got ${args.length}`);
+  }
+  // GreptimeDB's signature takes timestamps only: a number (literal or column) is refused at planning
+  const type = args[0][1] - args[0][0] === 1 ? operandType(c, args[0][0]) : undefined;
+  if (type !== undefined && /^(U?Int|Float|Decimal|Boolean)/.test(type)) {
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      `Failed to plan SQL: 'to_timezone' expects a timestamp and a time zone, got ${type}`,
+    );
+  }
+  return { text: `__petrel_to_timezone(${arg(0)}, ${arg(1)}, '${unit}')`, next: close + 1 };
+};
+
+/** The type of the one-token operand `i`: a number literal's (Int64, Float64) or a column's; else undefined. */
+function operandType(c: RewriteCtx, i: number): string | undefined {
+  const t = c.toks[i];
+  if (t.kind === "number") return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+  return t.kind === "ident" || t.kind === "qident" ? c.time.columnTypeAt(i) : undefined;
+}
+
 /** `date_trunc(field, ts)`: integer arithmetic for fixed-length fields in a fixed-offset zone. */
 const dateTrunc: CallRewrite = (c, { args, close, unit, arg }) => {
   const { toks } = c;
@@ -297,6 +320,7 @@ const CALL_REWRITES = new Map<string, CallRewrite>([
       : `__petrel_date_format(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`,
     next: close + 1,
   })],
+  ["to_timezone", toTimezone],
   ...Object.keys(TO_TIMESTAMP_UNITS).map((name) => [name, toTimestamp] as [string, CallRewrite]),
   ["to_local_time", toLocalTime],
   // DataFusion takes one argument (answered as is), SQLite's coalesce at least two

@@ -1,9 +1,10 @@
 /**
- * Interval arithmetic as DataFusion types it: `INTERVAL '1h' + INTERVAL '30m'`, `INTERVAL '1h' - …`
- * and `INTERVAL '1h' * 2` are intervals (IntervalMonthDayNano), not numbers. Inside an expression the
- * literals are integers in the segment's time unit (tokens.ts), so they add to timestamps as they are;
- * an output column that is an interval is a constant, computed here in nanoseconds, the count
- * GreptimeDB's JSON shows (so a microsecond part survives a millisecond segment).
+ * Interval arithmetic as DataFusion types it: `INTERVAL '1h' + INTERVAL '30m'` and `INTERVAL '1h' - …`
+ * are intervals (IntervalMonthDayNano), not numbers; scaling one by a number is refused. Inside an
+ * expression the literals are integers in the segment's time unit (tokens.ts), so they add to
+ * timestamps as they are; an output column that is an interval is a constant, computed here in
+ * nanoseconds, the count GreptimeDB's JSON shows (so a microsecond part survives a millisecond
+ * segment).
  */
 import { PetrelError, StatusCode } from "../../common/errors.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
@@ -22,8 +23,8 @@ interface Parsed {
 }
 
 /**
- * The nanoseconds of tokens `[s, e)` when they are an interval: interval literals added, subtracted,
- * scaled by integers; undefined for anything else.
+ * The nanoseconds of tokens `[s, e)` when they are an interval: interval literals added and
+ * subtracted; undefined for anything else.
  */
 export function intervalNs(q: QueryTokens, s: number, e: number): bigint | undefined {
   const p = sum(q, s, e);
@@ -59,19 +60,19 @@ function sum(q: QueryTokens, k: number, e: number): Parsed | undefined {
   return { kind: first.kind, value, next };
 }
 
-/** `factor (* factor)*`, with at most one interval among the factors. */
+/**
+ * `factor (* factor)*`: an interval only alone, since DataFusion scales no interval (a product with
+ * one is refused where it is emitted, `refuseIntervalScaling`).
+ */
 function product(q: QueryTokens, k: number, e: number): Parsed | undefined {
   let f = factor(q, k, e);
   if (!f) return undefined;
-  let intervals = f.kind === "interval" ? 1 : 0;
   while (f.next < e && isOp(q.toks[f.next], "*")) {
     const g = factor(q, f.next + 1, e);
-    if (!g) return undefined;
-    if (g.kind === "interval") intervals++;
+    if (!g || f.kind === "interval" || g.kind === "interval") return undefined;
     f = { kind: "number", value: f.value * g.value, next: g.next };
   }
-  if (intervals > 1) return undefined;
-  return { kind: intervals === 1 ? "interval" : "number", value: f.value, next: f.next };
+  return f;
 }
 
 /** A signed interval literal, number, or parenthesized sum. */
@@ -109,20 +110,23 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
 }
 
 /**
- * Refuses `interval * <non-integer literal>` (either order) and `interval / <number literal>` (either
- * order) at operator token `i`, as DataFusion's planner does: arrow has no interval division, and left
- * alone SQLite would scale the interval's integer form and answer a count of the segment's unit.
+ * Refuses `interval * <number literal>` and `interval / <number literal>` (either order) at operator
+ * token `i`, as DataFusion's planner does: arrow's multiply and divide kernels take no interval (its
+ * type coercion finds no common type), and left alone SQLite would scale the interval's integer form.
  */
-export function refuseIntervalScaling(q: QueryTokens, i: number): void {
+export function refuseIntervalScaling(
+  q: QueryTokens,
+  i: number,
+  columnTypeAt: (k: number) => string | undefined = () => undefined,
+): void {
   const op = q.toks[i];
   if (!isOp(op, "*", "/") || !isOperandEnd(q.toks[i - 1])) return;
-  const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : numberType(q.toks[i - 1]);
+  const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : operandType(q, i - 1, columnTypeAt);
   const rightAt = isOp(q.toks[i + 1], "-", "+") ? i + 2 : i + 1;
-  const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : numberType(q.toks[rightAt]);
+  const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : operandType(q, rightAt, columnTypeAt);
   if (left === undefined || right === undefined || (left === INTERVAL_ARROW) === (right === INTERVAL_ARROW)) {
     return;
   }
-  if (op.text === "*" && (left === "Int64" || right === "Int64")) return;
   throw new PetrelError(
     StatusCode.PlanQuery,
     `Failed to plan SQL: Error during planning: Cannot coerce arithmetic expression ${left} ${op.text} ${right} ` +
@@ -133,10 +137,20 @@ export function refuseIntervalScaling(q: QueryTokens, i: number): void {
 /** DataFusion's name of an interval's type, as its planning errors print it. */
 const INTERVAL_ARROW = "Interval(MonthDayNano)";
 
-/** The type DataFusion gives a number literal token, or undefined for any other token. */
-function numberType(t: Token | undefined): string | undefined {
-  if (t?.kind !== "number") return undefined;
-  return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+/**
+ * The type DataFusion gives the operand at token `k` when it is a number literal (Int64 or Float64)
+ * or a numeric column (its own type, as arrow names it); undefined for anything else.
+ */
+function operandType(
+  q: QueryTokens,
+  k: number,
+  columnTypeAt: (k: number) => string | undefined,
+): string | undefined {
+  const t: Token | undefined = q.toks[k];
+  if (t?.kind === "number") return /^\d+$/.test(t.text) ? "Int64" : "Float64";
+  if ((t?.kind !== "ident" && t?.kind !== "qident") || isOp(q.toks[k + 1], "(", ".")) return undefined;
+  const type = columnTypeAt(k);
+  return type !== undefined && /^(U?Int(8|16|32|64)|Float(32|64))$/.test(type) ? type : undefined;
 }
 
 /** Whether the operand that ends just before token `i` is an interval expression. */

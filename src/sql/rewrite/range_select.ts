@@ -16,6 +16,7 @@ import { isIntegerType } from "../../storage/datatypes.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { isOp, type Token } from "../lexer.ts";
 import { itemHint, type OutputContext, outputName } from "../output_columns.ts";
+import { RESULT_TYPES } from "../call_types.ts";
 import { originalText } from "../query_tokens.ts";
 import { INTERVAL_TYPE, intervalNs } from "./interval_arith.ts";
 
@@ -293,6 +294,11 @@ function outputHint(
       return "Float64";
     }
     return hint;
+  }
+  // a call of a fixed result type around range aggregates (`hll_count(hll(v) RANGE '1m')` is UInt64)
+  const name = toks[s]?.kind === "ident" ? toks[s].text.toLowerCase() : "";
+  if (isOp(toks[s + 1], "(") && q.match[s + 1] === e - 1 && Object.hasOwn(RESULT_TYPES, name)) {
+    return RESULT_TYPES[name];
   }
   if (spans.length > 0) return undefined;
   if (isPlainColumn(toks, s, e)) {

@@ -55,7 +55,7 @@ function stringToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
 function operatorToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const { toks } = c;
   const t = toks[i];
-  refuseIntervalScaling(c.q, i);
+  refuseIntervalScaling(c.q, i, c.time.columnTypeAt);
   const quantified = quantifiedAsIn(c, i);
   if (quantified) return quantified;
   if ((t.text === "/" || t.text === "%") && isOperandEnd(toks[i - 1])) {
