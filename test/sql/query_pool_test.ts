@@ -38,7 +38,7 @@ Deno.test("a quick statement is answered while long queries hold the pool; a thi
 
     const settled: string[] = [];
     const track = (name: string, p: Promise<Answer>) => p.then((r) => (settled.push(name), r));
-    const long = [1, 2].map((i) => track(`runaway ${i}`, sql(RUNAWAY, "4s")));
+    const long = [1, 2].map((i) => track(`runaway ${i}`, sql(RUNAWAY, "8s")));
     const running = () =>
       sql("SELECT count(*) AS n FROM information_schema.process_list WHERE query LIKE 'WITH RECURSIVE%'");
     assert.ok(
