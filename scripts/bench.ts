@@ -2,7 +2,7 @@
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
  * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, otlp_traces, loki, es_bulk,
- * load, footprint, forward, downsample, reads), each in a fresh process after a `sync`;
+ * load, footprint, forward, downsample, reads, querypool), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -19,6 +19,7 @@ import { footprint } from "./bench_footprint.ts";
 import { benchForward } from "./bench_forward.ts";
 import { benchDownsample } from "./bench_downsample.ts";
 import { benchReads } from "./bench_reads.ts";
+import { benchQueryPool, queryPoolLines } from "./bench_query_pool.ts";
 
 function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
   return [
@@ -204,6 +205,8 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
     }
     return lines;
   },
+  querypool: async () =>
+    queryPoolLines(await benchQueryPool()).map(([name, value]): Line => [name, value, ""]),
   downsample: () => {
     const r = benchDownsample();
     const lines: Line[] = [];

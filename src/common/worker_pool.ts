@@ -8,6 +8,10 @@
  * Requests are `{id, …}` messages answered by `{id, …}` replies; a thread may hold up to `perThread`
  * requests at once (1 for queries, many for the pipelined parse worker). A thread may announce it has
  * loaded with `{id: 0, ready: true}`; `ready` tells owners that would rather not wait for a start.
+ *
+ * A pool may keep `reserved` threads for requests its owner marks `quick` (expected to finish soon):
+ * other requests hold at most `maxThreads - reserved` at once, so a quick one never waits behind a row
+ * of long ones. Waiting requests are served first come, first served among those that may run.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import { Logger } from "./log.ts";
@@ -53,6 +57,11 @@ export interface WorkerPoolOptions {
    * minute should not pay a thread start (0.1–0.3 s, more under load) on every refresh.
    */
   warmMs?: number;
+  /**
+   * Threads only `quick` requests may take (default 0): the others hold at most `maxThreads - reserved`
+   * requests at once. Meant for `perThread: 1`.
+   */
+  reserved?: number;
   /** Called for each thread started (e.g. to reset state mirrored from the thread). */
   onStart?: () => void;
   /** Called for each thread stopped, whatever the reason (idle, failure, `stop`). */
@@ -60,8 +69,22 @@ export interface WorkerPoolOptions {
 }
 
 interface Pending {
+  quick: boolean;
   resolve(reply: unknown): void;
   reject(e: unknown): void;
+}
+
+/** What a request may say of itself. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  transfer?: Transferable[];
+  /** Expected to finish soon: it may take the pool's reserved threads too. */
+  quick?: boolean;
+}
+
+interface Waiter {
+  quick: boolean;
+  wake(): void;
 }
 
 interface Thread {
@@ -101,26 +124,20 @@ export class WorkerPool<Request extends object, Reply = unknown> {
    * Sends a request to a thread with room (starting one if allowed, else waiting for one) and
    * resolves with its reply. Rejects with {@link WorkerUnavailable} when threads are unavailable or
    * its thread fails; aborting `signal` rejects with the signal's reason (terminating the thread if
-   * the request was running).
+   * the request was running). A `quick` request may also take the pool's reserved threads.
    */
-  async request(
-    req: Request,
-    opts: { signal?: AbortSignal; transfer?: Transferable[] } = {},
-  ): Promise<Reply> {
-    let thread = this.threadWithRoom();
-    while (thread === null) {
+  async request(req: Request, opts: RequestOptions = {}): Promise<Reply> {
+    const quick = opts.quick === true;
+    let thread = this.threadWithRoom(quick);
+    for (let again = false; thread === null; again = true) {
       if (this.failed) throw new WorkerUnavailable(`${this.opts.name} worker unavailable`);
-      await this.roomFreed(opts.signal);
-      thread = this.threadWithRoom();
+      await this.roomFreed(quick, again, opts.signal);
+      thread = this.threadWithRoom(quick);
     }
-    return await this.send(thread, req, opts);
+    return await this.send(thread, req, quick, opts);
   }
 
-  private send(
-    thread: Thread,
-    req: Request,
-    opts: { signal?: AbortSignal; transfer?: Transferable[] },
-  ): Promise<Reply> {
+  private send(thread: Thread, req: Request, quick: boolean, opts: RequestOptions): Promise<Reply> {
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
       const onAbort = () => {
@@ -130,6 +147,7 @@ export class WorkerPool<Request extends object, Reply = unknown> {
       };
       const done = () => opts.signal?.removeEventListener("abort", onAbort);
       thread.pending.set(id, {
+        quick,
         resolve: (r) => (done(), resolve(r as Reply)),
         reject: (e) => (done(), reject(e)),
       });
@@ -184,33 +202,62 @@ export class WorkerPool<Request extends object, Reply = unknown> {
     this.failed = false;
   }
 
-  private readonly waiters: Array<() => void> = [];
+  private readonly waiters: Waiter[] = [];
 
-  /** Resolves when a request finishes (or the pool fails); rejects when `signal` aborts first. */
-  private roomFreed(signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when room this request may take is freed (or the pool fails); rejects when `signal`
+   * aborts first. A request woken but beaten to the room waits again at the front (`again`).
+   */
+  private roomFreed(quick: boolean, again: boolean, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
-      const wake = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
+      const waiter: Waiter = {
+        quick,
+        wake: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
       };
       const onAbort = () => {
-        const at = this.waiters.indexOf(wake);
+        const at = this.waiters.indexOf(waiter);
         if (at >= 0) this.waiters.splice(at, 1);
         reject(signal!.reason);
       };
       if (signal?.aborted) return reject(signal.reason);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiters.push(wake);
+      if (again) this.waiters.unshift(waiter);
+      else this.waiters.push(waiter);
     });
   }
 
+  /** Wakes every waiter (`all`), or the first that may take the room now there. */
   private wake(all = false): void {
-    for (const w of this.waiters.splice(0, all ? this.waiters.length : 1)) w();
+    if (all) {
+      for (const w of this.waiters.splice(0, this.waiters.length)) w.wake();
+      return;
+    }
+    const at = this.waiters.findIndex((w) => this.mayRun(w.quick));
+    if (at >= 0) this.waiters.splice(at, 1)[0].wake();
   }
 
-  private threadWithRoom(): Thread | null {
+  /** Requests not `quick` held now (they may hold `maxThreads - reserved`). */
+  private heldByOthers(): number {
+    let n = 0;
+    for (const t of this.threads) for (const p of t.pending.values()) if (!p.quick) n++;
+    return n;
+  }
+
+  /** Whether a request would find room now (without starting anything). */
+  private mayRun(quick: boolean): boolean {
+    const reserved = this.opts.reserved ?? 0;
+    if (!quick && reserved > 0 && this.heldByOthers() >= this.opts.maxThreads - reserved) return false;
+    return this.threads.length < this.opts.maxThreads ||
+      this.threads.some((t) => t.pending.size < this.opts.perThread);
+  }
+
+  private threadWithRoom(quick: boolean): Thread | null {
     if (this.failed) return null;
     this.lastActive = performance.now();
+    if (!this.mayRun(quick)) return null;
     const free = this.threads.find((t) => t.pending.size < this.opts.perThread);
     if (free !== undefined) return free;
     return this.threads.length < this.opts.maxThreads ? this.start() : null;

@@ -32,6 +32,7 @@ import { executeAdmin, isAdminStatement } from "./admin.ts";
 import { isCopyStatement } from "./copy/parse.ts";
 import { prepareServerTables } from "./info_server.ts";
 import { trackQuery } from "./info_process.ts";
+import { expectedQuick, recordRun, statementKey } from "./query_cost.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -47,14 +48,19 @@ export interface AsyncSqlOptions {
   copyDir?: string;
 }
 
-type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData };
+type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData; ms?: number };
 
-/** Up to two queries run at once off the event loop; more wait for a thread. */
+/**
+ * Up to two queries run at once off the event loop, and a third thread only for statements that ran
+ * quickly last time (query_cost.ts): on 2 cores a third long scan only slows the others, but a cheap
+ * dashboard panel waiting behind two of them waited for a whole scan. More wait for a thread.
+ */
 const workers = new WorkerPool<Omit<QueryRequest, "id">, Reply>({
   name: "query",
   url: new URL("./query_worker.ts", import.meta.url),
   runtime: "web",
-  maxThreads: 2,
+  maxThreads: 3,
+  reserved: 1,
   perThread: 1,
   idleMs: 5_000,
   warmMs: 300_000,
@@ -74,14 +80,19 @@ async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal):
   const cancel = new SharedArrayBuffer(4);
   const onAbort = () => Atomics.store(new Int32Array(cancel), 0, 1);
   signal?.addEventListener("abort", onAbort, { once: true });
+  const key = statementKey(req.sql);
   try {
-    reply = await workers.request({ ...req, cancel }, { signal });
+    reply = await workers.request({ ...req, cancel }, { signal, quick: expectedQuick(key) });
   } catch (e) {
-    if (signal?.aborted) throw timedOut("Query cancelled: the request timed out");
+    if (signal?.aborted) {
+      recordRun(key, undefined);
+      throw timedOut("Query cancelled: the request timed out");
+    }
     throw e;
   } finally {
     signal?.removeEventListener("abort", onAbort);
   }
+  if (reply.ms !== undefined) recordRun(key, reply.ms);
   if (reply.error) throw errorFromData(reply.error);
   return { output: reply.output!, stats: reply.stats };
 }

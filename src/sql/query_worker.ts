@@ -53,8 +53,9 @@ self.onmessage = async (e: MessageEvent<QueryRequest>) => {
       ? { prepareNs: 0, executeNs: 0, convertNs: 0, rows: 0 }
       : undefined;
     setCancelFlag(req.cancel === undefined ? undefined : new Int32Array(req.cancel));
+    const started = performance.now();
     const out = runQuery(conn, req.sql, req.hints, new Map(req.nameTypes), stats);
-    self.postMessage({ id: req.id, output: out, stats });
+    self.postMessage({ id: req.id, output: out, stats, ms: performance.now() - started });
   } catch (err) {
     const p = err instanceof PetrelError ? err : mapSqliteError(err, req.db);
     self.postMessage({ id: req.id, error: errorToData(p) });
