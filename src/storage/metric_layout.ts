@@ -107,7 +107,8 @@ export function addLabelSql(physical: TableMeta, label: string): string {
   return `ALTER TABLE ${seriesTable(physical)} ADD COLUMN ${labelColumn(label)} ${sqliteDeclType("String")}`;
 }
 
-function selectList(t: TableMeta): string {
+/** The select list of a logical table's rows over samples `s` and series `r`. */
+export function selectList(t: TableMeta): string {
   return t.columns.map((c) => {
     if (c.name === t.timeIndex) return `s.ts AS ${quoteIdent(c.name)}`;
     if (c.semantic === "FIELD") return `s.value AS ${quoteIdent(c.name)}`;

@@ -73,9 +73,11 @@ Deno.test("tag-filtered SQL on a metric table reads the picked series only, with
     assert.match(await plan("SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2')"), /LIST SUBQUERY/);
     // a regex picking several series: the samples stay the outer loop (SQLite put the series outer,
     // then scanned every sample once per matching series: 6 s for 111 of 500 series × 1000 samples)
-    const regex = await plan("SELECT count(*) FROM cpu WHERE host ~ 'h[12]'");
+    // (with a time condition: without one, the series are read by their chunks, see
+    // metric_series_chunks_test.ts)
+    const regex = await plan(`SELECT count(*) FROM cpu WHERE host ~ 'h[12]' AND greptime_timestamp >= ${T}`);
     assert.match(regex, /LIST SUBQUERY/);
-    assert.match(regex, /^SCAN s\n/);
+    assert.match(regex, /^(SCAN|SEARCH) s /);
     assert.doesNotMatch(await plan("SELECT * FROM cpu WHERE host = 'h3' OR false"), /LIST SUBQUERY/);
     // without a filter the view keeps the samples outer too (LIKE: 8 s on 500 series × 1000 samples)
     assert.match(await plan("SELECT count(*) FROM cpu WHERE host LIKE 'h1%'"), /^SCAN s\n/);

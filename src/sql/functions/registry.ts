@@ -23,6 +23,7 @@ import { DATAFUSION_SCALARS } from "./datafusion.ts";
 import { TIME_SCALARS } from "./time.ts";
 import { VECTOR_AGGREGATES, VECTOR_SCALARS } from "./vector.ts";
 import { SERIES_SCALARS } from "./series.ts";
+import { METRIC_CHUNK_AGGREGATES } from "./metric_chunks.ts";
 import { ARRAY_SCALARS } from "./arrays.ts";
 import { ARRAY_SET_SCALARS } from "./array_sets.ts";
 import { SKETCH_AGGREGATES, SKETCH_SCALARS } from "./sketches.ts";
@@ -74,6 +75,7 @@ const AGGREGATES: Record<string, AggDef> = {
   ...NON_NULL_AGGREGATES,
   ...SKETCH_AGGREGATES,
   ...REGRESSION_AGGREGATES,
+  ...METRIC_CHUNK_AGGREGATES,
 };
 
 /** A group of scalar functions loaded on first use: their names, and the module that holds them. */

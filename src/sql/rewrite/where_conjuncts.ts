@@ -156,3 +156,21 @@ function columnAt(
   }
   return undefined;
 }
+
+/** The names (lowercased) of the words and quoted identifiers in the WHERE whose keyword is at `where`. */
+export function whereNames(q: QueryTokens, where: number): Set<string> {
+  const { toks, match } = q;
+  const out = new Set<string>();
+  for (let k = where + 1; k < toks.length; k++) {
+    const t = toks[k];
+    if (isOp(t, "(")) {
+      for (let i = k + 1; i < match[k]; i++) {
+        if (toks[i].kind === "ident" || toks[i].kind === "qident") out.add(toks[i].value.toLowerCase());
+      }
+      k = match[k];
+    } else if (isOp(t, ")", ";")) break;
+    else if (t.kind === "ident" && WHERE_END.has(t.text.toUpperCase())) break;
+    else if (t.kind === "ident" || t.kind === "qident") out.add(t.value.toLowerCase());
+  }
+  return out;
+}
