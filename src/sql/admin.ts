@@ -2,10 +2,12 @@
  * `ADMIN <function>(<args>)`: GreptimeDB's administration functions that mean something on one
  * host. `flush_flow` computes a flow's due windows now; `flush_table` makes what the table's database
  * holds durable in its file (pending group commits committed, the WAL checkpointed), as GreptimeDB
- * flushes memtables to SST files; `compact_table` compacts a metric table's closed windows now. The
- * answer is one UInt64 named after the statement, as GreptimeDB's.
+ * flushes memtables to SST files; `compact_table` compacts a metric table's closed windows now.
+ * `flush_region`/`compact_region` take the region id information_schema shows (`region_peers`,
+ * `region_statistics`) and do the same to the table in that region. The answer is one UInt64 named after
+ * the statement, as GreptimeDB's.
  */
-import { tableNotFound, unsupported } from "../common/errors.ts";
+import { PetrelError, StatusCode, tableNotFound, unsupported } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import { flushGroupCommit } from "../storage/group_commit.ts";
 import { compactNow } from "../storage/metric_compaction.ts";
@@ -14,6 +16,8 @@ import type { DatabaseHandle } from "../storage/database.ts";
 import type { TableMeta } from "../storage/table.ts";
 import { quoteIdent } from "../storage/table.ts";
 import { Cursor } from "./cursor.ts";
+import { regionId } from "./info_regions.ts";
+import { userTables } from "./info_table.ts";
 import type { Session } from "./ddl.ts";
 import type { FlowCatalog } from "./flow.ts";
 import { isKeyword, type Token } from "./lexer.ts";
@@ -23,7 +27,8 @@ export function isAdminStatement(tokens: Token[]): boolean {
   return isKeyword(tokens[0], "ADMIN");
 }
 
-const FUNCTIONS = ["flush_flow", "flush_table", "compact_table"];
+const FUNCTIONS = ["flush_flow", "flush_table", "compact_table", "flush_region", "compact_region"];
+const REGION_FUNCTIONS = ["flush_region", "compact_region"];
 
 /** Runs an `ADMIN` statement; `need` hands out the server's flows (for `flush_flow`). */
 export async function executeAdmin(
@@ -37,33 +42,36 @@ export async function executeAdmin(
   cur.expectKw("ADMIN");
   const fn = cur.ident("an admin function").toLowerCase();
   if (!FUNCTIONS.includes(fn)) {
-    const why = /_region$/.test(fn)
-      ? "Petrel has no regions; use the table function"
-      : `Petrel has ${FUNCTIONS}`;
-    throw unsupported(`Unsupported ADMIN function: ${fn} (${why})`);
+    // a standalone GreptimeDB has no metasrv to move regions with
+    if (fn === "migrate_region") throw unsupported("Unsupported operation migrate_region");
+    throw unsupported(`Unsupported ADMIN function: ${fn} (Petrel has ${FUNCTIONS.join(", ")})`);
   }
+  const region = REGION_FUNCTIONS.includes(fn);
   cur.expectOp("(");
   const args: string[] = [];
   if (!cur.acceptOp(")")) {
     do {
       const arg = cur.next();
-      if (arg.kind !== "string") throw cur.error(`Expected: a string argument of ${fn}, found: ${arg.text}`);
-      args.push(arg.value);
+      const want = region ? "region id" : "string";
+      const fits = region ? arg.kind === "number" && /^\d+$/.test(arg.text) : arg.kind === "string";
+      if (!fits) throw cur.error(`Expected: a ${want} argument of ${fn}, found: ${arg.text}`);
+      args.push(region ? arg.text : arg.value);
     } while (cur.acceptOp(","));
     cur.expectOp(")");
   }
   cur.expectEnd();
   const most = fn === "compact_table" ? 3 : 1;
   if (args.length < 1 || args.length > most) {
-    throw cur.error(`${fn} takes ${most === 1 ? "one string argument" : "one to three string arguments"}`);
+    const what = region ? "one region id" : most === 1 ? "one string argument" : "one to three string arguments";
+    throw cur.error(`${fn} takes ${what}`);
   }
   const last = tokens[tokens.length - 1];
   const name = sql.slice(tokens[0].pos, last.pos + last.text.length);
   let value = 0;
   if (fn === "flush_flow") value = await need().flush(args[0]);
   else {
-    const [handle, table] = resolveTable(storage, args[0], session.db);
-    if (fn === "flush_table") flushTable(handle, table);
+    const [handle, table] = region ? resolveRegion(storage, args[0]) : resolveTable(storage, args[0], session.db);
+    if (fn.startsWith("flush_")) flushTable(handle, table);
     else compactTable(handle, table);
   }
   return { kind: "records", columns: [{ name, data_type: "UInt64" }], rows: [[value]] };
@@ -76,6 +84,16 @@ function resolveTable(storage: Storage, name: string, db: string): [DatabaseHand
   const t = storage.hasDatabase(schema) ? storage.getTable(schema, table) : undefined;
   if (t === undefined) throw tableNotFound(`greptime.${schema}.${table}`);
   return [storage.database(schema), t];
+}
+
+/** The table whose one region has id `id` (a metric's logical tables share their physical table's). */
+function resolveRegion(storage: Storage, id: string): [DatabaseHandle, TableMeta] {
+  const t = userTables(storage).find((t) => !isLogicalTable(t) && String(regionId(t)) === id);
+  if (t !== undefined) return [storage.database(t.db), t];
+  // GreptimeDB's RegionId display: `<u64>(<table id>, <region number>)`
+  const n = BigInt(id);
+  const where = `${n}(${n >> 32n}, ${n & 0xffffffffn})`;
+  throw new PetrelError(StatusCode.RegionNotFound, `Region ${where} not found`);
 }
 
 function flushTable(handle: DatabaseHandle, t: TableMeta): void {

@@ -1,7 +1,8 @@
 /**
  * `ADMIN flush_table` and `ADMIN compact_table` as GreptimeDB answers them (one UInt64 column named
- * after the statement), on plain, skip_wal and metric-engine tables, and the refusals: a missing
- * table, region functions, functions Petrel lacks, wrong arguments.
+ * after the statement), on plain, skip_wal and metric-engine tables; `flush_region`/`compact_region` by
+ * the region id information_schema shows; and the refusals: a missing table or region, migrate_region
+ * (standalone), functions Petrel lacks, wrong arguments.
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
@@ -71,14 +72,51 @@ Deno.test("ADMIN compact_table on a metric compacts its closed windows; samples 
   }
 });
 
+Deno.test("ADMIN flush_region and compact_region take the region ids information_schema shows", async () => {
+  const server = await startTestServer();
+  try {
+    await ok(server.url, "CREATE TABLE m (ts TIMESTAMP TIME INDEX, host STRING PRIMARY KEY, v DOUBLE)");
+    await ok(server.url, "INSERT INTO m VALUES (1, 'a', 1.5)");
+    const old = Date.now() - 3_600_000;
+    const body = Array.from({ length: 20 }, (_, i) => `up,job=j${i % 2} value=${i} ${(old + i * 1000) * 1e6}`)
+      .join("\n");
+    const write = await fetch(`${server.url}/v1/influxdb/write?db=public`, { method: "POST", body });
+    assert.equal(write.status, 204, await write.text());
+    const peers = await ok(
+      server.url,
+      "SELECT table_name, region_id FROM information_schema.region_peers WHERE table_name IN ('m', 'up')",
+    );
+    const ids = new Map<string, number>(peers.records.rows);
+    assert.equal(ids.size, 2);
+    const before = await ok(server.url, "SELECT job, count(*), sum(value) FROM up GROUP BY job ORDER BY job");
+    for (const id of ids.values()) {
+      for (const fn of ["flush_region", "compact_region"]) {
+        const r = await ok(server.url, `ADMIN ${fn}(${id})`);
+        assert.deepEqual(r.records.schema.column_schemas, [{ name: `ADMIN ${fn}(${id})`, data_type: "UInt64" }]);
+        assert.deepEqual(r.records.rows, [[0]]);
+      }
+    }
+    const after = await ok(server.url, "SELECT job, count(*), sum(value) FROM up GROUP BY job ORDER BY job");
+    assert.deepEqual(after.records.rows, before.records.rows);
+    assert.deepEqual((await ok(server.url, "SELECT v FROM m")).records.rows, [[1.5]]);
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("ADMIN refusals: missing table, regions, unknown functions, bad arguments", async () => {
   const server = await startTestServer();
   try {
     const cases: Array<[string, number, RegExp]> = [
       ["ADMIN flush_table('nope')", 4001, /Table not found: greptime\.public\.nope/],
       ["ADMIN flush_table('nodb.t')", 4001, /Table not found: greptime\.nodb\.t/],
-      ["ADMIN flush_region(4398046511104)", 1001, /flush_region \(Petrel has no regions/],
-      ["ADMIN migrate_region(1, 1, 2)", 1001, /Unsupported ADMIN function: migrate_region/],
+      ["ADMIN flush_region(4398046511104)", 4005, /^Region 4398046511104\(1024, 0\) not found$/],
+      ["ADMIN compact_region(4398046511105)", 4005, /^Region 4398046511105\(1024, 1\) not found$/],
+      ["ADMIN flush_region('4398046511104')", 2000, /a region id argument of flush_region/],
+      ["ADMIN flush_region(1.5)", 2000, /a region id argument of flush_region/],
+      ["ADMIN flush_region(1, 2)", 2000, /flush_region takes one region id/],
+      ["ADMIN migrate_region(1, 1, 2)", 1001, /^Unsupported operation migrate_region$/],
+      ["ADMIN procedure_state('x')", 1001, /Unsupported ADMIN function: procedure_state/],
       ["ADMIN flush_table()", 2000, /flush_table takes one string argument/],
       ["ADMIN flush_table(m)", 2000, /a string argument of flush_table/],
       ["ADMIN compact_table('a', 'b', 'c', 'd')", 2000, /one to three string arguments/],
