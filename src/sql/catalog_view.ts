@@ -16,7 +16,7 @@ import { getView, type ViewMeta } from "../storage/views.ts";
 import { VIEW_COLUMNS, VIEW_TYPES, viewRows, viewTableRows } from "./info_views.ts";
 import type { InfoTable } from "./info_table.ts";
 import { KEY_INFO_TABLES } from "./info_keys.ts";
-import { REGION_INFO_TABLES } from "./info_regions.ts";
+import { countRows, REGION_INFO_TABLES } from "./info_regions.ts";
 import { SERVER_INFO_TABLES } from "./info_server.ts";
 import { PROCESS_INFO_TABLES } from "./info_process.ts";
 import { MYSQL_INFO_TABLES } from "./info_mysql.ts";
@@ -208,6 +208,8 @@ function tableRows(storage: Storage, sizes: boolean): Value[][] {
     for (const t of storage.listTables(db)) {
       const created = new Date(t.createdAt).toISOString().replace("T", " ").replace("Z", "");
       const bytes = usage.get(t.name);
+      // as GreptimeDB sums its regions' statistics: a logical table's rows are its physical table's
+      const count = sizes && !isLogicalTable(t) ? countRows(storage, t) : 0;
       rows.push([
         "greptime",
         db,
@@ -218,11 +220,11 @@ function tableRows(storage: Storage, sizes: boolean): Value[][] {
         0,
         bytes?.index ?? 0,
         0,
-        0,
+        count > 0 ? Math.floor((bytes?.data ?? 0) / count) : 0,
         t.engine,
         11,
         "Fixed",
-        0,
+        count,
         0,
         0,
         created,

@@ -105,7 +105,7 @@ const regionPeers: InfoTable = {
 };
 
 /** Rows of a table, counted (a scan: only for a query that reads counts or sizes). */
-function countRows(storage: Storage, t: TableMeta): number {
+export function countRows(storage: Storage, t: TableMeta): number {
   const from = isPhysicalTable(t) ? samplesTable(t) : qualifiedName(t);
   const row = storage.database(t.db).conn.prepare(`SELECT count(*) AS n FROM ${from}`).get() as { n: number };
   return Number(row.n);

@@ -68,9 +68,11 @@ export interface Rewritten {
   tables: TableMeta[];
 }
 
-/** Columns that only a walk of every page of the file can fill. */
+/** Columns that only a walk of every page of the file (or a count of a table's rows) can fill. */
 const SIZE_COLUMNS = new Set([
   "data_length",
+  "table_rows",
+  "avg_row_length",
   "index_length",
   "region_rows",
   "disk_size",

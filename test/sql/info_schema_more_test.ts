@@ -251,6 +251,19 @@ const CASES: SqlCase[] = [
     rows: [[0, 3, true, true, 0, "mito", "Leader", true]],
   },
   {
+    name: "tables.table_rows is the region's rows, as GreptimeDB sums its region statistics",
+    sql: "SELECT t.table_name, t.table_rows, t.table_rows = s.region_rows, " +
+      "t.avg_row_length = t.data_length / t.table_rows FROM information_schema.tables t " +
+      "JOIN information_schema.region_statistics s ON s.table_id = t.table_id " +
+      "WHERE t.table_name IN ('m', 'greptime_physical_table') ORDER BY 1",
+    rows: [["greptime_physical_table", 4, true, true], ["m", 3, true, true]],
+  },
+  {
+    sql: "SELECT table_name, table_rows, avg_row_length FROM information_schema.tables " +
+      "WHERE table_name IN ('up', 'plain') ORDER BY 1",
+    rows: [["plain", 0, 0], ["up", 0, 0]],
+  },
+  {
     name: "a logical metric table lives in its physical table's region",
     sql: "SELECT p.table_name, p.region_id = s.region_id, s.engine, s.region_rows " +
       "FROM information_schema.region_peers p JOIN information_schema.region_statistics s " +
@@ -394,6 +407,8 @@ Deno.test("information_schema: GreptimeDB's other tables and the SHOW statements
       ]);
       const m = status.find((r) => r[0] === "m")!;
       assert.ok(Number(m[6]) > 0, "Data_length is measured");
+      assert.equal(m[4], 3, "Rows");
+      assert.equal(m[5], Math.floor(Number(m[6]) / 3), "Avg_row_length");
       assert.equal(m[14], "utf8_bin");
       assert.deepEqual(
         (await sqlRows(server.url, "SHOW TABLE STATUS WHERE Engine = 'metric'")).map((r) => r[0]),
