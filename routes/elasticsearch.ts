@@ -115,7 +115,7 @@ export async function bulk(ctx: Ctx): Promise<Response> {
       indexFromUrl: ctx.params.index ?? null,
       msgField: ctx.query("msg_field"),
     });
-    ctx.app.metrics.addIngestedRows("elasticsearch", result.written);
+    ctx.app.metrics.addIngestedRows("elasticsearch", ctx.db, result.written);
     const failed = result.errors.filter((e) => e !== null).length;
     if (failed === 0) return jsonText(bulkSuccessJson(ctx.elapsedMs(), req.items.length));
     if (failed === req.items.length) {

@@ -71,7 +71,7 @@ export async function ingest(ctx: Ctx): Promise<Response> {
     throw e instanceof PetrelError ? new HttpError(e, "greptime") : e;
   }
   const rows = batches.reduce((n, b) => n + b.rows.length, 0);
-  ctx.app.metrics.addIngestedRows("pipeline", rows);
+  ctx.app.metrics.addIngestedRows("pipeline", ctx.db, rows);
   const body: Record<string, unknown> = {};
   if (batches.length > 0) body.output = batches.map((b) => ({ affectedrows: b.rows.length }));
   if (skipped > 0) body.skipped = skipped;

@@ -26,7 +26,7 @@ export async function write(ctx: Ctx): Promise<Response> {
   }).catch((e) => {
     throw influxDatabaseNotFound(e, ctx.db);
   });
-  ctx.app.metrics.addIngestedRows("influxdb", rows);
+  ctx.app.metrics.addIngestedRows("influxdb", ctx.db, rows);
   return new Response(null, { status: 204 });
 }
 

@@ -15,7 +15,7 @@ export async function push(ctx: Ctx): Promise<Response> {
     hints: ctx.hints,
     pipeline: pipelineFromHeaders(ctx),
   });
-  ctx.app.metrics.addIngestedRows("loki", rows);
+  ctx.app.metrics.addIngestedRows("loki", ctx.db, rows);
   const ms = ctx.elapsedMs();
   const reply = JSON.stringify({ output: [{ affectedrows: rows }], execution_time_ms: ms });
   return formatResponse(reply, CONTENT_TYPE.json, "greptimedb_v1", ms);

@@ -62,7 +62,7 @@ export async function write(ctx: Ctx): Promise<Response> {
     if (version === 2 && e instanceof PetrelError) throw new HttpError(e, undefined, writtenHeaders(written));
     throw e;
   } finally {
-    ctx.app.metrics.addIngestedRows("prometheus", written);
+    ctx.app.metrics.addIngestedRows("prometheus", ctx.db, written);
   }
   return new Response(null, { status: 204, headers: version === 2 ? writtenHeaders(written) : {} });
 }

@@ -47,7 +47,7 @@ export async function metrics(ctx: Ctx): Promise<Response> {
     }, (n) => written += n);
     return respond("metrics", otlpEncoding(contentType), result);
   } finally {
-    ctx.app.metrics.addIngestedRows("otlp", written);
+    ctx.app.metrics.addIngestedRows("otlp", ctx.db, written);
   }
 }
 
@@ -66,7 +66,7 @@ export async function traces(ctx: Ctx): Promise<Response> {
     const { body, contentType: type } = encodeRpcStatus(encoding, 0, result.rejectedMessage);
     return new Response(body, { status: 400, headers: { "content-type": type } });
   }
-  ctx.app.metrics.addIngestedRows("otlp", result.written);
+  ctx.app.metrics.addIngestedRows("otlp", ctx.db, result.written);
   return respond("traces", encoding, result);
 }
 
@@ -86,6 +86,6 @@ export async function logs(ctx: Ctx): Promise<Response> {
       pipeline: pipelineFromHeaders(ctx),
     },
   );
-  ctx.app.metrics.addIngestedRows("otlp", result.written);
+  ctx.app.metrics.addIngestedRows("otlp", ctx.db, result.written);
   return respond("logs", otlpEncoding(contentType), result);
 }

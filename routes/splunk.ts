@@ -80,7 +80,7 @@ async function collect(
     const batches = splunkBatches(ctx.app.storage, ctx.app.pipelines, events, w, arrivalNs());
     stage = "write";
     const rows = writeSplunkBatches(ctx.app.storage, ctx.db, batches, ctx.hints);
-    ctx.app.metrics.addIngestedRows("splunk", rows);
+    ctx.app.metrics.addIngestedRows("splunk", ctx.db, rows);
     return Response.json(hecSuccess());
   } catch (e) {
     if (!(e instanceof PetrelError)) throw e;

@@ -14,7 +14,7 @@ export async function put(ctx: Ctx): Promise<Response> {
   const details = ctx.url.searchParams.has("details");
   const perPoint = summary || details;
   const result = ingestTsJson(ctx.app.storage, ctx.db, points, { hints: ctx.hints, perPoint });
-  ctx.app.metrics.addIngestedRows("opentsdb", result.rows);
+  ctx.app.metrics.addIngestedRows("opentsdb", ctx.db, result.rows);
   if (!perPoint) return new Response(null, { status: 204 });
   return new Response(tsjsonPutSummary(points, result.errors, details), {
     headers: { "content-type": "application/json" },

@@ -164,3 +164,22 @@ Deno.test("a disabled protocol has no routes", async () => {
     await s.stop();
   }
 });
+
+Deno.test("metrics count ingested rows per database under GreptimeDB's name", async () => {
+  const s = await startTestServer();
+  try {
+    const now = Date.now() * 1e6;
+    for (const [db, lines] of [["public", 3], ["edge", 2]] as const) {
+      if (db !== "public") await fetch(`${s.url}/v1/sql?sql=${encodeURIComponent(`CREATE DATABASE ${db}`)}`);
+      const body = Array.from({ length: lines }, (_, i) => `cpu,host=h${i} v=${i} ${now + i}`).join("\n");
+      const w = await fetch(`${s.url}/v1/influxdb/write?db=${db}`, { method: "POST", body });
+      assert.equal(w.status, 204, await w.text());
+    }
+    const text = await (await fetch(s.url + "/metrics")).text();
+    assert.match(text, /# TYPE greptime_table_operator_ingest_rows counter/);
+    assert.match(text, /\ngreptime_table_operator_ingest_rows\{db="public"\} 3\n/);
+    assert.match(text, /\ngreptime_table_operator_ingest_rows\{db="edge"\} 2\n/);
+  } finally {
+    await s.stop();
+  }
+});
