@@ -17,7 +17,8 @@ Usage:
   petrel check [--data-home DIR] [--config-file FILE]   (integrity of every database file)
   petrel vrl --program FILE.vrl --input EVENTS.ndjson [--print-object] [--config-file FILE]
 
-Configuration: defaults < TOML file < env PETREL__SECTION__KEY < flags.`;
+Configuration: defaults < TOML file < env GREPTIMEDB_STANDALONE__SECTION__KEY < env PETREL__SECTION__KEY < flags.
+-c is short for --config-file.`;
 
 const START_FLAGS: Record<string, keyof ConfigFlags> = {
   "--http-addr": "httpAddr",
@@ -26,6 +27,9 @@ const START_FLAGS: Record<string, keyof ConfigFlags> = {
   "-c": "configFile",
   "--user-provider": "userProvider",
 };
+
+/** `--help` among a command's flags: print the usage and exit 0, as `greptime standalone start --help`. */
+class HelpRequested extends Error {}
 
 /** Parses `start` flags (`--flag value` or `--flag=value`); throws ConfigError on anything unknown. */
 function parseStartFlags(args: string[]): ConfigFlags {
@@ -38,6 +42,7 @@ function parseStartFlags(args: string[]): ConfigFlags {
       value = name.slice(eq + 1);
       name = name.slice(0, eq);
     }
+    if (name === "--help" || name === "-h") throw new HelpRequested();
     const key = START_FLAGS[name];
     if (!key) throw new ConfigError(`Unknown option '${args[i]}' for 'petrel start'\n\n${USAGE}`);
     value ??= args[++i];
@@ -111,6 +116,10 @@ export async function main(args: string[]): Promise<number> {
         return 2;
     }
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      console.log(USAGE);
+      return 0;
+    }
     if (e instanceof ConfigError || e instanceof DataHomeInUse || e instanceof TlsConfigError) {
       console.error(`error: ${e.message}`);
       return 1;

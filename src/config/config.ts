@@ -1,5 +1,6 @@
 /**
- * Petrel's configuration: defaults < TOML file < env vars `PETREL__SECTION__KEY` < command-line flags.
+ * Petrel's configuration: defaults < TOML file < env vars `PETREL__SECTION__KEY` (or GreptimeDB's
+ * `GREPTIMEDB_STANDALONE__SECTION__KEY`) < command-line flags.
  * The schema below is the single list of keys; a key not in it, or a value of the wrong kind, stops
  * start-up with a message naming the key and where it came from.
  */
@@ -222,14 +223,22 @@ function isTable(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
 
-/** Applies `PETREL__KEY` and `PETREL__SECTION__KEY` variables. */
+/**
+ * Prefixes of configuration variables, weakest first: GreptimeDB standalone's own (so a deployment written
+ * for `greptime standalone start` keeps its settings), then Petrel's, which wins when both name a key.
+ */
+const ENV_PREFIXES = ["GREPTIMEDB_STANDALONE__", "PETREL__"];
+
+/** Applies `PETREL__KEY` and `PETREL__SECTION__KEY` variables (and `GREPTIMEDB_STANDALONE__…` ones). */
 export function applyEnv(config: Config, env: Record<string, string>): void {
-  for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith("PETREL__")) continue;
-    const parts = name.slice("PETREL__".length).toLowerCase().split("__");
-    const key = parts[parts.length - 1];
-    const section = parts.length === 1 ? "" : parts.slice(0, -1).join(".");
-    setKey(config, section, key, value, `environment variable ${name}`);
+  for (const prefix of ENV_PREFIXES) {
+    for (const [name, value] of Object.entries(env)) {
+      if (!name.startsWith(prefix)) continue;
+      const parts = name.slice(prefix.length).toLowerCase().split("__");
+      const key = parts[parts.length - 1];
+      const section = parts.length === 1 ? "" : parts.slice(0, -1).join(".");
+      setKey(config, section, key, value, `environment variable ${name}`);
+    }
   }
 }
 

@@ -93,6 +93,18 @@ Deno.test("a bad value or unknown key stops start-up naming the key and the file
   const run = await runMain(["start", "--config-file", `${dir}/bad.toml`, "--http-addr", "127.0.0.1:0"]);
   assert.equal(run.code, 1);
   assert.match(run.stderr, /error: Invalid value for 'http\.timeout' in .*bad\.toml/);
+  const unknownEnv = await runMain(["start"], { GREPTIMEDB_STANDALONE__WAL__DIR: "/w" });
+  assert.equal(unknownEnv.code, 1);
+  assert.match(
+    unknownEnv.stderr,
+    /Unknown configuration key 'wal\.dir' in environment variable GREPTIMEDB_STANDALONE__WAL__DIR/,
+  );
+  for (const help of ["--help", "-h"]) {
+    const run = await runMain(["start", "--http-addr", "127.0.0.1:0", help]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /petrel start \[--http-addr HOST:PORT\]/);
+    assert.match(run.stdout, /GREPTIMEDB_STANDALONE__SECTION__KEY/);
+  }
   const unknownFlag = await runMain(["start", "--colour", "blue"]);
   assert.equal(unknownFlag.code, 1);
   assert.match(unknownFlag.stderr, /Unknown option '--colour'/);
@@ -105,8 +117,15 @@ Deno.test("the real binary honours file, env and flags; /config shows the effect
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/petrel.toml`, `[http]\nbody_limit = "2MiB"\ntimeout = "10s"\n`);
   const server = await spawnServer(
-    ["--config-file", `${dir}/petrel.toml`, "--http-addr=127.0.0.1:0", "--data-home", `${dir}/data`],
-    { PETREL__HTTP__TIMEOUT: "45s", PETREL__HTTP__IS_STRICT_MODE: "true" },
+    ["-c", `${dir}/petrel.toml`, "--http-addr=127.0.0.1:0", "--data-home", `${dir}/data`],
+    {
+      PETREL__HTTP__TIMEOUT: "45s",
+      PETREL__HTTP__IS_STRICT_MODE: "true",
+      // GreptimeDB standalone's variables work too; Petrel's win where both name a key
+      GREPTIMEDB_STANDALONE__HTTP__TIMEOUT: "5s",
+      GREPTIMEDB_STANDALONE__LOGGING__LEVEL: "warn",
+      GREPTIMEDB_STANDALONE__DEFAULT_TIMEZONE: "Asia/Shanghai",
+    },
   );
   try {
     const doc = parseToml(await (await fetch(server.url + "/config")).text()) as Record<
@@ -117,6 +136,8 @@ Deno.test("the real binary honours file, env and flags; /config shows the effect
     assert.equal(doc.http.timeout, "45s");
     assert.equal(doc.http.is_strict_mode, true);
     assert.equal(doc.http.addr, "127.0.0.1:0");
+    assert.equal(doc.logging.level, "warn");
+    assert.equal((doc as Record<string, unknown>).default_timezone, "Asia/Shanghai");
     assert.equal(doc.storage.data_home, `${dir}/data`);
     assert.ok((await Deno.stat(`${dir}/data`)).isDirectory);
   } finally {
