@@ -4,7 +4,7 @@
  * the signal terminates the worker (the caller answers 408) and a fresh one takes its place.
  * Everything else (writes, DDL, SHOW, information_schema, in-memory databases) runs on the caller.
  */
-import { type ErrorData, errorFromData, timedOut, unsupported } from "../common/errors.ts";
+import { type ErrorData, errorFromData, PetrelError, timedOut, unsupported } from "../common/errors.ts";
 import { WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
@@ -31,7 +31,7 @@ import { executeFlowStatement, type FlowCatalog, isFlowStatement } from "./flow.
 import { executeAdmin, isAdminStatement } from "./admin.ts";
 import { isCopyStatement } from "./copy/parse.ts";
 import { prepareServerTables } from "./info_server.ts";
-import { trackQuery } from "./info_process.ts";
+import { executeKill, isKillStatement, trackQuery } from "./info_process.ts";
 import { expectedQuick, recordRun, statementKey } from "./query_cost.ts";
 
 /** Options of {@link executeSqlAsync}. */
@@ -86,6 +86,8 @@ async function runInWorker(req: Omit<QueryRequest, "id">, signal?: AbortSignal):
   } catch (e) {
     if (signal?.aborted) {
       recordRun(key, undefined);
+      // a KILL aborts with its own error (1005 Cancelled); a deadline with none
+      if (signal.reason instanceof PetrelError) throw signal.reason;
       throw timedOut("Query cancelled: the request timed out");
     }
     throw e;
@@ -174,6 +176,7 @@ async function runStatement(
     });
   }
   try {
+    if (isKillStatement(tokens)) return executeKill(storage, tokens, sql);
     if (isFlowStatement(tokens)) return await executeFlowStatement(storage, tokens, sql, session, opts.flows);
     if (isAdminStatement(tokens)) {
       return await executeAdmin(storage, tokens, sql, session, () => {
@@ -214,13 +217,16 @@ export async function executeSqlAsync(
 ): Promise<QueryOutput[]> {
   const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];
-  const done = trackQuery(storage, session.db, sql);
+  const tracked = trackQuery(storage, session.db, sql);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, tracked.signal]) : tracked.signal;
   try {
     for (const stmt of splitStatements(sql)) {
-      outputs.push(await runStatement(storage, stmt.tokens, sql, session, opts));
+      // a killed request runs no further statement
+      if (tracked.signal.aborted) throw tracked.signal.reason;
+      outputs.push(await runStatement(storage, stmt.tokens, sql, session, { ...opts, signal }));
     }
   } finally {
-    done();
+    tracked.done();
   }
   return outputs;
 }
