@@ -62,19 +62,51 @@ export async function executeAdmin(
   cur.expectEnd();
   const most = fn === "compact_table" ? 3 : 1;
   if (args.length < 1 || args.length > most) {
-    const what = region ? "one region id" : most === 1 ? "one string argument" : "one to three string arguments";
+    const what = region
+      ? "one region id"
+      : most === 1
+      ? "one string argument"
+      : "one to three string arguments";
     throw cur.error(`${fn} takes ${what}`);
   }
+  if (fn === "compact_table") checkCompactOptions(args[1] ?? "regular", args[2] ?? "");
   const last = tokens[tokens.length - 1];
   const name = sql.slice(tokens[0].pos, last.pos + last.text.length);
   let value = 0;
   if (fn === "flush_flow") value = await need().flush(args[0]);
   else {
-    const [handle, table] = region ? resolveRegion(storage, args[0]) : resolveTable(storage, args[0], session.db);
+    const [handle, table] = region
+      ? resolveRegion(storage, args[0])
+      : resolveTable(storage, args[0], session.db);
     if (fn.startsWith("flush_")) flushTable(handle, table);
     else compactTable(handle, table);
   }
   return { kind: "records", columns: [{ name, data_type: "UInt64" }], rows: [[value]] };
+}
+
+/**
+ * `compact_table`'s options as GreptimeDB reads them (Petrel compacts the same way whatever they say,
+ * but a typo must not pass silently): strict window (`swcs`) takes a window in seconds or
+ * `window=N,parallelism=N`; any other type `parallelism=N`.
+ */
+function checkCompactOptions(type: string, options: string): void {
+  const strict = ["strict_window", "swcs"].includes(type.toLowerCase());
+  const bad = (why: string) => new PetrelError(StatusCode.InvalidArguments, `Invalid function args: ${why}`);
+  if (strict && /^[+-]?\d+$/.test(options.trim())) return;
+  for (const raw of options.split(",")) {
+    const opt = raw.trim();
+    if (opt === "") continue;
+    const eq = opt.indexOf("=");
+    if (eq < 0) throw bad(`Invalid option format: ${opt}. Expected format: key=value`);
+    const [key, value] = [opt.slice(0, eq).trim(), opt.slice(eq + 1).trim()];
+    if (key === "parallelism") {
+      if (!/^\d+$/.test(value) || Number(value) > 0xffffffff) {
+        throw bad(`Invalid value for parallelism: ${value}`);
+      }
+    } else if (strict && (key === "window" || key === "window_seconds")) {
+      if (!/^[+-]?\d+$/.test(value)) throw bad(`Invalid value for window: ${value}`);
+    } else throw bad(`Unknown option: ${key}`);
+  }
 }
 
 /** A table named `t`, `db.t` or `catalog.db.t`. */

@@ -45,6 +45,16 @@ Deno.test("ADMIN flush_table and compact_table answer as GreptimeDB and leave th
     assert.deepEqual(compacted.records.schema.column_schemas, [
       { name: "ADMIN compact_table('m', 'regular', 'parallelism=2')", data_type: "UInt64" },
     ]);
+    for (
+      const opts of [
+        "'swcs', '3600'",
+        "'strict_window', 'window=3600, parallelism=2'",
+        "'swcs'",
+        "'twcs', ''",
+      ]
+    ) {
+      assert.deepEqual((await ok(server.url, `ADMIN compact_table('m', ${opts})`)).records.rows, [[0]], opts);
+    }
     const rows = await ok(server.url, "SELECT host, v FROM m ORDER BY host");
     assert.deepEqual(rows.records.rows, [["a", 1.5], ["b", 2.5]]);
     const q = await ok(server.url, "SELECT v FROM other.q");
@@ -92,7 +102,10 @@ Deno.test("ADMIN flush_region and compact_region take the region ids information
     for (const id of ids.values()) {
       for (const fn of ["flush_region", "compact_region"]) {
         const r = await ok(server.url, `ADMIN ${fn}(${id})`);
-        assert.deepEqual(r.records.schema.column_schemas, [{ name: `ADMIN ${fn}(${id})`, data_type: "UInt64" }]);
+        assert.deepEqual(r.records.schema.column_schemas, [{
+          name: `ADMIN ${fn}(${id})`,
+          data_type: "UInt64",
+        }]);
         assert.deepEqual(r.records.rows, [[0]]);
       }
     }
@@ -120,6 +133,18 @@ Deno.test("ADMIN refusals: missing table, regions, unknown functions, bad argume
       ["ADMIN flush_table()", 2000, /flush_table takes one string argument/],
       ["ADMIN flush_table(m)", 2000, /a string argument of flush_table/],
       ["ADMIN compact_table('a', 'b', 'c', 'd')", 2000, /one to three string arguments/],
+      [
+        "ADMIN compact_table('m', 'swcs', 'window=abc')",
+        1004,
+        /^Invalid function args: Invalid value for window: abc$/,
+      ],
+      [
+        "ADMIN compact_table('m', 'swcs', 'hour')",
+        1004,
+        /Invalid option format: hour\. Expected format: key=value/,
+      ],
+      ["ADMIN compact_table('m', 'regular', 'window=3600')", 1004, /Unknown option: window/],
+      ["ADMIN compact_table('m', 'regular', 'parallelism=-1')", 1004, /Invalid value for parallelism: -1/],
     ];
     for (const [stmt, code, error] of cases) {
       const r = await sqlRequest(server.url, stmt);
