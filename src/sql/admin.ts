@@ -7,7 +7,7 @@
  * `region_statistics`) and do the same to the table in that region. The answer is one UInt64 named after
  * the statement, as GreptimeDB's.
  */
-import { PetrelError, StatusCode, tableNotFound, unsupported } from "../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode, tableNotFound, unsupported } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import { flushGroupCommit } from "../storage/group_commit.ts";
 import { compactNow } from "../storage/metric_compaction.ts";
@@ -91,7 +91,7 @@ export async function executeAdmin(
  */
 function checkCompactOptions(type: string, options: string): void {
   const strict = ["strict_window", "swcs"].includes(type.toLowerCase());
-  const bad = (why: string) => new PetrelError(StatusCode.InvalidArguments, `Invalid function args: ${why}`);
+  const bad = (why: string) => invalidArguments(`Invalid function args: ${why}`);
   if (strict && /^[+-]?\d+$/.test(options.trim())) return;
   for (const raw of options.split(",")) {
     const opt = raw.trim();

@@ -3,7 +3,7 @@
  * request for as long as it runs (a map entry: cheap), so a query of the table sees itself too.
  * `KILL '<id>'` cancels one of them, as GreptimeDB's process manager does.
  */
-import { PetrelError, StatusCode } from "../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import type { DataType, QueryOutput, Value } from "../common/rows.ts";
 import type { Storage } from "../storage/mod.ts";
 import { Cursor } from "./cursor.ts";
@@ -61,7 +61,7 @@ export function executeKill(storage: Storage, tokens: Token[], sql: string): Que
   const slash = arg.value.lastIndexOf("/");
   const n = arg.value.slice(slash + 1);
   if (slash <= 0 || !/^\d+$/.test(n)) {
-    throw new PetrelError(StatusCode.InvalidArguments, `Invalid process id: ${arg.value}`);
+    throw invalidArguments(`Invalid process id: ${arg.value}`);
   }
   const own = arg.value.slice(0, slash) === (serverFacts(storage)?.addr ?? "");
   const target = own ? running.get(storage)?.get(Number(n)) : undefined;
