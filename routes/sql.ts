@@ -66,6 +66,7 @@ export async function sql(ctx: Ctx): Promise<Response> {
     promql: promqlBackend(ctx),
     flows: ctx.app.flows,
     copyDir: ctx.app.config.storage.copy_dir,
+    onRowsWritten: (db, rows) => ctx.app.metrics.addIngestedRows("sql", db, rows),
     ...(budget !== null ? { timeoutMs: Math.max(0, budget.leftMs) } : {}),
   });
   const limit = params.get("limit");

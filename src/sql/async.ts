@@ -10,7 +10,7 @@ import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import type { SqlContext } from "./mod.ts";
 import { executeStatement, startSession } from "./mod.ts";
-import { splitStatements } from "./lexer.ts";
+import { isKeyword, splitStatements } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";
 import { mapSqliteError, type QueryStats, withPosition } from "./results.ts";
@@ -46,6 +46,8 @@ export interface AsyncSqlOptions {
   flows?: FlowCatalog;
   /** `storage.copy_dir` ("" = anywhere): without it, COPY fails as unsupported. */
   copyDir?: string;
+  /** Told the rows each INSERT or COPY … FROM wrote, with the session's database (ingest metrics). */
+  onRowsWritten?: (db: string, rows: number) => void;
 }
 
 type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: ErrorData; ms?: number };
@@ -208,6 +210,15 @@ async function runStatement(
   }
 }
 
+/** Whether a statement writes rows into a table: INSERT, or COPY into a table or database. */
+function writesRows(tokens: Token[]): boolean {
+  if (isKeyword(tokens[0], "INSERT")) return true;
+  // `COPY (query) TO …` only exports
+  if (!isKeyword(tokens[0], "COPY") || tokens[1]?.text === "(") return false;
+  const direction = tokens.find((t) => isKeyword(t, "FROM") || isKeyword(t, "TO"));
+  return direction !== undefined && isKeyword(direction, "FROM");
+}
+
 /** Like `executeSql`, with queries of file-backed databases off the event loop and cancellable. */
 export async function executeSqlAsync(
   storage: Storage,
@@ -223,7 +234,11 @@ export async function executeSqlAsync(
     for (const stmt of splitStatements(sql)) {
       // a killed request runs no further statement
       if (tracked.signal.aborted) throw tracked.signal.reason;
-      outputs.push(await runStatement(storage, stmt.tokens, sql, session, { ...opts, signal }));
+      const out = await runStatement(storage, stmt.tokens, sql, session, { ...opts, signal });
+      if (out.kind === "affected" && opts.onRowsWritten && writesRows(stmt.tokens)) {
+        opts.onRowsWritten(session.db, out.rows);
+      }
+      outputs.push(out);
     }
   } finally {
     tracked.done();

@@ -167,6 +167,7 @@ Deno.test("a disabled protocol has no routes", async () => {
 
 Deno.test("metrics count ingested rows per database under GreptimeDB's name", async () => {
   const s = await startTestServer();
+  const dir = await Deno.makeTempDir();
   try {
     const now = Date.now() * 1e6;
     for (const [db, lines] of [["public", 3], ["edge", 2]] as const) {
@@ -175,11 +176,32 @@ Deno.test("metrics count ingested rows per database under GreptimeDB's name", as
       const w = await fetch(`${s.url}/v1/influxdb/write?db=${db}`, { method: "POST", body });
       assert.equal(w.status, 204, await w.text());
     }
+    // SQL INSERTs count too (in the session's database, as GreptimeDB labels them); a SELECT does not
+    const sql = async (q: string, db = "public") => {
+      const r = await fetch(`${s.url}/v1/sql?db=${db}`, {
+        method: "POST",
+        body: new URLSearchParams({ sql: q }),
+      });
+      assert.equal(r.status, 200, await r.text());
+    };
+    await sql(
+      "INSERT INTO cpu (host, v, greptime_timestamp) VALUES ('x', 1, 1), ('y', 2, 2); SELECT * FROM cpu",
+    );
+    await sql("INSERT INTO public.cpu (host, v, greptime_timestamp) VALUES ('z', 1, 3)", "edge");
+    // COPY … FROM writes rows (6 in public.cpu now); COPY … TO does not
+    const file = `${dir}/cpu.csv`;
+    await sql(`COPY cpu TO '${file}' WITH (FORMAT = 'csv')`);
+    await sql(
+      "CREATE TABLE cpu2 (host STRING PRIMARY KEY, v DOUBLE, greptime_timestamp TIMESTAMP TIME INDEX)",
+    );
+    await sql(`COPY cpu2 FROM '${file}' WITH (FORMAT = 'csv')`);
     const text = await (await fetch(s.url + "/metrics")).text();
     assert.match(text, /# TYPE greptime_table_operator_ingest_rows counter/);
-    assert.match(text, /\ngreptime_table_operator_ingest_rows\{db="public"\} 3\n/);
-    assert.match(text, /\ngreptime_table_operator_ingest_rows\{db="edge"\} 2\n/);
+    assert.match(text, /\ngreptime_table_operator_ingest_rows\{db="public"\} 11\n/);
+    assert.match(text, /\ngreptime_table_operator_ingest_rows\{db="edge"\} 3\n/);
+    assert.match(text, /\npetrel_ingest_rows_total\{protocol="sql"\} 9\n/);
   } finally {
     await s.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });
