@@ -28,6 +28,15 @@ const START_FLAGS: Record<string, keyof ConfigFlags> = {
   "--user-provider": "userProvider",
 };
 
+/** `greptime standalone start` flags of listeners Petrel does not have, with the protocol each serves. */
+const GREPTIMEDB_LISTENERS: Record<string, string> = {
+  "--rpc-bind-addr": "gRPC",
+  "--rpc-server-addr": "gRPC",
+  "--rpc-addr": "gRPC",
+  "--mysql-addr": "MySQL",
+  "--postgres-addr": "PostgreSQL",
+};
+
 /** `--help` among a command's flags: print the usage and exit 0, as `greptime standalone start --help`. */
 class HelpRequested extends Error {}
 
@@ -44,6 +53,12 @@ function parseStartFlags(args: string[]): ConfigFlags {
     }
     if (name === "--help" || name === "-h") throw new HelpRequested();
     const key = START_FLAGS[name];
+    const other = GREPTIMEDB_LISTENERS[name];
+    if (!key && other) {
+      throw new ConfigError(
+        `Option '${name}' of 'greptime standalone start' has no meaning here: Petrel serves only GreptimeDB's HTTP API (--http-addr), no ${other} listener; drop the option`,
+      );
+    }
     if (!key) throw new ConfigError(`Unknown option '${args[i]}' for 'petrel start'\n\n${USAGE}`);
     value ??= args[++i];
     if (value === undefined) throw new ConfigError(`Option '${name}' needs a value`);

@@ -105,6 +105,13 @@ Deno.test("a bad value or unknown key stops start-up naming the key and the file
     assert.match(run.stdout, /petrel start \[--http-addr HOST:PORT\]/);
     assert.match(run.stdout, /GREPTIMEDB_STANDALONE__SECTION__KEY/);
   }
+  // GreptimeDB's docs start it with its other listeners' addresses: named as such, not "unknown"
+  const mysql = await runMain(["start", "--http-addr", "127.0.0.1:0", "--mysql-addr", "0.0.0.0:4002"]);
+  assert.equal(mysql.code, 1);
+  assert.match(
+    mysql.stderr,
+    /Option '--mysql-addr' of 'greptime standalone start' has no meaning here: .* no MySQL listener/,
+  );
   const unknownFlag = await runMain(["start", "--colour", "blue"]);
   assert.equal(unknownFlag.code, 1);
   assert.match(unknownFlag.stderr, /Unknown option '--colour'/);
