@@ -147,3 +147,26 @@ Deno.test("a ttl sweep cutting a compacted hour: the chunks no longer show its d
     await s.stop();
   }
 });
+
+Deno.test("the chunks are read for at most 1/32 of the physical table's series, exactly at the edge too", async () => {
+  const s = await startTestServer();
+  try {
+    // 64 series on the physical table (ids 1..64): 2 picked is 1/32, 3 is more
+    const series: Series[] = [];
+    for (let h = 0; h < 64; h++) {
+      series.push({
+        labels: { __name__: h < 8 ? "cpu" : "mem", host: `h${h}` },
+        samples: [{ timestampMs: BASE + h, value: h }],
+      });
+    }
+    await remoteWrite(s.url, series, "/v1/prometheus/write");
+    assert.match(await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2')"), /SEARCH c /);
+    assert.match(await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host ~ '^h[12]$'"), /SEARCH c /);
+    assert.doesNotMatch(
+      await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2', 'h3')"),
+      /SEARCH c /,
+    );
+  } finally {
+    await s.stop();
+  }
+});
