@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { sqlOk } from "../http/fixtures/sql_client.ts";
+import { sqlOk, sqlRequest } from "../http/fixtures/sql_client.ts";
 import { remoteWrite } from "../promql/prom_compare.ts";
 import { type Series, STALE_NAN } from "../../src/common/series.ts";
 
@@ -166,6 +166,30 @@ Deno.test("the chunks are read for at most 1/32 of the physical table's series, 
       await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2', 'h3')"),
       /SEARCH c /,
     );
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("a metric sample time past ±(2^53 - 1) ms is refused, so compaction never stops on it", async () => {
+  const s = await startTestServer();
+  try {
+    await remoteWrite(s.url, metric(), "/v1/prometheus/write");
+    const reply = await sqlRequest(
+      s.url,
+      "INSERT INTO cpu (host, greptime_timestamp, greptime_value) VALUES ('h1', -9007199254740993, 1)",
+    );
+    assert.equal(reply.status, 400, reply.text);
+    assert.match(reply.text, /Invalid timestamp in metric cpu: .*2\^53/);
+    // the closed windows compact (a sample at -2^53 ms stopped it at the oldest window for good)
+    const deadline = Date.now() + 30_000;
+    while (await compactedWindows(s.url) < 3) {
+      assert.ok(Date.now() < deadline, "three windows compacted within 30 s");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const picked = "SELECT count(*), sum(greptime_value) FROM cpu WHERE host = 'h1'";
+    assert.match(await physicalPlan(s, picked), /SEARCH c /);
+    assert.deepEqual(await sqlOk(s.url, picked), await sqlOk(s.url, `${picked} OR false`));
   } finally {
     await s.stop();
   }
