@@ -469,9 +469,23 @@ function sameAnswer(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: u
   return norm(a.body) === norm(b.body);
 }
 
+/**
+ * A known difference, older than the chunk path: a bad regex next to a tag test no series passes is
+ * never run when the series are picked first (no rows to test it on), while the view tests it on
+ * rows and fails. (DataFusion compiles a literal pattern up front: GreptimeDB fails either way.)
+ */
+function badPatternUnread(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: unknown }): boolean {
+  const [failed, answered] = a.ok ? [b, a] : [a, b];
+  if (failed.ok || !answered.ok || !/Regular expression did not compile/.test(canon(failed.body))) {
+    return false;
+  }
+  const rows = (answered.body as { records?: { rows: unknown[][] } }[])[0]?.records?.rows ?? [];
+  return rows.length === 0 || canon(rows) === "[[0]]";
+}
+
 async function main(): Promise<void> {
   const s = await load();
-  let mismatches = 0, chunked = 0, errors = 0;
+  let mismatches = 0, chunked = 0, errors = 0, known = 0;
   try {
     await mustSql(s.url, "CREATE VIEW v_cpu AS SELECT * FROM cpu");
     await mustSql(s.url, "CREATE VIEW v_disk AS SELECT * FROM disk");
@@ -494,6 +508,11 @@ async function main(): Promise<void> {
       }
       for (const [name, other] of [["view", rv], ["scan", rs]] as const) {
         if (sameAnswer(ra, other, c.ordered)) continue;
+        if (badPatternUnread(ra, other)) {
+          known++;
+          if (VERBOSE) console.log(`known (a bad pattern never run on no series): ${asIs}`);
+          continue;
+        }
         mismatches++;
         console.log(`MISMATCH vs ${name} (chunks: ${usesChunks}):\n  ${asIs}`);
         if (VERBOSE) console.log(`  ours: ${cut(ra.body)}\n  ${name}: ${cut(other.body)}`);
@@ -505,7 +524,7 @@ async function main(): Promise<void> {
   }
   console.log(
     `seed ${SEED}: ${QUERIES} queries, ${chunked} read chunks, ${errors} errors (both sides), ` +
-      `${mismatches} mismatches`,
+      `${known} known, ${mismatches} mismatches`,
   );
   if (mismatches > 0) Deno.exit(1);
 }
