@@ -177,7 +177,20 @@ async function load(): Promise<TestServer> {
       written.push({ labels, samples: samples(BASE, NOW, 10 * 60_000) });
     }
   }
-  await write(s.url, [...written, ...filler(320 + int(40))]);
+  if (chance(0.5)) {
+    // a backfill: the recent hours first, the older ones while background compaction (1 s after a
+    // write) takes the first window with samples, before anything is compacted
+    const split = BASE + (2 + int(3)) * HOUR;
+    const part = (keep: (t: number) => boolean) =>
+      written.map((x) => ({ labels: x.labels, samples: x.samples.filter((p) => keep(p.timestampMs)) }));
+    await write(s.url, [...part((t) => t >= split), ...filler(320 + int(40))]);
+    await new Promise((r) => setTimeout(r, 1000 + int(400)));
+    for (let h = split - HOUR; h >= BASE; h -= HOUR) {
+      await write(s.url, part((t) => t >= h && t < h + HOUR));
+      await new Promise((r) => setTimeout(r, int(150)));
+    }
+    log("backfill racing the first compaction");
+  } else await write(s.url, [...written, ...filler(320 + int(40))]);
   const otlp = SERIES.latency.map((labels) => ({ labels, samples: samples(BASE, NOW, 15 * 60_000) }));
   await writeOtlp(s.url, otlp);
   written.push(...otlp);
