@@ -1,15 +1,18 @@
 /**
  * Differential check of SQL reading a metric table's few series by their XOR chunks
  * (`storage/metric_series_rows.ts`) against the plain view:
- * `deno run -A scripts/metric_chunk_fuzz.ts [SEED=1] [QUERIES=300] [--verbose] [--print]`.
- * It writes random metric data over HTTP remote write (three logical tables on one physical table,
- * missing labels, NaN, ±Inf, stale markers, -0, tiny and huge values, duplicate timestamps
- * overwriting values, late samples into compacted hours, deletes, a ttl, writes racing background
- * compaction, a restart), compacts, then runs random tag-filtered queries three ways: as is (the
- * chunk path where the rewrite picks it), with the WHERE as `(…) OR false` (the plain view: no
- * conjunct to rely on) and with `AND <time> IS NOT NULL` (the series-filtered scan). Answers must
- * be equal: as multisets, and in order where the ORDER BY orders every column (or there is none and
- * a LIMIT: the chunk path claims the scan's order). Prints every mismatch; exit code 1 if any.
+ * `deno run -A scripts/metric_chunk_fuzz.ts [SEED=1] [QUERIES=300] [--verbose] [--print] [--sql=…]`.
+ * It writes random metric data over HTTP remote write, OTLP and SQL INSERT (three logical tables and
+ * a filler on one physical table, missing labels, NaN, ±Inf, stale markers, -0, tiny and huge values,
+ * a series denser than a chunk, times before 1970, duplicate timestamps overwriting values, late
+ * samples into compacted hours, deletes, a ttl swept then lengthened, a backfill racing the first
+ * compaction, writes racing background compaction, a restart), compacts, then runs random
+ * tag-filtered queries three ways: as is (the chunk path where the rewrite picks it), with the WHERE
+ * as `(…) OR false` (the plain view: no conjunct to rely on) and with `AND <time> IS NOT NULL` (the
+ * series-filtered scan). Answers must be equal: as multisets, and in order where the ORDER BY orders
+ * every column (or there is none and a LIMIT: the chunk path claims the scan's order). Prints every
+ * mismatch (`--verbose`: both answers, errors, the data's phases); `--sql=…` prints the answer of a
+ * statement on the seed's data. Exit code 1 on any mismatch.
  * A script, not a test (keep it out of CI).
  */
 import { startTestServer, type TestServer } from "../test/helpers/server.ts";
