@@ -151,7 +151,8 @@ export function readPage(
 /**
  * Replaces the chunks of one window with the given series' samples and records the new state, in
  * one transaction: a window compacted for the first time moves `upto` to its end; a dirty one is
- * clean, unless `stillDirty` (a write reached it while it was read).
+ * clean, unless `stillDirty` (a write reached it while it was read). Returns the windows before it
+ * that took samples while it was read (see below), marked dirty.
  */
 export function writeWindow(
   handle: DatabaseHandle,
@@ -160,9 +161,9 @@ export function writeWindow(
   series: Map<number, SeriesBuffer>,
   state: CompactionState,
   stillDirty: boolean,
-): void {
+): number[] {
   const chunks = chunksTable(physical);
-  handle.transaction(() => {
+  return handle.transaction(() => {
     handle.conn.prepare(`DELETE FROM ${chunks} WHERE start_ts >= ? AND start_ts < ?`).run(
       start,
       start + WINDOW_MS,
@@ -176,13 +177,22 @@ export function writeWindow(
         insert.run(id, s.timestamps[from], s.timestamps[to - 1], encodeXorColumns(s, from, to));
       }
     }
-    const table = compactionTable(physical);
+    const table = compactionTable(physical), gaps: number[] = [];
     if (start + WINDOW_MS > state.upto) {
+      // The job took the first window with samples from `upto` on; a write before it since (a
+      // backfill: not late, being past `upto`) would fall below the new `upto` without chunks and
+      // unread: its windows are compacted again, as dirty ones.
+      for (let w = nextWindowWithSamples(handle, physical, state.upto); w !== null && w < start;) {
+        gaps.push(w);
+        markDirty(handle, physical, w);
+        w = nextWindowWithSamples(handle, physical, w + WINDOW_MS);
+      }
       handle.conn.prepare(`DELETE FROM ${table} WHERE kind = 'upto'`).run();
       handle.conn.prepare(`INSERT INTO ${table} (kind, at) VALUES ('upto', ?)`).run(start + WINDOW_MS);
     }
     if (stillDirty) markDirty(handle, physical, start);
     else handle.conn.prepare(`DELETE FROM ${table} WHERE kind = 'dirty' AND at = ?`).run(start);
+    return gaps;
   });
 }
 

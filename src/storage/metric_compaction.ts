@@ -73,8 +73,8 @@ export class CompactionJob {
     }
     endJob(this.handle, physical);
     const head = metricHead(this.handle, physical);
-    writeWindow(this.handle, physical, this.start, this.series, head.state, this.mark.touched);
-    windowCompacted(this.handle, physical, head, this.start, this.mark.touched, this.start + WINDOW_MS);
+    const gaps = writeWindow(this.handle, physical, this.start, this.series, head.state, this.mark.touched);
+    windowCompacted(this.handle, physical, head, this.start, this.mark.touched, this.start + WINDOW_MS, gaps);
     return true;
   }
 }

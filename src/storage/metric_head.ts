@@ -178,7 +178,8 @@ export function noteSamples(
 
 /**
  * After a window was compacted: its samples are in chunks, so the buffers let go of them, unless a
- * write reached the window while it was read (then it stays dirty and keeps them).
+ * write reached the window while it was read (then it stays dirty and keeps them). `gaps`: earlier
+ * windows that took samples meanwhile, now dirty (`writeWindow`).
  */
 export function windowCompacted(
   handle: DatabaseHandle,
@@ -187,7 +188,15 @@ export function windowCompacted(
   start: number,
   touched: boolean,
   upto: number,
+  gaps: readonly number[] = [],
 ): void {
+  for (const w of gaps) {
+    // read from the buffers alone as dirty: load the window unless they hold it already
+    if (head.buffers !== null && !head.state.dirty.has(w) && w < head.from) {
+      readSlice(handle, physical, w, w + WINDOW_MS, head.buffers);
+    }
+    head.state.dirty.add(w);
+  }
   if (touched) {
     // A dirty window is read from the buffers alone: load it unless they hold it already.
     if (head.buffers !== null && !head.state.dirty.has(start) && start < head.from) {

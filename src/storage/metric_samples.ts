@@ -12,6 +12,19 @@ import type { MetricPoints } from "./metric_points.ts";
 
 const ROWS_PER_STATEMENT = 1024;
 
+/**
+ * A sample's time in whole ms. Past ±(2^53 - 1) ms (±285,000 years) a time no longer reads back as a
+ * number: compaction, which reads the samples table's times, failed on it for good (the window is
+ * the oldest, so no later one was compacted either), and a query passing it to a JS function hung.
+ */
+function sampleTime(metric: string, t: number): number {
+  const ms = Math.floor(t);
+  if (!Number.isSafeInteger(ms)) {
+    throw invalidArguments(`Invalid timestamp in metric ${metric}: ${t} (beyond ±(2^53 - 1) ms)`);
+  }
+  return ms;
+}
+
 /** The samples as parallel columns in series order. */
 export interface SampleColumns {
   ts: number[];
@@ -32,10 +45,7 @@ export function appendSampleColumns(
     const samples = series[i].samples;
     for (let j = 0; j < samples.length; j++) {
       const sample = samples[j];
-      if (!Number.isFinite(sample.timestampMs)) {
-        throw invalidArguments(`Invalid timestamp in metric ${metric}: ${sample.timestampMs}`);
-      }
-      ts.push(Math.floor(sample.timestampMs));
+      ts.push(sampleTime(metric, sample.timestampMs));
       ids.push(id);
       const v = sample.value;
       values.push(sample.stale ? null : Number.isNaN(v) ? STORED_NAN : v);
@@ -54,9 +64,7 @@ export function appendPointColumns(
   const { ts, ids, values } = out;
   const pts = points.ts, vals = points.values;
   for (let i = 0; i < points.length; i++) {
-    const t = pts[i];
-    if (!Number.isFinite(t)) throw invalidArguments(`Invalid timestamp in metric ${metric}: ${t}`);
-    ts.push(Math.floor(t));
+    ts.push(sampleTime(metric, pts[i]));
     ids.push(seriesIds[at + i]);
     const v = vals[i];
     values.push(Number.isNaN(v) ? STORED_NAN : v);

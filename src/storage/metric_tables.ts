@@ -67,21 +67,43 @@ export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void 
  * series. Cheap for a physical table, whose samples are keyed by time first.
  */
 export function sweepMetricTable(handle: DatabaseHandle, t: TableMeta, cutoff: bigint): number {
-  if (isPhysicalTable(t)) {
-    metricHead(handle, t);
-    sweepChunks(handle, t, Number(cutoff), null);
-    return Number(handle.conn.prepare(`DELETE FROM ${samplesTable(t)} WHERE ts < ?`).run(cutoff).changes);
-  }
-  const physical = physicalOf(handle, t);
-  const ids = seriesIndex(handle, physical).byTable.get(t.id)?.map((e) => e.id) ?? [];
-  if (ids.length === 0) return 0;
-  metricHead(handle, physical);
-  sweepChunks(handle, physical, Number(cutoff), ids);
-  return Number(
-    handle.conn.prepare(
-      `DELETE FROM ${samplesTable(physical)} WHERE ts < ? AND series_id IN (SELECT value FROM json_each(?))`,
-    ).run(cutoff, JSON.stringify(ids)).changes,
-  );
+  const physical = isPhysicalTable(t) ? t : physicalOf(handle, t);
+  const ids = isPhysicalTable(t)
+    ? null
+    : seriesIndex(handle, physical).byTable.get(t.id)?.map((e) => e.id) ?? [];
+  if (ids?.length === 0) return 0;
+  const only = ids === null ? "" : " AND series_id IN (SELECT value FROM json_each(?))";
+  const args = ids === null ? [] : [JSON.stringify(ids)];
+  return handle.transaction(() => {
+    metricHead(handle, physical);
+    cutWindow(handle, physical, Number(cutoff), only, args);
+    sweepChunks(handle, physical, Number(cutoff), ids);
+    return Number(
+      handle.conn.prepare(`DELETE FROM ${samplesTable(physical)} WHERE ts < ?${only}`).run(cutoff, ...args)
+        .changes,
+    );
+  });
+}
+
+/**
+ * The window holding the cutoff keeps its chunks (they end at or after it) while the sweep deletes
+ * its samples before the cutoff: when it has any, it is marked dirty, so reads take it from the
+ * samples table and compaction rewrites its chunks without them (else a ttl lengthened later, or a
+ * physical table's, whose cutoff reads do not apply, showed the deleted samples again).
+ */
+function cutWindow(
+  handle: DatabaseHandle,
+  physical: TableMeta,
+  cutoff: number,
+  only: string,
+  args: string[],
+): void {
+  const start = windowOf(cutoff);
+  if (start === cutoff) return;
+  const some = handle.conn.prepare(
+    `SELECT 1 FROM ${samplesTable(physical)} WHERE ts >= ? AND ts < ?${only} LIMIT 1`,
+  ).get(start, cutoff, ...args);
+  if (some !== undefined) windowsDeleted(handle, physical, [start]);
 }
 
 /** Deletes a logical table's samples in `[fromMs, toMs)`; returns how many (inside the caller's transaction). */

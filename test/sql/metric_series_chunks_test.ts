@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { sqlOk } from "../http/fixtures/sql_client.ts";
+import { sqlOk, sqlRequest } from "../http/fixtures/sql_client.ts";
 import { remoteWrite } from "../promql/prom_compare.ts";
 import { type Series, STALE_NAN } from "../../src/common/series.ts";
 
@@ -108,6 +108,88 @@ Deno.test("tag-filtered SQL with no time reads the picked series' chunks, with t
       `SELECT greptime_value FROM cpu WHERE host = 'h3' AND greptime_timestamp = ${BASE + 30_500}`,
     );
     assert.deepEqual((h3[0] as { records: { rows: unknown[] } }).records.rows, [[42]]);
+  } finally {
+    await s.stop();
+  }
+});
+
+async function count(s: TestServer, sql: string): Promise<number> {
+  return ((await sqlOk(s.url, sql))[0] as { records: { rows: number[][] } }).records.rows[0][0];
+}
+
+Deno.test("a ttl sweep cutting a compacted hour: the chunks no longer show its deleted samples", async () => {
+  const s = await startTestServer({ storage: { ttl_sweep_interval: 100 } });
+  try {
+    await remoteWrite(s.url, metric(), "/v1/prometheus/write");
+    await sqlOk(s.url, "ADMIN compact_table('cpu')");
+    const picked = "SELECT count(*), min(greptime_timestamp) FROM cpu WHERE host = 'h3'";
+    const all = await count(s, "SELECT count(*) FROM cpu WHERE host = 'h3' OR false");
+    // a ttl ending mid-hour, swept: the hour's chunk keeps the samples before the cutoff
+    await sqlOk(s.url, "ALTER TABLE cpu SET 'ttl' = '150m'");
+    const deadline = Date.now() + 10_000;
+    while (await count(s, "SELECT count(*) FROM cpu WHERE host = 'h3' OR false") === all) {
+      assert.ok(Date.now() < deadline, "swept within 10 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // a longer ttl shows what the sweep left: the same through the chunks as through the samples
+    await sqlOk(s.url, "ALTER TABLE cpu SET 'ttl' = '30d'");
+    assert.match(await physicalPlan(s, picked), /SEARCH c /);
+    assert.deepEqual(await sqlOk(s.url, picked), await sqlOk(s.url, `${picked} OR false`));
+    // a physical table's ttl (which reads do not apply, only the sweep)
+    await sqlOk(s.url, "ALTER TABLE greptime_physical_table SET 'ttl' = '100m'");
+    const before = await count(s, "SELECT count(*) FROM cpu WHERE host = 'h3' OR false");
+    while (await count(s, "SELECT count(*) FROM cpu WHERE host = 'h3' OR false") === before) {
+      assert.ok(Date.now() < deadline, "swept within 10 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(await sqlOk(s.url, picked), await sqlOk(s.url, `${picked} OR false`));
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("the chunks are read for at most 1/32 of the physical table's series, exactly at the edge too", async () => {
+  const s = await startTestServer();
+  try {
+    // 64 series on the physical table (ids 1..64): 2 picked is 1/32, 3 is more
+    const series: Series[] = [];
+    for (let h = 0; h < 64; h++) {
+      series.push({
+        labels: { __name__: h < 8 ? "cpu" : "mem", host: `h${h}` },
+        samples: [{ timestampMs: BASE + h, value: h }],
+      });
+    }
+    await remoteWrite(s.url, series, "/v1/prometheus/write");
+    assert.match(await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2')"), /SEARCH c /);
+    assert.match(await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host ~ '^h[12]$'"), /SEARCH c /);
+    assert.doesNotMatch(
+      await physicalPlan(s, "SELECT count(*) FROM cpu WHERE host IN ('h1', 'h2', 'h3')"),
+      /SEARCH c /,
+    );
+  } finally {
+    await s.stop();
+  }
+});
+
+Deno.test("a metric sample time past ±(2^53 - 1) ms is refused, so compaction never stops on it", async () => {
+  const s = await startTestServer();
+  try {
+    await remoteWrite(s.url, metric(), "/v1/prometheus/write");
+    const reply = await sqlRequest(
+      s.url,
+      "INSERT INTO cpu (host, greptime_timestamp, greptime_value) VALUES ('h1', -9007199254740993, 1)",
+    );
+    assert.equal(reply.status, 400, reply.text);
+    assert.match(reply.text, /Invalid timestamp in metric cpu: .*2\^53/);
+    // the closed windows compact (a sample at -2^53 ms stopped it at the oldest window for good)
+    const deadline = Date.now() + 30_000;
+    while (await compactedWindows(s.url) < 3) {
+      assert.ok(Date.now() < deadline, "three windows compacted within 30 s");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const picked = "SELECT count(*), sum(greptime_value) FROM cpu WHERE host = 'h1'";
+    assert.match(await physicalPlan(s, picked), /SEARCH c /);
+    assert.deepEqual(await sqlOk(s.url, picked), await sqlOk(s.url, `${picked} OR false`));
   } finally {
     await s.stop();
   }

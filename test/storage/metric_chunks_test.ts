@@ -11,6 +11,8 @@ import { STALE_NAN } from "../../src/common/series.ts";
 import { decodeXorInto, encodeXorColumns } from "../../src/codec/xor_chunk.ts";
 import { CompactionJob } from "../../src/storage/metric_compaction.ts";
 import { isPhysicalTable } from "../../src/storage/metric_layout.ts";
+import { logicalChunkRowsSql } from "../../src/storage/metric_series_rows.ts";
+import { registerSqlFunctions } from "../../src/sql/functions/registry.ts";
 import type { LabelMatcher } from "../../src/common/label_matcher.ts";
 
 const HOUR = 3_600_000;
@@ -309,5 +311,36 @@ Deno.test("metric chunks: listSeries in a time range, before and after compactio
     assert.deepEqual(two(BASE + HOUR + 11, BASE + HOUR + 6_999), []);
     assert.deepEqual(hosts(BASE + 2 * HOUR, BASE + 3 * HOUR).includes("dirty"), false);
     assert.equal(hosts(BASE, BASE + 3 * HOUR).length, 31);
+  });
+});
+
+Deno.test("metric chunks: a write before the window a first job compacts is not lost", () => {
+  withStorage((s) => {
+    const model = new Model();
+    // samples only from the second window on: the first job compacts it and moves `upto` past the first
+    const data: Record<string, Point[]> = {};
+    for (let h = 0; h < 100; h++) {
+      data[`r${h}`] = Array.from({ length: 240 }, (_, i): Point => [BASE + HOUR + i * 15_000, i]);
+    }
+    model.write(s, "m", data);
+    read(s, BASE, BASE + 1);
+    const h = s.database("public");
+    const physical = h.listTables().find(isPhysicalTable)!;
+    const job = new CompactionJob(h, physical.name, BASE + HOUR);
+    assert.equal(job.step(), false);
+    // a backfill into the window before, while the job reads: not late (nothing is compacted yet)
+    model.write(s, "m", { r5: [[BASE + 100, 1e9]], new1: [[BASE + HOUR - 1, -3]] });
+    while (!job.step());
+    // SQL reading the series by their chunks (test/sql/metric_series_chunks_test.ts) as the view does
+    registerSqlFunctions(h.conn);
+    const logical = h.getTable("m")!;
+    const bySeries = `SELECT count(*) AS n FROM (${
+      logicalChunkRowsSql(physical, logical, `"l_host" IN ('r5', 'new1')`)
+    })`;
+    const n = (sql: string) => Number((h.conn.prepare(sql).get() as { n: number }).n);
+    assert.equal(n(bySeries), n(`SELECT count(*) AS n FROM m WHERE host IN ('r5', 'new1')`));
+    assert.deepEqual(read(s, BASE, BASE + 2 * HOUR), model.expect(BASE, BASE + 2 * HOUR));
+    s.compactMetrics();
+    assert.deepEqual(read(s, BASE, BASE + 2 * HOUR), model.expect(BASE, BASE + 2 * HOUR));
   });
 });

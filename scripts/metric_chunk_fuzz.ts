@@ -1,0 +1,548 @@
+/**
+ * Differential check of SQL reading a metric table's few series by their XOR chunks
+ * (`storage/metric_series_rows.ts`) against the plain view:
+ * `deno run -A scripts/metric_chunk_fuzz.ts [SEED=1] [QUERIES=300] [--verbose] [--print] [--sql=…]`.
+ * It writes random metric data over HTTP remote write, OTLP and SQL INSERT (three logical tables and
+ * a filler on one physical table, missing labels, NaN, ±Inf, stale markers, -0, tiny and huge values,
+ * a series denser than a chunk, times before 1970, duplicate timestamps overwriting values, late
+ * samples into compacted hours, deletes, a ttl swept then lengthened, a backfill racing the first
+ * compaction, writes racing background compaction, a restart), compacts, then runs random
+ * tag-filtered queries three ways: as is (the chunk path where the rewrite picks it), with the WHERE
+ * as `(…) OR false` (the plain view: no conjunct to rely on) and with `AND <time> IS NOT NULL` (the
+ * series-filtered scan). Answers must be equal: as multisets, and in order where the ORDER BY orders
+ * every column (or there is none and a LIMIT: the chunk path claims the scan's order). Prints every
+ * mismatch (`--verbose`: both answers, errors, the data's phases); `--sql=…` prints the answer of a
+ * statement on the seed's data. Exit code 1 on any mismatch.
+ * A script, not a test (keep it out of CI).
+ */
+import { startTestServer, type TestServer } from "../test/helpers/server.ts";
+import { remoteWrite } from "../test/promql/prom_compare.ts";
+import { type Series, STALE_NAN } from "../src/common/series.ts";
+
+const args = Deno.args.filter((a) => !a.startsWith("--"));
+const SEED = Number(args[0] ?? 1), QUERIES = Number(args[1] ?? 300);
+const VERBOSE = Deno.args.includes("--verbose"), PRINT = Deno.args.includes("--print");
+
+const log = (msg: string) => VERBOSE && console.log(msg);
+
+/** mulberry32: a seeded PRNG, so a seed replays a run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = rng(SEED);
+const int = (n: number) => Math.floor(rand() * n);
+const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
+const chance = (p: number) => rand() < p;
+
+const HOUR = 3_600_000;
+/** The data is of the six hours before the current one (so a seed gives the same data at any minute). */
+const NOW = Math.floor(Date.now() / HOUR) * HOUR;
+const BASE = NOW - 6 * HOUR;
+
+function value(): number {
+  const r = rand();
+  if (r < 0.04) return NaN;
+  if (r < 0.07) return STALE_NAN;
+  if (r < 0.09) return pick([Infinity, -Infinity]);
+  if (r < 0.11) return pick([-0, 0, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308, 1e21, 2 ** 60]);
+  if (r < 0.4) return int(1000) - 500;
+  if (r < 0.6) return (rand() - 0.5) * 10 ** (int(40) - 20);
+  return Math.round(rand() * 1e6) / 100;
+}
+
+/** The tables: their tags and series, each a label set (a missing label reads NULL). */
+const TAGS: Record<string, string[]> = {
+  cpu: ["host", "job", "dc"],
+  disk: ["host", "dev", "job"],
+  latency: ["host", "path", "job"],
+};
+const HOSTS = Array.from({ length: 9 }, (_, i) => `h${i}`);
+const VALUES: Record<string, string[]> = {
+  host: HOSTS,
+  job: ["j0", "j1", "h1", "a%b", "it's"],
+  dc: ["east", "west"],
+  dev: ["sda", "sdb", "h2"],
+  path: ["/a", "/b"],
+};
+
+function labelSets(table: string, n: number): Record<string, string>[] {
+  const out = new Map<string, Record<string, string>>();
+  while (out.size < n) {
+    const labels: Record<string, string> = { __name__: table };
+    for (const tag of TAGS[table]) if (tag === "host" || chance(0.75)) labels[tag] = pick(VALUES[tag]);
+    out.set(JSON.stringify(labels), labels);
+  }
+  return [...out.values()];
+}
+
+/** Samples of a series over `[from, to)`, a random step apart (some on the same ms across series). */
+function samples(from: number, to: number, step: number): Series["samples"] {
+  const out: Series["samples"] = [];
+  for (let t = from + int(step); t < to; t += 1 + int(step)) {
+    out.push({ timestampMs: chance(0.3) ? Math.floor(t / 1000) * 1000 : t, value: value() });
+  }
+  return out;
+}
+
+const SERIES: Record<string, Record<string, string>[]> = {
+  cpu: labelSets("cpu", 10 + int(5)),
+  disk: labelSets("disk", 8 + int(4)),
+  latency: labelSets("latency", 6 + int(4)),
+};
+
+/** Series as OTLP JSON gauges (their `job` label as the resource's service.name). */
+async function writeOtlp(url: string, series: Series[]): Promise<void> {
+  const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+  const resourceMetrics = series.filter((s) => s.samples.length > 0).map((s) => ({
+    resource: { attributes: s.labels.job === undefined ? [] : [attr("service.name", s.labels.job)] },
+    scopeMetrics: [{
+      metrics: [{
+        name: s.labels.__name__,
+        gauge: {
+          dataPoints: s.samples.map((p) => ({
+            attributes: Object.entries(s.labels).filter(([k]) => k !== "__name__" && k !== "job")
+              .map(([k, v]) => attr(k, v)),
+            timeUnixNano: String(BigInt(p.timestampMs) * 1_000_000n),
+            // (a stale marker is a remote-write thing: OTLP sends it as a plain NaN)
+            asDouble: Number.isFinite(p.value) ? p.value : String(p.value),
+          })),
+        },
+      }],
+    }],
+  }));
+  const res = await fetch(`${url}/v1/otlp/v1/metrics`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ resourceMetrics }),
+  });
+  if (!res.ok) throw new Error(`otlp write: ${res.status} ${await res.text()}`);
+}
+
+/** The filler: many series of another table on the same physical table, so the picked are few. */
+function filler(n: number): Series[] {
+  return Array.from({ length: n }, (_, i) => ({
+    labels: { __name__: "filler", host: `f${i}` },
+    samples: samples(BASE, NOW, 2 * HOUR),
+  }));
+}
+
+async function write(url: string, series: Series[]): Promise<void> {
+  await remoteWrite(url, series.filter((s) => s.samples.length > 0), "/v1/prometheus/write");
+}
+
+async function sql(url: string, q: string): Promise<{ ok: boolean; body: unknown }> {
+  const res = await fetch(`${url}/v1/sql?${new URLSearchParams({ sql: q })}`);
+  const body = await res.json();
+  return { ok: res.ok, body: res.ok ? body.output : body.error ?? body };
+}
+
+async function mustSql(url: string, q: string): Promise<unknown> {
+  const r = await sql(url, q);
+  if (!r.ok) throw new Error(`${q}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+const compact = (url: string) => mustSql(url, "ADMIN compact_table('cpu')");
+const cut = (x: unknown) => canon(x).slice(0, 1500);
+
+/** Late samples into past hours of random existing and new series, and overwrites of existing times. */
+function lateBatch(written: Series[]): Series[] {
+  const out: Series[] = [];
+  for (let k = 0; k < 6; k++) {
+    const table = pick([...new Set(written.map((s) => s.labels.__name__))].filter((t) => t in TAGS));
+    const labels = chance(0.2) ? labelSets(table, 1)[0] : pick(SERIES[table]);
+    const hour = BASE + int(5) * HOUR;
+    out.push({ labels, samples: samples(hour, hour + HOUR, 20 * 60_000) });
+  }
+  for (let k = 0; k < 6; k++) {
+    const s = pick(written);
+    if (s.samples.length === 0 || s.labels.__name__ === "filler") continue;
+    const old = pick(s.samples);
+    out.push({ labels: s.labels, samples: [{ timestampMs: old.timestampMs, value: value() }] });
+  }
+  return out;
+}
+
+/** Builds the data set phase by phase; returns the running server. */
+async function load(): Promise<TestServer> {
+  const overrides = { storage: { ttl_sweep_interval: 500 } };
+  let s = await startTestServer(overrides);
+  const written: Series[] = [];
+  for (const table of ["cpu", "disk"]) {
+    for (const labels of SERIES[table]) {
+      written.push({ labels, samples: samples(BASE, NOW, 10 * 60_000) });
+    }
+  }
+  if (chance(0.5)) {
+    // a backfill: the recent hours first, the older ones while background compaction (1 s after a
+    // write) takes the first window with samples, before anything is compacted
+    const split = BASE + (2 + int(3)) * HOUR;
+    const part = (keep: (t: number) => boolean) =>
+      written.map((x) => ({ labels: x.labels, samples: x.samples.filter((p) => keep(p.timestampMs)) }));
+    await write(s.url, [...part((t) => t >= split), ...filler(320 + int(40))]);
+    await new Promise((r) => setTimeout(r, 1000 + int(400)));
+    for (let h = split - HOUR; h >= BASE; h -= HOUR) {
+      await write(s.url, part((t) => t >= h && t < h + HOUR));
+      await new Promise((r) => setTimeout(r, int(150)));
+    }
+    log("backfill racing the first compaction");
+  } else await write(s.url, [...written, ...filler(320 + int(40))]);
+  const otlp = SERIES.latency.map((labels) => ({ labels, samples: samples(BASE, NOW, 15 * 60_000) }));
+  await writeOtlp(s.url, otlp);
+  written.push(...otlp);
+  // a dense series: more samples in an hour than one chunk holds (4096)
+  const dense = { labels: { __name__: "cpu", host: "h8", job: "dense" }, samples: [] as Series["samples"] };
+  for (let t = BASE + HOUR + int(1000); t < BASE + 2 * HOUR; t += 600 + int(200)) {
+    dense.samples.push({ timestampMs: t, value: value() });
+  }
+  await write(s.url, [dense]);
+  // samples of the current hour (never compacted), from another stream so the rest stays the seed's
+  const open = rng(SEED + 1);
+  await write(
+    s.url,
+    SERIES.cpu.map((labels) => ({
+      labels,
+      samples: Array.from({ length: 5 }, () => ({
+        timestampMs: NOW + Math.floor(open() * (Date.now() - NOW)),
+        value: Math.floor(open() * 100),
+      })),
+    })),
+  );
+  await compact(s.url);
+  // late samples and overwrites into compacted hours, compacted again (clean) or left (dirty)
+  const late1 = lateBatch(written);
+  await write(s.url, late1);
+  await writeOtlp(s.url, lateBatch(otlp));
+  // SQL inserts: into compacted hours, a new series, before 1970, a NULL value
+  for (let k = 0; k < 5; k++) {
+    const t = pick([BASE + int(5 * HOUR), -int(5 * HOUR), BASE + int(5 * HOUR)]);
+    await mustSql(
+      s.url,
+      `INSERT INTO cpu (host, job, greptime_timestamp, greptime_value) VALUES ` +
+        `('${pick(HOSTS)}', '${pick(["j0", "sql"])}', ${t}, ${pick(["NULL", String(int(100)), "0.5"])})`,
+    );
+  }
+  written.push(...late1);
+  const again = chance(0.5);
+  if (again) await compact(s.url);
+  log(`late samples${again ? ", compacted again" : " (dirty)"}`);
+  for (let k = 0; k < 4; k++) {
+    const table = pick(["cpu", "disk"]);
+    const host = pick(HOSTS);
+    const t = BASE + int(6 * HOUR);
+    await mustSql(
+      s.url,
+      pick([
+        `DELETE FROM ${table} WHERE host = '${host}' AND greptime_timestamp < ${t}`,
+        `DELETE FROM ${table} WHERE host = '${host}' AND greptime_timestamp BETWEEN ${t} AND ${t + HOUR / 2}`,
+        `DELETE FROM ${table} WHERE greptime_value > 300`,
+      ]),
+    );
+  }
+  const late2 = lateBatch(written);
+  await write(s.url, late2);
+  written.push(...late2);
+  if (chance(0.3)) await compact(s.url);
+  // writes racing the background compaction of a large old hour (a job reads 20k samples a step)
+  if (chance(0.7)) {
+    const big = Array.from({ length: 60 }, (_, i) => ({
+      labels: { __name__: "filler", host: `f${i}` },
+      samples: Array.from({ length: 500 }, (_, j) => ({ timestampMs: BASE - HOUR + j * 7000 + i, value: j })),
+    }));
+    await write(s.url, big);
+    const racing = [];
+    for (let k = 0; k < 8; k++) {
+      await new Promise((r) => setTimeout(r, 150 + int(200)));
+      const labels = pick(SERIES.cpu);
+      racing.push(write(s.url, [{ labels, samples: samples(BASE - HOUR, BASE, 15 * 60_000) }]));
+    }
+    await Promise.all(racing);
+    log("writes racing compaction");
+    await new Promise((r) => setTimeout(r, 2500));
+  }
+  // a ttl on one table, swept, then (sometimes) lengthened: what the sweep left must still be hidden
+  if (chance(0.6)) {
+    const ttl = `${2 + int(3)}h`;
+    await mustSql(s.url, `ALTER TABLE disk SET 'ttl' = '${ttl}'`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const longer = chance(0.5);
+    if (longer) await mustSql(s.url, `ALTER TABLE disk SET 'ttl' = '30d'`);
+    log(`disk ttl ${ttl}${longer ? ", swept, then 30d" : ""}`);
+  }
+  if (chance(0.5)) {
+    log("restart");
+    await s.stop();
+    s = await startTestServer({ ...overrides, storage: { ...overrides.storage, data_home: s.dataHome } });
+  }
+  return s;
+}
+
+// ---- queries ----
+
+const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/** A condition on the tags of `table` (alias `a`, or none). */
+function tagCond(table: string, a = ""): string {
+  const tag = pick(TAGS[table]);
+  const col = a + tag, vals = VALUES[tag];
+  switch (int(12)) {
+    case 0:
+    case 1:
+    case 2:
+      return `${col} = ${q(pick(vals))}`;
+    case 3:
+      return `${col} != ${q(pick(vals))}`;
+    case 4:
+      return `${col} IN (${Array.from({ length: 1 + int(3) }, () => q(pick(vals))).join(", ")})`;
+    case 5:
+      return `${col} ~ ${q(pick(["^h[12]$", "1", "^j", "'", "sd.", "^(h3|east)$", "["]))}`;
+    case 6:
+      return `${col} !~ ${q(pick(["^h[0-7]$", "j", "."]))}`;
+    case 7:
+      return `${col} LIKE ${q(pick(["h1%", "%b", "a\\%b", "j_"]))}`;
+    case 8:
+      return `(${col} = ${q(pick(vals))} OR ${a}host = ${q(pick(HOSTS))})`;
+    case 9:
+      return `NOT (${col} = ${q(pick(vals))})`;
+    case 10:
+      return `${col} IS ${pick(["", "NOT "])}NULL`;
+    default:
+      return `${a}host = ${a}${pick(TAGS[table].filter((t) => t !== "host"))}`;
+  }
+}
+
+function valueCond(a = ""): string {
+  return pick([
+    `${a}greptime_value > ${int(400) - 200}`,
+    `${a}greptime_value IS NULL`,
+    `${a}greptime_value IS NOT NULL`,
+    `${a}greptime_value < 0`,
+  ]);
+}
+
+/** A WHERE body: usually a selective equality/IN on host and more conjuncts. */
+function where(table: string, a = ""): string {
+  const conj: string[] = [];
+  const first = int(4);
+  if (first === 0) conj.push(`${a}host = ${q(pick(HOSTS))}`);
+  else if (first === 1) conj.push(`${a}host IN (${q(pick(HOSTS))}, ${q(pick(HOSTS))})`);
+  else if (first === 2) conj.push(`${a}host ~ ${q(pick(["^h[12]$", "^h3$", "7"]))}`);
+  for (let k = int(3); k > 0; k--) conj.push(chance(0.8) ? tagCond(table, a) : valueCond(a));
+  if (conj.length === 0) conj.push(tagCond(table, a));
+  return conj.join(" AND ");
+}
+
+const COLS: Record<string, string[]> = {
+  latency: ["greptime_timestamp", "host", "path", "job", "greptime_value"],
+  cpu: ["greptime_timestamp", "host", "job", "dc", "greptime_value"],
+  disk: ["greptime_timestamp", "host", "dev", "job", "greptime_value"],
+};
+
+/** A query with `{w}` where the WHERE body goes, its WHERE body, and whether its order is total. */
+interface Case {
+  sql: string;
+  where: string;
+  ordered: boolean;
+}
+
+function query(): Case {
+  const table = pick(["cpu", "disk", "latency"]), other = table === "cpu" ? "disk" : "cpu";
+  const w = where(table);
+  const all = COLS[table].join(", ");
+  const shapes: Array<() => Case> = [
+    () => ({ sql: `SELECT * FROM ${table} WHERE {w}`, where: w, ordered: false }),
+    () => ({
+      sql: `SELECT count(*), count(greptime_value), sum(greptime_value), min(greptime_value), ` +
+        `max(greptime_value), min(greptime_timestamp), max(greptime_timestamp) FROM ${table} WHERE {w}`,
+      where: w,
+      ordered: true,
+    }),
+    () => {
+      const tag = pick(TAGS[table]);
+      return {
+        sql: `SELECT ${tag}, count(*), avg(greptime_value), max(greptime_timestamp) FROM ${table} ` +
+          `WHERE {w} GROUP BY ${tag} ORDER BY ${tag}`,
+        where: w,
+        ordered: true,
+      };
+    },
+    () => ({
+      sql: `SELECT ${all} FROM ${table} WHERE {w} ORDER BY greptime_timestamp ${pick(["", "DESC"])}, ` +
+        `${COLS[table].slice(1).join(", ")} LIMIT ${1 + int(30)}`,
+      where: w,
+      ordered: true,
+    }),
+    () => ({ sql: `SELECT ${all} FROM ${table} WHERE {w} LIMIT ${1 + int(20)}`, where: w, ordered: true }),
+    () => ({
+      sql: `SELECT greptime_timestamp, greptime_value * 2, typeof(greptime_value), ` +
+        `CAST(greptime_value AS STRING) FROM ${table} WHERE {w}`,
+      where: w,
+      ordered: false,
+    }),
+    () => {
+      const wa = where(table, "a.");
+      return {
+        sql: `SELECT a.host, count(*), sum(b.greptime_value) FROM ${table} a JOIN ${other} b ` +
+          `ON a.host = b.host AND a.greptime_timestamp = b.greptime_timestamp WHERE {w} GROUP BY a.host`,
+        where: wa,
+        ordered: false,
+      };
+    },
+    () => {
+      const wa = where(table, "a.");
+      return {
+        sql: `SELECT a.greptime_timestamp, a.host, a.greptime_value, b.greptime_value FROM ${table} a ` +
+          `JOIN ${table} b ON a.greptime_timestamp = b.greptime_timestamp AND a.host != b.host WHERE {w}`,
+        where: wa,
+        ordered: false,
+      };
+    },
+    () => ({
+      sql: `WITH x AS (SELECT * FROM ${table} WHERE {w}) SELECT host, count(*), min(greptime_value) FROM x ` +
+        `GROUP BY host`,
+      where: w,
+      ordered: false,
+    }),
+    () => ({
+      sql: `SELECT count(*) FROM (SELECT host, greptime_value FROM ${table} WHERE {w}) t WHERE ` +
+        `greptime_value >= 0`,
+      where: w,
+      ordered: true,
+    }),
+    () => ({
+      sql: `SELECT host, greptime_timestamp FROM ${table} WHERE {w}`,
+      where: `${w} AND host IN (SELECT host FROM ${other} WHERE ${where(other)})`,
+      ordered: false,
+    }),
+    () => ({
+      sql: `SELECT * FROM v_${table} WHERE {w}`,
+      where: w,
+      ordered: false,
+    }),
+    () => ({
+      sql: `SELECT date_bin(INTERVAL '1 hour', greptime_timestamp) AS h, count(*), sum(greptime_value) ` +
+        `FROM ${table} WHERE {w} GROUP BY h ORDER BY h`,
+      where: w,
+      ordered: true,
+    }),
+  ];
+  shapes.push(
+    () => ({
+      sql: `SELECT DISTINCT host, job FROM ${table} WHERE {w} ORDER BY host, job`,
+      where: w,
+      ordered: true,
+    }),
+    () => ({
+      sql: `SELECT greptime_timestamp, host, lag(greptime_value) OVER (PARTITION BY host, job ` +
+        `ORDER BY greptime_timestamp) FROM ${table} WHERE {w}`,
+      where: w,
+      ordered: false,
+    }),
+    () => ({
+      sql: `SELECT host, count(*) FROM ${table} WHERE {w} GROUP BY host HAVING count(*) > 3 ` +
+        `UNION ALL SELECT host, count(*) FROM ${other} WHERE host = ${q(pick(HOSTS))} GROUP BY host`,
+      where: w,
+      ordered: false,
+    }),
+    () => ({
+      sql: `SELECT host, (SELECT count(*) FROM ${other} o WHERE o.host = ${q(pick(HOSTS))} ` +
+        `AND o.greptime_value > t.greptime_value) FROM ${table} t WHERE {w}`,
+      where: w,
+      ordered: false,
+    }),
+  );
+  return pick(shapes)();
+}
+
+/** The three forms of a case: as is, the plain view, the series-filtered scan. */
+function forms(c: Case): [string, string, string] {
+  const time = /\ba\./.test(c.where) ? "a.greptime_timestamp" : "greptime_timestamp";
+  // (a function: a replacement string would read `$'` in a regex literal as a pattern)
+  const put = (w: string) => c.sql.replace("{w}", () => w);
+  return [put(c.where), put(`(${c.where}) OR false`), put(`${c.where} AND ${time} IS NOT NULL`)];
+}
+
+const canon = (x: unknown) => JSON.stringify(x);
+
+function sameAnswer(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: unknown }, ordered: boolean) {
+  if (a.ok !== b.ok) return false;
+  if (!a.ok) return true;
+  if (ordered) return canon(a.body) === canon(b.body);
+  const norm = (body: unknown) => {
+    const out = structuredClone(body) as { records?: { rows: unknown[][] } }[];
+    for (const o of out) {
+      o.records?.rows.sort((x, y) => canon(x) < canon(y) ? -1 : canon(x) > canon(y) ? 1 : 0);
+    }
+    return canon(out);
+  };
+  return norm(a.body) === norm(b.body);
+}
+
+/**
+ * A known difference, older than the chunk path: a bad regex next to a tag test no series passes is
+ * never run when the series are picked first (no rows to test it on), while the view tests it on
+ * rows and fails. (DataFusion compiles a literal pattern up front: GreptimeDB fails either way.)
+ */
+function badPatternUnread(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: unknown }): boolean {
+  const [failed, answered] = a.ok ? [b, a] : [a, b];
+  if (failed.ok || !answered.ok || !/Regular expression did not compile/.test(canon(failed.body))) {
+    return false;
+  }
+  const rows = (answered.body as { records?: { rows: unknown[][] } }[])[0]?.records?.rows ?? [];
+  return rows.length === 0 || canon(rows) === "[[0]]";
+}
+
+async function main(): Promise<void> {
+  const s = await load();
+  let mismatches = 0, chunked = 0, errors = 0, known = 0;
+  try {
+    await mustSql(s.url, "CREATE VIEW v_cpu AS SELECT * FROM cpu");
+    await mustSql(s.url, "CREATE VIEW v_disk AS SELECT * FROM disk");
+    await mustSql(s.url, "CREATE VIEW v_latency AS SELECT * FROM latency");
+    // --sql=…: statements to print the answers of (reproducing a mismatch on the seed's data)
+    for (const a of Deno.args.filter((a) => a.startsWith("--sql="))) {
+      console.log(a.slice(6), "\n  ", canon(await sql(s.url, a.slice(6))));
+    }
+    for (let i = 0; i < QUERIES; i++) {
+      const c = query();
+      const [asIs, view, scan] = forms(c);
+      if (PRINT) console.log(asIs);
+      const [ra, rv, rs] = [await sql(s.url, asIs), await sql(s.url, view), await sql(s.url, scan)];
+      const plan = await sql(s.url, `EXPLAIN ${asIs}`);
+      const usesChunks = plan.ok && / c USING PRIMARY KEY \(series_id=/.test(canon(plan.body));
+      if (usesChunks) chunked++;
+      if (!ra.ok) {
+        errors++;
+        if (VERBOSE) console.log(`error: ${asIs}\n  ${canon(ra.body)}`);
+      }
+      for (const [name, other] of [["view", rv], ["scan", rs]] as const) {
+        if (sameAnswer(ra, other, c.ordered)) continue;
+        if (badPatternUnread(ra, other)) {
+          known++;
+          if (VERBOSE) console.log(`known (a bad pattern never run on no series): ${asIs}`);
+          continue;
+        }
+        mismatches++;
+        console.log(`MISMATCH vs ${name} (chunks: ${usesChunks}):\n  ${asIs}`);
+        if (VERBOSE) console.log(`  ours: ${cut(ra.body)}\n  ${name}: ${cut(other.body)}`);
+      }
+    }
+  } finally {
+    await s.stop();
+    await Deno.remove(s.dataHome, { recursive: true }).catch(() => {});
+  }
+  console.log(
+    `seed ${SEED}: ${QUERIES} queries, ${chunked} read chunks, ${errors} errors (both sides), ` +
+      `${known} known, ${mismatches} mismatches`,
+  );
+  if (mismatches > 0) Deno.exit(1);
+}
+
+await main();
