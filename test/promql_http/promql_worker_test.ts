@@ -35,29 +35,44 @@ Deno.test("a write and a cheap PromQL query are answered while a long PromQL que
     const cheap = (time: number) => query({ query: '{__name__=~"pw_.*"}', time: String(time / 1000) });
     assert.equal((await cheap(now)).body.data?.result.length, 1);
 
-    const settled: string[] = [];
-    const long = query({ query: LONG, timeout: "3s" }).then((r) => (settled.push("long"), r));
-    // TQL EVAL takes the same way: the two long queries hold both threads that are not reserved
-    const tql = fetch(`${server.url}/v1/sql`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-greptime-timeout": "3s" },
-      body: new URLSearchParams({ sql: `TQL EVAL (0, 10, '5') ${LONG}` }),
-    }).then(async (r) => (settled.push("tql"), { status: r.status, body: await r.json() }));
-    // the long query is under way (it takes seconds whichever thread evaluates it)
-    await new Promise((r) => setTimeout(r, 500));
-    await write(`pw_cpu,host=b v=2 ${now}\npw_new,host=c v=3 ${now}`);
-    settled.push("write");
-    // quick last time, so it may take the thread kept for quick queries; it sees the new table too
-    const seen = await cheap(now + 1000);
-    settled.push("cheap");
-    assert.deepEqual(settled, ["write", "cheap"], "the write or the cheap query waited for the long query");
-    assert.equal(seen.body.data?.result.length, 3, JSON.stringify(seen.body));
-
-    const ended = await long;
-    assert.equal(ended.status, 503, JSON.stringify(ended.body));
-    assert.equal(ended.body.errorType, "timeout");
-    const tqlEnded = await tql;
-    assert.equal(tqlEnded.status, 408, JSON.stringify(tqlEnded.body));
+    // each long query takes one of the two threads that are not kept for quick queries
+    const longQueries: Array<[string, () => Promise<Response>]> = [
+      [
+        "the HTTP API",
+        () =>
+          fetch(
+            `${server.url}/v1/prometheus/api/v1/query?${new URLSearchParams({ query: LONG, timeout: "3s" })}`,
+          ),
+      ],
+      ["TQL EVAL", () =>
+        fetch(`${server.url}/v1/sql`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-greptime-timeout": "3s" },
+          body: new URLSearchParams({ sql: `TQL EVAL (0, 10, '5') ${LONG}` }),
+        })],
+    ];
+    const ends: number[] = [];
+    for (const [i, [name, send]] of longQueries.entries()) {
+      const settled: string[] = [];
+      const long = send().then(async (
+        r,
+      ) => (settled.push("long"), { status: r.status, body: await r.json() }));
+      // the long query is under way (it takes seconds whichever thread evaluates it)
+      await new Promise((r) => setTimeout(r, 500));
+      await write(`pw_cpu,host=b${i} v=2 ${now}`);
+      settled.push("write");
+      const seen = await cheap(now + 1000);
+      settled.push("cheap");
+      assert.deepEqual(
+        settled,
+        ["write", "cheap"],
+        `the write or the cheap query waited for ${name}'s long query`,
+      );
+      assert.equal(seen.body.data?.result.length, 2 + i, JSON.stringify(seen.body));
+      ends.push((await long).status);
+    }
+    // each ends by its timeout: the HTTP API's parameter (Prometheus' 503), the request's (408)
+    assert.deepEqual(ends, [503, 408]);
   } finally {
     await server.stop();
     await Deno.remove(server.dataHome, { recursive: true });
