@@ -47,6 +47,7 @@ import {
 } from "../src/protocols/prometheus_api/params.ts";
 import { findSeries, labelNames, type LabelsQuery, labelValues } from "../src/query/labels.ts";
 import { StorageQueryable } from "../src/query/promql_queryable.ts";
+import { evaluateInWorker } from "../src/query/promql_pool.ts";
 
 /**
  * The request's parameters as Go's `r.Form`: a form body's values before the query string's, so
@@ -115,27 +116,49 @@ export function requestBudget(ctx: Ctx): { totalMs: number; leftMs: number } | n
   return totalMs > 0 ? { totalMs, leftMs: totalMs - ctx.elapsedMs() } : null;
 }
 
-/** Runs a query with the tighter of `timeout` and the request's deadline (which answers 408). */
-async function runQuery<T>(
+/** What a query evaluates: its text and parsed form, and its time frame (`stepMs` 0: an instant query). */
+interface QueryFrame {
+  text: string;
+  expr: Expr;
+  startMs: number;
+  endMs: number;
+  stepMs: number;
+}
+
+/**
+ * Evaluates a query (in a PromQL worker where it can, else here) with the tighter of `timeout` and
+ * the request's deadline (which answers 408); answers Prometheus' JSON of the result.
+ */
+async function runQuery(
   ctx: Ctx,
   db: string,
-  run: (
-    engine: PromQLEngine,
-    opts: { timeoutMs?: number; lookbackDeltaMs?: number; signal: AbortSignal },
-  ) => Promise<T>,
+  frame: QueryFrame,
   parsed: { timeoutMs: number | null; lookbackMs: number | null },
-): Promise<T> {
+): Promise<string> {
   const maxSamples = ctx.app.config.query.max_samples;
-  const engine = new PromQLEngine(new StorageQueryable(ctx.app.storage, db, { maxSamples }), { maxSamples });
   const budget = requestBudget(ctx);
   const requestBinds = budget !== null && (parsed.timeoutMs === null || budget.leftMs < parsed.timeoutMs);
   const timeoutMs = requestBinds ? budget!.leftMs : parsed.timeoutMs;
+  const opts = {
+    ...(timeoutMs !== null ? { timeoutMs: Math.max(timeoutMs, 0) } : {}),
+    ...(parsed.lookbackMs !== null ? { lookbackDeltaMs: parsed.lookbackMs } : {}),
+  };
+  const { text: query, expr, startMs, endMs, stepMs } = frame;
   try {
-    return await run(engine, {
-      signal: ctx.signal,
-      ...(timeoutMs !== null ? { timeoutMs: Math.max(timeoutMs, 0) } : {}),
-      ...(parsed.lookbackMs !== null ? { lookbackDeltaMs: parsed.lookbackMs } : {}),
+    const json = await evaluateInWorker(
+      ctx.app.storage,
+      { db, query, startMs, endMs, stepMs, maxSamples, ...opts },
+      { json: true, signal: ctx.signal },
+    );
+    if (json !== null) return json;
+    const engine = new PromQLEngine(new StorageQueryable(ctx.app.storage, db, { maxSamples }), {
+      maxSamples,
     });
+    const o = { ...opts, signal: ctx.signal };
+    const result = stepMs === 0
+      ? await engine.instantQuery(expr, startMs, o)
+      : await engine.rangeQuery(expr, startMs, endMs, stepMs, o);
+    return promQLResultJson(result);
   } catch (e) {
     if (requestBinds && e instanceof PromQLError && e.errorType === "timeout") {
       throw timedOut(`Request timed out after ${budget!.totalMs}ms`);
@@ -151,11 +174,8 @@ export const query = api(async (ctx, params) => {
   const timeoutMs = durationParam(params, "timeout");
   const lookbackMs = lookbackParam(params);
   const expr = queryParam(params);
-  const result = await runQuery(ctx, db, (e, o) => e.instantQuery(expr, timeMs, o), {
-    timeoutMs,
-    lookbackMs,
-  });
-  return prometheusDataResponse(promQLResultJson(result));
+  const frame = { text: params.get("query") ?? "", expr, startMs: timeMs, endMs: timeMs, stepMs: 0 };
+  return prometheusDataResponse(await runQuery(ctx, db, frame, { timeoutMs, lookbackMs }));
 });
 
 /** `/query_range`: a range query from `start` to `end` every `step`. */
@@ -174,13 +194,14 @@ export const queryRange = api(async (ctx, params) => {
   const expr = queryParam(params);
   const typeError = rangeQueryTypeError(expr);
   if (typeError !== null) throw invalidParam("query", typeError);
-  const result = await runQuery(
-    ctx,
-    db,
-    (e, o) => e.rangeQuery(expr, startMs, endMs, Math.max(1, Math.floor(stepMs)), o),
-    { timeoutMs, lookbackMs },
-  );
-  return prometheusDataResponse(promQLResultJson(result));
+  const frame = {
+    text: params.get("query") ?? "",
+    expr,
+    startMs,
+    endMs,
+    stepMs: Math.max(1, Math.floor(stepMs)),
+  };
+  return prometheusDataResponse(await runQuery(ctx, db, frame, { timeoutMs, lookbackMs }));
 });
 
 /** `match[]` selectors; each must hold a matcher that does not match the empty string. */

@@ -54,7 +54,7 @@ export async function promql(ctx: Ctx): Promise<Response> {
   const budget = requestBudget(ctx);
   const frame = { startMs, endMs, stepMs: Math.max(1, Math.floor(stepMs)), lookbackMs };
   const output = await evalPromQL(
-    promqlBackend(ctx.app.storage, ctx.app.config.query.max_samples),
+    promqlBackend(ctx.app.storage, ctx.app.config.query.max_samples, true),
     db,
     query,
     frame,

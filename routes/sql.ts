@@ -81,7 +81,7 @@ export async function sql(ctx: Ctx): Promise<Response> {
 
 /** Storage as TQL's PromQL engine reads it (as `/v1/promql` does). */
 function promqlBackend(ctx: Ctx): PromQLBackend {
-  return storageBackend(ctx.app.storage, ctx.app.config.query.max_samples);
+  return storageBackend(ctx.app.storage, ctx.app.config.query.max_samples, true);
 }
 
 function dbParam(value: string | null): string | null {

@@ -2,7 +2,7 @@
  * Petrel's speed targets, measured side by side in one run and printed with their ratios. Run by
  * hand: `deno task bench [section…]` (sections: storage, lineproto, lineproto_http, remote_write,
  * remote_write_http, pipeline, pipeline_http, vrl, promql, otlp_metrics, otlp_logs, otlp_traces, loki, es_bulk,
- * load, footprint, forward, downsample, reads, querypool), each in a fresh process after a `sync`;
+ * load, footprint, forward, downsample, reads, querypool, promql_ingest), each in a fresh process after a `sync`;
  * never part of the tests.
  */
 import { benchPipeline } from "../engine/bench.ts";
@@ -20,6 +20,7 @@ import { benchForward } from "./bench_forward.ts";
 import { benchDownsample } from "./bench_downsample.ts";
 import { benchReads } from "./bench_reads.ts";
 import { benchQueryPool, queryPoolLines } from "./bench_query_pool.ts";
+import { benchPromqlIngest, promqlIngestLines } from "./bench_promql_ingest.ts";
 
 function telemetryLines(label: string, unit: string, r: TelemetryBench): Line[] {
   return [
@@ -207,6 +208,8 @@ const SECTIONS: Record<string, () => Line[] | Promise<Line[]>> = {
   },
   querypool: async () =>
     queryPoolLines(await benchQueryPool()).map(([name, value]): Line => [name, value, ""]),
+  promql_ingest: async () =>
+    promqlIngestLines(await benchPromqlIngest()).map(([name, value]): Line => [name, value, ""]),
   downsample: () => {
     const r = benchDownsample();
     const lines: Line[] = [];

@@ -22,6 +22,7 @@ const ENTRY = "scripts/release/entry.ts";
 /** Every worker thread Petrel starts: pool name → its module (the names `WorkerPool` is given). */
 export const WORKERS: Record<string, string> = {
   "query": "src/sql/query_worker.ts",
+  "promql": "src/query/promql_worker.ts",
   "line protocol": "src/protocols/lineproto/stream/worker.ts",
   "checkpoint": "src/storage/checkpoint_worker.ts",
   "vrl network": "engine/vrl/stdlib/net_worker.ts",

@@ -10,7 +10,8 @@ import { type LabelMatcher, matchLabel } from "../common/label_matcher.ts";
 import { type ColumnarSeries, sortSeries } from "../common/series.ts";
 import { checkAbort, tooManySamples } from "../promql/errors.ts";
 import type { Queryable, SelectRequest } from "../promql/queryable.ts";
-import { INFORMATION_SCHEMA, isPhysicalTable, type Storage, type TableMeta } from "../storage/mod.ts";
+import { INFORMATION_SCHEMA, isPhysicalTable, type TableMeta } from "../storage/mod.ts";
+import type { SeriesStore } from "../storage/read_only.ts";
 import { selectColumns } from "./series.ts";
 
 /** The tables a selector reads, in which database, and its matchers without `__name__` and database labels. */
@@ -21,7 +22,7 @@ export interface MetricSelection {
 }
 
 /** Tables of a database that hold metrics (every table but the metric engine's physical ones). */
-export function metricTables(storage: Storage, db: string): TableMeta[] {
+export function metricTables(storage: SeriesStore, db: string): TableMeta[] {
   if (db === INFORMATION_SCHEMA || !storage.hasDatabase(db)) return [];
   return storage.listTables(db).filter((t) => !isPhysicalTable(t));
 }
@@ -32,7 +33,7 @@ export function metricTables(storage: Storage, db: string): TableMeta[] {
  * read does); a database that does not exist has no tables.
  */
 export function resolveMetrics(
-  storage: Storage,
+  storage: SeriesStore,
   defaultDb: string,
   matchers: LabelMatcher[],
 ): MetricSelection {
@@ -70,7 +71,7 @@ export class StorageQueryable implements Queryable {
   private loaded = 0;
 
   constructor(
-    private readonly storage: Storage,
+    private readonly storage: SeriesStore,
     private readonly db: string,
     private readonly opts: StorageQueryableOptions,
   ) {}
@@ -107,7 +108,7 @@ export class StorageQueryable implements Queryable {
 
 /** One table's series: the one place that knows the shape storage hands series back in. */
 function readMetric(
-  storage: Storage,
+  storage: SeriesStore,
   db: string,
   metric: string,
   matchers: LabelMatcher[],

@@ -17,6 +17,7 @@ import {
 } from "../common/series.ts";
 import { msToUnit, type TimeUnit, toEpochMs, unitOf } from "../common/time_unit.ts";
 import type { Storage, TableMeta } from "../storage/mod.ts";
+import type { SeriesStore } from "../storage/read_only.ts";
 import { isMetricTable, metricValueColumn } from "../storage/mod.ts";
 
 /** One metric's series to read: `matchers` hold no `__name__` (the metric names the table). */
@@ -45,7 +46,7 @@ export function selectSeries(storage: Storage, q: SeriesSelect): Series[] {
 
 /** {@link selectSeries} with samples in columns, the form PromQL evaluates; `reserve` may veto the read's size. */
 export function selectColumns(
-  storage: Storage,
+  storage: SeriesStore,
   q: SeriesSelect,
   reserve?: (samples: number) => void,
 ): ColumnarSeries[] {
@@ -95,7 +96,7 @@ function toNumber(v: Value): number {
   return NaN;
 }
 
-function selectTableSeries(storage: Storage, table: TableMeta, q: SeriesSelect): Series[] {
+function selectTableSeries(storage: SeriesStore, table: TableMeta, q: SeriesSelect): Series[] {
   const fields = valueFields(table, q.matchers);
   if (fields.length === 0) return [];
   const matchers = q.matchers.filter((m) => m.name !== FIELD_LABEL);

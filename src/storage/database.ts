@@ -63,10 +63,28 @@ export class DatabaseHandle {
    * (the metric head) compare it to know they may be ahead of the disk.
    */
   catalogLoads = 0;
+  /**
+   * Bumped whenever the series indexes are dropped (`forgetSeries`): a series id may then be
+   * reused, so a reader on another thread reloads its indexes.
+   */
+  seriesResets = 0;
+  /** A query worker's view of the files another thread writes: it never writes nor creates anything. */
+  readonly readOnly: boolean;
 
-  constructor(name: string, files: DatabaseFiles) {
+  constructor(name: string, files: DatabaseFiles, opts: { readOnly?: boolean } = {}) {
     this.name = name;
     this.files = files;
+    this.readOnly = opts.readOnly === true;
+    if (this.readOnly) {
+      this.conn = new DatabaseSync(files.main!, { readOnly: true });
+      this.conn.exec("PRAGMA busy_timeout=5000");
+      this.loadOptions();
+      this.loadCatalog();
+      // a read-only connection attaches read-only too
+      this.conn.prepare("ATTACH DATABASE ? AS nowal").run(files.nowal);
+      this.nowalAttached = true;
+      return;
+    }
     this.conn = new DatabaseSync(files.main ?? ":memory:");
     // The busy timeout comes first: the journal_mode change already waits out another connection
     // that holds the file a moment (e.g. one recovering or closing the WAL) instead of failing with
@@ -81,10 +99,7 @@ export class DatabaseHandle {
     this.conn.exec(
       `CREATE TABLE IF NOT EXISTS ${quoteIdent(OPTIONS)} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
     );
-    const rows = this.conn.prepare(`SELECT key, value FROM ${quoteIdent(OPTIONS)}`).all() as Array<
-      { key: string; value: string }
-    >;
-    for (const r of rows) this.options[r.key] = r.value;
+    this.loadOptions();
     mendNulText(this.conn, "main");
     this.loadCatalog();
     // views share the table id sequence: read them before any table takes an id
@@ -94,6 +109,13 @@ export class DatabaseHandle {
     ensureTraceMaps(this);
     mendPlainMetricTables(this);
     mendMetricViews(this);
+  }
+
+  private loadOptions(): void {
+    const rows = this.conn.prepare(`SELECT key, value FROM ${quoteIdent(OPTIONS)}`).all() as Array<
+      { key: string; value: string }
+    >;
+    for (const r of rows) this.options[r.key] = r.value;
   }
 
   /** Re-reads the catalog, e.g. after a rolled-back transaction left the cache ahead of the disk. */

@@ -20,6 +20,7 @@ import {
   windowOf,
 } from "./metric_chunks.ts";
 import type { TableMeta } from "./table.ts";
+import { quoteIdent } from "./table.ts";
 
 /** The most recent time span kept in memory when compaction lags behind (the rest is read from SQLite). */
 const HEAD_SPAN_MS = 3 * WINDOW_MS;
@@ -73,6 +74,7 @@ export function metricHead(handle: DatabaseHandle, physical: TableMeta): MetricH
   if (cached !== undefined && cached.instance === handle.instance && cached.epoch === handle.catalogLoads) {
     return cached;
   }
+  if (handle.readOnly) return readerHead(handle, physical);
   for (const sql of createChunkSql(physical)) handle.conn.exec(sql);
   const head: MetricHead = {
     state: loadCompactionState(handle, physical),
@@ -83,6 +85,41 @@ export function metricHead(handle: DatabaseHandle, physical: TableMeta): MetricH
   };
   perDb.set(physical.id, head);
   return head;
+}
+
+/**
+ * The head as a reader on another thread sees it (a query worker, inside its read transaction): the
+ * compaction state as committed, buffers holding only the dirty windows (read from the samples table
+ * once per query) and `from` at infinity, so everything compaction has not reached is read from the
+ * samples table too. Not cached: the writer moves on between queries ({@link forgetHeads}).
+ */
+function readerHead(handle: DatabaseHandle, physical: TableMeta): MetricHead {
+  let perDb = heads.get(handle);
+  if (perDb === undefined) heads.set(handle, perDb = new Map());
+  const cached = perDb.get(physical.id);
+  if (cached !== undefined) return cached;
+  const exists = handle.conn.prepare(
+    `SELECT 1 FROM ${quoteIdent(physical.schema)}.sqlite_schema WHERE type = 'table' AND name = ?`,
+  ).get(`__petrel_compaction_${physical.id}`);
+  const state: CompactionState = exists
+    ? loadCompactionState(handle, physical)
+    : { upto: -Infinity, dirty: new Set() };
+  const buffers = new Map<number, SeriesBuffer>();
+  for (const start of state.dirty) readSlice(handle, physical, start, start + WINDOW_MS, buffers);
+  const head: MetricHead = {
+    state,
+    buffers,
+    from: Infinity,
+    instance: handle.instance,
+    epoch: handle.catalogLoads,
+  };
+  perDb.set(physical.id, head);
+  return head;
+}
+
+/** Drops every cached head of a database (a reader does before each query: the writer moved on). */
+export function forgetHeads(handle: DatabaseHandle): void {
+  heads.delete(handle);
 }
 
 /**

@@ -71,7 +71,16 @@ export function seriesIndex(handle: DatabaseHandle, physical: TableMeta): Series
   let perDb = indexes.get(handle);
   if (perDb === undefined) indexes.set(handle, perDb = new Map());
   const cached = perDb.get(physical.id);
-  if (cached !== undefined && cached.instance === handle.instance) return cached;
+  if (cached !== undefined && cached.instance === handle.instance) {
+    if (!handle.readOnly) return cached;
+    // Another thread adds series: a reader takes the rows added since it last looked.
+    const rows = handle.conn.prepare(`SELECT table_id, id, key FROM ${seriesTable(physical)} WHERE id >= ?`)
+      .all(cached.nextId) as Array<{ table_id: number; id: number; key: string }>;
+    for (const r of rows) {
+      addEntry(cached, { id: r.id, tableId: r.table_id, labels: labelsOfKey(r.key) }, r.key);
+    }
+    return cached;
+  }
   const index: SeriesIndex = {
     byKey: new Map(),
     byId: new Map(),
@@ -109,4 +118,5 @@ export function addEntry(index: SeriesIndex, entry: SeriesEntry, key: string): v
 /** Forgets every cached index of a database (after a rollback or a drop). */
 export function forgetSeries(handle: DatabaseHandle): void {
   indexes.delete(handle);
+  handle.seriesResets++;
 }

@@ -12,6 +12,7 @@ import type { QueryOutput } from "../../common/rows.ts";
 import type { ColumnarSeries } from "../../common/series.ts";
 import {
   type Expr,
+  type MatrixResult,
   ParseError,
   parseExpr,
   type PlannedSelect,
@@ -33,6 +34,11 @@ export interface PromQLBackend {
   tables(db: string, matchers: LabelMatcher[]): { db: string; tables: SelectedTable[] };
   /** Most samples one query may load. */
   maxSamples: number;
+  /**
+   * Evaluates a range query somewhere else (a PromQL worker) with the same answer; null when it
+   * must be evaluated here. Without it, every query is evaluated on the caller's thread.
+   */
+  evaluate?(db: string, query: string, frame: TqlFrame, opts: TqlRunOptions): Promise<MatrixResult | null>;
 }
 
 /** A table a selector reads: its time index and the value columns the selector reads of it. */
@@ -150,7 +156,11 @@ export async function runTql(
   const engine = new PromQLEngine(queryable, { maxSamples: backend.maxSamples });
   const t = performance.now();
   const { startMs, endMs, stepMs, lookbackMs } = p.frame;
-  const result = await engine.rangeQuery(p.expr, startMs, endMs, stepMs, {
+  // TQL ANALYZE shows each read's numbers: only this thread's run records them
+  const elsewhere = p.stmt.mode === "analyze" || backend.evaluate === undefined
+    ? null
+    : await backend.evaluate(db, p.stmt.query, p.frame, opts);
+  const result = elsewhere ?? await engine.rangeQuery(p.expr, startMs, endMs, stepMs, {
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(lookbackMs !== null ? { lookbackDeltaMs: lookbackMs } : {}),
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
