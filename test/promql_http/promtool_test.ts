@@ -118,8 +118,11 @@ Deno.test({
         // The loaded server has written tables, so per-table series are on the page too.
         assert.match(page, /^# TYPE \S+ (counter|gauge|histogram)$/m);
         const r = await promtool(["check", "metrics"], page);
-        assert.equal(r.code, 0, r.out + r.err);
-        assert.equal(r.out + r.err, "");
+        // GreptimeDB's own counter name, which its Grafana dashboards chart, has no `_total`
+        const lint = (r.out + r.err).split("\n").filter((l) =>
+          l !== "" && l !== 'greptime_table_operator_ingest_rows counter metrics should have "_total" suffix'
+        );
+        assert.deepEqual(lint, []);
       });
     } finally {
       await s.stop();
