@@ -11,6 +11,7 @@ import { spawnServer } from "../test/helpers/server.ts";
 import { encodeRemoteWriteV1 } from "../src/protocols/remote_write/encoder.ts";
 import type { Series } from "../src/common/series.ts";
 import { waitFor } from "../test/helpers/debian.ts";
+import { ok, pct } from "./bench_query_pool.ts";
 
 const SERIES = 1000, HOURS = 24, STEP_MS = 60_000, PER_REQUEST = 120;
 const HOUR = 3_600_000;
@@ -35,16 +36,6 @@ export interface IngestRun {
   cheapP99: number;
   heavyP50: number | null;
   heavyDone: number;
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
-};
-
-async function ok(r: Response, what: string): Promise<void> {
-  const text = await r.text();
-  if (r.status >= 300) throw new Error(`${what} → ${r.status}: ${text.slice(0, 300)}`);
 }
 
 async function load(url: string, start: number, end: number): Promise<void> {

@@ -34,12 +34,14 @@ export interface QueryPoolBench {
   peakRssMb: number | null;
 }
 
-const pct = (xs: number[], p: number) => {
+/** The `p` quantile (0–1) of `xs`, nearest rank. */
+export const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
-async function ok(r: Response, what: string): Promise<void> {
+/** Reads a response through, failing on a status of 300 or more. */
+export async function ok(r: Response, what: string): Promise<void> {
   const text = await r.text();
   if (r.status >= 300) throw new Error(`${what} → ${r.status}: ${text.slice(0, 300)}`);
 }
