@@ -2,7 +2,7 @@
  * Petrel's own Prometheus metrics for `GET /metrics`. HTTP metric names are GreptimeDB's, so
  * dashboards built for GreptimeDB keep working.
  */
-import client from "prom-client";
+import * as client from "./prom_client.ts";
 import { registerProcessMetrics } from "./process_metrics.ts";
 import { scrapedMetric } from "./scraped_metric.ts";
 

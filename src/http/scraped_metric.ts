@@ -2,7 +2,7 @@
  * A `/metrics` series whose values are read from their source at each scrape (storage figures,
  * forwarding, downsampling, the process), rather than counted as events happen.
  */
-import client from "prom-client";
+import * as client from "./prom_client.ts";
 
 /** One sample of a scraped series: its labels and value. */
 export type ScrapedSample = [labels: Record<string, string>, value: number];
