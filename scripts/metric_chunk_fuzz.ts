@@ -18,6 +18,7 @@
 import { startTestServer, type TestServer } from "../test/helpers/server.ts";
 import { remoteWrite } from "../test/promql/prom_compare.ts";
 import { type Series, STALE_NAN } from "../src/common/series.ts";
+import { seededRandom } from "../test/helpers/random.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("--"));
 const SEED = Number(args[0] ?? 1), QUERIES = Number(args[1] ?? 300);
@@ -25,18 +26,7 @@ const VERBOSE = Deno.args.includes("--verbose"), PRINT = Deno.args.includes("--p
 
 const log = (msg: string) => VERBOSE && console.log(msg);
 
-/** mulberry32: a seeded PRNG, so a seed replays a run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(SEED);
+const rand = seededRandom(SEED);
 const int = (n: number) => Math.floor(rand() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
 const chance = (p: number) => rand() < p;
@@ -204,7 +194,7 @@ async function load(): Promise<TestServer> {
   }
   await write(s.url, [dense]);
   // samples of the current hour (never compacted), from another stream so the rest stays the seed's
-  const open = rng(SEED + 1);
+  const open = seededRandom(SEED + 1);
   await write(
     s.url,
     SERIES.cpu.map((labels) => ({

@@ -4,22 +4,12 @@
  * boundary (where Prometheus 2's closed and Prometheus 3's left-open windows differ).
  */
 import { type Series, STALE_NAN } from "../../src/common/series.ts";
+import { seededRandom } from "../helpers/random.ts";
 
 /** The hour the data starts at (ms). */
 export const T0 = 1_699_999_200_000;
 /** Samples are at T0 + OFFSET + k × INTERVAL. */
 export const OFFSET_MS = 7_000, INTERVAL_MS = 15_000, SAMPLES = 240;
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sorted(labels: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -44,7 +34,7 @@ function series(labels: Record<string, string>, valueAt: ValueAt, from = 0, to =
 
 /** A counter: starts high (so Prometheus 2 and 3 agree on rate extrapolation), random increments. */
 function counter(seed: number, start: number, maxInc: number, resetAt = -1): ValueAt {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const values: number[] = [];
   let v = start;
   for (let k = 0; k < SAMPLES; k++) {
@@ -81,7 +71,7 @@ export function equivalenceSeries(): Series[] {
       );
     }
   }
-  const rnd = prng(42);
+  const rnd = seededRandom(42);
   for (const instance of ["i-0", "i-1", "i-2"]) {
     for (const room of ["a", "b"]) {
       const phase = rnd() * 6, amp = 5 + rnd() * 10;

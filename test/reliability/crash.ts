@@ -8,6 +8,7 @@
  */
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 import { type SpawnedServer, spawnServer } from "../helpers/server.ts";
+export { seededRandom } from "../helpers/random.ts";
 
 /** What a trial found. */
 export interface CrashTrialResult {
@@ -240,16 +241,4 @@ async function verify(
     }
   }
   return out;
-}
-
-/** A small seeded PRNG (mulberry32), so a failing trial's batch shapes can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
