@@ -8,7 +8,7 @@
  * `deno run -A scripts/bench_promql_ingest.ts [seconds]`.
  */
 import { spawnServer } from "../test/helpers/server.ts";
-import { encodeRemoteWriteV1 } from "../src/protocols/remote_write/encoder.ts";
+import { remoteWrite } from "../test/promql/prom_compare.ts";
 import type { Series } from "../src/common/series.ts";
 import { waitFor } from "../test/helpers/debian.ts";
 import { ok, pct } from "./bench_query_pool.ts";
@@ -52,14 +52,7 @@ async function load(url: string, start: number, end: number): Promise<void> {
         samples,
       });
     }
-    await ok(
-      await fetch(`${url}/v1/prometheus/write`, {
-        method: "POST",
-        body: encodeRemoteWriteV1(series),
-        headers: { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
-      }),
-      "remote write",
-    );
+    await remoteWrite(url, series, "/v1/prometheus/write");
   }
 }
 

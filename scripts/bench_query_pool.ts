@@ -7,7 +7,7 @@
  * keeps the loaded data between runs).
  */
 import { spawnServer } from "../test/helpers/server.ts";
-import { encodeRemoteWriteV1 } from "../src/protocols/remote_write/encoder.ts";
+import { remoteWrite } from "../test/promql/prom_compare.ts";
 
 export const BIG_ROWS = 1_000_000;
 const BATCH = 50_000;
@@ -67,14 +67,7 @@ async function load(url: string): Promise<void> {
     labels: { __name__: "qp_metric", instance: `i-${s}` },
     samples: Array.from({ length: 60 }, (_, k) => ({ timestampMs: endMs - 60_000 * (60 - k), value: k })),
   }));
-  await ok(
-    await fetch(`${url}/v1/prometheus/write`, {
-      method: "POST",
-      body: encodeRemoteWriteV1(series),
-      headers: { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
-    }),
-    "remote write",
-  );
+  await remoteWrite(url, series, "/v1/prometheus/write");
 }
 
 async function sql(url: string, q: string): Promise<number> {

@@ -14,20 +14,12 @@ import { flushGroupCommit } from "../storage/group_commit.ts";
 import type { Storage } from "../storage/mod.ts";
 import { type DatabaseRef, databaseRefs } from "../storage/read_only.ts";
 
-/** A query for the worker: an instant query when `stepMs` is 0 (at `startMs`). */
-export interface PromqlRequest {
+/** A query for the worker, with what it needs to open the databases and answer. */
+export interface PromqlRequest extends PromqlQuery {
   id: number;
   dbs: DatabaseRef[];
-  db: string;
-  query: string;
-  startMs: number;
-  endMs: number;
-  stepMs: number;
-  lookbackDeltaMs?: number;
-  /** The query's time budget (ms) as of `sentAt` (epoch ms). */
-  timeoutMs?: number;
+  /** Epoch ms the request was sent at: `timeoutMs` counts from it. */
   sentAt: number;
-  maxSamples: number;
   /** Answer Prometheus' JSON of the result (else the result itself). */
   json: boolean;
 }
