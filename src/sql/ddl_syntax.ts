@@ -23,6 +23,8 @@ export interface Session {
   systemTimezone?: string;
   /** Postgres' DateStyle after `SET DATESTYLE` (`ISO, MDY` when unset), as `SHOW VARIABLES` shows it. */
   datestyle?: string;
+  /** `SET READ_PREFERENCE` (`leader` when unset): standalone reads go to the one region whatever it is. */
+  readPreference?: string;
 }
 
 /** Resolves `[catalog.][db.]table` against the session. */

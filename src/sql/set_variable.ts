@@ -7,6 +7,7 @@
 import { invalidArguments, unsupported } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import type { Cursor } from "./cursor.ts";
+import type { Token } from "./lexer.ts";
 import type { Session } from "./ddl_syntax.ts";
 import { stringRecords } from "./show.ts";
 import { canonicalTimezone } from "./time.ts";
@@ -30,6 +31,10 @@ const DATE_ORDERS: Record<string, string> = {
 };
 const DEFAULT_DATESTYLE = "ISO, MDY";
 
+/** GreptimeDB's session `ReadPreference` values (snake_case, as `SHOW VARIABLES` prints them). */
+const READ_PREFERENCES = ["leader", "follower", "follower_preferred"];
+const DEFAULT_READ_PREFERENCE = "leader";
+
 /** Runs `SET [SESSION|LOCAL] name {=|TO} value[, …]` or `SET TIME ZONE value` (the cursor is after SET). */
 export function setVariable(cur: Cursor, session: Session): QueryOutput {
   cur.acceptKw("SESSION") || cur.acceptKw("LOCAL");
@@ -41,10 +46,14 @@ export function setVariable(cur: Cursor, session: Session): QueryOutput {
     name = parts.join("").toUpperCase();
   }
   if (!name) throw cur.error(`Expected: a variable name, found: ${cur.describe()}`);
-  const values: string[] = [];
-  do values.push(cur.next().value); while (cur.acceptOp(","));
+  const tokens: Token[] = [];
+  do tokens.push(cur.next()); while (cur.acceptOp(","));
   cur.expectEnd();
+  const values = tokens.map((t) => t.value);
   switch (name) {
+    case "READ_PREFERENCE":
+      session.readPreference = readPreference(tokens[0]);
+      break;
     case "TIMEZONE":
     case "TIME_ZONE":
       session.timezone = canonicalTimezone(one(name, values));
@@ -83,9 +92,25 @@ export function showVariable(name: string, session: Session): QueryOutput {
   if (variable === "SYSTEM_TIME_ZONE" || variable === "SYSTEM_TIMEZONE") value = system;
   else if (variable === "TIME_ZONE" || variable === "TIMEZONE") value = session.timezone || system;
   else if (variable === "DATESTYLE") value = session.datestyle ?? DEFAULT_DATESTYLE;
+  else if (variable === "READ_PREFERENCE") value = session.readPreference ?? DEFAULT_READ_PREFERENCE;
   // MAX_EXECUTION_TIME and STATEMENT_TIMEOUT are answered on GreptimeDB's MySQL and Postgres channels only
   else throw unsupported(`Unsupported show variable: ${variable}`);
   return stringRecords([variable], [[value]]);
+}
+
+/**
+ * GreptimeDB's `set_read_preference`: the first value, a quoted string naming a preference in any
+ * case; a bare word or an unknown name is 1001.
+ */
+function readPreference(token: Token): string {
+  if (token.kind !== "string") {
+    throw unsupported(`Not supported: Unsupported read preference expr ${token.text} in set variable statement`);
+  }
+  const preference = token.value.toLowerCase();
+  if (!READ_PREFERENCES.includes(preference)) {
+    throw unsupported(`Not supported: Invalid read preference expr ${token.value} in set variable statement`);
+  }
+  return preference;
 }
 
 function one(name: string, values: string[]): string {

@@ -1,6 +1,6 @@
 /**
  * `SET` and `SHOW VARIABLES` over `/v1/sql` as GreptimeDB's HTTP channel answers them: the variables
- * it keeps (time zone, DateStyle, bytea_output, allow_query_fallback, client_encoding) are taken and
+ * it keeps (time zone, DateStyle, read preference, bytea_output, allow_query_fallback, client_encoding) are taken and
  * shown, any other name is a 1001 "Unsupported set variable", as are the MySQL- and Postgres-only ones.
  */
 import assert from "node:assert/strict";
@@ -62,6 +62,28 @@ const CASES: TypedCase[] = [
     columns: [["TIMEZONE", S]],
     rows: [["Asia/Tokyo"]],
   },
+  // standalone GreptimeDB keeps the session's read preference (its one region answers any of them)
+  { sql: "SHOW VARIABLES read_preference", columns: [["READ_PREFERENCE", S]], rows: [["leader"]] },
+  {
+    sql: "SET READ_PREFERENCE = 'Follower'; SHOW VARIABLES READ_PREFERENCE",
+    columns: [["READ_PREFERENCE", S]],
+    rows: [["follower"]],
+  },
+  {
+    sql: "SET read_preference TO 'follower_preferred'; SET READ_PREFERENCE = 'leader'; SHOW VARIABLES read_preference",
+    columns: [["READ_PREFERENCE", S]],
+    rows: [["leader"]],
+  },
+  {
+    sql: "SET READ_PREFERENCE = 'nearest'",
+    code: 1001,
+    error: /^Not supported: Invalid read preference expr nearest in set variable statement$/,
+  },
+  {
+    sql: "SET READ_PREFERENCE = leader",
+    code: 1001,
+    error: /^Not supported: Unsupported read preference expr leader in set variable statement$/,
+  },
 ];
 
 Deno.test("SET and SHOW VARIABLES over /v1/sql", async (t) => {
@@ -73,9 +95,9 @@ Deno.test("SET and SHOW VARIABLES over /v1/sql", async (t) => {
         await sqlOk(
           server.url,
           "SET client_encoding = 'UTF8'; SET bytea_output = 'hex'; SET allow_query_fallback = true; " +
-            "SET time_zone = 'UTC'; SET LOCAL DATESTYLE TO 'ISO, YMD'",
+            "SET time_zone = 'UTC'; SET LOCAL DATESTYLE TO 'ISO, YMD'; SET READ_PREFERENCE = 'leader'",
         ),
-        Array(5).fill({ affectedrows: 0 }),
+        Array(6).fill({ affectedrows: 0 }),
       );
     });
   } finally {
