@@ -20,7 +20,12 @@ import { countRows, REGION_INFO_TABLES } from "./info_regions.ts";
 import { SERVER_INFO_TABLES } from "./info_server.ts";
 import { PROCESS_INFO_TABLES } from "./info_process.ts";
 import { MYSQL_INFO_TABLES } from "./info_mysql.ts";
-import { type InfoColumns, infoSchemaColumnRows, userColumnRows } from "./info_columns.ts";
+import {
+  type InfoColumns,
+  infoSchemaColumnRows,
+  userColumnRows,
+  type ViewColumnsOf,
+} from "./info_columns.ts";
 
 /** The tables whose modules carry their own columns, types and rows. */
 const MODULE_TABLES: Record<string, InfoTable> = {
@@ -244,11 +249,15 @@ function tableRows(storage: Storage, sizes: boolean): Value[][] {
 
 const attached = new WeakSet<DatabaseSync>();
 
-/** Fills the attached `information_schema` schema of a connection with the current catalog. */
+/**
+ * Fills the attached `information_schema` schema of a connection with the current catalog; `columns`
+ * lists views' columns only with `viewColumns` (planning a view needs the SQL layer).
+ */
 export function refreshInformationSchema(
   conn: DatabaseSync,
   storage: Storage,
   need: InfoSchemaUse = { tables: Object.keys(INFO_TABLES), sizes: true },
+  viewColumns?: ViewColumnsOf,
 ): void {
   if (!attached.has(conn)) {
     conn.exec(`ATTACH DATABASE ':memory:' AS ${INFORMATION_SCHEMA}`);
@@ -265,7 +274,7 @@ export function refreshInformationSchema(
   }
   const build: Record<string, () => Value[][]> = {
     tables: () => tableRows(storage, need.sizes),
-    columns: () => userColumnRows(storage),
+    columns: () => userColumnRows(storage, viewColumns),
     flows: () => flowRows(storage),
     views: () => viewRows(storage),
     schemata: () =>

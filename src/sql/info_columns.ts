@@ -7,6 +7,7 @@ import type { DataType, SemanticType, Value } from "../common/rows.ts";
 import { decimalSpec } from "../common/decimal.ts";
 import { infoSchemaTypeName, sqlTypeName } from "../storage/datatypes.ts";
 import { INFORMATION_SCHEMA, type Storage, type TableMeta } from "../storage/mod.ts";
+import { listViews, type ViewMeta } from "../storage/views.ts";
 
 /** What a columns row tells of one column. */
 interface ColumnFacts {
@@ -19,6 +20,11 @@ interface ColumnFacts {
   nullable: boolean;
   comment: string;
 }
+
+/** A view's output columns (name, type, nullable); the SQL layer plans the view to tell them. */
+export type ViewColumnsOf = (
+  view: ViewMeta,
+) => ReadonlyArray<{ name: string; type: string; nullable: boolean }>;
 
 /** An information_schema table's columns, (name, type) in order. */
 export type InfoColumns = ReadonlyArray<readonly [string, DataType]>;
@@ -64,8 +70,11 @@ function columnKey(t: TableMeta, name: string): string {
   return t.primaryKey.includes(name) ? "PRI" : "";
 }
 
-/** The rows of every user table's columns, database by database. */
-export function userColumnRows(storage: Storage): Value[][] {
+/**
+ * The rows of every user table's columns, database by database, then of its views' (as GreptimeDB,
+ * whose views carry their query's schema: FIELDs without a key) when `viewColumns` is given.
+ */
+export function userColumnRows(storage: Storage, viewColumns?: ViewColumnsOf): Value[][] {
   const rows: Value[][] = [];
   for (const db of storage.listDatabases()) {
     if (db === INFORMATION_SCHEMA) continue;
@@ -82,6 +91,32 @@ export function userColumnRows(storage: Storage): Value[][] {
         }));
       });
     }
+    if (viewColumns) rows.push(...viewColumnRows(storage, db, viewColumns));
+  }
+  return rows;
+}
+
+function viewColumnRows(storage: Storage, db: string, viewColumns: ViewColumnsOf): Value[][] {
+  const rows: Value[][] = [];
+  for (const view of listViews(storage.database(db))) {
+    let columns;
+    try {
+      columns = viewColumns(view);
+    } catch {
+      // a view whose source table was dropped or altered away has no columns to list
+      continue;
+    }
+    columns.forEach((c, i) => {
+      rows.push(columnRow(db, view.name, i + 1, {
+        name: c.name,
+        type: c.type as DataType,
+        semantic: "FIELD",
+        key: "",
+        default: null,
+        nullable: c.nullable,
+        comment: "",
+      }));
+    });
   }
   return rows;
 }

@@ -32,7 +32,7 @@ import { canonicalTimezone } from "./time.ts";
 import { setVariable, showVariable } from "./set_variable.ts";
 import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
-import { describeView, executeViewStatement, isViewStatement, showCreateView } from "./view.ts";
+import { describeView, executeViewStatement, isViewStatement, showCreateView, viewColumns } from "./view.ts";
 
 export type { Session } from "./ddl.ts";
 
@@ -194,7 +194,14 @@ function runSelect(storage: Storage, tokens: Token[], sql: string, session: Sess
   const handle = storage.database(q.database);
   registerSqlFunctions(handle.conn);
   try {
-    if (q.usesInfoSchema) refreshInformationSchema(handle.conn, storage, q.infoSchema);
+    if (q.usesInfoSchema) {
+      refreshInformationSchema(
+        handle.conn,
+        storage,
+        q.infoSchema,
+        (v) => viewColumns(storage, v, session.timezone),
+      );
+    }
     return runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
   } catch (e) {
     throw mapSqliteError(e, q.database);

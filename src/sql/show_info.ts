@@ -170,8 +170,7 @@ const COLUMNS_COLUMNS: Array<[string, string, boolean]> = [
 
 /**
  * `SHOW [FULL] COLUMNS|FIELDS FROM|IN t [FROM|IN db] [LIKE 'p' | WHERE expr]` (after the keyword),
- * ordered by column name as GreptimeDB's. A view's columns are not in information_schema.columns
- * (as in GreptimeDB), so it has none here either.
+ * ordered by column name as GreptimeDB's; a view's are its query's, as information_schema.columns lists them.
  */
 function showColumns(
   storage: Storage,

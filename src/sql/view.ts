@@ -137,12 +137,20 @@ export function showCreateView(storage: Storage, parts: string[], session: Sessi
   return stringRecords(["View", "Create View"], [[shown, renderCreateView(view, shown)]]);
 }
 
+/** One output column of a view, as DESC VIEW and information_schema.columns show it. */
+export interface ViewColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+}
+
 /**
- * `DESC VIEW`: the view's output columns, all FIELDs without a key. A type SQLite cannot tell before
- * the query runs (an arithmetic expression) is read from one row, as a result set would show it.
+ * A view's output columns. A type SQLite cannot tell before the query runs (an arithmetic
+ * expression) is read from one row, as a result set would show it; a column is not null when it is
+ * a source table's time index or NOT NULL column.
  */
-export function describeView(storage: Storage, view: ViewMeta, session: Session): QueryOutput {
-  const env = { storage, db: view.db, sql: view.query, timezone: session.timezone };
+export function viewColumns(storage: Storage, view: ViewMeta, timezone?: string): ViewColumn[] {
+  const env = { storage, db: view.db, sql: view.query, timezone };
   const planned = planView(view, env, rewriteQuery);
   let types = planned.columns.map((c) => c.type as string | undefined);
   if (types.some((t) => t === undefined)) {
@@ -150,12 +158,24 @@ export function describeView(storage: Storage, view: ViewMeta, session: Session)
     const out = runQuery(handle.conn, `SELECT * FROM ${planned.sql} AS __petrel_view LIMIT 1`);
     if (out.kind === "records") types = types.map((t, i) => t ?? out.columns[i]?.data_type);
   }
-  const rows = planned.columns.map((c, i): Value[] => {
+  return planned.columns.map((c, i) => {
     const table = c.origin &&
       planned.query.tables.find((t) => t.columns.some((x) => x.name === c.origin!.column));
     const col = table?.columns.find((x) => x.name === c.origin!.column);
     const notNull = col !== undefined && (col.name === table!.timeIndex || !col.nullable);
-    return [c.name, types[i] ?? "Null", "", notNull ? "NO" : "YES", "", "FIELD"];
+    return { name: c.name, type: types[i] ?? "Null", nullable: !notNull };
   });
+}
+
+/** `DESC VIEW`: the view's output columns, all FIELDs without a key. */
+export function describeView(storage: Storage, view: ViewMeta, session: Session): QueryOutput {
+  const rows = viewColumns(storage, view, session.timezone).map((c): Value[] => [
+    c.name,
+    c.type,
+    "",
+    c.nullable ? "YES" : "NO",
+    "",
+    "FIELD",
+  ]);
   return stringRecords(["Column", "Type", "Key", "Null", "Default", "Semantic Type"], rows);
 }

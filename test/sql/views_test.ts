@@ -77,8 +77,44 @@ Deno.test("views: CREATE, SHOW VIEWS/TABLES, SHOW CREATE, DESC, information_sche
       ["a", "Float64", "", "YES", "", "FIELD"],
     ]);
     assert.deepEqual((await records(url, "DESC TABLE agg")).rows.length, 2);
-    // information_schema.columns lists no view columns (as GreptimeDB's), so neither does SHOW COLUMNS
-    assert.deepEqual(await sqlRows(url, "SHOW COLUMNS FROM v"), []);
+    // information_schema.columns lists a view's columns as GreptimeDB's (FIELDs without a key), and
+    // SHOW [FULL] COLUMNS reads them from there, ordered by name
+    assert.deepEqual(
+      await sqlRows(
+        url,
+        "SELECT table_name, column_name, ordinal_position, greptime_data_type, semantic_type, column_key, " +
+          "is_nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name IN ('v', 'agg') " +
+          "ORDER BY table_name, ordinal_position",
+      ),
+      [
+        ["agg", "h", 1, "String", "FIELD", "", "Yes"],
+        ["agg", "a", 2, "Float64", "FIELD", "", "Yes"],
+        ["v", "host", 1, "String", "FIELD", "", "Yes"],
+        ["v", "cpu", 2, "Float64", "FIELD", "", "Yes"],
+        ["v", "n", 3, "Int32", "FIELD", "", "Yes"],
+        ["v", "ts", 4, "TimestampMillisecond", "FIELD", "", "No"],
+      ],
+    );
+    assert.deepEqual(await records(url, "SHOW COLUMNS FROM v"), {
+      schema: [
+        ["Field", "String"],
+        ["Type", "String"],
+        ["Null", "String"],
+        ["Key", "String"],
+        ["Default", "String"],
+        ["Extra", "String"],
+        ["Greptime_type", "String"],
+      ],
+      rows: [
+        ["cpu", "double", "Yes", "", null, "", "Float64"],
+        ["host", "string", "Yes", "", null, "", "String"],
+        ["n", "int", "Yes", "", null, "", "Int32"],
+        ["ts", "timestamp(3)", "No", "", null, "", "TimestampMillisecond"],
+      ],
+    });
+    assert.deepEqual((await records(url, "SHOW FULL COLUMNS FROM agg LIKE 'h'")).rows, [
+      ["h", "string", "utf8_bin", "Yes", "", null, "", "select,insert", "", "String"],
+    ]);
     assert.deepEqual(
       await sqlRows(
         url,
@@ -267,6 +303,11 @@ Deno.test("views: errors name what is wrong (4xx), at CREATE for an invalid quer
     const f = await failure(url, "SELECT * FROM v");
     assert.deepEqual([f.status, f.code], [400, 4001]);
     assert.ok(f.error.includes("Table not found: greptime.public.m"), f.error);
+    // information_schema.columns still answers, without the broken view's columns
+    assert.deepEqual(
+      await sqlRows(url, "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public'"),
+      [[0]],
+    );
   });
 });
 
