@@ -70,7 +70,8 @@ const CASES: TypedCase[] = [
     rows: [["follower"]],
   },
   {
-    sql: "SET read_preference TO 'follower_preferred'; SET READ_PREFERENCE = 'leader'; SHOW VARIABLES read_preference",
+    sql:
+      "SET read_preference TO 'follower_preferred'; SET READ_PREFERENCE = 'leader'; SHOW VARIABLES read_preference",
     columns: [["READ_PREFERENCE", S]],
     rows: [["leader"]],
   },
