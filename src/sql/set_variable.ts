@@ -104,7 +104,9 @@ export function showVariable(name: string, session: Session): QueryOutput {
  */
 function readPreference(token: Token): string {
   if (token.kind !== "string") {
-    throw unsupported(`Not supported: Unsupported read preference expr ${token.text} in set variable statement`);
+    throw unsupported(
+      `Not supported: Unsupported read preference expr ${token.text} in set variable statement`,
+    );
   }
   const preference = token.value.toLowerCase();
   if (!READ_PREFERENCES.includes(preference)) {
