@@ -42,6 +42,25 @@ export interface DatabaseFiles {
   nowal: string | null;
 }
 
+/**
+ * The table id sequence of a data dir. GreptimeDB's table ids are global (one sequence for every
+ * database), so region ids and `ADMIN flush_region` name one table; Petrel keeps no counter on disk:
+ * the next id is above every id in use in any open database (an older data dir's repeated ids stay).
+ */
+export class TableIds {
+  private next = 1;
+
+  /** Marks an id as in use: later ids come after it. */
+  note(id: number): void {
+    if (id >= this.next) this.next = id + 1;
+  }
+
+  /** A fresh id. */
+  allocate(): number {
+    return this.next++;
+  }
+}
+
 /** A database connection plus its catalog, cached in memory. */
 export class DatabaseHandle {
   readonly name: string;
@@ -51,7 +70,8 @@ export class DatabaseHandle {
   /** Database options (`CREATE DATABASE … WITH (ttl = …)`). */
   readonly options: TableOptions = {};
   private nowalAttached = false;
-  private nextId = 1;
+  /** Shared by the databases of a data dir (a read-only opening never allocates: it keeps its own). */
+  private readonly ids: TableIds;
   /** Prepared statements of the writer and readers, by table; a schema change drops its table's. */
   readonly statements = new StatementCache();
   /** Bumped on every schema change so callers can drop their own caches. */
@@ -71,9 +91,10 @@ export class DatabaseHandle {
   /** A query worker's view of the files another thread writes: it never writes nor creates anything. */
   readonly readOnly: boolean;
 
-  constructor(name: string, files: DatabaseFiles, opts: { readOnly?: boolean } = {}) {
+  constructor(name: string, files: DatabaseFiles, opts: { readOnly?: boolean; ids?: TableIds } = {}) {
     this.name = name;
     this.files = files;
+    this.ids = opts.ids ?? new TableIds();
     this.readOnly = opts.readOnly === true;
     if (this.readOnly) {
       this.conn = new DatabaseSync(files.main!, { readOnly: true });
@@ -131,7 +152,7 @@ export class DatabaseHandle {
       t.db = this.name;
       t.databaseTtl = this.options.ttl;
       this.tables.set(t.name, t);
-      this.nextId = Math.max(this.nextId, t.id + 1);
+      this.ids.note(t.id);
     }
     // a rollback undid the changes of its transaction: the tables whose metadata now differs
     const changed = new Set([...before.keys(), ...this.tables.keys()]);
@@ -181,9 +202,14 @@ export class DatabaseHandle {
     return [...this.tables.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  /** A fresh table id. */
+  /** A fresh table id, unique across the data dir's databases. */
   allocateId(): number {
-    return this.nextId++;
+    return this.ids.allocate();
+  }
+
+  /** Marks an id (a view's) as in use, so no new table or view takes it. */
+  noteId(id: number): void {
+    this.ids.note(id);
   }
 
   /** Creates a table (inside the caller's transaction, if any). */

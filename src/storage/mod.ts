@@ -31,7 +31,7 @@ import { databaseNotFound, invalidArguments, PetrelError, StatusCode } from "../
 import { type TableDiskUsage, tableDiskUsage } from "./disk_usage.ts";
 import type { RetentionDrop } from "./size_retention.ts";
 import { Upkeep } from "./upkeep.ts";
-import { DatabaseHandle } from "./database.ts";
+import { DatabaseHandle, TableIds } from "./database.ts";
 import { databaseFiles, databasesOnDisk, isDatabaseName, removeDatabaseFiles } from "./data_dir.ts";
 import { normalizeDatabaseOptions } from "./options.ts";
 import type { TableMeta } from "./table.ts";
@@ -92,6 +92,8 @@ export class Storage {
   readonly autoCreateTable: boolean;
   private readonly dataDir: string | null;
   private readonly dbs = new Map<string, DatabaseHandle>();
+  /** One table id sequence for every database, as GreptimeDB's. */
+  private readonly tableIds = new TableIds();
   private readonly closeHooks = new Set<() => void>();
   /** Prepares counted by dropped databases' caches, so the exported counter never goes back. */
   private readonly droppedPrepares: Record<string, number> = {};
@@ -117,7 +119,7 @@ export class Storage {
   }
 
   private openHandle(db: string): DatabaseHandle {
-    const h = new DatabaseHandle(db, databaseFiles(this.dataDir, db));
+    const h = new DatabaseHandle(db, databaseFiles(this.dataDir, db), { ids: this.tableIds });
     this.dbs.set(db, h);
     return h;
   }

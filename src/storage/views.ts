@@ -50,8 +50,7 @@ export function viewMap(handle: DatabaseHandle): Map<string, ViewMeta> {
     }
   }
   // ids come from the table sequence, which only counts tables when the catalog loads
-  const maxId = Math.max(0, ...[...views.values()].map((v) => v.id));
-  if (maxId > 0) { while (handle.allocateId() < maxId); }
+  for (const v of views.values()) handle.noteId(v.id);
   loaded.set(handle, views);
   return views;
 }

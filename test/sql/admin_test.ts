@@ -117,6 +117,62 @@ Deno.test("ADMIN flush_region and compact_region take the region ids information
   }
 });
 
+Deno.test("table ids are one sequence over every database, so a region id names one table", async () => {
+  let server = await startTestServer();
+  const dataHome = server.dataHome;
+  const tableIds = async () =>
+    new Map<string, number>(
+      (await ok(
+        server.url,
+        "SELECT table_schema || '.' || table_name, table_id FROM information_schema.tables " +
+          "WHERE table_schema IN ('public', 'd2', 'd3') AND table_id >= 1024 ORDER BY table_id",
+      )).records.rows,
+    );
+  try {
+    await ok(server.url, "CREATE TABLE m (ts TIMESTAMP TIME INDEX, v DOUBLE)");
+    await ok(server.url, "CREATE DATABASE d2");
+    await ok(server.url, "CREATE TABLE d2.t2 (ts TIMESTAMP TIME INDEX, v DOUBLE)");
+    await ok(server.url, "CREATE VIEW d2.w AS SELECT 1 AS one");
+    await ok(server.url, "CREATE TABLE m2 (ts TIMESTAMP TIME INDEX, v DOUBLE)");
+    assert.deepEqual(
+      [...await tableIds()],
+      [["public.m", 1024], ["d2.t2", 1025], ["d2.w", 1026], ["public.m2", 1027]],
+    );
+    // each region id (table id << 32) belongs to one table, and ADMIN flush_region finds it
+    const regions = await ok(
+      server.url,
+      "SELECT table_schema, table_name, region_id FROM information_schema.region_peers " +
+        "WHERE table_schema IN ('public', 'd2') ORDER BY region_id",
+    );
+    assert.deepEqual(regions.records.rows, [
+      ["public", "m", 1024 * 2 ** 32],
+      ["d2", "t2", 1025 * 2 ** 32],
+      ["public", "m2", 1027 * 2 ** 32],
+    ]);
+    const partitions = await ok(
+      server.url,
+      "SELECT table_schema, table_name, greptime_partition_id FROM information_schema.partitions " +
+        "WHERE table_schema = 'd2'",
+    );
+    assert.deepEqual(partitions.records.rows, [["d2", "t2", 1025 * 2 ** 32]]);
+    assert.deepEqual((await ok(server.url, `ADMIN flush_region(${1025 * 2 ** 32})`)).records.rows, [[0]]);
+    await server.stop();
+
+    // after a restart the sequence goes on above every id in use, in whichever database it is
+    server = await startTestServer({ storage: { data_home: dataHome } });
+    await ok(server.url, "CREATE DATABASE d3");
+    await ok(server.url, "CREATE TABLE d3.t3 (ts TIMESTAMP TIME INDEX, v DOUBLE)");
+    await ok(server.url, "DROP TABLE m2");
+    await ok(server.url, "CREATE TABLE d2.t4 (ts TIMESTAMP TIME INDEX, v DOUBLE)");
+    assert.deepEqual(
+      [...await tableIds()],
+      [["public.m", 1024], ["d2.t2", 1025], ["d2.w", 1026], ["d3.t3", 1028], ["d2.t4", 1029]],
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
 Deno.test("ADMIN refusals: missing table, regions, unknown functions, bad arguments", async () => {
   const server = await startTestServer();
   try {
