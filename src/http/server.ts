@@ -33,8 +33,8 @@ export function createHandler<A extends HttpHost>(
         if (match.kind === "none") {
           response = jsonError(404, `Not found: ${url.pathname}`);
         } else if (match.kind === "method") {
-          response = jsonError(405, `Method ${req.method} not allowed for ${url.pathname}`);
-          response.headers.set("allow", match.allow.join(", "));
+          // axum's answer (GreptimeDB adds none of its own): no body, the route's methods in `allow`
+          response = new Response(null, { status: 405, headers: { allow: match.allow.join(",") } });
         } else {
           // as matched: a GreptimeDB dashboard counts /v1/influxdb/write, not the spec's /v1/lineproto/write
           routePath = match.path;
