@@ -99,6 +99,30 @@ const CASES: TypedCase[] = [
     code: 3000,
     error: /Interval\(MonthDayNano\) \/ Float64/,
   },
+  // a computed factor is refused as a literal is, with the type DataFusion gives it where it is known
+  {
+    sql: "SELECT INTERVAL '1s' * (v + 1) FROM ms",
+    code: 3000,
+    error: /Cannot coerce arithmetic expression Interval\(MonthDayNano\) \* Float64 to valid types/,
+  },
+  { sql: "SELECT (1 + 2) * INTERVAL '1s'", code: 3000, error: /Int64 \* Interval\(MonthDayNano\)/ },
+  {
+    sql: "SELECT ts + INTERVAL '1s' * CAST(v AS INT) FROM ms",
+    code: 3000,
+    error: /Interval\(MonthDayNano\) \* Int32 to valid types/,
+  },
+  { sql: "SELECT INTERVAL '1m' * count(*) FROM ms", code: 3000, error: /Interval\(MonthDayNano\) \* Int64/ },
+  {
+    sql: "SELECT INTERVAL '1s' / abs(v) FROM ms",
+    code: 3000,
+    error: /Interval\(MonthDayNano\) \/ abs \( v \)/,
+  },
+  {
+    sql: "SELECT INTERVAL '1s' * INTERVAL '2s'",
+    code: 3000,
+    error: /Interval\(MonthDayNano\) \* Interval\(MonthDayNano\) to valid types/,
+  },
+  { sql: "SELECT INTERVAL '1s' * host FROM ms", code: 3000, error: /Interval\(MonthDayNano\) \* Utf8/ },
 ];
 
 Deno.test("interval arithmetic answers intervals over /v1/sql", (t) =>

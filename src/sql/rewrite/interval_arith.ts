@@ -7,7 +7,11 @@
  * segment).
  */
 import { PetrelError, StatusCode } from "../../common/errors.ts";
-import { isKeyword, isOp, type Token } from "../lexer.ts";
+import type { DataType } from "../../common/rows.ts";
+import { decimalSpec } from "../../common/decimal.ts";
+import { castTarget } from "../cast_type.ts";
+import { isKeyword, isOp } from "../lexer.ts";
+import { exprType, type TypingCtx } from "./decimal_arith.ts";
 import { INTERVAL_UNITS, isOperandEnd, type QueryTokens } from "../query_tokens.ts";
 import { parseIntervalNs } from "../time.ts";
 
@@ -110,23 +114,27 @@ function factor(q: QueryTokens, k: number, e: number): Parsed | undefined {
 }
 
 /**
- * Refuses `interval * <number literal>` and `interval / <number literal>` (either order) at operator
- * token `i`, as DataFusion's planner does: arrow's multiply and divide kernels take no interval (its
- * type coercion finds no common type), and left alone SQLite would scale the interval's integer form.
+ * Refuses `interval * x` and `interval / x` (either order, any `x` but NULL) at operator token `i`, as
+ * DataFusion's planner does: arrow's multiply and divide kernels take no interval (its type coercion
+ * finds no common type), and left alone SQLite would scale the interval's integer form. The message
+ * names `x`'s type as DataFusion would where the rewrite can tell it (literals, columns, casts,
+ * arithmetic groups, count), else `x` as written.
  */
 export function refuseIntervalScaling(
   q: QueryTokens,
   i: number,
-  columnTypeAt: (k: number) => string | undefined = () => undefined,
+  columnTypeAt: (k: number) => DataType | undefined = () => undefined,
 ): void {
   const op = q.toks[i];
   if (!isOp(op, "*", "/") || !isOperandEnd(q.toks[i - 1])) return;
-  const left = intervalEndingAt(q, i) ? INTERVAL_ARROW : operandType(q, i - 1, columnTypeAt);
+  const leftInterval = intervalEndingAt(q, i);
+  const rightInterval = intervalStartingAt(q, i + 1);
+  if (!leftInterval && !rightInterval) return;
+  const typing = { q, columnTypeAt };
   const rightAt = isOp(q.toks[i + 1], "-", "+") ? i + 2 : i + 1;
-  const right = intervalStartingAt(q, i + 1) ? INTERVAL_ARROW : operandType(q, rightAt, columnTypeAt);
-  if (left === undefined || right === undefined || (left === INTERVAL_ARROW) === (right === INTERVAL_ARROW)) {
-    return;
-  }
+  const left = leftInterval ? INTERVAL_ARROW : operandName(typing, operandStart(q, i), i);
+  const right = rightInterval ? INTERVAL_ARROW : operandName(typing, rightAt, q.primaryEnd(rightAt));
+  if (left === undefined || right === undefined) return;
   throw new PetrelError(
     StatusCode.PlanQuery,
     `Failed to plan SQL: Error during planning: Cannot coerce arithmetic expression ${left} ${op.text} ${right} ` +
@@ -137,20 +145,69 @@ export function refuseIntervalScaling(
 /** DataFusion's name of an interval's type, as its planning errors print it. */
 const INTERVAL_ARROW = "Interval(MonthDayNano)";
 
+/** Arrow's integer type of DataFusion's decimal precision for it (`decimal_arith.ts`' INT_PRECISION). */
+const INT_OF_PRECISION: Record<number, string> = { 3: "Int8", 5: "Int16", 10: "Int32", 20: "Int64" };
+
+/** Keywords a parenthesized group follows (`SELECT (1 + 2) * …`): not the name of a call. */
+const BEFORE_GROUP = new Set(
+  ("SELECT WHERE HAVING AND OR NOT IN ON BY WHEN THEN ELSE AS EXISTS CASE VALUES FROM JOIN USING LIMIT " +
+    "OFFSET ALL ANY SOME DISTINCT IS LIKE BETWEEN RETURN").split(" "),
+);
+
+/** The first token of the operand that ends just before token `i` (a call or group, else one token). */
+function operandStart(q: QueryTokens, i: number): number {
+  if (!isOp(q.toks[i - 1], ")")) return i - 1;
+  const open = q.match[i - 1];
+  const name = q.toks[open - 1];
+  if (name?.kind === "qident") return open - 1;
+  return name?.kind === "ident" && !BEFORE_GROUP.has(name.text.toUpperCase()) ? open - 1 : open;
+}
+
 /**
- * The type DataFusion gives the operand at token `k` when it is a number literal (Int64 or Float64)
- * or a numeric column (its own type, as arrow names it); undefined for anything else.
+ * What the planning error names for the non-interval operand `[s, e)`: the arrow type DataFusion
+ * gives it where the rewrite can tell it, else its text; undefined for NULL (not refused) or nothing.
  */
-function operandType(
-  q: QueryTokens,
-  k: number,
-  columnTypeAt: (k: number) => string | undefined,
-): string | undefined {
-  const t: Token | undefined = q.toks[k];
-  if (t?.kind === "number") return /^\d+$/.test(t.text) ? "Int64" : "Float64";
-  if ((t?.kind !== "ident" && t?.kind !== "qident") || isOp(q.toks[k + 1], "(", ".")) return undefined;
-  const type = columnTypeAt(k);
-  return type !== undefined && /^(U?Int(8|16|32|64)|Float(32|64))$/.test(type) ? type : undefined;
+function operandName(t: TypingCtx, s: number, e: number): string | undefined {
+  const { toks } = t.q;
+  if (e <= s) return undefined;
+  const first = toks[s];
+  if (e === s + 1) {
+    if (first.kind === "number") return /^\d+$/.test(first.text) ? "Int64" : "Float64";
+    if (first.kind === "string") return "Utf8";
+    if (isKeyword(first, "NULL")) return undefined;
+  }
+  return arrowName(operandType(t, s, e)) ?? toks.slice(s, e).map((x) => x.text).join(" ");
+}
+
+/** The type DataFusion gives a column, cast, count or arithmetic group, as the rewrite can tell it. */
+function operandType(t: TypingCtx, s: number, e: number): DataType | undefined {
+  const { toks, match } = t.q;
+  const first = toks[s];
+  if (e === s + 1) return first.kind === "ident" || first.kind === "qident" ? t.columnTypeAt(s) : undefined;
+  if (isKeyword(first, "CAST", "TRY_CAST") && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) {
+    const as = toks.findIndex((x, k) =>
+      k > s + 1 && k < e - 1 && isKeyword(x, "AS") && t.q.parent[k] === s + 1
+    );
+    const target = as < 0 ? undefined : castTarget(toks, as + 1, e - 1);
+    return target && "type" in target ? target.type : undefined;
+  }
+  if (isKeyword(first, "COUNT") && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) return "Int64";
+  if (isOp(first, "(") && match[s] === e - 1) {
+    const type = exprType(t, s + 1, e - 1);
+    if (type?.kind === "int") return INT_OF_PRECISION[type.p] as DataType | undefined;
+    if (type?.kind === "float") return "Float64";
+    if (type?.kind === "decimal") return `Decimal(${type.p}, ${type.s})` as DataType;
+  }
+  return undefined;
+}
+
+/** Arrow's name of a type as DataFusion's planning errors print it. */
+function arrowName(type: DataType | undefined): string | undefined {
+  if (type === undefined) return undefined;
+  if (type === "String") return "Utf8";
+  const decimal = decimalSpec(type);
+  if (decimal) return `Decimal128(${decimal.precision}, ${decimal.scale})`;
+  return /^(U?Int(8|16|32|64)|Float(32|64)|Boolean)$/.test(type) ? type : undefined;
 }
 
 /** Whether the operand that ends just before token `i` is an interval expression. */
