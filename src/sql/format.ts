@@ -8,6 +8,7 @@
  */
 import { invalidSyntax } from "../common/errors.ts";
 import { lineColumn, splitStatements, type Token } from "./lexer.ts";
+import { checkStatementSyntax } from "./format_check.ts";
 import { formatTql, isTql, parseTql } from "./tql/statement.ts";
 
 const STATEMENTS = new Set(
@@ -24,7 +25,7 @@ const KEYWORDS = new Set(
     "DESCRIBE DELETE TRUNCATE EXPLAIN ANALYZE VERBOSE FORMAT USE SET PRIMARY KEY TIME INDEX ENGINE " +
     "PARTITION PARTITIONS DEFAULT COMMENT UNSET OVER WINDOW RANGE ROWS PRECEDING FOLLOWING UNBOUNDED " +
     "CURRENT ROW FILL ALIGN INTERVAL TQL EVAL EVALUATE COPY ADMIN VIEW FLOW SINK EXPIRE AFTER OR SINGLE " +
-    "INVERTED SKIPPING FULLTEXT LOCAL EXTRACT SIMILAR ESCAPE TRUE FALSE " +
+    "INVERTED SKIPPING FULLTEXT LOCAL EXTRACT SIMILAR ESCAPE TRUE FALSE WITHIN " +
     "INT INTEGER BIGINT SMALLINT TINYINT INT8 INT16 INT32 INT64 UINT8 UINT16 UINT32 UINT64 FLOAT FLOAT32 " +
     "FLOAT64 DOUBLE REAL DECIMAL BOOLEAN BOOL STRING TEXT VARCHAR CHAR BINARY VARBINARY TIMESTAMP " +
     "TIMESTAMP_S TIMESTAMP_MS TIMESTAMP_US TIMESTAMP_NS DATE DATETIME JSON VECTOR UNSIGNED").split(" "),
@@ -45,25 +46,31 @@ const CALLED_KEYWORDS = new Set([
   "VECTOR",
 ]);
 
-/** Formats every statement of `sql`; a statement that does not begin like one fails as GreptimeDB's parser does. */
+/**
+ * Formats every statement of `sql`; a statement that does not begin like one, or fails the syntax
+ * check of `format_check.ts`, fails as GreptimeDB's parser does.
+ */
 export function formatSql(sql: string): string {
   return splitStatements(sql).map((s) => {
-    checkStatementStart(sql, s.tokens[0]);
+    checkStatementStart(sql, s.tokens[0], "Invalid SQL syntax: ");
     if (isTql(s.tokens)) return formatTql(parseTql(s.tokens, sql)) + ";";
+    checkStatementSyntax(sql, s.tokens);
     return formatStatement(s.tokens) + ";";
   }).join("\n");
 }
 
 /** Fails as GreptimeDB's parser does when a statement of `sql` begins with `first`, which no statement does. */
-export function checkStatementStart(sql: string, first: Token): void {
-  if (first.kind !== "ident" && !(first.kind === "op" && first.text === "(")) notAStatement(sql, first);
-  if (first.kind === "ident" && !STATEMENTS.has(first.text.toUpperCase())) notAStatement(sql, first);
+export function checkStatementStart(sql: string, first: Token, prefix = ""): void {
+  if (first.kind !== "ident" && !(first.kind === "op" && first.text === "(")) {
+    notAStatement(sql, first, prefix);
+  }
+  if (first.kind === "ident" && !STATEMENTS.has(first.text.toUpperCase())) notAStatement(sql, first, prefix);
 }
 
-function notAStatement(sql: string, t: Token): never {
+function notAStatement(sql: string, t: Token, prefix: string): never {
   const { line, column } = lineColumn(sql, t.pos);
   throw invalidSyntax(
-    `sql parser error: Expected: an SQL statement, found: ${t.text} at Line: ${line}, Column: ${column}`,
+    `${prefix}sql parser error: Expected: an SQL statement, found: ${t.text} at Line: ${line}, Column: ${column}`,
   );
 }
 

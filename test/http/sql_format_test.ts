@@ -40,8 +40,35 @@ const CASES: Array<[string, string]> = [
   ["select x -- a comment\nfrom t /* another */", "SELECT x FROM t;"],
 ];
 
+/** Invalid statements and the parser error /v1/sql/format answers for them. */
+const INVALID: Array<[string, string]> = [
+  ["SELECT 1 +", "Expected: an expression, found: EOF at Line: 1, Column: 11"],
+  ["SELECT FROM t", "Expected: an expression, found: FROM at Line: 1, Column: 8"],
+  ["SELECT * FROM", "Expected: identifier, found: EOF at Line: 1, Column: 14"],
+  ["SELECT * FROM t WHERE", "Expected: an expression, found: EOF at Line: 1, Column: 22"],
+  ["SELECT v + * 2 FROM t", "Expected: an expression, found: * at Line: 1, Column: 12"],
+  ["SELECT a,, b FROM t", "Expected: an expression, found: , at Line: 1, Column: 10"],
+  ["SELECT (1", "Expected: ), found: EOF at Line: 1, Column: 10"],
+  ["SELECT 1)", "Expected: end of statement, found: ) at Line: 1, Column: 9"],
+  ["SELECT * FROM t GROUP host", "Expected: BY, found: host at Line: 1, Column: 23"],
+  ["SELECT 1;\nDROP TABLE", "Expected: identifier, found: EOF at Line: 2, Column: 11"],
+  ["selec 1", "Expected: an SQL statement, found: selec at Line: 1, Column: 1"],
+];
+
+/** Valid statements the syntax check must let through (wildcards, trailing commas, WITHIN GROUP). */
+const VALID: Array<[string, string]> = [
+  ["select distinct on (host) * from t", "SELECT DISTINCT ON (host) * FROM t;"],
+  ["select count(*), t.*, -v from t", "SELECT count(*), t.*, -v FROM t;"],
+  ["select a, b, from t", "SELECT a, b FROM t;"],
+  [
+    "select approx_percentile_cont(0.5) within group (order by v) from t",
+    "SELECT approx_percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM t;",
+  ],
+  ["select v * 2 - 1 from t where x between 1 and 2", "SELECT v * 2 - 1 FROM t WHERE x BETWEEN 1 AND 2;"],
+];
+
 Deno.test("formatSql: case table", () => {
-  for (const [input, want] of CASES) assert.equal(formatSql(input), want, input);
+  for (const [input, want] of [...CASES, ...VALID]) assert.equal(formatSql(input), want, input);
 });
 
 Deno.test("/v1/sql/format: GET and POST form, and GreptimeDB's errors", async () => {
@@ -67,6 +94,16 @@ Deno.test("/v1/sql/format: GET and POST form, and GreptimeDB's errors", async ()
     assert.match(err.error, /Expected: an SQL statement, found: selec at Line: 1, Column: 1/);
     const unterminated = await fetch(`${s.url}/v1/sql/format?sql=${encodeURIComponent("select 'x")}`);
     assert.equal(unterminated.status, 400);
+    // GreptimeDB parses before it formats: invalid SQL is the parser's ErrorResponse, not a formatting
+    for (const [sql, message] of INVALID) {
+      const res = await fetch(`${s.url}/v1/sql/format?sql=${encodeURIComponent(sql)}`);
+      assert.equal(res.status, 400, sql);
+      assert.equal(res.headers.get("x-greptime-err-code"), "2000", sql);
+      const body = await res.json();
+      assert.deepEqual(Object.keys(body).sort(), ["code", "error", "execution_time_ms"], sql);
+      assert.equal(body.code, 2000, sql);
+      assert.equal(body.error, `Invalid SQL syntax: sql parser error: ${message}`, sql);
+    }
   } finally {
     await s.stop();
   }

@@ -1,0 +1,161 @@
+/**
+ * The syntax check `/v1/sql/format` makes before printing, as GreptimeDB parses a statement before it
+ * formats it. Petrel has no parser of GreptimeDB's whole dialect (statements are parsed as they run),
+ * so this checks what holds in every statement: brackets that pair, an operator or a keyword that
+ * needs an operand has one, and no two commas or binary operators follow each other. The messages are
+ * sqlparser's (`Expected: an expression, found: FROM at Line: 1, Column: 8`), placed as Petrel's
+ * other syntax errors (EOF just after the last token).
+ */
+import { invalidSyntax, type PetrelError } from "../common/errors.ts";
+import { isKeyword, isOp, lineColumn, type Token } from "./lexer.ts";
+
+/** Operators that take an operand on each side (`-`, `+` may also be signs, `*` a wildcard). */
+const BINARY = [
+  "+",
+  "-",
+  "*",
+  "/",
+  "%",
+  "=",
+  "==",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "<>",
+  "!=",
+  "||",
+  "~",
+  "!~",
+  "~*",
+  "!~*",
+];
+
+/** Keywords an operand or name must follow. */
+const NEEDS_OPERAND = [
+  "SELECT",
+  "FROM",
+  "WHERE",
+  "HAVING",
+  "LIMIT",
+  "OFFSET",
+  "BY",
+  "ON",
+  "JOIN",
+  "INTO",
+  "TABLE",
+  "AND",
+  "OR",
+  "LIKE",
+  "ILIKE",
+  "BETWEEN",
+  "IN",
+  "WHEN",
+  "THEN",
+  "AS",
+];
+
+/** Names that take an object name, not an expression, after them (sqlparser's "identifier"). */
+const NEEDS_NAME = ["FROM", "JOIN", "INTO", "TABLE"];
+
+/** Keywords that start a clause, so they cannot start an operand. */
+const CLAUSES = [
+  "FROM",
+  "WHERE",
+  "GROUP",
+  "ORDER",
+  "HAVING",
+  "LIMIT",
+  "OFFSET",
+  "UNION",
+  "INTERSECT",
+  "EXCEPT",
+  "JOIN",
+  "ON",
+  "AND",
+  "OR",
+];
+
+/** Words after which `*` is a wildcard (`SELECT *`, `count(DISTINCT *)`), not a product. */
+const BEFORE_WILDCARD = ["SELECT", "DISTINCT", "ALL", "RETURNING"];
+
+/** Throws sqlparser's error for the first syntax error of one statement's tokens (`sql` holds them). */
+export function checkStatementSyntax(sql: string, tokens: Token[]): void {
+  checkBrackets(sql, tokens);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i], next = tokens[i + 1];
+    const binary = isOp(t, ...BINARY) && !isWildcard(tokens, i);
+    if (isKeyword(t, "ORDER", "GROUP") && !isQualified(tokens, i)) {
+      // `WITHIN GROUP (ORDER BY …)` is the one GROUP without BY
+      if (!isKeyword(next, "BY") && !(isKeyword(t, "GROUP") && isOp(next, "("))) {
+        throw expected(sql, "BY", tokens, i + 1);
+      }
+    } else if (binary || isKeyword(t, ...NEEDS_OPERAND) && !isQualified(tokens, i)) {
+      if (!startsOperand(tokens, i + 1)) {
+        throw expected(sql, isKeyword(t, ...NEEDS_NAME) ? "identifier" : "an expression", tokens, i + 1);
+      }
+    } else if (isOp(t, ",") && (isOp(next, ",") || isOp(next, ...BINARY) && !isOp(next, "-", "+", "*"))) {
+      throw expected(sql, "an expression", tokens, i + 1);
+    }
+  }
+}
+
+/** `(`, `[` paired with `)`, `]`: sqlparser's error at the first one that is not. */
+function checkBrackets(sql: string, tokens: Token[]): void {
+  const open: Token[] = [];
+  tokens.forEach((t, i) => {
+    if (isOp(t, "(", "[")) open.push(t);
+    else if (isOp(t, ")", "]")) {
+      const o = open.pop();
+      if (!o) throw expected(sql, "end of statement", tokens, i);
+      if (o.text === "(" !== (t.text === ")")) throw expected(sql, o.text === "(" ? ")" : "]", tokens, i);
+    }
+  });
+  if (open.length > 0) {
+    throw expected(sql, open[open.length - 1].text === "(" ? ")" : "]", tokens, tokens.length);
+  }
+}
+
+/** Whether `*` at `i` is a wildcard: after `(`, `,`, `.`, a word like SELECT, or `DISTINCT ON (…)`. */
+function isWildcard(tokens: Token[], i: number): boolean {
+  if (!isOp(tokens[i], "*")) return false;
+  const prev = tokens[i - 1];
+  if (!prev || isOp(prev, "(", ",", ".") || isKeyword(prev, ...BEFORE_WILDCARD)) return true;
+  // `SELECT DISTINCT ON (host) *`
+  if (!isOp(prev, ")")) return false;
+  let depth = 0, k = i - 1;
+  for (; k >= 0; k--) {
+    if (isOp(tokens[k], ")")) depth++;
+    else if (isOp(tokens[k], "(") && --depth === 0) break;
+  }
+  return isKeyword(tokens[k - 1], "ON") && isKeyword(tokens[k - 2], "DISTINCT");
+}
+
+/** Whether the word at `i` is a qualified name's part (`t.from`), not a keyword. */
+function isQualified(tokens: Token[], i: number): boolean {
+  return isOp(tokens[i - 1], ".") || isOp(tokens[i + 1], ".");
+}
+
+/** Whether an operand (or a name, a subquery, a sign, a wildcard) can start at token `k`. */
+function startsOperand(tokens: Token[], k: number): boolean {
+  const t = tokens[k];
+  if (!t) return false;
+  // an operator no operand can start with; others (`(`, a sign, `@@`, a placeholder) are the statement's
+  if (t.kind === "op") {
+    return !isOp(t, ")", "]", ",", ".", ...BINARY) || isOp(t, "-", "+") || isWildcard(tokens, k);
+  }
+  return !(isKeyword(t, ...CLAUSES) && !isQualified(tokens, k));
+}
+
+/** sqlparser's error for the token at `k` (past the end: EOF, placed after the last token). */
+function expected(sql: string, what: string, tokens: Token[], k: number): PetrelError {
+  const found = tokens[k];
+  const last = tokens[tokens.length - 1];
+  const pos = found ? found.pos : last ? last.pos + last.text.length : 0;
+  const { line, column } = lineColumn(sql, pos);
+  return invalidSyntax(
+    `Invalid SQL syntax: sql parser error: Expected: ${what}, found: ${
+      found ? found.text : "EOF"
+    } at Line: ${line}, Column: ${column}`,
+  );
+}
