@@ -176,14 +176,27 @@ function operandName(t: TypingCtx, s: number, e: number): string | undefined {
     if (first.kind === "string") return "Utf8";
     if (isKeyword(first, "NULL")) return undefined;
   }
-  return arrowName(operandType(t, s, e)) ?? toks.slice(s, e).map((x) => x.text).join(" ");
+  return arrowName(operandType(t, s, e)) ?? writtenText(t.q, s, e);
+}
+
+/** The operand `[s, e)` as the statement has it (its tokens joined when they were rewritten). */
+function writtenText(q: QueryTokens, s: number, e: number): string {
+  const first = q.toks[s], last = q.toks[e - 1];
+  const text = q.cursor.sql.slice(first.pos, last.pos + last.text.length);
+  return last.pos >= first.pos && text.endsWith(last.text)
+    ? text
+    : q.toks.slice(s, e).map((x) => x.text).join(" ");
 }
 
 /** The type DataFusion gives a column, cast, count or arithmetic group, as the rewrite can tell it. */
 function operandType(t: TypingCtx, s: number, e: number): DataType | undefined {
   const { toks, match } = t.q;
   const first = toks[s];
-  if (e === s + 1) return first.kind === "ident" || first.kind === "qident" ? t.columnTypeAt(s) : undefined;
+  // a column, bare or qualified (`m.v`)
+  const name = toks.slice(s, e).every((x, k) =>
+    k % 2 === 1 ? isOp(x, ".") : x.kind === "ident" || x.kind === "qident"
+  );
+  if (name && (e - s) % 2 === 1) return t.columnTypeAt(e - 1);
   if (isKeyword(first, "CAST", "TRY_CAST") && isOp(toks[s + 1], "(") && match[s + 1] === e - 1) {
     const as = toks.findIndex((x, k) =>
       k > s + 1 && k < e - 1 && isKeyword(x, "AS") && t.q.parent[k] === s + 1
