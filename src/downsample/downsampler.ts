@@ -16,6 +16,7 @@ import { readStretch, recomputeLate } from "./late.ts";
 import { isWholeFlow, runWholeFlow } from "./whole.ts";
 import { isTqlFlow, runTqlFlow, type TqlFlowRunner } from "./flow_tql.ts";
 import { deleteWatermark, readWatermark, writeWatermark } from "./watermark.ts";
+import { withLazyFunctions } from "../sql/functions/registry.ts";
 
 const log = new Logger("petrel::downsample");
 
@@ -171,7 +172,8 @@ export class Downsampler {
       if (!this.rules.includes(rule)) continue; // removed meanwhile
       const key = ruleKey(rule);
       try {
-        const n = await this.runRule(rule, nowMs);
+        // a flow's query may use a function group not loaded yet (a rerun resumes at the watermark)
+        const n = await withLazyFunctions(() => this.runRule(rule, nowMs));
         total += n;
         this.lastError.delete(key);
         if (n > 0) log.info("downsampled", { rule: key, windows: n });

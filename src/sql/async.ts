@@ -33,6 +33,7 @@ import { isCopyStatement } from "./copy/parse.ts";
 import { prepareServerTables } from "./info_server.ts";
 import { executeKill, isKillStatement, trackQuery } from "./info_process.ts";
 import { expectedQuick, recordRun, statementKey } from "./query_cost.ts";
+import { loadFunctionsFor, withLazyFunctions } from "./functions/registry.ts";
 
 /** Options of {@link executeSqlAsync}. */
 export interface AsyncSqlOptions {
@@ -231,10 +232,15 @@ export async function executeSqlAsync(
   const tracked = trackQuery(storage, session.db, sql);
   const signal = opts.signal ? AbortSignal.any([opts.signal, tracked.signal]) : tracked.signal;
   try {
+    // the rare function groups this thread has not loaded yet (registry.ts): what the text names now,
+    // what a view or flow reaches when a statement fails for want of it
+    await loadFunctionsFor(sql);
     for (const stmt of splitStatements(sql)) {
       // a killed request runs no further statement
       if (tracked.signal.aborted) throw tracked.signal.reason;
-      const out = await runStatement(storage, stmt.tokens, sql, session, { ...opts, signal });
+      const out = await withLazyFunctions(() =>
+        runStatement(storage, stmt.tokens, sql, session, { ...opts, signal })
+      );
       if (out.kind === "affected" && opts.onRowsWritten && writesRows(stmt.tokens)) {
         opts.onRowsWritten(session.db, out.rows);
       }

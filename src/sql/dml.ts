@@ -14,7 +14,7 @@ import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
 import { fromSqliteInteger, isTimestampType } from "../storage/datatypes.ts";
 import { isTextType } from "../storage/nul_text.ts";
-import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
+import { registerSqlFunctions, takeFunctionError } from "./functions/registry.ts";
 import { Cursor } from "./cursor.ts";
 import { isKeyword, isOp, tokenize } from "./lexer.ts";
 import type { Token } from "./lexer.ts";

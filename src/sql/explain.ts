@@ -13,7 +13,7 @@ import { viewColumns } from "./view.ts";
 import { Cursor } from "./cursor.ts";
 import type { Session } from "./ddl.ts";
 import { analyzeOutput, type AnalyzeRun } from "./explain_render.ts";
-import { registerSqlFunctions } from "./functions/mod.ts";
+import { registerSqlFunctions } from "./functions/registry.ts";
 import type { Token } from "./lexer.ts";
 import { mapSqliteError, type QueryStats, runQuery } from "./results.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";

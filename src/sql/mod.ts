@@ -15,7 +15,7 @@ import { executeDdl, tableName } from "./ddl.ts";
 import type { Session } from "./ddl.ts";
 import { executeDelete, executeInsert } from "./dml.ts";
 import { explainHere } from "./explain.ts";
-import { registerSqlFunctions } from "./functions/mod.ts";
+import { registerSqlFunctions } from "./functions/registry.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
 import { infoTableNames, refreshInformationSchema } from "./catalog_view.ts";
@@ -63,7 +63,11 @@ export function isReadOnlySql(sql: string): boolean {
   });
 }
 
-/** Runs every `;`-separated statement; the first failure throws a PetrelError. */
+/**
+ * Runs every `;`-separated statement; the first failure throws a PetrelError. It runs synchronously,
+ * so the rare function groups its statements use must be loaded before (`loadFunctionsFor`, or
+ * `withLazyFunctions` around it, in `functions/registry.ts`); `executeSqlAsync` does both.
+ */
 export function executeSql(storage: Storage, sql: string, ctx: SqlContext): QueryOutput[] {
   const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];

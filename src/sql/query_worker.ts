@@ -7,7 +7,6 @@
 import { DatabaseSync } from "node:sqlite";
 import { errorToData, PetrelError } from "../common/errors.ts";
 import type { DataType, ResultType } from "../common/rows.ts";
-// registry.ts, not mod.ts: the function groups few queries use load when a query names them
 import { loadFunctionsFor, registerSqlFunctions, setCancelFlag } from "./functions/registry.ts";
 import { mapSqliteError, type QueryStats, runQuery } from "./results.ts";
 

@@ -12,7 +12,7 @@ import { isIntegerType } from "../storage/datatypes.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { DatabaseHandle } from "../storage/database.ts";
 import { changeColumnTypes } from "../storage/ddl.ts";
-import { registerSqlFunctions, takeFunctionError } from "./functions/mod.ts";
+import { registerSqlFunctions, takeFunctionError } from "./functions/registry.ts";
 import { quoteIdent } from "../storage/table.ts";
 
 const DAY_NS = 86_400_000_000_000n;

@@ -11,7 +11,7 @@ import { isPhysicalTable } from "../../storage/mod.ts";
 import type { TableMeta } from "../../storage/table.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import { unitOf } from "../../common/time_unit.ts";
-import { registerSqlFunctions } from "../functions/mod.ts";
+import { registerSqlFunctions } from "../functions/registry.ts";
 import { type Token, tokenize } from "../lexer.ts";
 import { mapSqliteError, runQuery } from "../results.ts";
 import { rewriteQuery } from "../rewrite.ts";

@@ -4,9 +4,10 @@
  * the rewriter adds.
  *
  * A few groups are lazy (LAZY_GROUPS): their libraries cost a query worker most of its start (h3-js,
- * re2js, node:crypto: ~100 ms of a ~240 ms first query, measured), so this module knows only their
- * names, and a worker loads a group (`loadFunctionsFor`) when a query names one of its functions.
- * The main thread imports `mod.ts`, which loads every group up front.
+ * re2js, node:crypto: ~100 ms of a ~240 ms first query, measured) and h3-js ~0.6 MB of the idle
+ * server's RSS, so this module knows only their names. A thread loads a group when a
+ * statement names one of its functions (`loadFunctionsFor`), or when one reached through a view or a
+ * flow is missing (`withLazyFunctions`). Statements run synchronously: load before, never during.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { AGGREGATES as OTHER_AGGREGATES } from "./aggregates.ts";
@@ -149,9 +150,15 @@ const GROUP_OF = new Map(
   Object.entries(LAZY_GROUPS).flatMap(([group, g]) => g.names.map((n) => [n, group] as const)),
 );
 
+/** Loads a lazy group on this thread (once). */
+async function loadGroup(group: string): Promise<void> {
+  if (!loaded.has(group)) provideFunctionGroup(group, await LAZY_GROUPS[group].load());
+}
+
 /**
  * Loads the lazy groups whose functions `sql` names (any word that is one of their names counts, an
- * operator such as REGEXP too: a word in a string literal only loads a group for nothing).
+ * operator such as REGEXP too: a word in a string literal only loads a group for nothing). The regex
+ * operators `~`, `!~`, `~*` name the regex group: the rewriter makes them REGEXP.
  */
 export async function loadFunctionsFor(sql: string): Promise<void> {
   // nothing left to load: spare a long statement the scan
@@ -159,9 +166,40 @@ export async function loadFunctionsFor(sql: string): Promise<void> {
   const wanted = new Set<string>();
   for (const [word] of sql.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
     const group = GROUP_OF.get(word.toLowerCase());
-    if (group !== undefined && !loaded.has(group)) wanted.add(group);
+    if (group !== undefined) wanted.add(group);
   }
-  for (const group of wanted) provideFunctionGroup(group, await LAZY_GROUPS[group].load());
+  if (sql.includes("~")) wanted.add("regex");
+  for (const group of wanted) await loadGroup(group);
+}
+
+/**
+ * The lazy group not loaded yet that owns the function an error says is missing: SQLite's "no such
+ * function: X", or the same as rendered for the user (results.ts `mapSqliteError`).
+ */
+function missingGroup(e: unknown): string | undefined {
+  const msg = e instanceof Error ? e.message : String(e);
+  const m = /no such function: ([A-Za-z0-9_]+)|Invalid function '([A-Za-z0-9_]+)'/.exec(msg);
+  const group = m ? GROUP_OF.get((m[1] ?? m[2]).toLowerCase()) : undefined;
+  return group !== undefined && !loaded.has(group) ? group : undefined;
+}
+
+/**
+ * Runs `run`, and again each time it fails for want of a lazy group's function, with that group
+ * loaded: a statement can reach one its text does not name, through a view (nested ones too) or a
+ * flow. Only statements that fail before they change anything may run here (a missing function fails
+ * when SQLite prepares). Each retry loads a group not loaded before, so it ends; any other error,
+ * an unknown function's too, is thrown as it was.
+ */
+export async function withLazyFunctions<T>(run: () => T | Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await run();
+    } catch (e) {
+      const group = missingGroup(e);
+      if (group === undefined) throw e;
+      await loadGroup(group);
+    }
+  }
 }
 
 /** Names of the aggregate functions this module provides (a range query's RANGE must hold one). */

@@ -6,7 +6,7 @@
  */
 import { invalidArguments } from "../../common/errors.ts";
 import { AGGREGATES } from "../functions/aggregates.ts";
-import { AGGREGATE_FUNCTION_NAMES } from "../functions/mod.ts";
+import { AGGREGATE_FUNCTION_NAMES } from "../functions/registry.ts";
 import { isRangeAggregateKeyword, NUMERIC_AGGREGATES } from "../dialect_rules.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
 import { NOT_ALIAS, type QueryTokens } from "../query_tokens.ts";

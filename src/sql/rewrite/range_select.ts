@@ -315,7 +315,7 @@ export const MAX_FILL_SLOTS = 10_000_000;
 
 /**
  * A condition on the fill grid's seed that fails the query (the function parks its error, see
- * functions/mod.ts) before a FILL over a long span with a small ALIGN generates rows without end.
+ * functions/registry.ts) before a FILL over a long span with a small ALIGN generates rows without end.
  */
 function fillGuard(align: bigint): string {
   const slots = `sum(("__petrel_hi" - "__petrel_lo") / ${align} + 1)`;

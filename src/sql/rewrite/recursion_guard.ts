@@ -2,7 +2,7 @@
  * A recursive CTE without a bound never ends, and a query worker cannot be stopped inside SQLite:
  * terminating it leaves the thread computing. So every recursive member of a `WITH RECURSIVE` gets
  * `__petrel_alive()` in its WHERE; the function turns false once the query is cancelled (see
- * `functions/mod.ts`), and the recursion stops at its next row.
+ * `functions/registry.ts`), and the recursion stops at its next row.
  */
 import { isKeyword, isOp } from "../lexer.ts";
 import type { QueryTokens } from "../query_tokens.ts";

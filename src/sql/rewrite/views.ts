@@ -10,7 +10,7 @@ import type { Storage, TableMeta } from "../../storage/mod.ts";
 import { quoteIdent } from "../../storage/table.ts";
 import type { ViewMeta } from "../../storage/views.ts";
 import { refreshInformationSchema } from "../catalog_view.ts";
-import { registerSqlFunctions } from "../functions/mod.ts";
+import { registerSqlFunctions } from "../functions/registry.ts";
 import { type Token, tokenize } from "../lexer.ts";
 import { knownTypes, mapSqliteError } from "../results.ts";
 import type { Rewritten } from "../rewrite.ts";
