@@ -54,7 +54,7 @@ const REQUESTS = 100;
  * lazily loaded routes and the JIT's first compilations are start-up costs, not per-item ones, and so
  * is the main thread's heap growing to its working size. After 5 warm-up requests the 100 measured
  * ones still touched 8–20k fresh pages (minor faults, ~19 µs each on the 2-core bench VM: ~0.2–0.4 s
- * of main-thread CPU); after 100, ~2k for every protocol, as later blocks of 100 do (2026-11-28).
+ * of main-thread CPU); after 100, 2–3k for every protocol, as later blocks of 100 do (2026-11-28).
  */
 const WARMUP = 100;
 const METRICS = 10;
