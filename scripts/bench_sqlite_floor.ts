@@ -30,12 +30,16 @@ function schemaOf(db: DatabaseSync, table: string): string[] {
   return rows.map((r) => r.sql.replace(/^(CREATE (?:UNIQUE )?(?:TABLE|INDEX) )"[^"]+"\./i, "$1"));
 }
 
-/** Copies database `db`'s `table` from a Petrel data home into a temp file, `perTransaction` rows a commit. */
+/**
+ * Copies database `db`'s `table` from a Petrel data home into a temp file, `perTransaction` rows a
+ * commit; only its first `limit` rows when given.
+ */
 export function sqliteFloor(
   dataHome: string,
   db: string,
   table: string,
   perTransaction: number,
+  limit?: number,
 ): SqliteFloor {
   const dir = Deno.makeTempDirSync({ prefix: "petrel_floor_" });
   const conn = new DatabaseSync(join(dir, "floor.sqlite"));
@@ -45,7 +49,8 @@ export function sqliteFloor(
     conn.exec(`PRAGMA page_size=${pageSize}; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;`);
     conn.exec("PRAGMA temp_store=MEMORY");
     for (const sql of schemaOf(conn, table)) conn.exec(sql);
-    conn.exec(`CREATE TEMP TABLE stage AS SELECT * FROM src.${quoteIdent(table)}`);
+    const first = limit === undefined ? "" : ` LIMIT ${Math.floor(limit)}`;
+    conn.exec(`CREATE TEMP TABLE stage AS SELECT * FROM src.${quoteIdent(table)}${first}`);
     const rows = Number((conn.prepare("SELECT count(*) AS n FROM temp.stage").get() as { n: number }).n);
     const copy = conn.prepare(
       `INSERT INTO main.${quoteIdent(table)} SELECT * FROM temp.stage WHERE rowid > ? AND rowid <= ?`,
