@@ -272,6 +272,37 @@ function promCases(e: Env): ReadCase[] {
   ];
 }
 
+/**
+ * SQL on the metric table picking a few series by tag over a time range: 10 of its 5k series
+ * (`instance = 'i-7'`) over the day (their chunks, or a scan of the day's 7.2M samples) and over the
+ * data's last hour (a closed hour and the open one).
+ */
+function metricSqlCases(e: Env): ReadCase[] {
+  const { all, iso, sql, endMs } = e;
+  const day = `greptime_timestamp >= '${iso(endMs - DAY)}'`;
+  const read = (n: number) => all(`SELECT * FROM greptime_physical_table LIMIT ?`, n);
+  return [
+    {
+      name: "SQL http_requests_total instance = 'i-7' (10 series), ts >= 24 h ago, SELECT *",
+      petrel: () => sql(`SELECT * FROM http_requests_total WHERE instance = 'i-7' AND ${day}`),
+      reference: read,
+    },
+    {
+      name: "SQL http_requests_total instance = 'i-7', ts >= 24 h ago, count, sum GROUP BY code",
+      petrel: () =>
+        sql(`SELECT code, count(*), sum(greptime_value) FROM http_requests_total
+             WHERE instance = 'i-7' AND ${day} GROUP BY code`),
+    },
+    {
+      name: "SQL http_requests_total instance = 'i-7', ts > 1 h before the end, SELECT *",
+      petrel: () =>
+        sql(`SELECT * FROM http_requests_total WHERE instance = 'i-7'
+             AND greptime_timestamp > '${iso(endMs - HOUR)}'`),
+      reference: read,
+    },
+  ];
+}
+
 /** The catalog: SHOW, DESC and information_schema over 300 tables. */
 function catalogCases(e: Env): ReadCase[] {
   const { all, sql } = e;
@@ -305,5 +336,5 @@ function catalogCases(e: Env): ReadCase[] {
 /** Every case, over one loaded server and its SQLite file. */
 export function readCases(url: string, raw: DatabaseSync, endMs: number): ReadCase[] {
   const e = environment(url, raw, endMs);
-  return [...logsCases(e), ...tracesCases(e), ...promCases(e), ...catalogCases(e)];
+  return [...logsCases(e), ...tracesCases(e), ...promCases(e), ...metricSqlCases(e), ...catalogCases(e)];
 }

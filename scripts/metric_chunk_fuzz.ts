@@ -7,9 +7,10 @@
  * a series denser than a chunk, times before 1970, duplicate timestamps overwriting values, late
  * samples into compacted hours, deletes, a ttl swept then lengthened, a backfill racing the first
  * compaction, writes racing background compaction, a restart), compacts, then runs random
- * tag-filtered queries three ways: as is (the chunk path where the rewrite picks it), with the WHERE
- * as `(…) OR false` (the plain view: no conjunct to rely on) and with `AND <time> IS NOT NULL` (the
- * series-filtered scan). Answers must be equal: as multisets, and in order where the ORDER BY orders
+ * tag-filtered queries (half bounded in time, `metric_chunk_fuzz_queries.ts`) three ways: as is
+ * (the chunk path where the rewrite picks it, over a time range too), with the WHERE as `(…) OR
+ * false` (the plain view: no conjunct to rely on) and with `AND <time> IS NOT NULL` (the
+ * series-filtered scan where the WHERE bounds no time). Answers must be equal: as multisets, and in order where the ORDER BY orders
  * every column (or there is none and a LIMIT: the chunk path claims the scan's order). Prints every
  * mismatch (`--verbose`: both answers, errors, the data's phases); `--sql=…` prints the answer of a
  * statement on the seed's data. Exit code 1 on any mismatch.
@@ -19,22 +20,37 @@ import { startTestServer, type TestServer } from "../test/helpers/server.ts";
 import { remoteWrite } from "../test/promql/prom_compare.ts";
 import { type Series, STALE_NAN } from "../src/common/series.ts";
 import { seededRandom } from "../test/helpers/random.ts";
+import {
+  BASE,
+  chance,
+  HOSTS,
+  HOUR,
+  int,
+  log,
+  NOW,
+  pick,
+  PRINT,
+  QUERIES,
+  rand,
+  SEED,
+  TAGS,
+  VALUES,
+  VERBOSE,
+} from "./metric_chunk_fuzz_common.ts";
+import { forms, query, setSampleTimes } from "./metric_chunk_fuzz_queries.ts";
 
-const args = Deno.args.filter((a) => !a.startsWith("--"));
-const SEED = Number(args[0] ?? 1), QUERIES = Number(args[1] ?? 300);
-const VERBOSE = Deno.args.includes("--verbose"), PRINT = Deno.args.includes("--print");
+/** The times of every sample written, by table and by `table/host` (bounds of the time-bounded queries fall on them). */
+const sampleTimes = new Map<string, number[]>();
 
-const log = (msg: string) => VERBOSE && console.log(msg);
-
-const rand = seededRandom(SEED);
-const int = (n: number) => Math.floor(rand() * n);
-const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
-const chance = (p: number) => rand() < p;
-
-const HOUR = 3_600_000;
-/** The data is of the six hours before the current one (so a seed gives the same data at any minute). */
-const NOW = Math.floor(Date.now() / HOUR) * HOUR;
-const BASE = NOW - 6 * HOUR;
+function noteTimes(series: Series[]): void {
+  for (const x of series) {
+    for (const key of [x.labels.__name__, `${x.labels.__name__}/${x.labels.host}`]) {
+      const times = sampleTimes.get(key) ?? [];
+      sampleTimes.set(key, times);
+      for (const p of x.samples) times.push(p.timestampMs);
+    }
+  }
+}
 
 function value(): number {
   const r = rand();
@@ -46,21 +62,6 @@ function value(): number {
   if (r < 0.6) return (rand() - 0.5) * 10 ** (int(40) - 20);
   return Math.round(rand() * 1e6) / 100;
 }
-
-/** The tables: their tags and series, each a label set (a missing label reads NULL). */
-const TAGS: Record<string, string[]> = {
-  cpu: ["host", "job", "dc"],
-  disk: ["host", "dev", "job"],
-  latency: ["host", "path", "job"],
-};
-const HOSTS = Array.from({ length: 9 }, (_, i) => `h${i}`);
-const VALUES: Record<string, string[]> = {
-  host: HOSTS,
-  job: ["j0", "j1", "h1", "a%b", "it's"],
-  dc: ["east", "west"],
-  dev: ["sda", "sdb", "h2"],
-  path: ["/a", "/b"],
-};
 
 function labelSets(table: string, n: number): Record<string, string>[] {
   const out = new Map<string, Record<string, string>>();
@@ -89,6 +90,7 @@ const SERIES: Record<string, Record<string, string>[]> = {
 
 /** Series as OTLP JSON gauges (their `job` label as the resource's service.name). */
 async function writeOtlp(url: string, series: Series[]): Promise<void> {
+  noteTimes(series);
   const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
   const resourceMetrics = series.filter((s) => s.samples.length > 0).map((s) => ({
     resource: { attributes: s.labels.job === undefined ? [] : [attr("service.name", s.labels.job)] },
@@ -124,6 +126,7 @@ function filler(n: number): Series[] {
 }
 
 async function write(url: string, series: Series[]): Promise<void> {
+  noteTimes(series);
   await remoteWrite(url, series.filter((s) => s.samples.length > 0), "/v1/prometheus/write");
 }
 
@@ -274,191 +277,6 @@ async function load(): Promise<TestServer> {
   return s;
 }
 
-// ---- queries ----
-
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
-
-/** A condition on the tags of `table` (alias `a`, or none). */
-function tagCond(table: string, a = ""): string {
-  const tag = pick(TAGS[table]);
-  const col = a + tag, vals = VALUES[tag];
-  switch (int(12)) {
-    case 0:
-    case 1:
-    case 2:
-      return `${col} = ${q(pick(vals))}`;
-    case 3:
-      return `${col} != ${q(pick(vals))}`;
-    case 4:
-      return `${col} IN (${Array.from({ length: 1 + int(3) }, () => q(pick(vals))).join(", ")})`;
-    case 5:
-      return `${col} ~ ${q(pick(["^h[12]$", "1", "^j", "'", "sd.", "^(h3|east)$", "["]))}`;
-    case 6:
-      return `${col} !~ ${q(pick(["^h[0-7]$", "j", "."]))}`;
-    case 7:
-      return `${col} LIKE ${q(pick(["h1%", "%b", "a\\%b", "j_"]))}`;
-    case 8:
-      return `(${col} = ${q(pick(vals))} OR ${a}host = ${q(pick(HOSTS))})`;
-    case 9:
-      return `NOT (${col} = ${q(pick(vals))})`;
-    case 10:
-      return `${col} IS ${pick(["", "NOT "])}NULL`;
-    default:
-      return `${a}host = ${a}${pick(TAGS[table].filter((t) => t !== "host"))}`;
-  }
-}
-
-function valueCond(a = ""): string {
-  return pick([
-    `${a}greptime_value > ${int(400) - 200}`,
-    `${a}greptime_value IS NULL`,
-    `${a}greptime_value IS NOT NULL`,
-    `${a}greptime_value < 0`,
-  ]);
-}
-
-/** A WHERE body: usually a selective equality/IN on host and more conjuncts. */
-function where(table: string, a = ""): string {
-  const conj: string[] = [];
-  const first = int(4);
-  if (first === 0) conj.push(`${a}host = ${q(pick(HOSTS))}`);
-  else if (first === 1) conj.push(`${a}host IN (${q(pick(HOSTS))}, ${q(pick(HOSTS))})`);
-  else if (first === 2) conj.push(`${a}host ~ ${q(pick(["^h[12]$", "^h3$", "7"]))}`);
-  for (let k = int(3); k > 0; k--) conj.push(chance(0.8) ? tagCond(table, a) : valueCond(a));
-  if (conj.length === 0) conj.push(tagCond(table, a));
-  return conj.join(" AND ");
-}
-
-const COLS: Record<string, string[]> = {
-  latency: ["greptime_timestamp", "host", "path", "job", "greptime_value"],
-  cpu: ["greptime_timestamp", "host", "job", "dc", "greptime_value"],
-  disk: ["greptime_timestamp", "host", "dev", "job", "greptime_value"],
-};
-
-/** A query with `{w}` where the WHERE body goes, its WHERE body, and whether its order is total. */
-interface Case {
-  sql: string;
-  where: string;
-  ordered: boolean;
-}
-
-function query(): Case {
-  const table = pick(["cpu", "disk", "latency"]), other = table === "cpu" ? "disk" : "cpu";
-  const w = where(table);
-  const all = COLS[table].join(", ");
-  const shapes: Array<() => Case> = [
-    () => ({ sql: `SELECT * FROM ${table} WHERE {w}`, where: w, ordered: false }),
-    () => ({
-      sql: `SELECT count(*), count(greptime_value), sum(greptime_value), min(greptime_value), ` +
-        `max(greptime_value), min(greptime_timestamp), max(greptime_timestamp) FROM ${table} WHERE {w}`,
-      where: w,
-      ordered: true,
-    }),
-    () => {
-      const tag = pick(TAGS[table]);
-      return {
-        sql: `SELECT ${tag}, count(*), avg(greptime_value), max(greptime_timestamp) FROM ${table} ` +
-          `WHERE {w} GROUP BY ${tag} ORDER BY ${tag}`,
-        where: w,
-        ordered: true,
-      };
-    },
-    () => ({
-      sql: `SELECT ${all} FROM ${table} WHERE {w} ORDER BY greptime_timestamp ${pick(["", "DESC"])}, ` +
-        `${COLS[table].slice(1).join(", ")} LIMIT ${1 + int(30)}`,
-      where: w,
-      ordered: true,
-    }),
-    () => ({ sql: `SELECT ${all} FROM ${table} WHERE {w} LIMIT ${1 + int(20)}`, where: w, ordered: true }),
-    () => ({
-      sql: `SELECT greptime_timestamp, greptime_value * 2, typeof(greptime_value), ` +
-        `CAST(greptime_value AS STRING) FROM ${table} WHERE {w}`,
-      where: w,
-      ordered: false,
-    }),
-    () => {
-      const wa = where(table, "a.");
-      return {
-        sql: `SELECT a.host, count(*), sum(b.greptime_value) FROM ${table} a JOIN ${other} b ` +
-          `ON a.host = b.host AND a.greptime_timestamp = b.greptime_timestamp WHERE {w} GROUP BY a.host`,
-        where: wa,
-        ordered: false,
-      };
-    },
-    () => {
-      const wa = where(table, "a.");
-      return {
-        sql: `SELECT a.greptime_timestamp, a.host, a.greptime_value, b.greptime_value FROM ${table} a ` +
-          `JOIN ${table} b ON a.greptime_timestamp = b.greptime_timestamp AND a.host != b.host WHERE {w}`,
-        where: wa,
-        ordered: false,
-      };
-    },
-    () => ({
-      sql: `WITH x AS (SELECT * FROM ${table} WHERE {w}) SELECT host, count(*), min(greptime_value) FROM x ` +
-        `GROUP BY host`,
-      where: w,
-      ordered: false,
-    }),
-    () => ({
-      sql: `SELECT count(*) FROM (SELECT host, greptime_value FROM ${table} WHERE {w}) t WHERE ` +
-        `greptime_value >= 0`,
-      where: w,
-      ordered: true,
-    }),
-    () => ({
-      sql: `SELECT host, greptime_timestamp FROM ${table} WHERE {w}`,
-      where: `${w} AND host IN (SELECT host FROM ${other} WHERE ${where(other)})`,
-      ordered: false,
-    }),
-    () => ({
-      sql: `SELECT * FROM v_${table} WHERE {w}`,
-      where: w,
-      ordered: false,
-    }),
-    () => ({
-      sql: `SELECT date_bin(INTERVAL '1 hour', greptime_timestamp) AS h, count(*), sum(greptime_value) ` +
-        `FROM ${table} WHERE {w} GROUP BY h ORDER BY h`,
-      where: w,
-      ordered: true,
-    }),
-  ];
-  shapes.push(
-    () => ({
-      sql: `SELECT DISTINCT host, job FROM ${table} WHERE {w} ORDER BY host, job`,
-      where: w,
-      ordered: true,
-    }),
-    () => ({
-      sql: `SELECT greptime_timestamp, host, lag(greptime_value) OVER (PARTITION BY host, job ` +
-        `ORDER BY greptime_timestamp) FROM ${table} WHERE {w}`,
-      where: w,
-      ordered: false,
-    }),
-    () => ({
-      sql: `SELECT host, count(*) FROM ${table} WHERE {w} GROUP BY host HAVING count(*) > 3 ` +
-        `UNION ALL SELECT host, count(*) FROM ${other} WHERE host = ${q(pick(HOSTS))} GROUP BY host`,
-      where: w,
-      ordered: false,
-    }),
-    () => ({
-      sql: `SELECT host, (SELECT count(*) FROM ${other} o WHERE o.host = ${q(pick(HOSTS))} ` +
-        `AND o.greptime_value > t.greptime_value) FROM ${table} t WHERE {w}`,
-      where: w,
-      ordered: false,
-    }),
-  );
-  return pick(shapes)();
-}
-
-/** The three forms of a case: as is, the plain view, the series-filtered scan. */
-function forms(c: Case): [string, string, string] {
-  const time = /\ba\./.test(c.where) ? "a.greptime_timestamp" : "greptime_timestamp";
-  // (a function: a replacement string would read `$'` in a regex literal as a pattern)
-  const put = (w: string) => c.sql.replace("{w}", () => w);
-  return [put(c.where), put(`(${c.where}) OR false`), put(`${c.where} AND ${time} IS NOT NULL`)];
-}
-
 const canon = (x: unknown) => JSON.stringify(x);
 
 function sameAnswer(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: unknown }, ordered: boolean) {
@@ -491,7 +309,8 @@ function badPatternUnread(a: { ok: boolean; body: unknown }, b: { ok: boolean; b
 
 async function main(): Promise<void> {
   const s = await load();
-  let mismatches = 0, chunked = 0, errors = 0, known = 0;
+  setSampleTimes(sampleTimes);
+  let mismatches = 0, chunked = 0, ranged = 0, errors = 0, known = 0;
   try {
     await mustSql(s.url, "CREATE VIEW v_cpu AS SELECT * FROM cpu");
     await mustSql(s.url, "CREATE VIEW v_disk AS SELECT * FROM disk");
@@ -508,6 +327,9 @@ async function main(): Promise<void> {
       const plan = await sql(s.url, `EXPLAIN ${asIs}`);
       const usesChunks = plan.ok && / c USING PRIMARY KEY \(series_id=/.test(canon(plan.body));
       if (usesChunks) chunked++;
+      if (usesChunks && /greptime_timestamp (>|<|=|BETWEEN)|[<>]=? (a\.)?greptime_timestamp/.test(c.where)) {
+        ranged++;
+      }
       if (!ra.ok) {
         errors++;
         if (VERBOSE) console.log(`error: ${asIs}\n  ${canon(ra.body)}`);
@@ -529,7 +351,8 @@ async function main(): Promise<void> {
     await Deno.remove(s.dataHome, { recursive: true }).catch(() => {});
   }
   console.log(
-    `seed ${SEED}: ${QUERIES} queries, ${chunked} read chunks, ${errors} errors (both sides), ` +
+    `seed ${SEED}: ${QUERIES} queries, ${chunked} read chunks (${ranged} over a time range), ` +
+      `${errors} errors (both sides), ` +
       `${known} known, ${mismatches} mismatches`,
   );
   if (mismatches > 0) Deno.exit(1);

@@ -45,19 +45,23 @@ function jsonStored(v: unknown): string {
 /** The metric window aggregates, by their internal name. */
 export const METRIC_CHUNK_AGGREGATES: Record<string, AggDef> = {
   /**
-   * `__petrel_window_samples(series_id, ts, value, chunk)`: per row either an XOR chunk of the
-   * series (`chunk` not NULL) or one sample from the samples table; the samples as JSON
-   * `[[ts, series_id, value], …]` sorted by (ts, series_id).
+   * `__petrel_window_samples(series_id, ts, value, chunk[, lo, hi])`: per row either an XOR chunk
+   * of the series (`chunk` not NULL) or one sample from the samples table; the samples as JSON
+   * `[[ts, series_id, value], …]` sorted by (ts, series_id). A chunk's samples outside `[lo, hi]`
+   * (either NULL: unbounded) are left out (a read of a time range; its samples come bounded).
    */
   __petrel_window_samples: {
-    args: [4, 4],
+    args: [4, 6],
     start: (): Gathered => ({ ts: [], ids: [], values: [] }),
-    step: (acc, id, ts, value, chunk) => {
+    step: (acc, id, ts, value, chunk, lo, hi) => {
       const g = acc as Gathered;
       if (chunk instanceof Uint8Array) {
         cols.stale = null;
         const n = decodeXorInto(chunk, cols, 0);
+        const from = lo === null || lo === undefined ? -Infinity : Number(lo);
+        const to = hi === null || hi === undefined ? Infinity : Number(hi);
         for (let i = 0; i < n; i++) {
+          if (cols.timestamps[i] < from || cols.timestamps[i] > to) continue;
           g.ts.push(cols.timestamps[i]);
           g.ids.push(Number(id));
           g.values.push(cols.stale?.[i] === 1 ? "null" : jsonNumber(cols.values[i]));

@@ -72,9 +72,35 @@ export function literalConjuncts(
   maxLits: number,
   ops: ReadonlySet<string> = new Set(),
 ): LiteralConjunct[] {
+  const top = topConjuncts(q, ref);
+  if (top === undefined) return [];
+  const { where, joined } = top;
+  const out: LiteralConjunct[] = [];
+  for (const [a, b] of top.ranges) {
+    const found = conjunctLiterals(q, ref, columns, a, b, !joined, maxLits, ops);
+    if (found !== undefined) out.push({ where, joined, ...found });
+  }
+  return out;
+}
+
+/** The top-level conjuncts of a reference's WHERE. */
+export interface TopConjuncts {
+  /** The WHERE keyword's token. */
+  where: number;
+  /** Whether the FROM has other relations (a column is then qualified by the relation's name). */
+  joined: boolean;
+  /** Each conjunct's tokens `[a, b)`. */
+  ranges: Array<[number, number]>;
+}
+
+/**
+ * The conjuncts at the top of the reference's WHERE (a BETWEEN's AND kept inside its conjunct);
+ * undefined when there is no WHERE or it cannot be relied on (an OR or CASE at its top).
+ */
+export function topConjuncts(q: QueryTokens, ref: RelationRef): TopConjuncts | undefined {
   const { toks, match } = q;
   const where = whereOf(q, ref);
-  if (where === undefined) return [];
+  if (where === undefined) return undefined;
   const joined = !isKeyword(toks[ref.start - 1], "FROM") || where !== ref.after;
   const ranges: Array<[number, number]> = [];
   let s = where + 1, k = s, betweens = 0;
@@ -85,19 +111,14 @@ export function literalConjuncts(
     else if (t.kind === "ident") {
       const word = t.text.toUpperCase();
       if (WHERE_END.has(word)) break;
-      if (word === "OR" || word === "CASE") return [];
+      if (word === "OR" || word === "CASE") return undefined;
       if (word === "BETWEEN") betweens++;
       else if (word === "AND" && betweens > 0) betweens--;
       else if (word === "AND") ranges.push([s, k]), s = k + 1;
     }
   }
   ranges.push([s, k]);
-  const out: LiteralConjunct[] = [];
-  for (const [a, b] of ranges) {
-    const found = conjunctLiterals(q, ref, columns, a, b, !joined, maxLits, ops);
-    if (found !== undefined) out.push({ where, joined, ...found });
-  }
-  return out;
+  return { where, joined, ranges };
 }
 
 /** The column and literals of a conjunct `[a, b)` that is exactly `col = '…'`, `'…' = col` or `col IN ('…', …)`. */
@@ -134,7 +155,7 @@ function conjunctLiterals(
 }
 
 /** One of `columns` referring to the relation at token `i` (qualified by its name, or bare if allowed), and its end. */
-function columnAt(
+export function columnAt(
   q: QueryTokens,
   ref: RelationRef,
   columns: ReadonlySet<string>,
