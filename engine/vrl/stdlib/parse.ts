@@ -48,7 +48,9 @@ function parseCsvRecord(text: string, delim: string): string[] {
   let cur = "";
   let i = 0;
   let quoted = false;
-  const line = text.replace(/\r?\n$/, "");
+  // The csv crate skips blank lines; a text with no record gives no fields.
+  const line = text.replace(/^(?:\r?\n)+/, "").replace(/\r?\n$/, "");
+  if (line === "") return out;
   while (i <= line.length) {
     const c = line[i];
     if (quoted) {
