@@ -39,3 +39,28 @@ table("corpus: equality of integers and floats", [
   // Rust prints the float 1.0 as "1"
   fails(`assert_eq!(1, 1.0)`, "assertion failed: 1 == 1"),
 ]);
+
+// VRL's key/value serializer flattens arrays like objects, by index; nulls are left out.
+table("corpus: encode_key_value flattening", [
+  ok(`encode_key_value({"a": null, "b": [1, 2], "c": 1.5})`, "b.0=1 b.1=2 c=1.5"),
+  ok(`encode_logfmt({"d": {"e": [{"f": 1}]}})`, "d.e.0.f=1"),
+]);
+
+table("corpus: parse_csv without a record", [
+  ok(`parse_csv!("")`, []),
+  ok(`parse_csv!("\\na,b\\n")`, ["a", "b"]),
+]);
+
+// Rust's `f64 as i64` truncates and saturates.
+table("corpus: to_int of large floats", [
+  exact(`to_int(9.3e18)`, "9223372036854775807"),
+  exact(`to_int(-1e300)`, "-9223372036854775808"),
+  exact(`to_int(-3.99)`, "-3"),
+]);
+
+// VRL strings are bytes: `find`'s `from` and its result are byte offsets.
+table("corpus: find counts bytes", [
+  exact(`find("ñfoo", "foo")`, "2"),
+  exact(`find("ñfooñfoo", "foo", 3)`, "7"),
+  exact(`find("ñfooñfoo", r'f.o', 3)`, "7"),
+]);

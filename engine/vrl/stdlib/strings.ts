@@ -121,6 +121,19 @@ function formatNumber(v: number | bigint, scale?: number, dec = ".", group = "")
   return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
 }
 
+/** The index of the character starting at UTF-8 byte `offset` of `s` (or the next one after it). */
+function charIndexAtByte(s: string, offset: number): number {
+  // deno-lint-ignore no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return offset;
+  let bytes = 0, i = 0;
+  while (i < s.length && bytes < offset) {
+    const step = s.codePointAt(i)! > 0xffff ? 2 : 1;
+    bytes += utf8Bytes(s.slice(i, i + step)).length;
+    i += step;
+  }
+  return i;
+}
+
 // ANSI escapes are control characters by definition.
 const ANSI =
   // deno-lint-ignore no-control-regex
@@ -244,19 +257,19 @@ export const STRING_FNS: Record<string, FnDef> = {
   },
   find: {
     params: [req("value", S), req("pattern", S | K.REGEX), opt("from", K.INTEGER)],
-    // VRL gives null, not -1, when nothing matches.
+    // VRL gives null, not -1, when nothing matches; positions (`from` and the result) count bytes.
     returns: K.INTEGER | K.NULL,
     call: ([v, p, f]) => {
-      const from = Math.max(0, num(f, 0));
       const s = v as string;
-      if (typeof p === "string") {
-        const i = s.indexOf(p, from);
-        return i < 0 ? null : BigInt(i);
+      const from = charIndexAtByte(s, Math.max(0, num(f, 0)));
+      let i: number;
+      if (typeof p === "string") i = s.indexOf(p, from);
+      else {
+        const re = globalRegex((p as VrlRegex).re);
+        re.lastIndex = from;
+        i = re.exec(s)?.index ?? -1;
       }
-      const re = globalRegex((p as VrlRegex).re);
-      re.lastIndex = from;
-      const m = re.exec(s);
-      return m ? BigInt(m.index) : null;
+      return i < 0 ? null : BigInt(utf8Bytes(s.slice(0, i)).length);
     },
   },
   basename: {
