@@ -255,13 +255,15 @@ function compileClosure(
   types: TypeDef[],
   st: State,
 ): { make: (c: Ctx) => ClosureFn; fallible: boolean; type: TypeDef } {
-  if (cl.params.length > types.length) {
-    const p = cl.params[types.length];
+  // VRL wants exactly the closure's parameters (`|index, value|` for `for_each` and `filter`).
+  if (cl.params.length !== types.length) {
+    const first = cl.params[Math.min(types.length, cl.params.length - 1)];
+    const last = cl.params[cl.params.length - 1];
     throw new VrlCompileError(
       "E120",
       "invalid closure arity",
-      p.span.start,
-      cl.params[cl.params.length - 1].span.end,
+      first?.span.start ?? cl.start,
+      last?.span.end ?? cl.end,
     );
   }
   const inner = st.cloneForLoop();

@@ -64,3 +64,10 @@ table("corpus: find counts bytes", [
   exact(`find("ñfooñfoo", "foo", 3)`, "7"),
   exact(`find("ñfooñfoo", r'f.o', 3)`, "7"),
 ]);
+
+// A closure takes exactly the parameters its function gives it, not fewer.
+table("corpus: closure arity", [
+  rejects(`for_each([1]) -> |v| { v }`, "E120"),
+  rejects(`filter([1]) -> |v| { true }`, "E120"),
+  ok(`filter([1, 2]) -> |_i, v| { v == 2 }`, [2]),
+]);
