@@ -64,7 +64,10 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     ? def.returns(args.infos)
     : def.returns;
   const run = callRun(def, args, closureRun, e);
-  return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh };
+  // VRL reports a call left fallible by an argument whose type it must check at run time as E110.
+  const u = args.unchecked;
+  const unhandled = u && !e.bang ? invalidArgumentType(e, u.arg, u.param, u.kind) : undefined;
+  return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh, unhandled };
 }
 
 /**
@@ -119,6 +122,8 @@ interface CompiledArgs {
   infos: (ArgInfo | undefined)[];
   checks: number[];
   fallible: boolean;
+  /** The first argument whose type only may match its parameter. */
+  unchecked?: { arg: Expr; param: ParamDef; kind: number };
 }
 
 function compileArgs(
@@ -144,6 +149,7 @@ function compileArgs(
       throw invalidArgumentType(e, a, p, n.type.kind);
     }
     const needsCheck = !isSubset(n.type, p.kind);
+    if (needsCheck) out.unchecked ??= { arg: a, param: p, kind: n.type.kind };
     out.fallible ||= n.fallible || needsCheck;
     out.checks.push(needsCheck ? p.kind : 0);
     out.nodes.push(n);

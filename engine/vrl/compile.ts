@@ -132,15 +132,28 @@ class Compiler implements CompilerApi {
   }
 
   private statement(e: Expr, st: State): Node {
-    const n = this.expr(e, st);
-    if (n.fallible) {
-      if (this.closureDepth > 0) throw unhandledError(e);
-      this.diagnostics.push(unhandledError(e));
+    if (this.closureDepth > 0) {
+      const n = this.expr(e, st);
+      if (n.fallible) throw unhandledError(e);
+      return n;
     }
+    this.firstFallible = undefined;
+    const n = this.expr(e, st);
+    // As VRL, the report points at the statement's first expression that can fail unhandled.
+    if (n.fallible) this.diagnostics.push(this.firstFallible ?? unhandledError(e));
+    this.firstFallible = undefined;
     return n;
   }
 
+  firstFallible: VrlCompileError | undefined;
+
   expr(e: Expr, st: State): Node {
+    const n = this.exprNode(e, st);
+    if (n.fallible && !this.firstFallible) this.firstFallible = n.unhandled ?? unhandledError(e);
+    return n;
+  }
+
+  private exprNode(e: Expr, st: State): Node {
     switch (e.k) {
       case "lit": {
         const value = e.value;

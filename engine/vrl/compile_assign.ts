@@ -136,6 +136,7 @@ export function compileAssign2(
   if (!value.fallible) {
     throw infallibleAssignment(okT, errT, valueExpr);
   }
+  cx.firstFallible = undefined;
   const vr = cloneIfShared(value);
   const dflt = defaultFor(value.type);
   const okSet = targetSetter(cx, okT, value.type, st);

@@ -19,7 +19,7 @@ table("merge/flatten/unflatten/compact", [
   ok(`merge({"a": 1, "b": {"c": 1}}, {"b": {"d": 2}})`, { a: 1, b: { d: 2 } }),
   ok(`merge({"a": 1, "b": {"c": 1}}, {"b": {"d": 2}}, deep: true)`, { a: 1, b: { c: 1, d: 2 } }),
   ok(`merge({}, {})`, {}),
-  rejects(`merge({}, .x)`, "E100"),
+  rejects(`merge({}, .x)`, "E110"),
   ok(`flatten({"parent": {"child1": 1, "child2": {"x": 2}}, "other": 3})`, {
     "parent.child1": 1,
     "parent.child2.x": 2,

@@ -71,3 +71,13 @@ table("corpus: closure arity", [
   rejects(`filter([1]) -> |v| { true }`, "E120"),
   ok(`filter([1, 2]) -> |_i, v| { v == 2 }`, [2]),
 ]);
+
+// Progressive type checking: an argument that only may have the right type is checked at run time when the
+// error is handled (`??`, `!`, `ok, err =`); left unhandled it is E110, not E100.
+table("corpus: unchecked argument types", [
+  rejects(`upcase(.message)`, "E110|this expression resolves to any"),
+  ok(`upcase(.message) ?? "none"`, "none", { message: 1 }),
+  fails(`upcase!(.message)`, "expected string, got integer", { message: 1 }),
+  ok(`x, err = upcase(.message); [x, err == null]`, ["A", true], { message: "a" }),
+  rejects(`if true { parse_json("x") }`, "E100|:1:11"),
+]);

@@ -169,7 +169,7 @@ table("error handling", [
   rejects(`x, err = 1 + 1`, "E104"),
   rejects(`upcase!("a")`, "E620"),
   rejects(`"a" ?? "b"`, "E651"),
-  rejects(`parse_json(.a)`, "E100"),
+  rejects(`parse_json(.a)`, "E110"),
   rejects(`.x = parse_json(.a)`, "E103|:1:6"),
 ]);
 
