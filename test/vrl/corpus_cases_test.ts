@@ -81,3 +81,11 @@ table("corpus: unchecked argument types", [
   ok(`x, err = upcase(.message); [x, err == null]`, ["A", true], { message: "a" }),
   rejects(`if true { parse_json("x") }`, "E100|:1:11"),
 ]);
+
+// `split` with a regex is Rust's `Regex::split`: groups are not output, empty matches split.
+table("corpus: split on a regex", [
+  ok(`split("a1b2c", r'(\\d)')`, ["a", "b", "c"]),
+  ok(`split("abc", r'')`, ["", "a", "b", "c", ""]),
+  ok(`split("a,b,c,d", r',', limit: 2)`, ["a", "b,c,d"]),
+  ok(`split("aab", r'a*')`, ["", "b", ""]),
+]);

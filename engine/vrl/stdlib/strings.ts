@@ -52,26 +52,37 @@ function replace(v: string, pattern: string | VrlRegex, w: string, count: number
 }
 
 function split(v: string, pattern: string | VrlRegex, limit?: number): string[] {
-  const parts = typeof pattern === "string"
-    ? (pattern === "" ? ["", ...[...v], ""] : v.split(pattern))
-    : v.split(globalRegex(pattern.re));
+  if (typeof pattern !== "string") return regexSplit(v, pattern, limit);
+  const parts = pattern === "" ? ["", ...[...v], ""] : v.split(pattern);
   if (limit === undefined || parts.length <= limit) return parts;
   if (limit <= 0) return [];
-  if (typeof pattern === "string") {
-    const head = parts.slice(0, limit - 1);
-    return [...head, parts.slice(limit - 1).join(pattern)];
-  }
-  const out: string[] = [];
-  let rest = v;
+  return [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(pattern)];
+}
+
+/**
+ * Rust's `Regex::split`/`splitn`: capture groups are not part of the output (JS's `split` inserts them), an
+ * empty match splits too (also at both ends), and one right where the previous match ended is skipped.
+ */
+function regexSplit(v: string, pattern: VrlRegex, limit?: number): string[] {
+  if (limit !== undefined && limit <= 0) return [];
   const re = globalRegex(pattern.re);
-  while (out.length < limit - 1) {
-    re.lastIndex = 0;
-    const m = re.exec(rest);
+  const out: string[] = [];
+  let last = 0, prevEnd = -1, at = 0;
+  while (at <= v.length && (limit === undefined || out.length < limit - 1)) {
+    re.lastIndex = at;
+    const m = re.exec(v);
     if (!m) break;
-    out.push(rest.slice(0, m.index));
-    rest = rest.slice(m.index + Math.max(m[0].length, 1));
+    const start = m.index, end = start + m[0].length;
+    const step = v.codePointAt(start)! > 0xffff ? 2 : 1;
+    if (start === end && start === prevEnd) {
+      at = start + step;
+      continue;
+    }
+    out.push(v.slice(last, start));
+    last = prevEnd = end;
+    at = start === end ? end + step : end;
   }
-  out.push(rest);
+  out.push(v.slice(last));
   return out;
 }
 
