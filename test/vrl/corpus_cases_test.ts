@@ -89,3 +89,15 @@ table("corpus: split on a regex", [
   ok(`split("a,b,c,d", r',', limit: 2)`, ["a", "b,c,d"]),
   ok(`split("aab", r'a*')`, ["", "b", ""]),
 ]);
+
+// `replace` expands the replacement as the regex crate's `Captures::expand` does.
+table("corpus: replace with Rust's replacement syntax", [
+  ok(`replace("abc", r'b', "[$0]")`, "a[b]c"),
+  ok(`replace("abc", r'(?P<x>b)', "[\${x}]")`, "a[b]c"),
+  ok(`replace("abc", r'b', "$&")`, "a$&c"),
+  ok(`replace("abc", r'(b)', "$1x")`, "ac"),
+  ok(`replace("abc", r'(b)', "$$1")`, "a$1c"),
+  ok(`replace("aaa", r'a', "b", count: 2)`, "bba"),
+  ok(`replace("abc", "", "-")`, "-a-b-c-"),
+  ok(`replace("abc", "", "-", count: 2)`, "-a-bc"),
+]);

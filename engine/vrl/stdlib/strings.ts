@@ -6,6 +6,7 @@ import { globalRegex } from "../regex.ts";
 import { formatFloat, kindOf, VrlRegex, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
 import { everyItem, unlessConstant } from "./def.ts";
+import { regexReplace, regexSplit } from "./rust_regex.ts";
 
 const S = K.BYTES;
 
@@ -13,17 +14,14 @@ function caseFold(s: string, sensitive: boolean): string {
   return sensitive ? s : s.toLowerCase();
 }
 
-/** Rust replacement syntax (`$1`, `$name`, `${name}`) to JS (`$1`, `$<name>`). */
-export function rustReplacement(w: string): string {
-  return w.replace(/\$(\$|\{([^}]*)\}|([0-9]+)|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, all, braced, n, name) => {
-    if (all === "$") return "$$";
-    const ref = braced ?? n ?? name;
-    return /^\d+$/.test(ref) ? `$${ref}` : `$<${ref}>`;
-  });
-}
-
 function replace(v: string, pattern: string | VrlRegex, w: string, count: number): string {
   if (typeof pattern === "string") {
+    // Rust's `str::replace("", w)` puts `w` around every character.
+    if (pattern === "") {
+      const chars = [...v];
+      const n = count < 0 ? chars.length + 1 : Math.min(count, chars.length + 1);
+      return chars.map((c, i) => (i < n ? w : "") + c).join("") + (n > chars.length ? w : "");
+    }
     if (count < 0) return v.split(pattern).join(w);
     let out = v;
     let from = 0;
@@ -35,55 +33,15 @@ function replace(v: string, pattern: string | VrlRegex, w: string, count: number
     }
     return out;
   }
-  const js = rustReplacement(w);
-  if (count < 0) return v.replace(globalRegex(pattern.re), js);
-  let n = 0;
-  return v.replace(globalRegex(pattern.re), (...m) => {
-    if (n++ >= count) return m[0];
-    const groups = typeof m[m.length - 1] === "object"
-      ? m[m.length - 1] as Record<string, string>
-      : undefined;
-    return js.replace(
-      /\$(\$|<([^>]*)>|(\d+))/g,
-      (_x, all, name, idx) =>
-        all === "$" ? "$" : name !== undefined ? groups?.[name] ?? "" : m[Number(idx)] ?? "",
-    );
-  });
+  return regexReplace(v, pattern.re, w, count);
 }
 
 function split(v: string, pattern: string | VrlRegex, limit?: number): string[] {
-  if (typeof pattern !== "string") return regexSplit(v, pattern, limit);
+  if (typeof pattern !== "string") return regexSplit(v, pattern.re, limit);
   const parts = pattern === "" ? ["", ...[...v], ""] : v.split(pattern);
   if (limit === undefined || parts.length <= limit) return parts;
   if (limit <= 0) return [];
   return [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(pattern)];
-}
-
-/**
- * Rust's `Regex::split`/`splitn`: capture groups are not part of the output (JS's `split` inserts them), an
- * empty match splits too (also at both ends), and one right where the previous match ended is skipped.
- */
-function regexSplit(v: string, pattern: VrlRegex, limit?: number): string[] {
-  if (limit !== undefined && limit <= 0) return [];
-  const re = globalRegex(pattern.re);
-  const out: string[] = [];
-  let last = 0, prevEnd = -1, at = 0;
-  while (at <= v.length && (limit === undefined || out.length < limit - 1)) {
-    re.lastIndex = at;
-    const m = re.exec(v);
-    if (!m) break;
-    const start = m.index, end = start + m[0].length;
-    const step = v.codePointAt(start)! > 0xffff ? 2 : 1;
-    if (start === end && start === prevEnd) {
-      at = start + step;
-      continue;
-    }
-    out.push(v.slice(last, start));
-    last = prevEnd = end;
-    at = start === end ? end + step : end;
-  }
-  out.push(v.slice(last));
-  return out;
 }
 
 /** VRL's `slice` range: negative positions count from the end; only `end` is clamped to the length. */
