@@ -101,3 +101,10 @@ table("corpus: replace with Rust's replacement syntax", [
   ok(`replace("abc", "", "-")`, "-a-b-c-"),
   ok(`replace("abc", "", "-", count: 2)`, "-a-bc"),
 ]);
+
+// `parse_groks` compiles its constant patterns and aliases with the program (E610), as `parse_grok` does.
+table("corpus: parse_groks patterns checked when compiling", [
+  rejects(`parse_groks!("x", patterns: ["%{NOPE:x}"])`, "E610|NOPE"),
+  rejects(`parse_groks!("x", patterns: ["%{a:x}"], aliases: {"a": "%{NOPE}"})`, "E610|NOPE"),
+  ok(`parse_groks!("1", patterns: ["%{a:x}"], aliases: {"a": "%{INT}"})`, { x: "1" }),
+]);
