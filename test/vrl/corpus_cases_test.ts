@@ -108,3 +108,10 @@ table("corpus: parse_groks patterns checked when compiling", [
   rejects(`parse_groks!("x", patterns: ["%{a:x}"], aliases: {"a": "%{NOPE}"})`, "E610|NOPE"),
   ok(`parse_groks!("1", patterns: ["%{a:x}"], aliases: {"a": "%{INT}"})`, { x: "1" }),
 ]);
+
+// serde_json refuses a number no f64 holds (JSON.parse would give Infinity, rendered null).
+table("corpus: parse_json numbers out of range", [
+  fails(`parse_json!("1e400")`, "unable to parse json: number out of range at line 1 column 5"),
+  fails(`parse_json!("[1,\\n -1e400]")`, "number out of range at line 2 column 7"),
+  exact(`parse_json!("1e300")`, "1e300"),
+]);

@@ -22,14 +22,30 @@ export function parseJsonText(text: string): VrlValue {
     if (!RISKY_NUMBER.test(text) && !/^\s*-?\d/.test(text)) return fromJson(JSON.parse(text));
     return JSON.parse(text, reviveVrl) as VrlValue;
   } catch (e) {
+    if (e === OUT_OF_RANGE) return fail(`unable to parse json: ${outOfRange(text)}`);
     return fail(`unable to parse json: ${serdeJsonError(text) ?? (e as Error).message}`);
   }
+}
+
+/** Thrown by the reviver for a number no f64 holds (serde_json refuses it; JSON.parse gives Infinity). */
+const OUT_OF_RANGE = new RangeError("number out of range");
+
+/** serde_json's error for the first out-of-range number, at the number's last character. */
+function outOfRange(text: string): string {
+  for (const m of text.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
+    if (Number.isFinite(Number(m[0]))) continue;
+    const before = text.slice(0, m.index + m[0].length);
+    const line = before.split("\n").length;
+    return `number out of range at line ${line} column ${before.length - before.lastIndexOf("\n") - 1}`;
+  }
+  return "number out of range";
 }
 
 /** JSON.parse reviver building VRL values bottom-up, deciding integer vs float from the source text. */
 function reviveVrl(_k: string, v: unknown, ctx?: { source?: string }): unknown {
   switch (typeof v) {
     case "number": {
+      if (!Number.isFinite(v)) throw OUT_OF_RANGE;
       const src = ctx?.source ?? String(v);
       if (/[.eE]/.test(src)) return v;
       const n = BigInt(src);
