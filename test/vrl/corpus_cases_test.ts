@@ -115,3 +115,10 @@ table("corpus: parse_json numbers out of range", [
   fails(`parse_json!("[1,\\n -1e400]")`, "number out of range at line 2 column 7"),
   exact(`parse_json!("1e300")`, "1e300"),
 ]);
+
+// VRL: "single-target no-op assignments are useless"; `_` only takes the value or error of `ok, err =`.
+table("corpus: no-op assignment", [
+  rejects(`_ = 5`, "E640|this no-op assignment has no effect"),
+  ok(`_, err = parse_json("{}"); err`, null),
+  ok(`x, _ = parse_json("1"); x`, 1),
+]);
