@@ -282,10 +282,11 @@ function compileClosure(
   const body = cx.block(cl.body, inner, true);
   cx.closureDepth--;
   // Outer variables assigned in the body keep their slot; fold their types back conservatively.
+  // Variables the body introduces are its own (VRL's lexical scoping).
   for (const [k, v] of inner.vars) {
     if (cl.params.some((p) => p.name === k)) continue;
     const o = st.vars.get(k);
-    st.vars.set(k, { slot: v.slot, type: o ? union(o.type, v.type) : union(v.type, t(K.NULL)) });
+    if (o) st.vars.set(k, { slot: v.slot, type: union(o.type, v.type) });
   }
   st.event = union(st.event, inner.event);
   st.meta = union(st.meta, inner.meta);

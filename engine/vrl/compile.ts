@@ -15,6 +15,7 @@ import {
   ReturnSignal,
   type Run,
   State,
+  type VarInfo,
 } from "./compile_state.ts";
 import { nonBooleanPredicate, unhandledError, VrlCompileError, VrlCompileErrors } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
@@ -50,6 +51,16 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
 
 /** Ends checking of a statement that reads a variable whose assignment failed (already reported). */
 class DroppedStatement {}
+
+/**
+ * VRL's lexical scoping (`LocalEnv::merge_mutations`): after a block, the variables that existed before it
+ * keep what the block did to them; variables the block introduced are gone.
+ */
+function scoped(after: Map<string, VarInfo>, before: ReadonlySet<string>): Map<string, VarInfo> {
+  const out = new Map<string, VarInfo>();
+  for (const [k, v] of after) if (before.has(k)) out.set(k, v);
+  return out;
+}
 
 class Compiler implements CompilerApi {
   slots = 0;
@@ -182,7 +193,9 @@ class Compiler implements CompilerApi {
       case "if":
         return this.ifExpr(e.cond, e.then, e.else, st);
       case "block": {
+        const outer = new Set(st.vars.keys());
         const n = this.block(e.body, st);
+        if (!e.group) st.vars = scoped(st.vars, outer);
         return n;
       }
       case "not":
@@ -346,7 +359,7 @@ class Compiler implements CompilerApi {
     const joined = State.join(s1, s2);
     st.event = joined.event;
     st.meta = joined.meta;
-    st.vars = joined.vars;
+    st.vars = scoped(joined.vars, new Set(st.vars.keys()));
     const cr = cond.run, tr = thenN.run, er = elseN?.run;
     return {
       run: er ? (c) => (cr(c) === true ? tr(c) : er(c)) : (c) => (cr(c) === true ? tr(c) : null),

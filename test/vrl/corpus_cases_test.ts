@@ -122,3 +122,14 @@ table("corpus: no-op assignment", [
   ok(`_, err = parse_json("{}"); err`, null),
   ok(`x, _ = parse_json("1"); x`, 1),
 ]);
+
+// Lexical scoping (VRL's RFC 8381): a variable introduced in a block, branch or closure ends with it.
+table("corpus: variables are scoped to their block", [
+  rejects(`{\n  x = 1\n}\nx`, "E701"),
+  rejects(`if true { y = 1 }\ny`, "E701"),
+  rejects(`for_each([1]) -> |_i, v| { z = v }\nz`, "E701"),
+  ok(`x = 0\n{\n  x = 1\n}\nx`, 1),
+  ok(`n = 0\nfor_each([1, 2]) -> |_i, v| { n = n + v }\nn`, 3),
+  ok(`x = {\n  a = 1\n  a + 1\n}\nx`, 2),
+  ok(`if (x = 1; x > 0) { x } else { 0 }`, 1),
+]);
