@@ -133,3 +133,8 @@ table("corpus: variables are scoped to their block", [
   ok(`x = {\n  a = 1\n  a + 1\n}\nx`, 2),
   ok(`if (x = 1; x > 0) { x } else { 0 }`, 1),
 ]);
+
+table("corpus: encode_key_value quotes keys as values", [
+  ok(`encode_key_value({"a b": 1, "c": "d e"})`, '"a b"=1 c="d e"'),
+  ok(`encode_key_value({"x y": true}, flatten_boolean: true)`, '"x y"'),
+]);

@@ -145,12 +145,14 @@ export function encodeKeyValue(
   const parts: string[] = [];
   for (const k of keys) {
     const v = flat.get(k)!;
+    // Keys are quoted and escaped as values are.
+    const key = kvValue(k);
     if (flattenBool && typeof v === "boolean") {
-      if (v) parts.push(k);
+      if (v) parts.push(key);
       continue;
     }
     if (v === null) continue;
-    parts.push(`${k}${kv}${kvValue(v)}`);
+    parts.push(`${key}${kv}${kvValue(v)}`);
   }
   return parts.join(fd);
 }
