@@ -138,3 +138,10 @@ table("corpus: encode_key_value quotes keys as values", [
   ok(`encode_key_value({"a b": 1, "c": "d e"})`, '"a b"=1 c="d e"'),
   ok(`encode_key_value({"x y": true}, flatten_boolean: true)`, '"x y"'),
 ]);
+
+table("corpus: ip_subnet prefix lengths", [
+  ok(`ip_subnet!("192.168.10.32", "/32")`, "192.168.10.32"),
+  ok(`ip_subnet!("192.168.10.32", "/0")`, "0.0.0.0"),
+  fails(`ip_subnet!("192.168.10.32", "/33")`, "unable to parse subnet"),
+  fails(`ip_subnet!("192.168.10.32", "/x")`, "unable to parse subnet"),
+]);
