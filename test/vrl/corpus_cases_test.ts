@@ -145,3 +145,9 @@ table("corpus: ip_subnet prefix lengths", [
   fails(`ip_subnet!("192.168.10.32", "/33")`, "unable to parse subnet"),
   fails(`ip_subnet!("192.168.10.32", "/x")`, "unable to parse subnet"),
 ]);
+
+// Rust keeps the sign of a negative zero: serde_json writes -0.0, Display writes -0.
+table("corpus: negative zero", [
+  ok(`encode_json(-0.0)`, "-0.0"),
+  ok(`to_string(0.0 * -1)`, "-0"),
+]);
