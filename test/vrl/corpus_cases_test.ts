@@ -151,3 +151,30 @@ table("corpus: negative zero", [
   ok(`encode_json(-0.0)`, "-0.0"),
   ok(`to_string(0.0 * -1)`, "-0"),
 ]);
+
+// VRL's common/combined log regexes: any field may be `-` (then absent), and nothing may follow the last one.
+table("corpus: common log fields", [
+  ok(`parse_common_log!("- - - - - - -")`, {}),
+  ok(`parse_common_log!("127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \\"-\\" 200 -")`, {
+    host: "127.0.0.1",
+    status: 200,
+    timestamp: "2000-10-10T20:55:36Z",
+  }),
+  ok(`parse_common_log!("h  -  frank  -  \\"GET / HTTP/1.1\\"  200  5")`, {
+    host: "h",
+    user: "frank",
+    message: "GET / HTTP/1.1",
+    method: "GET",
+    path: "/",
+    protocol: "HTTP/1.1",
+    status: 200,
+    size: 5,
+  }),
+  fails(`parse_common_log!("h - - - \\"-\\" 200 5 extra")`, "failed parsing common log line"),
+  ok(`parse_apache_log!("h - - - - 200 5 \\"-\\" \\"curl\\"", "combined")`, {
+    host: "h",
+    status: 200,
+    size: 5,
+    agent: "curl",
+  }),
+]);
