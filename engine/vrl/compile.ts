@@ -72,6 +72,7 @@ class Compiler implements CompilerApi {
    * (an unhandled error still compiles; any other error drops the statement), so a program reports each.
    */
   readonly diagnostics: VrlCompileError[] = [];
+  firstFallible: VrlCompileError | undefined;
   /**
    * Variables whose assignment was dropped for an error: a statement reading one is dropped without a
    * diagnostic of its own, as VRL's `skip_missing_assignment_target` does, rather than reporting E701.
@@ -155,8 +156,6 @@ class Compiler implements CompilerApi {
     this.firstFallible = undefined;
     return n;
   }
-
-  firstFallible: VrlCompileError | undefined;
 
   expr(e: Expr, st: State): Node {
     const n = this.exprNode(e, st);
