@@ -178,3 +178,9 @@ table("corpus: common log fields", [
     agent: "curl",
   }),
 ]);
+
+// `parse_regex_all` iterates as `Regex::captures_iter`: no empty match right where the last match ended.
+table("corpus: parse_regex_all and empty matches", [
+  ok(`parse_regex_all!("aab", r'(?P<x>a*)')`, [{ x: "aa" }, { x: "" }]),
+  ok(`parse_regex_all!("a1b2", r'(?P<d>\\d)')`, [{ d: "1" }, { d: "2" }]),
+]);
