@@ -184,3 +184,9 @@ table("corpus: parse_regex_all and empty matches", [
   ok(`parse_regex_all!("aab", r'(?P<x>a*)')`, [{ x: "aa" }, { x: "" }]),
   ok(`parse_regex_all!("a1b2", r'(?P<d>\\d)')`, [{ d: "1" }, { d: "2" }]),
 ]);
+
+// `replace_with` iterates as the regex crate does; `start` and `end` count bytes.
+table("corpus: replace_with matches", [
+  ok(`replace_with("ñab", r'b') -> |m| { to_string(m.start) + "-" + to_string(m.end) }`, "ña3-4"),
+  ok(`replace_with("aab", r'a*') -> |m| { "<" + m.string + ">" }`, "<aa>b<>"),
+]);
