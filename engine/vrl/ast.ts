@@ -53,7 +53,8 @@ export type Expr =
   | ({ k: "assign2"; ok: Target; err: Target; value: Expr } & Span)
   | ({ k: "call"; name: string; bang: boolean; args: Arg[]; closure?: Closure; nameSpan: Span } & Span)
   | ({ k: "if"; cond: Expr; then: Expr[]; else?: Expr[] } & Span)
-  | ({ k: "block"; body: Expr[] } & Span)
+  // `group`: `(a; b)`, whose variables stay in the enclosing scope (an `if` predicate list), unlike `{ … }`.
+  | ({ k: "block"; body: Expr[]; group?: boolean } & Span)
   | ({ k: "not"; expr: Expr } & Span)
   | ({ k: "neg"; expr: Expr } & Span)
   | (

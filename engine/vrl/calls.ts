@@ -64,7 +64,10 @@ export function compileCall(cx: CompilerApi, e: CallExpr, st: State): Node {
     ? def.returns(args.infos)
     : def.returns;
   const run = callRun(def, args, closureRun, e);
-  return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh };
+  // VRL reports a call left fallible by an argument whose type it must check at run time as E110.
+  const u = args.unchecked;
+  const unhandled = u && !e.bang ? invalidArgumentType(e, u.arg, u.param, u.kind) : undefined;
+  return { run, type, fallible: fallible && !e.bang, fresh: !!def.fresh, unhandled };
 }
 
 /**
@@ -119,6 +122,8 @@ interface CompiledArgs {
   infos: (ArgInfo | undefined)[];
   checks: number[];
   fallible: boolean;
+  /** The first argument whose type only may match its parameter. */
+  unchecked?: { arg: Expr; param: ParamDef; kind: number };
 }
 
 function compileArgs(
@@ -144,6 +149,7 @@ function compileArgs(
       throw invalidArgumentType(e, a, p, n.type.kind);
     }
     const needsCheck = !isSubset(n.type, p.kind);
+    if (needsCheck) out.unchecked ??= { arg: a, param: p, kind: n.type.kind };
     out.fallible ||= n.fallible || needsCheck;
     out.checks.push(needsCheck ? p.kind : 0);
     out.nodes.push(n);
@@ -255,13 +261,15 @@ function compileClosure(
   types: TypeDef[],
   st: State,
 ): { make: (c: Ctx) => ClosureFn; fallible: boolean; type: TypeDef } {
-  if (cl.params.length > types.length) {
-    const p = cl.params[types.length];
+  // VRL wants exactly the closure's parameters (`|index, value|` for `for_each` and `filter`).
+  if (cl.params.length !== types.length) {
+    const first = cl.params[Math.min(types.length, cl.params.length - 1)];
+    const last = cl.params[cl.params.length - 1];
     throw new VrlCompileError(
       "E120",
       "invalid closure arity",
-      p.span.start,
-      cl.params[cl.params.length - 1].span.end,
+      first?.span.start ?? cl.start,
+      last?.span.end ?? cl.end,
     );
   }
   const inner = st.cloneForLoop();
@@ -274,10 +282,11 @@ function compileClosure(
   const body = cx.block(cl.body, inner, true);
   cx.closureDepth--;
   // Outer variables assigned in the body keep their slot; fold their types back conservatively.
+  // Variables the body introduces are its own (VRL's lexical scoping).
   for (const [k, v] of inner.vars) {
     if (cl.params.some((p) => p.name === k)) continue;
     const o = st.vars.get(k);
-    st.vars.set(k, { slot: v.slot, type: o ? union(o.type, v.type) : union(v.type, t(K.NULL)) });
+    if (o) st.vars.set(k, { slot: v.slot, type: union(o.type, v.type) });
   }
   st.event = union(st.event, inner.event);
   st.meta = union(st.meta, inner.meta);

@@ -15,6 +15,7 @@ import {
   ReturnSignal,
   type Run,
   State,
+  type VarInfo,
 } from "./compile_state.ts";
 import { nonBooleanPredicate, unhandledError, VrlCompileError, VrlCompileErrors } from "./diagnostic.ts";
 import { getIn } from "./path.ts";
@@ -51,6 +52,16 @@ export function compileProgram(body: Expr[], fns: Record<string, FnDef>): Compil
 /** Ends checking of a statement that reads a variable whose assignment failed (already reported). */
 class DroppedStatement {}
 
+/**
+ * VRL's lexical scoping (`LocalEnv::merge_mutations`): after a block, the variables that existed before it
+ * keep what the block did to them; variables the block introduced are gone.
+ */
+function scoped(after: Map<string, VarInfo>, before: ReadonlySet<string>): Map<string, VarInfo> {
+  const out = new Map<string, VarInfo>();
+  for (const [k, v] of after) if (before.has(k)) out.set(k, v);
+  return out;
+}
+
 class Compiler implements CompilerApi {
   slots = 0;
   closureDepth = 0;
@@ -61,6 +72,7 @@ class Compiler implements CompilerApi {
    * (an unhandled error still compiles; any other error drops the statement), so a program reports each.
    */
   readonly diagnostics: VrlCompileError[] = [];
+  firstFallible: VrlCompileError | undefined;
   /**
    * Variables whose assignment was dropped for an error: a statement reading one is dropped without a
    * diagnostic of its own, as VRL's `skip_missing_assignment_target` does, rather than reporting E701.
@@ -132,15 +144,26 @@ class Compiler implements CompilerApi {
   }
 
   private statement(e: Expr, st: State): Node {
-    const n = this.expr(e, st);
-    if (n.fallible) {
-      if (this.closureDepth > 0) throw unhandledError(e);
-      this.diagnostics.push(unhandledError(e));
+    if (this.closureDepth > 0) {
+      const n = this.expr(e, st);
+      if (n.fallible) throw unhandledError(e);
+      return n;
     }
+    this.firstFallible = undefined;
+    const n = this.expr(e, st);
+    // As VRL, the report points at the statement's first expression that can fail unhandled.
+    if (n.fallible) this.diagnostics.push(this.firstFallible ?? unhandledError(e));
+    this.firstFallible = undefined;
     return n;
   }
 
   expr(e: Expr, st: State): Node {
+    const n = this.exprNode(e, st);
+    if (n.fallible && !this.firstFallible) this.firstFallible = n.unhandled ?? unhandledError(e);
+    return n;
+  }
+
+  private exprNode(e: Expr, st: State): Node {
     switch (e.k) {
       case "lit": {
         const value = e.value;
@@ -169,7 +192,9 @@ class Compiler implements CompilerApi {
       case "if":
         return this.ifExpr(e.cond, e.then, e.else, st);
       case "block": {
+        const outer = new Set(st.vars.keys());
         const n = this.block(e.body, st);
+        if (!e.group) st.vars = scoped(st.vars, outer);
         return n;
       }
       case "not":
@@ -333,7 +358,7 @@ class Compiler implements CompilerApi {
     const joined = State.join(s1, s2);
     st.event = joined.event;
     st.meta = joined.meta;
-    st.vars = joined.vars;
+    st.vars = scoped(joined.vars, new Set(st.vars.keys()));
     const cr = cond.run, tr = thenN.run, er = elseN?.run;
     return {
       run: er ? (c) => (cr(c) === true ? tr(c) : er(c)) : (c) => (cr(c) === true ? tr(c) : null),

@@ -3,7 +3,7 @@
 import type { Expr, PathNode, Span, Target } from "./ast.ts";
 import { cloneIfShared, type CompilerApi, type Ctx, type Node, type State } from "./compile_state.ts";
 import { VrlCompileError, VrlFailure } from "./diagnostic.ts";
-import { fallibleAssignment, infallibleAssignment } from "./diagnostic_errors.ts";
+import { fallibleAssignment, infallibleAssignment, unnecessaryNoop } from "./diagnostic_errors.ts";
 import { BINARY, binaryType } from "./ops.ts";
 import { setIn } from "./path.ts";
 import { K, kindName, t, typeAt, type TypeDef, typeWith } from "./types.ts";
@@ -87,6 +87,8 @@ export function compileAssign(
   if (value.fallible) {
     throw fallibleAssignment(tg, valueExpr);
   }
+  // VRL: a single-target assignment to `_` is useless.
+  if (tg.k === "noop" && op === "=") throw unnecessaryNoop(tg, valueExpr, e);
   const vr = cloneIfShared(value);
   if (op === "|=") {
     if (tg.k === "noop") throw new VrlCompileError("E203", "can't merge into `_`", e.start, e.end);
@@ -136,6 +138,7 @@ export function compileAssign2(
   if (!value.fallible) {
     throw infallibleAssignment(okT, errT, valueExpr);
   }
+  cx.firstFallible = undefined;
   const vr = cloneIfShared(value);
   const dflt = defaultFor(value.type);
   const okSet = targetSetter(cx, okT, value.type, st);

@@ -93,6 +93,7 @@ export function compileBinary(
   const l = cx.expr(lE, st);
   if (op === "??") {
     if (!l.fallible) throw unnecessaryCoalesce(lE, rE, opStart);
+    cx.firstFallible = undefined;
     const r = cx.expr(rE, st);
     const lr = l.run, rr = r.run;
     return {

@@ -2,6 +2,7 @@
 
 import type { Expr, PathNode } from "./ast.ts";
 import type { FnDef } from "./stdlib/def.ts";
+import type { VrlCompileError } from "./diagnostic.ts";
 import { isSubset, K, t, type TypeDef, union } from "./types.ts";
 import { deepClone, type VrlValue } from "./value.ts";
 
@@ -25,6 +26,8 @@ export interface Node {
   /** The value is newly built on every run (no aliasing with event or variables). */
   fresh: boolean;
   constant?: { value: VrlValue };
+  /** The error to report if this node's fallibility is left unhandled (VRL's E110 for unchecked argument types). */
+  unhandled?: VrlCompileError;
 }
 
 /** A variable's slot and static type. */
@@ -75,6 +78,11 @@ export class ReturnSignal {
 export interface CompilerApi {
   /** Closure bodies being compiled around the current expression (`return` is not allowed there). */
   closureDepth: number;
+  /**
+   * VRL's `fallible_expression_error`: the first expression of the current statement that can fail with
+   * nothing handling it yet (`??` and `ok, err =` clear it); an unhandled statement reports it.
+   */
+  firstFallible: VrlCompileError | undefined;
   readonly fns: Record<string, FnDef>;
   expr(e: Expr, st: State): Node;
   block(body: Expr[], st: State, strict?: boolean): Node;

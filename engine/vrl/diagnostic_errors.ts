@@ -43,6 +43,17 @@ export function infallibleAssignment(ok: Span, err: Span, value: Span): VrlCompi
   });
 }
 
+/** VRL's E640 (`assignment::ErrorVariant::UnnecessaryNoop`): `_ = value` without an error target. */
+export function unnecessaryNoop(target: Span, value: Span, assignment: Span): VrlCompileError {
+  return new VrlCompileError("E640", "unnecessary no-op assignment", value.start, value.end, "", {
+    labels: [
+      label(value, "this no-op assignment has no effect", true),
+      label(target, "either assign to a path or variable here"),
+      label(assignment, "or remove the assignment"),
+    ],
+  });
+}
+
 /** VRL's E106 (`function_call::Error::WrongNumberOfArgs`): more arguments than parameters, over all of them. */
 export function wrongNumberOfArgs(args: Span, max: number): VrlCompileError {
   const what = `this function takes a maximum of ${max} ${max === 1 ? "argument" : "arguments"}`;

@@ -174,7 +174,7 @@ class Parser extends TokenStream {
       const close = this.expect(")");
       if (body.length === 0) this.fail(close);
       // `(a; b)` is a block whose value is its last expression.
-      if (body.length > 1) return { k: "block", body, start: t.start, end: close.end };
+      if (body.length > 1) return { k: "block", body, group: true, start: t.start, end: close.end };
       return { ...body[0], start: t.start, end: close.end } as Expr;
     }
     if (t.text === "[") return this.arrayLiteral();

@@ -224,7 +224,9 @@ export function vrlStrictEquals(a: VrlValue, b: VrlValue): boolean {
 /** Rust `f64` Display: no exponent notation, `1.0` prints as `1`. */
 export function formatFloat(f: number): string {
   if (!Number.isFinite(f)) return f > 0 ? "inf" : f < 0 ? "-inf" : "NaN";
-  if (Number.isInteger(f) && Math.abs(f) < 1e21) return f.toFixed(0).replace(/^-0$/, "-0");
+  // Rust prints the sign of -0.0 (JS's toFixed drops it).
+  if (Object.is(f, -0)) return "-0";
+  if (Number.isInteger(f) && Math.abs(f) < 1e21) return f.toFixed(0);
   const s = String(f);
   if (!s.includes("e")) return s;
   return expandExponent(s);
@@ -297,6 +299,7 @@ function jsonFloat(v: number): string {
   if (!Number.isFinite(v)) return "null";
   const a = Math.abs(v);
   if (a !== 0 && (a >= 1e16 || a < 1e-5)) return v.toExponential().replace("e+", "e");
+  if (Object.is(v, -0)) return "-0.0";
   return Number.isInteger(v) ? v.toFixed(1) : String(v);
 }
 

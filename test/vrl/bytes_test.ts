@@ -118,7 +118,7 @@ table("bytes: encrypt, decrypt, hmac, random_bytes", [
   rejects(`hmac("a", "k", algorithm: "MD5")`, "E610"),
   ok(`length(random_bytes(16))`, 16),
   ok(`random_bytes(16) != random_bytes(16)`, true),
-  rejects(`random_bytes(.n)`, "E100"),
+  rejects(`random_bytes(.n)`, "E110"),
   fails(`n = to_int!(.n); random_bytes!(n)`, "Length cannot be negative", { n: -1 }),
 ]);
 

@@ -19,7 +19,7 @@ table("merge/flatten/unflatten/compact", [
   ok(`merge({"a": 1, "b": {"c": 1}}, {"b": {"d": 2}})`, { a: 1, b: { d: 2 } }),
   ok(`merge({"a": 1, "b": {"c": 1}}, {"b": {"d": 2}}, deep: true)`, { a: 1, b: { c: 1, d: 2 } }),
   ok(`merge({}, {})`, {}),
-  rejects(`merge({}, .x)`, "E100"),
+  rejects(`merge({}, .x)`, "E110"),
   ok(`flatten({"parent": {"child1": 1, "child2": {"x": 2}}, "other": 3})`, {
     "parent.child1": 1,
     "parent.child2.x": 2,
@@ -65,7 +65,7 @@ table("push/append/pop/get/set/remove", [
   fails(`get!({"a": 1}, [true])`, "path segment must be either string or integer"),
   ok(`set!({"a": 1}, ["b", "c"], 2)`, { a: 1, b: { c: 2 } }),
   ok(`set!([1], [2], "x")`, [1, null, "x"]),
-  ok(`x = {"a": 1}; _ = set!(x, ["a"], 2); x`, { a: 1 }),
+  ok(`x = {"a": 1}; y = set!(x, ["a"], 2); x`, { a: 1 }),
   ok(`remove!({"a": 1, "b": 2}, ["a"])`, { b: 2 }),
   ok(`remove!({"a": {"b": 1}}, ["a", "b"], compact: true)`, {}),
   ok(`remove!([1, 2, 3], [0])`, [2, 3]),

@@ -85,7 +85,7 @@ const CASES: [program: string, diagnostic: string[]][] = [
     ...TAIL(651),
   ]],
   // An unhandled error does not stop checking: every one is reported, then the error that stopped it.
-  ['1 / .x\n.a = 1\nupcase(.b)\nupcase!("a")', [
+  ['1 / .x\n.a = 1\nto_int(.b)\nupcase!("a")', [
     "error[E100]: unhandled error",
     "  ┌─ :1:1",
     "  │",
@@ -101,7 +101,7 @@ const CASES: [program: string, diagnostic: string[]][] = [
     "error[E100]: unhandled error",
     "  ┌─ :3:1",
     "  │",
-    "3 │ upcase(.b)",
+    "3 │ to_int(.b)",
     "  │ ^^^^^^^^^^",
     "  │ │",
     "  │ expression can result in runtime error",
@@ -431,3 +431,54 @@ for (const [program, want] of CASES) {
 Deno.test("a parenthesized comparison compared again is no chained comparison", () => {
   assert.equal(compileVrl("(1 == 2) == false").run(new Map()), true);
 });
+
+// VRL's `fallible_expression_error`: an unhandled statement is reported at its first expression that can
+// fail, and a call left fallible only by an argument whose type must be checked at run time is E110.
+const UNHANDLED_CASES: [string, string[]][] = [
+  ['if true { parse_json("x") }', [
+    "error[E100]: unhandled error",
+    "  ┌─ :1:11",
+    "  │",
+    '1 │ if true { parse_json("x") }',
+    "  │           ^^^^^^^^^^^^^^^",
+    "  │           │",
+    "  │           expression can result in runtime error",
+    "  │           handle the error case to ensure runtime success",
+    "  │",
+    "  = see documentation about error handling at https://errors.vrl.dev/#handling",
+    ...TAIL(100),
+  ]],
+  ["upcase(.message)", [
+    "error[E110]: invalid argument type",
+    "  ┌─ :1:8",
+    "  │",
+    "1 │ upcase(.message)",
+    "  │        ^^^^^^^^",
+    "  │        │",
+    "  │        this expression resolves to any",
+    '  │        but the parameter "value" expects the exact type string',
+    "  │",
+    "  = try: ensuring an appropriate type at runtime",
+    "  =",
+    "  =     .message = string!(.message)",
+    "  =     upcase(.message)",
+    "  =",
+    "  = try: coercing to an appropriate type and specifying a default value as a fallback in case coercion fails",
+    "  =",
+    '  =     .message = to_string(.message) ?? "default"',
+    "  =     upcase(.message)",
+    "  =",
+    "  = see documentation about error handling at https://errors.vrl.dev/#handling",
+    ...TAIL(110),
+  ]],
+];
+
+for (const [program, want] of UNHANDLED_CASES) {
+  Deno.test(`diagnostic text of the unhandled ${JSON.stringify(program)}`, () => {
+    assert.throws(() => compileVrl(program), (e: unknown) => {
+      assert.ok(e instanceof PetrelError);
+      assert.equal(e.message, want.join("\n"));
+      return true;
+    });
+  });
+}

@@ -10,7 +10,7 @@ table("xxhash", [
   exact(`xxhash("foo", "XXH3-128")`, '"161745101148472925293886522910304009610"'),
   exact(`xxhash("")`, "46947589"),
   rejects(`xxhash("foo", "XXH16")`, "E610"),
-  rejects(`xxhash("foo", .v)`, "E100"),
+  rejects(`xxhash("foo", .v)`, "E110"),
 ]);
 
 table("seahash", [

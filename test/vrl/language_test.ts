@@ -56,7 +56,7 @@ table("assignment", [
   ok(`. = {"new": true}; .`, { new: true }, { old: 1 }),
   ok(`.a = .b = 5; .`, { a: 5, b: 5 }),
   ok(`x = 1; x = x + 1; x`, 2),
-  ok(`_ = 5; .`, {}),
+  rejects(`_ = 5; .`, "E640"),
   ok(`.b = .a; .b.c = 2; .a`, { c: 1 }, { a: { c: 1 } }),
   ok(`x = .a; x.c = 2; .a`, { c: 1 }, { a: { c: 1 } }),
   ok(`.b = map_values(array!(.a)) -> |v| { v }; .b[0].x = 2; .a`, [{ x: 1 }], { a: [{ x: 1 }] }),
@@ -169,7 +169,7 @@ table("error handling", [
   rejects(`x, err = 1 + 1`, "E104"),
   rejects(`upcase!("a")`, "E620"),
   rejects(`"a" ?? "b"`, "E651"),
-  rejects(`parse_json(.a)`, "E100"),
+  rejects(`parse_json(.a)`, "E110"),
   rejects(`.x = parse_json(.a)`, "E103|:1:6"),
 ]);
 

@@ -100,7 +100,7 @@ Deno.test("runtime errors are VrlRuntimeError and leave later runs unaffected", 
 });
 
 Deno.test("variables do not leak between runs", () => {
-  const p = compileVrl(`if exists(.set) { x = 1 }\n.seen = x\n.`);
+  const p = compileVrl(`x = null\nif exists(.set) { x = 1 }\n.seen = x\n.`);
   assert.deepEqual(toJson(p.run(fromJson({ set: true }))), { seen: 1, set: true });
   assert.deepEqual(toJson(p.run(fromJson({}))), { seen: null });
 });

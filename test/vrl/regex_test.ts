@@ -65,7 +65,8 @@ table("parse_regex_all", [
     "1": "2",
     d: "2",
   }]),
-  ok(`length(parse_regex_all!("aaa", r'a*'))`, 2),
+  // The regex crate takes no empty match right where the previous match ended ("aaa", then none at 3).
+  ok(`length(parse_regex_all!("aaa", r'a*'))`, 1),
 ]);
 
 // Grok patterns (Oniguruma): more in grok_oniguruma_test.ts.

@@ -46,7 +46,7 @@ table("type_def: variables, assignments and joins", [
   ok(`x = "a"; type_def(x)`, { bytes: true }),
   ok(`x = 1; x = "a"; type_def(x)`, { bytes: true }),
   ok(`x = 1; if .c == 1 { x = "a" }; type_def(x)`, { bytes: true, integer: true }),
-  ok(`if .c == 1 { x = 1 } else { x = 2.5 }; type_def(x)`, { integer: true, float: true }),
+  ok(`x = null; if .c == 1 { x = 1 } else { x = 2.5 }; type_def(x)`, { integer: true, float: true }),
   ok(`type_def(if .c == 1 { 1 })`, { integer: true, null: true }),
   ok(`type_def(if .c == 1 { 1 } else { [2] })`, { integer: true, array: { 0: { integer: true } } }),
   // A field or index only one branch has may be absent.

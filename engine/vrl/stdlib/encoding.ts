@@ -122,7 +122,7 @@ function kvValue(v: VrlValue): string {
   return /[\s"=]/.test(s) || s === "" ? JSON.stringify(s) : s;
 }
 
-/** `encode_key_value`: ordered keys first, the rest sorted; nested objects flattened with `.`. */
+/** `encode_key_value`: ordered keys first, the rest sorted; nested objects and arrays flattened with `.`. */
 export function encodeKeyValue(
   o: VrlObject,
   order: string[],
@@ -133,6 +133,8 @@ export function encodeKeyValue(
   const flat = new Map<string, VrlValue>();
   const walk = (prefix: string, v: VrlValue) => {
     if (v instanceof Map) { for (const k of sortedKeys(v)) walk(prefix ? `${prefix}.${k}` : k, v.get(k)!); }
+    // VRL's key/value serializer flattens sequences too, keyed by index (`b.0=1 b.1=2`).
+    else if (Array.isArray(v) && prefix) v.forEach((e, i) => walk(`${prefix}.${i}`, e));
     else flat.set(prefix, v);
   };
   walk("", o);
@@ -143,12 +145,14 @@ export function encodeKeyValue(
   const parts: string[] = [];
   for (const k of keys) {
     const v = flat.get(k)!;
+    // Keys are quoted and escaped as values are.
+    const key = kvValue(k);
     if (flattenBool && typeof v === "boolean") {
-      if (v) parts.push(k);
+      if (v) parts.push(key);
       continue;
     }
     if (v === null) continue;
-    parts.push(`${k}${kv}${kvValue(v)}`);
+    parts.push(`${key}${kv}${kvValue(v)}`);
   }
   return parts.join(fd);
 }

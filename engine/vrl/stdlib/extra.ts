@@ -4,11 +4,12 @@ import { isIP } from "../../../src/common/ip_address.ts";
 import punycode from "node:punycode";
 import { domainToASCII, domainToUnicode } from "node:url";
 import { parse as parseYaml } from "yaml";
-import { globalRegex } from "../regex.ts";
+import { utf8Bytes } from "../bytes.ts";
 import { K, objectOf } from "../types.ts";
 import { kindOf, type VrlObject, VrlRegex, VrlTimestamp, type VrlValue } from "../value.ts";
 import { fail, type FnDef, num, opt, req, str } from "./def.ts";
 import { SEVERITIES, SYSLOG_LOOSE_FACILITIES } from "./logs.ts";
+import { rustMatches } from "./rust_regex.ts";
 import { strptime } from "./timefmt.ts";
 
 /** `to_syslog_facility` names (VRL's table: 13 is `security`); `parse_syslog` uses syslog_loose's own names. */
@@ -267,26 +268,26 @@ export const EXTRA_FNS: Record<string, FnDef> = {
     closure: () => [objectOf({ string: K.BYTES, captures: K.ARRAY, start: K.INTEGER, end: K.INTEGER })],
     closureReturns: K.BYTES,
     call: ([v, p, c], f) => {
+      const s = v as string;
       const limit = num(c, -1);
-      let n = 0;
-      return (v as string).replace(globalRegex((p as VrlRegex).re), (...m) => {
-        if (limit >= 0 && n++ >= limit) return m[0];
-        const groups = typeof m[m.length - 1] === "object"
-          ? m[m.length - 1] as Record<string, string | undefined>
-          : {};
-        const idx = m.findIndex((x) => typeof x === "number");
+      let out = "", last = 0, n = 0;
+      for (const m of rustMatches(s, (p as VrlRegex).re)) {
+        if (limit >= 0 && n++ >= limit) break;
+        // `start` and `end` are byte offsets, as the regex crate gives them.
+        const start = utf8Bytes(s.slice(0, m.index)).length;
         const match: VrlObject = new Map<string, VrlValue>([
           ["string", m[0]],
-          ["captures", m.slice(1, idx).map((x) => (x === undefined ? null : x))],
-          ["start", BigInt(m[idx])],
-          ["end", BigInt(m[idx] + m[0].length)],
+          ["captures", m.slice(1).map((x) => (x === undefined ? null : x))],
+          ["start", BigInt(start)],
+          ["end", BigInt(start + utf8Bytes(m[0]).length)],
         ]);
-        for (const [k, x] of Object.entries(groups)) match.set(k, x ?? null);
+        for (const [k, x] of Object.entries(m.groups ?? {})) match.set(k, x ?? null);
         const r = f!(match);
-        return typeof r === "string"
-          ? r
-          : fail(`replace_with closure must return a string, got ${kindOf(r)}`);
-      });
+        if (typeof r !== "string") return fail(`replace_with closure must return a string, got ${kindOf(r)}`);
+        out += s.slice(last, m.index) + r;
+        last = m.index + m[0].length;
+      }
+      return out + s.slice(last);
     },
   },
   haversine: {

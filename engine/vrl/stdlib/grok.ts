@@ -86,6 +86,23 @@ function checkPattern(a: ({ constant?: { value: VrlValue } } | undefined)[]): st
   }
 }
 
+/** `parse_groks` compiles constant patterns (with constant aliases) when the program compiles, as VRL does. */
+function checkPatterns(a: ({ constant?: { value: VrlValue } } | undefined)[]): string | undefined {
+  const ps = a[1]?.constant?.value;
+  const al = a[2] === undefined ? new Map() : a[2].constant?.value;
+  if (!Array.isArray(ps) || !(al instanceof Map)) return;
+  const aliases: Record<string, string> = {};
+  for (const [k, x] of al) if (typeof x === "string") aliases[k] = x;
+  for (const p of ps) {
+    if (typeof p !== "string") continue;
+    try {
+      compileGrok(p, aliases);
+    } catch (e) {
+      return `failed to parse grok expression: ${(e as Error).message}`;
+    }
+  }
+}
+
 /** Grok functions by name. */
 export const GROK_FNS: Record<string, FnDef> = {
   parse_grok: {
@@ -109,6 +126,7 @@ export const GROK_FNS: Record<string, FnDef> = {
     returns: K.OBJECT,
     fallible: true,
     fresh: true,
+    check: checkPatterns,
     call: ([v, ps, al]) => {
       const aliases: Record<string, string> = {};
       if (al instanceof Map) { for (const [k, x] of al) if (typeof x === "string") aliases[k] = x; }

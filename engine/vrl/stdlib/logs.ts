@@ -140,35 +140,32 @@ export function parseTs(s: string, fmt: string, what: string): VrlTimestamp {
   }
 }
 
-function requestParts(o: VrlObject, request: string): void {
-  o.set("message", request);
-  const m = /^(\S+) (\S+) (\S+)$/.exec(request);
-  if (m) {
-    o.set("method", m[1]);
-    o.set("path", m[2]);
-    o.set("protocol", m[3]);
-  }
-}
-
-const CLF = /^(\S+) (\S+) (\S+) \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) (\d+|-)/;
-const COMBINED =
-  /^(\S+) (\S+) (\S+) \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) (\d+|-) "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"/;
+// VRL's `REGEX_APACHE_COMMON_LOG` / `..._COMBINED_LOG` (`log_util.rs`): each field may be `-` (then absent),
+// fields are separated by any whitespace, the request is split into method, path and protocol when it has that
+// shape, and nothing may follow the last field.
+const ANY = String.raw`[\s\S]*?`;
+const CLF_PREFIX = String.raw`^\s*(-|(?<host>.*?))\s+(-|(?<identity>.*?))\s+(-|(?<user>.*?))\s+` +
+  String.raw`(-|\[(-|(?<timestamp>[^\[]*))\])\s+` +
+  String
+    .raw`(-|"(-|(\s*(?<message>((?<method>\w+)\s+(?<path>${ANY})\s+(?<protocol>${ANY})\s*|${ANY}))\s*))")\s+` +
+  String.raw`(-|(?<status>\d+))\s+(-|(?<size>\d+))`;
+const QUOTED = (name: string) => String.raw`(-|"(-|(\s*(?<${name}>${ANY})))")`;
+const CLF = new RegExp(CLF_PREFIX + String.raw`\s*$`);
+const COMBINED = new RegExp(
+  CLF_PREFIX + String.raw`\s+` + QUOTED("referrer") + String.raw`\s+` + QUOTED("agent") + String.raw`\s*$`,
+);
 
 function commonLog(line: string, tsFmt: string, combined: boolean): VrlObject {
-  const m = (combined ? COMBINED : CLF).exec(line.trim());
-  if (!m) return fail(`failed parsing ${combined ? "combined" : "common"} log line`);
+  const g = (combined ? COMBINED : CLF).exec(line)?.groups;
+  if (!g) return fail(`failed parsing ${combined ? "combined" : "common"} log line`);
   const o: VrlObject = new Map();
-  putIf(o, "host", m[1]);
-  putIf(o, "identity", m[2]);
-  putIf(o, "user", m[3]);
-  o.set("timestamp", parseTs(m[4], tsFmt, "invalid timestamp"));
-  if (m[5] !== "-") requestParts(o, m[5]);
-  if (m[6] !== "-") o.set("status", BigInt(m[6]));
-  if (m[7] !== "-") o.set("size", BigInt(m[7]));
-  if (combined) {
-    putIf(o, "referrer", m[8]);
-    putIf(o, "agent", m[9]);
-  }
+  for (const k of ["host", "identity", "user"]) if (g[k] !== undefined) o.set(k, g[k]);
+  if (g.timestamp !== undefined) o.set("timestamp", parseTs(g.timestamp, tsFmt, "invalid timestamp"));
+  for (const k of ["message", "method", "path", "protocol"]) if (g[k] !== undefined) o.set(k, g[k]);
+  if (g.status !== undefined) o.set("status", BigInt(g.status));
+  if (g.size !== undefined) o.set("size", BigInt(g.size));
+  if (g.referrer !== undefined) o.set("referrer", g.referrer);
+  if (g.agent !== undefined) o.set("agent", g.agent);
   return o;
 }
 

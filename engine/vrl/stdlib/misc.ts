@@ -206,8 +206,11 @@ export const MISC_FNS: Record<string, FnDef> = {
       const ip = ipv4ToInt(v as string);
       if (ip === null) return ipv6Subnet(v as string, s as string);
       const sub = s as string;
-      const mask = sub.startsWith("/")
-        ? (Number(sub.slice(1)) === 0 ? 0 : (0xffffffff << (32 - Number(sub.slice(1)))) >>> 0)
+      const bits = sub.startsWith("/") ? Number(sub.slice(1)) : undefined;
+      // A prefix longer than the address is refused (JS shifts are mod 32: `/33` would mask as `/1`).
+      if (bits !== undefined && !(/^\/\d+$/.test(sub) && bits <= 32)) return fail("unable to parse subnet");
+      const mask = bits !== undefined
+        ? (bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0)
         : ipv4ToInt(sub) ?? fail("unable to parse subnet");
       const x = (ip & mask) >>> 0;
       return [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join(".");

@@ -14,16 +14,39 @@ const S = K.BYTES;
 /** A JSON number token that JSON.parse would misread: integral float (`3.0`, `1e3`) or a long integer. */
 const RISKY_NUMBER = /[:[,]\s*-?\d+(?:\.0*(?![0-9])|(?:\.\d+)?[eE]|\d{15,})/;
 
-/** JSON text to a VRL value: `3.0` stays a float, integers beyond 2^53 keep full precision. */
-export function parseJsonText(text: string): VrlValue {
+/**
+ * JSON text to a VRL value: `3.0` stays a float, integers beyond 2^53 keep full precision. A number no f64
+ * holds is an infinite float, or with `strict` (VRL's `parse_json`) serde_json's "number out of range".
+ */
+export function parseJsonText(text: string, strict = false): VrlValue {
   try {
     // Plain JSON.parse is exact unless a number is written as an integral float (`3.0`, `1e3`) or
     // is a long integer; only then pay for the reviver that looks at each number's source text.
     if (!RISKY_NUMBER.test(text) && !/^\s*-?\d/.test(text)) return fromJson(JSON.parse(text));
-    return JSON.parse(text, reviveVrl) as VrlValue;
+    return JSON.parse(text, strict ? reviveStrict : reviveVrl) as VrlValue;
   } catch (e) {
+    if (e === OUT_OF_RANGE) return fail(`unable to parse json: ${outOfRange(text)}`);
     return fail(`unable to parse json: ${serdeJsonError(text) ?? (e as Error).message}`);
   }
+}
+
+/** Thrown by the reviver for a number no f64 holds (serde_json refuses it; JSON.parse gives Infinity). */
+const OUT_OF_RANGE = new RangeError("number out of range");
+
+/** serde_json's error for the first out-of-range number, at the number's last character. */
+function outOfRange(text: string): string {
+  for (const m of text.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
+    if (Number.isFinite(Number(m[0]))) continue;
+    const before = text.slice(0, m.index + m[0].length);
+    const line = before.split("\n").length;
+    return `number out of range at line ${line} column ${before.length - before.lastIndexOf("\n") - 1}`;
+  }
+  return "number out of range";
+}
+
+function reviveStrict(k: string, v: unknown, ctx?: { source?: string }): unknown {
+  if (typeof v === "number" && !Number.isFinite(v)) throw OUT_OF_RANGE;
+  return reviveVrl(k, v, ctx);
 }
 
 /** JSON.parse reviver building VRL values bottom-up, deciding integer vs float from the source text. */
@@ -48,7 +71,9 @@ function parseCsvRecord(text: string, delim: string): string[] {
   let cur = "";
   let i = 0;
   let quoted = false;
-  const line = text.replace(/\r?\n$/, "");
+  // The csv crate skips blank lines; a text with no record gives no fields.
+  const line = text.replace(/^(?:\r?\n)+/, "").replace(/\r?\n$/, "");
+  if (line === "") return out;
   while (i <= line.length) {
     const c = line[i];
     if (quoted) {
@@ -163,11 +188,11 @@ export const PARSE_FNS: Record<string, FnDef> = {
       if (typeof d === "bigint" && (d < 1n || d > 128n)) return "max_depth value should be between 1 and 128";
     },
     call: ([v, d]) => {
-      const value = parseJsonText(v as string);
+      const value = parseJsonText(v as string, true);
       if (d === undefined || d === null) return value;
       const depth = num(d, 128);
       if (depth < 1 || depth > 128) return fail("max_depth value should be between 1 and 128");
-      return parseJsonToDepth(v as string, depth, parseJsonText);
+      return parseJsonToDepth(v as string, depth, (t) => parseJsonText(t, true));
     },
   },
   parse_key_value: {

@@ -1,9 +1,9 @@
 /** Regex functions: `match`, `match_any`, `match_array`, `parse_regex`, `parse_regex_all`. */
 
-import { globalRegex } from "../regex.ts";
 import { K, t, type TypeDef } from "../types.ts";
 import { kindOf, type VrlObject, VrlRegex, type VrlValue } from "../value.ts";
 import { type ArgInfo, fail, flag, type FnDef, opt, req } from "./def.ts";
+import { rustMatches } from "./rust_regex.ts";
 
 function captures(m: RegExpExecArray, numeric: boolean): VrlObject {
   const out: VrlObject = new Map();
@@ -74,13 +74,8 @@ export const REGEX_FNS: Record<string, FnDef> = {
     fallible: true,
     fresh: true,
     call: ([v, p, n]) => {
-      const re = globalRegex((p as VrlRegex).re);
       const out: VrlValue[] = [];
-      const s = v as string;
-      for (let m = re.exec(s); m; m = re.exec(s)) {
-        out.push(captures(m, flag(n, false)));
-        if (m[0] === "") re.lastIndex++;
-      }
+      for (const m of rustMatches(v as string, (p as VrlRegex).re)) out.push(captures(m, flag(n, false)));
       return out;
     },
   },

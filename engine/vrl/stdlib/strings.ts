@@ -6,6 +6,7 @@ import { globalRegex } from "../regex.ts";
 import { formatFloat, kindOf, VrlRegex, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
 import { everyItem, unlessConstant } from "./def.ts";
+import { regexReplace, regexSplit } from "./rust_regex.ts";
 
 const S = K.BYTES;
 
@@ -13,17 +14,14 @@ function caseFold(s: string, sensitive: boolean): string {
   return sensitive ? s : s.toLowerCase();
 }
 
-/** Rust replacement syntax (`$1`, `$name`, `${name}`) to JS (`$1`, `$<name>`). */
-export function rustReplacement(w: string): string {
-  return w.replace(/\$(\$|\{([^}]*)\}|([0-9]+)|([A-Za-z_][A-Za-z0-9_]*))/g, (_m, all, braced, n, name) => {
-    if (all === "$") return "$$";
-    const ref = braced ?? n ?? name;
-    return /^\d+$/.test(ref) ? `$${ref}` : `$<${ref}>`;
-  });
-}
-
 function replace(v: string, pattern: string | VrlRegex, w: string, count: number): string {
   if (typeof pattern === "string") {
+    // Rust's `str::replace("", w)` puts `w` around every character.
+    if (pattern === "") {
+      const chars = [...v];
+      const n = count < 0 ? chars.length + 1 : Math.min(count, chars.length + 1);
+      return chars.map((c, i) => (i < n ? w : "") + c).join("") + (n > chars.length ? w : "");
+    }
     if (count < 0) return v.split(pattern).join(w);
     let out = v;
     let from = 0;
@@ -35,44 +33,15 @@ function replace(v: string, pattern: string | VrlRegex, w: string, count: number
     }
     return out;
   }
-  const js = rustReplacement(w);
-  if (count < 0) return v.replace(globalRegex(pattern.re), js);
-  let n = 0;
-  return v.replace(globalRegex(pattern.re), (...m) => {
-    if (n++ >= count) return m[0];
-    const groups = typeof m[m.length - 1] === "object"
-      ? m[m.length - 1] as Record<string, string>
-      : undefined;
-    return js.replace(
-      /\$(\$|<([^>]*)>|(\d+))/g,
-      (_x, all, name, idx) =>
-        all === "$" ? "$" : name !== undefined ? groups?.[name] ?? "" : m[Number(idx)] ?? "",
-    );
-  });
+  return regexReplace(v, pattern.re, w, count);
 }
 
 function split(v: string, pattern: string | VrlRegex, limit?: number): string[] {
-  const parts = typeof pattern === "string"
-    ? (pattern === "" ? ["", ...[...v], ""] : v.split(pattern))
-    : v.split(globalRegex(pattern.re));
+  if (typeof pattern !== "string") return regexSplit(v, pattern.re, limit);
+  const parts = pattern === "" ? ["", ...[...v], ""] : v.split(pattern);
   if (limit === undefined || parts.length <= limit) return parts;
   if (limit <= 0) return [];
-  if (typeof pattern === "string") {
-    const head = parts.slice(0, limit - 1);
-    return [...head, parts.slice(limit - 1).join(pattern)];
-  }
-  const out: string[] = [];
-  let rest = v;
-  const re = globalRegex(pattern.re);
-  while (out.length < limit - 1) {
-    re.lastIndex = 0;
-    const m = re.exec(rest);
-    if (!m) break;
-    out.push(rest.slice(0, m.index));
-    rest = rest.slice(m.index + Math.max(m[0].length, 1));
-  }
-  out.push(rest);
-  return out;
+  return [...parts.slice(0, limit - 1), parts.slice(limit - 1).join(pattern)];
 }
 
 /** VRL's `slice` range: negative positions count from the end; only `end` is clamped to the length. */
@@ -119,6 +88,19 @@ function formatNumber(v: number | bigint, scale?: number, dec = ".", group = "")
   const [int, frac] = s.split(".");
   const grouped = group ? int.replace(/\B(?=(\d{3})+(?!\d))/g, group) : int;
   return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
+}
+
+/** The index of the character starting at UTF-8 byte `offset` of `s` (or the next one after it). */
+function charIndexAtByte(s: string, offset: number): number {
+  // deno-lint-ignore no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return offset;
+  let bytes = 0, i = 0;
+  while (i < s.length && bytes < offset) {
+    const step = s.codePointAt(i)! > 0xffff ? 2 : 1;
+    bytes += utf8Bytes(s.slice(i, i + step)).length;
+    i += step;
+  }
+  return i;
 }
 
 // ANSI escapes are control characters by definition.
@@ -244,19 +226,19 @@ export const STRING_FNS: Record<string, FnDef> = {
   },
   find: {
     params: [req("value", S), req("pattern", S | K.REGEX), opt("from", K.INTEGER)],
-    // VRL gives null, not -1, when nothing matches.
+    // VRL gives null, not -1, when nothing matches; positions (`from` and the result) count bytes.
     returns: K.INTEGER | K.NULL,
     call: ([v, p, f]) => {
-      const from = Math.max(0, num(f, 0));
       const s = v as string;
-      if (typeof p === "string") {
-        const i = s.indexOf(p, from);
-        return i < 0 ? null : BigInt(i);
+      const from = charIndexAtByte(s, Math.max(0, num(f, 0)));
+      let i: number;
+      if (typeof p === "string") i = s.indexOf(p, from);
+      else {
+        const re = globalRegex((p as VrlRegex).re);
+        re.lastIndex = from;
+        i = re.exec(s)?.index ?? -1;
       }
-      const re = globalRegex((p as VrlRegex).re);
-      re.lastIndex = from;
-      const m = re.exec(s);
-      return m ? BigInt(m.index) : null;
+      return i < 0 ? null : BigInt(utf8Bytes(s.slice(0, i)).length);
     },
   },
   basename: {

@@ -39,7 +39,11 @@ function toInt(v: VrlValue): VrlValue {
     case "bigint":
       return v;
     case "number":
-      return BigInt.asIntN(64, BigInt(Math.trunc(v)));
+      // Rust's `as i64`: truncates, saturates at the bounds, NaN becomes 0.
+      if (Number.isNaN(v)) return 0n;
+      if (v >= 9223372036854775807) return 9223372036854775807n;
+      if (v <= -9223372036854775808) return -9223372036854775808n;
+      return BigInt(Math.trunc(v));
     case "boolean":
       return v ? 1n : 0n;
     case "string": {
