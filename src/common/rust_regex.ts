@@ -46,7 +46,14 @@ function lit(ch: string, inClass: boolean): string {
   return (inClass ? CLASS_SPECIAL : SPECIAL).has(ch) ? "\\" + ch : ch;
 }
 
+/** Property names looked up so far (a pattern's `\p{…}`: request input); starts over past 1000. */
 const propertyCache = new Map<string, string | null>();
+const CACHED_PROPERTIES = 1000;
+
+/** Property names cached now (for tests). */
+export function cachedPropertyNames(): number {
+  return propertyCache.size;
+}
 
 /** The JS spelling of a Unicode property Rust names (`L`, `Letter`, `Greek`, `sc=Greek`, `greek`), or null. */
 function jsProperty(name: string): string | null {
@@ -64,6 +71,7 @@ function jsProperty(name: string): string | null {
       // not this spelling
     }
   }
+  if (propertyCache.size >= CACHED_PROPERTIES) propertyCache.clear();
   propertyCache.set(name, found);
   return found;
 }

@@ -13,7 +13,18 @@ export interface TimeZone {
 }
 
 const UTC: TimeZone = { name: "UTC", offsetAt: () => 0, localToUtc: (ms) => ms };
+/**
+ * Zones (and unknown names, as null) looked up so far, per spelling; names come from requests (a
+ * time zone header, SQL `SET time_zone`), so past {@link CACHED_NAMES} the cache starts over.
+ */
 const zones = new Map<string, TimeZone | null>();
+/** Spellings each zone cache keeps (IANA has ~600 zones). */
+const CACHED_NAMES = 1000;
+
+/** Spellings cached now, by `resolveTimeZone` and `lenientTimeZone` together (for tests). */
+export function cachedTimeZoneNames(): number {
+  return zones.size + lenient.size;
+}
 
 /** Resolves a chrono-tz style name (case-sensitive, no fixed offsets); null when unknown. */
 export function resolveTimeZone(name: string): TimeZone | null {
@@ -31,6 +42,7 @@ export function resolveTimeZone(name: string): TimeZone | null {
       tz = null;
     }
   }
+  if (zones.size >= CACHED_NAMES) zones.clear();
   zones.set(name, tz);
   return tz;
 }
@@ -67,7 +79,7 @@ export function lenientTimeZone(name: string): TimeZone | null {
   } catch {
     tz = null;
   }
-  if (lenient.size > 1000) lenient.clear();
+  if (lenient.size >= CACHED_NAMES) lenient.clear();
   lenient.set(name, tz);
   return tz;
 }

@@ -31,10 +31,16 @@ export interface DiskSource {
   retentionDropped(): Dropped[];
 }
 
-/** Registers `petrel_statement_prepares_total`: SQLite statements the storage's caches prepared, by kind. */
+/**
+ * Registers `petrel_statement_prepares_total` and `petrel_statements_cached`: SQLite statements the
+ * storage's caches prepared, and hold now, by kind.
+ */
 export function watchStatementPrepares(
   registry: client.Registry,
-  storage: { statementPrepares(): Record<string, number> },
+  storage: {
+    statementPrepares(): Record<string, number>;
+    databaseHandles(): Iterable<{ statements: { stats(): { byKind: Record<string, number> } } }>;
+  },
 ): void {
   scrapedMetric(
     registry,
@@ -43,6 +49,20 @@ export function watchStatementPrepares(
     "SQLite statements the storage's statement caches prepared (insert, scan, metric, trace, late) in the open databases",
     ["kind"],
     () => Object.entries(storage.statementPrepares()).map(([kind, n]) => [{ kind }, n]),
+  );
+  scrapedMetric(
+    registry,
+    "gauge",
+    "petrel_statements_cached",
+    "SQLite statements the storage's statement caches hold now in the open databases, by kind (each holds SQLite memory: ~10 KB, a big multi-row INSERT ~0.5 MB)",
+    ["kind"],
+    () => {
+      const out: Record<string, number> = {};
+      for (const h of storage.databaseHandles()) {
+        for (const [kind, n] of Object.entries(h.statements.stats().byKind)) out[kind] = (out[kind] ?? 0) + n;
+      }
+      return Object.entries(out).map(([kind, n]) => [{ kind }, n]);
+    },
   );
 }
 

@@ -74,31 +74,14 @@ export function scanStatement(
   return { sql, params };
 }
 
-/** Scan statements kept per connection (beyond it the oldest goes): the SQL varies by shape only. */
-const CACHED_SCANS = 128;
-/** The scan keys in `handle.statements` with their tables, oldest first (a Map keeps insertion order). */
-const scanKeys = new WeakMap<DatabaseHandle, Map<string, string>>();
-
 /**
- * The scan's statement from `handle.statements` (dropped on a schema change of its table), prepared once.
- * A statement dropped unfinalized keeps ~10 KB of SQLite memory that V8 does not see until its next
- * full GC: preparing one per scan (10 000 a minute under `deno task bench load`) let ~150 MB of them
- * pile up on the main thread.
+ * The scan's statement from `handle.statements` (dropped on a schema change of its table; at most
+ * `KIND_LIMITS.scan` kept), prepared once. A statement dropped unfinalized keeps ~10 KB of SQLite
+ * memory that V8 does not see until its next full GC: preparing one per scan (10 000 a minute under
+ * `deno task bench load`) let ~150 MB of them pile up on the main thread.
  */
 function cachedStatement(handle: DatabaseHandle, table: string, sql: string): StatementSync {
-  const key = scanKey(sql);
-  const cached = handle.statements.get(table, key);
-  if (cached) return cached;
-  let keys = scanKeys.get(handle);
-  if (!keys) scanKeys.set(handle, keys = new Map());
-  keys.delete(key);
-  keys.set(key, table);
-  if (keys.size > CACHED_SCANS) {
-    const [oldest, of] = keys.entries().next().value!;
-    keys.delete(oldest);
-    handle.statements.delete(of, oldest);
-  }
-  return handle.statements.obtain(table, key, "scan", () => prepareArrays(handle, sql));
+  return handle.statements.obtain(table, scanKey(sql), "scan", () => prepareArrays(handle, sql));
 }
 
 const scanKey = (sql: string) => `s\u0001${sql}`;
@@ -109,20 +92,16 @@ function prepareArrays(handle: DatabaseHandle, sql: string): StatementSync {
   return stmt;
 }
 
-/**
- * `shared`: the statement may be the cached one, for a scan read whole at once; an iteration, which
- * may be dropped part way or interleaved with another, prepares its own.
- */
+/** The scan's statement and how its rows are mended, with `statementOf` giving the statement of its SQL. */
 function prepareScan(
-  handle: DatabaseHandle,
   table: TableMeta,
   scan: TableScan,
-  shared: boolean,
+  statementOf: (sql: string) => StatementSync,
 ): PreparedScan | null {
   const statement = scanStatement(table, scan);
   if (statement === null) return null;
   const { sql, params } = statement;
-  const stmt = shared ? cachedStatement(handle, table.name, sql) : prepareArrays(handle, sql);
+  const stmt = statementOf(sql);
   stmt.setReadBigInts(scan.bigInts === true);
   const metas = scan.columns.map((c) => table.columns.find((m) => m.name === c));
   const tagAt = metas.flatMap((m, i) => m?.nullTags ? [i] : []);
@@ -143,7 +122,7 @@ function prepareScan(
 
 /** The rows of a scan, each holding `scan.columns` in order. */
 export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableScan): Value[][] {
-  const p = prepareScan(handle, table, scan, true);
+  const p = prepareScan(table, scan, (sql) => cachedStatement(handle, table.name, sql));
   if (p === null) return [];
   let rows: Value[][];
   try {
@@ -161,14 +140,29 @@ export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableS
 /**
  * The rows of a scan one at a time, for readers that stop early (the latest N of something): only
  * the rows taken are read. The caller must finish or drop the iteration before the connection
- * writes again (no await in between).
+ * writes again (no await in between). It borrows the cached statement of its shape (Jaeger's trace
+ * search iterates once a request: ~1 000 prepares a minute under `deno task bench load`) and gives
+ * it back once read to the end or returned early (which resets it), not after an error.
  */
 export function* iterateTable(handle: DatabaseHandle, table: TableMeta, scan: TableScan): Generator<Value[]> {
-  const p = prepareScan(handle, table, scan, false);
+  let lent: { stmt: StatementSync; giveBack(): void } | undefined;
+  const p = prepareScan(table, scan, (sql) => {
+    lent = handle.statements.borrow(table.name, scanKey(sql), "scan", () => prepareArrays(handle, sql));
+    return lent.stmt;
+  });
   if (p === null) return;
-  for (const row of p.stmt.iterate(...p.params) as unknown as Iterable<Value[]>) {
-    const one = [row];
-    p.mend(one);
-    yield one[0];
+  // true while SQLite steps or rows are mended: a statement that failed there is not given back
+  let failed = true;
+  try {
+    for (const row of p.stmt.iterate(...p.params) as unknown as Iterable<Value[]>) {
+      const one = [row];
+      p.mend(one);
+      failed = false;
+      yield one[0];
+      failed = true;
+    }
+    failed = false;
+  } finally {
+    if (!failed) lent?.giveBack();
   }
 }

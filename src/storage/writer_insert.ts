@@ -18,8 +18,6 @@ export type InsertVerb = "append" | "replace" | "merge";
 
 /** Constant columns a statement needs before it binds them once instead of per row. */
 const MIN_CONSTANT_COLUMNS = 2;
-/** Statements with constant columns kept per database (their shapes vary with the data; LRU). */
-const CONSTANT_STATEMENTS = 64;
 
 /** The statement text; `constant[j]` columns come once from parameters ahead of the row tuples. */
 export function insertSql(
@@ -55,9 +53,6 @@ export function insertSql(
   return `INSERT ${into} ON CONFLICT (${key.map(quoteIdent).join(", ")}) DO ${action}`;
 }
 
-/** The constant-column statement keys of a connection, least recently used first, with their tables. */
-const constantKeys = new WeakMap<DatabaseHandle, Map<string, string>>();
-
 function statementFor(
   handle: DatabaseHandle,
   table: TableMeta,
@@ -68,25 +63,12 @@ function statementFor(
 ): StatementSync {
   const shape = constant === undefined ? "" : constant.map((c) => (c ? "1" : "0")).join("");
   const key = `w\u0001${table.name}\u0001${names.join("\u0001")}\u0001${rowCount}\u0001${verb}\u0001${shape}`;
-  if (constant !== undefined) touchConstant(handle, table.name, key);
   return handle.statements.obtain(
     table.name,
     key,
     "insert",
     () => handle.conn.prepare(insertSql(table, names, rowCount, verb, constant)),
   );
-}
-
-/** Marks a constant-column statement as just used; drops the least recently used beyond the bound. */
-function touchConstant(handle: DatabaseHandle, table: string, key: string): void {
-  let keys = constantKeys.get(handle);
-  if (keys === undefined) constantKeys.set(handle, keys = new Map());
-  keys.delete(key);
-  keys.set(key, table);
-  if (keys.size <= CONSTANT_STATEMENTS) return;
-  const [oldest, of] = keys.entries().next().value!;
-  keys.delete(oldest);
-  handle.statements.delete(of, oldest);
 }
 
 /** Same stored value: `===`, except that 0 and -0 differ (a REAL keeps its sign). */
@@ -112,8 +94,8 @@ const GROUP_STEP = 16;
  * cut too (`MIN_GROUP_ROWS`), the Loki push bench's writes went from ~1.9 to ~1.65 µs of
  * main-thread CPU a line (in process, decode included). Exact sizes would take 1, but preparing a
  * 500-row statement costs ~350 µs and varied stream lengths would prepare one per stream; these
- * sizes (perStatement / 16 + 15 of them) are only of the constant-column statements, which a
- * database keeps at most `CONSTANT_STATEMENTS` of (a big plain statement holds ~0.5 MB).
+ * sizes (perStatement / 16 + 15 of them) are only of the constant-column statements; a database
+ * keeps its INSERTs up to `KIND_LIMITS.insert` of their estimated memory (statement_cache.ts).
  */
 function groupSizeFor(rows: number, perStatement: number): number {
   if (rows >= perStatement) return perStatement;

@@ -65,3 +65,46 @@ Deno.test("table scans: one prepared statement per shape, bounded, dropped on th
     assert.deepEqual(s.scanTable("public", "applog", { columns: ["extra"], timeRange: [T, T] }), [[null]]);
   });
 });
+
+Deno.test("table iterations: borrow the cached statement of their shape and give it back when done", () => {
+  withApplog((s) => {
+    const prepares = () => s.database("public").statements.stats().prepares.scan;
+    const scan = {
+      columns: ["line"],
+      timeRange: [T, T + 19n] as [bigint, bigint],
+      orderBy: ["ts"],
+      descending: true,
+    };
+    const lines = () => [...s.iterateTable("public", "applog", scan)].map((r) => r[0]);
+    assert.equal(lines().length, 20);
+    const first = prepares();
+    // read to the end, returned early (a search wanting the latest N), or with no row: reused
+    assert.deepEqual(lines(), Array.from({ length: 20 }, (_, i) => `l${19 - i}`));
+    for (const row of s.iterateTable("public", "applog", scan)) {
+      assert.deepEqual(row, ["l19"]);
+      break;
+    }
+    assert.deepEqual([...s.iterateTable("public", "applog", { ...scan, timeRange: [T + 99n, T + 99n] })], []);
+    assert.equal(lines().length, 20);
+    assert.equal(prepares(), first);
+    // two at once of one shape: the second has its own, and each reads all its rows
+    const a = s.iterateTable("public", "applog", scan), b = s.iterateTable("public", "applog", scan);
+    assert.deepEqual(a.next().value, ["l19"]);
+    assert.deepEqual(b.next().value, ["l19"]);
+    assert.equal([...a].length + [...b].length, 38);
+    assert.equal(prepares(), first + 1);
+    // a whole-table scan of the same shape meanwhile does not disturb an iteration
+    const c = s.iterateTable("public", "applog", scan);
+    assert.deepEqual(c.next().value, ["l19"]);
+    assert.equal(s.scanTable("public", "applog", scan).length, 20);
+    assert.equal([...c].length, 19);
+    // one borrowed across a schema change is not given back (its table may be the one changed)
+    const d = s.iterateTable("public", "applog", scan);
+    assert.deepEqual(d.next().value, ["l19"]);
+    executeSql(s, "CREATE TABLE other (ts TIMESTAMP TIME INDEX, v DOUBLE)", { db: "public" });
+    assert.equal([...d].length, 19);
+    const before = prepares();
+    assert.equal(lines().length, 20);
+    assert.equal(prepares(), before + 1);
+  });
+});
