@@ -139,14 +139,15 @@ export function scanTable(handle: DatabaseHandle, table: TableMeta, scan: TableS
 
 /**
  * The rows of a scan one at a time, for readers that stop early (the latest N of something): only
- * the rows taken are read. The caller must finish or drop the iteration before the connection
+ * the rows taken are read. Integers come as bigints: without them node:sqlite's iterator stops,
+ * with no error, at the first integer past 2^53 (a nanosecond time), where `all()` throws. The caller must finish or drop the iteration before the connection
  * writes again (no await in between). It borrows the cached statement of its shape (Jaeger's trace
  * search iterates once a request: ~1 000 prepares a minute under `deno task bench load`) and gives
  * it back once read to the end or returned early (which resets it), not after an error.
  */
 export function* iterateTable(handle: DatabaseHandle, table: TableMeta, scan: TableScan): Generator<Value[]> {
   let lent: { stmt: StatementSync; giveBack(): void } | undefined;
-  const p = prepareScan(table, scan, (sql) => {
+  const p = prepareScan(table, { ...scan, bigInts: true }, (sql) => {
     lent = handle.statements.borrow(table.name, scanKey(sql), "scan", () => prepareArrays(handle, sql));
     return lent.stmt;
   });

@@ -76,3 +76,19 @@ Deno.test("Prometheus /series and label values over ordinary tables", async () =
     assert.deepEqual(await get(s.url, "label/app/values", { "match[]": 'applog{pod="p2"}' }), ["a"]);
   });
 });
+
+// A nanosecond time index holds integers past 2^53, where node:sqlite's row iterator stopped
+// without an error unless it read bigints: the table read as having no rows.
+Deno.test("Prometheus /series finds a table without tags whose time index is in nanoseconds", async () => {
+  await withServer(async (s) => {
+    await sql(s.url, "CREATE TABLE nsnotag (v DOUBLE, ts TIMESTAMP(9) TIME INDEX)");
+    await sql(s.url, `INSERT INTO nsnotag VALUES (1, ${T}000000)`);
+    assert.deepEqual(await get(s.url, "series", { "match[]": "nsnotag", ...range(T, T + 1_000) }), [{
+      __name__: "nsnotag",
+    }]);
+    assert.deepEqual(
+      await get(s.url, "series", { "match[]": "nsnotag", ...range(T + 1_000, T + 2_000) }),
+      [],
+    );
+  });
+});
