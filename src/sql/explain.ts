@@ -8,8 +8,7 @@
 import { unsupported } from "../common/errors.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import type { Storage } from "../storage/mod.ts";
-import { refreshInformationSchema } from "./catalog_view.ts";
-import { viewColumns } from "./view.ts";
+import { refreshInfoSchemaFor } from "./view.ts";
 import { Cursor } from "./cursor.ts";
 import type { Session } from "./ddl.ts";
 import { analyzeOutput, type AnalyzeRun } from "./explain_render.ts";
@@ -107,14 +106,7 @@ export function planExplain(
   const handle = storage.database(query.database);
   registerSqlFunctions(handle.conn);
   try {
-    if (query.usesInfoSchema) {
-      refreshInformationSchema(
-        handle.conn,
-        storage,
-        query.infoSchema,
-        (v) => viewColumns(storage, v, session.timezone),
-      );
-    }
+    refreshInfoSchemaFor(handle.conn, storage, query, session.timezone);
     const out = runQuery(handle.conn, `EXPLAIN QUERY PLAN ${query.sql}`);
     const plan = out.kind === "records" ? planLines(out.rows) : [];
     let programOps: number | undefined;

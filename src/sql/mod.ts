@@ -18,7 +18,7 @@ import { explainHere } from "./explain.ts";
 import { registerSqlFunctions } from "./functions/registry.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
-import { infoTableNames, refreshInformationSchema } from "./catalog_view.ts";
+import { infoTableNames } from "./catalog_view.ts";
 import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
 import {
@@ -32,7 +32,13 @@ import { canonicalTimezone } from "./time.ts";
 import { setVariable, showVariable } from "./set_variable.ts";
 import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
-import { describeView, executeViewStatement, isViewStatement, showCreateView, viewColumns } from "./view.ts";
+import {
+  describeView,
+  executeViewStatement,
+  isViewStatement,
+  refreshInfoSchemaFor,
+  showCreateView,
+} from "./view.ts";
 
 export type { Session } from "./ddl.ts";
 
@@ -198,14 +204,7 @@ function runSelect(storage: Storage, tokens: Token[], sql: string, session: Sess
   const handle = storage.database(q.database);
   registerSqlFunctions(handle.conn);
   try {
-    if (q.usesInfoSchema) {
-      refreshInformationSchema(
-        handle.conn,
-        storage,
-        q.infoSchema,
-        (v) => viewColumns(storage, v, session.timezone),
-      );
-    }
+    refreshInfoSchemaFor(handle.conn, storage, q, session.timezone);
     return runQuery(handle.conn, q.sql, q.hints, q.nameTypes);
   } catch (e) {
     throw mapSqliteError(e, q.database);

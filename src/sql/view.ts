@@ -4,6 +4,7 @@
  * with SHOW TABLES in `mod.ts`). Views are stored per database (`storage/views.ts`); a query naming
  * one runs the view's query as a subquery (`rewrite/views.ts`).
  */
+import type { DatabaseSync } from "node:sqlite";
 import { invalidArguments, PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
 import type { QueryOutput, Value } from "../common/rows.ts";
 import type { Storage } from "../storage/mod.ts";
@@ -12,7 +13,8 @@ import { Cursor } from "./cursor.ts";
 import { type Session, tableName } from "./ddl.ts";
 import { isKeyword, isOp, type Token } from "./lexer.ts";
 import { runQuery } from "./results.ts";
-import { rewriteQuery } from "./rewrite.ts";
+import { rewriteQuery, type Rewritten } from "./rewrite.ts";
+import { refreshInformationSchema } from "./catalog_view.ts";
 import { planView } from "./rewrite/views.ts";
 import { stringRecords } from "./show.ts";
 
@@ -178,4 +180,15 @@ export function describeView(storage: Storage, view: ViewMeta, session: Session)
     "FIELD",
   ]);
   return stringRecords(["Column", "Type", "Key", "Null", "Default", "Semantic Type"], rows);
+}
+
+/** Fills the information_schema tables a rewritten query reads, views' columns typed in `timezone`. */
+export function refreshInfoSchemaFor(
+  conn: DatabaseSync,
+  storage: Storage,
+  q: Rewritten,
+  timezone?: string,
+): void {
+  if (!q.usesInfoSchema) return;
+  refreshInformationSchema(conn, storage, q.infoSchema, (v) => viewColumns(storage, v, timezone));
 }
