@@ -311,6 +311,27 @@ Deno.test("views: errors name what is wrong (4xx), at CREATE for an invalid quer
   });
 });
 
+Deno.test("views: information_schema.columns lists a view's column of a type no table has", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, "CREATE TABLE x (ts TIMESTAMP TIME INDEX, v DOUBLE); INSERT INTO x VALUES (1, NULL)");
+    // the first row's NULL types v * 2 as Null; make_array is a List
+    await sqlOk(url, "CREATE VIEW va AS SELECT ts, make_array(1, 2) AS arr, NULL AS n FROM x");
+    assert.deepEqual(
+      await sqlRows(
+        url,
+        "SELECT column_name, greptime_data_type, data_type, column_type FROM information_schema.columns " +
+          "WHERE table_name = 'va' ORDER BY ordinal_position",
+      ),
+      [
+        ["ts", "TimestampMillisecond", "timestamp(3)", "timestamp(3)"],
+        ["arr", "List<Int64>", "list<int64>", "list<int64>"],
+        ["n", "Null", "null", "null"],
+      ],
+    );
+    assert.deepEqual((await records(url, "SHOW COLUMNS FROM va")).rows.map((r) => r[0]), ["arr", "n", "ts"]);
+  });
+});
+
 Deno.test("views: definitions survive a restart", async () => {
   let server = await startTestServer();
   const dataHome = server.dataHome;
