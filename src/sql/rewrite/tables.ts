@@ -203,11 +203,23 @@ export function columnTypes(refs: TableRefs, views: readonly Relation[] = []): M
   return colTypes;
 }
 
+/** Each query's first UNION, EXCEPT or INTERSECT at the top level (Infinity: none). */
+const firstSetOperators = new WeakMap<QueryTokens, number>();
+
 /** Whether a UNION, EXCEPT or INTERSECT at the top level comes before token `i`. */
 function afterSetOperator(q: QueryTokens, i: number): boolean {
-  for (let k = 0; k < i; k++) {
-    if (isOp(q.toks[k], "(")) k = q.match[k];
-    else if (isKeyword(q.toks[k], "UNION", "EXCEPT", "INTERSECT")) return true;
+  let first = firstSetOperators.get(q);
+  if (first === undefined) {
+    // found once: a statement may have thousands of top-level references to ask about
+    first = Infinity;
+    for (let k = 0; k < q.toks.length; k++) {
+      if (isOp(q.toks[k], "(")) k = q.match[k];
+      else if (isKeyword(q.toks[k], "UNION", "EXCEPT", "INTERSECT")) {
+        first = k;
+        break;
+      }
+    }
+    firstSetOperators.set(q, first);
   }
-  return false;
+  return first < i;
 }
