@@ -82,6 +82,9 @@ interface Escape {
   cp?: number;
 }
 
+/** A translated atom that is an assertion: `^`, `$`, or a bare look-around (`\A`, `\z`, `(?m)^`). */
+const ASSERTION = /^(?:\^|\$|\(\?<?[=!].*\))$/s;
+
 class Translator {
   private i = 0;
   private flags: Flags = { i: false, m: false, s: false, x: false, U: false, u: true, R: false };
@@ -98,27 +101,34 @@ class Translator {
     const frames: Frame[] = [{ saved: { ...this.flags }, baseI: false, mods: 0 }];
     let out = "";
     let canRepeat = false;
+    // where the last atom's text starts in `out`, and where each open group's does
+    let atom = 0;
+    const groupStarts: number[] = [];
     while (this.i < p.length) {
       const c = p[this.i];
       if (this.skipVerbose()) continue;
       const top = frames[frames.length - 1];
       if (c === "*" || c === "+" || c === "?" || c === "{") {
         if (!canRepeat) this.fail("repetition operator missing expression");
+        // Rust repeats an assertion (`^*`, `\A?`, `(?m)$+`); JS only a group holding one
+        if (ASSERTION.test(out.slice(atom))) out = out.slice(0, atom) + `(?:${out.slice(atom)})`;
         out += this.repetition();
         canRepeat = false;
         continue;
       }
       canRepeat = true;
+      if (c !== ")") atom = out.length;
       if (c === "\\") out += this.escape(false).text;
       else if (c === "[") out += this.charClass();
       else if (c === "(") {
         const opened = this.group(top);
         out += opened.text;
-        if (opened.frame) frames.push(opened.frame);
+        if (opened.frame) frames.push(opened.frame), groupStarts.push(atom);
         canRepeat = false;
       } else if (c === ")") {
         if (frames.length === 1) this.fail("unopened group");
         frames.pop();
+        atom = groupStarts.pop()!;
         out += ")".repeat(top.mods) + ")";
         this.flags = top.saved;
         this.i++;

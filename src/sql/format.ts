@@ -52,15 +52,19 @@ const CALLED_KEYWORDS = new Set([
  */
 export function formatSql(sql: string): string {
   return splitStatements(sql).map((s) => {
-    checkStatementStart(sql, s.tokens[0], "Invalid SQL syntax: ");
+    checkStatementStart(sql, s.tokens[0], "Invalid SQL syntax: ", s.offset);
     if (isTql(s.tokens)) return formatTql(parseTql(s.tokens, sql)) + ";";
     checkStatementSyntax(sql, s.tokens);
     return formatStatement(s.tokens) + ";";
   }).join("\n");
 }
 
-/** Fails as GreptimeDB's parser does when a statement of `sql` begins with `first`, which no statement does. */
-export function checkStatementStart(sql: string, first: Token, prefix = ""): void {
+/**
+ * Fails as GreptimeDB's parser does when a statement of `sql` begins with `first`, which no statement
+ * does; no `first` is a statement of commas at `offset`, which the lexer dropped as trailing ones.
+ */
+export function checkStatementStart(sql: string, first: Token | undefined, prefix = "", offset = 0): void {
+  if (first === undefined) notAStatement(sql, { kind: "op", text: ",", value: ",", pos: offset }, prefix);
   if (first.kind !== "ident" && !(first.kind === "op" && first.text === "(")) {
     notAStatement(sql, first, prefix);
   }

@@ -28,10 +28,10 @@ const NO_LOCATION: Location = { line: 0, column: 0 };
 
 /** The AST of every statement of `sql`, as GreptimeDB's `/v1/sql/parse` shows it. */
 export function parseAst(sql: string): StatementNode[] {
-  return splitStatements(sql).map(({ tokens }) => {
-    const first = tokens[0];
+  return splitStatements(sql).map(({ tokens, offset }) => {
     // a statement no parser would take is GreptimeDB's syntax error, not a missing AST
-    checkStatementStart(sql, first);
+    checkStatementStart(sql, tokens[0], "", offset);
+    const first = tokens[0];
     if (isKeyword(first, "DESC", "DESCRIBE")) return describeTable(sql, tokens);
     throw new PetrelError(
       StatusCode.Unsupported,

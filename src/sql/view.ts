@@ -13,6 +13,7 @@ import { Cursor } from "./cursor.ts";
 import { type Session, tableName } from "./ddl.ts";
 import { isKeyword, isOp, type Token } from "./lexer.ts";
 import { runQuery } from "./results.ts";
+import { withDeadline } from "./functions/registry.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";
 import { refreshInformationSchema } from "./catalog_view.ts";
 import { planView } from "./rewrite/views.ts";
@@ -146,6 +147,9 @@ export interface ViewColumn {
   nullable: boolean;
 }
 
+/** How long the read of a view's first row (for its column types) may grow a recursive CTE. */
+const PROBE_MS = 1000;
+
 /**
  * A view's output columns. A type SQLite cannot tell before the query runs (an arithmetic
  * expression) is read from one row, as a result set would show it; a column is not null when it is
@@ -157,7 +161,11 @@ export function viewColumns(storage: Storage, view: ViewMeta, timezone?: string)
   let types = planned.columns.map((c) => c.type as string | undefined);
   if (types.some((t) => t === undefined)) {
     const handle = storage.database(planned.query.database);
-    const out = runQuery(handle.conn, `SELECT * FROM ${planned.sql} AS __petrel_view LIMIT 1`);
+    // a view over an endless recursive CTE would hold the thread (the server's) for good
+    const out = withDeadline(
+      PROBE_MS,
+      () => runQuery(handle.conn, `SELECT * FROM ${planned.sql} AS __petrel_view LIMIT 1`),
+    );
     if (out.kind === "records") types = types.map((t, i) => t ?? out.columns[i]?.data_type);
   }
   return planned.columns.map((c, i) => {

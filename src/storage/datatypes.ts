@@ -117,6 +117,9 @@ export function sqlTypeName(type: DataType): string {
     case "TimestampNanosecond":
       return "TIMESTAMP(9)";
   }
+  // a view's column can be of a type no table column has (`Null`, `List<Int64>`): its name, as
+  // GreptimeDB prints one it has no SQL word for
+  return String(type).toUpperCase();
 }
 
 /** information_schema.columns' `data_type`: the lowercase SQL name. */

@@ -49,6 +49,11 @@ const CASES: Array<[pattern: string, matches: string[], misses: string[]]> = [
   ["^(?:ab)+$", ["abab"], ["aba"]],
   ["^a{2,3}$", ["aa", "aaa"], ["a", "aaaa"]],
   ["a]b}", ["a]b}"], []],
+  // an assertion repeated (JS refuses `^*` unless it is in a group)
+  ["^*a$+", ["ba", "a"], ["ab"]],
+  ["\\Ab+\\z?", ["bb", "bc"], ["ab"]],
+  ["(?m)^?x(?s:$){1,2}", ["a\nx\nb", "ax"], ["xa"]],
+  ["(^)*a(\\b)+", ["ba b"], ["ab"]],
 ];
 
 Deno.test("Rust patterns match as Rust's regex crate matches them", () => {

@@ -53,6 +53,9 @@ const INVALID: Array<[string, string]> = [
   ["SELECT * FROM t GROUP host", "Expected: BY, found: host at Line: 1, Column: 23"],
   ["SELECT 1;\nDROP TABLE", "Expected: identifier, found: EOF at Line: 2, Column: 11"],
   ["selec 1", "Expected: an SQL statement, found: selec at Line: 1, Column: 1"],
+  // a statement of commas only (the lexer drops trailing commas: none is left)
+  [",", "Expected: an SQL statement, found: , at Line: 1, Column: 1"],
+  ["SELECT 1;\n , ,", "Expected: an SQL statement, found: , at Line: 2, Column: 2"],
 ];
 
 /** Valid statements the syntax check must let through (wildcards, trailing commas, WITHIN GROUP). */

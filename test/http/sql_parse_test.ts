@@ -65,6 +65,13 @@ Deno.test("/v1/sql/parse", async (t) => {
       const notStatement = await parse("42");
       assert.equal(notStatement.status, 400);
       assert.match((await notStatement.json()).error, /Expected: an SQL statement, found: 42/);
+      // a statement of commas only (the lexer drops trailing commas: none is left)
+      const commas = await parse("desc table t; ,");
+      assert.equal(commas.status, 400);
+      assert.match(
+        (await commas.json()).error,
+        /Expected: an SQL statement, found: , at Line: 1, Column: 15/,
+      );
     });
 
     await t.step("a misspelt statement is the parser's 400, not a missing AST", async () => {

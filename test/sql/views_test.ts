@@ -4,7 +4,7 @@
  * read-only users.
  */
 import assert from "node:assert/strict";
-import { basicAuth, startTestServer, withTestServer } from "../helpers/server.ts";
+import { basicAuth, spawnServer, startTestServer, withTestServer } from "../helpers/server.ts";
 import { type Output, sqlOk, sqlRequest, sqlRows } from "../http/fixtures/sql_client.ts";
 
 const TABLE = "CREATE TABLE m (host STRING, cpu DOUBLE, n INT, ts TIMESTAMP TIME INDEX, PRIMARY KEY (host))";
@@ -309,6 +309,57 @@ Deno.test("views: errors name what is wrong (4xx), at CREATE for an invalid quer
       [[0]],
     );
   });
+});
+
+Deno.test("views: information_schema.columns lists a view's column of a type no table has", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(url, "CREATE TABLE x (ts TIMESTAMP TIME INDEX, v DOUBLE); INSERT INTO x VALUES (1, NULL)");
+    // the first row's NULL types v * 2 as Null; make_array is a List
+    await sqlOk(url, "CREATE VIEW va AS SELECT ts, make_array(1, 2) AS arr, NULL AS n FROM x");
+    assert.deepEqual(
+      await sqlRows(
+        url,
+        "SELECT column_name, greptime_data_type, data_type, column_type FROM information_schema.columns " +
+          "WHERE table_name = 'va' ORDER BY ordinal_position",
+      ),
+      [
+        ["ts", "TimestampMillisecond", "timestamp(3)", "timestamp(3)"],
+        ["arr", "List<Int64>", "list<int64>", "list<int64>"],
+        ["n", "Null", "null", "null"],
+      ],
+    );
+    assert.deepEqual((await records(url, "SHOW COLUMNS FROM va")).rows.map((r) => r[0]), ["arr", "n", "ts"]);
+  });
+});
+
+Deno.test("views: the column types of a view over an endless recursive CTE are read in bounded time", async () => {
+  // a process of its own: the read held the server's thread for good (and a test server's is this one's)
+  const server = await spawnServer(["--http-addr", "127.0.0.1:0", "--data-home", ":memory:"]);
+  try {
+    // count(*) * 2 has no type before a row is read
+    await sqlOk(
+      server.url,
+      "CREATE VIEW forever AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) " +
+        "SELECT count(*) * 2 AS c FROM r",
+    );
+    const sql =
+      "SELECT column_name, greptime_data_type FROM information_schema.columns WHERE table_name = 'forever'";
+    const res = await fetch(`${server.url}/v1/sql?sql=${encodeURIComponent(sql)}`, {
+      signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(res.status, 200);
+    assert.deepEqual((await res.json()).output[0].records.rows, [["c", "Int64"]]);
+    assert.deepEqual((await records(server.url, "DESC VIEW forever")).rows, [[
+      "c",
+      "Int64",
+      "",
+      "YES",
+      "",
+      "FIELD",
+    ]]);
+  } finally {
+    await server.stop("SIGKILL");
+  }
 });
 
 Deno.test("views: definitions survive a restart", async () => {

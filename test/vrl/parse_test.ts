@@ -98,6 +98,9 @@ table("parse_csv", [
   // The csv crate reads no record from an empty text (VRL: `unwrap_or_default()`).
   ok(`parse_csv!("")`, []),
   fails(`parse_csv!("a", delimiter: ",,")`, "single character"),
+  // one byte, as the csv crate takes: a character of two UTF-8 bytes is not one
+  fails(`parse_csv!("aéb", delimiter: "é")`, "single character"),
+  ok(`parse_csv!("a\tb", delimiter: "\t")`, ["a", "b"]),
   fails(`parse_csv!("\\"open")`, "unterminated"),
 ]);
 

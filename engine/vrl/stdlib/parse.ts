@@ -8,6 +8,7 @@ import { K, mapOf, objectOf, t } from "../types.ts";
 import { fromJson, type VrlObject, type VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, num, opt, req, str } from "./def.ts";
 import { parseFloatStrict } from "./type_fns.ts";
+import { utf8Bytes } from "../bytes.ts";
 
 const S = K.BYTES;
 
@@ -223,7 +224,8 @@ export const PARSE_FNS: Record<string, FnDef> = {
     fresh: true,
     call: ([v, d]) => {
       const delim = str(d, ",");
-      if (delim.length !== 1) return fail("delimiter must be a single character");
+      // the csv crate's delimiter is one byte: "é" is two
+      if (utf8Bytes(delim).length !== 1) return fail("delimiter must be a single character");
       return parseCsvRecord(v as string, delim);
     },
   },

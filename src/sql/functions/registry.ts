@@ -44,9 +44,31 @@ export function setCancelFlag(flag: Int32Array | undefined): void {
   cancelFlag = flag;
 }
 
+/** When (`performance.now()`) `__petrel_alive()` turns false on this thread (`withDeadline`). */
+let deadline = Infinity;
+
+/**
+ * Runs `run` with `__petrel_alive()` false once `ms` have passed: a recursive CTE stops growing there
+ * and the statement ends with the rows it has. For a probe on the main thread, which nothing else
+ * can cancel (a view's column types read off its first row).
+ */
+export function withDeadline<T>(ms: number, run: () => T): T {
+  const saved = deadline;
+  deadline = Math.min(saved, performance.now() + ms);
+  try {
+    return run();
+  } finally {
+    deadline = saved;
+  }
+}
+
 const ALIVE: ScalarDef = {
   deterministic: false,
-  fn: () => (cancelFlag !== undefined && Atomics.load(cancelFlag, 0) !== 0 ? 0 : 1),
+  fn: () =>
+    (cancelFlag !== undefined && Atomics.load(cancelFlag, 0) !== 0) ||
+      (deadline !== Infinity && performance.now() > deadline)
+      ? 0
+      : 1,
 };
 
 const SCALARS: Record<string, ScalarDef> = {

@@ -49,7 +49,9 @@ export function columnResolver(
   const selects = new Map<string, SourceRelation[]>();
   for (const s of sources) {
     const key = `${parent[s.at]}:${arm[s.at]}`;
-    selects.set(key, [...(selects.get(key) ?? []), s]);
+    const list = selects.get(key);
+    if (list) list.push(s);
+    else selects.set(key, [s]);
   }
   // each relation's column types by lowercased name (undefined: its columns are not known)
   const columns = new Map<SourceRelation, Map<string, DataType | undefined> | undefined>();
@@ -64,22 +66,45 @@ export function columnResolver(
     columns.set(s, m);
     return m;
   };
+  // per SELECT, the first relation by alias and the first holding each column (a lookup per name
+  // token, not a scan of the relations: a long invalid statement can put thousands in one SELECT)
+  interface SelectIndex {
+    byName: Map<string, SourceRelation>;
+    byColumn: Map<string, SourceRelation>;
+    /** Whether a relation's columns are not known here. */
+    someUnknown: boolean;
+  }
+  const indexes = new Map<string, SelectIndex>();
+  const indexOf = (key: string): SelectIndex => {
+    let index = indexes.get(key);
+    if (index) return index;
+    index = { byName: new Map(), byColumn: new Map(), someUnknown: false };
+    for (const r of selects.get(key) ?? []) {
+      const alias = r.name?.toLowerCase();
+      if (alias !== undefined && !index.byName.has(alias)) index.byName.set(alias, r);
+      const cols = columnsOf(r);
+      if (cols === undefined) index.someUnknown = true;
+      else for (const c of cols.keys()) if (!index.byColumn.has(c)) index.byColumn.set(c, r);
+    }
+    indexes.set(key, index);
+    return index;
+  };
   const isName = (k: number) => toks[k]?.kind === "ident" || toks[k]?.kind === "qident";
   return (i) => {
     if (!isName(i)) return undefined;
     const name = lower(toks[i]);
     const qualifier = isOp(toks[i - 1], ".") && isName(i - 2) ? lower(toks[i - 2]).toLowerCase() : undefined;
     for (let pos = i; pos >= 0; pos = parent[pos]) {
-      const relations = selects.get(`${parent[pos]}:${arm[pos]}`) ?? [];
+      const index = indexOf(`${parent[pos]}:${arm[pos]}`);
       if (qualifier !== undefined) {
-        const named = relations.find((r) => r.name?.toLowerCase() === qualifier);
+        const named = index.byName.get(qualifier);
         if (named) return { relation: named, type: columnsOf(named)?.get(name) };
         continue;
       }
-      const holder = relations.find((r) => columnsOf(r)?.has(name));
+      const holder = index.byColumn.get(name);
       if (holder) return { relation: holder, type: columnsOf(holder)?.get(name) };
       // the column may come from a relation whose columns are not known here
-      if (relations.some((r) => columnsOf(r) === undefined)) return undefined;
+      if (index.someUnknown) return undefined;
     }
     return undefined;
   };

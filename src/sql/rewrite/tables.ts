@@ -106,6 +106,22 @@ function parseRef(
   start: number,
   inList: boolean,
 ): void {
+  // a loop, not recursion: a list of thousands of references overflowed the stack
+  for (let at: number | undefined = start; at !== undefined;) {
+    const next = parseOneRef(q, env, ctes, limit, refs, at);
+    at = inList ? next : undefined;
+  }
+}
+
+/** Reads the reference at `start`; the token after the comma that follows it, if one does. */
+function parseOneRef(
+  q: QueryTokens,
+  env: RewriteEnv,
+  ctes: ReadonlySet<string>,
+  limit: number | undefined,
+  refs: TableRefs,
+  start: number,
+): number | undefined {
   const { toks, parent, lower, match } = q;
   let j = start;
   if (isOp(toks[j], "(") && match[j] > j) {
@@ -115,11 +131,10 @@ function parseRef(
     refs.sources.push({ at: j, name: aliased.alias });
     let after = aliased.after;
     if (isOp(toks[after], "(") && match[after] > after) after = match[after] + 1;
-    if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
-    return;
+    return isOp(toks[after], ",") ? after + 1 : undefined;
   }
-  if (!toks[j] || (toks[j].kind !== "ident" && toks[j].kind !== "qident")) return;
-  if (isKeyword(toks[j], "LATERAL", "UNNEST")) return;
+  if (!toks[j] || (toks[j].kind !== "ident" && toks[j].kind !== "qident")) return undefined;
+  if (isKeyword(toks[j], "LATERAL", "UNNEST")) return undefined;
   const parts = [lower(toks[j])];
   j++;
   while (
@@ -129,13 +144,12 @@ function parseRef(
     j += 2;
   }
   if (isOp(toks[j], "(")) {
-    if (parts.length !== 1 || !isSeriesFunction(parts[0])) return;
+    if (parts.length !== 1 || !isSeriesFunction(parts[0])) return undefined;
     refs.series.push({ name: parts[0], start });
     const { alias, after } = aliasAt(q, q.match[j] + 1);
     refs.sources.push({ at: start, name: alias ?? parts[0] });
     if (parent[start] === -1) refs.relations.push(alias ?? parts[0]);
-    if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
-    return;
+    return isOp(toks[after], ",") ? after + 1 : undefined;
   }
   const { alias, after } = aliasAt(q, j);
   const isCte = parts.length === 1 && ctes.has(parts[0]);
@@ -172,7 +186,7 @@ function parseRef(
     if (resolved.kind === "view") refs.views.push({ view: resolved.view, start, end: j, alias });
     else refs.replacements.set(start, { end: j, text: tableRefSql(resolved, alias, limit) });
   }
-  if (inList && isOp(toks[after], ",")) parseRef(q, env, ctes, limit, refs, after + 1, true);
+  return isOp(toks[after], ",") ? after + 1 : undefined;
 }
 
 /** The alias of a table reference whose name ends before token `j`, and the token after it. */
@@ -203,11 +217,23 @@ export function columnTypes(refs: TableRefs, views: readonly Relation[] = []): M
   return colTypes;
 }
 
+/** Each query's first UNION, EXCEPT or INTERSECT at the top level (Infinity: none). */
+const firstSetOperators = new WeakMap<QueryTokens, number>();
+
 /** Whether a UNION, EXCEPT or INTERSECT at the top level comes before token `i`. */
 function afterSetOperator(q: QueryTokens, i: number): boolean {
-  for (let k = 0; k < i; k++) {
-    if (isOp(q.toks[k], "(")) k = q.match[k];
-    else if (isKeyword(q.toks[k], "UNION", "EXCEPT", "INTERSECT")) return true;
+  let first = firstSetOperators.get(q);
+  if (first === undefined) {
+    // found once: a statement may have thousands of top-level references to ask about
+    first = Infinity;
+    for (let k = 0; k < q.toks.length; k++) {
+      if (isOp(q.toks[k], "(")) k = q.match[k];
+      else if (isKeyword(q.toks[k], "UNION", "EXCEPT", "INTERSECT")) {
+        first = k;
+        break;
+      }
+    }
+    firstSetOperators.set(q, first);
   }
-  return false;
+  return first < i;
 }
