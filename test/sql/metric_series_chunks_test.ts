@@ -136,9 +136,10 @@ Deno.test("a ttl sweep cutting a compacted hour: the chunks no longer show its d
     await sqlOk(s.url, "ALTER TABLE cpu SET 'ttl' = '30d'");
     assert.match(await physicalPlan(s, picked), /SEARCH c /);
     assert.deepEqual(await sqlOk(s.url, picked), await sqlOk(s.url, `${picked} OR false`));
-    // a physical table's ttl (which reads do not apply, only the sweep)
-    await sqlOk(s.url, "ALTER TABLE greptime_physical_table SET 'ttl' = '100m'");
+    // a physical table's ttl (which reads do not apply, only the sweep); counted before the ALTER,
+    // as a sweep (every 100 ms) may come between the ALTER and a count after it
     const before = await count(s, "SELECT count(*) FROM cpu WHERE host = 'h3' OR false");
+    await sqlOk(s.url, "ALTER TABLE greptime_physical_table SET 'ttl' = '100m'");
     while (await count(s, "SELECT count(*) FROM cpu WHERE host = 'h3' OR false") === before) {
       assert.ok(Date.now() < deadline, "swept within 10 s");
       await new Promise((r) => setTimeout(r, 100));
