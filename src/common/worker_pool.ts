@@ -68,6 +68,19 @@ export interface WorkerPoolOptions {
   onStop?: () => void;
 }
 
+/**
+ * The shape of a pool of read threads (SQL queries, PromQL): two threads for any request, a third
+ * only for quick ones, one request a thread; a spare thread stops after 5 s, the last after 5 min.
+ */
+export const READ_POOL = {
+  runtime: "web",
+  maxThreads: 3,
+  reserved: 1,
+  perThread: 1,
+  idleMs: 5_000,
+  warmMs: 300_000,
+} as const satisfies Partial<WorkerPoolOptions>;
+
 interface Pending {
   quick: boolean;
   resolve(reply: unknown): void;

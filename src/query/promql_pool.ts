@@ -5,7 +5,7 @@
  * timeout or cancellation). Callers fall back to evaluating on their own thread when this answers null.
  */
 import { type ErrorData, errorFromData } from "../common/errors.ts";
-import { WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
+import { READ_POOL, WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
 import { checkAbort, PromQLError } from "../promql/errors.ts";
 import type { PromErrorType } from "../promql/errors.ts";
 import type { QueryResult } from "../promql/values.ts";
@@ -40,14 +40,9 @@ export interface PromqlReply {
  * were quick last time, so a cheap panel does not wait behind two heavy range queries.
  */
 const workers = new WorkerPool<Omit<PromqlRequest, "id">, PromqlReply>({
+  ...READ_POOL,
   name: "promql",
   url: new URL("./promql_worker.ts", import.meta.url),
-  runtime: "web",
-  maxThreads: 3,
-  reserved: 1,
-  perThread: 1,
-  idleMs: 5_000,
-  warmMs: 300_000,
 });
 
 /** How long past its deadline a query's worker is stopped if the engine has not answered. */

@@ -5,7 +5,7 @@
  * Everything else (writes, DDL, SHOW, information_schema, in-memory databases) runs on the caller.
  */
 import { type ErrorData, errorFromData, PetrelError, timedOut, unsupported } from "../common/errors.ts";
-import { WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
+import { READ_POOL, WorkerPool, WorkerUnavailable } from "../common/worker_pool.ts";
 import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import type { SqlContext } from "./mod.ts";
@@ -59,14 +59,9 @@ type Reply = { id: number; output?: QueryOutput; stats?: QueryStats; error?: Err
  * dashboard panel waiting behind two of them waited for a whole scan. More wait for a thread.
  */
 const workers = new WorkerPool<Omit<QueryRequest, "id">, Reply>({
+  ...READ_POOL,
   name: "query",
   url: new URL("./query_worker.ts", import.meta.url),
-  runtime: "web",
-  maxThreads: 3,
-  reserved: 1,
-  perThread: 1,
-  idleMs: 5_000,
-  warmMs: 300_000,
 });
 
 /** Terminates every query worker (e.g. on shutdown, so nothing keeps the process alive). */

@@ -27,6 +27,7 @@ import {
   windowOf,
 } from "./metric_chunks.ts";
 import { headBuffers, metricHead } from "./metric_head.ts";
+import { isLogicalTable } from "./metric_layout.ts";
 import { physicalOf } from "./metric_engine.ts";
 import { seriesIndex } from "./metric_series.ts";
 import type { LabelledSeries } from "./metric_series.ts";
@@ -66,6 +67,20 @@ interface ReadParts {
   buffers: Map<number, SeriesBuffer>;
   /** The buffers hold every sample from this time on. */
   from: number;
+}
+
+/** {@link selectMetricColumns} of table `metric` in `handle`; undefined when it is no logical table. */
+export function selectColumnsOf(
+  handle: DatabaseHandle,
+  metric: string,
+  matchers: LabelMatcher[],
+  startMs: number,
+  endMs: number,
+  reserve?: (samples: number) => void,
+): ColumnarSeries[] | undefined {
+  const t = handle.getTable(metric);
+  if (t === undefined || !isLogicalTable(t)) return undefined;
+  return selectMetricColumns(handle, t, matchers, startMs, endMs, reserve);
 }
 
 /**

@@ -42,7 +42,7 @@ import type { WriteOptions } from "./writer.ts";
 import type { LabelMatcher } from "../common/label_matcher.ts";
 import type { MetricWrite } from "./metric_engine.ts";
 import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
-import { matchSeries, matchSeriesInRange, selectMetricColumns, selectMetricSeries } from "./metric_read.ts";
+import { matchSeries, matchSeriesInRange, selectColumnsOf, selectMetricSeries } from "./metric_read.ts";
 import { type Forwarding, routeMetricWrites, routeWrite, type WriteRouting } from "./write_route.ts";
 import type { ColumnarSeries, Series } from "../common/series.ts";
 import { dropMetricTable, truncateMetricTable } from "./metric_tables.ts";
@@ -264,10 +264,7 @@ export class Storage {
     endMs: number,
     reserve?: (samples: number) => void,
   ): ColumnarSeries[] | undefined {
-    const h = this.database(db);
-    const t = h.getTable(metric);
-    if (t === undefined || !isLogicalTable(t)) return undefined;
-    return selectMetricColumns(h, t, matchers, startMs, endMs, reserve);
+    return selectColumnsOf(this.database(db), metric, matchers, startMs, endMs, reserve);
   }
 
   /**

@@ -11,8 +11,8 @@ import type { Value } from "../common/rows.ts";
 import type { ColumnarSeries } from "../common/series.ts";
 import { DatabaseHandle } from "./database.ts";
 import { forgetHeads } from "./metric_head.ts";
-import { isLogicalTable, isMetricTable } from "./metric_layout.ts";
-import { selectMetricColumns } from "./metric_read.ts";
+import { isMetricTable } from "./metric_layout.ts";
+import { selectColumnsOf } from "./metric_read.ts";
 import { forgetSeries } from "./metric_series.ts";
 import type { Storage } from "./mod.ts";
 import { INFORMATION_SCHEMA } from "./mod.ts";
@@ -138,10 +138,7 @@ export class ReadOnlyDatabases implements SeriesStore {
     endMs: number,
     reserve?: (samples: number) => void,
   ): ColumnarSeries[] | undefined {
-    const h = this.database(db);
-    const t = h.getTable(metric);
-    if (t === undefined || !isLogicalTable(t)) return undefined;
-    return selectMetricColumns(h, t, matchers, startMs, endMs, reserve);
+    return selectColumnsOf(this.database(db), metric, matchers, startMs, endMs, reserve);
   }
 
   /** As {@link Storage.scanTable}. */
