@@ -147,13 +147,14 @@ export interface ViewColumn {
   nullable: boolean;
 }
 
-/** How long the read of a view's first row (for its column types) may grow a recursive CTE. */
+/** How long the reads of a view's rows (for its column types) may take, a recursive CTE's growth too. */
 const PROBE_MS = 1000;
 
 /**
  * A view's output columns. A type SQLite cannot tell before the query runs (an arithmetic
- * expression) is read from one row, as a result set would show it; a column is not null when it is
- * a source table's time index or NOT NULL column.
+ * expression) is read from the view's first row where that column is not NULL, as a result set would
+ * show it (GreptimeDB types it from the plan, so a NULL first row must not make it Null); a column is
+ * not null when it is a source table's time index or NOT NULL column.
  */
 export function viewColumns(storage: Storage, view: ViewMeta, timezone?: string): ViewColumn[] {
   const env = { storage, db: view.db, sql: view.query, timezone };
@@ -161,12 +162,8 @@ export function viewColumns(storage: Storage, view: ViewMeta, timezone?: string)
   let types = planned.columns.map((c) => c.type as string | undefined);
   if (types.some((t) => t === undefined)) {
     const handle = storage.database(planned.query.database);
-    // a view over an endless recursive CTE would hold the thread (the server's) for good
-    const out = withDeadline(
-      PROBE_MS,
-      () => runQuery(handle.conn, `SELECT * FROM ${planned.sql} AS __petrel_view LIMIT 1`),
-    );
-    if (out.kind === "records") types = types.map((t, i) => t ?? out.columns[i]?.data_type);
+    // a view over an endless recursive CTE (or many NULL rows) would hold the thread (the server's)
+    types = withDeadline(PROBE_MS, () => probeTypes(handle.conn, planned.sql, types));
   }
   return planned.columns.map((c, i) => {
     const table = c.origin &&
@@ -175,6 +172,39 @@ export function viewColumns(storage: Storage, view: ViewMeta, timezone?: string)
     const notNull = col !== undefined && (col.name === table!.timeIndex || !col.nullable);
     return { name: c.name, type: types[i] ?? "Null", nullable: !notNull };
   });
+}
+
+/**
+ * Types the untyped columns of the view query `from` off its rows: each round reads the first row
+ * where one of the columns still untyped is not NULL, until all are typed, no row is left or the
+ * deadline passes (`__petrel_alive()` then lets the next row through, ending the rounds).
+ */
+function probeTypes(
+  conn: DatabaseSync,
+  from: string,
+  types: Array<string | undefined>,
+): Array<string | undefined> {
+  const out = [...types];
+  const names = out.map((_, i) => `__c${i}`);
+  const source = `WITH __petrel_probe(${names.join(", ")}) AS (SELECT * FROM ${from} AS __petrel_from)`;
+  for (;;) {
+    const open = out.flatMap((t, i) => t === undefined ? [i] : []);
+    if (open.length === 0) return out;
+    const picked = open.map((i) => names[i]);
+    const found = runQuery(
+      conn,
+      `${source} SELECT ${picked.join(", ")} FROM __petrel_probe ` +
+        `WHERE ${picked.map((n) => `${n} IS NOT NULL`).join(" OR ")} OR __petrel_alive() = 0 LIMIT 1`,
+    );
+    if (found.kind !== "records" || found.rows.length === 0) return out;
+    const typed = open.filter((i, k) => {
+      const t = found.columns[k]?.data_type;
+      if (t === undefined || t === "Null") return false;
+      out[i] = t;
+      return true;
+    });
+    if (typed.length === 0) return out;
+  }
 }
 
 /** `DESC VIEW`: the view's output columns, all FIELDs without a key. */

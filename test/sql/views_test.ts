@@ -314,7 +314,7 @@ Deno.test("views: errors name what is wrong (4xx), at CREATE for an invalid quer
 Deno.test("views: information_schema.columns lists a view's column of a type no table has", async () => {
   await withTestServer(async (url) => {
     await sqlOk(url, "CREATE TABLE x (ts TIMESTAMP TIME INDEX, v DOUBLE); INSERT INTO x VALUES (1, NULL)");
-    // the first row's NULL types v * 2 as Null; make_array is a List
+    // a NULL literal stays Null; make_array is a List
     await sqlOk(url, "CREATE VIEW va AS SELECT ts, make_array(1, 2) AS arr, NULL AS n FROM x");
     assert.deepEqual(
       await sqlRows(
@@ -329,6 +329,35 @@ Deno.test("views: information_schema.columns lists a view's column of a type no 
       ],
     );
     assert.deepEqual((await records(url, "SHOW COLUMNS FROM va")).rows.map((r) => r[0]), ["arr", "n", "ts"]);
+  });
+});
+
+Deno.test("views: a computed column whose first rows are NULL is typed by a later row, not as Null", async () => {
+  await withTestServer(async (url) => {
+    await sqlOk(
+      url,
+      "CREATE TABLE t (ts TIMESTAMP TIME INDEX, val DOUBLE, n INT); " +
+        "INSERT INTO t VALUES (1, NULL, NULL), (2, 3.5, NULL), (3, NULL, 4)",
+    );
+    await sqlOk(url, "CREATE VIEW dv AS SELECT val * 2 AS d, n + 1 AS m, NULL AS z FROM t");
+    await sqlOk(url, "CREATE VIEW dn (x) AS SELECT sqrt(val) FROM t");
+    assert.deepEqual((await records(url, "DESC VIEW dv")).rows.map((r) => r.slice(0, 2)), [
+      ["d", "Float64"],
+      ["m", "Int64"],
+      ["z", "Null"],
+    ]);
+    assert.deepEqual((await records(url, "SHOW COLUMNS FROM dn")).rows.map((r) => [r[0], r[6]]), [[
+      "x",
+      "Float64",
+    ]]);
+    assert.deepEqual(
+      await sqlRows(
+        url,
+        "SELECT table_name, column_name, greptime_data_type FROM information_schema.columns " +
+          "WHERE table_name IN ('dv', 'dn') ORDER BY table_name, ordinal_position",
+      ),
+      [["dn", "x", "Float64"], ["dv", "d", "Float64"], ["dv", "m", "Int64"], ["dv", "z", "Null"]],
+    );
   });
 });
 
