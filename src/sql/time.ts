@@ -1,7 +1,7 @@
 /** Timestamp strings, timezones and intervals of the SQL dialect, as integers in a time unit. */
 import { parseDurationMs } from "../storage/options.ts";
 import { lenientTimeZone } from "../common/timezone.ts";
-import { invalidArguments } from "../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../common/errors.ts";
 import { nsToUnit, type TimeUnit } from "../common/time_unit.ts";
 
 const TS_RE =
@@ -109,9 +109,52 @@ export function parseIntervalNs(text: string, unitWord?: string): bigint {
     return BigInt(Math.round(ms * 1e6));
   }
   const normalized = s.replace(/([a-zA-Z]+)/g, (w) => INTERVAL_WORDS[w.toLowerCase()] ?? w);
+  checkIntervalRange(normalized);
   const ms = parseDurationMs(normalized);
   if (ms === undefined) {
     throw invalidArguments(`Invalid interval: '${text}${unitWord ? " " + unitWord : ""}'`);
   }
   return BigInt(Math.round(ms * 1e6));
+}
+
+const I32_MAX = 2n ** 31n - 1n;
+const I64_MAX = 2n ** 63n - 1n;
+
+/** Nanoseconds per unit of the fixed-length units of a normalized interval. */
+const UNIT_NANOS: Record<string, bigint> = {
+  h: 3_600_000_000_000n,
+  m: 60_000_000_000n,
+  s: 1_000_000_000n,
+  ms: 1_000_000n,
+  us: 1_000n,
+  ns: 1n,
+};
+
+/**
+ * Refuses an interval component DataFusion (arrow's interval parser) cannot hold: months and days
+ * are 32-bit integers of an IntervalMonthDayNano, nanoseconds 64-bit; arrow's own words, under
+ * GreptimeDB's planning error.
+ */
+function checkIntervalRange(normalized: string): void {
+  const component = /(-?\d+)(?:\.\d*)?\s*(ms|us|ns|y|M|w|d|h|m|s)(?![a-zA-Z])/g;
+  for (const [, digits, unit] of normalized.matchAll(component)) {
+    const n = BigInt(digits);
+    const abs = n < 0n ? -n : n;
+    const tooBig = (what: string) =>
+      new PetrelError(
+        StatusCode.PlanQuery,
+        `Failed to plan SQL: Parser error: Unable to represent ${n} ${what} in a signed 32-bit integer`,
+      );
+    if (unit === "y" && abs * 12n > I32_MAX) throw tooBig("years as months");
+    if (unit === "M" && abs > I32_MAX) throw tooBig("months");
+    if (unit === "w" && abs * 7n > I32_MAX) throw tooBig("weeks as days");
+    if (unit === "d" && abs > I32_MAX) throw tooBig("days");
+    const nanos = UNIT_NANOS[unit];
+    if (nanos !== undefined && abs * nanos > I64_MAX) {
+      throw new PetrelError(
+        StatusCode.PlanQuery,
+        `Failed to plan SQL: Arithmetic overflow: Overflow happened on: ${n} * ${nanos}`,
+      );
+    }
+  }
 }

@@ -128,6 +128,33 @@ const CASES: TypedCase[] = [
     code: 3000,
     error: /Float64 \* Interval\(MonthDayNano\)/,
   },
+  // an IntervalMonthDayNano holds months and days as 32-bit integers, nanoseconds as 64-bit ones
+  {
+    sql: "SELECT INTERVAL '1000000000 years'",
+    code: 3000,
+    error:
+      /^Failed to plan SQL: Parser error: Unable to represent 1000000000 years as months in a signed 32-bit integer$/,
+  },
+  {
+    sql: "SELECT INTERVAL '178956970 years' > INTERVAL '1 year' AS c",
+    columns: [["c", "Boolean"]],
+    rows: [[true]],
+  },
+  {
+    sql: "SELECT ts - INTERVAL '3000000000 months' FROM ms",
+    code: 3000,
+    error: /Unable to represent 3000000000 months in a signed 32-bit integer$/,
+  },
+  {
+    sql: "SELECT INTERVAL '3000000000' DAY",
+    code: 3000,
+    error: /Unable to represent 3000000000 days in a signed/,
+  },
+  {
+    sql: "SELECT INTERVAL '1000000000000 hours'",
+    code: 3000,
+    error: /Arithmetic overflow: Overflow happened on: 1000000000000 \* 3600000000000$/,
+  },
 ];
 
 Deno.test("interval arithmetic answers intervals over /v1/sql", (t) =>
