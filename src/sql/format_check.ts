@@ -2,11 +2,12 @@
  * The syntax check `/v1/sql/format` makes before printing, as GreptimeDB parses a statement before it
  * formats it. Petrel has no parser of GreptimeDB's whole dialect (statements are parsed as they run),
  * so this checks what holds in every statement: brackets that pair, an operator or a keyword that
- * needs an operand has one, and no two commas or binary operators follow each other. The messages are
- * sqlparser's (`Expected: an expression, found: FROM at Line: 1, Column: 8`), placed as Petrel's
- * other syntax errors (EOF just after the last token).
+ * needs an operand has one, no two commas or binary operators follow each other, and no number follows
+ * a literal or a bracket (`SELECT 1 2`: a number is no implicit alias). The messages are sqlparser's
+ * (`Expected: an expression, found: FROM at Line: 1, Column: 8`), placed as Petrel's other syntax
+ * errors (EOF just after the last token), or GreptimeDB's for a token left after a whole statement.
  */
-import { invalidSyntax, type PetrelError } from "../common/errors.ts";
+import { invalidSyntax, type PetrelError, unsupported } from "../common/errors.ts";
 import { isKeyword, isOp, lineColumn, type Token } from "./lexer.ts";
 
 /** Operators that take an operand on each side (`-`, `+` may also be signs, `*` a wildcard). */
@@ -79,40 +80,62 @@ const CLAUSES = [
 /** Words after which `*` is a wildcard (`SELECT *`, `count(DISTINCT *)`), not a product. */
 const BEFORE_WILDCARD = ["SELECT", "DISTINCT", "ALL", "RETURNING"];
 
-/** Throws sqlparser's error for the first syntax error of one statement's tokens (`sql` holds them). */
-export function checkStatementSyntax(sql: string, tokens: Token[]): void {
-  checkBrackets(sql, tokens);
+/**
+ * Throws sqlparser's error for the first syntax error of one statement's tokens (`sql` holds them),
+ * its message after `prefix` (/v1/sql/format shows GreptimeDB's wrapper, /v1/sql/parse does not).
+ */
+export function checkStatementSyntax(sql: string, tokens: Token[], prefix = "Invalid SQL syntax: "): void {
+  checkBrackets(prefix, sql, tokens);
+  const open: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i], next = tokens[i + 1];
     const binary = isOp(t, ...BINARY) && !isWildcard(tokens, i);
+    if (isOp(t, "(", "[")) open.push(t.text);
+    else if (isOp(t, ")", "]")) open.pop();
+    if (t.kind === "number" && endsOperand(tokens[i - 1])) {
+      // sqlparser takes only a word or a quoted string as an implicit alias: the item ends before
+      // the number, and so does the statement (or the bracket around it)
+      const close = open[open.length - 1];
+      throw close === undefined
+        ? trailingToken(t)
+        : expected(prefix, sql, close === "(" ? ")" : "]", tokens, i);
+    }
     if (isKeyword(t, "ORDER", "GROUP") && !isQualified(tokens, i)) {
       // `WITHIN GROUP (ORDER BY …)` is the one GROUP without BY
       if (!isKeyword(next, "BY") && !(isKeyword(t, "GROUP") && isOp(next, "("))) {
-        throw expected(sql, "BY", tokens, i + 1);
+        throw expected(prefix, sql, "BY", tokens, i + 1);
       }
     } else if (binary || isKeyword(t, ...NEEDS_OPERAND) && !isQualified(tokens, i)) {
       if (!startsOperand(tokens, i + 1)) {
-        throw expected(sql, isKeyword(t, ...NEEDS_NAME) ? "identifier" : "an expression", tokens, i + 1);
+        throw expected(
+          prefix,
+          sql,
+          isKeyword(t, ...NEEDS_NAME) ? "identifier" : "an expression",
+          tokens,
+          i + 1,
+        );
       }
     } else if (isOp(t, ",") && (isOp(next, ",") || isOp(next, ...BINARY) && !isOp(next, "-", "+", "*"))) {
-      throw expected(sql, "an expression", tokens, i + 1);
+      throw expected(prefix, sql, "an expression", tokens, i + 1);
     }
   }
 }
 
 /** `(`, `[` paired with `)`, `]`: sqlparser's error at the first one that is not. */
-function checkBrackets(sql: string, tokens: Token[]): void {
+function checkBrackets(prefix: string, sql: string, tokens: Token[]): void {
   const open: Token[] = [];
   tokens.forEach((t, i) => {
     if (isOp(t, "(", "[")) open.push(t);
     else if (isOp(t, ")", "]")) {
       const o = open.pop();
-      if (!o) throw expected(sql, "end of statement", tokens, i);
-      if (o.text === "(" !== (t.text === ")")) throw expected(sql, o.text === "(" ? ")" : "]", tokens, i);
+      if (!o) throw trailingToken(t);
+      if (o.text === "(" !== (t.text === ")")) {
+        throw expected(prefix, sql, o.text === "(" ? ")" : "]", tokens, i);
+      }
     }
   });
   if (open.length > 0) {
-    throw expected(sql, open[open.length - 1].text === "(" ? ")" : "]", tokens, tokens.length);
+    throw expected(prefix, sql, open[open.length - 1].text === "(" ? ")" : "]", tokens, tokens.length);
   }
 }
 
@@ -136,6 +159,20 @@ function isQualified(tokens: Token[], i: number): boolean {
   return isOp(tokens[i - 1], ".") || isOp(tokens[i + 1], ".");
 }
 
+/** Whether `t` can only end an operand (a literal, a quoted name, a closing bracket), never a keyword. */
+function endsOperand(t: Token | undefined): boolean {
+  return t !== undefined && (t.kind === "number" || t.kind === "string" || t.kind === "qident" ||
+    isOp(t, ")", "]"));
+}
+
+/**
+ * GreptimeDB's error for a token left after a whole statement: its parser loop wants a `;` there
+ * and answers Unsupported with the token (not sqlparser's "Expected: end of statement").
+ */
+export function trailingToken(t: Token): PetrelError {
+  return unsupported(`SQL statement is not supported, keyword: ${t.text}`);
+}
+
 /** Whether an operand (or a name, a subquery, a sign, a wildcard) can start at token `k`. */
 function startsOperand(tokens: Token[], k: number): boolean {
   const t = tokens[k];
@@ -148,13 +185,13 @@ function startsOperand(tokens: Token[], k: number): boolean {
 }
 
 /** sqlparser's error for the token at `k` (past the end: EOF, placed after the last token). */
-function expected(sql: string, what: string, tokens: Token[], k: number): PetrelError {
+function expected(prefix: string, sql: string, what: string, tokens: Token[], k: number): PetrelError {
   const found = tokens[k];
   const last = tokens[tokens.length - 1];
   const pos = found ? found.pos : last ? last.pos + last.text.length : 0;
   const { line, column } = lineColumn(sql, pos);
   return invalidSyntax(
-    `Invalid SQL syntax: sql parser error: Expected: ${what}, found: ${
+    `${prefix}sql parser error: Expected: ${what}, found: ${
       found ? found.text : "EOF"
     } at Line: ${line}, Column: ${column}`,
   );

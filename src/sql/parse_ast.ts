@@ -7,6 +7,8 @@
 import { invalidSyntax, PetrelError, StatusCode } from "../common/errors.ts";
 import { isKeyword, lineColumn, splitStatements, type Token } from "./lexer.ts";
 import { checkStatementStart } from "./format.ts";
+import { checkStatementSyntax, trailingToken } from "./format_check.ts";
+import { isTql } from "./tql/statement.ts";
 
 /** sqlparser's `Location` (1-based; 0/0 for identifiers the parser made itself). */
 interface Location {
@@ -31,6 +33,7 @@ export function parseAst(sql: string): StatementNode[] {
   return splitStatements(sql).map(({ tokens, offset }) => {
     // a statement no parser would take is GreptimeDB's syntax error, not a missing AST
     checkStatementStart(sql, tokens[0], "", offset);
+    if (!isTql(tokens)) checkStatementSyntax(sql, tokens, "");
     const first = tokens[0];
     if (isKeyword(first, "DESC", "DESCRIBE")) return describeTable(sql, tokens);
     throw new PetrelError(
@@ -57,7 +60,7 @@ function describeTable(sql: string, tokens: Token[]): StatementNode {
     if (tokens[i]?.kind !== "op" || tokens[i].text !== ".") break;
     i++;
   }
-  if (i < tokens.length) fail(sql, tokens[i], "end of statement");
+  if (i < tokens.length) throw trailingToken(tokens[i]);
   return { DescribeTable: { name } };
 }
 

@@ -49,13 +49,26 @@ const INVALID: Array<[string, string]> = [
   ["SELECT v + * 2 FROM t", "Expected: an expression, found: * at Line: 1, Column: 12"],
   ["SELECT a,, b FROM t", "Expected: an expression, found: , at Line: 1, Column: 10"],
   ["SELECT (1", "Expected: ), found: EOF at Line: 1, Column: 10"],
-  ["SELECT 1)", "Expected: end of statement, found: ) at Line: 1, Column: 9"],
+  // a number is no implicit alias (only a word or a quoted string is): inside brackets they end there
+  ["SELECT f(1 2)", "Expected: ), found: 2 at Line: 1, Column: 12"],
+  ["SELECT [1, 2 3]", "Expected: ], found: 3 at Line: 1, Column: 14"],
   ["SELECT * FROM t GROUP host", "Expected: BY, found: host at Line: 1, Column: 23"],
   ["SELECT 1;\nDROP TABLE", "Expected: identifier, found: EOF at Line: 2, Column: 11"],
   ["selec 1", "Expected: an SQL statement, found: selec at Line: 1, Column: 1"],
   // a statement of commas only (the lexer drops trailing commas: none is left)
   [",", "Expected: an SQL statement, found: , at Line: 1, Column: 1"],
   ["SELECT 1;\n , ,", "Expected: an SQL statement, found: , at Line: 2, Column: 2"],
+];
+
+/**
+ * Tokens left after a whole statement: GreptimeDB's statement loop wants a `;` there and answers
+ * Unsupported (1001) naming the token.
+ */
+const TRAILING: Array<[string, string]> = [
+  ["SELECT 1 2", "2"],
+  ["SELECT count(*) 5 FROM t", "5"],
+  ["SELECT 'a' 1.5", "1.5"],
+  ["SELECT 1)", ")"],
 ];
 
 /** Valid statements the syntax check must let through (wildcards, trailing commas, WITHIN GROUP). */
@@ -68,6 +81,9 @@ const VALID: Array<[string, string]> = [
     "SELECT approx_percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM t;",
   ],
   ["select v * 2 - 1 from t where x between 1 and 2", "SELECT v * 2 - 1 FROM t WHERE x BETWEEN 1 AND 2;"],
+  // a word or a quoted string after an item is its alias
+  ["select 1 a, 2 'b' from t limit 5 offset 2", "SELECT 1 a, 2 'b' FROM t LIMIT 5 OFFSET 2;"],
+  ["select cast(v as decimal(10, 2)) from t", "SELECT CAST(v AS DECIMAL(10, 2)) FROM t;"],
 ];
 
 Deno.test("formatSql: case table", () => {
@@ -106,6 +122,14 @@ Deno.test("/v1/sql/format: GET and POST form, and GreptimeDB's errors", async ()
       assert.deepEqual(Object.keys(body).sort(), ["code", "error", "execution_time_ms"], sql);
       assert.equal(body.code, 2000, sql);
       assert.equal(body.error, `Invalid SQL syntax: sql parser error: ${message}`, sql);
+    }
+    for (const [sql, token] of TRAILING) {
+      const res = await fetch(`${s.url}/v1/sql/format?sql=${encodeURIComponent(sql)}`);
+      assert.equal(res.status, 400, sql);
+      assert.equal(res.headers.get("x-greptime-err-code"), "1001", sql);
+      const body = await res.json();
+      assert.equal(body.code, 1001, sql);
+      assert.equal(body.error, `SQL statement is not supported, keyword: ${token}`, sql);
     }
   } finally {
     await s.stop();

@@ -59,9 +59,20 @@ Deno.test("/v1/sql/parse", async (t) => {
     });
 
     await t.step("syntax errors → 400 with the parser's message", async () => {
+      // a token after a whole statement: GreptimeDB's statement loop wants a `;` there
       const res = await parse("desc table t u");
       assert.equal(res.status, 400);
-      assert.match((await res.json()).error, /Expected: end of statement, found: u at Line: 1, Column: 14/);
+      assert.deepEqual(await res.json(), { error: "SQL statement is not supported, keyword: u" });
+      // a number is no implicit alias: the SELECT ends before it (parsed, not "no AST")
+      const numberAfter = await parse("SELECT 1 2");
+      assert.equal(numberAfter.status, 400);
+      assert.deepEqual(await numberAfter.json(), { error: "SQL statement is not supported, keyword: 2" });
+      const inCall = await parse("SELECT f(1 2)");
+      assert.equal(inCall.status, 400);
+      assert.match(
+        (await inCall.json()).error,
+        /^sql parser error: Expected: \), found: 2 at Line: 1, Column: 12$/,
+      );
       const notStatement = await parse("42");
       assert.equal(notStatement.status, 400);
       assert.match((await notStatement.json()).error, /Expected: an SQL statement, found: 42/);
