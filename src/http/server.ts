@@ -31,7 +31,8 @@ export function createHandler<A extends HttpHost>(
       } else {
         const match = router.match(req.method, url.pathname);
         if (match.kind === "none") {
-          response = jsonError(404, `Not found: ${url.pathname}`);
+          // axum's answer to a path no route has (GreptimeDB adds no fallback): no body
+          response = new Response(null, { status: 404 });
         } else if (match.kind === "method") {
           // axum's answer (GreptimeDB adds none of its own): no body, the route's methods in `allow`
           response = new Response(null, { status: 405, headers: { allow: match.allow.join(",") } });
@@ -162,13 +163,6 @@ function renderUnexpected(e: unknown, shape: ErrorShape, startedAt: number): Res
   }
   internalLog.error("unexpected failure", { error: String((e as Error)?.stack ?? e) });
   return renderError(new PetrelError(StatusCode.Internal, String(e)), shape, elapsed);
-}
-
-function jsonError(status: number, message: string): Response {
-  return new Response(JSON.stringify({ error: message }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
 }
 
 function preflightHeaders(req: Request): Headers {

@@ -89,11 +89,14 @@ Deno.test("admin endpoints: health, status, metrics, config, 404/405", async (t)
     });
 
     await t.step(
-      "unknown path → 404 JSON, wrong method → 405 with Allow and no body, as axum's",
+      "unknown path → 404, wrong method → 405 with Allow, both with no body, as axum's",
       async () => {
-        const nf = await fetch(s.url + "/nope");
-        assert.equal(nf.status, 404);
-        assert.match((await nf.json()).error, /\/nope/);
+        for (const path of ["/nope", "/v1/nope", "/v1/sql/nope"]) {
+          const nf = await fetch(s.url + path, { method: "POST" });
+          assert.equal(nf.status, 404, path);
+          assert.equal(nf.headers.get("content-type"), null, path);
+          assert.equal(await nf.text(), "", path);
+        }
         const na = await fetch(s.url + "/status", { method: "DELETE" });
         assert.equal(na.status, 405);
         assert.equal(na.headers.get("allow"), "GET,HEAD");
