@@ -56,6 +56,18 @@ const SCALARS: TypedCase[] = [
   { sql: "SELECT json_is_object('{}', 1)", code: 3000, error: /'json_is_object' expects 1 argument, got 2/ },
   { sql: "SELECT vec_dim('[1]', 2)", code: 3000, error: /'vec_dim' expects 1 argument, got 2/ },
   { sql: "SELECT greatest()", code: 3000, error: /'greatest' expects at least 1 argument, got 0/ },
+  // DataFusion's date_trunc takes no zone argument (the zone is the timestamp's): a third was dropped
+  {
+    sql: "SELECT date_trunc('day', ts, 'Asia/Shanghai') FROM m",
+    code: 3000,
+    error: /'date_trunc' expects 2 arguments, got 3/,
+  },
+  { sql: "SELECT date_trunc('day') FROM m", code: 3000, error: /'date_trunc' expects 2 arguments, got 1/ },
+  {
+    sql: "SELECT datepart('day', ts, 1) FROM m",
+    code: 3000,
+    error: /'date_part' expects 2 arguments, got 3/,
+  },
   {
     // DataFusion's (and PostgreSQL's) right with a negative length drops the first characters;
     // split_part counts a negative position from the end

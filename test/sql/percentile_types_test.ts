@@ -3,6 +3,7 @@
  * DataFusion's: an Int64 column gives an Int64 (the value truncated toward zero), a Float64 column a
  * Float64. median is exact (two middle values added and halved in the input's type); the approximate
  * ones are DataFusion's t-digest estimate, which on few values reads between centroids at rank `p · n`.
+ * A decimal's median is a decimal of the same precision and scale.
  */
 import { runOnServer, type TypedCase } from "../http/fixtures/sql_client.ts";
 
@@ -15,6 +16,9 @@ const SETUP = [
   `INSERT INTO big VALUES ${values(1000).join(", ").replaceAll("'ten'", "'k'")}`,
   "CREATE TABLE neg (ts TIMESTAMP TIME INDEX, i INT)",
   "INSERT INTO neg VALUES (1, -1), (2, -2)",
+  "CREATE TABLE dec (ts TIMESTAMP TIME INDEX, x DECIMAL(10, 2), w DECIMAL(38, 10))",
+  "INSERT INTO dec VALUES (1, 1.50, -123456789.5), (2, 2.25, 1), (3, NULL, -123456789.25), (4, 4.75, NULL), " +
+  "(5, 3.00, 2)",
 ];
 
 const CASES: TypedCase[] = [
@@ -65,6 +69,29 @@ const CASES: TypedCase[] = [
     error: /Percentile value must be between 0.0 and 1.0 inclusive, 1.5 is invalid/,
   },
 ];
+
+/** A decimal's median is its type: the two middle unscaled values added and halved toward zero. */
+const DECIMAL_CASES: TypedCase[] = [
+  {
+    sql: "SELECT median(x) AS m, median(w) AS mw, median(-x) AS n FROM dec",
+    columns: [["m", "Decimal(10, 2)"], ["mw", "Decimal(38, 10)"], ["n", "Decimal(10, 2)"]],
+    rows: [["2.62", "-61728394.1250000000", "-2.62"]],
+  },
+  {
+    sql: "SELECT median(x) FROM dec WHERE ts > 100",
+    columns: [["median(dec.x)", "Decimal(10, 2)"]],
+    rows: [[null]],
+  },
+  {
+    sql:
+      "SELECT ts, median(x) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS m FROM dec ORDER BY ts",
+    columns: [["ts", "TimestampMillisecond"], ["m", "Decimal(10, 2)"]],
+    rows: [[1, "1.50"], [2, "1.87"], [3, "2.25"], [4, "4.75"], [5, "3.87"]],
+  },
+];
+
+Deno.test("median over a decimal answers the decimal's type, exact", (t) =>
+  runOnServer(t, SETUP, { kind: "typed", cases: DECIMAL_CASES }));
 
 Deno.test("median and the approximate percentiles keep their input's type", (t) =>
   runOnServer(t, SETUP, { kind: "typed", cases: CASES }));

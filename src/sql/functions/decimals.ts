@@ -145,4 +145,26 @@ export const DECIMAL_AGGREGATES: Record<string, AggDef> = {
       return a.n === 0n ? null : scaledToSql((a.sum * up) / a.n);
     },
   },
+  // DataFusion's decimal median answers the input's type: the middle value, or the two middle ones
+  // added and halved as unscaled integers (truncated toward zero)
+  __petrel_decimal_median: {
+    bigint: true,
+    start: () => [] as bigint[],
+    step: (acc, v) => {
+      const x = operand(v);
+      if (x !== null) (acc as bigint[]).push(x);
+      return acc;
+    },
+    // a window frame drops its rows in the order it added them (NULLs were never added)
+    inverse: (acc, v) => {
+      if (v !== null) (acc as bigint[]).shift();
+      return acc;
+    },
+    result: (acc) => {
+      const sorted = [...(acc as bigint[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const n = sorted.length, hi = sorted[n >> 1];
+      if (n === 0) return null;
+      return scaledToSql(n % 2 === 1 ? hi : (sorted[(n >> 1) - 1] + hi) / 2n);
+    },
+  },
 };

@@ -52,6 +52,7 @@ const DECIMAL_AGGREGATES: Record<string, (p: number, s: number) => [number, numb
   max: (p, s) => [p, s],
   first_value: (p, s) => [p, s],
   last_value: (p, s) => [p, s],
+  median: (p, s) => [p, s],
 };
 
 /** The decimal type of `fn(col)` over a decimal column type (DataFusion's sum/avg widening). */
@@ -126,6 +127,8 @@ export function decimalCallScaled(
       : `__petrel_decimal_avg(${arg.sql}, ${scale})`
     : fn === "sum"
     ? col ? `__petrel_decimal_join(${halves})` : `__petrel_decimal_sum(${arg.sql}, ${p})`
+    : fn === "median"
+    ? `__petrel_decimal_median(${arg.sql})`
     : `${fn}(${arg.sql})`;
   // outside an output column a column's mean is SQLite's own avg, as a REAL
   const plain = mean && col ? realOfScaled(`avg(${col.raw})`, scale) : realOfScaled(sql, s);
@@ -134,6 +137,8 @@ export function decimalCallScaled(
 
 /** The rewrite of a decimal column or decimal aggregate starting at token `i`, if one starts there. */
 export function decimalToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const windowed = windowedMedian(c, i);
+  if (windowed) return windowed;
   const call = decimalCallScaled(c, i);
   if (call) {
     const keep = c.isOutputItem(i, call.next) || isByItem(c, i, call.next);
@@ -145,4 +150,22 @@ export function decimalToken(c: RewriteCtx, i: number): TokenRewrite | undefined
   if (!ref) return undefined;
   const keep = c.isOutputItem(i, end) || isByItem(c, i, end);
   return { text: keep ? ref.raw : realOfScaled(ref.raw, ref.scale), next: end };
+}
+
+/**
+ * `median(<decimal column>) OVER …` as a whole output column: the exact decimal median is one call
+ * (an inverse lets a frame slide), so the window applies to it; elsewhere the window's median is a
+ * REAL, as other windowed decimal aggregates are.
+ */
+function windowedMedian(c: RewriteCtx, i: number): TokenRewrite | undefined {
+  const { toks, q } = c;
+  const t = toks[i];
+  if (t.kind !== "ident" || t.text.toLowerCase() !== "median" || !isOp(toks[i + 1], "(")) return undefined;
+  const close = q.match[i + 1];
+  if (!isKeyword(toks[close + 1], "OVER")) return undefined;
+  const spec = toks[close + 2];
+  const end = isOp(spec, "(") ? q.match[close + 2] + 1 : close + 3;
+  const col = decimalColumnAt(c, i + 2, close);
+  if (!col || !c.isOutputItem(i, end)) return undefined;
+  return { text: `__petrel_decimal_median(${col.raw})`, next: close + 1 };
 }

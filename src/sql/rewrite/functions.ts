@@ -120,6 +120,8 @@ function operandType(c: RewriteCtx, i: number): string | undefined {
 
 /** `date_trunc(field, ts)`: integer arithmetic for fixed-length fields in a fixed-offset zone. */
 const dateTrunc: CallRewrite = (c, { args, close, unit, arg }) => {
+  // no zone argument: DataFusion truncates in the timestamp's own zone (the rewrite adds the session's)
+  checkTwoArgs("date_trunc", args.length);
   const { toks } = c;
   const field = args[0] && args[0][1] - args[0][0] === 1 && toks[args[0][0]].kind === "string"
     ? toks[args[0][0]].value.toLowerCase().replace(/s$/, "")
@@ -136,6 +138,15 @@ const dateTrunc: CallRewrite = (c, { args, close, unit, arg }) => {
   return { text: `__petrel_date_trunc(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`, next: close + 1 };
 };
 
+/** Refuses a date_trunc or date_part call that is not `(field, time)`, as DataFusion's signature does. */
+function checkTwoArgs(name: string, count: number): void {
+  if (count === 2) return;
+  throw new PetrelError(
+    StatusCode.PlanQuery,
+    `Failed to plan SQL: '${name}' expects 2 arguments, got ${count}`,
+  );
+}
+
 /**
  * The `__petrel_date_part` call of a field and a time argument: a Date (days since the epoch) is
  * read as its midnight in the segment's unit, in UTC (a date has no zone to move it).
@@ -149,6 +160,7 @@ function datePartCall(c: RewriteCtx, field: string, range: [number, number], tex
 }
 
 const datePart: CallRewrite = (c, { args, close, unit, arg }) => {
+  checkTwoArgs("date_part", args.length);
   if (!args[1]) {
     return { text: `__petrel_date_part(${arg(0)}, ${arg(1)}, '${unit}', ${c.tz})`, next: close + 1 };
   }
