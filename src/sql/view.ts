@@ -150,11 +150,15 @@ export interface ViewColumn {
 /** How long the reads of a view's rows (for its column types) may take, a recursive CTE's growth too. */
 const PROBE_MS = 1000;
 
+/** How many of a view's rows those reads look at (information_schema.columns types every view). */
+const PROBE_ROWS = 1000;
+
 /**
  * A view's output columns. A type SQLite cannot tell before the query runs (an arithmetic
- * expression) is read from the view's first row where that column is not NULL, as a result set would
- * show it (GreptimeDB types it from the plan, so a NULL first row must not make it Null); a column is
- * not null when it is a source table's time index or NOT NULL column.
+ * expression) is read from the view's first row (of its first {@link PROBE_ROWS}) where that column
+ * is not NULL, as a result set would show it (GreptimeDB types it from the plan, so a NULL first row
+ * must not make it Null); a column is not null when it is a source table's time index or NOT NULL
+ * column.
  */
 export function viewColumns(storage: Storage, view: ViewMeta, timezone?: string): ViewColumn[] {
   const env = { storage, db: view.db, sql: view.query, timezone };
@@ -186,7 +190,9 @@ function probeTypes(
 ): Array<string | undefined> {
   const out = [...types];
   const names = out.map((_, i) => `__c${i}`);
-  const source = `WITH __petrel_probe(${names.join(", ")}) AS (SELECT * FROM ${from} AS __petrel_from)`;
+  const source = `WITH __petrel_probe(${
+    names.join(", ")
+  }) AS (SELECT * FROM ${from} AS __petrel_from LIMIT ${PROBE_ROWS})`;
   for (;;) {
     const open = out.flatMap((t, i) => t === undefined ? [i] : []);
     if (open.length === 0) return out;
