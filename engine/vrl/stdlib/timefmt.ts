@@ -2,6 +2,7 @@
 
 import { VrlTimestamp } from "../value.ts";
 import { lenientTimeZone } from "../../../src/common/timezone.ts";
+import { zoneAbbreviation } from "./zone_abbreviation.ts";
 import { cachedFormat, CHRONO_FORMAT, formatTime } from "../../../src/common/strftime.ts";
 import {
   compileParse,
@@ -93,10 +94,12 @@ function fmtOffset(off: number): string {
     String(a % 60).padStart(2, "0");
 }
 
-// What `%Z` shows: VRL prints the zone as given, `UTC` for UTC, and fixed offsets as `±hh:mm`.
-function zoneName(tz: string, off: number): string {
-  if (tz === "UTC" || (off === 0 && tz.length <= 3)) return "UTC";
-  return tz.startsWith("+") || tz.startsWith("-") ? fmtOffset(off) : tz;
+// What `%Z` shows: chrono-tz's abbreviation for a named zone (`EST`, `CEST`, `+04`); chrono's `Local`
+// is a fixed offset, printed `±hh:mm`, as are Petrel's own fixed-offset zones.
+function zoneName(tz: string, ms: number, off: number): string {
+  if (tz === "UTC" || tz === "utc" || tz === "Z") return "UTC";
+  if (tz === "local" || tz.startsWith("+") || tz.startsWith("-")) return fmtOffset(off);
+  return zoneAbbreviation(tz, ms, off);
 }
 
 /** chrono-style strftime of a timestamp in the given zone (`UTC` by default); throws on a bad format. */
@@ -104,7 +107,12 @@ export function strftime(ts: VrlTimestamp, fmt: string, tz = "UTC"): string {
   const ms = ts.ms;
   const off = tzOffset(tz, ms) ?? 0;
   const items = cachedFormat(fmt, CHRONO_FORMAT);
-  return formatTime(items, { epochMs: ms, nanos: ts.subsecNs, offsetMin: off, zoneName: zoneName(tz, off) });
+  return formatTime(items, {
+    epochMs: ms,
+    nanos: ts.subsecNs,
+    offsetMin: off,
+    zoneName: zoneName(tz, ms, off),
+  });
 }
 
 const parseCache = new Map<string, ParseFormat | null>();
