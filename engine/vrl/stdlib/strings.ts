@@ -76,16 +76,16 @@ function shannonEntropy(s: string, segmentation: string): number {
   return h;
 }
 
+// VRL writes the number as a rust_decimal (`Decimal::from_f64`: the float's shortest digits) and cuts
+// or pads its fraction to `scale` digits: it truncates, it does not round (`1234.567`, 2 → `1234.56`).
 function formatNumber(v: number | bigint, scale?: number, dec = ".", group = ""): string {
-  let s: string;
-  if (scale !== undefined) {
-    s = typeof v === "bigint"
-      ? v.toString() + (scale > 0 ? "." + "0".repeat(scale) : "")
-      : Number(v).toFixed(scale);
-  } else s = typeof v === "bigint" ? v.toString() : formatFloat(v);
+  let s = typeof v === "bigint" ? v.toString() : formatFloat(v);
   const neg = s.startsWith("-");
   if (neg) s = s.slice(1);
-  const [int, frac] = s.split(".");
+  const [int, digits] = s.split(".");
+  let frac: string | undefined = digits;
+  if (scale === 0) frac = undefined;
+  else if (scale !== undefined) frac = (frac ?? "").slice(0, scale).padEnd(scale, "0");
   const grouped = group ? int.replace(/\B(?=(\d{3})+(?!\d))/g, group) : int;
   return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
 }
