@@ -117,8 +117,13 @@ table("parse_xml", [
     },
   ),
   ok(`parse_xml!(s'<a><b>1</b><b>true</b><c/><d x="1"/></a>')`, {
-    a: { b: [1, true], c: null, d: { "@x": 1 } },
+    a: { b: [1, true], c: null, d: { "@x": "1" } },
   }),
+  // Attribute values stay text in VRL: parse_bool/parse_null/parse_number apply to element text only.
+  exact(
+    `parse_xml!(s'<a n="-2" f="1.5" b="true" z="null" e="">3</a>')`,
+    '{"a":{"@b":"true","@e":"","@f":"1.5","@n":"-2","@z":"null","text":3}}',
+  ),
   exact(`parse_xml!(s'<a><f>1.5</f><n>null</n></a>')`, '{"a":{"f":1.5,"n":null}}'),
   ok(`parse_xml!(s'<a>true</a>', parse_bool: false)`, { a: "true" }),
   ok(`parse_xml!(s'<a>null</a>', parse_null: false)`, { a: "null" }),

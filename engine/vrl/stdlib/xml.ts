@@ -22,7 +22,13 @@ function scalar(s: string, o: XmlOptions): VrlValue {
   return s;
 }
 
+/** An attribute's value: VRL keeps it as text (`attr.value().into()`); only element text is typed. */
+class AttrText {
+  constructor(readonly text: string) {}
+}
+
 function convert(v: unknown, o: XmlOptions): VrlValue {
+  if (v instanceof AttrText) return v.text;
   if (Array.isArray(v)) return v.map((x) => convert(x, o));
   if (v !== null && typeof v === "object") {
     const out: VrlObject = new Map();
@@ -45,6 +51,7 @@ function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
     trimValues: flag(trim, true),
     parseTagValue: false,
     parseAttributeValue: false,
+    attributeValueProcessor: (_name: string, value: string) => new AttrText(value),
     ignoreDeclaration: true,
     ignorePiTags: true,
   });
