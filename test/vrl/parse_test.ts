@@ -133,9 +133,39 @@ table("parse_url", [
     scheme: "https",
     username: "",
   }),
-  ok(`parse_url!("http://[::1]:8080/x").host`, "::1"),
+  // The url crate's `host_str()` keeps an IPv6 address's brackets.
+  ok(`parse_url!("http://[::1]:8080/x").host`, "[::1]"),
+  ok(`parse_url!("http://[0:0:0:0:0:0:0:1]/").host`, "[::1]"),
+  // `username()`, `password()` and `fragment()` are percent-encoded text; a bare `#` is an empty fragment.
+  ok(`u = parse_url!("https://us%20er:p%40ss@example.com/#a%20b c"); [u.username, u.password, u.fragment]`, [
+    "us%20er",
+    "p%40ss",
+    "a%20b%20c",
+  ]),
+  ok(`parse_url!("http://example.com/#").fragment`, ""),
   fails(`parse_url!("not a url")`, "unable to parse url"),
 ]);
+
+// The url crate's `ParseError` texts.
+const urlError = (url: string) => `_, err = parse_url("${url}"); err`;
+const urlFailure = (url: string, reason: string) =>
+  `function call error for "parse_url" at (9:${url.length + 22}): unable to parse url: ${reason}`;
+table(
+  "parse_url errors",
+  [
+    ["not a url", "relative URL without a base"],
+    ["http://", "empty host"],
+    ["http://host:99999/", "invalid port number"],
+    ["http://host:abc/", "invalid port number"],
+    ["http://[::1]:x/", "invalid port number"],
+    ["http://[::1/", "invalid IPv6 address"],
+    ["http://[::g]/", "invalid IPv6 address"],
+    ["http://1.2.3.256/", "invalid IPv4 address"],
+    ["http://a b/", "invalid domain character"],
+    ["http://a<b/", "invalid domain character"],
+    ["http://xn--a.com/", "invalid international domain name"],
+  ].map(([url, reason]) => ok(urlError(url), urlFailure(url, reason))),
+);
 
 table("parse_int/parse_float", [
   exact(`parse_int!("-42")`, "-42"),
