@@ -25,6 +25,13 @@ table("case and search", [
   exact(`find("foobar", r'z')`, "null"),
   exact(`find("foobar", r'o+')`, "1"),
   exact(`find("abcabc", "a", from: 1)`, "3"),
+  // `from` past the end: nothing, not even the empty pattern, is found there.
+  exact(`find("abc", "", from: 3)`, "3"),
+  exact(`find("abc", "", from: 4)`, "null"),
+  exact(`find("ñ", "", from: 2)`, "2"),
+  exact(`find("ñ", "", from: 3)`, "null"),
+  exact(`find("abc", r'', from: 10)`, "null"),
+  exact(`find("abc", "c", from: 10)`, "null"),
 ]);
 
 table("replace/split/join", [

@@ -230,7 +230,11 @@ export const STRING_FNS: Record<string, FnDef> = {
     returns: K.INTEGER | K.NULL,
     call: ([v, p, f]) => {
       const s = v as string;
-      const from = charIndexAtByte(s, Math.max(0, num(f, 0)));
+      const offset = Math.max(0, num(f, 0));
+      // VRL searches the byte range from..=len-pattern: past the end nothing matches, not even "" (JS
+      // `indexOf` would clamp); VRL's regex `find_at` panics there.
+      if (offset > (isAscii(s) ? s.length : utf8Bytes(s).length)) return null;
+      const from = charIndexAtByte(s, offset);
       let i: number;
       if (typeof p === "string") i = s.indexOf(p, from);
       else {
