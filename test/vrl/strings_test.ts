@@ -64,6 +64,8 @@ table("slice/truncate/strip/strlen", [
   fails(`slice!("abc", 5)`, `"start" must be between`),
   ok(`strip_whitespace("  a b \\n")`, "a b"),
   ok(`strip_whitespace("")`, ""),
+  // Rust's trim: NEL (U+0085) is white space, the byte order mark (U+FEFF) is not.
+  ok(`strip_whitespace(string!(.s))`, "\uFEFFa", { s: "\u0085\u3000\uFEFFa\u00a0\u0085" }),
   ok(`truncate("A rather long sentence.", limit: 11, suffix: "...")`, "A rather lo..."),
   ok(`truncate("A rather long sentence.", 11, true)`, "A rather lo..."),
   ok(`truncate("short", 10)`, "short"),

@@ -90,6 +90,16 @@ function formatNumber(v: number | bigint, scale?: number, dec = ".", group = "")
   return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
 }
 
+// Rust's `char::is_whitespace` (Unicode White_Space): unlike JS's `trim`, it includes U+0085 (NEL)
+// and excludes U+FEFF (the byte order mark).
+const RUST_SPACE = "\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+const RUST_TRIM = new RegExp(`^[${RUST_SPACE}]+|[${RUST_SPACE}]+$`, "g");
+
+/** Rust's `str::trim`. */
+function rustTrim(s: string): string {
+  return s.replace(RUST_TRIM, "");
+}
+
 /** The index of the character starting at UTF-8 byte `offset` of `s` (or the next one after it). */
 function charIndexAtByte(s: string, offset: number): number {
   // deno-lint-ignore no-control-regex
@@ -185,7 +195,7 @@ export const STRING_FNS: Record<string, FnDef> = {
       return arr.slice(a, b);
     },
   },
-  strip_whitespace: { params: [req("value", S)], returns: S, call: ([v]) => (v as string).trim() },
+  strip_whitespace: { params: [req("value", S)], returns: S, call: ([v]) => rustTrim(v as string) },
   truncate: {
     params: [req("value", S), req("limit", K.INTEGER), opt("ellipsis", K.BOOLEAN), opt("suffix", S)],
     returns: S,
