@@ -177,6 +177,24 @@ table("parse_int/parse_float", [
   exact(`parse_int!("0")`, "0"),
   fails(`parse_int!("12a")`, "could not parse integer"),
   fails(`parse_int!("99999999999999999999")`, "too large"),
+  // VRL reads a prefix only at the very start: a sign sends the text to base 10 (its tests: "-42", "042" is 34).
+  exact(`parse_int!("042")`, "34"),
+  exact(`parse_int!("-017")`, "-17"),
+  exact(`parse_int!("+12")`, "12"),
+  exact(`parse_int!("-ff", 16)`, "-255"),
+  fails(`parse_int!("-0x1A")`, "could not parse integer: invalid digit found in string"),
+  fails(`parse_int!("0X1A")`, "could not parse integer: invalid digit found in string"),
+  // Rust's ParseIntError texts.
+  ok(`_, err = parse_int(""); err`, `function call error for "parse_int" at (9:22): value is empty`),
+  ok(
+    `_, err = parse_int("0x"); err`,
+    `function call error for "parse_int" at (9:24): could not parse integer: cannot parse integer from empty string`,
+  ),
+  ok(
+    `_, err = parse_int("-99999999999999999999"); err`,
+    `function call error for "parse_int" at (9:43): could not parse integer: number too small to fit in target type`,
+  ),
+  fails(`parse_int!("-")`, "could not parse integer: invalid digit found in string"),
   fails(`parse_int!("1", base: 40)`, "invalid base"),
   exact(`parse_float!("42.5")`, "42.5"),
   exact(`parse_float!("-1e-2")`, "-0.01"),
