@@ -117,8 +117,27 @@ table("parse_xml", [
     },
   ),
   ok(`parse_xml!(s'<a><b>1</b><b>true</b><c/><d x="1"/></a>')`, {
-    a: { b: [1, true], c: null, d: { "@x": "1" } },
+    a: { b: [1, true], c: {}, d: { "@x": "1" } },
   }),
+  // VRL's own cases (mixed_types, untrimmed, header_inside_element): an element without children is
+  // `{}`, every text node is one `text` value, comments and PIs count as children.
+  ok(
+    `parse_xml!(s'<data><item>true</item><item>false</item><item>string!</item><!-- Empty object --><item /><item>null</item><item>1</item><item>1.0</item></data>')`,
+    { data: { item: [true, false, "string!", {}, null, 1, 1.0] } },
+  ),
+  ok(`parse_xml!("<root>  <a>test</a>  </root>", trim: false)`, { root: { a: "test", text: ["  ", "  "] } }),
+  ok(`parse_xml!(s'<p><?xml?>text123</p>')`, { p: { text: "text123" } }),
+  ok(`parse_xml!(s'<a>x<b>1</b>y</a>')`, { a: { b: 1, text: ["x", "y"] } }),
+  ok(`parse_xml!(s'<a><!--c-->x</a>')`, { a: { text: "x" } }),
+  ok(`parse_xml!(s'<a></a>')`, { a: {} }),
+  // roxmltree decodes character references and names elements and attributes without their prefix;
+  // namespace declarations are not attributes.
+  ok(`parse_xml!(s'<a k="&#65;&#x42;&amp;">&lt;&#65;<![CDATA[&lt;]]></a>')`, {
+    a: { "@k": "AB&", text: "<A&lt;" },
+  }),
+  ok(`parse_xml!(s'<ns:a xmlns:ns="urn:x" ns:k="v"><ns:b>1</ns:b></ns:a>')`, { a: { "@k": "v", b: 1 } }),
+  // Rust's `i64` parsing takes a plus sign.
+  exact(`parse_xml!(s'<a>+5</a>')`, '{"a":5}'),
   // Attribute values stay text in VRL: parse_bool/parse_null/parse_number apply to element text only.
   exact(
     `parse_xml!(s'<a n="-2" f="1.5" b="true" z="null" e="">3</a>')`,

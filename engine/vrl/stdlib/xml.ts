@@ -1,4 +1,8 @@
-/** `parse_xml`: XML to a VRL object in VRL's shape (attributes prefixed `@`, mixed text under `text`). */
+/**
+ * `parse_xml`: XML to a VRL object, walking the document as VRL's `process_node` walks roxmltree's:
+ * attributes prefixed `@` (kept as text), each text node under `text`, repeated names as arrays, an
+ * element without children as `{}`, names without their namespace prefix.
+ */
 
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { K } from "../types.ts";
@@ -6,61 +10,145 @@ import type { VrlObject, VrlValue } from "../value.ts";
 import { fail, flag, type FnDef, opt, req, str } from "./def.ts";
 
 interface XmlOptions {
+  includeAttr: boolean;
+  attrPrefix: string;
+  textKey: string;
+  alwaysUseTextKey: boolean;
   parseBool: boolean;
   parseNull: boolean;
   parseNumber: boolean;
 }
 
-function scalar(s: string, o: XmlOptions): VrlValue {
+/** A node as roxmltree shows it: adjacent text and CDATA are one text node; comments and PIs count. */
+type XmlNode =
+  | { kind: "element"; name: string; attrs: [string, string][]; children: XmlNode[] }
+  | { kind: "text"; text: string }
+  | { kind: "other" };
+
+/** fast-xml-parser's `preserveOrder` shape: one key naming the node, attributes under `:@`. */
+type OrderedNode = Record<string, unknown>;
+
+const PARSER = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  // Entities are decoded here (`decodeEntities`): the parser leaves numeric references as written.
+  processEntities: false,
+  commentPropName: "#comment",
+  cdataPropName: "#cdata",
+  removeNSPrefix: true,
+});
+
+const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|apos|quot);/g, (m, e: string) => {
+    if (e[0] !== "#") return ENTITIES[e];
+    const cp = e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+  });
+}
+
+function toNodes(list: OrderedNode[], trim: boolean): XmlNode[] {
+  const out: XmlNode[] = [];
+  let text: string | null = null;
+  const flushText = () => {
+    if (text !== null) {
+      const t = trim ? text.trim() : text;
+      if (t !== "") out.push({ kind: "text", text: t });
+    }
+    text = null;
+  };
+  for (const node of list) {
+    const name = Object.keys(node).find((k) => k !== ":@")!;
+    const body = node[name];
+    if (name === "#text" || name === "#cdata") {
+      const piece = name === "#text"
+        ? decodeEntities(String(body))
+        : (body as OrderedNode[]).map((t) => String(t["#text"] ?? "")).join("");
+      text = (text ?? "") + piece;
+      continue;
+    }
+    flushText();
+    if (name === "#comment" || name.startsWith("?")) out.push({ kind: "other" });
+    else {
+      const raw = (node[":@"] ?? {}) as Record<string, string>;
+      // Attribute values are normalized as XML says: literal tabs and line ends become spaces.
+      const attrs = Object.entries(raw).map(([k, v]): [string, string] => [
+        k,
+        decodeEntities(String(v).replace(/[\t\n]/g, " ")),
+      ]);
+      out.push({ kind: "element", name, attrs, children: toNodes(body as OrderedNode[], trim) });
+    }
+  }
+  flushText();
+  return out;
+}
+
+// Element text typed as VRL's `process_text` does (Rust's `i64` then `f64` parsing).
+function processText(s: string, o: XmlOptions): VrlValue {
+  if (o.parseNull && (s === "" || s === "null")) return null;
   if (o.parseBool && (s === "true" || s === "false")) return s === "true";
-  if (o.parseNull && s === "null") return null;
-  if (o.parseNumber && /^-?\d+$/.test(s)) {
+  if (!o.parseNumber) return s;
+  if (/^[+-]?\d+$/.test(s)) {
     const n = BigInt(s);
     if (n >= -(2n ** 63n) && n < 2n ** 63n) return n;
   }
-  if (o.parseNumber && /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return Number(s);
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return Number(s);
   return s;
 }
 
-/** An attribute's value: VRL keeps it as text (`attr.value().into()`); only element text is typed. */
-class AttrText {
-  constructor(readonly text: string) {}
+// Elements and text keyed by name (text under `text_key`); a repeated key gathers an array.
+function recurse(attrs: [string, string][], children: XmlNode[], o: XmlOptions): VrlObject {
+  const map: VrlObject = new Map();
+  if (o.includeAttr) { for (const [k, v] of attrs) map.set(o.attrPrefix + k, v); }
+  for (const child of children) {
+    if (child.kind === "other") continue;
+    const key = child.kind === "element" ? child.name : o.textKey;
+    const value = processNode(child, o);
+    const prev = map.get(key);
+    if (prev === undefined) map.set(key, value);
+    else if (Array.isArray(prev)) prev.push(value);
+    else map.set(key, [prev, value]);
+  }
+  return map;
 }
 
-function convert(v: unknown, o: XmlOptions): VrlValue {
-  if (v instanceof AttrText) return v.text;
-  if (Array.isArray(v)) return v.map((x) => convert(x, o));
-  if (v !== null && typeof v === "object") {
-    const out: VrlObject = new Map();
-    for (const [k, x] of Object.entries(v)) out.set(k, convert(x, o));
-    return out;
+function processNode(node: XmlNode, o: XmlOptions): VrlValue {
+  if (node.kind === "text") return processText(node.text, o);
+  if (node.kind === "other") return null;
+  if ((node.attrs.length > 0 && o.includeAttr) || (o.alwaysUseTextKey && node.attrs.length === 0)) {
+    return recurse(node.attrs, node.children, o);
   }
-  if (typeof v === "string") return v === "" ? null : scalar(v, o);
-  return v === undefined ? null : (v as VrlValue);
+  if (node.children.length === 1) {
+    const only = node.children[0];
+    if (only.kind === "element") return new Map([[only.name, processNode(only, o)]]);
+    return processNode(only, o);
+  }
+  return recurse(node.attrs, node.children, o);
 }
 
 function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
   const [, includeAttr, attrPrefix, textKey, alwaysText, parseBool, parseNull, parseNumber, trim] = args;
   const valid = XMLValidator.validate(text);
   if (valid !== true) return fail(`unable to parse xml: ${valid.err.msg}`);
-  const parser = new XMLParser({
-    ignoreAttributes: !flag(includeAttr, true),
-    attributeNamePrefix: str(attrPrefix, "@"),
-    textNodeName: str(textKey, "text"),
-    alwaysCreateTextNode: flag(alwaysText, false),
-    trimValues: flag(trim, true),
-    parseTagValue: false,
-    parseAttributeValue: false,
-    attributeValueProcessor: (_name: string, value: string) => new AttrText(value),
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-  });
-  const o = {
+  const o: XmlOptions = {
+    includeAttr: flag(includeAttr, true),
+    attrPrefix: str(attrPrefix, "@"),
+    textKey: str(textKey, "text"),
+    alwaysUseTextKey: flag(alwaysText, false),
     parseBool: flag(parseBool, true),
     parseNull: flag(parseNull, true),
     parseNumber: flag(parseNumber, true),
   };
-  return convert(parser.parse(text), o);
+  // XML reads every line end as "\n" before anything else.
+  const doc = PARSER.parse(text.replace(/\r\n?/g, "\n")) as OrderedNode[];
+  // The document: its element (text outside it is only white space, which roxmltree does not keep).
+  const root = toNodes(doc, flag(trim, true)).filter((n) => n.kind === "element");
+  return recurse([], root, o);
 }
 
 /** XML functions by name. */
