@@ -143,6 +143,8 @@ table("parse_url", [
     "a%20b%20c",
   ]),
   ok(`parse_url!("http://example.com/#").fragment`, ""),
+  // `path()` is the serialization's path: empty for a non-special URL without one, "/" for http.
+  ok(`[parse_url!("redis://cache:6379").path, parse_url!("http://cache").path]`, ["", "/"]),
   fails(`parse_url!("not a url")`, "unable to parse url"),
 ]);
 

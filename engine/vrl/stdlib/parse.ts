@@ -160,7 +160,7 @@ function parseUrl(text: string, defaultPorts: boolean): VrlObject {
     ["fragment", u.hash ? u.hash.slice(1) : u.href.endsWith("#") ? "" : null],
     ["host", u.hostname || null],
     ["password", u.password],
-    ["path", u.pathname || "/"],
+    ["path", u.pathname],
     ["port", port],
     ["query", parseQueryString(u.search)],
     ["scheme", scheme],
