@@ -191,6 +191,16 @@ function padNum(n: number, width: number, pad: string, def: string): string {
   return n < 0 ? "-" + String(-n).padStart(width - 1, fill) : String(n).padStart(width, fill);
 }
 
+// chrono's `%Y`/`%G`: a year outside 0..=9999 always carries its sign ("as per ISO 8601"), padded as
+// Rust's `{:+05}` (zeros after the sign) or `{:+5}` (spaces before it).
+function yearText(y: number, pad: string): string {
+  if (y >= 0 && y <= 9999) return padNum(y, 4, pad, "0");
+  const sign = y < 0 ? "-" : "+";
+  const digits = String(Math.abs(y));
+  if (pad === "-") return sign + digits;
+  return pad === "_" ? (sign + digits).padStart(5, " ") : sign + digits.padStart(4, "0");
+}
+
 function offsetText(off: number, colon: boolean, seconds = false, hoursOnly = false): string {
   const a = Math.abs(off);
   const hh = (off < 0 ? "-" : "+") + pad0(Math.floor(a / 60), 2);
@@ -218,7 +228,7 @@ function formatSpec(spec: string, pad: string, c: Civil, t: ZonedTime): string {
   const h12 = c.h % 12 === 0 ? 12 : c.h % 12;
   switch (spec) {
     case "Y":
-      return c.Y >= 0 && c.Y <= 9999 ? padNum(c.Y, 4, pad, "0") : (c.Y > 0 ? "+" : "") + String(c.Y);
+      return yearText(c.Y, pad);
     case "C":
       return padNum(Math.floor(c.Y / 100), 2, pad, "0");
     case "y":
@@ -284,7 +294,7 @@ function weekSpec(spec: string, pad: string, c: Civil): string | null {
     case "W":
       return padNum(Math.floor((c.doy - 1 + 7 - ((c.wd + 6) % 7)) / 7), 2, pad, "0");
     case "G":
-      return padNum(isoWeek(c)[0], 4, pad, "0");
+      return yearText(isoWeek(c)[0], pad);
     case "g":
       return padNum(((isoWeek(c)[0] % 100) + 100) % 100, 2, pad, "0");
     case "V":
