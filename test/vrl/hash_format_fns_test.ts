@@ -150,6 +150,9 @@ table("parse_xml", [
   ok(`parse_xml!(s'<a k="v">x</a>', include_attr: false)`, { a: "x" }),
   ok(`parse_xml!(s'<a k="v">x</a>', attr_prefix: "_")`, { a: { _k: "v", text: "x" } }),
   ok(`parse_xml!(s'<a>  x  </a>', trim: false)`, { a: "  x  " }),
+  // `trim` removes white space between tags (VRL's `>\s+?<` → `><`), not around other text.
+  ok(`parse_xml!(s'<a>  x  </a>')`, { a: "  x  " }),
+  ok(`parse_xml!("<root>\n  <a> b </a>\n  <c>1</c>\n</root>")`, { root: { a: " b ", c: 1 } }),
   ok(`parse_xml!(s'<?xml version="1.0"?><a>x</a>')`, { a: "x" }),
   fails(`parse_xml!("<a>")`, "unable to parse xml"),
   rejects(`parse_xml("<a/>")`, "E100"),

@@ -52,14 +52,11 @@ function decodeEntities(s: string): string {
   });
 }
 
-function toNodes(list: OrderedNode[], trim: boolean): XmlNode[] {
+function toNodes(list: OrderedNode[]): XmlNode[] {
   const out: XmlNode[] = [];
   let text: string | null = null;
   const flushText = () => {
-    if (text !== null) {
-      const t = trim ? text.trim() : text;
-      if (t !== "") out.push({ kind: "text", text: t });
-    }
+    if (text !== null && text !== "") out.push({ kind: "text", text });
     text = null;
   };
   for (const node of list) {
@@ -81,7 +78,7 @@ function toNodes(list: OrderedNode[], trim: boolean): XmlNode[] {
         k,
         decodeEntities(String(v).replace(/[\t\n]/g, " ")),
       ]);
-      out.push({ kind: "element", name, attrs, children: toNodes(body as OrderedNode[], trim) });
+      out.push({ kind: "element", name, attrs, children: toNodes(body as OrderedNode[]) });
     }
   }
   flushText();
@@ -133,7 +130,10 @@ function processNode(node: XmlNode, o: XmlOptions): VrlValue {
 
 function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
   const [, includeAttr, attrPrefix, textKey, alwaysText, parseBool, parseNull, parseNumber, trim] = args;
-  const valid = XMLValidator.validate(text);
+  // VRL's `trim` drops white space between tags only (`>\s+?<` → `><`, on the raw text): text with
+  // anything else in it keeps its spaces.
+  const source = flag(trim, true) ? text.replace(/>\s+?</g, "><") : text;
+  const valid = XMLValidator.validate(source);
   if (valid !== true) return fail(`unable to parse xml: ${valid.err.msg}`);
   const o: XmlOptions = {
     includeAttr: flag(includeAttr, true),
@@ -145,9 +145,9 @@ function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
     parseNumber: flag(parseNumber, true),
   };
   // XML reads every line end as "\n" before anything else.
-  const doc = PARSER.parse(text.replace(/\r\n?/g, "\n")) as OrderedNode[];
+  const doc = PARSER.parse(source.replace(/\r\n?/g, "\n")) as OrderedNode[];
   // The document: its element (text outside it is only white space, which roxmltree does not keep).
-  const root = toNodes(doc, flag(trim, true)).filter((n) => n.kind === "element");
+  const root = toNodes(doc).filter((n) => n.kind === "element");
   return recurse([], root, o);
 }
 
