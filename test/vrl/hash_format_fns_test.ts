@@ -155,5 +155,14 @@ table("parse_xml", [
   ok(`parse_xml!("<root>\n  <a> b </a>\n  <c>1</c>\n</root>")`, { root: { a: " b ", c: 1 } }),
   ok(`parse_xml!(s'<?xml version="1.0"?><a>x</a>')`, { a: "x" }),
   fails(`parse_xml!("<a>")`, "unable to parse xml"),
+  // roxmltree's error for a document that does not start with markup (a case of VRL's own tests).
+  ok(
+    `_, err = parse_xml("true"); err`,
+    `function call error for "parse_xml" at (9:26): unable to parse xml: unknown token at 1:1`,
+  ),
+  ok(
+    `_, err = parse_xml("\n  x<a/>"); err`,
+    `function call error for "parse_xml" at (9:30): unable to parse xml: unknown token at 2:3`,
+  ),
   rejects(`parse_xml("<a/>")`, "E100"),
 ]);

@@ -128,13 +128,24 @@ function processNode(node: XmlNode, o: XmlOptions): VrlValue {
   return recurse(node.attrs, node.children, o);
 }
 
+// roxmltree's text where it is known: a document must start with markup (VRL's own case: "true" is
+// `unknown token at 1:1`); other errors keep fast-xml-parser's wording.
+function parseErrorText(source: string, msg: string): string {
+  const lead = /^[ \t\r\n]*/.exec(source)![0];
+  if (lead.length < source.length && source[lead.length] !== "<") {
+    const lines = lead.split(/\r\n|\r|\n/);
+    return `unknown token at ${lines.length}:${lines[lines.length - 1].length + 1}`;
+  }
+  return msg;
+}
+
 function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
   const [, includeAttr, attrPrefix, textKey, alwaysText, parseBool, parseNull, parseNumber, trim] = args;
   // VRL's `trim` drops white space between tags only (`>\s+?<` → `><`, on the raw text): text with
   // anything else in it keeps its spaces.
   const source = flag(trim, true) ? text.replace(/>\s+?</g, "><") : text;
   const valid = XMLValidator.validate(source);
-  if (valid !== true) return fail(`unable to parse xml: ${valid.err.msg}`);
+  if (valid !== true) return fail(`unable to parse xml: ${parseErrorText(source, valid.err.msg)}`);
   const o: XmlOptions = {
     includeAttr: flag(includeAttr, true),
     attrPrefix: str(attrPrefix, "@"),
