@@ -70,6 +70,10 @@ table("format_timestamp %Z", [
   ok(zoned("2021-01-10T12:00:00Z", "Etc/UTC"), "UTC +0000 +00:00"),
   ok(zoned("2021-01-10T12:00:00Z", "GMT"), "GMT +0000 +00:00"),
   ok(`format_timestamp!(t'2021-01-10T12:00:00Z', "%Z")`, "UTC"),
+  // A zone unknown at run time formats as UTC, its `%Z` included.
+  ok(`format_timestamp!(t'2021-01-10T12:00:00Z', "%H %Z %z", string!(.tz))`, "12 UTC +0000", {
+    tz: "Mars/Base",
+  }),
   // chrono's Local is a fixed offset, which prints as `±hh:mm`.
   ok(
     `format_timestamp!(t'2021-01-10T12:00:00Z', "%Z", "local") == format_timestamp!(t'2021-01-10T12:00:00Z', "%:z", "local")`,

@@ -105,13 +105,15 @@ function zoneName(tz: string, ms: number, off: number): string {
 /** chrono-style strftime of a timestamp in the given zone (`UTC` by default); throws on a bad format. */
 export function strftime(ts: VrlTimestamp, fmt: string, tz = "UTC"): string {
   const ms = ts.ms;
-  const off = tzOffset(tz, ms) ?? 0;
+  // A zone unknown at run time (a literal one is refused when compiling) is shown as UTC throughout.
+  const known = tzOffset(tz, ms);
+  const off = known ?? 0;
   const items = cachedFormat(fmt, CHRONO_FORMAT);
   return formatTime(items, {
     epochMs: ms,
     nanos: ts.subsecNs,
     offsetMin: off,
-    zoneName: zoneName(tz, ms, off),
+    zoneName: known === null ? "UTC" : zoneName(tz, ms, off),
   });
 }
 
