@@ -79,8 +79,10 @@ export interface ZonedTime {
   epochMs: number;
   /** Nanoseconds within the second, 0..999_999_999. */
   nanos: number;
-  /** Offset from UTC in minutes. */
+  /** Offset from UTC in minutes (rounded, as chrono's `%z` shows it). */
   offsetMin: number;
+  /** The exact offset in seconds, when it may not be whole minutes (local mean time); else `offsetMin`. */
+  offsetSec?: number;
   /** What `%Z` prints. */
   zoneName: string;
 }
@@ -168,7 +170,7 @@ interface Civil {
 }
 
 function civil(t: ZonedTime): Civil {
-  const d = new Date(t.epochMs + t.offsetMin * 60_000);
+  const d = new Date(t.epochMs + (t.offsetSec ?? t.offsetMin * 60) * 1000);
   const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate();
   const start = new Date(0);
   start.setUTCFullYear(Y, 0, 1);
@@ -206,6 +208,14 @@ function offsetText(off: number, colon: boolean, seconds = false, hoursOnly = fa
   const hh = (off < 0 ? "-" : "+") + pad0(Math.floor(a / 60), 2);
   if (hoursOnly) return hh;
   return hh + (colon ? ":" : "") + pad0(a % 60, 2) + (seconds ? ":00" : "");
+}
+
+// chrono's `%::z` of an offset in seconds: `+hh:mm:ss`.
+function offsetWithSeconds(off: number): string {
+  const a = Math.abs(off);
+  return (off < 0 ? "-" : "+") + pad0(Math.floor(a / 3600), 2) + ":" + pad0(Math.floor(a / 60) % 60, 2) +
+    ":" +
+    pad0(a % 60, 2);
 }
 
 function fraction(nanos: number, spec: string): string {
@@ -274,7 +284,7 @@ function formatSpec(spec: string, pad: string, c: Civil, t: ZonedTime): string {
     case ":z":
       return offsetText(t.offsetMin, true);
     case "::z":
-      return offsetText(t.offsetMin, true, true);
+      return t.offsetSec === undefined ? offsetText(t.offsetMin, true, true) : offsetWithSeconds(t.offsetSec);
     case ":::z":
       return offsetText(t.offsetMin, false, false, true);
     case "Z":

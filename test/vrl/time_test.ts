@@ -66,6 +66,11 @@ table("format_timestamp %Z", [
   ok(zoned("2021-01-10T12:00:00Z", "Etc/GMT+5"), "-05 -0500 -05:00"),
   // An offset's name changed over time: New York's -04:00 was war time in 1943.
   ok(zoned("1943-01-10T12:00:00Z", "America/New_York"), "EWT -0400 -04:00"),
+  // Local mean time is not whole minutes: the clock shows it to the second, `%z` rounds to the minute.
+  ok(
+    `format_timestamp!(t'1850-01-10T12:00:00Z', "%T %Z %z %::z", "America/New_York")`,
+    "07:03:58 LMT -0456 -04:56:02",
+  ),
   ok(zoned("2021-01-10T12:00:00Z", "UTC"), "UTC +0000 +00:00"),
   ok(zoned("2021-01-10T12:00:00Z", "Etc/UTC"), "UTC +0000 +00:00"),
   ok(zoned("2021-01-10T12:00:00Z", "GMT"), "GMT +0000 +00:00"),

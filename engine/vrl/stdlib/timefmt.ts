@@ -75,12 +75,18 @@ export function fromParts(
 
 /** Offset from UTC in minutes of time zone `tz` at instant `ms`; null for unknown zones. */
 export function tzOffset(tz: string, ms: number): number | null {
+  const sec = tzOffsetSeconds(tz, ms);
+  return sec === null ? null : Math.round(sec / 60);
+}
+
+// The exact offset in seconds: local mean times (New York's before 1883 was -4:56:02) are not whole minutes.
+function tzOffsetSeconds(tz: string, ms: number): number | null {
   if (tz === "UTC" || tz === "utc" || tz === "Z" || tz === "Etc/UTC") return 0;
-  if (tz === "local") return -new Date(ms).getTimezoneOffset();
+  if (tz === "local") return -new Date(ms).getTimezoneOffset() * 60;
   const fixed = /^([+-])(\d{2}):?(\d{2})$/.exec(tz);
-  if (fixed) return (fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]));
+  if (fixed) return (fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 3600 + Number(fixed[3]) * 60);
   const zone = lenientTimeZone(tz);
-  return zone ? Math.round(zone.offsetAt(ms) / 60_000) : null;
+  return zone ? Math.round(zone.offsetAt(ms) / 1000) : null;
 }
 
 /** True when `tz` names a zone we can resolve. */
@@ -106,13 +112,15 @@ function zoneName(tz: string, ms: number, off: number): string {
 export function strftime(ts: VrlTimestamp, fmt: string, tz = "UTC"): string {
   const ms = ts.ms;
   // A zone unknown at run time (a literal one is refused when compiling) is shown as UTC throughout.
-  const known = tzOffset(tz, ms);
-  const off = known ?? 0;
+  const known = tzOffsetSeconds(tz, ms);
+  const sec = known ?? 0;
+  const off = Math.round(sec / 60);
   const items = cachedFormat(fmt, CHRONO_FORMAT);
   return formatTime(items, {
     epochMs: ms,
     nanos: ts.subsecNs,
     offsetMin: off,
+    offsetSec: sec,
     zoneName: known === null ? "UTC" : zoneName(tz, ms, off),
   });
 }
