@@ -136,6 +136,18 @@ table("parse_xml", [
     a: { "@k": "AB&", text: "<A&lt;" },
   }),
   ok(`parse_xml!(s'<ns:a xmlns:ns="urn:x" ns:k="v"><ns:b>1</ns:b></ns:a>')`, { a: { "@k": "v", b: 1 } }),
+  // Entities an internal DTD declares are expanded, within a budget (no "billion laughs").
+  ok(`parse_xml!(s'<!DOCTYPE a [<!ENTITY e "h&#105;">]><a k="&e;">&e;!</a>')`, {
+    a: { "@k": "hi", text: "hi!" },
+  }),
+  fails(
+    `parse_xml!(s'${
+      '<!DOCTYPE a [<!ENTITY l0 "lol">' +
+      Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join("") +
+      "]><a>&l9;</a>"
+    }')`,
+    "unable to parse xml: a possible entity reference loop is detected",
+  ),
   // Rust's `i64` parsing takes a plus sign.
   exact(`parse_xml!(s'<a>+5</a>')`, '{"a":5}'),
   // Attribute values stay text in VRL: parse_bool/parse_null/parse_number apply to element text only.

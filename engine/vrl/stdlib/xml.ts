@@ -42,17 +42,43 @@ const PARSER = new XMLParser({
   removeNSPrefix: true,
 });
 
-const ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
+/** Entity names and their text (XML's five and those the document's DTD declares), and what expansion may add. */
+interface Entities {
+  names: Record<string, string>;
+  budget: number;
+}
 
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|apos|quot);/g, (m, e: string) => {
-    if (e[0] !== "#") return ENTITIES[e];
+const XML_ENTITIES: Record<string, string> = { lt: "<", gt: ">", amp: "&", apos: "'", quot: '"' };
+/** Characters entity expansion may add to one document (entities declared from entities grow fast). */
+const EXPANSION_BUDGET = 8 << 20;
+
+// The general entities an internal DTD subset declares (`<!ENTITY name "text">`), as roxmltree expands them.
+function dtdEntities(source: string): Entities {
+  const entities = { names: { ...XML_ENTITIES }, budget: EXPANSION_BUDGET };
+  const subset = /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/.exec(source)?.[1];
+  if (!subset) return entities;
+  for (const m of subset.matchAll(/<!ENTITY\s+([^\s%"']+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g)) {
+    entities.names[m[1]] ??= decodeEntities(m[2] ?? m[3], entities);
+  }
+  return entities;
+}
+
+function decodeEntities(s: string, entities: Entities): string {
+  if (!s.includes("&")) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|[A-Za-z_:][\w.:-]*);/g, (m, e: string) => {
+    if (e[0] !== "#") {
+      const text = entities.names[e];
+      if (text === undefined) return m;
+      entities.budget -= text.length;
+      if (entities.budget < 0) fail("unable to parse xml: a possible entity reference loop is detected");
+      return text;
+    }
     const cp = e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
     return cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
   });
 }
 
-function toNodes(list: OrderedNode[]): XmlNode[] {
+function toNodes(list: OrderedNode[], entities: Entities): XmlNode[] {
   const out: XmlNode[] = [];
   let text: string | null = null;
   const flushText = () => {
@@ -64,7 +90,7 @@ function toNodes(list: OrderedNode[]): XmlNode[] {
     const body = node[name];
     if (name === "#text" || name === "#cdata") {
       const piece = name === "#text"
-        ? decodeEntities(String(body))
+        ? decodeEntities(String(body), entities)
         : (body as OrderedNode[]).map((t) => String(t["#text"] ?? "")).join("");
       text = (text ?? "") + piece;
       continue;
@@ -76,9 +102,9 @@ function toNodes(list: OrderedNode[]): XmlNode[] {
       // Attribute values are normalized as XML says: literal tabs and line ends become spaces.
       const attrs = Object.entries(raw).map(([k, v]): [string, string] => [
         k,
-        decodeEntities(String(v).replace(/[\t\n]/g, " ")),
+        decodeEntities(String(v).replace(/[\t\n]/g, " "), entities),
       ]);
-      out.push({ kind: "element", name, attrs, children: toNodes(body as OrderedNode[]) });
+      out.push({ kind: "element", name, attrs, children: toNodes(body as OrderedNode[], entities) });
     }
   }
   flushText();
@@ -158,7 +184,7 @@ function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
   // XML reads every line end as "\n" before anything else.
   const doc = PARSER.parse(source.replace(/\r\n?/g, "\n")) as OrderedNode[];
   // The document: its element (text outside it is only white space, which roxmltree does not keep).
-  const root = toNodes(doc).filter((n) => n.kind === "element");
+  const root = toNodes(doc, dtdEntities(source)).filter((n) => n.kind === "element");
   return recurse([], root, o);
 }
 
