@@ -148,6 +148,17 @@ table("parse_xml", [
     }')`,
     "unable to parse xml: a possible entity reference loop is detected",
   ),
+  // An entity nobody declared is an error (not kept as text); inside CDATA it is just text. Positions
+  // are in the text roxmltree reads: after `trim`.
+  fails(
+    `parse_xml!(s'<a>\n<b k="x">&nbsp;</b></a>', trim: false)`,
+    "unable to parse xml: unknown entity reference 'nbsp' at 2:10",
+  ),
+  fails(
+    `parse_xml!(s'<a>\n<b k="x">&nbsp;</b></a>')`,
+    "unable to parse xml: unknown entity reference 'nbsp' at 1:13",
+  ),
+  ok(`parse_xml!(s'<a><![CDATA[&nbsp;]]><!-- &c; --></a>')`, { a: { text: "&nbsp;" } }),
   // Rust's `i64` parsing takes a plus sign.
   exact(`parse_xml!(s'<a>+5</a>')`, '{"a":5}'),
   // Attribute values stay text in VRL: parse_bool/parse_null/parse_number apply to element text only.

@@ -165,6 +165,22 @@ function parseErrorText(source: string, msg: string): string {
   return msg;
 }
 
+// roxmltree refuses a reference to an entity neither XML nor the DTD declares; CDATA, comments, PIs
+// and the DOCTYPE are blanked out first (line ends kept, so positions stay right).
+function unknownEntity(source: string, entities: Entities): string | null {
+  const blank = (m: string) => m.replace(/[^\n]/g, " ");
+  const text = source.replace(
+    /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE[^[>]*(\[[\s\S]*?\])?\s*>/g,
+    blank,
+  );
+  for (const m of text.matchAll(/&([A-Za-z_:][\w.:-]*);/g)) {
+    if (m[1] in entities.names) continue;
+    const lines = text.slice(0, m.index).split("\n");
+    return `unknown entity reference '${m[1]}' at ${lines.length}:${lines[lines.length - 1].length + 1}`;
+  }
+  return null;
+}
+
 function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
   const [, includeAttr, attrPrefix, textKey, alwaysText, parseBool, parseNull, parseNumber, trim] = args;
   // VRL's `trim` drops white space between tags only (`>\s+?<` → `><`, on the raw text): text with
@@ -182,9 +198,13 @@ function parseXml(text: string, args: (VrlValue | undefined)[]): VrlValue {
     parseNumber: flag(parseNumber, true),
   };
   // XML reads every line end as "\n" before anything else.
-  const doc = PARSER.parse(source.replace(/\r\n?/g, "\n")) as OrderedNode[];
+  const normalized = source.replace(/\r\n?/g, "\n");
+  const entities = dtdEntities(normalized);
+  const unknown = unknownEntity(normalized, entities);
+  if (unknown) return fail(`unable to parse xml: ${unknown}`);
+  const doc = PARSER.parse(normalized) as OrderedNode[];
   // The document: its element (text outside it is only white space, which roxmltree does not keep).
-  const root = toNodes(doc, dtdEntities(source)).filter((n) => n.kind === "element");
+  const root = toNodes(doc, entities).filter((n) => n.kind === "element");
   return recurse([], root, o);
 }
 
