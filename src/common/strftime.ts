@@ -79,8 +79,10 @@ export interface ZonedTime {
   epochMs: number;
   /** Nanoseconds within the second, 0..999_999_999. */
   nanos: number;
-  /** Offset from UTC in minutes. */
+  /** Offset from UTC in minutes (rounded, as chrono's `%z` shows it). */
   offsetMin: number;
+  /** The exact offset in seconds, when it may not be whole minutes (local mean time); else `offsetMin`. */
+  offsetSec?: number;
   /** What `%Z` prints. */
   zoneName: string;
 }
@@ -168,7 +170,7 @@ interface Civil {
 }
 
 function civil(t: ZonedTime): Civil {
-  const d = new Date(t.epochMs + t.offsetMin * 60_000);
+  const d = new Date(t.epochMs + (t.offsetSec ?? t.offsetMin * 60) * 1000);
   const Y = d.getUTCFullYear(), M = d.getUTCMonth(), D = d.getUTCDate();
   const start = new Date(0);
   start.setUTCFullYear(Y, 0, 1);
@@ -191,11 +193,29 @@ function padNum(n: number, width: number, pad: string, def: string): string {
   return n < 0 ? "-" + String(-n).padStart(width - 1, fill) : String(n).padStart(width, fill);
 }
 
+// chrono's `%Y`/`%G`: a year outside 0..=9999 always carries its sign ("as per ISO 8601"), padded as
+// Rust's `{:+05}` (zeros after the sign) or `{:+5}` (spaces before it).
+function yearText(y: number, pad: string): string {
+  if (y >= 0 && y <= 9999) return padNum(y, 4, pad, "0");
+  const sign = y < 0 ? "-" : "+";
+  const digits = String(Math.abs(y));
+  if (pad === "-") return sign + digits;
+  return pad === "_" ? (sign + digits).padStart(5, " ") : sign + digits.padStart(4, "0");
+}
+
 function offsetText(off: number, colon: boolean, seconds = false, hoursOnly = false): string {
   const a = Math.abs(off);
   const hh = (off < 0 ? "-" : "+") + pad0(Math.floor(a / 60), 2);
   if (hoursOnly) return hh;
   return hh + (colon ? ":" : "") + pad0(a % 60, 2) + (seconds ? ":00" : "");
+}
+
+// chrono's `%::z` of an offset in seconds: `+hh:mm:ss`.
+function offsetWithSeconds(off: number): string {
+  const a = Math.abs(off);
+  return (off < 0 ? "-" : "+") + pad0(Math.floor(a / 3600), 2) + ":" + pad0(Math.floor(a / 60) % 60, 2) +
+    ":" +
+    pad0(a % 60, 2);
 }
 
 function fraction(nanos: number, spec: string): string {
@@ -218,7 +238,7 @@ function formatSpec(spec: string, pad: string, c: Civil, t: ZonedTime): string {
   const h12 = c.h % 12 === 0 ? 12 : c.h % 12;
   switch (spec) {
     case "Y":
-      return c.Y >= 0 && c.Y <= 9999 ? padNum(c.Y, 4, pad, "0") : (c.Y > 0 ? "+" : "") + String(c.Y);
+      return yearText(c.Y, pad);
     case "C":
       return padNum(Math.floor(c.Y / 100), 2, pad, "0");
     case "y":
@@ -264,7 +284,7 @@ function formatSpec(spec: string, pad: string, c: Civil, t: ZonedTime): string {
     case ":z":
       return offsetText(t.offsetMin, true);
     case "::z":
-      return offsetText(t.offsetMin, true, true);
+      return t.offsetSec === undefined ? offsetText(t.offsetMin, true, true) : offsetWithSeconds(t.offsetSec);
     case ":::z":
       return offsetText(t.offsetMin, false, false, true);
     case "Z":
@@ -284,7 +304,7 @@ function weekSpec(spec: string, pad: string, c: Civil): string | null {
     case "W":
       return padNum(Math.floor((c.doy - 1 + 7 - ((c.wd + 6) % 7)) / 7), 2, pad, "0");
     case "G":
-      return padNum(isoWeek(c)[0], 4, pad, "0");
+      return yearText(isoWeek(c)[0], pad);
     case "g":
       return padNum(((isoWeek(c)[0] % 100) + 100) % 100, 2, pad, "0");
     case "V":

@@ -32,6 +32,12 @@ const at = (iso: string, nanos = 0): ZonedTime => ({ ...T, epochMs: Date.parse(i
 const FORMATS: [string, ZonedTime, string][] = [
   ["%Y", T, "2020"],
   ["%Y", at("0099-01-01T00:00:00Z"), "0099"],
+  // chrono signs years outside 0..=9999 and zero-pads them after the sign to four digits.
+  ["%Y", at("-000001-06-01T00:00:00Z"), "-0001"],
+  ["%-Y", at("-000001-06-01T00:00:00Z"), "-1"],
+  ["%_Y", at("-000001-06-01T00:00:00Z"), "   -1"],
+  ["%Y", at("+010000-06-01T00:00:00Z"), "+10000"],
+  ["%G", at("-000012-06-01T00:00:00Z"), "-0012"],
   ["%C", T, "20"],
   ["%y", T, "20"],
   ["%m", T, "10"],

@@ -117,8 +117,55 @@ table("parse_xml", [
     },
   ),
   ok(`parse_xml!(s'<a><b>1</b><b>true</b><c/><d x="1"/></a>')`, {
-    a: { b: [1, true], c: null, d: { "@x": 1 } },
+    a: { b: [1, true], c: {}, d: { "@x": "1" } },
   }),
+  // VRL's own cases (mixed_types, untrimmed, header_inside_element): an element without children is
+  // `{}`, every text node is one `text` value, comments and PIs count as children.
+  ok(
+    `parse_xml!(s'<data><item>true</item><item>false</item><item>string!</item><!-- Empty object --><item /><item>null</item><item>1</item><item>1.0</item></data>')`,
+    { data: { item: [true, false, "string!", {}, null, 1, 1.0] } },
+  ),
+  ok(`parse_xml!("<root>  <a>test</a>  </root>", trim: false)`, { root: { a: "test", text: ["  ", "  "] } }),
+  ok(`parse_xml!(s'<p><?xml?>text123</p>')`, { p: { text: "text123" } }),
+  ok(`parse_xml!(s'<a>x<b>1</b>y</a>')`, { a: { b: 1, text: ["x", "y"] } }),
+  ok(`parse_xml!(s'<a><!--c-->x</a>')`, { a: { text: "x" } }),
+  ok(`parse_xml!(s'<a></a>')`, { a: {} }),
+  // roxmltree decodes character references and names elements and attributes without their prefix;
+  // namespace declarations are not attributes.
+  ok(`parse_xml!(s'<a k="&#65;&#x42;&amp;">&lt;&#65;<![CDATA[&lt;]]></a>')`, {
+    a: { "@k": "AB&", text: "<A&lt;" },
+  }),
+  ok(`parse_xml!(s'<ns:a xmlns:ns="urn:x" ns:k="v"><ns:b>1</ns:b></ns:a>')`, { a: { "@k": "v", b: 1 } }),
+  // Entities an internal DTD declares are expanded, within a budget (no "billion laughs").
+  ok(`parse_xml!(s'<!DOCTYPE a [<!ENTITY e "h&#105;">]><a k="&e;">&e;!</a>')`, {
+    a: { "@k": "hi", text: "hi!" },
+  }),
+  fails(
+    `parse_xml!(s'${
+      '<!DOCTYPE a [<!ENTITY l0 "lol">' +
+      Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join("") +
+      "]><a>&l9;</a>"
+    }')`,
+    "unable to parse xml: a possible entity reference loop is detected",
+  ),
+  // An entity nobody declared is an error (not kept as text); inside CDATA it is just text. Positions
+  // are in the text roxmltree reads: after `trim`.
+  fails(
+    `parse_xml!(s'<a>\n<b k="x">&nbsp;</b></a>', trim: false)`,
+    "unable to parse xml: unknown entity reference 'nbsp' at 2:10",
+  ),
+  fails(
+    `parse_xml!(s'<a>\n<b k="x">&nbsp;</b></a>')`,
+    "unable to parse xml: unknown entity reference 'nbsp' at 1:13",
+  ),
+  ok(`parse_xml!(s'<a><![CDATA[&nbsp;]]><!-- &c; --></a>')`, { a: { text: "&nbsp;" } }),
+  // Rust's `i64` parsing takes a plus sign.
+  exact(`parse_xml!(s'<a>+5</a>')`, '{"a":5}'),
+  // Attribute values stay text in VRL: parse_bool/parse_null/parse_number apply to element text only.
+  exact(
+    `parse_xml!(s'<a n="-2" f="1.5" b="true" z="null" e="">3</a>')`,
+    '{"a":{"@b":"true","@e":"","@f":"1.5","@n":"-2","@z":"null","text":3}}',
+  ),
   exact(`parse_xml!(s'<a><f>1.5</f><n>null</n></a>')`, '{"a":{"f":1.5,"n":null}}'),
   ok(`parse_xml!(s'<a>true</a>', parse_bool: false)`, { a: "true" }),
   ok(`parse_xml!(s'<a>null</a>', parse_null: false)`, { a: "null" }),
@@ -126,7 +173,19 @@ table("parse_xml", [
   ok(`parse_xml!(s'<a k="v">x</a>', include_attr: false)`, { a: "x" }),
   ok(`parse_xml!(s'<a k="v">x</a>', attr_prefix: "_")`, { a: { _k: "v", text: "x" } }),
   ok(`parse_xml!(s'<a>  x  </a>', trim: false)`, { a: "  x  " }),
+  // `trim` removes white space between tags (VRL's `>\s+?<` → `><`), not around other text.
+  ok(`parse_xml!(s'<a>  x  </a>')`, { a: "  x  " }),
+  ok(`parse_xml!("<root>\n  <a> b </a>\n  <c>1</c>\n</root>")`, { root: { a: " b ", c: 1 } }),
   ok(`parse_xml!(s'<?xml version="1.0"?><a>x</a>')`, { a: "x" }),
   fails(`parse_xml!("<a>")`, "unable to parse xml"),
+  // roxmltree's error for a document that does not start with markup (a case of VRL's own tests).
+  ok(
+    `_, err = parse_xml("true"); err`,
+    `function call error for "parse_xml" at (9:26): unable to parse xml: unknown token at 1:1`,
+  ),
+  ok(
+    `_, err = parse_xml("\n  x<a/>"); err`,
+    `function call error for "parse_xml" at (9:30): unable to parse xml: unknown token at 2:3`,
+  ),
   rejects(`parse_xml("<a/>")`, "E100"),
 ]);

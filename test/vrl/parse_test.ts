@@ -133,9 +133,41 @@ table("parse_url", [
     scheme: "https",
     username: "",
   }),
-  ok(`parse_url!("http://[::1]:8080/x").host`, "::1"),
+  // The url crate's `host_str()` keeps an IPv6 address's brackets.
+  ok(`parse_url!("http://[::1]:8080/x").host`, "[::1]"),
+  ok(`parse_url!("http://[0:0:0:0:0:0:0:1]/").host`, "[::1]"),
+  // `username()`, `password()` and `fragment()` are percent-encoded text; a bare `#` is an empty fragment.
+  ok(`u = parse_url!("https://us%20er:p%40ss@example.com/#a%20b c"); [u.username, u.password, u.fragment]`, [
+    "us%20er",
+    "p%40ss",
+    "a%20b%20c",
+  ]),
+  ok(`parse_url!("http://example.com/#").fragment`, ""),
+  // `path()` is the serialization's path: empty for a non-special URL without one, "/" for http.
+  ok(`[parse_url!("redis://cache:6379").path, parse_url!("http://cache").path]`, ["", "/"]),
   fails(`parse_url!("not a url")`, "unable to parse url"),
 ]);
+
+// The url crate's `ParseError` texts.
+const urlError = (url: string) => `_, err = parse_url("${url}"); err`;
+const urlFailure = (url: string, reason: string) =>
+  `function call error for "parse_url" at (9:${url.length + 22}): unable to parse url: ${reason}`;
+table(
+  "parse_url errors",
+  [
+    ["not a url", "relative URL without a base"],
+    ["http://", "empty host"],
+    ["http://host:99999/", "invalid port number"],
+    ["http://host:abc/", "invalid port number"],
+    ["http://[::1]:x/", "invalid port number"],
+    ["http://[::1/", "invalid IPv6 address"],
+    ["http://[::g]/", "invalid IPv6 address"],
+    ["http://1.2.3.256/", "invalid IPv4 address"],
+    ["http://a b/", "invalid domain character"],
+    ["http://a<b/", "invalid domain character"],
+    ["http://xn--a.com/", "invalid international domain name"],
+  ].map(([url, reason]) => ok(urlError(url), urlFailure(url, reason))),
+);
 
 table("parse_int/parse_float", [
   exact(`parse_int!("-42")`, "-42"),
@@ -147,6 +179,24 @@ table("parse_int/parse_float", [
   exact(`parse_int!("0")`, "0"),
   fails(`parse_int!("12a")`, "could not parse integer"),
   fails(`parse_int!("99999999999999999999")`, "too large"),
+  // VRL reads a prefix only at the very start: a sign sends the text to base 10 (its tests: "-42", "042" is 34).
+  exact(`parse_int!("042")`, "34"),
+  exact(`parse_int!("-017")`, "-17"),
+  exact(`parse_int!("+12")`, "12"),
+  exact(`parse_int!("-ff", 16)`, "-255"),
+  fails(`parse_int!("-0x1A")`, "could not parse integer: invalid digit found in string"),
+  fails(`parse_int!("0X1A")`, "could not parse integer: invalid digit found in string"),
+  // Rust's ParseIntError texts.
+  ok(`_, err = parse_int(""); err`, `function call error for "parse_int" at (9:22): value is empty`),
+  ok(
+    `_, err = parse_int("0x"); err`,
+    `function call error for "parse_int" at (9:24): could not parse integer: cannot parse integer from empty string`,
+  ),
+  ok(
+    `_, err = parse_int("-99999999999999999999"); err`,
+    `function call error for "parse_int" at (9:43): could not parse integer: number too small to fit in target type`,
+  ),
+  fails(`parse_int!("-")`, "could not parse integer: invalid digit found in string"),
   fails(`parse_int!("1", base: 40)`, "invalid base"),
   exact(`parse_float!("42.5")`, "42.5"),
   exact(`parse_float!("-1e-2")`, "-0.01"),

@@ -25,6 +25,13 @@ table("case and search", [
   exact(`find("foobar", r'z')`, "null"),
   exact(`find("foobar", r'o+')`, "1"),
   exact(`find("abcabc", "a", from: 1)`, "3"),
+  // `from` past the end: nothing, not even the empty pattern, is found there.
+  exact(`find("abc", "", from: 3)`, "3"),
+  exact(`find("abc", "", from: 4)`, "null"),
+  exact(`find("ñ", "", from: 2)`, "2"),
+  exact(`find("ñ", "", from: 3)`, "null"),
+  exact(`find("abc", r'', from: 10)`, "null"),
+  exact(`find("abc", "c", from: 10)`, "null"),
 ]);
 
 table("replace/split/join", [
@@ -57,6 +64,8 @@ table("slice/truncate/strip/strlen", [
   fails(`slice!("abc", 5)`, `"start" must be between`),
   ok(`strip_whitespace("  a b \\n")`, "a b"),
   ok(`strip_whitespace("")`, ""),
+  // Rust's trim: NEL (U+0085) is white space, the byte order mark (U+FEFF) is not.
+  ok(`strip_whitespace(string!(.s))`, "\uFEFFa", { s: "\u0085\u3000\uFEFFa\u00a0\u0085" }),
   ok(`truncate("A rather long sentence.", limit: 11, suffix: "...")`, "A rather lo..."),
   ok(`truncate("A rather long sentence.", 11, true)`, "A rather lo..."),
   ok(`truncate("short", 10)`, "short"),
@@ -82,8 +91,18 @@ table("format_number/format_int", [
   ok(`format_number(1234567.89, 3, decimal_separator: ".", grouping_separator: ",")`, "1,234,567.890"),
   ok(`format_number(1234567, grouping_separator: "_")`, "1_234_567"),
   ok(`format_number(4.5)`, "4.5"),
-  ok(`format_number(-1234.5, 0, grouping_separator: ",")`, "-1,235"),
-  ok(`format_number(0.125, 2, decimal_separator: ",")`, "0,13"),
+  // VRL cuts the fraction at `scale` digits (its own tests: 1234.567 with scale 2 is "1234.56").
+  ok(`format_number(-1234.5, 0, grouping_separator: ",")`, "-1,234"),
+  ok(`format_number(0.125, 2, decimal_separator: ",")`, "0,12"),
+  ok(`format_number(1234.567, 2)`, "1234.56"),
+  ok(
+    `format_number(11222333444.56789, 3, decimal_separator: ",", grouping_separator: ".")`,
+    "11.222.333.444,567",
+  ),
+  ok(`format_number(2.675, 2)`, "2.67"),
+  ok(`format_number(0.1 + 0.2, 2)`, "0.30"),
+  ok(`format_number(100, 2)`, "100.00"),
+  ok(`format_number(4.0, 1)`, "4.0"),
   ok(`format_int!(255, 16)`, "ff"),
   ok(`format_int!(-8, 2)`, "-1000"),
   fails(`format_int!(1, 1)`, "invalid base"),

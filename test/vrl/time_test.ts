@@ -40,7 +40,50 @@ table("format_timestamp", [
   ),
   ok(`format_timestamp!(t'2020-01-01T00:00:00Z', "%F %T %%")`, "2020-01-01 00:00:00 %"),
   fails(`format_timestamp!(t'2020-01-01T00:00:00Z', "%Q")`, "invalid format"),
+  // chrono's `Item::Error` becomes VRL's plain "invalid format", whatever the specifier.
+  ok(
+    `_, err = format_timestamp(t'2020-01-01T00:00:00Z', "%Y %Q"); err`,
+    `function call error for "format_timestamp" at (9:59): invalid format`,
+  ),
   rejects(`format_timestamp!("2020", "%Y")`, "E110"),
+]);
+
+// chrono-tz prints the tz database's abbreviation for `%Z`, not the zone's name.
+const zoned = (ts: string, tz: string) => `format_timestamp!(t'${ts}', "%Z %z %:z", "${tz}")`;
+table("format_timestamp %Z", [
+  ok(zoned("2021-01-10T12:00:00Z", "America/New_York"), "EST -0500 -05:00"),
+  ok(zoned("2021-07-10T12:00:00Z", "America/New_York"), "EDT -0400 -04:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "Europe/Paris"), "CET +0100 +01:00"),
+  ok(zoned("2021-07-10T12:00:00Z", "Europe/Paris"), "CEST +0200 +02:00"),
+  ok(zoned("2021-07-10T12:00:00Z", "Europe/London"), "BST +0100 +01:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "Europe/London"), "GMT +0000 +00:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "Asia/Tokyo"), "JST +0900 +09:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "asia/tokyo"), "JST +0900 +09:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "Asia/Kolkata"), "IST +0530 +05:30"),
+  // Zones whose abbreviation is numeric in the tz database.
+  ok(zoned("2021-01-10T12:00:00Z", "Asia/Dubai"), "+04 +0400 +04:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "Asia/Kathmandu"), "+0545 +0545 +05:45"),
+  ok(zoned("2021-01-10T12:00:00Z", "Etc/GMT+5"), "-05 -0500 -05:00"),
+  // An offset's name changed over time: New York's -04:00 was war time in 1943.
+  ok(zoned("1943-01-10T12:00:00Z", "America/New_York"), "EWT -0400 -04:00"),
+  // Local mean time is not whole minutes: the clock shows it to the second, `%z` rounds to the minute.
+  ok(
+    `format_timestamp!(t'1850-01-10T12:00:00Z', "%T %Z %z %::z", "America/New_York")`,
+    "07:03:58 LMT -0456 -04:56:02",
+  ),
+  ok(zoned("2021-01-10T12:00:00Z", "UTC"), "UTC +0000 +00:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "Etc/UTC"), "UTC +0000 +00:00"),
+  ok(zoned("2021-01-10T12:00:00Z", "GMT"), "GMT +0000 +00:00"),
+  ok(`format_timestamp!(t'2021-01-10T12:00:00Z', "%Z")`, "UTC"),
+  // A zone unknown at run time formats as UTC, its `%Z` included.
+  ok(`format_timestamp!(t'2021-01-10T12:00:00Z', "%H %Z %z", string!(.tz))`, "12 UTC +0000", {
+    tz: "Mars/Base",
+  }),
+  // chrono's Local is a fixed offset, which prints as `±hh:mm`.
+  ok(
+    `format_timestamp!(t'2021-01-10T12:00:00Z', "%Z", "local") == format_timestamp!(t'2021-01-10T12:00:00Z', "%:z", "local")`,
+    true,
+  ),
 ]);
 
 table("unix timestamps and now", [

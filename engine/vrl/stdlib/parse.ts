@@ -150,21 +150,42 @@ function parseUrl(text: string, defaultPorts: boolean): VrlObject {
   try {
     u = new URL(text);
   } catch {
-    return fail(`unable to parse url: relative URL without a base`);
+    return fail(`unable to parse url: ${urlParseError(text)}`);
   }
   const scheme = u.protocol.replace(/:$/, "");
   const port = u.port ? BigInt(u.port) : defaultPorts ? DEFAULT_PORTS[scheme] ?? null : null;
-  const host = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
+  // As the url crate's accessors: `host_str()` keeps an IPv6 address's brackets; `username()`,
+  // `password()` and `fragment()` are the percent-encoded text; `#` alone is an empty fragment.
   return new Map<string, VrlValue>([
-    ["fragment", u.hash ? percentDecode(u.hash.slice(1)) : null],
-    ["host", host || null],
-    ["password", percentDecode(u.password)],
-    ["path", u.pathname || "/"],
+    ["fragment", u.hash ? u.hash.slice(1) : u.href.endsWith("#") ? "" : null],
+    ["host", u.hostname || null],
+    ["password", u.password],
+    ["path", u.pathname],
     ["port", port],
     ["query", parseQueryString(u.search)],
     ["scheme", scheme],
-    ["username", percentDecode(u.username)],
+    ["username", u.username],
   ]);
+}
+
+/** The url crate's `ParseError` text for a URL WHATWG's parser refused (it gives no reason of its own). */
+function urlParseError(text: string): string {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/|\\\\)?([^/\\?#]*)/.exec(text.trim());
+  if (!m) return "relative URL without a base";
+  const authority = m[2].slice(m[2].lastIndexOf("@") + 1);
+  const host = /^\[[^\]]*\]?/.exec(authority)?.[0] ?? authority.replace(/:[^:]*$/, "");
+  if (host === "") return "empty host";
+  try {
+    // The host alone parses: what failed is the port after it.
+    new URL(`${m[1]}://${host}/`);
+    return "invalid port number";
+  } catch {
+    if (host.startsWith("[")) return "invalid IPv6 address";
+    if (/(^|\.)(0x[0-9a-f]*|\d+)\.?$/i.test(host)) return "invalid IPv4 address";
+    // deno-lint-ignore no-control-regex
+    const idna = /[^\x00-\x7f]|(^|\.)xn--/i.test(host);
+    return idna ? "invalid international domain name" : "invalid domain character";
+  }
 }
 
 export function parseTokens(text: string): VrlValue[] {

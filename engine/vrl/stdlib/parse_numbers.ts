@@ -2,32 +2,37 @@
 
 import { fail } from "./def.ts";
 
-/** Parses an integer with an optional base prefix or explicit base. */
+/**
+ * `parse_int` as VRL: without a base, text starting `0b`, `0o`, `0x` is binary, octal, hex and any
+ * other text starting `0` octal; the rest (a sign included) goes to Rust's `i64::from_str_radix`.
+ */
 export function parseIntBase(text: string, base?: number): bigint {
   let s = text;
   let b = base;
-  let neg = false;
-  if (s.startsWith("-")) {
-    neg = true;
-    s = s.slice(1);
-  } else if (s.startsWith("+")) s = s.slice(1);
   if (b === undefined) {
-    if (/^0[bB]/.test(s)) [b, s] = [2, s.slice(2)];
-    else if (/^0[oO]/.test(s)) [b, s] = [8, s.slice(2)];
-    else if (/^0[xX]/.test(s)) [b, s] = [16, s.slice(2)];
-    else if (/^0\d/.test(s)) [b, s] = [8, s.slice(1)];
-    else b = 10;
+    if (s === "") return fail("value is empty");
+    const prefix = s[0] === "0" ? { b: 2, o: 8, x: 16 }[s[1]] : undefined;
+    if (prefix) [b, s] = [prefix, s.slice(2)];
+    else b = s[0] === "0" ? 8 : 10;
   }
   if (b < 2 || b > 36) return fail(`invalid base ${b}`);
-  const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, b);
+  return fromStrRadix(s, b);
+}
+
+/** Rust's `i64::from_str_radix`, failing with its `ParseIntError` texts. */
+function fromStrRadix(text: string, base: number): bigint {
+  if (text === "") return fail("could not parse integer: cannot parse integer from empty string");
+  const neg = text[0] === "-";
+  const s = text[0] === "-" || text[0] === "+" ? text.slice(1) : text;
+  const digits = "0123456789abcdefghijklmnopqrstuvwxyz".slice(0, base);
   if (s === "" || ![...s.toLowerCase()].every((c) => digits.includes(c))) {
     return fail(`could not parse integer: invalid digit found in string`);
   }
   let n = 0n;
-  for (const c of s.toLowerCase()) n = n * BigInt(b) + BigInt(digits.indexOf(c));
+  for (const c of s.toLowerCase()) n = n * BigInt(base) + BigInt(digits.indexOf(c));
   if (neg) n = -n;
   if (BigInt.asIntN(64, n) !== n) {
-    return fail("could not parse integer: number too large to fit in target type");
+    return fail(`could not parse integer: number too ${neg ? "small" : "large"} to fit in target type`);
   }
   return n;
 }

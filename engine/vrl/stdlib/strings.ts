@@ -76,18 +76,28 @@ function shannonEntropy(s: string, segmentation: string): number {
   return h;
 }
 
+// VRL writes the number as a rust_decimal (`Decimal::from_f64`: the float's shortest digits) and cuts
+// or pads its fraction to `scale` digits: it truncates, it does not round (`1234.567`, 2 → `1234.56`).
 function formatNumber(v: number | bigint, scale?: number, dec = ".", group = ""): string {
-  let s: string;
-  if (scale !== undefined) {
-    s = typeof v === "bigint"
-      ? v.toString() + (scale > 0 ? "." + "0".repeat(scale) : "")
-      : Number(v).toFixed(scale);
-  } else s = typeof v === "bigint" ? v.toString() : formatFloat(v);
+  let s = typeof v === "bigint" ? v.toString() : formatFloat(v);
   const neg = s.startsWith("-");
   if (neg) s = s.slice(1);
-  const [int, frac] = s.split(".");
+  const [int, digits] = s.split(".");
+  let frac: string | undefined = digits;
+  if (scale === 0) frac = undefined;
+  else if (scale !== undefined) frac = (frac ?? "").slice(0, scale).padEnd(scale, "0");
   const grouped = group ? int.replace(/\B(?=(\d{3})+(?!\d))/g, group) : int;
   return (neg ? "-" : "") + grouped + (frac !== undefined ? dec + frac : "");
+}
+
+// Rust's `char::is_whitespace` (Unicode White_Space): unlike JS's `trim`, it includes U+0085 (NEL)
+// and excludes U+FEFF (the byte order mark).
+const RUST_SPACE = "\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+const RUST_TRIM = new RegExp(`^[${RUST_SPACE}]+|[${RUST_SPACE}]+$`, "g");
+
+/** Rust's `str::trim`. */
+function rustTrim(s: string): string {
+  return s.replace(RUST_TRIM, "");
 }
 
 /** The index of the character starting at UTF-8 byte `offset` of `s` (or the next one after it). */
@@ -185,7 +195,7 @@ export const STRING_FNS: Record<string, FnDef> = {
       return arr.slice(a, b);
     },
   },
-  strip_whitespace: { params: [req("value", S)], returns: S, call: ([v]) => (v as string).trim() },
+  strip_whitespace: { params: [req("value", S)], returns: S, call: ([v]) => rustTrim(v as string) },
   truncate: {
     params: [req("value", S), req("limit", K.INTEGER), opt("ellipsis", K.BOOLEAN), opt("suffix", S)],
     returns: S,
@@ -230,7 +240,11 @@ export const STRING_FNS: Record<string, FnDef> = {
     returns: K.INTEGER | K.NULL,
     call: ([v, p, f]) => {
       const s = v as string;
-      const from = charIndexAtByte(s, Math.max(0, num(f, 0)));
+      const offset = Math.max(0, num(f, 0));
+      // VRL searches the byte range from..=len-pattern: past the end nothing matches, not even "" (JS
+      // `indexOf` would clamp); VRL's regex `find_at` panics there.
+      if (offset > (isAscii(s) ? s.length : utf8Bytes(s).length)) return null;
+      const from = charIndexAtByte(s, offset);
       let i: number;
       if (typeof p === "string") i = s.indexOf(p, from);
       else {

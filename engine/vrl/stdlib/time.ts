@@ -4,6 +4,7 @@ import { K } from "../types.ts";
 import { VrlTimestamp } from "../value.ts";
 import { fail, type FnDef, opt, req, str } from "./def.ts";
 import { strftime, strptime, validTimezone } from "./timefmt.ts";
+import { StrftimeError } from "../../../src/common/strftime.ts";
 
 const UNITS: Record<string, bigint> = {
   seconds: 1_000_000_000n,
@@ -63,7 +64,8 @@ export const TIME_FNS: Record<string, FnDef> = {
       try {
         return strftime(v as VrlTimestamp, f as string, str(tz, "UTC"));
       } catch (e) {
-        return fail((e as Error).message);
+        // VRL maps chrono's `Item::Error` to this one text, whatever the specifier.
+        return fail(e instanceof StrftimeError ? "invalid format" : (e as Error).message);
       }
     },
   },

@@ -2,6 +2,7 @@
 
 import { VrlTimestamp } from "../value.ts";
 import { lenientTimeZone } from "../../../src/common/timezone.ts";
+import { zoneAbbreviation } from "./zone_abbreviation.ts";
 import { cachedFormat, CHRONO_FORMAT, formatTime } from "../../../src/common/strftime.ts";
 import {
   compileParse,
@@ -74,12 +75,18 @@ export function fromParts(
 
 /** Offset from UTC in minutes of time zone `tz` at instant `ms`; null for unknown zones. */
 export function tzOffset(tz: string, ms: number): number | null {
+  const sec = tzOffsetSeconds(tz, ms);
+  return sec === null ? null : Math.round(sec / 60);
+}
+
+// The exact offset in seconds: local mean times (New York's before 1883 was -4:56:02) are not whole minutes.
+function tzOffsetSeconds(tz: string, ms: number): number | null {
   if (tz === "UTC" || tz === "utc" || tz === "Z" || tz === "Etc/UTC") return 0;
-  if (tz === "local") return -new Date(ms).getTimezoneOffset();
+  if (tz === "local") return -new Date(ms).getTimezoneOffset() * 60;
   const fixed = /^([+-])(\d{2}):?(\d{2})$/.exec(tz);
-  if (fixed) return (fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3]));
+  if (fixed) return (fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 3600 + Number(fixed[3]) * 60);
   const zone = lenientTimeZone(tz);
-  return zone ? Math.round(zone.offsetAt(ms) / 60_000) : null;
+  return zone ? Math.round(zone.offsetAt(ms) / 1000) : null;
 }
 
 /** True when `tz` names a zone we can resolve. */
@@ -93,18 +100,29 @@ function fmtOffset(off: number): string {
     String(a % 60).padStart(2, "0");
 }
 
-// What `%Z` shows: VRL prints the zone as given, `UTC` for UTC, and fixed offsets as `±hh:mm`.
-function zoneName(tz: string, off: number): string {
-  if (tz === "UTC" || (off === 0 && tz.length <= 3)) return "UTC";
-  return tz.startsWith("+") || tz.startsWith("-") ? fmtOffset(off) : tz;
+// What `%Z` shows: chrono-tz's abbreviation for a named zone (`EST`, `CEST`, `+04`); chrono's `Local`
+// is a fixed offset, printed `±hh:mm`, as are Petrel's own fixed-offset zones.
+function zoneName(tz: string, ms: number, off: number): string {
+  if (tz === "UTC" || tz === "utc" || tz === "Z") return "UTC";
+  if (tz === "local" || tz.startsWith("+") || tz.startsWith("-")) return fmtOffset(off);
+  return zoneAbbreviation(tz, ms, off);
 }
 
 /** chrono-style strftime of a timestamp in the given zone (`UTC` by default); throws on a bad format. */
 export function strftime(ts: VrlTimestamp, fmt: string, tz = "UTC"): string {
   const ms = ts.ms;
-  const off = tzOffset(tz, ms) ?? 0;
+  // A zone unknown at run time (a literal one is refused when compiling) is shown as UTC throughout.
+  const known = tzOffsetSeconds(tz, ms);
+  const sec = known ?? 0;
+  const off = Math.round(sec / 60);
   const items = cachedFormat(fmt, CHRONO_FORMAT);
-  return formatTime(items, { epochMs: ms, nanos: ts.subsecNs, offsetMin: off, zoneName: zoneName(tz, off) });
+  return formatTime(items, {
+    epochMs: ms,
+    nanos: ts.subsecNs,
+    offsetMin: off,
+    offsetSec: sec,
+    zoneName: known === null ? "UTC" : zoneName(tz, ms, off),
+  });
 }
 
 const parseCache = new Map<string, ParseFormat | null>();
