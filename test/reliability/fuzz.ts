@@ -8,6 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { type SpawnedServer, spawnServer } from "../helpers/server.ts";
 import { seededRandom } from "./crash.ts";
+import { errorShapeViolation, healthViolation } from "./fuzz_response.ts";
 import { bombs, FUZZ_PIPELINE, type FuzzRequest, HEADER_MUTATIONS, MUTATIONS, seeds } from "./fuzz_cases.ts";
 
 /** A server under fuzzing, and a reader of its tables' row counts. */
@@ -69,7 +70,7 @@ export async function startFuzzTarget(bodyLimit: number): Promise<FuzzTarget> {
 }
 
 /** The server stopped answering: the round ends, with the end of its log. */
-class ServerGone extends Error {}
+export class ServerGone extends Error {}
 
 /** What a fuzz round saw. */
 export interface FuzzReport {
@@ -89,8 +90,16 @@ function describe(req: FuzzRequest, how: string, body: Uint8Array): string {
     `${JSON.stringify(req.headers)}): ${head}`;
 }
 
-/** Sends one request; records a violation when it answers 5xx, hangs, kills the server, or a rejection wrote. */
-async function probe(target: FuzzTarget, req: FuzzRequest, how: string, report: FuzzReport): Promise<void> {
+/**
+ * Sends one request; records a violation when it answers 5xx, hangs, kills the server, a rejection
+ * wrote or is not in its endpoint's error shape, or `/health` then takes over a second.
+ */
+export async function probe(
+  target: FuzzTarget,
+  req: FuzzRequest,
+  how: string,
+  report: FuzzReport,
+): Promise<void> {
   const before = req.atomic ? target.snapshot() : "";
   let status: number;
   let text = "";
@@ -103,6 +112,14 @@ async function probe(target: FuzzTarget, req: FuzzRequest, how: string, report: 
     });
     status = r.status;
     text = await r.text();
+    const shape = errorShapeViolation(
+      req.method,
+      req.path,
+      status,
+      r.headers.get("content-type") ?? "",
+      text,
+    );
+    if (shape) report.failures.push(`${shape}: ${describe(req, how, req.body)}`);
     for (const [name, value] of r.headers) {
       // curl refuses a response with a header this long: the client would never see the answer
       if (value.length > 8192) {
@@ -127,6 +144,8 @@ async function probe(target: FuzzTarget, req: FuzzRequest, how: string, report: 
       report.failures.push(`rejected with ${status} but wrote: ${describe(req, how, req.body)}`);
     }
   }
+  const health = await healthViolation(target.url);
+  if (health) report.failures.push(`${health} after: ${describe(req, how, req.body)}`);
 }
 
 /** Runs `iterations` spoiled requests per seed family, then every bomb against every body-taking family. */
