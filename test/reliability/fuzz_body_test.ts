@@ -87,6 +87,13 @@ const FOUND: Array<{
     error: /nested too deeply/,
   },
   {
+    name: "an Elasticsearch bulk action line holding an integer past 2^53 (its error message threw: 500)",
+    path: "/v1/elasticsearch/_bulk",
+    headers: { "content-type": "application/json" },
+    body: () => '{"update":{"x":9223372036854775807}}\n{"a":1}\n',
+    error: /expected 'create' or 'index' but got \{\\"update\\":\{\\"x\\":9223372036854775807\}\}/,
+  },
+  {
     name: "a HEC event whose time is i64's largest integer (its error message threw on the bigint)",
     path: "/v1/splunk/services/collector",
     body: () => '{"time":9223372036854775807,"event":"x"}',
