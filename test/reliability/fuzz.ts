@@ -20,13 +20,18 @@ export interface FuzzTarget {
   /** Stops the server; the data dir is removed unless `keepData` (to replay a failure on it). */
   stop(keepData?: boolean): Promise<void>;
   dataHome: string;
+  /** How soon `/health` must answer after each request. */
+  healthMs: number;
 }
 
 /** How long one request may take before it counts as a hang. */
 const HANG_MS = 20_000;
 
-/** Starts Petrel with a small body limit and uploads the pipeline the ingest seeds name. */
-export async function startFuzzTarget(bodyLimit: number): Promise<FuzzTarget> {
+/**
+ * Starts Petrel with a small body limit and uploads the pipeline the ingest seeds name; `/health`
+ * must answer within `healthMs` of each request.
+ */
+export async function startFuzzTarget(bodyLimit: number, healthMs = 1000): Promise<FuzzTarget> {
   const dataHome = await Deno.makeTempDir({ prefix: "petrel_fuzz_" });
   const server = await spawnServer(["--http-addr", "127.0.0.1:0", "--data-home", dataHome], {
     PETREL__HTTP__BODY_LIMIT: String(bodyLimit),
@@ -61,6 +66,7 @@ export async function startFuzzTarget(bodyLimit: number): Promise<FuzzTarget> {
       return parts.join(" ");
     },
     dataHome,
+    healthMs,
     async stop(keepData = false) {
       for (const c of conns.values()) c.close();
       await server.stop("SIGKILL");
@@ -144,7 +150,7 @@ export async function probe(
       report.failures.push(`rejected with ${status} but wrote: ${describe(req, how, req.body)}`);
     }
   }
-  const health = await healthViolation(target.url);
+  const health = await healthViolation(target.url, target.healthMs);
   if (health) report.failures.push(`${health} after: ${describe(req, how, req.body)}`);
 }
 

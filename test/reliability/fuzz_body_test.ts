@@ -10,11 +10,13 @@ import { bodyFuzzRound } from "./fuzz_body.ts";
 import { errorShapeViolation } from "./fuzz_response.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
 
+/** A test shares the machine with others running in parallel: a stall, not a busy core, must fail it. */
+const TEST_HEALTH_MS = 5000;
 const BODY_LIMIT = 1 << 20;
 const TS = 1_700_000_000_000;
 
 Deno.test("body fuzz: spoiled ingest bodies answer 2xx or a 4xx in shape that wrote nothing", async () => {
-  const target = await startFuzzTarget(BODY_LIMIT);
+  const target = await startFuzzTarget(BODY_LIMIT, TEST_HEALTH_MS);
   try {
     const r = await bodyFuzzRound(target, 12, 8);
     assert.deepEqual(r.failures, []);
@@ -118,7 +120,7 @@ const FOUND: Array<{
 ];
 
 Deno.test("body fuzz findings: a 400 in the endpoint's shape naming the problem, nothing written", async (t) => {
-  const target = await startFuzzTarget(BODY_LIMIT);
+  const target = await startFuzzTarget(BODY_LIMIT, TEST_HEALTH_MS);
   try {
     for (const c of FOUND) {
       await t.step(c.name, async () => {

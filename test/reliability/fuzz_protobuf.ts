@@ -153,6 +153,28 @@ const VARINTS = [
 ];
 const LENGTH_LIES = [1n, 1000n, -1n, 0x7fffffffn, 0xffffffffn, 1n << 63n];
 
+const EDGE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "{",
+  "}",
+  '{a="',
+  '{=""}',
+  '{a="1",a="2"}',
+  '{__name__="x"}',
+  "a".repeat(70_000),
+  "__name__",
+  "1e400",
+  "-1",
+  "NaN",
+  "9223372036854775808",
+  "🙂",
+  "a\nb",
+  "\\",
+  '"',
+].map((t) => new TextEncoder().encode(t));
+
 /** The protobuf spoilers, by name. */
 export const PROTOBUF_MUTATIONS: Record<string, Mutation> = {
   pb_lying_length: pbMutation((f, _l, r) => {
@@ -172,6 +194,12 @@ export const PROTOBUF_MUTATIONS: Record<string, Mutation> = {
     if (f.wire !== 2 || f.children) return false;
     const at = Math.floor(r() * (f.raw.length + 1));
     f.raw = concat([f.raw.subarray(0, at), new Uint8Array(pick(BAD_UTF8, r)), f.raw.subarray(at)]);
+    return true;
+  }),
+  pb_string: pbMutation((f, _l, r) => {
+    // a printable leaf (a name, a label set, a value) replaced by text its parser may choke on
+    if (f.wire !== 2 || f.children || !f.raw.every((c) => c >= 0x20 && c < 0x7f)) return false;
+    f.raw = pick(EDGE_STRINGS, r);
     return true;
   }),
   pb_empty: pbMutation((f) => {
