@@ -6,7 +6,10 @@
  * Shared by `fuzz_body_test.ts` (bounded) and `scripts/fuzz.ts --body` (long).
  */
 import zlib from "node:zlib";
-import { encodeSnappy } from "../../src/codec/snappy.ts";
+import { decodeSnappy, encodeSnappy } from "../../src/codec/snappy.ts";
+import { encodeRemoteWriteV2 } from "../../src/protocols/remote_write/encoder.ts";
+import type { Series } from "../../src/common/series.ts";
+import type { RemoteMetadata } from "../../src/protocols/remote_write/parser.ts";
 import { type FuzzReport, type FuzzTarget, probe, ServerGone } from "./fuzz.ts";
 import { type FuzzRequest, HEADER_MUTATIONS, MUTATIONS, seeds } from "./fuzz_cases.ts";
 import { pb } from "./fuzz_telemetry.ts";
@@ -76,6 +79,19 @@ export function bodySeeds(): BodySeed[] {
     kind: "ndjson",
   });
   out.push({
+    family: "remote_write_v2_pb",
+    method: "POST",
+    path: "/v1/prometheus/write",
+    headers: {
+      "content-type": "application/x-protobuf;proto=io.prometheus.write.v2.Request",
+      "content-encoding": "snappy",
+    },
+    body: decodeSnappy(encodeRemoteWriteV2(v2Series(), v2Metadata()), 1 << 20),
+    atomic: true,
+    wrap: encodeSnappy,
+    kind: "protobuf",
+  });
+  out.push({
     family: "otlp_metrics_rich_pb",
     method: "POST",
     path: "/v1/telemetry/v1/metrics",
@@ -85,6 +101,22 @@ export function bodySeeds(): BodySeed[] {
     kind: "protobuf",
   });
   return out;
+}
+
+/** Remote write 2.0: labels and metadata by symbol references, which a spoiled varint points astray. */
+function v2Series(): Series[] {
+  const ms = Number(NS.slice(0, 13));
+  return [
+    {
+      labels: { __name__: "fz_rw2", job: "a" },
+      samples: [{ value: 1.5, timestampMs: ms }, { value: 2, timestampMs: ms + 1 }],
+    },
+    { labels: { __name__: "fz_rw2", job: "b", le: "+Inf" }, samples: [{ value: NaN, timestampMs: ms }] },
+  ];
+}
+
+function v2Metadata(): RemoteMetadata[] {
+  return [{ metric: "fz_rw2", type: "gauge", help: "a fuzz gauge", unit: "seconds" }];
 }
 
 function indexBulk(): Uint8Array {
