@@ -50,7 +50,11 @@ function text(body: Uint8Array): string {
 
 /** Epoch seconds (a number or numeric text, fraction allowed) → nanoseconds. */
 export function parseEpochSeconds(v: unknown, what: string, eventNumber?: number): bigint {
-  const s = typeof v === "number" || typeof v === "bigint" ? String(v) : typeof v === "string" ? v.trim() : null;
+  const s = typeof v === "number" || typeof v === "bigint"
+    ? String(v)
+    : typeof v === "string"
+    ? v.trim()
+    : null;
   const m = s === null ? null : DECIMAL.exec(s);
   const fraction = (m?.[2] ?? "").slice(0, 9).padEnd(9, "0");
   const ns = m ? BigInt(m[1]) * 1_000_000_000n + BigInt(fraction) : -1n;
