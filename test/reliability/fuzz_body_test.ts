@@ -96,6 +96,23 @@ const FOUND: Array<{
     error: /expected 'create' or 'index' but got \{\\"update\\":\{\\"x\\":9223372036854775807\}\}/,
   },
   {
+    name: "an OpenTSDB point whose timestamp is past 2^53 ms (stored rounded, 1e20 as a REAL)",
+    path: "/v1/opentsdb/api/put",
+    headers: { "content-type": "application/json" },
+    body: () =>
+      '[{"metric":"found_tsdb","timestamp":1700000000,"value":1,"tags":{"h":"a"}},' +
+      '{"metric":"found_tsdb","timestamp":9223372036854775807,"value":1,"tags":{"h":"a"}}]',
+    error:
+      /point 2: timestamp: invalid value: integer `9223372036854776000`, expected at most ±\(2\^53 - 1\) ms/,
+  },
+  {
+    name: "an OpenTSDB point whose timestamp is 1e20",
+    path: "/v1/opentsdb/api/put",
+    headers: { "content-type": "application/json" },
+    body: () => '{"metric":"found_tsdb","timestamp":1e20,"value":1,"tags":{"h":"a"}}',
+    error: /timestamp: invalid value: integer `100000000000000000000`/,
+  },
+  {
     name: "a HEC event whose time is i64's largest integer (its error message threw on the bigint)",
     path: "/v1/splunk/services/collector",
     body: () => '{"time":9223372036854775807,"event":"x"}',
