@@ -17,6 +17,12 @@ export interface FuzzTarget {
   server: SpawnedServer;
   /** `db.table=rows` for every table of every database file, committed state. */
   snapshot(): string;
+  /**
+   * The integer-declared columns (time indexes, integers, decimals) of the tables a `snapshot()`
+   * entry names that hold anything but integers and nulls: a REAL there is a value the write
+   * accepted without checking (an OpenTSDB `1e20` timestamp was one).
+   */
+  nonIntegers(entries: string[]): string[];
   /** Stops the server; the data dir is removed unless `keepData` (to replay a failure on it). */
   stop(keepData?: boolean): Promise<void>;
   dataHome: string;
@@ -65,6 +71,25 @@ export async function startFuzzTarget(bodyLimit: number, healthMs = 1000): Promi
       }
       return parts.join(" ");
     },
+    nonIntegers(entries) {
+      const out: string[] = [];
+      for (const entry of entries) {
+        const [file, table] = entry.replace(/=\d+$/, "").split("/");
+        const c = conns.get(file);
+        if (!c) continue;
+        const q = (n: string) => `"${n.replaceAll('"', '""')}"`;
+        for (const col of c.prepare(`PRAGMA table_info(${q(table)})`).all()) {
+          if (!/_INT$/.test(String(col.type))) continue;
+          const n = c.prepare(
+            `SELECT count(*) AS n FROM ${q(table)} WHERE typeof(${
+              q(String(col.name))
+            }) NOT IN ('integer', 'null')`,
+          ).get()!.n;
+          if (Number(n) > 0) out.push(`${file}/${table}.${col.name}: ${n} non-integer values`);
+        }
+      }
+      return out;
+    },
     dataHome,
     healthMs,
     async stop(keepData = false) {
@@ -98,7 +123,8 @@ function describe(req: FuzzRequest, how: string, body: Uint8Array): string {
 
 /**
  * Sends one request; records a violation when it answers 5xx, hangs, kills the server, a rejection
- * wrote or is not in its endpoint's error shape, or `/health` then takes over a second.
+ * wrote or is not in its endpoint's error shape, an acceptance stored a non-integer in an integer
+ * column, or `/health` then takes longer than the target allows.
  */
 export async function probe(
   target: FuzzTarget,
@@ -149,6 +175,10 @@ export async function probe(
     if (after !== before) {
       report.failures.push(`rejected with ${status} but wrote: ${describe(req, how, req.body)}`);
     }
+  } else if (status < 300 && req.atomic) {
+    const was = new Set(before.split(" "));
+    const bad = target.nonIntegers(target.snapshot().split(" ").filter((e) => e !== "" && !was.has(e)));
+    if (bad.length > 0) report.failures.push(`accepted ${bad.join(", ")}: ${describe(req, how, req.body)}`);
   }
   const health = await healthViolation(target.url, target.healthMs);
   if (health) report.failures.push(`${health} after: ${describe(req, how, req.body)}`);
