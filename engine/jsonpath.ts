@@ -5,6 +5,7 @@
  */
 
 import { compileRustRegex } from "./rust_regex.ts";
+import { formatJsonText } from "../src/common/json_text.ts";
 
 type Selector =
   | { k: "key"; names: string[] }
@@ -302,7 +303,8 @@ function operandValues(o: Operand, cur: unknown, root: unknown): unknown[] {
 }
 
 function jsonEq(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  // documents keep integers past 2^53 as bigints, which JSON.stringify throws on
+  return formatJsonText(a) === formatJsonText(b);
 }
 
 function cmp(op: string, a: unknown, b: unknown): boolean {

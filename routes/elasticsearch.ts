@@ -5,7 +5,7 @@
  * official clients check.
  */
 import type { Ctx } from "./context.ts";
-import { PetrelError, unsupportedMediaType } from "../src/common/errors.ts";
+import { PetrelError, tooDeeplyNested, unsupportedMediaType } from "../src/common/errors.ts";
 import { httpStatusOf } from "../src/http/render_error.ts";
 import { IDENTITY_PIPELINE } from "../engine/store.ts";
 import {
@@ -137,8 +137,10 @@ export async function bulk(ctx: Ctx): Promise<Response> {
     );
     return json(bulkItemsResponse(ctx.elapsedMs(), outcomes));
   } catch (e) {
-    if (!(e instanceof PetrelError)) throw e;
-    const status = httpStatusOf(e);
-    return json(bulkErrorResponse(ctx.elapsedMs(), status, e.message), status);
+    // a document nested past the stack is answered in the bulk shape too, not the HTTP layer's
+    const err = e instanceof PetrelError ? e : tooDeeplyNested(e);
+    if (!err) throw e;
+    const status = httpStatusOf(err);
+    return json(bulkErrorResponse(ctx.elapsedMs(), status, err.message), status);
   }
 }

@@ -1,16 +1,21 @@
 /**
- * Hostile input, at length: `deno run -A scripts/fuzz.ts [rounds=10] [iterations=300] [seed=1]` runs
- * seeded fuzz rounds (see `test/reliability/fuzz.ts`) against one Petrel child process and prints the
- * status counts per endpoint family and every contract violation (5xx, hang, crash, a rejected
- * request that wrote). Exit 1 on any violation.
+ * Hostile input, at length: `deno run -A scripts/fuzz.ts [--body] [rounds=10] [iterations=300] [seed=1]
+ * [family regexp]` runs seeded fuzz rounds (see `test/reliability/fuzz.ts`; with `--body` the
+ * structure-aware ingest body rounds of `test/reliability/fuzz_body.ts`) against one Petrel child
+ * process and prints the status counts per endpoint family and every contract violation (5xx, hang,
+ * crash, a rejected request that wrote, an error not in its endpoint's shape, a slow `/health`).
+ * Exit 1 on any violation.
  */
 import { fuzzRound, slowLoris, startFuzzTarget } from "../test/reliability/fuzz.ts";
+import { bodyFuzzRound } from "../test/reliability/fuzz_body.ts";
 
-const rounds = Number(Deno.args[0] ?? 10);
-const iterations = Number(Deno.args[1] ?? 300);
-const seed = Number(Deno.args[2] ?? 1);
+const body = Deno.args.includes("--body");
+const args = Deno.args.filter((a) => a !== "--body");
+const rounds = Number(args[0] ?? 10);
+const iterations = Number(args[1] ?? 300);
+const seed = Number(args[2] ?? 1);
 /** Optional 4th argument: a regular expression over family names (`sql`, `lineproto`, …). */
-const only = Deno.args[3] ? new RegExp(Deno.args[3]) : undefined;
+const only = args[3] ? new RegExp(args[3]) : undefined;
 const BODY_LIMIT = 1 << 20;
 
 const target = await startFuzzTarget(BODY_LIMIT);
@@ -20,7 +25,9 @@ const failures: string[] = [];
 const started = performance.now();
 try {
   for (let i = 0; i < rounds; i++) {
-    const r = await fuzzRound(target, seed + i, iterations, BODY_LIMIT, only);
+    const r = body
+      ? await bodyFuzzRound(target, seed + i, iterations, only)
+      : await fuzzRound(target, seed + i, iterations, BODY_LIMIT, only);
     requests += r.requests;
     for (const [k, n] of r.statuses) statuses.set(k, (statuses.get(k) ?? 0) + n);
     failures.push(...r.failures);

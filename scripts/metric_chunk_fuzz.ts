@@ -296,15 +296,14 @@ function sameAnswer(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: u
 /**
  * A known difference, older than the chunk path: a bad regex next to a tag test no series passes is
  * never run when the series are picked first (no rows to test it on), while the view tests it on
- * rows and fails. (DataFusion compiles a literal pattern up front: GreptimeDB fails either way.)
+ * rows and fails, or the other way round when the view's own filter leaves no row to test (a branch
+ * of a UNION then still answers rows). A side that answers never ran the pattern on a row, so one
+ * side failing to compile the pattern is this difference whatever the other answered. (DataFusion
+ * compiles a literal pattern up front: GreptimeDB fails either way.)
  */
 function badPatternUnread(a: { ok: boolean; body: unknown }, b: { ok: boolean; body: unknown }): boolean {
-  const [failed, answered] = a.ok ? [b, a] : [a, b];
-  if (failed.ok || !answered.ok || !/Regular expression did not compile/.test(canon(failed.body))) {
-    return false;
-  }
-  const rows = (answered.body as { records?: { rows: unknown[][] } }[])[0]?.records?.rows ?? [];
-  return rows.length === 0 || canon(rows) === "[[0]]";
+  const failed = a.ok ? b : a;
+  return a.ok !== b.ok && /Regular expression did not compile/.test(canon(failed.body));
 }
 
 async function main(): Promise<void> {

@@ -87,6 +87,15 @@ export function invalidArguments(message: string): PetrelError {
   return new PetrelError(StatusCode.InvalidArguments, message);
 }
 
+/**
+ * Input nested past the stack (a RangeError out of any parser or evaluator: a PromQL expression,
+ * JSON, YAML) as the client's 400; undefined for any other error.
+ */
+export function tooDeeplyNested(e: unknown): PetrelError | undefined {
+  if (!(e instanceof RangeError) || !/Maximum call stack size exceeded/.test(e.message)) return undefined;
+  return invalidArguments("The request is nested too deeply to process");
+}
+
 /** 1001 Unsupported. */
 export function unsupported(message: string): PetrelError {
   return new PetrelError(StatusCode.Unsupported, message);

@@ -52,3 +52,13 @@ export function parseJsonText(text: string): unknown {
     ? JSON.parse(text, exactIntegers as (this: unknown, key: string, value: unknown) => unknown)
     : v;
 }
+
+const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/**
+ * JSON text of a value `parseJsonText` read: its i64 bigints written as the integers they were
+ * (`JSON.stringify` throws on a bigint, which made a HEC event of one a 500).
+ */
+export function formatJsonText(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => typeof x === "bigint" ? rawJSON(String(x)) : x) ?? String(v);
+}

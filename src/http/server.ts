@@ -6,7 +6,7 @@ import { Logger } from "../common/log.ts";
 import { parseDuration } from "../common/humantime.ts";
 import { authenticateRequest, type AuthScheme, checkPermission, type UserInfo } from "./auth.ts";
 import { type HttpHost, RequestContext, type Route } from "./context.ts";
-import { invalidArguments, PetrelError, StatusCode, timedOut } from "../common/errors.ts";
+import { PetrelError, StatusCode, timedOut, tooDeeplyNested } from "../common/errors.ts";
 import { type ErrorShape, HttpError, renderError } from "./render_error.ts";
 import type { Router } from "./router.ts";
 import { bodyMemoryOf } from "./body_memory.ts";
@@ -151,11 +151,9 @@ function renderUnexpected(e: unknown, shape: ErrorShape, startedAt: number): Res
   const elapsed = Math.round(performance.now() - startedAt);
   if (e instanceof HttpError) return renderError(e.error, e.shape ?? shape, elapsed, e.headers);
   if (e instanceof PetrelError) return renderError(e, shape, elapsed);
-  if (e instanceof RangeError && /Maximum call stack size exceeded/.test(e.message)) {
-    // Only input nested past the stack gets here (a PromQL expression, JSON, YAML): the client's
-    // problem, whichever parser or evaluator ran out.
-    return renderError(invalidArguments("The request is nested too deeply to process"), shape, elapsed);
-  }
+  // only input nested past the stack overflows it: the client's problem, whichever parser ran out
+  const nested = tooDeeplyNested(e);
+  if (nested) return renderError(nested, shape, elapsed);
   const storage = storageFailure(e);
   if (storage) {
     internalLog.warn("storage failure", { error: String((e as Error).message) });

@@ -8,6 +8,7 @@ import type { TableMeta } from "./table.ts";
 import type { TableOptions } from "../common/rows.ts";
 import {
   appendIndexName,
+  checkColumnCount,
   createAppendIndexSql,
   createTableSql,
   isAppendMode,
@@ -220,6 +221,7 @@ export class DatabaseHandle {
         `Table already exists: \`greptime.${this.name}.${t.name}\``,
       );
     }
+    checkColumnCount(t.name, t.columns.length);
     for (const sql of [...createTableSql(t), ...createTraceMapSql(t)]) this.conn.exec(sql);
     this.saveMeta(t);
   }

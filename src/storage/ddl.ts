@@ -12,6 +12,7 @@ import { createMetricTable } from "./metric_create.ts";
 import type { ColumnMeta, TableMeta } from "./table.ts";
 import {
   addColumnSql,
+  checkColumnCount,
   createAppendIndexSql,
   createTableSql,
   isAppendMode,
@@ -106,6 +107,7 @@ export function addColumns(handle: DatabaseHandle, table: TableMeta, added: Colu
     columns: [...table.columns, ...added.map((c) => (c.semantic === "TAG" ? { ...c, nullTags: true } : c))],
     primaryKey: [...table.primaryKey, ...added.filter((c) => c.semantic === "TAG").map((c) => c.name)],
   };
+  checkColumnCount(table.name, next.columns.length);
   const newTags = next.primaryKey.length !== table.primaryKey.length;
   if (newTags && !isAppendMode(table)) {
     for (const sql of rebuildTableSql(table, next)) handle.conn.exec(sql);

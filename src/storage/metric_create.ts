@@ -18,7 +18,7 @@ import {
   physicalViewSql,
   VIEW_JOIN,
 } from "./metric_layout.ts";
-import { type ColumnMeta, quoteIdent, type TableMeta } from "./table.ts";
+import { checkColumnCount, type ColumnMeta, MAX_TABLE_COLUMNS, quoteIdent, type TableMeta } from "./table.ts";
 
 /** A metric table as CREATE TABLE describes it, its columns already given their semantic types. */
 export interface MetricTableSpec {
@@ -57,6 +57,13 @@ export function addPhysicalLabels(handle: DatabaseHandle, physical: TableMeta, l
   const have = new Set(physical.columns.map((c) => c.name));
   const added = [...new Set(labels)].filter((l) => !have.has(l)).sort();
   if (added.length === 0) return physical;
+  // the series table holds id, table_id and key besides a column per label of every metric on it
+  checkColumnCount(
+    physical.name,
+    physical.primaryKey.length + added.length,
+    MAX_TABLE_COLUMNS - 3,
+    "labels (over all its metrics)",
+  );
   for (const l of added) handle.conn.exec(addLabelSql(physical, l));
   const next = {
     ...physical,

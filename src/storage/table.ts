@@ -194,6 +194,26 @@ export function createAppendIndexSql(t: TableMeta): string {
   } (${key})`;
 }
 
+/** The most columns SQLite holds in one table (its SQLITE_MAX_COLUMN, as node:sqlite builds it). */
+export const MAX_TABLE_COLUMNS = 2000;
+
+/**
+ * Refuses a table that would have more columns than SQLite holds, naming it: SQLite's own failure
+ * ("too many columns on sqlite_altertab_…") came out as a 500 after a giant label or field count.
+ */
+export function checkColumnCount(
+  table: string,
+  columns: number,
+  limit = MAX_TABLE_COLUMNS,
+  what = "columns",
+): void {
+  if (columns > limit) {
+    throw invalidArguments(
+      `Too many ${what}: table ${table} would have ${columns}, at most ${limit} are supported`,
+    );
+  }
+}
+
 /** `ALTER TABLE … ADD COLUMN` for a new field column. */
 export function addColumnSql(t: TableMeta, c: ColumnMeta): string {
   return `ALTER TABLE ${qualifiedName(t)} ADD COLUMN ${columnDef(t, c)}`;

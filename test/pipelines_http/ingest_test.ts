@@ -203,6 +203,17 @@ const CASES: IngestCase[] = [
     rows: [[2]],
   },
   {
+    // found by the body fuzzer: JSON.stringify threw on the bigint (500)
+    name: "json_path filter over a document holding an integer past 2^53",
+    yaml: v1(
+      "  - json_path:\n      field: o, v\n      json_path: '$.items[?(@.n == 1)].m'\n      result_index: 0",
+      "  - field: v\n    type: string",
+    ),
+    body: `{"ts":${TS},"o":{"items":[{"n":9223372036854775807,"m":"big"},{"n":1,"m":"one"}]}}`,
+    select: "SELECT v FROM {t}",
+    rows: [["one"]],
+  },
+  {
     name: "letter: ASCII-only case mapping",
     yaml: v1("  - letter:\n      field: a, up\n      method: upper", "  - field: up\n    type: string"),
     body: json({ a: "héllo" }),

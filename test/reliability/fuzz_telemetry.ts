@@ -17,7 +17,8 @@ const loki = protobuf.loadSync(
 const str = (key: string, v: string) => ({ key, value: { stringValue: v } });
 const resource = { attributes: [str("service.name", "fuzz"), str("host.name", "h1")] };
 
-function pb(type: string, obj: Record<string, unknown>): Uint8Array {
+/** An OTLP collector request in protobuf. */
+export function pb(type: string, obj: Record<string, unknown>): Uint8Array {
   const t = otlp.lookupType(`opentelemetry.proto.collector.v1.${type}`);
   return t.encode(t.fromObject(obj)).finish();
 }

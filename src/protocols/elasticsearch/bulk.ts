@@ -5,7 +5,7 @@
  * URL names one, and a trailing action without its document is dropped.
  */
 import { invalidArguments } from "../../common/errors.ts";
-import { parseJsonText } from "../../common/json_text.ts";
+import { formatJsonText, parseJsonText } from "../../common/json_text.ts";
 
 /** The actions Petrel ingests. */
 export type BulkAction = "create" | "index";
@@ -54,7 +54,7 @@ function parseLine(line: string, n: number): unknown {
 }
 
 function shown(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
+  const s = formatJsonText(v);
   return s.length > 200 ? s.slice(0, 200) + "…" : s;
 }
 

@@ -8,6 +8,7 @@
  */
 import { HecCode, HecError } from "./errors.ts";
 import { splitJsonStream } from "./json_stream.ts";
+import { formatJsonText } from "../../common/json_text.ts";
 
 /** One HEC event. */
 export interface HecEvent {
@@ -49,7 +50,11 @@ function text(body: Uint8Array): string {
 
 /** Epoch seconds (a number or numeric text, fraction allowed) → nanoseconds. */
 export function parseEpochSeconds(v: unknown, what: string, eventNumber?: number): bigint {
-  const s = typeof v === "number" ? String(v) : typeof v === "string" ? v.trim() : null;
+  const s = typeof v === "number" || typeof v === "bigint"
+    ? String(v)
+    : typeof v === "string"
+    ? v.trim()
+    : null;
   const m = s === null ? null : DECIMAL.exec(s);
   const fraction = (m?.[2] ?? "").slice(0, 9).padEnd(9, "0");
   const ns = m ? BigInt(m[1]) * 1_000_000_000n + BigInt(fraction) : -1n;
@@ -64,7 +69,7 @@ export function parseEpochSeconds(v: unknown, what: string, eventNumber?: number
 }
 
 function shown(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
+  const s = formatJsonText(v);
   return s.length > 100 ? s.slice(0, 100) + "…" : s;
 }
 
@@ -93,9 +98,9 @@ function indexedFields(v: unknown, n: number): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
     if (typeof x === "string") out[k] = x;
-    else if (typeof x === "number" || typeof x === "boolean") out[k] = String(x);
+    else if (typeof x === "number" || typeof x === "bigint" || typeof x === "boolean") out[k] = String(x);
     else if (Array.isArray(x) && x.every((e) => typeof e !== "object" || e === null)) {
-      out[k] = JSON.stringify(x);
+      out[k] = formatJsonText(x);
     } else {
       throw new HecError(
         HecCode.IndexedFields,
@@ -114,7 +119,7 @@ function eventValue(v: unknown, n: number): string | Record<string, unknown> {
   }
   if (typeof v === "string" || isObject(v)) return v;
   // A number, boolean or array is the event's text, so one column never holds two types.
-  return JSON.stringify(v);
+  return formatJsonText(v);
 }
 
 function decodeEvent(v: unknown, n: number, d: HecDefaults, defaultTime: bigint | null): HecEvent {

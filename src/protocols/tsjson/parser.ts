@@ -75,6 +75,10 @@ function pointProblem(v: unknown): string | undefined {
   if (typeof o.timestamp !== "number" || !Number.isInteger(o.timestamp)) {
     return `timestamp: invalid type: ${describe(o.timestamp)}, expected i64`;
   }
+  if (!Number.isSafeInteger(o.timestamp)) {
+    // beyond 2^53 JSON.parse has rounded it already (1e20 was stored as a REAL, 2^63 - 1 as 2^63)
+    return `timestamp: invalid value: ${describe(o.timestamp)}, expected at most ±(2^53 - 1) ms`;
+  }
   if (typeof o.value !== "number") return `value: invalid type: ${describe(o.value)}, expected f64`;
   if (o.tags === null || typeof o.tags !== "object" || Array.isArray(o.tags)) {
     return `tags: invalid type: ${describe(o.tags)}, expected a map`;

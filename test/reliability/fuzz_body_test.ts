@@ -1,0 +1,166 @@
+/**
+ * Malformed ingest bodies (issue 12): a seeded, bounded round of the structure-aware body fuzzer
+ * over every ingest endpoint (no 5xx, crash or hang; a 4xx in the endpoint's error shape that wrote
+ * nothing; `/health` within a second), and the bodies it found that broke the contract.
+ * `scripts/fuzz.ts --body` runs longer rounds.
+ */
+import assert from "node:assert/strict";
+import { startFuzzTarget } from "./fuzz.ts";
+import { bodyFuzzRound } from "./fuzz_body.ts";
+import { errorShapeViolation } from "./fuzz_response.ts";
+import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
+
+/** A test shares the machine with others running in parallel: a stall, not a busy core, must fail it. */
+const TEST_HEALTH_MS = 5000;
+const BODY_LIMIT = 1 << 20;
+const TS = 1_700_000_000_000;
+
+Deno.test("body fuzz: spoiled ingest bodies answer 2xx or a 4xx in shape that wrote nothing", async () => {
+  const target = await startFuzzTarget(BODY_LIMIT, TEST_HEALTH_MS);
+  try {
+    const r = await bodyFuzzRound(target, 12, 8);
+    assert.deepEqual(r.failures, []);
+    assert.ok(r.requests > 200, `${r.requests} requests`);
+  } finally {
+    await target.stop();
+  }
+});
+
+const wide = (n: number, item: (i: number) => string) =>
+  Array.from({ length: n }, (_, i) => item(i)).join(",");
+const deep = (d: number) => "[".repeat(d) + "1" + "]".repeat(d);
+
+/** Bodies the body fuzzer found; each answered 500 (or an error out of its endpoint's shape) before its fix. */
+const FOUND: Array<{
+  name: string;
+  path: string;
+  headers?: Record<string, string>;
+  body: () => Uint8Array | string;
+  /** 400 unless said; a 2xx stores the body. */
+  status?: number;
+  error?: RegExp;
+  /** What a 2xx stored, read back over SQL. */
+  stored?: { sql: string; rows: unknown[][] };
+}> = [
+  {
+    name: "a line-protocol line with 2500 fields (SQLite holds 2000 columns: its failure was a 500)",
+    path: "/v1/influxdb/write?precision=ms",
+    body: () => `found_wide ${wide(2500, (i) => `f${i}=1i`)} ${TS}\n`,
+    error: /Too many columns: table found_wide would have 2501, at most 2000/,
+  },
+  {
+    name: "a line adding 2500 tags to a table an earlier line of the body created",
+    path: "/v1/influxdb/api/v2/write?bucket=public&precision=ms",
+    body: () => `found_wider,t=a f=1 ${TS}\nfound_wider,${wide(2500, (i) => `t${i}=v`)} f=2 ${TS}\n`,
+    error: /Too many columns: table found_wider/,
+  },
+  {
+    name: "a remote-write series with 2500 labels (the physical table's series table)",
+    path: "/v1/prometheus/write",
+    headers: { "content-type": "application/x-protobuf", "content-encoding": "snappy" },
+    body: () => {
+      const labels: Record<string, string> = { __name__: "found_labels" };
+      for (let i = 0; i < 2500; i++) labels[`l${i}`] = "v";
+      return encodeRemoteWriteV1([{ labels, samples: [{ value: 1, timestampMs: TS }] }]);
+    },
+    error:
+      /Too many labels \(over all its metrics\): table greptime_physical_table would have 2500, at most 1997/,
+  },
+  {
+    name: "a Loki stream with 2500 labels",
+    path: "/v1/loki/api/v1/push",
+    headers: { "content-type": "application/json" },
+    body: () =>
+      JSON.stringify({
+        streams: [{
+          stream: Object.fromEntries(Array.from({ length: 2500 }, (_, i) => [`l${i}`, "v"])),
+          values: [[`${TS}000000`, "line"]],
+        }],
+      }),
+    error: /Too many columns: table loki_logs/,
+  },
+  {
+    name: "an Elasticsearch bulk document nested 20 000 deep (was a 400 out of the bulk shape)",
+    path: "/v1/elasticsearch/_bulk",
+    headers: { "content-type": "application/json" },
+    body: () =>
+      '{"create":{"_index":"found_es"}}\n{"@timestamp":"2024-01-01T00:00:00Z","m":"ok"}\n' +
+      `{"create":{"_index":"found_es"}}\n{"@timestamp":"2024-01-01T00:00:00Z","n":${deep(20_000)}}\n`,
+    error: /nested too deeply/,
+  },
+  {
+    name: "an Elasticsearch bulk action line holding an integer past 2^53 (its error message threw: 500)",
+    path: "/v1/elasticsearch/_bulk",
+    headers: { "content-type": "application/json" },
+    body: () => '{"update":{"x":9223372036854775807}}\n{"a":1}\n',
+    error: /expected 'create' or 'index' but got \{\\"update\\":\{\\"x\\":9223372036854775807\}\}/,
+  },
+  {
+    name: "an OpenTSDB point whose timestamp is past 2^53 ms (stored rounded, 1e20 as a REAL)",
+    path: "/v1/opentsdb/api/put",
+    headers: { "content-type": "application/json" },
+    body: () =>
+      '[{"metric":"found_tsdb","timestamp":1700000000,"value":1,"tags":{"h":"a"}},' +
+      '{"metric":"found_tsdb","timestamp":9223372036854775807,"value":1,"tags":{"h":"a"}}]',
+    error:
+      /point 2: timestamp: invalid value: integer `9223372036854776000`, expected at most ±\(2\^53 - 1\) ms/,
+  },
+  {
+    name: "an OpenTSDB point whose timestamp is 1e20",
+    path: "/v1/opentsdb/api/put",
+    headers: { "content-type": "application/json" },
+    body: () => '{"metric":"found_tsdb","timestamp":1e20,"value":1,"tags":{"h":"a"}}',
+    error: /timestamp: invalid value: integer `100000000000000000000`/,
+  },
+  {
+    name: "a HEC event whose time is i64's largest integer (its error message threw on the bigint)",
+    path: "/v1/splunk/services/collector",
+    body: () => '{"time":9223372036854775807,"event":"x"}',
+    error: /'time' must be epoch seconds \(e\.g\. 1700000000\.123\), got 9223372036854775807/,
+  },
+  {
+    name: "a HEC event that is an integer past 2^53, and one in an indexed field's array (were 500s)",
+    path: "/v1/splunk/services/collector",
+    body: () =>
+      '{"event":9223372036854775807}{"event":[9007199254740993]}' +
+      '{"event":"x","fields":{"k":[9223372036854775807],"n":9007199254740993}}',
+    status: 200,
+    stored: {
+      sql: 'SELECT event, "fields.k", "fields.n" FROM splunk_logs ORDER BY event',
+      rows: [
+        ["9223372036854775807", null, null],
+        ["[9007199254740993]", null, null],
+        ["x", "[9223372036854775807]", "9007199254740993"],
+      ],
+    },
+  },
+];
+
+Deno.test("body fuzz findings: a 400 in the endpoint's shape naming the problem, nothing written", async (t) => {
+  const target = await startFuzzTarget(BODY_LIMIT, TEST_HEALTH_MS);
+  try {
+    for (const c of FOUND) {
+      await t.step(c.name, async () => {
+        const before = target.snapshot();
+        const r = await fetch(target.url + c.path, {
+          method: "POST",
+          body: c.body() as BodyInit,
+          headers: c.headers,
+        });
+        const text = await r.text();
+        assert.equal(r.status, c.status ?? 400, text.slice(0, 300));
+        if (c.error) assert.match(text, c.error);
+        const type = r.headers.get("content-type") ?? "";
+        assert.equal(errorShapeViolation("POST", c.path, r.status, type, text), null);
+        if (r.status >= 400) assert.equal(target.snapshot(), before);
+        if (c.stored) {
+          const body = new URLSearchParams({ sql: c.stored.sql });
+          const q = await fetch(`${target.url}/v1/sql`, { method: "POST", body });
+          assert.deepEqual((await q.json()).output[0].records.rows, c.stored.rows);
+        }
+      });
+    }
+  } finally {
+    await target.stop();
+  }
+});
