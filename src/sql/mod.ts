@@ -79,15 +79,14 @@ export function isReadOnlySql(sql: string): boolean {
 export function executeSql(storage: Storage, sql: string, ctx: SqlContext): QueryOutput[] {
   const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];
-  for (const stmt of splitStatements(sql)) outputs.push(executeStatement(storage, stmt.tokens, sql, session));
+  for (const stmt of parseStatements(sql)) outputs.push(executeStatement(storage, stmt.tokens, sql, session));
   return outputs;
 }
 
 /**
- * The statements of a `/v1/sql` request, each passed through the syntax check of `/v1/sql/format`:
- * GreptimeDB parses them all before it runs the first, so a mistake anywhere fails the request with
- * its parser's error, and runs nothing (`INSERT …; SELECT 1 2` inserts no row). `executeSql` (SQL
- * Petrel writes itself: flows, dashboards) only splits.
+ * The statements of a request, each passed through the syntax check of `/v1/sql/format`: GreptimeDB
+ * parses them all before it runs the first, so a mistake anywhere fails the request with its parser's
+ * error, and runs nothing (`INSERT …; SELECT 1 2` inserts no row).
  */
 export function parseStatements(sql: string): StatementText[] {
   const statements = splitStatements(sql);
