@@ -9,7 +9,7 @@ import { READ_POOL, WorkerPool, WorkerUnavailable } from "../common/worker_pool.
 import type { Storage } from "../storage/mod.ts";
 import type { QueryOutput } from "../common/rows.ts";
 import type { SqlContext } from "./mod.ts";
-import { executeStatement, startSession } from "./mod.ts";
+import { executeStatement, parseStatements, startSession } from "./mod.ts";
 import { isKeyword, splitStatements } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";
@@ -230,7 +230,7 @@ export async function executeSqlAsync(
     // the rare function groups this thread has not loaded yet (registry.ts): what the text names now,
     // what a view or flow reaches when a statement fails for want of it
     await loadFunctionsFor(sql);
-    for (const stmt of splitStatements(sql)) {
+    for (const stmt of parseStatements(sql)) {
       // a killed request runs no further statement
       if (tracked.signal.aborted) throw tracked.signal.reason;
       const out = await withLazyFunctions(() =>

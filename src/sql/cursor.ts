@@ -3,6 +3,7 @@ import { invalidSyntax } from "../common/errors.ts";
 import type { PetrelError } from "../common/errors.ts";
 import { isKeyword, isOp, lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
+import { trailingToken } from "./format_check.ts";
 
 /** Reads tokens of one statement; errors name the position in the request. */
 export class Cursor {
@@ -88,8 +89,12 @@ export class Cursor {
     );
   }
 
-  /** Fails unless every token was consumed. */
+  /**
+   * Fails unless every token was consumed: as GreptimeDB's statement loop does when a token is left
+   * after a whole statement (1001 `SQL statement is not supported, keyword: x`).
+   */
   expectEnd(): void {
-    if (!this.atEnd) throw this.error(`Expected: end of statement, found: ${this.describe()}`);
+    const t = this.peek();
+    if (t) throw trailingToken(t);
   }
 }

@@ -9,6 +9,7 @@ import type { QueryOutput, TableOptions } from "../common/rows.ts";
 import { createTable } from "../storage/ddl.ts";
 import type { TableSpec } from "../storage/ddl.ts";
 import { Cursor } from "./cursor.ts";
+import { unsupportedKeyword } from "./format_check.ts";
 import { isOp } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { getView } from "../storage/views.ts";
@@ -144,7 +145,7 @@ export function executeDdl(
     if (cur.acceptKw("EXTERNAL") || cur.acceptKw("VIEW") || cur.acceptKw("FLOW") || cur.acceptKw("OR")) {
       throw unsupported(`Unsupported statement: CREATE ${cur.tokens[1].text.toUpperCase()}`);
     }
-    throw cur.error(`Expected: DATABASE or TABLE after CREATE, found: ${cur.describe()}`);
+    throw unsupportedKeyword(cur.describe());
   }
   if (cur.acceptKw("DROP")) {
     if (cur.acceptKw("DATABASE") || cur.acceptKw("SCHEMA")) {
@@ -173,7 +174,7 @@ export function executeDdl(
       }
       return affected(0);
     }
-    throw unsupported(`Unsupported statement: DROP ${cur.describe().toUpperCase()}`);
+    throw unsupportedKeyword(cur.describe());
   }
   if (cur.acceptKw("ALTER")) return alterStatement(storage, cur, session);
   if (cur.acceptKw("COMMENT")) return commentStatement(storage, cur, session);

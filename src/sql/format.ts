@@ -7,7 +7,7 @@
  * A TQL statement keeps its PromQL exactly as written (it is not SQL).
  */
 import { invalidSyntax } from "../common/errors.ts";
-import { lineColumn, splitStatements, type Token } from "./lexer.ts";
+import { isKeyword, lineColumn, splitStatements, type StatementText, type Token } from "./lexer.ts";
 import { checkStatementSyntax } from "./format_check.ts";
 import { formatTql, isTql, parseTql } from "./tql/statement.ts";
 
@@ -31,6 +31,11 @@ const KEYWORDS = new Set(
     "TIMESTAMP_S TIMESTAMP_MS TIMESTAMP_US TIMESTAMP_NS DATE DATETIME JSON VECTOR UNSIGNED").split(" "),
 );
 
+/** Whether `t` is a word sqlparser knows as a keyword or a data type (printed in upper case). */
+export function isSqlKeyword(t: Token | undefined): boolean {
+  return t?.kind === "ident" && KEYWORDS.has(t.text.toUpperCase());
+}
+
 /** Keywords that name a function when a `(` follows (`left(s, 2)`, `date(ts)`). */
 const FUNCTION_KEYWORDS = new Set(["LEFT", "RIGHT", "REPLACE", "DATE", "FORMAT", "JSON"]);
 
@@ -52,11 +57,24 @@ const CALLED_KEYWORDS = new Set([
  */
 export function formatSql(sql: string): string {
   return splitStatements(sql).map((s) => {
-    checkStatementStart(sql, s.tokens[0], "Invalid SQL syntax: ", s.offset);
+    checkSyntax(sql, s);
     if (isTql(s.tokens)) return formatTql(parseTql(s.tokens, sql)) + ";";
-    checkStatementSyntax(sql, s.tokens);
     return formatStatement(s.tokens) + ";";
   }).join("\n");
+}
+
+/**
+ * GreptimeDB's parser error for one statement of `sql` (`/v1/sql/format` and `/v1/sql` both check
+ * every statement before printing or running any): a start no statement has, or a failure of the
+ * syntax check of `format_check.ts`. PromQL is no SQL: the TQL of a statement or of a flow
+ * (`CREATE FLOW … AS TQL EVAL (…) <promql>`) is checked when it is parsed.
+ */
+export function checkSyntax(sql: string, statement: StatementText): void {
+  const { tokens } = statement;
+  checkStatementStart(sql, tokens[0], "Invalid SQL syntax: ", statement.offset);
+  if (isTql(tokens)) return;
+  const tql = tokens.findIndex((t, i) => isKeyword(t, "TQL") && isKeyword(tokens[i - 1], "AS"));
+  checkStatementSyntax(sql, tql < 0 ? tokens : tokens.slice(0, tql + 1));
 }
 
 /**

@@ -2,10 +2,11 @@
  * The syntax check `/v1/sql/format` makes before printing, as GreptimeDB parses a statement before it
  * formats it. Petrel has no parser of GreptimeDB's whole dialect (statements are parsed as they run),
  * so this checks what holds in every statement: brackets that pair, an operator or a keyword that
- * needs an operand has one, no two commas or binary operators follow each other, and no number follows
- * a literal or a bracket (`SELECT 1 2`: a number is no implicit alias). The messages are sqlparser's
- * (`Expected: an expression, found: FROM at Line: 1, Column: 8`), placed as Petrel's other syntax
- * errors (EOF just after the last token), or GreptimeDB's for a token left after a whole statement.
+ * needs an operand has one, no two commas or binary operators follow each other, no number follows
+ * a literal or a bracket (`SELECT 1 2`: a number is no implicit alias), and ORDER or GROUP has its
+ * BY. The messages are sqlparser's (`Expected: an expression, found: FROM at Line: 1, Column: 8`),
+ * placed as Petrel's other syntax errors (EOF just after the last token), or GreptimeDB's for a token
+ * left after a whole statement.
  */
 import { invalidSyntax, type PetrelError, unsupported } from "../common/errors.ts";
 import { isKeyword, isOp, lineColumn, type Token } from "./lexer.ts";
@@ -95,15 +96,13 @@ export function checkStatementSyntax(sql: string, tokens: Token[], prefix = "Inv
     if (t.kind === "number" && endsOperand(tokens[i - 1])) {
       // sqlparser takes only a word or a quoted string as an implicit alias: the item ends before
       // the number, and so does the statement (or the bracket around it)
-      const close = open[open.length - 1];
-      throw close === undefined
-        ? trailingToken(t)
-        : expected(prefix, sql, close === "(" ? ")" : "]", tokens, i);
+      throw endsHere(prefix, sql, tokens, i, open);
     }
     if (isKeyword(t, "ORDER", "GROUP") && !isQualified(tokens, i)) {
-      // `WITHIN GROUP (ORDER BY …)` is the one GROUP without BY
+      // sqlparser takes ORDER or GROUP only with BY (parse_keywords): the query ends before a lone
+      // one. `WITHIN GROUP (ORDER BY …)` is the one GROUP without BY
       if (!isKeyword(next, "BY") && !(isKeyword(t, "GROUP") && isOp(next, "("))) {
-        throw expected(prefix, sql, "BY", tokens, i + 1);
+        throw endsHere(prefix, sql, tokens, i, open);
       }
     } else if (binary || isKeyword(t, ...NEEDS_OPERAND) && !isQualified(tokens, i)) {
       if (!startsOperand(tokens, i + 1)) {
@@ -119,6 +118,22 @@ export function checkStatementSyntax(sql: string, tokens: Token[], prefix = "Inv
       throw expected(prefix, sql, "an expression", tokens, i + 1);
     }
   }
+}
+
+/**
+ * The error for a statement that ends before token `i` (`open`: the brackets open there): the token
+ * is left over, or sqlparser wanted the innermost bracket closed there.
+ */
+export function endsHere(
+  prefix: string,
+  sql: string,
+  tokens: Token[],
+  i: number,
+  open: string[],
+): PetrelError {
+  const close = open[open.length - 1];
+  if (close === undefined) return trailingToken(tokens[i]);
+  return expected(prefix, sql, close === "(" ? ")" : "]", tokens, i);
 }
 
 /** `(`, `[` paired with `)`, `]`: sqlparser's error at the first one that is not. */
@@ -140,7 +155,7 @@ function checkBrackets(prefix: string, sql: string, tokens: Token[]): void {
 }
 
 /** Whether `*` at `i` is a wildcard: after `(`, `,`, `.`, a word like SELECT, or `DISTINCT ON (…)`. */
-function isWildcard(tokens: Token[], i: number): boolean {
+export function isWildcard(tokens: Token[], i: number): boolean {
   if (!isOp(tokens[i], "*")) return false;
   const prev = tokens[i - 1];
   if (!prev || isOp(prev, "(", ",", ".") || isKeyword(prev, ...BEFORE_WILDCARD)) return true;
@@ -155,7 +170,7 @@ function isWildcard(tokens: Token[], i: number): boolean {
 }
 
 /** Whether the word at `i` is a qualified name's part (`t.from`), not a keyword. */
-function isQualified(tokens: Token[], i: number): boolean {
+export function isQualified(tokens: Token[], i: number): boolean {
   return isOp(tokens[i - 1], ".") || isOp(tokens[i + 1], ".");
 }
 
@@ -170,7 +185,16 @@ function endsOperand(t: Token | undefined): boolean {
  * and answers Unsupported with the token (not sqlparser's "Expected: end of statement").
  */
 export function trailingToken(t: Token): PetrelError {
-  return unsupported(`SQL statement is not supported, keyword: ${t.text}`);
+  return unsupportedKeyword(t.text);
+}
+
+/**
+ * GreptimeDB's Unsupported error naming a token its parser takes no statement at: one left after a
+ * whole statement, or the word after CREATE, DROP or SHOW that names no kind of statement it knows
+ * (`DROP TABL t`); `EOF` at the end.
+ */
+export function unsupportedKeyword(text: string): PetrelError {
+  return unsupported(`SQL statement is not supported, keyword: ${text}`);
 }
 
 /** Whether an operand (or a name, a subquery, a sign, a wildcard) can start at token `k`. */
@@ -185,7 +209,7 @@ function startsOperand(tokens: Token[], k: number): boolean {
 }
 
 /** sqlparser's error for the token at `k` (past the end: EOF, placed after the last token). */
-function expected(prefix: string, sql: string, what: string, tokens: Token[], k: number): PetrelError {
+export function expected(prefix: string, sql: string, what: string, tokens: Token[], k: number): PetrelError {
   const found = tokens[k];
   const last = tokens[tokens.length - 1];
   const pos = found ? found.pos : last ? last.pos + last.text.length : 0;

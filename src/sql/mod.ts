@@ -29,6 +29,8 @@ import {
   stringRecords,
 } from "./show.ts";
 import { canonicalTimezone } from "./time.ts";
+import { checkSyntax } from "./format.ts";
+import { unsupportedKeyword } from "./format_check.ts";
 import { setVariable, showVariable } from "./set_variable.ts";
 import { describeInformationSchema, showFromInfoSchema } from "./show_info.ts";
 import { getView, listViews } from "../storage/views.ts";
@@ -77,8 +79,19 @@ export function isReadOnlySql(sql: string): boolean {
 export function executeSql(storage: Storage, sql: string, ctx: SqlContext): QueryOutput[] {
   const session = startSession(storage, sql, ctx);
   const outputs: QueryOutput[] = [];
-  for (const stmt of splitStatements(sql)) outputs.push(executeStatement(storage, stmt.tokens, sql, session));
+  for (const stmt of parseStatements(sql)) outputs.push(executeStatement(storage, stmt.tokens, sql, session));
   return outputs;
+}
+
+/**
+ * The statements of a request, each passed through the syntax check of `/v1/sql/format`: GreptimeDB
+ * parses them all before it runs the first, so a mistake anywhere fails the request with its parser's
+ * error, and runs nothing (`INSERT …; SELECT 1 2` inserts no row).
+ */
+export function parseStatements(sql: string): StatementText[] {
+  const statements = splitStatements(sql);
+  for (const s of statements) checkSyntax(sql, s);
+  return statements;
 }
 
 /** Checks a request's sql, database and timezone, and starts its session. */
@@ -196,7 +209,7 @@ function showStatement(storage: Storage, cur: Cursor, session: Session): QueryOu
     cur.expectEnd();
     return showVariable(name, session);
   }
-  throw unsupported(`Unsupported statement: SHOW ${cur.describe().toUpperCase()}`);
+  throw unsupportedKeyword(cur.describe());
 }
 
 function runSelect(storage: Storage, tokens: Token[], sql: string, session: Session): QueryOutput {

@@ -12,13 +12,17 @@ import { takeFunctionError } from "./functions/registry.ts";
 import { decimalSpec, formatScaled, isDecimalType, scaledFromSql } from "../common/decimal.ts";
 import { lineColumn } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
+import { greptimeSyntaxError } from "./sqlite_syntax.ts";
 
 /**
- * Adds the position to a syntax error SQLite found (it names the token it stopped at, or none for
+ * GreptimeDB's parser error for a syntax error SQLite found where `sqlite_syntax.ts` knows it, else adds
+ * the position to SQLite's (it names the token it stopped at, or none for
  * incomplete input), using the statement's own tokens.
  */
 export function withPosition(e: PetrelError, tokens: Token[], sql: string): PetrelError {
   if (e.code !== StatusCode.InvalidSyntax || / at Line: \d+/.test(e.message) || tokens.length === 0) return e;
+  const greptime = greptimeSyntaxError(e.message, tokens, sql);
+  if (greptime) return greptime;
   const near = /near "(.+?)"/.exec(e.message)?.[1];
   const at = near === undefined ? undefined : tokens.find((t) => t.text.toLowerCase() === near.toLowerCase());
   const last = tokens[tokens.length - 1];
@@ -36,6 +40,14 @@ export function mapSqliteError(e: unknown, db: string): PetrelError {
   if (m) return tableNotFound(`greptime.${db}.${m[1]}`);
   m = /no such column: (.+)$/.exec(msg);
   if (m) return new PetrelError(StatusCode.PlanQuery, `Failed to plan SQL: No field named ${m[1]}`);
+  m = /ambiguous column name: (.+)$/.exec(msg);
+  // DataFusion's SchemaError (a name two tables of the FROM both have)
+  if (m) {
+    return new PetrelError(
+      StatusCode.PlanQuery,
+      `Failed to plan SQL: Ambiguous reference to unqualified field ${m[1]}`,
+    );
+  }
   m = /no such function: (.+)$/.exec(msg);
   if (m) return new PetrelError(StatusCode.PlanQuery, `Failed to plan SQL: Invalid function '${m[1]}'`);
   if (/syntax error|incomplete input|unrecognized token/.test(msg)) {

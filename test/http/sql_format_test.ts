@@ -52,7 +52,8 @@ const INVALID: Array<[string, string]> = [
   // a number is no implicit alias (only a word or a quoted string is): inside brackets they end there
   ["SELECT f(1 2)", "Expected: ), found: 2 at Line: 1, Column: 12"],
   ["SELECT [1, 2 3]", "Expected: ], found: 3 at Line: 1, Column: 14"],
-  ["SELECT * FROM t GROUP host", "Expected: BY, found: host at Line: 1, Column: 23"],
+  // sqlparser takes GROUP and ORDER only with BY: inside brackets the query ends before a lone one
+  ["SELECT (SELECT 1 FROM t ORDER v)", "Expected: ), found: ORDER at Line: 1, Column: 25"],
   ["SELECT 1;\nDROP TABLE", "Expected: identifier, found: EOF at Line: 2, Column: 11"],
   ["selec 1", "Expected: an SQL statement, found: selec at Line: 1, Column: 1"],
   // a statement of commas only (the lexer drops trailing commas: none is left)
@@ -69,6 +70,8 @@ const TRAILING: Array<[string, string]> = [
   ["SELECT count(*) 5 FROM t", "5"],
   ["SELECT 'a' 1.5", "1.5"],
   ["SELECT 1)", ")"],
+  // a lone GROUP or ORDER ends the query (sqlparser takes them only with BY)
+  ["SELECT * FROM t GROUP host", "GROUP"],
 ];
 
 /** Valid statements the syntax check must let through (wildcards, trailing commas, WITHIN GROUP). */

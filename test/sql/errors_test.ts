@@ -22,7 +22,7 @@ const ERRORS: Array<[string, number, RegExp, string?]> = [
   ["ALTER TABLE missing ADD COLUMN x DOUBLE", 4001, /Table not found/],
   ["SELEC 1", 2000, /SELEC at Line: 1, Column: 1/],
   ["SELECT 1;\n  FROBNICATE", 2000, /FROBNICATE at Line: 2, Column: 3/],
-  ["SELECT * FROM t WHERE", 2000, /incomplete input at Line: 1, Column: 22/],
+  ["SELECT * FROM t WHERE", 2000, /Expected: an expression, found: EOF at Line: 1, Column: 22/],
   ["SELECT * FROM t\nWHERE v >> > 1", 2000, /near ">": syntax error at Line: 2, Column: 12/],
   ["SELECT (1", 2000, /Expected: \)/],
   ["SELECT 'abc", 2000, /Unterminated string literal at Line: 1, Column: 8/],
