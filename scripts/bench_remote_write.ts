@@ -5,7 +5,7 @@
  * by SQLite alone, one commit per request's worth) and the CPU of decoding the bodies in process.
  * `PETREL_BENCH_CPU_PROF=dir` writes the child's `.cpuprofile` (read it with `scripts/cpu_profile.ts`);
  * `PETREL_BENCH_MAIN=path/main.ts` runs another tree's Petrel (an old/new comparison).
- * Run: `deno run -A scripts/bench_remote_write.ts [requests] [warmup]`.
+ * Run: `deno run -A scripts/bench_remote_write.ts [requests] [warmup] [series] [samples per series]`.
  */
 import { spawnListening } from "../test/helpers/server.ts";
 import { postAllRaw } from "./bench_http_client.ts";
@@ -18,7 +18,6 @@ const HEADERS = {
   "content-encoding": "snappy",
   "x-prometheus-remote-write-version": "0.1.0",
 };
-const SERIES = 1000, PER_REQUEST = 10;
 
 /** CPU seconds of this thread so far (`/proc/thread-self/schedstat`, ns; Linux). */
 function threadCpuSeconds(): number {
@@ -26,6 +25,8 @@ function threadCpuSeconds(): number {
 }
 
 const requests = Number(Deno.args[0] ?? 100), warmups = Number(Deno.args[1] ?? 50);
+/** Series per request and samples per series in a request (the bench's shape by default). */
+const SERIES = Number(Deno.args[2] ?? 1000), PER_REQUEST = Number(Deno.args[3] ?? 10);
 const all = remoteWriteBodies(SERIES, (warmups + requests) * PER_REQUEST, PER_REQUEST);
 const warmup = all.slice(0, warmups), bodies = all.slice(warmups);
 const samples = requests * SERIES * PER_REQUEST;
