@@ -235,13 +235,16 @@ export async function benchRemoteWriteHttp(
   );
 }
 
-/** The remote-write bench's bodies: `series` series, `perRequest` samples each a body, in time order. */
+/**
+ * The remote-write bench's bodies: `series` series, `perRequest` samples each a body, in time order,
+ * one second apart from `t0` (by default ending just before now).
+ */
 export function remoteWriteBodies(
   series: number,
   samplesPerSeries: number,
   perRequest: number,
+  t0 = Date.now() - samplesPerSeries * 1000 - 5000,
 ): Uint8Array<ArrayBuffer>[] {
-  const t0 = Date.now() - samplesPerSeries * 1000 - 5000;
   const bodies: Uint8Array<ArrayBuffer>[] = [];
   for (let j = 0; j < samplesPerSeries; j += perRequest) {
     const ts: Series[] = [];
