@@ -220,7 +220,31 @@ export async function benchRemoteWriteHttp(
   samplesPerSeries = 1000,
   perRequest = 10,
 ): Promise<IngestBench> {
-  const t0 = Date.now() - samplesPerSeries * 1000 - 5000;
+  return await compare(
+    remoteWriteBodies(series, samplesPerSeries, perRequest),
+    series * samplesPerSeries,
+    "/v1/prometheus/write?db=public",
+    "/api/v1/write",
+    {
+      "content-type": "application/x-protobuf",
+      "content-encoding": "snappy",
+      "x-prometheus-remote-write-version": "0.1.0",
+    },
+    1,
+    "SELECT count(*) FROM rwbench_metric",
+  );
+}
+
+/**
+ * The remote-write bench's bodies: `series` series, `perRequest` samples each a body, in time order,
+ * one second apart from `t0` (by default ending just before now).
+ */
+export function remoteWriteBodies(
+  series: number,
+  samplesPerSeries: number,
+  perRequest: number,
+  t0 = Date.now() - samplesPerSeries * 1000 - 5000,
+): Uint8Array<ArrayBuffer>[] {
   const bodies: Uint8Array<ArrayBuffer>[] = [];
   for (let j = 0; j < samplesPerSeries; j += perRequest) {
     const ts: Series[] = [];
@@ -241,19 +265,7 @@ export async function benchRemoteWriteHttp(
     }
     bodies.push(encodeRemoteWriteV1(ts));
   }
-  return await compare(
-    bodies,
-    series * samplesPerSeries,
-    "/v1/prometheus/write?db=public",
-    "/api/v1/write",
-    {
-      "content-type": "application/x-protobuf",
-      "content-encoding": "snappy",
-      "x-prometheus-remote-write-version": "0.1.0",
-    },
-    1,
-    "SELECT count(*) FROM rwbench_metric",
-  );
+  return bodies;
 }
 
 function show(name: string, unit: string, r: IngestBench, target: string): void {

@@ -55,6 +55,23 @@ const SPECIAL = new Set(["__name__", ...DATABASE_LABELS, ...PHYSICAL_LABELS]);
  * strategies keep dotted names such as `service.name`, as GreptimeDB does.
  */
 export function splitSpecialLabels(labels: Record<string, string>): SeriesTarget {
+  if (!Object.isFrozen(labels)) return split(labels);
+  let target = splits.get(labels);
+  if (target === undefined) {
+    target = split(labels);
+    Object.freeze(target.tags);
+    splits.set(labels, Object.freeze(target));
+  }
+  return target;
+}
+
+/**
+ * The split of frozen label sets (remote write's, shared from request to request: see
+ * `protocols/remote_write/label_cache.ts`), frozen in turn so the series key can be kept by them.
+ */
+const splits = new WeakMap<Record<string, string>, SeriesTarget>();
+
+function split(labels: Record<string, string>): SeriesTarget {
   const metric = labels.__name__;
   if (metric === undefined || metric === "") {
     throw invalidArguments("Invalid prometheus remote request, msg: missing '__name__' label in timeseries");

@@ -220,6 +220,20 @@ function presentLabels(labels: Record<string, string>): Record<string, string> {
   return labels;
 }
 
+/**
+ * Series keys of frozen label sets (remote write's, the same objects from request to request): a
+ * known series is then looked up without building its key again.
+ */
+const keys = new WeakMap<Record<string, string>, string>();
+
+/** The series key of labels (empty values left out). */
+function keyOf(labels: Record<string, string>): string {
+  if (!Object.isFrozen(labels)) return seriesKey(presentLabels(labels));
+  let key = keys.get(labels);
+  if (key === undefined) keys.set(labels, key = seriesKey(presentLabels(labels)));
+  return key;
+}
+
 function insertSeries(
   handle: DatabaseHandle,
   physical: TableMeta,
@@ -272,14 +286,15 @@ function keySeries(
     fresh: 0,
   };
   for (let i = 0; i < series.length; i++) {
-    const key = seriesKey(out.labels[i] = presentLabels(series[i].labels));
+    const key = keyOf(series[i].labels);
     out.keys[i] = key;
     const id = known.get(key);
     if (id !== undefined) out.ids[i] = id;
     else {
       out.ids[i] = -1;
       out.fresh++;
-      for (const k in out.labels[i]) out.names.add(k);
+      const l = out.labels[i] = presentLabels(series[i].labels);
+      for (const k in l) out.names.add(k);
     }
   }
   if (points !== null) keyPoints(points, known, series.length, out);

@@ -147,6 +147,38 @@ Deno.test("remote write HTTP: many metrics and label sets in one request", async
   ]);
 });
 
+Deno.test("remote write HTTP: samples in any order; a repeated (series, time) keeps the request's last value", async () => {
+  for (const times of [3, 50]) { // a few distinct times, and more than the sort scans before hashing
+    const m = uniqueName("rword");
+    // series created in one order, then written in the other, times descending within each
+    const first = [{ labels: { __name__: m, s: "a" }, samples: [{ value: 0, timestampMs: 0 }] }, {
+      labels: { __name__: m, s: "b" },
+      samples: [{ value: 0, timestampMs: 0 }],
+    }];
+    assert.equal((await post(`${base}/v1/metricsapi/write`, encodeRemoteWriteV1(first), V1)).status, 204);
+    const samples = (s: number) =>
+      Array.from(
+        { length: times },
+        (_, k) => ({ value: s * 1000 + times - k, timestampMs: (times - k) * 1000 }),
+      );
+    const series = [
+      { labels: { __name__: m, s: "b" }, samples: samples(2) },
+      { labels: { __name__: m, s: "a" }, samples: samples(1) },
+      // the same series and time again, later in the request: this value wins
+      { labels: { __name__: m, s: "b" }, samples: [{ value: -7, timestampMs: 2000 }] },
+    ];
+    assert.equal((await post(`${base}/v1/metricsapi/write`, encodeRemoteWriteV1(series), V1)).status, 204);
+    const want: unknown[][] = [[0, "a", 0], [0, "b", 0]];
+    for (let t = 1; t <= times; t++) {
+      want.push([t * 1000, "a", 1000 + t], [t * 1000, "b", t === 2 ? -7 : 2000 + t]);
+    }
+    assert.deepEqual(
+      await sqlRows(base, `SELECT greptime_timestamp, s, greptime_value FROM ${m} ORDER BY 1, 2`),
+      want,
+    );
+  }
+});
+
 Deno.test("remote write HTTP: stale markers are kept (NULL value)", async () => {
   const m = uniqueName("rw");
   const series = [{

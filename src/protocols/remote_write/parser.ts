@@ -11,6 +11,7 @@ import { invalidArguments, PetrelError, unsupportedMediaType } from "../../commo
 import { METRIC_TYPES } from "../prompb/schema.ts";
 import { type Sample, type Series, STALE_NAN } from "../../common/series.ts";
 import { setLabel } from "../../common/labels.ts";
+import { cachedLabels, cacheLabels, labelBytesHash } from "./label_cache.ts";
 
 /** Metric metadata, from 1.0's `metadata` list or 2.0's per-series `metadata`. */
 export interface RemoteMetadata {
@@ -124,6 +125,38 @@ function readSamples(r: ProtoReader, end: number, out: Sample[]): void {
   out.push(stale ? { value: STALE_NAN, timestampMs, stale: true } : { value, timestampMs });
 }
 
+/** Reads one `Label` message (its tag read) into `labels`. */
+function readLabel(r: ProtoReader, labels: Record<string, string>, strict: boolean): void {
+  const lend = r.bytesEnd();
+  let name = "", value = "";
+  while (r.pos < lend) {
+    const lt = r.uint32();
+    if (lt === 10) name = r.string(true);
+    else if (lt === 18) value = r.string(strict);
+    else r.skip(lt & 7);
+  }
+  setLabel(labels, name, value);
+}
+
+/**
+ * The end of the run of label fields (tag 10) from `at` in a `TimeSeries` ending at `end`; `at`
+ * when there is none. A field running past `end` ends the run (the decode then reports it).
+ */
+function labelFieldsEnd(buf: Uint8Array, at: number, end: number): number {
+  let p = at;
+  while (p < end && buf[p] === 10) {
+    let q = p + 1, len = 0, shift = 0, b = 0x80;
+    while (b >= 0x80 && q < end && shift < 28) {
+      b = buf[q++];
+      len |= (b & 0x7f) << shift;
+      shift += 7;
+    }
+    if (b >= 0x80 || q + len > end) break;
+    p = q + len;
+  }
+  return p;
+}
+
 function decodeV1(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
   const r = new ProtoReader(buf);
   const series: Series[] = [];
@@ -133,20 +166,34 @@ function decodeV1(buf: Uint8Array, strict: boolean): RemoteWriteRequest {
     const tag = r.uint32();
     if (tag === 10) {
       const end = r.bytesEnd();
-      const labels: Record<string, string> = {};
+      let labels: Record<string, string> = {};
+      let shared = false;
+      // The label fields a series starts with (all of them, as Prometheus writes them), cached by bytes.
+      const la = r.pos, lb = labelFieldsEnd(r.buf, la, end);
+      if (lb > la) {
+        const h = labelBytesHash(r.buf, la, lb);
+        const hit = h < 0 ? undefined : cachedLabels(h, r.buf, la, lb);
+        if (hit !== undefined) {
+          labels = hit;
+          r.pos = lb;
+        } else {
+          while (r.pos < lb) {
+            r.uint32();
+            readLabel(r, labels, strict);
+          }
+          if (h >= 0) cacheLabels(h, r.buf, la, lb, labels);
+        }
+        shared = h >= 0;
+      }
       const samples: Sample[] = [];
       while (r.pos < end) {
         const t = r.uint32();
         if (t === 10) {
-          const lend = r.bytesEnd();
-          let name = "", value = "";
-          while (r.pos < lend) {
-            const lt = r.uint32();
-            if (lt === 10) name = r.string(true);
-            else if (lt === 18) value = r.string(strict);
-            else r.skip(lt & 7);
+          if (shared) {
+            labels = { ...labels };
+            shared = false;
           }
-          setLabel(labels, name, value);
+          readLabel(r, labels, strict);
         } else if (t === 18) {
           readSamples(r, r.bytesEnd(), samples);
         } else if (t === 26) {
