@@ -1,11 +1,11 @@
 /**
  * The writer's value handling: a batch's values as columns in table-key order (`ColumnSource`,
  * from a row batch or a `ColumnarBatch` without copying it), and their conversion to what SQLite
- * stores (time unit changes, UInt64, booleans, the null-tag stand-in), one loop per column. The
- * converted values stay by column (the statements read them from there), and a column that stores
- * as it is is not copied at all: with the attribute JSON change in `src/ingest/otlp/attributes.ts`,
- * that (and no n×width row-major array) took the OTLP logs bench's Petrel CPU from ~6.4 to ~5.9 µs
- * a record (all threads, mean of 9 noisy runs each).
+ * stores (time unit changes, UInt64, booleans, the null-tag stand-in; a float refused for an integer
+ * column), one loop per column. The converted values stay by column (the statements read them from
+ * there), and a column that stores as it is is not copied at all: with the attribute JSON change in
+ * `src/ingest/otlp/attributes.ts`, that (and no n×width row-major array) took the OTLP logs bench's
+ * Petrel CPU from ~6.4 to ~5.9 µs a record (all threads, mean of 9 noisy runs each).
  */
 import { invalidArguments } from "../common/errors.ts";
 import { encodeUInt64, NULL_TAG } from "./datatypes.ts";
@@ -39,6 +39,17 @@ export function kindOf(type: ColumnMeta["type"]): ValueKind {
 function mismatch(col: ColumnMeta, v: Value): never {
   const shown = typeof v === "string" ? `'${v.length > 40 ? v.slice(0, 40) + "…" : v}'` : String(v);
   throw invalidArguments(`Invalid value ${shown} for column ${col.name} of type ${col.type}`);
+}
+
+/**
+ * A float for an integer column: GreptimeDB's datatype mismatch for the integer types (their
+ * pipelines refuse a JSON float for an existing integer column), the value for the others.
+ */
+function floatMismatch(col: ColumnMeta, v: number): never {
+  if (!/^U?Int\d+$/.test(col.type)) mismatch(col, v);
+  throw invalidArguments(
+    `Column datatype mismatch. For column: ${col.name}, expected datatype: ${col.type}, actual datatype: Float64`,
+  );
 }
 
 /** What one column's conversion needs to know, decided once per batch. */
@@ -150,12 +161,17 @@ export function convertColumn(
     case "number": {
       const conv = plan.timeConversion;
       const uint64 = col.type === "UInt64";
+      // every column but a float one stores SQLite integers: a fraction, an infinity or a number past
+      // 64 bits would be kept as a REAL under the integer type (a pipeline adopts the table's type
+      // for the float its JSON holds), so it is refused here, where every write path meets
+      const whole = col.type !== "Float64" && col.type !== "Float32";
       for (let r = 0; r < n; r++) {
         const v = values[r];
         let c: SqlValue;
         if (typeof v === "number") {
+          if (whole && !isInt64(v)) floatMismatch(col, v);
           if (!conv) continue;
-          c = Number.isInteger(v) ? int64(rescaleTime(v, conv.from, conv.to), col) : mismatch(col, v);
+          c = int64(rescaleTime(v, conv.from, conv.to), col);
         } else if (typeof v === "bigint") {
           c = int64(conv ? rescaleTime(v, conv.from, conv.to) : uint64 ? encodeUInt64(v) : v, col);
         } else if (v === null || v === undefined) c = nullFor(plan, sawNull);
@@ -176,6 +192,12 @@ function inOrder(values: ArrayLike<Value>, order: ArrayLike<number>, n: number):
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const INT64_LIMIT = 2 ** 63;
+
+/** Whether a number is an integer a 64-bit SQLite column stores as one (not a REAL). */
+function isInt64(v: number): boolean {
+  return Number.isInteger(v) && Math.abs(v) < INT64_LIMIT;
+}
 
 /** An integer SQLite can store (64-bit); beyond, the client's value is out of range (400, not a bind error). */
 function int64(v: number | bigint, col: ColumnMeta): number | bigint {

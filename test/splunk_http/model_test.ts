@@ -87,6 +87,22 @@ Deno.test("a request is all or nothing: a write refused for one table stores non
   });
 });
 
+Deno.test("a float for an existing integer column is refused, not stored as a REAL", async () => {
+  await withServer(async (s) => {
+    const first = await post(`${s.url}${HEC}`, `{"time":1700000000,"index":"ints","event":{"n":1}}`);
+    assert.equal(first.status, 200, first.text);
+    for (const n of ["2.5", "1e400", "-9223372036854775809"]) {
+      const bad = await post(`${s.url}${HEC}`, `{"time":1700000001,"index":"ints","event":{"n":${n}}}`);
+      assert.equal(bad.status, 400, bad.text);
+      assert.match(
+        bad.text,
+        /Column datatype mismatch\. For column: event\.n, expected datatype: Int64, actual datatype: Float64/,
+      );
+    }
+    assert.deepEqual(await sqlRows(s.url, `SELECT "event.n" FROM ints`), [[1]]);
+  });
+});
+
 Deno.test("a named pipeline (header or ?pipeline_name=) receives the event with greptime_timestamp in ns", async () => {
   await withServer(async (s) => {
     const yaml = `processors:

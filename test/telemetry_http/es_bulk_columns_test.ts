@@ -3,7 +3,8 @@
  * documents the columnar path (`engine/identity_columns.ts`) takes and for those it hands back:
  * keys first seen in later documents, nested objects, arrays, nulls, integers in a float column,
  * integers past 2^53, a type conflict that fails one table's items while another table's succeed,
- * hint keys, and a table that already exists. The expected values are what the row path stored.
+ * hint keys, and a table that already exists (a float for its integer column fails its items). The
+ * expected values are what the row path stored.
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
@@ -116,14 +117,37 @@ Deno.test("ES bulk: hint keys beside plain documents, and an existing table's ty
     desc: [["greptime_timestamp", "TimestampNanosecond"], ["f", "Float64"], ["i", "Int64"], ["m", "String"]],
     rows: [[null, 4, "hinted"], [1.5, 3, "plain"]],
   });
-  // the table's types win: an integer into the float column, a float into the integer one
+  // the table's types win: an integer into the float column is stored as a float
   assert.deepEqual(
     await bulk([
       ["col_hint", '{"m":"again","f":2,"i":5,"big":12345678901234567890}'],
-      ["col_hint", '{"m":"float int","i":6.5,"f":9007199254740993}'],
+      ["col_hint", '{"m":"float int","i":6.0,"f":9007199254740993}'],
     ]),
     [200, OK(2)],
   );
+  // a float into the integer one fails its table's items (GreptimeDB's datatype mismatch); nothing of
+  // them is stored, and another index in the request is
+  for (const value of ["6.5", "1e400"]) {
+    const failed = {
+      create: {
+        _index: "col_hint",
+        status: 400,
+        error: {
+          type: "illegal_argument_exception",
+          reason:
+            "Column datatype mismatch. For column: i, expected datatype: Int64, actual datatype: Float64",
+        },
+      },
+    };
+    assert.deepEqual(
+      await bulk([
+        ["col_hint", '{"m":"fine","i":7}'],
+        ["col_other", `{"i":${value}}`],
+        ["col_hint", `{"m":"float","i":${value}}`],
+      ]),
+      [200, { errors: true, items: [failed, { create: { _index: "col_other", status: 201 } }, failed] }],
+    );
+  }
   assert.deepEqual(await stored("col_hint", "m"), {
     desc: [
       ["greptime_timestamp", "TimestampNanosecond"],
@@ -134,7 +158,7 @@ Deno.test("ES bulk: hint keys beside plain documents, and an existing table's ty
     ],
     rows: [
       [2, 5, "again", 12345678901234567000],
-      [9007199254740992, 6.5, "float int", null],
+      [9007199254740992, 6, "float int", null],
       [null, 4, "hinted", null],
       [1.5, 3, "plain", null],
     ],
