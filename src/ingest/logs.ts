@@ -114,7 +114,7 @@ export function writeLogBatches(
   hints: Record<string, string>,
 ): number {
   for (const b of batches) applyRowOptions(b, (t) => storage.getTable(db, t) !== undefined);
-  return storage.write(db, batches, { hints });
+  return storage.write(db, batches, { hints, clientNumbers: true });
 }
 
 /**

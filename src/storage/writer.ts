@@ -55,6 +55,12 @@ export interface WriteOptions {
    * (the table is rebuilt) instead of failing.
    */
   widenIntToFloat?: boolean;
+  /**
+   * The batches hold the client's numbers (a pipeline's JSON: /v1/ingest, ES bulk, Splunk, Loki), not
+   * the stored form SQL INSERT and internal copies pass: a number for a Decimal(p, s) column is
+   * scaled by 10^s as SQL INSERT does, a negative one for an unsigned column is refused.
+   */
+  clientNumbers?: boolean;
 }
 
 /** Storage-wide settings the writer needs. */
@@ -137,6 +143,8 @@ interface ColumnMapping {
   names: string[];
   /** Units per second of the batch's and the table's time index, when they differ. */
   timeConversion?: { from: bigint; to: bigint };
+  /** `WriteOptions.clientNumbers`. */
+  clientNumbers?: boolean;
 }
 
 /** Adds the batch's missing columns to the table (a new tag rebuilds a keyed table); maps the columns. */
@@ -261,6 +269,7 @@ function insertRows(
       isTime,
       isTag: keyed && table.primaryKey.includes(col.name),
       timeConversion: isTime ? mapping.timeConversion : undefined,
+      clientNumbers: mapping.clientNumbers,
     };
     return convertColumn(plan, source, j, sawNull);
   });
@@ -331,6 +340,7 @@ function writeBatch(
     table = createBatchTableIn(handle, batch, opts.hints);
   }
   const evolved = evolveSchema(handle, table, batch, opts);
+  evolved.clientNumbers = opts.clientNumbers;
   table = evolved.table;
   const durable = table.schema !== "nowal";
   if (ttlMs(table) === 0) return { rows: rowCount, durable };
