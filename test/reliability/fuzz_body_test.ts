@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startFuzzTarget } from "./fuzz.ts";
+import { type Finding, replayFindings } from "./findings.ts";
 import { bodyFuzzRound } from "./fuzz_body.ts";
 import { errorShapeViolation } from "./fuzz_response.ts";
 import { encodeRemoteWriteV1 } from "../../src/protocols/remote_write/encoder.ts";
@@ -31,17 +32,12 @@ const wide = (n: number, item: (i: number) => string) =>
 const deep = (d: number) => "[".repeat(d) + "1" + "]".repeat(d);
 
 /** Bodies the body fuzzer found; each answered 500 (or an error out of its endpoint's shape) before its fix. */
-const FOUND: Array<{
-  name: string;
-  path: string;
-  headers?: Record<string, string>;
-  body: () => Uint8Array | string;
-  /** 400 unless said; a 2xx stores the body. */
-  status?: number;
-  error?: RegExp;
-  /** What a 2xx stored, read back over SQL. */
-  stored?: { sql: string; rows: unknown[][] };
-}> = [
+const FOUND: Array<
+  Finding & {
+    /** What a 2xx stored, read back over SQL. */
+    stored?: { sql: string; rows: unknown[][] };
+  }
+> = [
   {
     name: "a line-protocol line with 2500 fields (SQLite holds 2000 columns: its failure was a 500)",
     path: "/v1/influxdb/write?precision=ms",
@@ -137,30 +133,13 @@ const FOUND: Array<{
 ];
 
 Deno.test("body fuzz findings: a 400 in the endpoint's shape naming the problem, nothing written", async (t) => {
-  const target = await startFuzzTarget(BODY_LIMIT, TEST_HEALTH_MS);
-  try {
-    for (const c of FOUND) {
-      await t.step(c.name, async () => {
-        const before = target.snapshot();
-        const r = await fetch(target.url + c.path, {
-          method: "POST",
-          body: c.body() as BodyInit,
-          headers: c.headers,
-        });
-        const text = await r.text();
-        assert.equal(r.status, c.status ?? 400, text.slice(0, 300));
-        if (c.error) assert.match(text, c.error);
-        const type = r.headers.get("content-type") ?? "";
-        assert.equal(errorShapeViolation("POST", c.path, r.status, type, text), null);
-        if (r.status >= 400) assert.equal(target.snapshot(), before);
-        if (c.stored) {
-          const body = new URLSearchParams({ sql: c.stored.sql });
-          const q = await fetch(`${target.url}/v1/sql`, { method: "POST", body });
-          assert.deepEqual((await q.json()).output[0].records.rows, c.stored.rows);
-        }
-      });
+  await replayFindings(t, FOUND, { bodyLimit: BODY_LIMIT, healthMs: TEST_HEALTH_MS }, async (c, a) => {
+    const type = a.response.headers.get("content-type") ?? "";
+    assert.equal(errorShapeViolation("POST", c.path, a.response.status, type, a.text), null);
+    if (c.stored) {
+      const body = new URLSearchParams({ sql: c.stored.sql });
+      const q = await fetch(`${a.url}/v1/sql`, { method: "POST", body });
+      assert.deepEqual((await q.json()).output[0].records.rows, c.stored.rows);
     }
-  } finally {
-    await target.stop();
-  }
+  });
 });
