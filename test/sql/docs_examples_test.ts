@@ -6,18 +6,18 @@
  */
 import assert from "node:assert/strict";
 import { withTestServer } from "../helpers/server.ts";
-import { type Output, sqlOk, sqlRequest } from "../http/fixtures/sql_client.ts";
+import {
+  type Output,
+  SHOW_COLUMNS_SCHEMA,
+  sqlOk,
+  sqlRecords,
+  sqlRequest,
+} from "../http/fixtures/sql_client.ts";
 
 const MONITOR = "CREATE TABLE monitor (host STRING, ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP() TIME INDEX, " +
   "cpu FLOAT64 DEFAULT 0, memory FLOAT64, PRIMARY KEY(host))";
 
-/** The one records output of a statement, as `{ schema: [[name, type]…], rows }`. */
-async function records(url: string, sql: string) {
-  const [out] = await sqlOk(url, sql);
-  assert.ok("records" in out, `${sql} returned ${JSON.stringify(out)}`);
-  const r = (out as Extract<Output, { records: unknown }>).records;
-  return { schema: r.schema.column_schemas.map((c) => [c.name, c.data_type]), rows: r.rows };
-}
+const records = (url: string, sql: string) => sqlRecords(url, sql);
 
 Deno.test("INSERT … VALUES takes DEFAULT for a column's default (NULL without one)", async () => {
   await withTestServer(async (url) => {
@@ -40,15 +40,7 @@ Deno.test("SHOW [FULL] COLUMNS answers GreptimeDB's columns from information_sch
   await withTestServer(async (url) => {
     await sqlOk(url, MONITOR);
     assert.deepEqual(await records(url, "SHOW COLUMNS FROM monitor"), {
-      schema: [
-        ["Field", "String"],
-        ["Type", "String"],
-        ["Null", "String"],
-        ["Key", "String"],
-        ["Default", "String"],
-        ["Extra", "String"],
-        ["Greptime_type", "String"],
-      ],
+      schema: SHOW_COLUMNS_SCHEMA,
       rows: [
         ["cpu", "double", "Yes", "", "0", "", "Float64"],
         ["host", "string", "Yes", "PRI", null, "", "String"],

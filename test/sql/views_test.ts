@@ -5,18 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { basicAuth, spawnServer, startTestServer, withTestServer } from "../helpers/server.ts";
-import { type Output, sqlOk, sqlRequest, sqlRows } from "../http/fixtures/sql_client.ts";
+import { SHOW_COLUMNS_SCHEMA, sqlOk, sqlRecords, sqlRequest, sqlRows } from "../http/fixtures/sql_client.ts";
 
 const TABLE = "CREATE TABLE m (host STRING, cpu DOUBLE, n INT, ts TIMESTAMP TIME INDEX, PRIMARY KEY (host))";
 const ROWS = "INSERT INTO m VALUES ('a', 1.5, 1, 1000), ('b', 2.5, 2, 2000), ('a', 3.5, 3, 3000)";
 
 /** The one records output of a statement, as `{ schema: [[name, type]…], rows }`. */
-async function records(url: string, sql: string, db?: string) {
-  const [out] = await sqlOk(url, sql, db ? { db } : {});
-  assert.ok("records" in out, `${sql} returned ${JSON.stringify(out)}`);
-  const r = (out as Extract<Output, { records: unknown }>).records;
-  return { schema: r.schema.column_schemas.map((c) => [c.name, c.data_type]), rows: r.rows };
-}
+const records = (url: string, sql: string, db?: string) => sqlRecords(url, sql, db ? { db } : {});
 
 /** A statement that must fail: its HTTP status, GreptimeDB code and message. */
 async function failure(url: string, sql: string, db?: string, auth?: string) {
@@ -96,15 +91,7 @@ Deno.test("views: CREATE, SHOW VIEWS/TABLES, SHOW CREATE, DESC, information_sche
       ],
     );
     assert.deepEqual(await records(url, "SHOW COLUMNS FROM v"), {
-      schema: [
-        ["Field", "String"],
-        ["Type", "String"],
-        ["Null", "String"],
-        ["Key", "String"],
-        ["Default", "String"],
-        ["Extra", "String"],
-        ["Greptime_type", "String"],
-      ],
+      schema: SHOW_COLUMNS_SCHEMA,
       rows: [
         ["cpu", "double", "Yes", "", null, "", "Float64"],
         ["host", "string", "Yes", "", null, "", "String"],
