@@ -25,6 +25,7 @@ export const WORKERS: Record<string, string> = {
   "promql": "src/query/promql_worker.ts",
   "line protocol": "src/protocols/lineproto/stream/worker.ts",
   "checkpoint": "src/storage/checkpoint_worker.ts",
+  "compaction": "src/storage/compaction_worker.ts",
   "vrl network": "engine/vrl/stdlib/net_worker.ts",
 };
 

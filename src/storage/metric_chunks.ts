@@ -10,7 +10,6 @@
  *   chunks, except late ones), and the windows that took late samples since (`dirty`), which are
  *   compacted again.
  */
-import { encodeXorColumns } from "../codec/xor_chunk.ts";
 import type { DatabaseHandle } from "./database.ts";
 import { SeriesBuffer } from "./metric_buffer.ts";
 import { samplesTable } from "./metric_layout.ts";
@@ -18,8 +17,6 @@ import { quoteIdent, type TableMeta } from "./table.ts";
 
 /** The length of a compaction window. */
 export const WINDOW_MS = 3_600_000;
-/** The most samples in one chunk (an XOR chunk counts them in 16 bits). */
-const MAX_CHUNK = 4096;
 
 /** The chunks table of a physical table. */
 export function chunksTable(physical: TableMeta): string {
@@ -154,8 +151,18 @@ export function readPage(
   return { ts: last[1], id: last[0] };
 }
 
+/** The chunks of one window: chunk `k` is of series `ids[k]`, its bytes `bytes[offsets[k], offsets[k+1])`. */
+export interface EncodedWindow {
+  ids: Float64Array<ArrayBuffer>;
+  /** The times of each chunk's first and last sample. */
+  starts: Float64Array<ArrayBuffer>;
+  ends: Float64Array<ArrayBuffer>;
+  offsets: Uint32Array<ArrayBuffer>;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
 /**
- * Replaces the chunks of one window with the given series' samples and records the new state, in
+ * Replaces the chunks of one window with the given ones (`metric_window.ts`) and records the new state, in
  * one transaction: a window compacted for the first time moves `upto` to its end; a dirty one is
  * clean, unless `stillDirty` (a write reached it while it was read). Returns the windows before it
  * that took samples while it was read (see below), marked dirty.
@@ -164,7 +171,7 @@ export function writeWindow(
   handle: DatabaseHandle,
   physical: TableMeta,
   start: number,
-  series: Map<number, SeriesBuffer>,
+  encoded: EncodedWindow,
   state: CompactionState,
   stillDirty: boolean,
 ): number[] {
@@ -177,11 +184,9 @@ export function writeWindow(
     const insert = handle.conn.prepare(
       `INSERT OR REPLACE INTO ${chunks} (series_id, start_ts, end_ts, data) VALUES (?, ?, ?, ?)`,
     );
-    for (const [id, s] of series) {
-      for (let from = 0; from < s.length; from += MAX_CHUNK) {
-        const to = Math.min(s.length, from + MAX_CHUNK);
-        insert.run(id, s.timestamps[from], s.timestamps[to - 1], encodeXorColumns(s, from, to));
-      }
+    const { ids, starts, ends, offsets, bytes } = encoded;
+    for (let k = 0; k < ids.length; k++) {
+      insert.run(ids[k], starts[k], ends[k], bytes.subarray(offsets[k], offsets[k + 1]));
     }
     const table = compactionTable(physical), gaps: number[] = [];
     if (start + WINDOW_MS > state.upto) {

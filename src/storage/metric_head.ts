@@ -52,8 +52,18 @@ export function beginJob(handle: DatabaseHandle, physical: TableMeta, start: num
   let perDb = jobs.get(handle);
   if (perDb === undefined) jobs.set(handle, perDb = new Map());
   const mark = { start, touched: false };
+  // Two jobs at once (a synchronous compaction while a background job waits on its worker): the
+  // older one no longer hears of writes, so it must leave its window dirty.
+  const older = perDb.get(physical.id);
+  if (older !== undefined) older.touched = true;
   perDb.set(physical.id, mark);
   return mark;
+}
+
+/** Tells a running job of the physical table that its window may have changed (a truncate). */
+export function touchJob(handle: DatabaseHandle, physical: TableMeta): void {
+  const job = jobs.get(handle)?.get(physical.id);
+  if (job !== undefined) job.touched = true;
 }
 
 /** Whether a compaction job is reading a window of the physical table right now. */
@@ -61,9 +71,10 @@ export function jobRunning(handle: DatabaseHandle, physical: TableMeta): boolean
   return jobs.get(handle)?.has(physical.id) ?? false;
 }
 
-/** Ends a job's mark. */
-export function endJob(handle: DatabaseHandle, physical: TableMeta): void {
-  jobs.get(handle)?.delete(physical.id);
+/** Ends a job's mark (unless a newer job's replaced it). */
+export function endJob(handle: DatabaseHandle, physical: TableMeta, mark: JobMark): void {
+  const perDb = jobs.get(handle);
+  if (perDb?.get(physical.id) === mark) perDb.delete(physical.id);
 }
 
 /** The head of a physical table (its chunk tables created if it predates them). */

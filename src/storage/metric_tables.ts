@@ -12,7 +12,7 @@ import { physicalOf } from "./metric_engine.ts";
 import { forgetSeries, seriesIndex } from "./metric_series.ts";
 import { quoteIdent, type TableMeta } from "./table.ts";
 import { chunksTable, compactionTable, dropChunkSql, sweepChunks, windowOf } from "./metric_chunks.ts";
-import { forgetHead, metricHead, samplesDeleted, windowsDeleted } from "./metric_head.ts";
+import { forgetHead, metricHead, samplesDeleted, touchJob, windowsDeleted } from "./metric_head.ts";
 
 /** Drops a logical table (its series and samples) or an unused physical table. */
 export function dropMetricTable(handle: DatabaseHandle, t: TableMeta): void {
@@ -51,6 +51,7 @@ export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void 
       handle.conn.exec(`DELETE FROM ${chunksTable(t)}`);
       handle.conn.exec(`DELETE FROM ${compactionTable(t)}`);
       forgetHead(handle, t);
+      touchJob(handle, t);
       return;
     }
     const physical = physicalOf(handle, t);
@@ -59,6 +60,7 @@ export function truncateMetricTable(handle: DatabaseHandle, t: TableMeta): void 
     metricHead(handle, physical);
     handle.conn.prepare(`DELETE FROM ${chunksTable(physical)} WHERE series_id IN (${ofTable})`).run(t.id);
     forgetHead(handle, physical);
+    touchJob(handle, physical);
   });
 }
 

@@ -396,6 +396,14 @@ export class Storage {
     return this.upkeep.compactMetrics(nowMs);
   }
 
+  /**
+   * Compacts every closed window of every metric table now as the background compactor does (read
+   * and encoded on its worker thread where one can run); returns how many, and how many on the worker.
+   */
+  compactMetricsDue(): Promise<{ windows: number; onWorker: number }> {
+    return this.upkeep.compactMetricsDue();
+  }
+
   /** Registers work to do when the storage closes (e.g. stopping query workers that read its files). */
   onClose(fn: () => void): void {
     this.closeHooks.add(fn);

@@ -90,6 +90,11 @@ export class Upkeep {
     return compactAllNow(this.dbs(), nowMs);
   }
 
+  /** Compacts every due window now as the background compactor does (on its worker where it can). */
+  compactMetricsDue(): Promise<{ windows: number; onWorker: number }> {
+    return this.compactor.compactDue();
+  }
+
   /** Stops the sweeper, the compactor and the checkpointer's worker (which then holds no file open). */
   stop(): void {
     this.stopSweeper();

@@ -344,3 +344,78 @@ Deno.test("metric chunks: a write before the window a first job compacts is not 
     assert.deepEqual(read(s, BASE, BASE + 2 * HOUR), model.expect(BASE, BASE + 2 * HOUR));
   });
 });
+
+async function withStorageAsync(fn: (s: Storage) => Promise<void>, dataHome?: string): Promise<void> {
+  const dir = dataHome ?? Deno.makeTempDirSync();
+  const s = Storage.open({ dataHome: dir });
+  try {
+    await fn(s);
+  } finally {
+    s.close();
+    if (dataHome === undefined) Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** Every chunk row, its bytes as hex. */
+function chunkDump(s: Storage): unknown[] {
+  const h = s.database("public");
+  const physical = h.listTables().find(isPhysicalTable)!;
+  return h.conn.prepare(
+    `SELECT series_id, start_ts, end_ts, hex(data) AS data FROM "__petrel_chunks_${physical.id}" ORDER BY 1, 2`,
+  ).all();
+}
+
+/** `load`, plus a series denser than a chunk (5000 samples in the first window: two chunks). */
+function loadDense(s: Storage, model: Model): void {
+  load(s, model);
+  model.write(s, "m", { dense: Array.from({ length: 5000 }, (_, i): Point => [BASE + i * 700, i / 3]) });
+}
+
+Deno.test("metric chunks: the worker thread writes the very chunks the writer's thread does", async () => {
+  const mainModel = new Model(), workerModel = new Model();
+  let expected: unknown[] = [];
+  await withStorageAsync(async (s) => {
+    loadDense(s, mainModel);
+    assert.equal(s.compactMetrics(), 3);
+    expected = chunkDump(s);
+    await Promise.resolve();
+  });
+  assert.equal(expected.length, 92, "a chunk per series and window, two of the dense series'");
+  await withStorageAsync(async (s) => {
+    loadDense(s, workerModel);
+    assert.deepEqual(await s.compactMetricsDue(), { windows: 3, onWorker: 3 });
+    assert.deepEqual(chunkDump(s), expected);
+    assertReads(s, workerModel);
+    assert.equal(read(s, BASE, BASE + HOUR).dense.length, 5000);
+    assert.equal(s.compactMetrics(), 0, "nothing left to compact");
+  });
+});
+
+Deno.test("metric chunks: a write racing a job on the worker thread is not lost", async () => {
+  await withStorageAsync(async (s) => {
+    const model = new Model();
+    load(s, model);
+    read(s, BASE, BASE + 1); // the head is loaded: the job's end must keep the raced window's samples
+    const due = s.compactMetricsDue(); // the first window's job is with the worker now
+    model.write(s, "m", {
+      h05: [[BASE + 100, 1e9]],
+      h06: [[BASE + HOUR - 1, -3]],
+      h07: [[BASE + 2 * HOUR, 8]],
+    });
+    // left dirty, the raced window is due first again: the run stops there (once a window per run)
+    assert.deepEqual(await due, { windows: 1, onWorker: 1 });
+    assertReads(s, model);
+    assert.equal(s.compactMetrics(), 3, "the raced window was left dirty, and two more");
+    assertReads(s, model);
+  });
+});
+
+Deno.test("metric chunks: an in-memory storage compacts on the writer's thread", async () => {
+  await withStorageAsync(async (s) => {
+    const model = new Model();
+    load(s, model);
+    assert.deepEqual(await s.compactMetricsDue(), { windows: 3, onWorker: 0 });
+    assert.equal(chunkRows(s), 90);
+    assertReads(s, model);
+  }, ":memory:");
+});
