@@ -137,7 +137,10 @@ export function readPage(
     number | string | null,
   ][];
   let buf: SeriesBuffer | undefined, bufId = -1;
-  for (const [id, ts, v] of rows) {
+  // Indexed, not `for (const [id, ts, v] of rows)`: until the loop is optimized (a worker's first
+  // window, a query worker's first read) each destructuring runs the iterator protocol.
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i], id = row[0], ts = row[1], v = row[2];
     if (only !== undefined && !only.has(id)) continue;
     if (id !== bufId) {
       buf = into.get(bufId = id);
