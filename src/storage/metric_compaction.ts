@@ -70,6 +70,7 @@ export class CompactionJob {
   private cursor: PageCursor | null;
   private readonly series = new Map<number, SeriesBuffer>();
   private readonly mark: JobMark;
+  private readonly began: TableMeta;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -77,7 +78,16 @@ export class CompactionJob {
     readonly start: number,
   ) {
     this.cursor = { ts: start - 1, id: Number.MAX_SAFE_INTEGER };
-    this.mark = beginJob(handle, this.physical()!, start);
+    this.began = this.physical()!;
+    this.mark = beginJob(handle, this.began, start);
+  }
+
+  /**
+   * Lets go of the job's mark once it is over, however it ended (done, its table gone, an error):
+   * a mark left behind would read as a job running for good (size retention waits for none).
+   */
+  release(): void {
+    endJob(this.handle, this.began, this.mark);
   }
 
   private physical(): TableMeta | undefined {
@@ -150,7 +160,11 @@ export function compactNow(handle: DatabaseHandle, physical: TableMeta, now = Da
   let windows = 0;
   for (let w = dueWindow(handle, physical, now); w !== null; w = dueWindow(handle, physical, now)) {
     const job = new CompactionJob(handle, physical.name, w);
-    while (!job.step());
+    try {
+      while (!job.step());
+    } finally {
+      job.release();
+    }
     windows++;
   }
   return windows;
@@ -233,16 +247,20 @@ export class MetricCompactor {
         for (let w = this.due(handle, t); w !== null && !done.has(w); w = this.due(handle, t)) {
           done.add(w);
           const job = new CompactionJob(handle, t.name, w);
-          if (await job.offThread(this.pool)) this.onWorker++;
-          else {
-            if (this.stopped) return windows;
-            for (;;) {
-              const began = performance.now();
-              if (job.step()) break;
-              // At most half the writer's thread: requests run in between.
-              await pause(performance.now() - began);
+          try {
+            if (await job.offThread(this.pool)) this.onWorker++;
+            else {
               if (this.stopped) return windows;
+              for (;;) {
+                const began = performance.now();
+                if (job.step()) break;
+                // At most half the writer's thread: requests run in between.
+                await pause(performance.now() - began);
+                if (this.stopped) return windows;
+              }
             }
+          } finally {
+            job.release();
           }
           this.windows++;
           windows++;

@@ -430,3 +430,19 @@ Deno.test("metric chunks: an in-memory storage compacts on the writer's thread",
     assertReads(s, model);
   }, ":memory:");
 });
+
+Deno.test("metric chunks: a truncate while a job is on the worker thread leaves no chunk of what it deleted", async () => {
+  await withStorageAsync(async (s) => {
+    load(s, new Model());
+    const due = s.compactMetricsDue(); // the first window's job is with the worker now
+    // This thread blocks (its event loop too) while the worker reads the window and answers: the
+    // truncate lands between the worker's read and the chunks' write.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    s.truncateTable("public", "m");
+    await due;
+    assert.deepEqual(read(s, BASE, BASE + 3 * HOUR), {});
+    s.compactMetrics();
+    assert.equal(chunkRows(s), 0);
+    assert.deepEqual(read(s, BASE, BASE + 3 * HOUR), {});
+  });
+});
