@@ -150,3 +150,18 @@ Deno.test("OTLP logs behind a pipeline: an attribute of the wrong kind or range 
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(await client.sql("SELECT i, u8 FROM otlp_kinds"), [[12, 255]]);
 });
+
+Deno.test("a declared small integer's float past its range (GreptimeDB's unchecked cast) is refused at the write", async () => {
+  // the transform truncates 300.5 to 300 without a range check as GreptimeDB does (pipelines.md
+  // quirk 5); SQLite would keep 300 in the UInt8 column, so the writer refuses it
+  const yaml = "processors: []\ntransform:\n  - field: b\n    type: uint8\n" +
+    "  - field: ts\n    type: epoch, ms\n    index: timestamp\n";
+  await client.uploadOk("declared_u8", yaml);
+  const ingest = (body: string) =>
+    client.ingest({ table: "declared_u8", pipeline_name: "declared_u8" }, body);
+  assert.equal((await ingest('{"ts":1,"b":255.9}')).status, 200);
+  const r = await ingest('{"ts":2,"b":300.5}');
+  assert.equal(r.status, 400, r.text);
+  assert.equal(errorOf(r), mismatch("b", "UInt8", "Int64"));
+  assert.deepEqual(await client.sql("SELECT b FROM declared_u8"), [[255]]);
+});
