@@ -209,17 +209,20 @@ export function convertColumn(
       }
       break;
     }
-    case "boolean":
+    case "boolean": {
+      // a stored boolean is 0/1; the client's number is GreptimeDB's mismatch, not a truth value
+      const numbers = !plan.clientNumbers;
       for (let r = 0; r < n; r++) {
         const v = values[r];
         const c = v === null || v === undefined
           ? nullFor(plan, sawNull)
-          : typeof v === "boolean" || typeof v === "number" || typeof v === "bigint"
+          : typeof v === "boolean" || (numbers && (typeof v === "number" || typeof v === "bigint"))
           ? (v ? 1 : 0)
           : mismatch(plan, v);
         if (c !== v) (out ??= copyOf(values, n))[r] = c;
       }
       break;
+    }
     case "number": {
       const conv = plan.timeConversion;
       const uint64 = col.type === "UInt64";

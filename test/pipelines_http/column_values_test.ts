@@ -3,7 +3,8 @@
  * integer column (the pipeline adopts the table's type, reference pipelines.md §8/§11): GreptimeDB's
  * `Column datatype mismatch…` naming the column, its type and the type the value was auto-typed as,
  * through /v1/ingest, Elasticsearch `_bulk` (only that table's items fail) and OTLP logs behind a
- * pipeline. Before, a string was `Invalid value 'x'…` and 300 was stored in a UInt8 column.
+ * pipeline. Before, a string was `Invalid value 'x'…`, 300 was stored in a UInt8 column and 1 in a
+ * Boolean column as true.
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
@@ -22,7 +23,7 @@ const mismatch = (c: string, type: string, actual: string) =>
 
 const COLUMNS = "greptime_timestamp TIMESTAMP(9) TIME INDEX, k INT, i BIGINT, s STRING, d DECIMAL(10,2), " +
   "u8 TINYINT UNSIGNED, i8 TINYINT, i16 SMALLINT, u16 SMALLINT UNSIGNED, i32 INT, u32 INT UNSIGNED, " +
-  "u64 BIGINT UNSIGNED) WITH (append_mode = 'true'";
+  "u64 BIGINT UNSIGNED, ok BOOLEAN) WITH (append_mode = 'true'";
 
 const WRONG_KIND: [string, string][] = [
   ['{"i":"abc"}', mismatch("i", "Int64", "String")],
@@ -32,6 +33,8 @@ const WRONG_KIND: [string, string][] = [
   ['{"s":5}', mismatch("s", "String", "Int64")],
   ['{"s":1.5}', mismatch("s", "String", "Float64")],
   ['{"d":"1.5"}', mismatch("d", "Decimal(10, 2)", "String")],
+  ['{"ok":1}', mismatch("ok", "Boolean", "Int64")],
+  ['{"ok":"true"}', mismatch("ok", "Boolean", "String")],
 ];
 
 const OUT_OF_RANGE: [string, string][] = [
