@@ -24,15 +24,3 @@ export function parseBoolText(text: string): boolean | undefined {
   const t = text.trim().toLowerCase();
   return TRUE_WORDS.has(t) ? true : FALSE_WORDS.has(t) ? false : undefined;
 }
-
-/** Integer ranges of the integer types casts check (DataFusion's casts fail on overflow). */
-export const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
-  Int8: [-128n, 127n],
-  Int16: [-32768n, 32767n],
-  Int32: [-2147483648n, 2147483647n],
-  Int64: [-(2n ** 63n), 2n ** 63n - 1n],
-  UInt8: [0n, 255n],
-  UInt16: [0n, 65535n],
-  UInt32: [0n, 4294967295n],
-  UInt64: [0n, 2n ** 64n - 1n],
-};

@@ -12,7 +12,7 @@ import { forgetTracesBeforeOldest } from "../storage/trace_map.ts";
 import { keyColumns, nullTagColumns, qualifiedName, quoteIdent } from "../storage/table.ts";
 import type { ColumnMeta, TableMeta } from "../storage/table.ts";
 import type { ColumnSchema, QueryOutput, Value } from "../common/rows.ts";
-import { fromSqliteInteger, isTimestampType } from "../storage/datatypes.ts";
+import { fromSqliteInteger, INTEGER_RANGES, isTimestampType } from "../storage/datatypes.ts";
 import { isTextType } from "../storage/nul_text.ts";
 import { registerSqlFunctions, takeFunctionError } from "./functions/registry.ts";
 import { Cursor } from "./cursor.ts";
@@ -77,9 +77,11 @@ export function coerceValue(v: Value, col: ColumnMeta, timezone?: string): Value
     }
     return toInteger(v, col);
   }
-  if (t.startsWith("Int") || t.startsWith("UInt")) {
+  const range = INTEGER_RANGES[t];
+  if (range) {
+    // SQLite keeps any 64-bit integer: 300 for a UInt8 column is refused here, as DataFusion's cast would
     const n = toInteger(v, col);
-    if (t.startsWith("UInt") && n < 0) throw fail(v, col);
+    if (n < range[0] || n > range[1]) throw fail(v, col);
     return n;
   }
   if (t === "Float64" || t === "Float32") {

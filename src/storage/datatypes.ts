@@ -60,6 +60,21 @@ export function dataTypeOfDecl(decl: string | null | undefined): DataType | unde
   return BY_DECL.get(decl.toLowerCase());
 }
 
+/**
+ * The range of each integer type: SQLite stores them all as one 64-bit INTEGER, so the writer, SQL
+ * INSERT and casts check it (DataFusion's casts and GreptimeDB's inserts fail past it).
+ */
+export const INTEGER_RANGES: Readonly<Record<string, readonly [bigint, bigint]>> = {
+  Int8: [-128n, 127n],
+  Int16: [-32768n, 32767n],
+  Int32: [-2147483648n, 2147483647n],
+  Int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  UInt8: [0n, 255n],
+  UInt16: [0n, 65535n],
+  UInt32: [0n, 4294967295n],
+  UInt64: [0n, 2n ** 64n - 1n],
+};
+
 /** Whether a value of this type is a timestamp. */
 export function isTimestampType(type: string): boolean {
   return type.startsWith("Timestamp");

@@ -56,9 +56,11 @@ export interface WriteOptions {
    */
   widenIntToFloat?: boolean;
   /**
-   * The batches hold the client's numbers (a pipeline's JSON: /v1/ingest, ES bulk, Splunk, Loki), not
-   * the stored form SQL INSERT and internal copies pass: a number for a Decimal(p, s) column is
-   * scaled by 10^s as SQL INSERT does, a negative one for an unsigned column is refused.
+   * The batches hold the client's values (a pipeline's JSON: /v1/ingest, ES bulk, Splunk, Loki; OTLP
+   * logs), not the stored form SQL INSERT and internal copies pass: a number for a Decimal(p, s)
+   * column is scaled by 10^s as SQL INSERT does; a negative one for an unsigned column, one past a
+   * narrower integer column's range and a value of the wrong kind (a string for an integer column)
+   * are GreptimeDB's datatype mismatch.
    */
   clientNumbers?: boolean;
 }

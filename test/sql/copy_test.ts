@@ -229,6 +229,16 @@ Deno.test("COPY errors: 4xx naming what was wrong, nothing written on a bad valu
     assert.match(f.error, /bad\.csv: row 2, column n/);
     assert.deepEqual(await sqlRows(url, "SELECT count(*) FROM t"), [[0]]);
 
+    // past the INT column's range (SQLite would keep it in its one INTEGER)
+    await Deno.writeTextFile(`${dir}/wide.csv`, "k,n,ts\na,1,1000\nb,1099511627776,2000\n");
+    f = await failure(url, `COPY t FROM '${dir}/wide.csv' WITH (FORMAT = 'csv')`);
+    assert.equal(f.status, 400);
+    assert.match(
+      f.error,
+      /wide\.csv: row 2, column n: Failed to insert value '1099511627776' into column n of type Int32$/,
+    );
+    assert.deepEqual(await sqlRows(url, "SELECT count(*) FROM t"), [[0]]);
+
     f = await failure(url, `COPY t FROM '${dir}/missing.csv' WITH (FORMAT = 'csv')`);
     assert.equal(f.status, 400);
     assert.match(f.error, /missing\.csv does not exist/);

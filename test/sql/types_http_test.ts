@@ -2,7 +2,8 @@
  * SQL type fidelity over HTTP: casts to each timestamp precision, date, boolean, float specials and
  * integer ranges as DataFusion computes them, and DECIMAL(p, s) columns end to end (DDL, DESC,
  * SHOW CREATE TABLE, information_schema, inserts that round and reject overflow, comparisons,
- * ORDER BY, aggregates, casts), each through `/v1/sql` and its greptimedb_v1 JSON.
+ * ORDER BY, aggregates, casts), and inserts past a narrower integer column's range, each through
+ * `/v1/sql` and its greptimedb_v1 JSON.
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
@@ -200,6 +201,59 @@ Deno.test("SHOW CREATE TABLE prints DECIMAL(p,s), and a line-protocol float into
     const text = await res.text();
     assert.equal(res.status, 400, text);
     assert.match(text, /Column datatype mismatch. For column: price, expected datatype: Decimal\(10, 2\)/);
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("INSERT refuses an integer past a narrower column's range (SQLite would keep it)", async () => {
+  const server = await startTestServer();
+  const run = async (sql: string) => {
+    const r = await sqlRequest(server.url, sql);
+    return [r.status, JSON.parse(r.text).error ?? null];
+  };
+  try {
+    await run(
+      "CREATE TABLE r (ts TIMESTAMP TIME INDEX, u8 TINYINT UNSIGNED, i8 TINYINT, i16 SMALLINT, " +
+        "u16 SMALLINT UNSIGNED, i32 INT, u32 INT UNSIGNED, u64 BIGINT UNSIGNED)",
+    );
+    // [column, literal, the value the error shows, type]
+    for (
+      const [column, literal, shown, type] of [
+        ["u8", "300", "300", "UInt8"],
+        ["u8", "'256'", "'256'", "UInt8"],
+        ["u8", "255.5 + 1", "256.5", "UInt8"],
+        ["i8", "-129", "-129", "Int8"],
+        ["i16", "70000", "70000", "Int16"],
+        ["u16", "70000", "70000", "UInt16"],
+        ["i32", "1099511627776", "1099511627776", "Int32"],
+        ["u32", "1099511627776", "1099511627776", "UInt32"],
+        ["u64", "18446744073709551616", "18446744073709551616", "UInt64"],
+      ]
+    ) {
+      assert.deepEqual(await run(`INSERT INTO r (ts, ${column}) VALUES (1, ${literal})`), [
+        400,
+        `Failed to insert value ${shown} into column ${column} of type ${type}`,
+      ]);
+    }
+    // INSERT … SELECT goes through the same conversion
+    assert.deepEqual(await run("INSERT INTO r (ts, u8) SELECT 1, 300"), [
+      400,
+      "Failed to insert value 300 into column u8 of type UInt8",
+    ]);
+    assert.deepEqual(
+      await run(
+        "INSERT INTO r VALUES (1, 255, -128, 32767, 65535, -2147483648, 4294967295, 18446744073709551615), " +
+          "(2, 0, 127, -32768, 0, 2147483647, 0, 0)",
+      ),
+      [200, null],
+    );
+    const rows = JSON.parse((await sqlRequest(server.url, "SELECT * FROM r ORDER BY ts")).text)
+      .output[0].records.rows;
+    assert.deepEqual(rows.map((r: unknown[]) => r.slice(1, 7)), [
+      [255, -128, 32767, 65535, -2147483648, 4294967295],
+      [0, 127, -32768, 0, 2147483647, 0],
+    ]);
   } finally {
     await server.stop();
   }

@@ -91,6 +91,29 @@ Deno.test("type conflicts are a 400 naming the column and both types", () => {
   );
 });
 
+Deno.test("an integer past a narrower column's range is a 400 on every write path, not a stored 300", () => {
+  const s = fresh();
+  const cols: ColumnSchema[] = [CPU[0], CPU[1], { name: "u", type: "UInt8", semantic: "FIELD" }];
+  s.write("public", [{ table: "narrow", columns: cols, rows: [["a", 1, 255]] }]);
+  for (const v of [300, 256n, -1]) {
+    assert.throws(
+      () => s.write("public", [{ table: "narrow", columns: cols, rows: [["b", 2, v]] }]),
+      (e: PetrelError) =>
+        httpStatusOf(e) === 400 && e.message === `Value ${v} is out of range for column u of type UInt8`,
+    );
+    // the client's value (a pipeline's JSON) is GreptimeDB's datatype mismatch
+    assert.throws(
+      () =>
+        s.write("public", [{ table: "narrow", columns: cols, rows: [["b", 2, v]] }], { clientNumbers: true }),
+      (e: PetrelError) =>
+        e.message ===
+          "Column datatype mismatch. For column: u, expected datatype: UInt8, actual datatype: Int64",
+    );
+  }
+  assert.deepEqual(dump(s, "public", "narrow"), [["a", 1, 255]]);
+  s.close();
+});
+
 Deno.test("a failing batch rolls back every batch of the call", () => {
   const s = fresh();
   s.write("public", [{ table: "cpu", columns: CPU, rows: [["a", 1, 1]] }]);

@@ -118,6 +118,54 @@ Deno.test("OTLP logs into an existing table: values cast to its types, new extra
   });
 });
 
+Deno.test("OTLP logs into an existing Decimal column: an int or numeric string scaled as SQL INSERT scales it", async () => {
+  await withServer(async (s) => {
+    const create = await fetch(`${s.url}/v1/sql`, {
+      method: "POST",
+      body: new URLSearchParams({
+        sql: "CREATE TABLE dec_logs (timestamp TIMESTAMP(9) TIME INDEX, n INT, price DECIMAL(10,2), " +
+          "body STRING) WITH (append_mode = 'true')",
+      }),
+    });
+    assert.equal(create.status, 200, await create.text());
+    const send = (n: number, price: Record<string, unknown>) =>
+      post(
+        s.url + "/v1/otlp/v1/logs",
+        logs([{ key: "n", value: { intValue: n } }, { key: "price", value: price }]),
+        {
+          ...PB,
+          "x-greptime-log-table-name": "dec_logs",
+          "x-greptime-log-extract-keys": "n,price",
+        },
+      );
+    const prices = [{ intValue: 15 }, { stringValue: "1.255" }, { stringValue: "-2.345" }];
+    for (const [i, price] of prices.entries()) {
+      const r = await send(i + 1, price);
+      assert.equal(r.status, 200, r.text);
+    }
+    assert.deepEqual(await sqlRows(s.url, "SELECT n, price FROM dec_logs ORDER BY n"), [
+      [1, "15.00"],
+      [2, "1.26"],
+      [3, "-2.35"],
+    ]);
+    // the stored scaled integer compares as the value
+    assert.deepEqual(await sqlRows(s.url, "SELECT sum(price) FROM dec_logs WHERE price > 1.2"), [["16.26"]]);
+    const tooBig = await send(4, { intValue: 1234567890 });
+    assert.equal(tooBig.status, 400, tooBig.text);
+    assert.match(
+      JSON.parse(tooBig.text).error,
+      /^Decimal value 1234567890 is too large .*, for column price$/,
+    );
+    const text = await send(5, { stringValue: "abc" });
+    assert.equal(text.status, 400, text.text);
+    assert.equal(
+      JSON.parse(text.text).error,
+      "failed to align log column 'price' in table 'dec_logs' from String to Decimal(10, 2)",
+    );
+    assert.deepEqual(await sqlRows(s.url, "SELECT count(*) FROM dec_logs"), [[3]]);
+  });
+});
+
 function span(id: number, n: Record<string, unknown>): Uint8Array {
   const hex = (v: number, bytes: number) =>
     Uint8Array.from({ length: bytes }, (_, i) => i === bytes - 1 ? v : 1);

@@ -2,23 +2,15 @@
  * OTLP logs into a log table that already exists (reference §7.5): GreptimeDB aligns the request
  * to the table instead of failing on the first difference. Each cell is cast to the table's column
  * type (an int attribute into a String column becomes `"42"`, nanosecond times are floored to the
- * table's unit), extracted keys the table lacks are added as fields (only a new table gets them as
- * tags), and a value that cannot be cast fails the request with GreptimeDB's message.
+ * table's unit, a number for a Decimal column is scaled by the writer), extracted keys the table
+ * lacks are added as fields (only a new table gets them as tags), and a value that cannot be cast
+ * fails the request with GreptimeDB's message.
  */
-import { invalidArguments } from "../../common/errors.ts";
+import { invalidArguments, PetrelError } from "../../common/errors.ts";
 import type { ColumnarBatch, ColumnSchema, DataType, Value } from "../../common/rows.ts";
 import { rescaleTime, unitOf, UNITS_PER_SECOND } from "../../common/time_unit.ts";
-
-const INT_RANGE: Partial<Record<DataType, [bigint, bigint]>> = {
-  Int8: [-(2n ** 7n), 2n ** 7n - 1n],
-  Int16: [-(2n ** 15n), 2n ** 15n - 1n],
-  Int32: [-(2n ** 31n), 2n ** 31n - 1n],
-  Int64: [-(2n ** 63n), 2n ** 63n - 1n],
-  UInt8: [0n, 2n ** 8n - 1n],
-  UInt16: [0n, 2n ** 16n - 1n],
-  UInt32: [0n, 2n ** 32n - 1n],
-  UInt64: [0n, 2n ** 64n - 1n],
-};
+import { decimalSpec, toScaled } from "../../common/decimal.ts";
+import { INTEGER_RANGES } from "../../storage/datatypes.ts";
 
 const isTime = (t: DataType) => t.startsWith("Timestamp");
 
@@ -44,11 +36,11 @@ function cast(v: Value, from: DataType, to: DataType): Value | undefined {
       BigInt(UNITS_PER_SECOND[unitOf(to)]),
     );
   }
-  const range = INT_RANGE[to];
+  const range = INTEGER_RANGES[to];
   if (range !== undefined || isTime(to)) {
     const b = integer(v);
     if (b === undefined) return undefined;
-    const [lo, hi] = range ?? INT_RANGE.Int64!;
+    const [lo, hi] = range ?? INTEGER_RANGES.Int64;
     return b < lo || b > hi ? undefined : asNumber(b);
   }
   switch (to) {
@@ -69,7 +61,25 @@ function cast(v: Value, from: DataType, to: DataType): Value | undefined {
     case "Binary":
       return typeof v === "string" ? new TextEncoder().encode(v) : undefined;
     default:
-      return undefined;
+      return decimalSpec(to) ? asDecimal(v, to) : undefined;
+  }
+}
+
+/**
+ * A number for a Decimal column, as it is: the writer scales the client's numbers as SQL INSERT does
+ * (a value past the precision is its 400 naming the column). A numeric string is its number when that
+ * keeps the string's digits at the column's scale (arrow's cast reads the text).
+ */
+function asDecimal(v: Value, to: DataType): Value | undefined {
+  if (typeof v === "number" || typeof v === "bigint") return v;
+  if (typeof v !== "string") return undefined;
+  const n = Number(v);
+  const spec = decimalSpec(to)!;
+  try {
+    return Number.isFinite(n) && toScaled(v, spec) === toScaled(n, spec) ? n : undefined;
+  } catch (e) {
+    if (e instanceof PetrelError) return undefined;
+    throw e;
   }
 }
 

@@ -4,7 +4,8 @@
  */
 import { formatScaled, scaledToSql, toScaledWide } from "../../common/decimal.ts";
 import { floorDiv, nsToUnit, timestampType } from "../../common/time_unit.ts";
-import { INTEGER_RANGES, parseBoolText, parseFloatText } from "../cast_values.ts";
+import { parseBoolText, parseFloatText } from "../cast_values.ts";
+import { INTEGER_RANGES } from "../../storage/datatypes.ts";
 import { parseTimestampNs } from "../time.ts";
 import { parseVectorText, vectorBytes } from "../../common/vector.ts";
 import type { Arg, ScalarDef } from "./values.ts";

@@ -12,7 +12,7 @@ import { floorDiv, NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/tim
 import { quoteString } from "../../storage/table.ts";
 import { isOp } from "../lexer.ts";
 import { castAs, type CastTarget, castTarget } from "../cast_type.ts";
-import { INTEGER_RANGES } from "../cast_values.ts";
+import { INTEGER_RANGES } from "../../storage/datatypes.ts";
 import type { DataType } from "../../common/rows.ts";
 import type { DecimalSpec } from "../../common/decimal.ts";
 import { errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
