@@ -211,7 +211,7 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
     !isKeyword(t, "CASE") &&
     flat.some((x) =>
       isOp(x, ...CMP_OPS, "~", "!~", "~*", "!~*") ||
-      isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS")
+      isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS", "SIMILAR")
     )
   ) return "Boolean";
   if (isIntervalExpr(c.q, s, e)) return INTERVAL_TYPE;

@@ -16,8 +16,9 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
     prev &&
     (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
       prev.kind === "string") &&
-    // an operand of a keyword operator is no alias (`a AND b`, `x LIKE y`, `x IS DISTINCT FROM NULL`)
-    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL", "AND", "OR", "LIKE", "ILIKE", "BETWEEN", "FROM") &&
+    // an operand of a keyword operator is no alias (`a AND b`, `x LIKE y`, `x IS DISTINCT FROM NULL`,
+    // `x SIMILAR TO y`)
+    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL", "AND", "OR", "LIKE", "ILIKE", "BETWEEN", "FROM", "TO") &&
     // nor the unit of `INTERVAL '1' HOUR`
     !(prev.kind === "string" && isKeyword(toks[e - 3], "INTERVAL") &&
       INTERVAL_UNITS.has(last.text.toUpperCase()))
