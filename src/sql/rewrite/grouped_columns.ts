@@ -57,11 +57,19 @@ export interface GroupedColumnsEnv {
 
 /** Refuses, as DataFusion's planner does, the first aggregating SELECT that reads an ungrouped column. */
 export function checkGroupedColumns(env: GroupedColumnsEnv): void {
-  const { toks, match } = env.q;
+  const { toks, match, parent } = env.q;
+  // the relations of each bracket level, so that a SELECT looks through its own level's only
+  const levels = new Map<number, SourceRelation[]>();
+  for (const s of env.sources) {
+    const list = levels.get(parent[s.at]);
+    if (list) list.push(s);
+    else levels.set(parent[s.at], [s]);
+  }
+  for (const list of levels.values()) list.sort((a, b) => a.at - b.at);
   for (let i = 0; i < toks.length; i++) {
     if (!isKeyword(toks[i], "SELECT")) continue;
     const top = selectList(toks, match, i);
-    if (top) checkSelect(env, top);
+    if (top) checkSelect(env, top, levels.get(parent[i]) ?? []);
   }
 }
 
@@ -81,10 +89,11 @@ function clausesOf(q: QueryTokens, top: TopSelect): Clauses {
     }
     if (parent[k] !== depth || isOp(toks[k], ")") || isOp(toks[k], ";")) break;
     const t = toks[k];
-    if (!isKeyword(t, ...CLAUSE_WORDS)) continue;
+    if (!isKeyword(t, ...CLAUSE_WORDS, "SELECT")) continue;
     // the FROM of `x IS [NOT] DISTINCT FROM y` is the operator's
     if (isKeyword(t, "FROM") && isKeyword(toks[k - 1], "DISTINCT")) continue;
-    if (isKeyword(t, "UNION", "EXCEPT", "INTERSECT")) break;
+    // another SELECT at this level (after a set operator, or a mistake) is no clause of this one
+    if (isKeyword(t, "UNION", "EXCEPT", "INTERSECT", "SELECT")) break;
     close(k);
     open = k;
     if (isKeyword(t, "FROM")) clauses.from ??= k;
@@ -142,9 +151,9 @@ function aggregatesIn(q: QueryTokens, s: number, e: number): Array<[number, numb
   return out;
 }
 
-function checkSelect(env: GroupedColumnsEnv, top: TopSelect): void {
+function checkSelect(env: GroupedColumnsEnv, top: TopSelect, level: readonly SourceRelation[]): void {
   const { q } = env;
-  const { toks, parent } = q;
+  const { toks } = q;
   const clauses = clausesOf(q, top);
   // a range query (RANGE after an aggregate, or an ALIGN clause) is checked as range_parse reads it
   if (clauses.align !== undefined || hasRangeKeyword(q, top)) return;
@@ -165,9 +174,16 @@ function checkSelect(env: GroupedColumnsEnv, top: TopSelect): void {
   const from = clauses.from;
   if (from === undefined) return;
   const fromEnd = clauses.ends.get(from)!;
-  const relations = env.sources.filter((r) =>
-    r.at > from && r.at < fromEnd && parent[r.at] === parent[top.select]
-  );
+  // the level's relations are in token order: this FROM's are a run of them (thousands of SELECTs
+  // at one level must not each scan all)
+  let lo = 0, hi = level.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (level[mid].at <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  const relations: SourceRelation[] = [];
+  for (let k = lo; k < level.length && level[k].at < fromEnd; k++) relations.push(level[k]);
   if (relations.length === 0) return;
 
   // the keys: each GROUP BY expression, and the select item it names by position or alias
