@@ -14,6 +14,7 @@ import { isKeyword, splitStatements } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";
 import { mapSqliteError, type QueryStats, withPosition } from "./results.ts";
+import { withValidFields } from "./rewrite/unknown_field.ts";
 import {
   analyzeHere,
   explainOutput,
@@ -202,7 +203,13 @@ async function runStatement(
     const ran = await runRewritten(storage, q, signal);
     return ran ? ran.output : executeStatement(storage, tokens, sql, session);
   } catch (e) {
-    throw withPosition(mapSqliteError(e, session.db), tokens, sql);
+    throw withValidFields(
+      withPosition(mapSqliteError(e, session.db), tokens, sql),
+      storage,
+      session.db,
+      tokens,
+      sql,
+    );
   }
 }
 

@@ -182,6 +182,12 @@ export function displayName(c: ArrayTyping, s: number, e: number): string | unde
         const pattern = expr(PATTERN_PREC + 1);
         if (pattern === undefined || at("ESCAPE")) return undefined;
         left = `${left} ${negated ? "NOT " : ""}${word.text.toUpperCase()} ${pattern}`;
+      } else if (isKeyword(word, "SIMILAR") && isKeyword(toks[k + negated + 1], "TO")) {
+        if (PATTERN_PREC < min) break;
+        k += 2 + negated;
+        const pattern = expr(PATTERN_PREC + 1);
+        if (pattern === undefined) return undefined;
+        left = `${left} ${negated ? "NOT " : ""}SIMILAR TO ${pattern}`;
       } else if (isKeyword(word, "IN")) {
         if (PATTERN_PREC < min) break;
         const open = k + 1 + negated;

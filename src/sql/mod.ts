@@ -21,6 +21,7 @@ import type { StatementText, Token } from "./lexer.ts";
 import { infoTableNames } from "./catalog_view.ts";
 import { mapSqliteError, runQuery, withPosition } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
+import { withValidFields } from "./rewrite/unknown_field.ts";
 import {
   DESC_COLUMNS,
   describeTable,
@@ -297,6 +298,12 @@ export function executeStatement(
       }
     }
   } catch (e) {
-    throw withPosition(mapSqliteError(e, session.db), tokens, sql);
+    throw withValidFields(
+      withPosition(mapSqliteError(e, session.db), tokens, sql),
+      storage,
+      session.db,
+      tokens,
+      sql,
+    );
   }
 }

@@ -13,6 +13,7 @@ const STOP_WORDS = new Set([
   "IN",
   "LIKE",
   "ILIKE",
+  "SIMILAR",
   "BETWEEN",
   "EXISTS",
   "AS",

@@ -191,6 +191,22 @@ function literalType(q: QueryTokens, s: number, e: number): ResultType | undefin
   return BigInt(t.text) <= INT64_MAX ? "Int64" : undefined;
 }
 
+/** Keywords of predicates: an item holding one at its top level is a Boolean. */
+const BOOLEAN_WORDS = [
+  "IS",
+  "LIKE",
+  "ILIKE",
+  "SIMILAR",
+  "IN",
+  "BETWEEN",
+  "AND",
+  "OR",
+  "NOT",
+  "REGEXP",
+  "GLOB",
+  "EXISTS",
+];
+
 /** The data type of a select item SQLite cannot report (no declared type behind it). */
 export function itemHint(c: OutputContext, s: number, e: number): ResultType | undefined {
   const { toks, match, args, depthZero, lower } = c.q;
@@ -211,7 +227,7 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
     !isKeyword(t, "CASE") &&
     flat.some((x) =>
       isOp(x, ...CMP_OPS, "~", "!~", "~*", "!~*") ||
-      isKeyword(x, "IS", "LIKE", "ILIKE", "IN", "BETWEEN", "AND", "OR", "NOT", "REGEXP", "GLOB", "EXISTS")
+      isKeyword(x, ...BOOLEAN_WORDS)
     )
   ) return "Boolean";
   if (isIntervalExpr(c.q, s, e)) return INTERVAL_TYPE;

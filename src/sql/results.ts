@@ -30,6 +30,9 @@ export function withPosition(e: PetrelError, tokens: Token[], sql: string): Petr
   return new PetrelError(e.code, `${e.message} at Line: ${line}, Column: ${column}`);
 }
 
+/** The start of DataFusion's error for a column no relation in scope has. */
+export const FIELD_NOT_FOUND = "Failed to plan SQL: Schema error: No field named ";
+
 /** Maps an error thrown by SQLite while running user SQL to a PetrelError. */
 export function mapSqliteError(e: unknown, db: string): PetrelError {
   if (e instanceof PetrelError) return e;
@@ -39,7 +42,8 @@ export function mapSqliteError(e: unknown, db: string): PetrelError {
   let m = /no such table: (?:[^.]+\.)?(.+)$/.exec(msg);
   if (m) return tableNotFound(`greptime.${db}.${m[1]}`);
   m = /no such column: (.+)$/.exec(msg);
-  if (m) return new PetrelError(StatusCode.PlanQuery, `Failed to plan SQL: No field named ${m[1]}`);
+  // completed with the valid fields where the statement tells them (rewrite/unknown_field.ts)
+  if (m) return new PetrelError(StatusCode.PlanQuery, `${FIELD_NOT_FOUND}${m[1]}`);
   m = /ambiguous column name: (.+)$/.exec(msg);
   // DataFusion's SchemaError (a name two tables of the FROM both have)
   if (m) {

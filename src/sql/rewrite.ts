@@ -30,6 +30,7 @@ import { cteNames, scanLimitAndPlaceholders } from "./rewrite/scan.ts";
 import { columnTypes, type FromRelation, resolveTableRefs, type TableRefs } from "./rewrite/tables.ts";
 import { timeScope } from "./rewrite/time_scope.ts";
 import { columnResolver } from "./rewrite/column_scope.ts";
+import { checkGroupedColumns } from "./rewrite/grouped_columns.ts";
 import { traceBounds } from "./rewrite/trace_bound.ts";
 import { metricSeriesFilters } from "./rewrite/metric_series.ts";
 import { timeComparisons } from "./rewrite/time_compare.ts";
@@ -118,6 +119,9 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     compoundTypesAt: (open) => compoundTypes(typing, open).types,
     isSubqueryItem: (s, e) => (subItems ??= subqueryItems(q)).get(s) === e,
   };
+  const range = parseRangeQuery(q);
+  // a range query's own check of its items is range_parse's
+  if (!range) checkGroupedColumns({ q, sql: env.sql, sources: refs.sources, resolve, naming: typing });
   const time = timeScope(
     q,
     env,
@@ -162,7 +166,6 @@ export function rewriteQuery(tokensIn: Token[], env: RewriteEnv): Rewritten {
     (at) => replaced.some(([from, r]) => from < at && at < r.end),
     (at, end, text) => refs.replacements.set(at, { end, text }),
   );
-  const range = parseRangeQuery(q);
   const { sql, hints } = range
     ? renderRangeQuery(range, {
       env,

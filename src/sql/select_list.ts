@@ -6,6 +6,21 @@ import type { Token } from "./lexer.ts";
 import { isKeyword, isOp } from "./lexer.ts";
 import { INTERVAL_UNITS, NOT_ALIAS, type QueryTokens } from "./query_tokens.ts";
 
+/** Keywords an operand follows (`x LIKE y`, `x IS DISTINCT FROM y`, `x SIMILAR TO y`): no alias precedes. */
+const OPERATOR_WORDS = [
+  "DISTINCT",
+  "NOT",
+  "IS",
+  "INTERVAL",
+  "AND",
+  "OR",
+  "LIKE",
+  "ILIKE",
+  "BETWEEN",
+  "FROM",
+  "TO",
+];
+
 /** Where a select item's expression ends and whether an alias follows it. */
 export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number; hasAlias: boolean } {
   if (e - s >= 3 && isKeyword(toks[e - 2], "AS")) return { exprEnd: e - 2, hasAlias: true };
@@ -17,7 +32,7 @@ export function aliasOf(toks: Token[], s: number, e: number): { exprEnd: number;
     (isOp(prev, ")") || prev.kind === "ident" || prev.kind === "qident" || prev.kind === "number" ||
       prev.kind === "string") &&
     // an operand of a keyword operator is no alias (`a AND b`, `x LIKE y`, `x IS DISTINCT FROM NULL`)
-    !isKeyword(prev, "DISTINCT", "NOT", "IS", "INTERVAL", "AND", "OR", "LIKE", "ILIKE", "BETWEEN", "FROM") &&
+    !isKeyword(prev, ...OPERATOR_WORDS) &&
     // nor the unit of `INTERVAL '1' HOUR`
     !(prev.kind === "string" && isKeyword(toks[e - 3], "INTERVAL") &&
       INTERVAL_UNITS.has(last.text.toUpperCase()))

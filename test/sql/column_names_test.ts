@@ -60,11 +60,14 @@ const CASES: Array<[string, string[]]> = [
   ]],
   ["SELECT m.cpu + 1, upper(m.host) FROM monitor AS m", ["m.cpu + Int64(1)", "upper(m.host)"]],
   // a column is qualified by the relation it reads: a join's or a derived table's, an unquoted alias lowercased
-  ["SELECT cpu + used, max(M.cpu) FROM monitor AS M JOIN disk ON M.host = disk.host", [
+  ["SELECT cpu + used, max(M.cpu) FROM monitor AS M JOIN disk ON M.host = disk.host GROUP BY cpu, used", [
     "m.cpu + disk.used",
     "max(m.cpu)",
   ]],
-  ["SELECT x * 2, avg(x) FROM (SELECT cpu AS x FROM monitor) AS sub", ["sub.x * Int64(2)", "avg(sub.x)"]],
+  ["SELECT x * 2, avg(x) FROM (SELECT cpu AS x FROM monitor) AS sub GROUP BY x", [
+    "sub.x * Int64(2)",
+    "avg(sub.x)",
+  ]],
   // what DataFusion's form is not known for keeps its text; aliases stay
   ["SELECT (1 + 2) * 3, INTERVAL '1 hour', 1 AS one, cpu + 1 AS c FROM monitor", [
     "(1 + 2) * 3",

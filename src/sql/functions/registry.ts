@@ -180,7 +180,7 @@ async function loadGroup(group: string): Promise<void> {
 /**
  * Loads the lazy groups whose functions `sql` names (any word that is one of their names counts, an
  * operator such as REGEXP too: a word in a string literal only loads a group for nothing). The regex
- * operators `~`, `!~`, `~*` name the regex group: the rewriter makes them REGEXP.
+ * operators `~`, `!~`, `~*` and SIMILAR TO name the regex group: the rewriter makes them REGEXP.
  */
 export async function loadFunctionsFor(sql: string): Promise<void> {
   // nothing left to load: spare a long statement the scan
@@ -190,7 +190,8 @@ export async function loadFunctionsFor(sql: string): Promise<void> {
     const group = GROUP_OF.get(word.toLowerCase());
     if (group !== undefined) wanted.add(group);
   }
-  if (sql.includes("~")) wanted.add("regex");
+  // `x SIMILAR TO p` becomes `x REGEXP p` (rewrite/tokens.ts)
+  if (sql.includes("~") || /similar/i.test(sql)) wanted.add("regex");
   for (const group of wanted) await loadGroup(group);
 }
 

@@ -114,7 +114,7 @@ export function columnResolver(
  * For each token, which member of the compound query (`UNION`, `INTERSECT`, `EXCEPT`) at its
  * bracket level it is in: the index of the last set operator before it at that level, or -1.
  */
-function compoundArms(q: QueryTokens): number[] {
+export function compoundArms(q: QueryTokens): number[] {
   const { toks, parent } = q;
   const last = new Map<number, number>();
   return toks.map((t, i) => {

@@ -3,7 +3,7 @@
  * SQLite: string operands of arithmetic, time literals, regex and division operators,
  * `IS [NOT] DISTINCT FROM`, `INTERVAL '…'`, now(); function calls go to the call table.
  */
-import { invalidArguments } from "../../common/errors.ts";
+import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import { nsToUnit, timestampType } from "../../common/time_unit.ts";
 import { isKeyword, isOp } from "../lexer.ts";
 import { INTERVAL_UNITS, isOperandEnd, NOW_NAMES } from "../query_tokens.ts";
@@ -80,6 +80,7 @@ function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   const { toks } = c;
   const t = toks[i];
   const word = t.text.toUpperCase();
+  const not = (k: number) => (isKeyword(toks[k], "NOT") ? 1 : 0);
   if (word === "IS" && isKeyword(toks[i + 1], "DISTINCT") && isKeyword(toks[i + 2], "FROM")) {
     return { text: "IS NOT", next: i + 3 };
   }
@@ -89,6 +90,11 @@ function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   ) {
     return { text: "IS", next: i + 4 };
   }
+  // DataFusion's IS [NOT] UNKNOWN of a boolean is IS [NOT] NULL
+  if (word === "IS" && isKeyword(toks[i + 1 + not(i + 1)], "UNKNOWN")) {
+    return { text: not(i + 1) ? "IS NOT NULL" : "IS NULL", next: i + 2 + not(i + 1) };
+  }
+  if (word === "SIMILAR" && isKeyword(toks[i + 1], "TO") && i > 0) return similarTo(c, i);
   if (word === "INTERVAL" && toks[i + 1]?.kind === "string") {
     const unitWord = toks[i + 2]?.kind === "ident" && INTERVAL_UNITS.has(toks[i + 2].text.toUpperCase())
       ? toks[i + 2].text
@@ -111,4 +117,20 @@ function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
     return { text: "__petrel_current_date()", next: i + 3 };
   }
   return isCall ? rewriteCall(c, i) : undefined;
+}
+
+/**
+ * `x [NOT] SIMILAR TO p`: DataFusion plans it as the regex match `x [!]~ p` (its `similar_to` builds
+ * the same binary expression), so `p` is a Rust regex matched anywhere in `x`. An ESCAPE clause is
+ * refused as DataFusion's physical planner refuses it.
+ */
+function similarTo(c: RewriteCtx, i: number): TokenRewrite {
+  const end = c.q.primaryEnd(i + 2);
+  if (isKeyword(c.toks[end], "ESCAPE")) {
+    throw new PetrelError(
+      StatusCode.PlanQuery,
+      "Failed to plan SQL: Execution error: SIMILAR TO does not support escape_char yet",
+    );
+  }
+  return { text: "REGEXP", next: i + 2 };
 }
