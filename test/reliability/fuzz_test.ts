@@ -124,6 +124,20 @@ const FOUND: Finding[] = [
     within: 2_000,
   },
   {
+    name: "the analyze stream's subqueries nested 200 deep (it skipped the syntax check: 4 s, then 200)",
+    path: "/v1/sql/analyze/stream",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `sql=${
+      encodeURIComponent(
+        `EXPLAIN ANALYZE VERBOSE SELECT * FROM ${"(SELECT * FROM ".repeat(200)}numbers${
+          ") AS x".repeat(200)
+        }`,
+      )
+    }`,
+    status: 400,
+    error: /sql parser error: recursion limit exceeded/,
+  },
+  {
     name: "SQL brackets 100 000 deep (4 s, then the stack overflow as 'Failed to execute query')",
     path: "/v1/sql",
     headers: { "content-type": "text/plain" },
