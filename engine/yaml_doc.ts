@@ -29,8 +29,74 @@ export interface YPair {
  */
 const MAX_NODES = 100_000;
 
+/**
+ * How deep flow collections (`[…]`, `{…}`) may nest. The YAML parser spent ~250 ms on 1000 levels, ran
+ * out of stack past ~800, and took 1.5–4 s to say so on 100 000 (the server's one thread, held); a
+ * pipeline nests a few.
+ */
+const MAX_FLOW_DEPTH = 127;
+
+/**
+ * The line of the first flow collection nested past {@link MAX_FLOW_DEPTH}, or undefined. Only a `[`
+ * or `{` where a node may start opens one (a line's start, after `[`, `{`, a flow `,`, `: `, `- `,
+ * `? `), so those inside plain scalars (`a[b`) do not count; quoted scalars and comments are skipped.
+ */
+function tooDeepFlowLine(text: string): number | undefined {
+  let depth = 0, line = 1, nodeStart = true, spaced = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\n") {
+      line++, nodeStart = true, spaced = true;
+      continue;
+    }
+    if (c === " " || c === "\t" || c === "\r") {
+      spaced = true;
+      continue;
+    }
+    const wasSpaced = spaced;
+    spaced = false;
+    if (c === "#" && wasSpaced) {
+      const end = text.indexOf("\n", i);
+      if (end < 0) break;
+      i = end - 1;
+    } else if (nodeStart && (c === "'" || c === '"')) {
+      const end = quoteEnd(text, i);
+      for (let j = i; j < end; j++) if (text[j] === "\n") line++;
+      i = end, nodeStart = false;
+    } else if (nodeStart && (c === "[" || c === "{")) {
+      if (++depth > MAX_FLOW_DEPTH) return line;
+    } else if ((c === "]" || c === "}") && depth > 0) {
+      depth--, nodeStart = false;
+    } else {
+      const indicates = /\s/.test(text[i + 1] ?? " ");
+      nodeStart = (c === "," && depth > 0) || (c === ":" && (indicates || depth > 0)) ||
+        ((c === "-" || c === "?") && nodeStart && indicates);
+    }
+  }
+  return undefined;
+}
+
+/** Index of the quote closing the quoted scalar opened at `open` (`''` and `\"` escape), or the end. */
+function quoteEnd(text: string, open: number): number {
+  const q = text[open];
+  for (let j = open + 1; j < text.length; j++) {
+    if (q === '"' && text[j] === "\\") j++;
+    else if (text[j] === q) {
+      if (q === "'" && text[j + 1] === "'") j++;
+      else return j;
+    }
+  }
+  return text.length;
+}
+
 /** Parses `text`; exactly one document is required (reference §3.1). */
 export function loadYaml(text: string): YNode {
+  const deep = tooDeepFlowLine(text);
+  if (deep !== undefined) {
+    return compileError(`Yaml load error. Flow collections nested more than ${MAX_FLOW_DEPTH} deep`, {
+      line: deep,
+    });
+  }
   const lc = new YAML.LineCounter();
   let docs: YAML.Document.Parsed[] | YAML.EmptyStream;
   try {

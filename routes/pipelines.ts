@@ -8,6 +8,7 @@ import { invalidArguments, PetrelError, StatusCode, unsupportedMediaType } from 
 import { parsePayload } from "../engine/payload.ts";
 import { formatVersion } from "../engine/store.ts";
 import { manageResponse } from "./manage_response.ts";
+import { parseJsonBody } from "../src/common/json_text.ts";
 
 /** `POST /v1/pipelines/{name}`: compiles and stores a new version of the YAML body. */
 export async function upload(ctx: Ctx): Promise<Response> {
@@ -124,7 +125,7 @@ const OPTIONAL_STRINGS = ["pipeline", "pipeline_name", "pipeline_version", "data
 
 function tryJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonBody(text);
   } catch {
     return undefined;
   }

@@ -20,8 +20,7 @@ import { runAnalyze, sqlEvaluator } from "./async.ts";
 import type { Session } from "./ddl.ts";
 import { isExplain, parseExplain, planExplain, type PlannedExplain } from "./explain.ts";
 import { analyzeOutput, analyzeRows } from "./explain_render.ts";
-import { splitStatements } from "./lexer.ts";
-import { type SqlContext, startSession } from "./mod.ts";
+import { parseStatements, type SqlContext, startSession } from "./mod.ts";
 import { mapSqliteError } from "./results.ts";
 import { isTql, planTqlAnalyze, type PromQLBackend, type TqlText } from "./tql/mod.ts";
 
@@ -76,7 +75,9 @@ export function planAnalyzeStream(
 ): PlannedStream {
   const started = performance.now();
   const session = startSession(storage, sql, ctx);
-  const statements = splitStatements(sql);
+  // parsed as /v1/sql parses it: a syntax error (brackets nested past the parser's limit among them)
+  // is refused before planning
+  const statements = parseStatements(sql);
   if (statements.length !== 1) {
     throw invalidArguments(`The analyze stream takes exactly one statement: ${SHAPE}`);
   }

@@ -137,11 +137,22 @@ export function endsHere(
 }
 
 /** `(`, `[` paired with `)`, `]`: sqlparser's error at the first one that is not. */
+/**
+ * sqlparser's default recursion limit (GreptimeDB's parser): each bracket level costs it at least one
+ * recursion, so what it parses nests fewer brackets than this. Deeper is refused before the rewrite,
+ * which plans each nested subquery on its own (~0.5 s at this depth, 7 s at 400: the server's one
+ * thread, held) and overflowed the stack on deep expressions after seconds.
+ */
+export const MAX_BRACKET_DEPTH = 50;
+
 function checkBrackets(prefix: string, sql: string, tokens: Token[]): void {
   const open: Token[] = [];
   tokens.forEach((t, i) => {
-    if (isOp(t, "(", "[")) open.push(t);
-    else if (isOp(t, ")", "]")) {
+    if (isOp(t, "(", "[")) {
+      if (open.push(t) >= MAX_BRACKET_DEPTH) {
+        throw invalidSyntax(`${prefix}sql parser error: recursion limit exceeded`);
+      }
+    } else if (isOp(t, ")", "]")) {
       const o = open.pop();
       if (!o) throw trailingToken(t);
       if (o.text === "(" !== (t.text === ")")) {

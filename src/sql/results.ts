@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { storageFailure } from "../common/storage_errors.ts";
-import { PetrelError, StatusCode, tableNotFound } from "../common/errors.ts";
+import { PetrelError, StatusCode, tableNotFound, tooDeeplyNested } from "../common/errors.ts";
 import { dataTypeOfDecl, decodeUInt64, fromSqliteInteger, isNullTag } from "../storage/datatypes.ts";
 import type { DataType, QueryOutput, ResultColumn, ResultType, Value } from "../common/rows.ts";
 import { decodeTextColumns, isTextType } from "../storage/nul_text.ts";
@@ -38,6 +38,9 @@ export function mapSqliteError(e: unknown, db: string): PetrelError {
   if (e instanceof PetrelError) return e;
   const storage = storageFailure(e);
   if (storage) return storage;
+  // a rewrite's recursion ran out of stack on a long chain (`1 + 1 + …`, 20 000 terms)
+  const nested = tooDeeplyNested(e);
+  if (nested) return nested;
   const msg = e instanceof Error ? e.message : String(e);
   let m = /no such table: (?:[^.]+\.)?(.+)$/.exec(msg);
   if (m) return tableNotFound(`greptime.${db}.${m[1]}`);

@@ -10,7 +10,7 @@
 import type { DataType, ResultType } from "../common/rows.ts";
 import { unsupported } from "../common/errors.ts";
 import type { TableMeta } from "../storage/mod.ts";
-import { nullTagColumns, quoteIdent } from "../storage/table.ts";
+import { nullTagColumns, quoteOutputName } from "../storage/table.ts";
 import type { Token } from "./lexer.ts";
 import { isOp, tokenize } from "./lexer.ts";
 import type { OutputContext } from "./output_columns.ts";
@@ -272,13 +272,13 @@ function renderQuery(
         ? toks[exprEnd - 1].value
         : originalText(env.sql, toks, s, exprEnd);
       out += `${gap(s)}${cast.sql(emit(s, exprEnd).trim())}` +
-        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteIdent(name ?? own)}`);
+        (hasAlias ? emit(exprEnd, e) : ` AS ${quoteOutputName(name ?? own)}`);
       return;
     }
     const item = hint === INTERVAL_TYPE
       ? `${gap(s)}${intervalNs(q, s, exprEnd)}${emit(exprEnd, e)}`
       : emit(s, e);
-    out += item + (name !== undefined ? ` AS ${quoteIdent(name)}` : "");
+    out += item + (name !== undefined ? ` AS ${quoteOutputName(name)}` : "");
   });
   out += emit(top.items[top.items.length - 1][1], toks.length);
   return { sql: out, hints };

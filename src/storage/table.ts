@@ -81,6 +81,15 @@ export function quoteIdent(name: string): string {
       `Invalid name ${JSON.stringify(name.slice(0, 40) + "…")}: longer than ${MAX_NAME_LENGTH} characters`,
     );
   }
+  return quoteOutputName(name);
+}
+
+/**
+ * Double-quotes the name of a query's output column that names no stored one: an unaliased
+ * expression's text, as GreptimeDB names it (`Int64(1) IN ([Int64(1), …])`). It is as long as the
+ * expression, so {@link MAX_NAME_LENGTH} does not apply (a SELECT of a 150-item IN list was refused).
+ */
+export function quoteOutputName(name: string): string {
   if (name.includes("\0")) {
     throw invalidArguments(`Invalid name ${JSON.stringify(name)}: it contains a NUL character`);
   }

@@ -295,6 +295,26 @@ Deno.test("document: aliases expanding past the node budget fail fast, not hang 
   assert.ok(performance.now() - start < 2000, `took ${performance.now() - start} ms`);
 });
 
+Deno.test("document: flow collections nested past 127 fail fast with their line; brackets in scalars do not count", () => {
+  // the YAML parser took 1.5-4 s to run out of stack on 100 000 levels
+  for (const open of ["[", "{a: "]) {
+    const yaml = `${DATE}x:\n  ${open.repeat(100_000)}`;
+    const start = performance.now();
+    assert.throws(() => compilePipeline(yaml), (e: Error) => {
+      assert.ok(e instanceof PipelineCompileError, `not a compile error: ${e}`);
+      assert.equal(e.message, "Yaml load error. Flow collections nested more than 127 deep (line 5)");
+      return true;
+    });
+    assert.ok(performance.now() - start < 200, `took ${performance.now() - start} ms`);
+  }
+  const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
+  compilePipeline(`${DATE}x: ${nested(127)}\n`);
+  assert.throws(() => compilePipeline(`${DATE}x: ${nested(128)}\n`), /nested more than 127 deep \(line 4\)/);
+  // unbalanced brackets in plain and quoted scalars and comments, 200 lines of them
+  const lines = Array.from({ length: 200 }, (_, i) => `  k${i}: a[b{ '[[' "{[\\"[" # [[{`).join("\n");
+  compilePipeline(`${DATE}x:\n${lines}\n`);
+});
+
 Deno.test("document: aliases within the budget are expanded as written", () => {
   const p = compilePipeline(
     "formats: &f ['%Y-%m-%d %H:%M:%S']\nstr: &s string\nprocessors:\n  - date:\n      field: t\n      formats: *f\n" +

@@ -113,6 +113,46 @@ const FOUND: Finding[] = [
     body: `sql=${encodeURIComponent("SELECT abs(-9223372036854775808)")}`,
     status: 400,
   },
+  {
+    // each was planned on its own, all its inner ones again (quadratic): 7 s of the server's thread
+    name: "SQL nesting subqueries 400 deep (a 12 KB statement), refused as sqlparser's recursion limit",
+    path: "/v1/sql",
+    headers: { "content-type": "text/plain" },
+    body: `SELECT * FROM ${"(SELECT * FROM ".repeat(400)}numbers${") AS x".repeat(400)}`,
+    status: 400,
+    error: /"code":2000,"error":"Invalid SQL syntax: sql parser error: recursion limit exceeded"/,
+    within: 2_000,
+  },
+  {
+    name: "the analyze stream's subqueries nested 200 deep (it skipped the syntax check: 4 s, then 200)",
+    path: "/v1/sql/analyze/stream",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `sql=${
+      encodeURIComponent(
+        `EXPLAIN ANALYZE VERBOSE SELECT * FROM ${"(SELECT * FROM ".repeat(200)}numbers${
+          ") AS x".repeat(200)
+        }`,
+      )
+    }`,
+    status: 400,
+    error: /sql parser error: recursion limit exceeded/,
+  },
+  {
+    name: "SQL brackets 100 000 deep (4 s, then the stack overflow as 'Failed to execute query')",
+    path: "/v1/sql",
+    headers: { "content-type": "text/plain" },
+    body: `SELECT ${"(".repeat(100_000)}1${")".repeat(100_000)}`,
+    status: 400,
+    error: /Invalid SQL syntax: sql parser error: recursion limit exceeded/,
+  },
+  {
+    name: "SQL 1 + 1 + … of 20 000 terms: the rewrite's stack overflow is the client's 400, not code 3000",
+    path: "/v1/sql",
+    headers: { "content-type": "text/plain" },
+    body: `SELECT 1${" + 1".repeat(20_000)}`,
+    status: 400,
+    error: /"code":1004,"error":"The request is nested too deeply to process"/,
+  },
 ];
 
 Deno.test("fuzz findings: 400, and nothing written", async (t) => {

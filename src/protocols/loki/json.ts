@@ -3,6 +3,7 @@
  * `streams` array is refused, while a malformed stream or entry inside it is skipped (and counted).
  */
 import type { LokiEntry, LokiPushRequest, LokiStream } from "./model.ts";
+import { parseJsonBody } from "../../common/json_text.ts";
 
 /** A JSON push that cannot be read at all. */
 export class LokiJsonError extends Error {}
@@ -49,7 +50,7 @@ function entry(v: unknown): LokiEntry | null {
 export function decodeLokiJson(text: string): LokiPushRequest {
   let top: unknown;
   try {
-    top = JSON.parse(text);
+    top = parseJsonBody(text);
   } catch (e) {
     throw new LokiJsonError((e as Error).message);
   }

@@ -6,6 +6,7 @@
  */
 import type { AnyValue, InstrumentationScope, KeyValue, Resource } from "./model.ts";
 import { MAX_VALUE_DEPTH } from "./pb_common.ts";
+import { parseJsonBody } from "../../common/json_text.ts";
 
 /** A body that is JSON but not the OTLP shape; the message names the field and what was wrong. */
 export class OtlpShapeError extends Error {}
@@ -244,7 +245,7 @@ export function scope(o: Obj): InstrumentationScope {
 export function parseTop(text: string): Obj {
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = parseJsonBody(text);
   } catch (e) {
     throw new OtlpShapeError(`invalid JSON: ${(e as Error).message}`);
   }

@@ -8,6 +8,7 @@
  */
 
 import { invalidArguments } from "../../common/errors.ts";
+import { lineColumn, parseJsonBody } from "../../common/json_text.ts";
 
 /** One data point as sent; `timestamp` is as given (seconds or milliseconds). */
 export interface TsJsonPoint {
@@ -19,16 +20,6 @@ export interface TsJsonPoint {
 
 const PREFIX = "Invalid OpenTSDB Json request: ";
 const SHAPE = "data did not match any variant of untagged enum DataPointRequests";
-
-/** Line and column (1-based, as serde_json reports them) of a character offset. */
-function lineColumn(text: string, offset: number): [number, number] {
-  let line = 1, col = 1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) line++, col = 1;
-    else col++;
-  }
-  return [line, col];
-}
 
 function syntaxError(body: string, e: Error): never {
   const first = body.search(/\S/);
@@ -93,7 +84,7 @@ function pointProblem(v: unknown): string | undefined {
 export function parseTsJsonPut(body: string): TsJsonPoint[] {
   let doc: unknown;
   try {
-    doc = JSON.parse(body);
+    doc = parseJsonBody(body);
   } catch (e) {
     syntaxError(body, e as Error);
   }
