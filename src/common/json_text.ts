@@ -45,6 +45,7 @@ export const JSON_MAX_DEPTH = 127;
  * `indexOf`. Text that is not JSON is left for `JSON.parse` to refuse.
  */
 export function checkJsonDepth(text: string): void {
+  if (fewOpeners(text)) return;
   const n = text.length;
   let depth = 0;
   for (let i = 0; i < n; i++) {
@@ -59,6 +60,22 @@ export function checkJsonDepth(text: string): void {
       }
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
   }
+}
+
+/**
+ * Whether `text` holds fewer `{` and `[` than the depth limit, so it cannot nest past it: counted by
+ * `indexOf` (native), ~3× cheaper than the scan on an Elasticsearch bulk line, which rarely has more
+ * than a few.
+ */
+function fewOpeners(text: string): boolean {
+  let n = 0;
+  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) {
+    if (++n > JSON_MAX_DEPTH) return false;
+  }
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) {
+    if (++n > JSON_MAX_DEPTH) return false;
+  }
+  return true;
 }
 
 const QUOTE = 34, BACKSLASH = 92, OPEN_BRACE = 123, CLOSE_BRACE = 125, OPEN_BRACKET = 91, CLOSE_BRACKET = 93;

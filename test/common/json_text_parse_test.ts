@@ -32,6 +32,8 @@ Deno.test("parseJsonText refuses nesting past serde_json's recursion limit, and 
   // brackets in strings, escaped quotes among them, are text
   const brackets = `"${"[{".repeat(200)}\\\"${"[".repeat(200)}\\\\"`;
   assert.equal((parseJsonText(`[${brackets}]`) as string[])[0].length, 602);
+  // many brackets, none deep: the opener count passes the limit, the scan finds depth 3
+  assert.equal((parseJsonText(`[${'{"a":[1]},'.repeat(300)}1]`) as unknown[]).length, 301);
   // JSON.parse spent ~100 ms on a body nested 100 000 deep; the scan stops at the 128th level
   const deep = nest(1_000_000);
   const started = performance.now();
