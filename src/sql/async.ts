@@ -13,8 +13,8 @@ import { executeStatement, parseStatements, startSession } from "./mod.ts";
 import { isKeyword, splitStatements } from "./lexer.ts";
 import type { Token } from "./lexer.ts";
 import { rewriteQuery, type Rewritten } from "./rewrite.ts";
-import { mapSqliteError, type QueryStats, withPosition } from "./results.ts";
-import { withValidFields } from "./rewrite/unknown_field.ts";
+import type { QueryStats } from "./results.ts";
+import { statementError } from "./rewrite/unknown_field.ts";
 import {
   analyzeHere,
   explainOutput,
@@ -203,13 +203,7 @@ async function runStatement(
     const ran = await runRewritten(storage, q, signal);
     return ran ? ran.output : executeStatement(storage, tokens, sql, session);
   } catch (e) {
-    throw withValidFields(
-      withPosition(mapSqliteError(e, session.db), tokens, sql),
-      storage,
-      session.db,
-      tokens,
-      sql,
-    );
+    throw statementError(e, storage, session.db, tokens, sql);
   }
 }
 

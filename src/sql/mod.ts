@@ -19,9 +19,9 @@ import { registerSqlFunctions } from "./functions/registry.ts";
 import { splitStatements } from "./lexer.ts";
 import type { StatementText, Token } from "./lexer.ts";
 import { infoTableNames } from "./catalog_view.ts";
-import { mapSqliteError, runQuery, withPosition } from "./results.ts";
+import { mapSqliteError, runQuery } from "./results.ts";
 import { rewriteQuery } from "./rewrite.ts";
-import { withValidFields } from "./rewrite/unknown_field.ts";
+import { statementError } from "./rewrite/unknown_field.ts";
 import {
   DESC_COLUMNS,
   describeTable,
@@ -298,12 +298,6 @@ export function executeStatement(
       }
     }
   } catch (e) {
-    throw withValidFields(
-      withPosition(mapSqliteError(e, session.db), tokens, sql),
-      storage,
-      session.db,
-      tokens,
-      sql,
-    );
+    throw statementError(e, storage, session.db, tokens, sql);
   }
 }

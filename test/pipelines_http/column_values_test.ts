@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
+import { postBulk } from "../telemetry_http/es_bulk_client.ts";
 import { encode, types } from "../protocols/otlp/proto_oracle.ts";
 import { errorOf, PipelineClient } from "./helpers.ts";
 
@@ -82,18 +83,7 @@ Deno.test("identity pipeline: an integer past a narrower column's range is refus
   ]);
 });
 
-/** Posts `_bulk` documents (each `[index, document]`); the response without `took`. */
-async function bulk(docs: [string, string][]): Promise<[number, unknown]> {
-  const body = docs.map(([index, doc]) => `{"create":{"_index":"${index}"}}\n${doc}\n`).join("");
-  const r = await fetch(`${server.url}/v1/elasticsearch/_bulk`, {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/json" },
-  });
-  const json = await r.json();
-  delete json.took;
-  return [r.status, json];
-}
+const bulk = (docs: [string, string][]) => postBulk(server.url, docs);
 
 Deno.test("Elasticsearch bulk: a wrong kind or an out-of-range integer fails only its table's items", async () => {
   await client.sql(`CREATE TABLE es_kinds (${COLUMNS})`);

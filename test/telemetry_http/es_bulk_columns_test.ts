@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
+import { postBulk } from "./es_bulk_client.ts";
 
 const server = await startTestServer();
 globalThis.addEventListener("unload", () => server.stop());
@@ -19,18 +20,7 @@ async function sql(q: string): Promise<unknown[][]> {
   return body.output[0].records.rows;
 }
 
-/** Posts documents (each `[index, document text]`) and returns the status and the response without `took`. */
-async function bulk(docs: [string, string][]): Promise<[number, unknown]> {
-  const body = docs.map(([index, doc]) => `{"create":{"_index":"${index}"}}\n${doc}\n`).join("");
-  const r = await fetch(`${server.url}/v1/elasticsearch/_bulk`, {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/json" },
-  });
-  const json = await r.json();
-  delete json.took;
-  return [r.status, json];
-}
+const bulk = (docs: [string, string][]) => postBulk(server.url, docs);
 
 /** Column names and types, and the rows without the arrival time, ordered by `by`. */
 async function stored(table: string, by: string): Promise<{ desc: unknown[][]; rows: unknown[][] }> {

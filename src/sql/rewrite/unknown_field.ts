@@ -13,13 +13,24 @@ import { QueryTokens } from "../query_tokens.ts";
 import { compoundArms } from "./column_scope.ts";
 import { cteNames } from "./scan.ts";
 import { resolveTableRefs, type SourceRelation } from "./tables.ts";
-import { FIELD_NOT_FOUND } from "../results.ts";
+import { FIELD_NOT_FOUND, mapSqliteError, withPosition } from "../results.ts";
 
 const PREFIX = FIELD_NOT_FOUND;
 
 /** DataFusion's `quote_identifier`: a name that is not plain lowercase is quoted. */
 function quoted(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
+}
+
+/** What a statement's failure `e` answers: SQLite's error in GreptimeDB's words, its position, the valid fields. */
+export function statementError(
+  e: unknown,
+  storage: Storage,
+  db: string,
+  tokens: Token[],
+  sql: string,
+): PetrelError {
+  return withValidFields(withPosition(mapSqliteError(e, db), tokens, sql), storage, db, tokens, sql);
 }
 
 /**
