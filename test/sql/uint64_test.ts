@@ -89,6 +89,15 @@ Deno.test("UInt64 values past 2^63 are read by value", async (t) => {
       assert.deepEqual(await column(url, "SELECT u FROM u ORDER BY u"), [5, BigInt(HALF), BigInt(MAX), null]);
       assert.deepEqual(await column(url, "SELECT ts FROM u ORDER BY u DESC"), [4, 1, 3, 2]);
       assert.deepEqual(await column(url, "SELECT ts FROM u ORDER BY v DESC NULLS LAST, ts"), [2, 3, 4, 1]);
+      // by its alias or position; an alias of another expression hides the column
+      assert.deepEqual(await column(url, "SELECT ts, u AS x FROM u ORDER BY x"), [2, 3, 1, 4]);
+      assert.deepEqual(await column(url, "SELECT ts, u FROM u ORDER BY 2 DESC"), [4, 1, 3, 2]);
+      assert.deepEqual(await column(url, "SELECT CAST(u AS STRING) AS u FROM u ORDER BY u"), [
+        MAX,
+        "5",
+        HALF,
+        null,
+      ]);
     });
 
     await t.step("min and max", async () => {

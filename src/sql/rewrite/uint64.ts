@@ -12,6 +12,7 @@
 import { isKeyword, isOp } from "../lexer.ts";
 import { leftOperand, rightOperand } from "../operand_bounds.ts";
 import { CMP_OPS } from "../query_tokens.ts";
+import { aliasOf, selectList } from "../select_list.ts";
 import { encodeUInt64, INTEGER_RANGES } from "../../storage/datatypes.ts";
 import type { OperatorRewrite } from "./at_time_zone.ts";
 import type { RewriteCtx } from "./context.ts";
@@ -191,10 +192,45 @@ function orderKey(item: string): string {
   return nulls ? `${u64Key(item.slice(0, nulls.index))}${nulls[0]}` : u64Key(item);
 }
 
+/** The items of the SELECT an ORDER BY at `k` orders (none for a window's): expression, alias. */
+function selectItems(c: RewriteCtx, k: number): Array<{ expr: [number, number]; alias?: string }> {
+  const { toks, q } = c;
+  let j = k - 1;
+  for (; j >= 0 && q.parent[j] === q.parent[k]; j--) {
+    if (isOp(toks[j], ")")) j = q.match[j];
+    else if (isKeyword(toks[j], "SELECT")) break;
+  }
+  if (!isKeyword(toks[j], "SELECT") || q.parent[j] !== q.parent[k]) return [];
+  return (selectList(toks, q.match, j, k)?.items ?? []).map(([a, b]) => {
+    const { exprEnd, hasAlias } = aliasOf(toks, a, b);
+    return { expr: [a, exprEnd], alias: hasAlias ? q.lower(toks[b - 1]) : undefined };
+  });
+}
+
+/**
+ * What the ORDER BY item `[s, e)` orders by: an output column's expression for its position or its
+ * alias (which hides a column of its name), else itself.
+ */
+function orderedExpr(
+  c: RewriteCtx,
+  items: Array<{ expr: [number, number]; alias?: string }>,
+  [s, e]: [number, number],
+): [number, number] {
+  const t = c.toks[s];
+  if (e - s === 1 && t.kind === "number" && /^\d+$/.test(t.text)) {
+    return items[Number(t.text) - 1]?.expr ?? [s, e];
+  }
+  const named = e - s === 1 && (t.kind === "ident" || t.kind === "qident")
+    ? items.find((i) => i.alias === c.q.lower(t))
+    : undefined;
+  return named?.expr ?? [s, e];
+}
+
 /** The keys of the UInt64 columns a non-compound ORDER BY at `k` orders by. */
 function orderByKeys(c: RewriteCtx, k: number): OperatorRewrite[] {
   const { toks, q } = c;
   if (ordersCompound(c, k)) return [];
+  const items = selectItems(c, k);
   const out: OperatorRewrite[] = [];
   let p = k + 2;
   while (p < toks.length) {
@@ -202,9 +238,10 @@ function orderByKeys(c: RewriteCtx, k: number): OperatorRewrite[] {
     const t = toks[e];
     const ends = !t || isOp(t, ",", ")", ";") ||
       isKeyword(t, "ASC", "DESC", "NULLS", "LIMIT", "OFFSET", "FETCH");
-    if (e > p && ends && operandKind(c, [p, e]).kind === "u64") {
+    const ordered = e > p && ends ? orderedExpr(c, items, [p, e]) : undefined;
+    if (ordered && operandKind(c, ordered).kind === "u64") {
       const s = p;
-      out.push({ start: s, end: e, render: () => orderKey(c.emit(s, e).trim()) });
+      out.push({ start: s, end: e, render: () => orderKey(c.emit(...ordered).trim()) });
     }
     // on to the next item at this depth
     let j = p;
