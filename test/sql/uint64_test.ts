@@ -100,7 +100,11 @@ Deno.test("UInt64 values past 2^63 are read by value", async (t) => {
       ]);
     });
 
-    await t.step("min and max", async () => {
+    await t.step("min and max; avg of the values", async () => {
+      assert.deepEqual(await rows(url, "SELECT avg(u), avg(v) FROM u WHERE ts < 4"), [[
+        (2 ** 64 - 1 + 5 + 2 ** 63) / 3,
+        (1 + 2 ** 64 - 2 + 2 ** 63) / 3,
+      ]]);
       assert.deepEqual(await rows(url, "SELECT max(u), min(u), min(v) FROM u"), [[BigInt(MAX), 5, 1]]);
       assert.deepEqual(await column(url, "SELECT max(u) OVER (ORDER BY ts DESC) FROM u ORDER BY ts"), [
         BigInt(MAX),

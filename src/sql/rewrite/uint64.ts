@@ -12,6 +12,7 @@
 import { isKeyword, isOp } from "../lexer.ts";
 import { leftOperand, rightOperand } from "../operand_bounds.ts";
 import { CMP_OPS } from "../query_tokens.ts";
+import { AVERAGING } from "../call_types.ts";
 import { aliasOf, selectList } from "../select_list.ts";
 import { encodeUInt64, INTEGER_RANGES } from "../../storage/datatypes.ts";
 import type { OperatorRewrite } from "./at_time_zone.ts";
@@ -270,7 +271,13 @@ export function uint64Rewrites(c: RewriteCtx): OperatorRewrite[] {
     else if (isKeyword(t, "BETWEEN")) r = between(c, k);
     else if (isKeyword(t, "IN")) r = inList(c, k);
     else if (isKeyword(t, "ORDER") && isKeyword(toks[k + 1], "BY")) out.push(...orderByKeys(c, k));
-    else if (t.kind === "ident") {
+    else if (t.kind === "ident" && AVERAGING.has(t.text.toLowerCase()) && isOp(toks[k + 1], "(")) {
+      // DataFusion averages a UInt64 as a Float64: the value, not the stored number
+      for (const arg of c.q.args(k + 1)) {
+        if (!isUInt64Column(c, arg)) continue;
+        out.push({ start: arg[0], end: arg[1], render: () => `(${u64Value(c.emit(...arg).trim())})` });
+      }
+    } else if (t.kind === "ident") {
       const end = minMaxEnd(c, k);
       if (end > 0) {
         // the largest key's value: flipped back, the stored number of the largest value
