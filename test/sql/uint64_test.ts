@@ -100,7 +100,25 @@ Deno.test("UInt64 values past 2^63 are read by value", async (t) => {
       ]);
     });
 
-    await t.step("min and max; avg of the values", async () => {
+    await t.step("min and max; avg of the values; sum a UInt64 (wrapping past 2^64)", async () => {
+      const r = await sqlRequest(url, "SELECT sum(u), sum(v) FROM u");
+      assert.deepEqual(
+        JSON.parse(r.text).output[0].records.schema.column_schemas.map((c: { data_type: string }) =>
+          c.data_type
+        ),
+        ["UInt64", "UInt64"],
+      );
+      assert.deepEqual(await rows(url, "SELECT sum(u), sum(v) FROM u"), [[
+        (2n ** 64n - 1n + 5n + 2n ** 63n) % 2n ** 64n,
+        (1n + 2n ** 64n - 2n + 2n ** 63n + 3n) % 2n ** 64n,
+      ]]);
+      assert.deepEqual(
+        await column(url, "SELECT sum(u) OVER (ORDER BY ts) FROM u WHERE ts < 3 ORDER BY ts"),
+        [
+          BigInt(MAX),
+          4,
+        ],
+      );
       assert.deepEqual(await rows(url, "SELECT avg(u), avg(v) FROM u WHERE ts < 4"), [[
         (2 ** 64 - 1 + 5 + 2 ** 63) / 3,
         (1 + 2 ** 64 - 2 + 2 ** 63) / 3,

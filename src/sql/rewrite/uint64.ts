@@ -66,13 +66,18 @@ export function isUInt64Column(c: RewriteCtx, [s, e]: [number, number]): boolean
   return c.time.columnTypeAt(e - 1) === "UInt64";
 }
 
-/** The end of `min(x)`/`max(x)` of a UInt64 column at `s` (with its FILTER and OVER clauses), or -1. */
-function minMaxEnd(c: RewriteCtx, s: number): number {
+/** The aggregates whose answer over a UInt64 column is a stored UInt64 (min/max by key, sum in halves). */
+const U64_AGGREGATES = new Set(["min", "max", "sum"]);
+
+/**
+ * The end of `min(x)`, `max(x)` or `sum(x)` of a UInt64 column at `s` (with its FILTER and OVER
+ * clauses), or -1.
+ */
+function aggregateEnd(c: RewriteCtx, s: number): number {
   const { toks, q } = c;
   const t = toks[s];
   if (t.kind !== "ident" || !isOp(toks[s + 1], "(") || isOp(toks[s - 1], ".")) return -1;
-  const name = t.text.toLowerCase();
-  if (name !== "min" && name !== "max") return -1;
+  if (!U64_AGGREGATES.has(t.text.toLowerCase())) return -1;
   const args = q.args(s + 1);
   if (args.length !== 1 || !isUInt64Column(c, args[0])) return -1;
   let end = q.match[s + 1] + 1;
@@ -85,12 +90,34 @@ function minMaxEnd(c: RewriteCtx, s: number): number {
   return isKeyword(toks[end], "RANGE") ? -1 : end;
 }
 
+/** The stored UInt64 the aggregate `[s, end)` (see {@link aggregateEnd}) answers. */
+function aggregateRewrite(c: RewriteCtx, s: number, end: number): OperatorRewrite {
+  const name = c.toks[s].text, close = c.q.match[s + 1];
+  const x = () => c.emit(s + 2, close).trim();
+  // FILTER and OVER follow each aggregate of the rewrite
+  const rest = () => c.emit(close + 1, end);
+  if (name.toLowerCase() !== "sum") {
+    // the largest key's value: flipped back, the stored number of the largest value
+    return { start: s, end, render: () => u64Key(`${name}(${u64Key(x())})${rest()}`) };
+  }
+  return {
+    start: s,
+    end,
+    render: () => {
+      // the sums of the high and low 32 bits cannot overflow; joined, they wrap past 2^64 to the stored number
+      const v = x(), tail = rest();
+      const hi = `sum((${v} >> 32) & 4294967295)${tail}`, lo = `sum(${v} & 4294967295)${tail}`;
+      return `(((${hi} + (${lo} >> 32)) << 32) | (${lo} & 4294967295))`;
+    },
+  };
+}
+
 /** How an operand of a comparison with a UInt64 column reads: a UInt64 expression, an integer, other. */
 type Operand = { kind: "u64" } | { kind: "int"; value: bigint } | { kind: "other" };
 
 function operandKind(c: RewriteCtx, [s, e]: [number, number]): Operand {
   const { toks } = c;
-  if (isUInt64Column(c, [s, e]) || (minMaxEnd(c, s) === e)) return { kind: "u64" };
+  if (isUInt64Column(c, [s, e]) || aggregateEnd(c, s) === e) return { kind: "u64" };
   const last = toks[e - 1];
   const sign = e - s === 2 && isOp(toks[s], "-", "+") ? toks[s].text : e - s === 1 ? "" : undefined;
   if (sign === undefined || !last) return { kind: "other" };
@@ -278,17 +305,8 @@ export function uint64Rewrites(c: RewriteCtx): OperatorRewrite[] {
         out.push({ start: arg[0], end: arg[1], render: () => `(${u64Value(c.emit(...arg).trim())})` });
       }
     } else if (t.kind === "ident") {
-      const end = minMaxEnd(c, k);
-      if (end > 0) {
-        // the largest key's value: flipped back, the stored number of the largest value
-        const close = c.q.match[k + 1], arg: [number, number] = [k + 2, close];
-        r = {
-          start: k,
-          end,
-          render: () =>
-            u64Key(`${t.text}(${u64Key(c.emit(arg[0], arg[1]).trim())})${c.emit(close + 1, end)}`),
-        };
-      }
+      const end = aggregateEnd(c, k);
+      if (end > 0) r = aggregateRewrite(c, k, end);
     }
     if (r) out.push(r);
   }
