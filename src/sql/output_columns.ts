@@ -327,6 +327,8 @@ export function itemHint(c: OutputContext, s: number, e: number): ResultType | u
     ? argCol ?? selectItemType(c, callArgs[0][0], callArgs[0][1])
     : undefined;
   if (summed !== undefined && /^(U?Int|Float)/.test(summed)) {
+    // DataFusion sums unsigned integers as a UInt64 (a UInt64 column's sum: rewrite/uint64.ts)
+    if (summed.startsWith("UInt")) return "UInt64";
     return isIntegerType(summed as DataType) ? "Int64" : "Float64";
   }
   if (name === "sum" && argCol) return "Float64";

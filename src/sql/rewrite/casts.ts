@@ -19,6 +19,7 @@ import { errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseIntervalNs, parseTimestampIn } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { realOfScaled } from "./decimals.ts";
+import { isUInt64Column, u64Digits, u64Real, u64Text } from "./uint64.ts";
 
 const DAY_NS = 86_400_000_000_000n;
 
@@ -96,7 +97,13 @@ export function decimalCastScaled(
   const lit = numberLiteral(c, s, as);
   const x = src
     ? `${src.sql}, ${src.spec.scale}`
-    : `${lit !== undefined ? quoteString(lit) : c.emit(s, as).trim()}, NULL`;
+    : `${
+      lit !== undefined
+        ? quoteString(lit)
+        : isUInt64Column(c, [s, as])
+        ? `(${u64Text(c.emit(s, as).trim())})`
+        : c.emit(s, as).trim()
+    }, NULL`;
   return `${castFunction("__petrel_to_decimal", safe)}(${x}, ${spec.precision}, ${spec.scale})`;
 }
 
@@ -138,6 +145,8 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
   const segUnit = c.time.unitAt(open);
   const operand = () => c.emit(s, as).trim();
   const lit = numberLiteral(c, s, as);
+  // a UInt64 column past 2^63 is stored as its two's complement (uint64.ts)
+  const u64 = isUInt64Column(c, [s, as]);
   switch (target.kind) {
     case "timestamp": {
       // a subquery's item is its column's value: typed by the cast, as an output column is
@@ -191,6 +200,7 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
       // a timestamp becomes its ISO text, as arrow casts it (not its count of units)
       const from = operandUnit(c, s, as);
       if (from) return { text: `__petrel_ts_text(${operand()}, '${from}')`, next };
+      if (u64) return { text: `(${u64Text(operand())})`, next };
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }
     case "boolean":
@@ -200,6 +210,20 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
     case "integer":
     case "real": {
       const col = as === s + 1 ? c.time.columnTypeAt(s) : undefined;
+      if (u64 && target.type !== "UInt64") {
+        // past 2^63 the stored number is no value: the double, or the digits range-checked
+        if (target.kind === "real") return { text: `(${u64Real(operand())})`, next };
+        const x = operand();
+        const low = nativeCastFits("UInt64", target)
+          ? `CAST(${x} AS INTEGER)`
+          : `${udf("__petrel_cast_number")}(${x}, '${target.type}')`;
+        return {
+          text: `(CASE WHEN ${x} < 0 THEN ${udf("__petrel_cast_number")}(${
+            u64Digits(x)
+          }, '${target.type}') ELSE ${low} END)`,
+          next,
+        };
+      }
       if (col && nativeCastFits(col, target)) {
         return { text: `CAST(${operand()} AS ${target.kind === "real" ? "REAL" : "INTEGER"})`, next };
       }

@@ -14,6 +14,7 @@ import { decimalExprAt } from "./decimal_arith.ts";
 import { atTimeZones } from "./at_time_zone.ts";
 import { quantifiedComparisons } from "./quantified.ts";
 import { arrayConcatenations } from "./arrays.ts";
+import { uint64Rewrites } from "./uint64.ts";
 
 /** A rewrite rendered on demand (it needs `emit` of its own operands). */
 interface LazyRewrite {
@@ -60,6 +61,7 @@ export class Emitter {
     for (const r of atTimeZones(this.ctx)) this.addLazy(r.start, r.end, r.render);
     for (const r of quantifiedComparisons(this.ctx)) this.addLazy(r.start, r.end, r.render);
     for (const r of arrayConcatenations(this.ctx)) this.addLazy(r.start, r.end, r.render);
+    for (const r of uint64Rewrites(this.ctx)) this.addLazy(r.start, r.end, r.render);
   }
 
   /** Registers a rewrite of `[start, end)` rendered when emitted (it emits its operands itself). */
