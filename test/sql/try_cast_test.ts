@@ -14,6 +14,7 @@ const CASES: Array<[string, string, unknown, string?]> = [
   ["TRY_CAST(300 AS TINYINT)", "Int8", null, "Int64(300)"],
   ["TRY_CAST(99999999999999999999 AS BIGINT)", "Int64", null],
   ["TRY_CAST(5 AS STRING)", "String", "5", "Int64(5)"],
+  ["CAST(true AS STRING)", "String", "true", "Boolean(true)"],
   ["TRY_CAST('2023-01-01' AS TIMESTAMP)", "TimestampMillisecond", 1672531200000],
   ["TRY_CAST('soon' AS TIMESTAMP)", "TimestampMillisecond", null],
   ["TRY_CAST('1.234' AS DECIMAL(5,2))", "Decimal(5, 2)", "1.23", 'Utf8("1.234")'],
@@ -77,6 +78,29 @@ Deno.test("TRY_CAST answers NULL where CAST fails; unknown cast types are refuse
         assert.match(JSON.parse(r.text).error, /Unsupported data type: (FOO|NOSUCH)/);
       }
     });
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("a Boolean column cast to a string is 'true'/'false' as arrow casts it (SQLite holds 1/0)", async () => {
+  const server = await startTestServer();
+  try {
+    for (
+      const sql of [
+        "CREATE TABLE flags (ok BOOLEAN, ts TIMESTAMP TIME INDEX)",
+        "INSERT INTO flags VALUES (true, 1), (false, 2), (NULL, 3)",
+      ]
+    ) assert.equal((await sqlRequest(server.url, sql)).status, 200);
+    const r = await sqlRequest(
+      server.url,
+      "SELECT CAST(ok AS STRING), flags.ok::string FROM flags ORDER BY ts",
+    );
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(JSON.parse(r.text).output[0].records.rows, [["true", "true"], ["false", "false"], [
+      null,
+      null,
+    ]]);
   } finally {
     await server.stop();
   }

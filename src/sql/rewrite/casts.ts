@@ -10,7 +10,7 @@
 import { invalidArguments, PetrelError, StatusCode } from "../../common/errors.ts";
 import { floorDiv, NS_PER_UNIT, nsToUnit, type TimeUnit } from "../../common/time_unit.ts";
 import { quoteString } from "../../storage/table.ts";
-import { isOp } from "../lexer.ts";
+import { isKeyword, isOp } from "../lexer.ts";
 import { castAs, type CastTarget, castTarget } from "../cast_type.ts";
 import { INTEGER_RANGES } from "../../storage/datatypes.ts";
 import type { DataType } from "../../common/rows.ts";
@@ -19,7 +19,7 @@ import { errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseIntervalNs, parseTimestampIn } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { realOfScaled } from "./decimals.ts";
-import { isUInt64Column, u64Digits, u64Real, u64Text } from "./uint64.ts";
+import { columnRefType, isUInt64Column, u64Digits, u64Real, u64Text } from "./uint64.ts";
 
 const DAY_NS = 86_400_000_000_000n;
 
@@ -201,6 +201,14 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
       const from = operandUnit(c, s, as);
       if (from) return { text: `__petrel_ts_text(${operand()}, '${from}')`, next };
       if (u64) return { text: `(${u64Text(operand())})`, next };
+      // SQLite holds a Boolean as 0/1: arrow casts it to 'true'/'false'
+      if (isKeyword(toks[s], "TRUE", "FALSE") && as === s + 1) {
+        return { text: `'${toks[s].text.toLowerCase()}'`, next };
+      }
+      if (columnRefType(c, [s, as]) === "Boolean") {
+        const x = operand();
+        return { text: `(CASE WHEN ${x} THEN 'true' WHEN NOT ${x} THEN 'false' END)`, next };
+      }
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }
     case "boolean":

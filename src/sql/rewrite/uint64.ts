@@ -17,6 +17,7 @@ import { aliasOf, selectList } from "../select_list.ts";
 import { encodeUInt64, INTEGER_RANGES } from "../../storage/datatypes.ts";
 import type { OperatorRewrite } from "./at_time_zone.ts";
 import type { RewriteCtx } from "./context.ts";
+import type { DataType } from "../../common/rows.ts";
 
 const SIGN = "-9223372036854775808";
 const TWO_63 = 2n ** 63n;
@@ -58,12 +59,17 @@ function namesUInt64(c: RewriteCtx): boolean {
 
 /** Whether `[s, e)` is a UInt64 column (`u`, `t.u`). */
 export function isUInt64Column(c: RewriteCtx, [s, e]: [number, number]): boolean {
+  return columnRefType(c, [s, e]) === "UInt64";
+}
+
+/** The type of the column `[s, e)` names (`c` or `t.c`), or undefined when it is not a bare column. */
+export function columnRefType(c: RewriteCtx, [s, e]: [number, number]): DataType | undefined {
   // read as output_columns.ts's columnRefName (which imports the casts that import this)
   const { toks } = c, last = toks[e - 1];
-  if (e - s !== 1 && !(e - s === 3 && isOp(toks[s + 1], "."))) return false;
-  if (last.kind !== "ident" && last.kind !== "qident") return false;
-  if (isOp(toks[e], "(") || isOp(toks[e], ".")) return false;
-  return c.time.columnTypeAt(e - 1) === "UInt64";
+  if (e - s !== 1 && !(e - s === 3 && isOp(toks[s + 1], "."))) return undefined;
+  if (last.kind !== "ident" && last.kind !== "qident") return undefined;
+  if (isOp(toks[e], "(") || isOp(toks[e], ".")) return undefined;
+  return c.time.columnTypeAt(e - 1);
 }
 
 /** The aggregates whose answer over a UInt64 column is a stored UInt64 (min/max by key, sum in halves). */
