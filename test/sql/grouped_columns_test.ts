@@ -57,6 +57,16 @@ const REFUSED: SqlCase[] = [
     sql: "SELECT upper(host), region, max(v) FROM t GROUP BY 1",
     error: notGrouped("t.region", "upper(t.host), max(t.v)"),
   },
+  {
+    name: "ORDER BY an ungrouped column",
+    sql: "SELECT host, avg(v) FROM t GROUP BY host ORDER BY ts",
+    error: notGrouped("t.ts", "t.host, avg(t.v)", "ORDER BY"),
+  },
+  {
+    name: "ORDER BY an expression of an ungrouped column, qualified, after a key",
+    sql: "SELECT host AS h, count(*) FROM t AS x GROUP BY host ORDER BY h, x.v * 2 DESC NULLS LAST",
+    error: notGrouped("x.v", "x.host, count(*)", "ORDER BY"),
+  },
 ];
 
 const VALID: SqlCase[] = [
@@ -103,6 +113,18 @@ const VALID: SqlCase[] = [
     sql: "SELECT date_bin(INTERVAL '2 seconds', ts) AS b, count(*) FROM t " +
       "GROUP BY date_bin(INTERVAL '2 seconds', ts) ORDER BY b",
     rows: [[0, 1], [2000, 2], [4000, 1]],
+  },
+  {
+    name: "ORDER BY keys, aliases (also one shadowing a column), ordinals, aggregates and key expressions",
+    sql: "SELECT host, region AS r, max(v) AS v FROM t GROUP BY host, region " +
+      "ORDER BY upper(t.host) DESC, 2, r, v, min(v) + 1 ASC",
+    rows: [["b", "east", 7], ["a", "east", 1], ["a", "west", 3]],
+  },
+  {
+    name: "the ORDER BY of a union sorts its output by name",
+    sql: "SELECT host AS ts, 0 FROM t WHERE v > 6 UNION ALL SELECT host, count(*) FROM t GROUP BY host " +
+      "ORDER BY ts, 2",
+    rows: [["a", 2], ["b", 0], ["b", 2]],
   },
   {
     name: "a range query keeps its own rules",

@@ -6,9 +6,19 @@
 import { runOnServer, type SqlCase } from "../http/fixtures/sql_client.ts";
 
 const SETUP = [
-  "CREATE TABLE t (ts TIMESTAMP TIME INDEX, host STRING, ok BOOLEAN, PRIMARY KEY (host))",
-  "INSERT INTO t VALUES (1000, 'a', true), (2000, 'b', NULL), (3000, 'ab', false), (4000, 'cd', NULL)",
+  "CREATE TABLE t (ts TIMESTAMP TIME INDEX, host STRING, ok BOOLEAN, n BIGINT, PRIMARY KEY (host))",
+  "INSERT INTO t VALUES (1000, 'a', true, 1), (2000, 'b', NULL, 0), (3000, 'ab', false, NULL), " +
+  "(4000, 'cd', NULL, 5)",
 ];
+
+/** DataFusion's type coercion error for a truth test (IS UNKNOWN, IS TRUE, …) of a `type` operand. */
+function notBoolean(type: string): SqlCase["error"] {
+  return {
+    status: 400,
+    code: 3000,
+    message: `Cannot infer common argument type for comparison operation ${type} IS DISTINCT FROM Boolean`,
+  };
+}
 
 const CASES: SqlCase[] = [
   {
@@ -58,6 +68,41 @@ const CASES: SqlCase[] = [
     name: "IS UNKNOWN in WHERE, of a boolean expression",
     sql: "SELECT host FROM t WHERE (ok OR host = 'a') IS NOT UNKNOWN ORDER BY host",
     rows: [["a"], ["ab"]],
+  },
+  {
+    name: "IS TRUE and IS NOT FALSE of booleans (a column, a comparison, a literal) stay valid",
+    sql:
+      "SELECT host, ok IS TRUE, (n > 0) IS NOT FALSE, NOT ok IS FALSE, true IS UNKNOWN FROM t ORDER BY host",
+    rows: [["a", true, true, true, false], ["ab", false, true, false, false], [
+      "b",
+      false,
+      false,
+      true,
+      false,
+    ], [
+      "cd",
+      false,
+      true,
+      true,
+      false,
+    ]],
+  },
+  {
+    name: "IS UNKNOWN of an integer column is refused as DataFusion's type coercion refuses it",
+    sql: "SELECT host FROM t WHERE n IS UNKNOWN",
+    error: notBoolean("Int64"),
+  },
+  {
+    name: "IS NOT UNKNOWN of a string column",
+    sql: "SELECT host IS NOT UNKNOWN FROM t",
+    error: notBoolean("Utf8"),
+  },
+  { name: "IS UNKNOWN of a number literal", sql: "SELECT 1.5 IS UNKNOWN", error: notBoolean("Float64") },
+  { name: "IS TRUE of an integer literal", sql: "SELECT 5 IS TRUE", error: notBoolean("Int64") },
+  {
+    name: "IS NOT FALSE of a qualified integer column after AND",
+    sql: "SELECT host FROM t WHERE ok AND t.n IS NOT FALSE",
+    error: notBoolean("Int64"),
   },
 ];
 

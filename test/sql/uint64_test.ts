@@ -135,6 +135,42 @@ Deno.test("UInt64 values past 2^63 are read by value", async (t) => {
         [[true, BigInt(HALF)], [false, BigInt(MAX)]],
       );
     });
+
+    await t.step(
+      "arithmetic with an integer is Decimal128 of the value (DataFusion's coercion)",
+      async () => {
+        const sql = "SELECT u + 1, u - 1, 2 * u, u / 2, u % 7 FROM u ORDER BY ts";
+        const r = await sqlRequest(url, sql);
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(
+          JSON.parse(r.text).output[0].records.schema.column_schemas.map((c: { data_type: string }) =>
+            c.data_type
+          ),
+          ["Decimal(21, 0)", "Decimal(21, 0)", "Decimal(38, 0)", "Decimal(24, 4)", "Decimal(20, 0)"],
+        );
+        assert.deepEqual(await rows(url, sql), [
+          [
+            "18446744073709551616",
+            "18446744073709551614",
+            "36893488147419103230",
+            "9223372036854775807.5000",
+            String((2n ** 64n - 1n) % 7n),
+          ],
+          ["6", "4", "10", "2.5000", "5"],
+          [
+            "9223372036854775809",
+            "9223372036854775807",
+            "18446744073709551616",
+            "4611686018427387904.0000",
+            String(2n ** 63n % 7n),
+          ],
+          [null, null, null, null, null],
+        ]);
+        assert.deepEqual(await column(url, `SELECT ts FROM u WHERE u - 1 >= ${HALF} ORDER BY ts`), [1]);
+        // a qualified column with a signed column: both Decimal(20, 0)
+        assert.deepEqual(await column(url, "SELECT ts FROM u t WHERE t.u + i > 10 ORDER BY ts"), [1, 3]);
+      },
+    );
   } finally {
     await server.stop();
   }

@@ -31,6 +31,7 @@ import {
   realOfScaled,
 } from "./decimals.ts";
 import { decimalCastScaled } from "./casts.ts";
+import { u64Digits } from "./uint64.ts";
 
 /** What typing an expression needs: the tokens and the type of the column a token names. */
 export interface TypingCtx {
@@ -41,7 +42,7 @@ export interface TypingCtx {
 /** The numeric type of an operand or expression, as far as the rewrite can tell. */
 export type NumType =
   | { kind: "decimal"; p: number; s: number }
-  | { kind: "int"; p: number }
+  | { kind: "int"; p: number; u64?: true }
   | { kind: "float" }
   | { kind: "unknown" };
 
@@ -115,6 +116,8 @@ function columnType(type: DataType | undefined): NumType {
   if (!type) return { kind: "unknown" };
   const spec = decimalSpec(type);
   if (spec) return { kind: "decimal", p: spec.precision, s: spec.scale };
+  // a UInt64 column is stored as its two's complement past 2^63: marked, to be read by value
+  if (type === "UInt64") return { kind: "int", p: 20, u64: true };
   const int = intType(type);
   if (int) return int;
   if (type.startsWith("Float")) return { kind: "float" };
@@ -148,7 +151,8 @@ function operandType(t: TypingCtx, k: number, e: number): NumType {
     if (spec) return { kind: "decimal", p: spec.precision, s: spec.scale };
   }
   if (arg?.kind === "int" && name === "sum") return INT64;
-  if (arg?.kind === "int" && (name === "min" || name === "max")) return arg;
+  // (the stored number of a UInt64's min or max is read as it is)
+  if (arg?.kind === "int" && (name === "min" || name === "max")) return { kind: "int", p: arg.p };
   return { kind: "unknown" };
 }
 
@@ -176,6 +180,8 @@ class ChainParser {
       const right = next(left[1] + 1);
       if (!right) return undefined;
       const op = this.t.q.toks[left[1]].text;
+      readsUInt64(left[0], right[0]);
+      readsUInt64(right[0], left[0]);
       left = [
         { kind: "bin", op, l: left[0], r: right[0], type: combine(op, left[0].type, right[0].type) },
         right[1],
@@ -201,6 +207,19 @@ class ChainParser {
     }
     return [{ kind: "leaf", s, e, neg, type: operandType(this.t, k, e) }, e];
   }
+}
+
+/** DataFusion's common type of UInt64 and a signed integer (arrow-arith has no mixed kernel). */
+const UINT64_WITH_SIGNED: NumType = { kind: "decimal", p: 20, s: 0 };
+
+/**
+ * Types a UInt64 column `n` meeting `other` (a signed integer or a decimal) as Decimal(20, 0), as
+ * DataFusion coerces them, so that the column is read by its value (`u + 1` past 2^63).
+ */
+function readsUInt64(n: Node, other: Node): void {
+  if (n.kind !== "leaf" || n.neg || n.group || n.type.kind !== "int" || !n.type.u64) return;
+  const o = other.type;
+  if ((o.kind === "int" && !o.u64) || o.kind === "decimal") n.type = UINT64_WITH_SIGNED;
 }
 
 /** Whether a node has a decimal operand (only then is it rewritten here). */
@@ -284,6 +303,11 @@ class Renderer {
     while (isOp(c.toks[k], "-", "+")) k++;
     const col = decimalColumnAt(c, k, n.e);
     if (col) return col.raw;
+    if (c.time.columnTypeAt(n.e - 1) === "UInt64" && !isOp(c.toks[k + 1], "(")) {
+      // the value (its digits past 2^63, where the stored number is negative)
+      const x = this.emitLeaf(k, n.e);
+      return `CASE WHEN ${x} < 0 THEN ${u64Digits(x)} ELSE ${x} END`;
+    }
     if (isOp(c.toks[k + 1], "(")) {
       const open = k + 1;
       const name = c.toks[k].text.toLowerCase();
@@ -322,11 +346,14 @@ function busyStarts(c: RewriteCtx): Set<number> {
 }
 
 const mentionsByCtx = new WeakMap<RewriteCtx, boolean>();
-/** Whether a query can hold a decimal at all (a decimal column in scope, or a decimal type word). */
+/**
+ * Whether a query can hold a decimal at all (a decimal or UInt64 column in scope, which meets a
+ * signed integer as Decimal(20, 0), or a decimal type word).
+ */
 function mentionsDecimals(c: RewriteCtx): boolean {
   let m = mentionsByCtx.get(c);
   if (m === undefined) {
-    m = [...c.time.colTypes.values()].some(isDecimalType) ||
+    m = [...c.time.colTypes.values()].some((t) => isDecimalType(t) || t === "UInt64") ||
       c.toks.some((t) => t.kind === "ident" && isDecimalWord(t.text.toUpperCase()));
     mentionsByCtx.set(c, m);
   }

@@ -3,8 +3,11 @@
  * column its select list and HAVING read outside an aggregate must be a GROUP BY key or inside an
  * expression that is one. SQLite would answer an arbitrary row's value instead.
  *
- * The check errs towards accepting: subqueries, ORDER BY and relations whose columns are unknown
- * here are not looked at, and an expression counts as grouped when its tokens spell a key's.
+ * ORDER BY reads the same way, an output column's alias standing for the output column (DataFusion
+ * refuses an ungrouped column there too; SQLite would sort by an arbitrary row's value).
+ *
+ * The check errs towards accepting: subqueries and relations whose columns are unknown here are not
+ * looked at, and an expression counts as grouped when its tokens spell a key's.
  */
 import { PetrelError, StatusCode } from "../../common/errors.ts";
 import { isKeyword, isOp, type Token } from "../lexer.ts";
@@ -39,10 +42,20 @@ interface Clauses {
   from?: number;
   groupBy?: number;
   having?: number;
+  orderBy?: number;
   align?: number;
   /** The end of each clause, by its start. */
   ends: Map<number, number>;
 }
+
+/** The clauses whose columns the check reads. */
+type Clause = "SELECT" | "HAVING" | "ORDER BY";
+
+/** Words that may come before an arm of a set operation. */
+const SET_WORDS = ["UNION", "EXCEPT", "INTERSECT", "ALL", "DISTINCT"];
+
+/** Words of an ORDER BY item that are no column. */
+const SORT_WORDS = ["ASC", "DESC", "NULLS", "FIRST", "LAST"];
 
 const isName = (t: Token | undefined) => t?.kind === "ident" || t?.kind === "qident";
 
@@ -99,6 +112,7 @@ function clausesOf(q: QueryTokens, top: TopSelect): Clauses {
     if (isKeyword(t, "FROM")) clauses.from ??= k;
     else if (isKeyword(t, "GROUP") && isKeyword(toks[k + 1], "BY")) clauses.groupBy ??= k;
     else if (isKeyword(t, "HAVING")) clauses.having ??= k;
+    else if (isKeyword(t, "ORDER") && isKeyword(toks[k + 1], "BY")) clauses.orderBy ??= k;
     else if (isKeyword(t, "ALIGN")) clauses.align ??= k;
   }
   close(k);
@@ -240,7 +254,7 @@ function checkSelect(env: GroupedColumnsEnv, top: TopSelect, level: readonly Sou
     );
     return [...new Set(names)].join(", ");
   };
-  const refuse = (clause: "SELECT" | "HAVING", column: string): never => {
+  const refuse = (clause: Clause, column: string): never => {
     throw new PetrelError(
       StatusCode.PlanQuery,
       `Failed to plan SQL: Error during planning: Column in ${clause} must be in GROUP BY or an aggregate ` +
@@ -255,7 +269,7 @@ function checkSelect(env: GroupedColumnsEnv, top: TopSelect, level: readonly Sou
   };
   const qualified = (r: SourceRelation, column: string) => (r.name ? `${r.name}.${column}` : column);
 
-  const walk = (s: number, e: number, clause: "SELECT" | "HAVING", aliases: ReadonlySet<string>) => {
+  const walk = (s: number, e: number, clause: Clause, aliases: ReadonlySet<string>) => {
     for (let k = s; k < e;) {
       const grouped = keyEnd(k, e);
       if (grouped > k) {
@@ -272,7 +286,9 @@ function checkSelect(env: GroupedColumnsEnv, top: TopSelect, level: readonly Sou
         k = aggregate;
         continue;
       }
-      if (isColumnToken(q, k) && !(clause === "HAVING" && aliases.has(q.lower(t)))) {
+      // HAVING and ORDER BY read an output column's alias before the relation's column
+      const alias = clause !== "SELECT" && !isOp(toks[k - 1], ".") && aliases.has(q.lower(t));
+      if (isColumnToken(q, k) && !alias && !isKeyword(t, ...SORT_WORDS)) {
         const r = ownRelation(k);
         if (r) refuse(clause, qualified(r, q.lower(t)));
       }
@@ -296,9 +312,12 @@ function checkSelect(env: GroupedColumnsEnv, top: TopSelect, level: readonly Sou
     }
     walk(s, item.exprEnd, "SELECT", new Set());
   }
-  if (having) {
-    const aliases = new Set(items.filter((i) => i.hasAlias).map((i) => q.lower(toks[i.range[1] - 1])));
-    walk(having[0], having[1], "HAVING", aliases);
+  const aliases = new Set(items.filter((i) => i.hasAlias).map((i) => q.lower(toks[i.range[1] - 1])));
+  if (having) walk(having[0], having[1], "HAVING", aliases);
+  // the ORDER BY after a set operator's last arm sorts the whole result, by its output's names
+  const orderBy = clauses.orderBy;
+  if (orderBy !== undefined && !isKeyword(toks[top.select - 1], ...SET_WORDS)) {
+    walk(orderBy + 2, clauses.ends.get(orderBy)!, "ORDER BY", aliases);
   }
 }
 

@@ -155,7 +155,7 @@ const BEFORE_GROUP = new Set(
 );
 
 /** The first token of the operand that ends just before token `i` (a call or group, else one token). */
-function operandStart(q: QueryTokens, i: number): number {
+export function operandStart(q: QueryTokens, i: number): number {
   if (!isOp(q.toks[i - 1], ")")) return i - 1;
   const open = q.match[i - 1];
   const name = q.toks[open - 1];
@@ -168,15 +168,21 @@ function operandStart(q: QueryTokens, i: number): number {
  * gives it where the rewrite can tell it, else its text; undefined for NULL (not refused) or nothing.
  */
 function operandName(t: TypingCtx, s: number, e: number): string | undefined {
-  const { toks } = t.q;
-  if (e <= s) return undefined;
-  const first = toks[s];
+  if (e <= s || (e === s + 1 && isKeyword(t.q.toks[s], "NULL"))) return undefined;
+  return operandArrowName(t, s, e) ?? writtenText(t.q, s, e);
+}
+
+/**
+ * The arrow type DataFusion gives the operand `[s, e)` (a literal, column, cast, count or arithmetic
+ * group), as its planning errors print it; undefined where the rewrite cannot tell.
+ */
+export function operandArrowName(t: TypingCtx, s: number, e: number): string | undefined {
+  const first = t.q.toks[s];
   if (e === s + 1) {
     if (first.kind === "number") return /^\d+$/.test(first.text) ? "Int64" : "Float64";
     if (first.kind === "string") return "Utf8";
-    if (isKeyword(first, "NULL")) return undefined;
   }
-  return arrowName(operandType(t, s, e)) ?? writtenText(t.q, s, e);
+  return e > s ? arrowName(operandType(t, s, e)) : undefined;
 }
 
 /** The operand `[s, e)` as the statement has it (its tokens joined when they were rewritten). */

@@ -14,6 +14,7 @@ import { decimalArithmetic } from "./decimal_arith.ts";
 import { dateIntervalArithmetic } from "./date_arith.ts";
 import { quantifiedAsIn } from "./quantified.ts";
 import { refuseIntervalScaling } from "./interval_arith.ts";
+import { refuseNonBooleanTest } from "./boolean_tests.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 
 const NUMERIC_STRING = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -90,6 +91,7 @@ function wordToken(c: RewriteCtx, i: number): TokenRewrite | undefined {
   ) {
     return { text: "IS", next: i + 4 };
   }
+  if (word === "IS") refuseNonBooleanTest({ q: c.q, columnTypeAt: c.time.columnTypeAt }, i);
   // DataFusion's IS [NOT] UNKNOWN of a boolean is IS [NOT] NULL
   if (word === "IS" && isKeyword(toks[i + 1 + not(i + 1)], "UNKNOWN")) {
     return { text: not(i + 1) ? "IS NOT NULL" : "IS NULL", next: i + 2 + not(i + 1) };
