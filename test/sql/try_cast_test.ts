@@ -83,7 +83,7 @@ Deno.test("TRY_CAST answers NULL where CAST fails; unknown cast types are refuse
   }
 });
 
-Deno.test("a Boolean column cast to a string is 'true'/'false' as arrow casts it (SQLite holds 1/0)", async () => {
+Deno.test("a Boolean column or predicate cast to a string is 'true'/'false' as arrow casts it (SQLite holds 1/0)", async () => {
   const server = await startTestServer();
   try {
     for (
@@ -94,13 +94,16 @@ Deno.test("a Boolean column cast to a string is 'true'/'false' as arrow casts it
     ) assert.equal((await sqlRequest(server.url, sql)).status, 200);
     const r = await sqlRequest(
       server.url,
-      "SELECT CAST(ok AS STRING), flags.ok::string FROM flags ORDER BY ts",
+      "SELECT CAST(ok AS STRING), flags.ok::string, CAST(ts > 1 AS STRING), CAST(NOT ok OR ts = 3 AS STRING), " +
+        "CAST(CASE WHEN ts > 1 THEN ts END AS STRING), CAST((ts > 1) AS STRING), " +
+        "CAST((SELECT count(*) FROM flags WHERE ts > 1) AS STRING) FROM flags ORDER BY ts",
     );
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(JSON.parse(r.text).output[0].records.rows, [["true", "true"], ["false", "false"], [
-      null,
-      null,
-    ]]);
+    assert.deepEqual(JSON.parse(r.text).output[0].records.rows, [
+      ["true", "true", "false", "false", null, "false", "2"],
+      ["false", "false", "true", "true", "2", "true", "2"],
+      [null, null, "true", "true", "3", "true", "2"],
+    ]);
   } finally {
     await server.stop();
   }

@@ -15,7 +15,7 @@ import { castAs, type CastTarget, castTarget } from "../cast_type.ts";
 import { INTEGER_RANGES } from "../../storage/datatypes.ts";
 import type { DataType } from "../../common/rows.ts";
 import type { DecimalSpec } from "../../common/decimal.ts";
-import { errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
+import { CMP_OPS, errorAt, NOW_NAMES, TIME_RESULT_FUNCS } from "../query_tokens.ts";
 import { parseIntervalNs, parseTimestampIn } from "../time.ts";
 import type { RewriteCtx, TokenRewrite } from "./context.ts";
 import { realOfScaled } from "./decimals.ts";
@@ -77,6 +77,31 @@ function nativeCastFits(col: DataType, target: CastTarget & { kind: "integer" | 
   if (!to) return false;
   if (from) return col === "UInt64" || (from[0] >= to[0] && from[1] <= to[1]);
   return col === "Boolean" || (/^(Timestamp|Date)/.test(col) && target.type === "Int64");
+}
+
+/** Operators and words whose result is a Boolean; below every other operator, so one at the top makes the whole a predicate. */
+const PREDICATE_OPS = [...CMP_OPS, "~", "!~", "~*", "!~*"];
+const PREDICATE_WORDS = ["AND", "OR", "NOT", "IS", "IN", "LIKE", "ILIKE", "BETWEEN", "SIMILAR", "EXISTS"];
+
+/**
+ * Whether `[s, e)` is a predicate (`a > 1`, `x IS NULL`, `p AND q`): a comparison or logical word at its
+ * top level, outside brackets and CASE … END. SQLite answers 1/0 for it where arrow's cast to a string
+ * says 'true'/'false'.
+ */
+function isPredicate(c: RewriteCtx, s: number, e: number): boolean {
+  const { toks, q } = c;
+  if (isOp(toks[s], "(") && q.match[s] === e - 1) return isPredicate(c, s + 1, e - 1);
+  // a subquery's WHERE is not its value
+  if (isKeyword(toks[s], "SELECT", "WITH", "VALUES")) return false;
+  let cases = 0;
+  for (let k = s; k < e; k++) {
+    const t = toks[k];
+    if (isOp(t, "(") && q.match[k] > k) k = q.match[k];
+    else if (isKeyword(t, "CASE")) cases++;
+    else if (isKeyword(t, "END") && cases > 0) cases--;
+    else if (cases === 0 && (isOp(t, ...PREDICATE_OPS) || isKeyword(t, ...PREDICATE_WORDS))) return true;
+  }
+  return false;
 }
 
 /** The user function behind a cast, or its variant answering NULL where the cast fails (`TRY_CAST`). */
@@ -205,9 +230,8 @@ function castRewrite(c: RewriteCtx, open: number, close: number, safe: boolean):
       if (isKeyword(toks[s], "TRUE", "FALSE") && as === s + 1) {
         return { text: `'${toks[s].text.toLowerCase()}'`, next };
       }
-      if (columnRefType(c, [s, as]) === "Boolean") {
-        const x = operand();
-        return { text: `(CASE WHEN ${x} THEN 'true' WHEN NOT ${x} THEN 'false' END)`, next };
+      if (columnRefType(c, [s, as]) === "Boolean" || isPredicate(c, s, as)) {
+        return { text: `(CASE (${operand()}) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)`, next };
       }
       return { text: `CAST(${operand()} AS TEXT)`, next };
     }
