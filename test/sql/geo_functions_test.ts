@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as h3 from "h3-js";
 import { startTestServer } from "../helpers/server.ts";
-import { runCases, type SqlCase, sqlOk, sqlRequest } from "../http/fixtures/sql_client.ts";
+import { runCases, type SqlCase, sqlExactRows, sqlOk } from "../http/fixtures/sql_client.ts";
 
 /** The H3 docs' example: (37.3615593, -122.0553238) at resolution 7. */
 const CELL7 = "87283472bffffff";
@@ -190,19 +190,7 @@ const CASES: SqlCase[] = [
   },
 ];
 
-/** A reply's rows with integers past 2^53 kept exact (as bigints). */
-async function exactRows(url: string, sql: string): Promise<unknown[][]> {
-  const reply = await sqlRequest(url, sql);
-  assert.equal(reply.status, 200, `${sql}\n→ ${reply.text}`);
-  const body = JSON.parse(
-    reply.text,
-    (_k, v, ctx?: { source?: string }) =>
-      typeof v === "number" && !Number.isSafeInteger(v) && /^\d+$/.test(ctx?.source ?? "")
-        ? BigInt(ctx!.source!)
-        : v,
-  );
-  return body.output[0].records.rows;
-}
+const exactRows = sqlExactRows;
 
 Deno.test("geo functions over /v1/sql", async (t) => {
   const server = await startTestServer();

@@ -4,23 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "../helpers/server.ts";
-import { sqlRequest } from "../http/fixtures/sql_client.ts";
+import { sqlExactRows, sqlRequest } from "../http/fixtures/sql_client.ts";
 
 const MAX = "18446744073709551615", HALF = "9223372036854775808";
 
-/** The rows of a SELECT, integers past 2^53 kept exact as their digits (a bigint). */
-async function rows(url: string, sql: string): Promise<unknown[][]> {
-  const r = await sqlRequest(url, sql);
-  assert.equal(r.status, 200, `${sql}\n→ ${r.text}`);
-  const body = JSON.parse(
-    r.text,
-    (_k, v, ctx?: { source?: string }) =>
-      typeof v === "number" && !Number.isSafeInteger(v) && /^\d+$/.test(ctx?.source ?? "")
-        ? BigInt(ctx!.source!)
-        : v,
-  );
-  return body.output[0].records.rows;
-}
+const rows = sqlExactRows;
 
 /** The values of the first column. */
 async function column(url: string, sql: string): Promise<unknown[]> {
